@@ -1,0 +1,100 @@
+"""One exception class per way an action can be refused.
+
+Every refusal leaves the game exactly as it was.  Messages name the player,
+the card or bid and the rule, in words a player understands; the fields let a
+user interface say the same thing its own way.
+"""
+
+from __future__ import annotations
+
+
+class SteppingStonesError(Exception):
+    """Base class of everything the engine refuses."""
+
+
+class IllegalActionError(SteppingStonesError, ValueError):
+    """An action the rules do not allow now.  ``seat`` is the player it was made for."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action belongs to another part of the hand (a bid while cards are played, ...)."""
+
+
+class GameOverError(WrongPhaseError):
+    """The game has ended: no more hands, bids or cards."""
+
+
+class InvalidDealError(IllegalActionError):
+    """A deal that is not the 36 cards, 12 to each seat."""
+
+
+# --- bids -------------------------------------------------------------------
+
+
+class IllegalBidError(IllegalActionError):
+    """A bid the bidder may not make."""
+
+
+class BidSyntaxError(IllegalBidError):
+    """A bid written in a way that names no bid."""
+
+
+class UnknownContractError(IllegalBidError):
+    """No contract has that id."""
+
+
+class ContractNotInPlayError(IllegalBidError):
+    """The contract exists but is not part of this game (other set, or cut from a short game)."""
+
+
+class ContractRecordedError(IllegalBidError):
+    """The bidder already recorded that contract and is not spending a redo token."""
+
+
+class TrumpError(IllegalBidError):
+    """A trump suit missing for a contract that picks one, or given for one that does not."""
+
+
+class MustDeclareError(IllegalBidError):
+    """The bidder is in the puddle and may not pass."""
+
+
+class RedoError(IllegalBidError):
+    """A redo that is not allowed: tokens off, token spent, contract not recorded, or in the puddle."""
+
+
+# --- cards ------------------------------------------------------------------
+
+
+class IllegalCardError(IllegalActionError):
+    """A card the player to act may not play.  ``card`` is the card."""
+
+    def __init__(self, message: str, seat: int | None = None, card: int | None = None) -> None:
+        super().__init__(message, seat)
+        self.card = card
+
+
+class CardNotHeldError(IllegalCardError):
+    """The player to act does not hold the card."""
+
+
+class MustFollowError(IllegalCardError):
+    """The player holds the led suit and must play it.  ``suit`` is the led suit, ``holding`` the cards."""
+
+    def __init__(self, message: str, seat: int, card: int, suit: int, holding: int) -> None:
+        super().__init__(message, seat, card)
+        self.suit = suit
+        self.holding = holding
+
+
+class MustBeatError(IllegalCardError):
+    """Must Beat: the player holds a card of the led suit that beats the best one played."""
+
+    def __init__(self, message: str, seat: int, card: int, best: int, holding: int) -> None:
+        super().__init__(message, seat, card)
+        self.best = best
+        self.holding = holding

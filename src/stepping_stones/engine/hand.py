@@ -1,0 +1,224 @@
+"""The fast core: the play of one hand, on int bitmasks.
+
+``HandState`` holds the three hands, the current trick and the tricks won.
+``legal_mask()`` gives the cards the player to act may play; ``push(card)``
+plays one without checking it (callers check first, or take it from
+``legal_mask()``); ``pop()`` takes the last card back.  ``copy()`` is cheap.
+The game state machine, the AI's search and the benchmark all use this one
+class: the follow rules and the trick winner are written here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from .cards import ABOVE, BIT, NUM_CARDS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS
+from .contracts import Contract, FollowRule
+
+NEXT = (1, 2, 0)
+_STANDARD = int(FollowRule.STANDARD)
+_MAY_TRUMP = int(FollowRule.MAY_TRUMP)
+
+# _KEYS[ranking][trump]: per card its strength, plus 10 for a trump, so one
+# integer comparison decides between a led-suit card and a trump.  Index 4 is
+# "no trump".
+_KEYS = {
+    r: tuple(
+        tuple(STRENGTH[r][c] + (10 if c // 9 == t else 0) for c in range(NUM_CARDS))
+        for t in range(5)
+    )
+    for r in STRENGTH
+}
+
+
+class HandState:
+    """One hand's card play.  Seats are 0, 1, 2 clockwise.
+
+    Public read-only fields: ``hands`` (three masks of cards still held),
+    ``declarer``, ``ranking`` (9 or 1), ``trump`` (suit index or None),
+    ``contract``, ``turn`` (seat to play), ``plays`` (cards in play order),
+    ``winners`` (seat that won each finished trick), ``won`` (per seat, a
+    mask of the tricks it won, bit t for trick t).
+    """
+
+    __slots__ = (
+        "hands", "declarer", "ranking", "trump", "contract", "follow",
+        "turn", "in_trick", "led", "best", "best_key", "best_seat", "beat",
+        "plays", "winners", "won",
+        "_key", "_above", "_trump_mask", "_win_suits",
+    )
+
+    def __init__(
+        self,
+        hands: tuple[int, int, int] | list[int],
+        declarer: int,
+        contract: Contract,
+        ranking: int,
+        trump: int | None = None,
+    ) -> None:
+        self.hands = list(hands)
+        self.declarer = declarer
+        self.contract = contract
+        self.ranking = ranking
+        self.trump = trump
+        self.follow = int(contract.follow)
+        self._key = _KEYS[ranking][4 if trump is None else trump]
+        self._above = ABOVE[ranking]
+        self._trump_mask = 0 if trump is None else SUIT_MASKS[trump]
+        self.turn = declarer
+        self.in_trick = 0  # cards already in the current trick
+        self.led = 0  # mask of the led suit (0 between tricks)
+        self.best = -1  # card winning the current trick so far
+        self.best_key = -1
+        self.best_seat = -1
+        self.beat = 0  # led-suit cards that beat the best led-suit card so far
+        self._win_suits = 0  # led suit | trump suit: the cards that can win
+        self.plays: list[int] = []
+        self.winners: list[int] = []
+        self.won = [0, 0, 0]
+
+    # --- the hot path ---------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """The cards the player to act may play, as a mask."""
+        hand = self.hands[self.turn]
+        if not self.in_trick:
+            return hand
+        follow = hand & self.led
+        if not follow:
+            return hand
+        rule = self.follow
+        if rule == _STANDARD:
+            return follow
+        if rule == _MAY_TRUMP:
+            return follow | (hand & self._trump_mask)
+        return (follow & self.beat) or follow
+
+    def push(self, card: int) -> None:
+        """Play ``card`` for the player to act.  Not checked: see ``legal_mask``."""
+        seat = self.turn
+        bit = BIT[card]
+        self.hands[seat] ^= bit
+        self.plays.append(card)
+        n = self.in_trick
+        if n:
+            if bit & self.beat:
+                self.beat = self._above[card]
+            if bit & self._win_suits:
+                key = self._key[card]
+                if key > self.best_key:
+                    self.best = card
+                    self.best_key = key
+                    self.best_seat = seat
+            if n == 1:
+                self.in_trick = 2
+                self.turn = NEXT[seat]
+                return
+            winner = self.best_seat
+            self.won[winner] |= 1 << len(self.winners)
+            self.winners.append(winner)
+            self.in_trick = 0
+            self.led = 0
+            self.turn = winner
+            return
+        led = SUIT_MASK_OF[card]
+        self.led = led
+        self._win_suits = led | self._trump_mask
+        self.best = card
+        self.best_key = self._key[card]
+        self.best_seat = seat
+        self.beat = self._above[card]
+        self.in_trick = 1
+        self.turn = NEXT[seat]
+
+    def pop(self) -> int:
+        """Take back the last card played and return it."""
+        card = self.plays.pop()
+        n = self.in_trick
+        if not n:  # the card finished a trick
+            winner = self.winners.pop()
+            self.won[winner] ^= 1 << len(self.winners)
+            n = 3
+        n -= 1  # cards of this trick played before ``card``
+        leader = self.winners[-1] if self.winners else self.declarer
+        hands = self.hands
+        hands[(leader + n) % 3] |= BIT[card]
+        self.in_trick = 0
+        self.led = 0
+        self.turn = leader
+        if n:
+            # Rebuild the trick so far by playing its first cards again.
+            trick = self.plays[-n:]
+            del self.plays[-n:]
+            for i, c in enumerate(trick):
+                hands[(leader + i) % 3] |= BIT[c]
+            for c in trick:
+                self.push(c)
+        return card
+
+    def copy(self) -> HandState:
+        other = HandState.__new__(HandState)
+        other.hands = self.hands[:]
+        other.declarer = self.declarer
+        other.contract = self.contract
+        other.ranking = self.ranking
+        other.trump = self.trump
+        other.follow = self.follow
+        other.turn = self.turn
+        other.in_trick = self.in_trick
+        other.led = self.led
+        other.best = self.best
+        other.best_key = self.best_key
+        other.best_seat = self.best_seat
+        other.beat = self.beat
+        other.plays = self.plays[:]
+        other.winners = self.winners[:]
+        other.won = self.won[:]
+        other._key = self._key
+        other._above = self._above
+        other._trump_mask = self._trump_mask
+        other._win_suits = self._win_suits
+        return other
+
+    __copy__ = copy
+
+    # --- questions ------------------------------------------------------
+
+    @property
+    def trick_number(self) -> int:
+        """0-based number of the trick being played (12 when the hand is over)."""
+        return len(self.winners)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.winners) == 12
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or will lead) the current trick."""
+        return self.winners[-1] if self.winners else self.declarer
+
+    def current_trick(self) -> list[tuple[int, int]]:
+        """``(seat, card)`` for the cards of the unfinished trick, in play order."""
+        n = self.in_trick
+        if not n:
+            return []
+        leader = self.leader
+        return [((leader + i) % 3, c) for i, c in enumerate(self.plays[-n:])]
+
+    def trick(self, t: int) -> list[tuple[int, int]]:
+        """``(seat, card)`` for trick ``t`` (0-based), finished or in progress."""
+        leader = self.winners[t - 1] if t else self.declarer
+        cards = self.plays[3 * t: 3 * t + 3]
+        return [((leader + i) % 3, c) for i, c in enumerate(cards)]
+
+    def tricks_won(self, seat: int) -> int:
+        return self.won[seat].bit_count()
+
+    def count(self) -> int:
+        """The declarer's result as the sheet counts it (only counted tricks)."""
+        return (self.won[self.declarer] & self.contract.counted_mask).bit_count()
+
+    def winning(self) -> tuple[int, int] | None:
+        """``(seat, card)`` currently winning the unfinished trick, or None."""
+        if not self.in_trick:
+            return None
+        return self.best_seat, self.best

@@ -1,0 +1,41 @@
+"""Ranking three results and paying +3/+1/-1, ties splitting the places."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .contracts import Goal
+
+PLACE_POINTS = (3, 1, -1)
+
+
+def score_results(results: Sequence[int], goal: Goal) -> tuple[list[int], list[bool]]:
+    """Points per seat and whether each seat placed first (alone or shared).
+
+    Tied players share the points of the places they cover: two tied first
+    take (3 + 1) / 2 = 2 each, two tied last (1 - 1) / 2 = 0 each, three tied
+    (3 + 1 - 1) / 3 = 1 each.  The points always add up to 3.
+    """
+    sign = 1 if goal is Goal.WIN else -1
+    order = sorted(range(3), key=lambda s: -sign * results[s])
+    points = [0, 0, 0]
+    i = 0
+    while i < 3:
+        j = i
+        while j + 1 < 3 and results[order[j + 1]] == results[order[i]]:
+            j += 1
+        share = sum(PLACE_POINTS[i : j + 1]) // (j - i + 1)
+        for k in range(i, j + 1):
+            points[order[k]] = share
+        i = j + 1
+    best = results[order[0]]
+    firsts = [results[s] == best for s in range(3)]
+    return points, firsts
+
+
+def winners(totals: Sequence[int], firsts: Sequence[int]) -> list[int]:
+    """The winning seat(s): highest total, then most firsts; a tie after that is shared."""
+    top = max(totals)
+    tied = [s for s in range(3) if totals[s] == top]
+    most = max(firsts[s] for s in tied)
+    return [s for s in tied if firsts[s] == most]
