@@ -54,5 +54,6 @@ from .errors import (
 from .game import PASS, Bid, Game, HandLog, Phase, next_forehand, puddle_seat
 from .hand import HandState
 from .scoring import score_results, winners
+from .view import PastHand, PlayerView
 
 __all__ = [name for name in dir() if not name.startswith("_")]

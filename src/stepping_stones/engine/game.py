@@ -260,6 +260,12 @@ class Game:
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
+    def view(self, seat: int):
+        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and the open table."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
     # --- dealing --------------------------------------------------------
 
     def verify_deal(self, deal: Sequence[int]) -> None:

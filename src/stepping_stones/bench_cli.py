@@ -1,0 +1,39 @@
+"""``stepping-stones bench [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="measure the engine's speed on this machine",
+        description="Play random hands through the engine core and report hands per second, "
+        "and the cost of copying and undoing a hand state.",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--hands", type=int, default=20_000, help="random hands per run (default 20000)")
+    p.add_argument("--repeats", type=int, default=3, help="runs; the best one counts (default 3)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from . import bench
+
+    if args.hands < 1 or args.repeats < 1:
+        print("bench: --hands and --repeats must be at least 1")
+        return 2
+    result = bench.run(args.hands, args.repeats)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"random hands per second : {result['random_hands_per_s']:,}")
+    print(f"hand state copy         : {result['state_copy_us']} µs")
+    print(f"push + pop of one card  : {result['push_pop_us']} µs")
+    for key, value in result.items():
+        if key.endswith("_ms") and isinstance(value, dict):
+            for level, figures in value.items():
+                print(f"{key} {level:<12}: " + ", ".join(f"{k} {v} ms" for k, v in figures.items()))
+    return 0
