@@ -30,6 +30,7 @@ class Contract:
     picks_trump: bool
     first_counted: int  # 1-based number of the first trick that counts
     follow: FollowRule
+    label: str = ""  # short column heading for a scoresheet
     summary: str = ""
 
     @property
@@ -45,19 +46,19 @@ class Contract:
 CONTRACTS: dict[str, Contract] = {
     c.id: c
     for c in (
-        Contract("win-no-trump", "Win Tricks (No Trump)", Goal.WIN, False, 1, FollowRule.STANDARD,
+        Contract("win-no-trump", "Win Tricks (No Trump)", Goal.WIN, False, 1, FollowRule.STANDARD, "Win NT",
                  "Take as many tricks as you can. No trump."),
-        Contract("win-pick-trump", "Win Tricks (Pick Trump)", Goal.WIN, True, 1, FollowRule.STANDARD,
+        Contract("win-pick-trump", "Win Tricks (Pick Trump)", Goal.WIN, True, 1, FollowRule.STANDARD, "Win PT",
                  "Take as many tricks as you can, with the trump suit you pick."),
-        Contract("lose-no-trump", "Lose Tricks (No Trump)", Goal.LOSE, False, 1, FollowRule.STANDARD,
+        Contract("lose-no-trump", "Lose Tricks (No Trump)", Goal.LOSE, False, 1, FollowRule.STANDARD, "Lose NT",
                  "Take as few tricks as you can. No trump."),
-        Contract("lose-pick-trump", "Lose Tricks (Pick Trump)", Goal.LOSE, True, 1, FollowRule.STANDARD,
+        Contract("lose-pick-trump", "Lose Tricks (Pick Trump)", Goal.LOSE, True, 1, FollowRule.STANDARD, "Lose PT",
                  "Take as few tricks as you can, with the trump suit you pick."),
-        Contract("win-last-6", "Win Last 6", Goal.WIN, False, 7, FollowRule.STANDARD,
+        Contract("win-last-6", "Win Last 6", Goal.WIN, False, 7, FollowRule.STANDARD, "Last 6",
                  "Only tricks 7 to 12 count: take as many of them as you can. No trump."),
-        Contract("may-trump", "May Trump", Goal.WIN, True, 1, FollowRule.MAY_TRUMP,
+        Contract("may-trump", "May Trump", Goal.WIN, True, 1, FollowRule.MAY_TRUMP, "May Trump",
                  "Take as many tricks as you can. A trump may be played even while holding the led suit."),
-        Contract("must-beat", "Must Beat", Goal.LOSE, False, 1, FollowRule.MUST_BEAT,
+        Contract("must-beat", "Must Beat", Goal.LOSE, False, 1, FollowRule.MUST_BEAT, "Must Beat",
                  "Take as few tricks as you can. A follower must beat the led suit's best card when able."),
     )
 }

@@ -1,0 +1,305 @@
+"""Game records, version 1 (docs/records.md): read, check, write.
+
+The pydantic models check the record's *shape* strictly (no coercion: ``"true"``
+is not ``true``, ``1.0`` is not a seat).  Every *rule* is checked by replaying
+the record through the engine, so the rules are never written twice.  Any
+problem becomes one ``RecordError`` naming the hand and the action.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from .engine import (
+    CARD_NAMES,
+    SUITS,
+    Bid,
+    CardSyntaxError,
+    Game,
+    Phase,
+    Rules,
+    RulesError,
+    SteppingStonesError,
+    parse_card,
+    cards_of,
+)
+from .engine.cards import record_cards
+
+FORMAT = "stepping-stones-record/1"
+
+
+class RecordError(SteppingStonesError, ValueError):
+    """A record that breaks the format or a rule.
+
+    ``hand`` is 1-based (None for the record as a whole); ``action`` is
+    ``"bid N"``, ``"play N"`` or ``"deal"`` (or None).
+    """
+
+    def __init__(self, reason: str, hand: int | None = None, action: str | None = None) -> None:
+        self.reason = reason
+        self.hand = hand
+        self.action = action
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        if self.hand is None:
+            return f"record: {self.reason}"
+        if self.action is None:
+            return f"hand {self.hand}: {self.reason}"
+        return f"hand {self.hand}, {self.action}: {self.reason}"
+
+
+def _printable_name(name: str) -> str:
+    if not name.isprintable():
+        raise ValueError("a player name may not contain control characters")
+    return name
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable_name)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class RecordRules(_Strict):
+    contract_set: Literal["standard", "advanced"]
+    short_game: bool
+    omit: str | None = None
+    redo_tokens: bool
+
+    def to_rules(self) -> Rules:
+        return Rules(self.contract_set, self.short_game, self.omit, self.redo_tokens)
+
+
+class RecordHand(_Strict):
+    deal: Annotated[list[str], Field(min_length=3, max_length=3)]
+    bids: list[str]
+    play: str
+
+
+class GameRecord(_Strict):
+    format: Literal["stepping-stones-record/1"]
+    rules: RecordRules
+    players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
+    first_forehand: Annotated[int, Field(ge=0, le=2)]
+    hands: list[RecordHand]
+
+
+# --- reading ----------------------------------------------------------------
+
+
+def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
+    """Turn a pydantic error location into (hand, action, field words)."""
+    if len(loc) >= 2 and loc[0] == "hands" and isinstance(loc[1], int):
+        hand = loc[1] + 1
+        rest = loc[2:]
+        if len(rest) >= 2 and rest[0] == "bids" and isinstance(rest[1], int):
+            return hand, f"bid {rest[1] + 1}", ""
+        if rest and rest[0] == "play":
+            return hand, "play", ""
+        if rest and rest[0] == "deal":
+            return hand, "deal", ""
+        return hand, None, ".".join(str(p) for p in rest)
+    return None, None, ".".join(str(p) for p in loc)
+
+
+def parse_record(text: str | bytes) -> GameRecord:
+    """Check a record's JSON and shape (not yet its rules).  Raises ``RecordError``."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    try:
+        return GameRecord.model_validate(data, strict=True)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        hand, action, field = _where(tuple(err["loc"]))
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "is missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "is not a field of the record format"
+        elif msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        else:
+            msg = msg[0].lower() + msg[1:]
+        reason = f"{field} {msg}".strip() if field else msg
+        raise RecordError(reason, hand, action) from None
+
+
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Read and shape-check the record in a file.  Raises ``RecordError`` (also for I/O)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    return parse_record(data)
+
+
+def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[int, int, int]:
+    masks = []
+    seen: dict[int, int] = {}
+    for seat, text in enumerate(seats):
+        mask = 0
+        tokens = text.split()
+        for token in tokens:
+            try:
+                c = parse_card(token)
+            except CardSyntaxError as exc:
+                raise RecordError(str(exc), hand_no, "deal") from None
+            if c in seen:
+                raise RecordError(f"{CARD_NAMES[c]} is dealt twice", hand_no, "deal")
+            seen[c] = seat
+            mask |= 1 << c
+        if len(tokens) != 12:
+            raise RecordError(f"{players[seat]} is dealt {len(tokens)} cards, not 12", hand_no, "deal")
+        masks.append(mask)
+    return masks[0], masks[1], masks[2]
+
+
+def game_from_record(record: GameRecord) -> Game:
+    """Replay a shape-checked record through the engine.  Raises ``RecordError`` at the first
+    action the rules refuse; the returned game is the position the record reaches."""
+    try:
+        rules = record.rules.to_rules()
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    game = Game(rules, tuple(record.players), record.first_forehand)
+    for h, rh in enumerate(record.hands, 1):
+        if game.over:
+            raise RecordError(
+                f"the game already ended after hand {h - 1}: every player has recorded every contract",
+                h, "bid 1",
+            )
+        if game.phase is not Phase.DEAL:
+            raise RecordError(f"hand {h - 1} is not finished, so no new hand can start", h, "bid 1")
+        game.start_hand(_deal(h, rh.deal, game.players))
+        hand = game.log[-1]
+        for i, text in enumerate(rh.bids, 1):
+            where = f"bid {i}"
+            if i <= len(hand.bids):
+                # The engine already wrote this seat's automatic pass.
+                if text != "pass":
+                    seat = (hand.forehand + i - 1) % 3
+                    raise RecordError(
+                        f"{game.players[seat]} has nothing left to declare and must pass", h, where
+                    )
+                continue
+            try:
+                game.bid(Bid.parse(text))
+            except SteppingStonesError as exc:
+                raise RecordError(str(exc), h, where) from None
+        cards = rh.play.split()
+        for j, token in enumerate(cards, 1):
+            where = f"play {j}"
+            if hand.finished:
+                raise RecordError("all 12 tricks of this hand have been played", h, where)
+            try:
+                c = parse_card(token)
+                game.play(c)
+            except (SteppingStonesError, CardSyntaxError) as exc:
+                raise RecordError(str(exc), h, where) from None
+    return game
+
+
+def load_game(path: str | os.PathLike[str]) -> Game:
+    """Read a record file and replay it: the game it reaches.  Raises ``RecordError``."""
+    return game_from_record(read_record(path))
+
+
+# --- writing ----------------------------------------------------------------
+
+
+def record_from_game(game: Game) -> GameRecord:
+    """The record of ``game`` so far (finished or not)."""
+    rules = game.rules
+    hands = []
+    for hand in game.log:
+        hands.append(
+            RecordHand(
+                deal=[record_cards(cards_of(m)) for m in hand.deal],
+                bids=[str(b) for b in hand.bids],
+                play=record_cards(hand.plays),
+            )
+        )
+    return GameRecord(
+        format=FORMAT,
+        rules=RecordRules(
+            contract_set=rules.contract_set,
+            short_game=rules.short_game,
+            omit=rules.omit,
+            redo_tokens=rules.redo_tokens,
+        ),
+        players=list(game.players),
+        first_forehand=game.first_forehand,
+        hands=hands,
+    )
+
+
+def record_json(record: GameRecord) -> str:
+    return record.model_dump_json(indent=2) + "\n"
+
+
+def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
+    """Write ``record`` atomically: a reader sees the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = record_json(record).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --- the replay summary -------------------------------------------------------
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The facts ``stepping-stones replay --json`` prints (docs/records.md)."""
+    hands = []
+    for hand in game.log:
+        if hand.declarer is None:
+            continue
+        bid = hand.declaration
+        hands.append(
+            {
+                "declarer": hand.declarer,
+                "contract": bid.contract,
+                "ranking": bid.ranking,
+                "trump": SUITS[bid.trump] if bid.trump is not None else None,
+                "redo": bid.redo,
+                "puddle": hand.puddle,
+                "forehand": hand.forehand,
+                "trick_winners": list(hand.state.winners),
+                "count": hand.result,
+            }
+        )
+    return {
+        "complete": game.over,
+        "hands": hands,
+        "sheet": {cid: list(row) for cid, row in game.sheet.items()},
+        "points": {cid: game.points(cid) for cid in game.sheet},
+        "totals": game.totals(),
+        "firsts": game.firsts(),
+        "winners": game.winners(),
+    }

@@ -1,0 +1,92 @@
+"""``stepping-stones replay FILE [--json]``: check a game record and show its result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .engine import CONTRACTS, Game
+from .records import RecordError, game_from_record, read_record, summary
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="check a game record against the rules and show its scoresheet",
+        description="Replay a game record (docs/records.md), checking every bid and card. "
+        "A record that breaks a rule is refused with exit status 2 and one line on "
+        "standard error naming the hand and the action.",
+    )
+    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = game_from_record(read_record(args.file))
+    except RecordError as exc:
+        print(exc.line(), file=sys.stderr)
+        return 2
+    facts = summary(game)
+    if args.json:
+        print(json.dumps(facts))
+    else:
+        print(render_text(game, facts))
+    return 0
+
+
+def render_text(game: Game, facts: dict) -> str:
+    """The replay's facts for people: the hands, the scoresheet, then the result."""
+    names = game.players
+    rules = game.rules
+    lines = []
+    mode = f"{rules.contract_set} set"
+    if rules.short_game:
+        mode += f", short game without {CONTRACTS[rules.cut].name}"
+    if rules.redo_tokens:
+        mode += ", redo tokens"
+    lines.append(f"Stepping Stones: {', '.join(names)} ({mode})")
+    lines.append("")
+    for i, (hand, fact) in enumerate(zip((h for h in game.log if h.declarer is not None), facts["hands"]), 1):
+        who = names[fact["declarer"]]
+        how = " in the puddle" if fact["puddle"] else ""
+        count = "unfinished" if fact["count"] is None else f"{fact['count']} tricks"
+        lines.append(f"Hand {hand.number:>2}: {who}{how} declared {hand.declaration.describe()}: {count}")
+    if facts["hands"]:
+        lines.append("")
+
+    contracts = [CONTRACTS[cid] for cid in facts["sheet"]]
+    name_w = max(6, *(len(n) for n in names))
+    col_w = max(9, *(len(c.label) for c in contracts))
+    header = "Player".ljust(name_w) + "".join(c.label.rjust(col_w + 2) for c in contracts)
+    header += "Total".rjust(7) + "Firsts".rjust(8)
+    lines.append(header)
+    lines.append("-" * len(header))
+    redone = {(h.declaration.contract, h.declarer) for h in game.log if h.declaration and h.declaration.redo}
+    for seat, name in enumerate(names):
+        row = name.ljust(name_w)
+        for c in contracts:
+            value = facts["sheet"][c.id][seat]
+            points = facts["points"][c.id]
+            cell = "-" if value is None else str(value)
+            if (c.id, seat) in redone:
+                cell += "*"
+            if points is not None:
+                cell += f" ({points[seat]:+d})"
+            row += cell.rjust(col_w + 2)
+        row += str(facts["totals"][seat]).rjust(7) + str(facts["firsts"][seat]).rjust(8)
+        lines.append(row)
+    if redone:
+        lines.append("* redone with a redo token; the better result is kept")
+    lines.append("")
+    if facts["complete"]:
+        winners = [names[s] for s in facts["winners"]]
+        if len(winners) == 1:
+            lines.append(f"{winners[0]} wins.")
+        else:
+            lines.append(f"Shared win: {' and '.join(winners)}.")
+    else:
+        lines.append(f"Game in progress: {len(game.log)} hands so far.")
+    return "\n".join(lines)
