@@ -6,6 +6,16 @@ import argparse
 import json
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench",
@@ -14,17 +24,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "and the cost of copying and undoing a hand state.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--hands", type=int, default=20_000, help="random hands per run (default 20000)")
-    p.add_argument("--repeats", type=int, default=3, help="runs; the best one counts (default 3)")
+    p.add_argument("--hands", type=_positive, default=20_000, help="random hands per run (default 20000)")
+    p.add_argument("--repeats", type=_positive, default=3, help="runs; the best one counts (default 3)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from . import bench
 
-    if args.hands < 1 or args.repeats < 1:
-        print("bench: --hands and --repeats must be at least 1")
-        return 2
     result = bench.run(args.hands, args.repeats)
     if args.json:
         print(json.dumps(result))

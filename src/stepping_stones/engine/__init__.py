@@ -6,6 +6,7 @@ this package; the rules are written here once.
 
 from .cards import (
     CARD_NAMES,
+    FULL_DECK,
     NINE_HIGH,
     ONE_HIGH,
     RANKINGS,

@@ -119,9 +119,9 @@ def sorted_cards(mask: int, ranking: int = NINE_HIGH) -> list[int]:
     return sorted(cards_of(mask), key=lambda c: (c // 9, -key[c]))
 
 
-def format_cards(mask: int, ranking: int = NINE_HIGH) -> str:
-    """``'K4, K8'`` -- the cards of ``mask`` for a message to a player."""
-    return ", ".join(CARD_NAMES[c] for c in sorted_cards(mask, ranking))
+def format_cards(mask: int) -> str:
+    """``'K4, K8'`` -- the cards of ``mask`` for a message to a player, by suit and rank."""
+    return ", ".join(CARD_NAMES[c] for c in cards_of(mask))
 
 
 def record_cards(cards: Iterable[int]) -> str:

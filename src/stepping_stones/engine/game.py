@@ -440,17 +440,17 @@ class Game:
             )
             raise MustBeatError(
                 f"{name} must beat {CARD_NAMES[best]} "
-                f"(holds {format_cards(holding & state.beat, state.ranking)})",
+                f"(holds {format_cards(holding & state.beat)})",
                 seat, card, best, holding & state.beat,
             )
         if rule is FollowRule.MAY_TRUMP and state.trump is not None and led_suit != state.trump:
             raise MustFollowError(
                 f"{name} must follow {SUIT_NAMES[led_suit]} or play a trump "
-                f"(holds {format_cards(holding, state.ranking)})",
+                f"(holds {format_cards(holding)})",
                 seat, card, led_suit, holding,
             )
         raise MustFollowError(
-            f"{name} must follow {SUIT_NAMES[led_suit]} (holds {format_cards(holding, state.ranking)})",
+            f"{name} must follow {SUIT_NAMES[led_suit]} (holds {format_cards(holding)})",
             seat, card, led_suit, holding,
         )
 

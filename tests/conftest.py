@@ -1,0 +1,91 @@
+"""Shared helpers for building positions and playing games in tests."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stepping_stones.engine import (
+    Bid,
+    Game,
+    Phase,
+    Rules,
+    card,
+    mask_of,
+    parse_card,
+)
+
+
+def cards(text: str) -> int:
+    """``cards("K4 K8 C1")`` -> the mask of those cards."""
+    return mask_of(parse_card(t) for t in text.split())
+
+
+def ladder(*suits: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A deal in bands: for each suit C, K, L, B a tuple (seat with 1-3, seat with 4-6, seat with 7-9).
+
+    Everyone holds three cards of every suit, so everyone always follows suit,
+    and the holder of a suit's strongest band wins every trick led in it.
+    """
+    assert len(suits) == 4
+    hands = [0, 0, 0]
+    for s, (low, mid, high) in enumerate(suits):
+        for band, seat in enumerate((low, mid, high)):
+            for r in range(3 * band + 1, 3 * band + 4):
+                hands[seat] |= 1 << card(s, r)
+    return hands[0], hands[1], hands[2]
+
+
+def same_bands(low: int, mid: int, high: int) -> tuple[int, int, int]:
+    """A ladder deal with the same bands in every suit."""
+    return ladder(*([(low, mid, high)] * 4))
+
+
+def play_out(game: Game) -> None:
+    """Play the current hand to its end, each seat playing its first legal card."""
+    while game.phase is Phase.PLAY:
+        game.play(game.legal_cards()[0])
+
+
+def play_hand(game: Game, deal: tuple[int, int, int], *bids: str) -> None:
+    """Deal, make ``bids`` (record notation), then play the hand out with first legal cards."""
+    game.start_hand(deal)
+    for b in bids:
+        game.bid(Bid.parse(b))
+    play_out(game)
+
+
+def random_game(seed: int, rules: Rules | None = None, stop_after: int | None = None) -> Game:
+    """A game of uniformly random legal actions; ``stop_after`` actions leaves it unfinished."""
+    rng = random.Random(seed)
+    game = Game(rules or Rules(), first_forehand=rng.randrange(3))
+    actions = 0
+    while not game.over:
+        if game.phase is Phase.DEAL:
+            game.deal_hand(rng)
+        elif game.phase is Phase.BIDDING:
+            game.bid(rng.choice(game.legal_bids()))
+        else:
+            game.play(rng.choice(game.legal_cards()))
+        actions += 1
+        if stop_after is not None and actions >= stop_after:
+            break
+    return game
+
+
+ALL_RULES = [
+    Rules("standard"),
+    Rules("advanced"),
+    Rules("standard", short_game=True),
+    Rules("advanced", short_game=True),
+    Rules("standard", short_game=True, omit="lose-pick-trump"),
+    Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True),
+    Rules("standard", redo_tokens=True),
+    Rules("advanced", redo_tokens=True),
+]
+
+
+@pytest.fixture
+def game() -> Game:
+    return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)

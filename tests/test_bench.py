@@ -1,0 +1,30 @@
+"""The bench command runs and reports what it promises (figures are checked by people, not tests)."""
+
+from __future__ import annotations
+
+import json
+
+from stepping_stones.bench import random_hands
+from stepping_stones.cli import main
+
+
+def test_bench_json_reports_the_engine_figures(capsys):
+    assert main(["bench", "--json", "--hands", "200", "--repeats", "1"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["hands"] == 200
+    assert facts["random_hands_per_s"] > 0
+    assert facts["state_copy_us"] > 0 and facts["push_pop_us"] > 0
+
+
+def test_random_hands_are_reproducible_and_finish():
+    assert random_hands(50, seed=1) > 0
+
+
+def test_bench_refuses_nonsense(capsys):
+    try:
+        main(["bench", "--hands", "0"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("bench accepted --hands 0")
+    assert "--hands" in capsys.readouterr().err
