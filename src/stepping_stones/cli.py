@@ -17,6 +17,9 @@ from . import __version__
 SUBCOMMANDS = {
     "replay": ".replay",
     "bench": ".bench_cli",
+    "simulate": ".simulate",
+    "tournament": ".tournament",
+    "review": ".review_cli",
 }
 
 
@@ -26,18 +29,29 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stepping Stones: a three-player compendium trick-taking card game.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--resume", action="store_true",
+                        help="without a command: resume the unfinished game at once")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS.values():
         importlib.import_module(module, __package__).add_parser(sub)
     return parser
 
 
+def _play(resume: bool) -> int:
+    """Without a command: open the app (imported only now, so other commands stay light)."""
+    from .tui.app import run
+
+    return run(resume=resume)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv in ([], ["--resume"]):
+        return _play(resume=bool(argv))  # fast path: no subcommand modules to import
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        return _play(resume=args.resume)
     return args.run(args)
 
 

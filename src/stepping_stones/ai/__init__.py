@@ -1,0 +1,36 @@
+"""AI seats: ``make_ai(level)`` for each level in ``LEVELS``.
+
+An AI decides from a ``PlayerView`` and an injected ``random.Random`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Agent, decide
+from .heuristic import HeuristicAI
+from .random_ai import RandomAI
+
+LEVELS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAI,
+    "heuristic": HeuristicAI,
+}
+DEFAULT_LEVEL = "heuristic"
+
+
+class UnknownLevelError(ValueError):
+    """No AI level has that name."""
+
+
+def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
+    """A new AI seat of ``level`` (``random`` or ``heuristic``)."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        raise UnknownLevelError(
+            f"unknown AI level {level!r} (choose {', '.join(LEVELS)})"
+        ) from None
+    return factory()
+
+
+__all__ = ["Agent", "DEFAULT_LEVEL", "LEVELS", "HeuristicAI", "RandomAI", "UnknownLevelError", "decide", "make_ai"]

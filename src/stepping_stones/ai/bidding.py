@@ -1,0 +1,173 @@
+"""How the heuristic seat bids.
+
+For every contract it may declare, and every ranking and trump suit, it
+estimates the tricks this hand would bring (``features.py`` weighted by the
+fitted ``model_data.py``) and keeps the best ranking and trump.  It then turns
+tricks into what matters, the points on the sheet: it compares its estimate
+with the results the other players have already recorded for that contract
+(or, where they have not, with what that contract usually yields) and
+computes the points it expects -- +3 first, +1 second, -1 third, ties shared.
+The same sum for an ordinary hand is what waiting would bring; the difference
+is the *gain* of declaring now.
+
+It declares the contract with the largest gain when that gain beats a bar that
+falls as the game runs out of hands: early on, with many hands still to come
+for few contracts, only a clearly good hand is worth it; when every remaining
+hand is needed (and in the puddle) it takes the best it has.  A redo token is
+spent when a recorded result was poor and this hand would very likely beat it.
+"""
+
+from __future__ import annotations
+
+import math
+from random import Random
+
+from ..engine.cards import RANKINGS
+from ..engine.contracts import CONTRACTS, Contract, Goal
+from ..engine.game import PASS, Bid
+from ..engine.view import PlayerView
+from .features import features
+from .model_data import MODEL
+
+# How much better than a random hand the contracts' declarers usually do: they
+# pick their moment, so a "usual" result is this many spreads above the mean.
+SELECTION_SHIFT = 0.6
+
+
+def tricks_counted(contract: Contract) -> int:
+    return 13 - contract.first_counted
+
+
+def estimate(contract: Contract, hand: int, ranking: int, trump: int | None) -> float:
+    """Expected result (counted tricks) of declaring ``contract`` with ``hand``."""
+    weights = MODEL["contracts"][contract.id]["weights"]
+    value = sum(w * x for w, x in zip(weights, features(hand, ranking, trump)))
+    return min(max(value, 0.0), float(tricks_counted(contract)))
+
+
+def usual(contract: Contract) -> tuple[float, float]:
+    """Mean and spread of the result a declarer of ``contract`` usually records."""
+    data = MODEL["contracts"][contract.id]
+    sign = 1 if contract.goal is Goal.WIN else -1
+    mean = data["random_hand_mean"] + sign * SELECTION_SHIFT * data["random_hand_sd"]
+    return mean, data["random_hand_sd"]
+
+
+def _pmf(mean: float, sd: float, top: int) -> list[float]:
+    """A normal spread of results, rounded to whole tricks 0..top."""
+    sd = max(sd, 0.3)
+    cdf = [0.5 * (1 + math.erf((k + 0.5 - mean) / (sd * math.sqrt(2)))) for k in range(top + 1)]
+    cdf[top] = 1.0
+    return [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, top + 1)]
+
+
+def _point_mass(value: int, top: int) -> list[float]:
+    p = [0.0] * (top + 1)
+    p[value] = 1.0
+    return p
+
+
+def expected_points(mine: list[float], others: list[list[float]], win: bool) -> float:
+    """Expected sheet points: -1, plus 2 for each other player beaten and 1 for each tie."""
+    total = -1.0
+    for other in others:
+        below = 0.0  # P(other's result < x) as x runs upwards
+        for x, p in enumerate(mine):
+            tie = other[x]
+            above = 1.0 - below - tie
+            beaten = below if win else above
+            total += p * (2 * beaten + tie)
+            below += tie
+    return total
+
+
+class BidChooser:
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.seat = view.seat
+        self.hand = view.own_cards
+
+    def best_declaration(self, contract: Contract) -> tuple[float, int, int | None]:
+        """The best ranking and trump for ``contract`` with this hand, and the estimate."""
+        win = contract.goal is Goal.WIN
+        best = None
+        for ranking in RANKINGS:
+            for trump in (range(4) if contract.picks_trump else (None,)):
+                value = estimate(contract, self.hand, ranking, trump)
+                key = value if win else -value
+                if best is None or key > best[0]:
+                    best = (key, value, ranking, trump)
+        return best[1], best[2], best[3]
+
+    def others(self, contract: Contract) -> list[list[float]]:
+        top = tricks_counted(contract)
+        mean, sd = usual(contract)
+        row = self.view.sheet[contract.id]
+        return [
+            _point_mass(row[s], top) if row[s] is not None else _pmf(mean, sd, top)
+            for s in range(3) if s != self.seat
+        ]
+
+    def gain(self, contract: Contract, value: float, recorded: int | None) -> float:
+        """Expected points of declaring now, minus those of an ordinary hand (or of the recorded result)."""
+        top = tricks_counted(contract)
+        win = contract.goal is Goal.WIN
+        sigma = MODEL["contracts"][contract.id]["sigma"]
+        others = self.others(contract)
+        now = _pmf(value, sigma, top)
+        if recorded is None:
+            mean, sd = usual(contract)
+            return expected_points(now, others, win) - expected_points(_pmf(mean, sd, top), others, win)
+        # A redo: the sheet keeps the better of the two results.
+        kept = [0.0] * (top + 1)
+        for x, p in enumerate(now):
+            kept[x if contract.better(x, recorded) else recorded] += p
+        return expected_points(kept, others, win) - expected_points(_point_mass(recorded, top), others, win)
+
+    def hands_left(self) -> tuple[int, int]:
+        """(hands still to be played in the game, of which this seat must declare)."""
+        view = self.view
+        mine = 0
+        total = 0
+        for cid, row in view.sheet.items():
+            for s in range(3):
+                if row[s] is None:
+                    total += 1
+                    if s == self.seat:
+                        mine += 1
+        return total, mine
+
+    def bar(self) -> float:
+        """The gain a declaration must beat now: high with many spare hands, zero when none are left."""
+        total, mine = self.hands_left()
+        if mine == 0:
+            return 0.0
+        spare = (total - mine) / mine  # other players' hands per contract of mine
+        return 0.25 * min(spare, 3.0)
+
+    def redo_bar(self) -> float:
+        total, _ = self.hands_left()
+        return 0.9 if total > 3 else 0.5
+
+    def choose(self) -> Bid:
+        view = self.view
+        legal = set(view.legal_bids)
+        options: list[tuple[float, Bid]] = []
+        for contract in view.rules.contracts:
+            recorded = view.sheet[contract.id][self.seat]
+            value, ranking, trump = self.best_declaration(contract)
+            bid = Bid(contract.id, ranking, trump, recorded is not None)
+            if bid not in legal:
+                continue
+            g = self.gain(contract, value, recorded)
+            if recorded is not None:
+                g -= self.redo_bar()
+            options.append((g, bid))
+        if not options:
+            return PASS if PASS in legal else view.legal_bids[0]
+        best_gain, best_bid = max(options, key=lambda o: o[0])
+        if PASS not in legal:
+            return best_bid
+        if best_bid.redo:
+            return best_bid if best_gain > 0 else PASS
+        return best_bid if best_gain > self.bar() else PASS

@@ -1,0 +1,32 @@
+"""The ``heuristic`` level: the default opponent.  See ``bidding.py`` and ``play.py``."""
+
+from __future__ import annotations
+
+from random import Random
+
+from ..engine.game import Bid
+from ..engine.view import PlayerView
+from .bidding import BidChooser
+from .play import CardChooser
+
+
+class HeuristicAI:
+    """Bids by the points it expects from this hand; plays by counting cards and sampling layouts."""
+
+    name = "heuristic"
+
+    def __init__(self, samples: int = 12) -> None:
+        self.samples = samples
+
+    def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
+        if not view.legal_bids:
+            raise ValueError(f"seat {view.seat} has no bid to make")
+        return BidChooser(view).choose()
+
+    def choose_card(self, view: PlayerView, rng: Random) -> int:
+        legal = view.legal_cards
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no card to play")
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        return CardChooser(view, rng, self.samples).choose()

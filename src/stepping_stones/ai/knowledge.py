@@ -1,0 +1,103 @@
+"""Card counting: what a seat can deduce from its view of the hand.
+
+Everything here is read from a ``PlayerView`` -- the cards played, who played
+them -- and the rules' consequences:
+
+* a follower who did not follow the led suit has none of it left (in May Trump
+  a trump played over a side-suit lead proves nothing: it was a free choice);
+* in Must Beat, a follower who played a card of the led suit that does not beat
+  the best one so far holds no card of that suit that would have beaten it;
+* the cards still out are the ones neither held by this seat nor played.
+
+``sample_layout`` deals the cards still out to the other two seats at random
+(from the injected generator) so that every deduction above holds; the AI
+searches those layouts with the engine's own ``HandState``.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from ..engine.cards import ABOVE, FULL_DECK, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, cards_of
+from ..engine.contracts import FollowRule
+from ..engine.view import PlayerView
+
+
+class Knowledge:
+    """The seat's deductions about the current hand (play phase)."""
+
+    __slots__ = ("seat", "others", "out", "cannot", "void", "counts", "ranking", "trump")
+
+    def __init__(self, view: PlayerView) -> None:
+        self.seat = seat = view.seat
+        self.others = ((seat + 1) % 3, (seat + 2) % 3)
+        played = 0
+        for c in view.plays:
+            played |= 1 << c
+        self.out = FULL_DECK & ~view.dealt_cards & ~played
+        self.ranking = ranking = view.ranking
+        self.trump = trump = view.trump
+        self.cannot = [0, 0, 0]  # cards each seat is known not to hold
+        self.void = [0, 0, 0]  # suit masks each seat has shown out of
+        self.counts = [view.cards_left(s) for s in range(3)]
+        contract = view.contract
+        if contract is None:
+            return
+        follow = contract.follow
+        strength = STRENGTH[ranking]
+        above = ABOVE[ranking]
+        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+        plays, seats = view.plays, view.play_seats
+        for i in range(0, len(plays), 3):
+            led = plays[i]
+            led_suit = SUIT_MASK_OF[led]
+            best = led  # best card of the led suit so far
+            for c, s in zip(plays[i + 1:i + 3], seats[i + 1:i + 3]):
+                bit = 1 << c
+                if not bit & led_suit:
+                    if follow == FollowRule.MAY_TRUMP and bit & trump_mask and not led_suit & trump_mask:
+                        continue  # a free trump: proves nothing
+                    self.void[s] |= led_suit
+                    self.cannot[s] |= led_suit
+                    continue
+                if follow == FollowRule.MUST_BEAT and strength[c] < strength[best]:
+                    # It would have had to beat ``best`` with any card above it.
+                    self.cannot[s] |= above[best]
+                if strength[c] > strength[best]:
+                    best = c
+
+    def possible(self, seat: int) -> int:
+        """The cards still out that ``seat`` may hold."""
+        return self.out & ~self.cannot[seat]
+
+    def highest_out(self, suit: int) -> int | None:
+        """The strongest card of ``suit`` still out (under the hand's ranking), or None."""
+        mask = self.out & SUIT_MASKS[suit]
+        if not mask:
+            return None
+        key = STRENGTH[self.ranking]
+        return max(cards_of(mask), key=key.__getitem__)
+
+    def is_boss(self, card: int) -> bool:
+        """Whether no card still out beats ``card`` in its suit."""
+        return not ABOVE[self.ranking][card] & self.out
+
+    def sample_layout(self, rng: Random) -> dict[int, int]:
+        """The cards still out, dealt to the other two seats consistently with what is known."""
+        a, b = self.others
+        na = self.counts[a]
+        out = self.out
+        only_a = out & self.cannot[b] & ~self.cannot[a]
+        only_b = out & self.cannot[a] & ~self.cannot[b]
+        free = out & ~only_a & ~only_b
+        need = na - only_a.bit_count()
+        if need < 0 or need > free.bit_count():
+            # The deductions contradict the counts (cannot happen with a legal
+            # history); fall back to an unconstrained deal.
+            only_a, free, need = 0, out, na
+        cards = list(cards_of(free))
+        chosen = rng.sample(cards, need) if need else []
+        mask_a = only_a
+        for c in chosen:
+            mask_a |= 1 << c
+        return {a: mask_a, b: out & ~mask_a}

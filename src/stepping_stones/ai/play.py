@@ -1,0 +1,166 @@
+"""How the heuristic seat chooses a card.
+
+The question behind every card is simple: *will the declarer take this
+trick?*  The declarer of a Win contract wants yes, the declarer of a Lose
+contract wants no, and the two defenders want the opposite of the declarer --
+so they play as partners.  For each legal card the seat estimates how often
+the trick ends the way its side wants:
+
+* last to play, it knows: it plays each card on a copy of the hand (the
+  engine's ``HandState``) and looks at who wins;
+* earlier in the trick, it deals the unseen cards at random in a dozen ways
+  that agree with everything it has counted (voids shown, what a Must Beat
+  follower's card proves) and, in each, lets the players after it answer as
+  their side would (the engine says which cards they may play).
+
+Among the cards that do about as well, it picks by what the card is worth
+later: in Win contracts it spends its cheapest card and keeps winners; in Lose
+contracts it gets rid of its most dangerous high card while it is safe to.  In
+Win Last 6 the first six tricks do not count, so it only saves its winners for
+tricks 7 to 12.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from ..engine.cards import ABOVE, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, cards_of
+from ..engine.contracts import Goal
+from ..engine.hand import HandState
+from ..engine.view import PlayerView
+from .knowledge import Knowledge
+
+# Weight of a card's future worth against the chance of the wanted trick
+# outcome (a probability): one rank of difference is worth 1% of that chance.
+TIE_WEIGHT = 0.01
+# A choice within this chance of the best one is "about as good".
+CLOSE = 0.09
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+class CardChooser:
+    """One card decision.  Build it from a view and an injected generator, call ``choose``."""
+
+    def __init__(self, view: PlayerView, rng: Random, samples: int) -> None:
+        self.view = view
+        self.rng = rng
+        self.samples = samples
+        self.me = view.seat
+        self.declarer = view.declarer
+        self.contract = view.contract
+        self.win_goal = view.contract.goal is Goal.WIN
+        self.ranking = view.ranking
+        self.trump = view.trump
+        self.strength = STRENGTH[self.ranking]
+        self.above = ABOVE[self.ranking]
+        self.trump_mask = SUIT_MASKS[self.trump] if self.trump is not None else 0
+        self.know = Knowledge(view)
+        self.trick_no = len(view.trick_winners)
+        self.counted = bool(self.contract.counted_mask >> self.trick_no & 1)
+        self.position = len(view.plays) % 3
+        self.hand = view.own_cards
+
+    # --- whose side is pleased by a trick ----------------------------------
+
+    def pleased(self, seat: int, winner: int) -> bool:
+        """Whether ``seat``'s side wants the trick to go to ``winner``."""
+        return ((winner == self.declarer) == self.win_goal) == (seat == self.declarer)
+
+    def _answer(self, st: HandState) -> int:
+        """The trick's winner when the players still to play answer as their side wants."""
+        seat = st.turn
+        winner = -1
+        for c in cards_of(st.legal_mask()):
+            st.push(c)
+            winner = st.winners[-1] if not st.in_trick else self._answer(st)
+            st.pop()
+            if self.pleased(seat, winner):
+                return winner
+        return winner
+
+    def outcome(self, st: HandState, card: int) -> int:
+        st.push(card)
+        winner = st.winners[-1] if not st.in_trick else self._answer(st)
+        st.pop()
+        return winner
+
+    def chances(self, legal: list[int]) -> list[float]:
+        """Per legal card, the chance that the trick goes the way this seat's side wants."""
+        view = self.view
+        if self.position == 2:
+            # Last to play: the other hands do not matter for this trick.
+            st = view.state_with({s: 0 for s in self.know.others})
+            return [1.0 if self.pleased(self.me, self.outcome(st, c)) else 0.0 for c in legal]
+        good = [0] * len(legal)
+        for _ in range(self.samples):
+            st = view.state_with(self.know.sample_layout(self.rng))
+            for i, c in enumerate(legal):
+                if self.pleased(self.me, self.outcome(st, c)):
+                    good[i] += 1
+        return [g / self.samples for g in good]
+
+    # --- what a card is worth later ------------------------------------------
+
+    def worth(self, card: int) -> float:
+        """Win contracts: how much keeping ``card`` is worth (a winner, a trump)."""
+        value = float(self.strength[card])
+        if (1 << card) & self.trump_mask:
+            value += 9
+        if self.know.is_boss(card):
+            value += 3
+        return value
+
+    def danger(self, card: int) -> float:
+        """Lose contracts: how likely ``card`` is to take a trick if kept."""
+        value = float(self.strength[card])
+        if (1 << card) & self.trump_mask:
+            value += 5
+        if self.know.is_boss(card):
+            value += 3
+        # Cards still out below it in its suit are chances to duck under it later.
+        below = SUIT_MASK_OF[card] & self.know.out & ~self.above[card] & ~(1 << card)
+        return value - 0.3 * below.bit_count()
+
+    def preference(self, card: int) -> float:
+        """Tie-break: higher is preferred, in ranks (about 0-20)."""
+        if self.win_goal:
+            pref = -self.worth(card)
+            if self.position == 0:
+                pref += self._lead_bonus_win(card)
+            return pref
+        pref = self.danger(card)
+        return pref
+
+    def _lead_bonus_win(self, card: int) -> float:
+        """Leading in a Win contract: long suits to set up, trumps to draw for a strong declarer."""
+        suit_mask = SUIT_MASK_OF[card]
+        bonus = 0.8 * (self.hand & suit_mask).bit_count()
+        if self.trump_mask and self.me == self.declarer and (1 << card) & self.trump_mask:
+            mine = (self.hand & self.trump_mask).bit_count()
+            theirs = (self.know.out & self.trump_mask).bit_count()
+            if theirs and mine >= theirs:
+                bonus += 12  # draw the defenders' trumps while ours are longer
+        elif self.trump_mask and self.me != self.declarer and (1 << card) & self.trump_mask:
+            bonus -= 4  # defenders keep their trumps to ruff with
+        return bonus
+
+    # --- the choice -----------------------------------------------------------
+
+    def choose(self) -> int:
+        legal = list(cards_of(self.view.legal_cards))
+        if len(legal) == 1:
+            return legal[0]
+        if self.counted:
+            chance = self.chances(legal)
+        else:
+            chance = [0.0] * len(legal)
+        best = max(chance)
+        scored = [
+            (chance[i] + TIE_WEIGHT * self.preference(c), -c, c)
+            for i, c in enumerate(legal)
+            if chance[i] >= best - CLOSE
+        ]
+        return max(scored)[2]
