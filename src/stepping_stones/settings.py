@@ -1,0 +1,101 @@
+"""The app's settings and where it keeps its files.
+
+Settings are a small pydantic model stored as JSON in the user's config
+folder; saved games live in the user's data folder (both from platformdirs).
+Setting ``STEPPING_STONES_HOME`` puts both folders under that directory
+instead (tests use a temporary one).  ``NO_COLOR`` in the environment always
+wins over the colour setting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+HOME_ENV = "STEPPING_STONES_HOME"
+APP_NAME = "stepping-stones"
+
+Pace = Literal["instant", "fast", "normal", "slow"]
+PACES: tuple[str, ...] = ("instant", "fast", "normal", "slow")
+
+# seconds an AI seat waits before each card, and before leading after a finished trick
+PACE_DELAYS: dict[str, tuple[float, float]] = {
+    "instant": (0.0, 0.0),
+    "fast": (0.25, 0.8),
+    "normal": (0.6, 1.6),
+    "slow": (1.2, 3.0),
+}
+
+
+class Settings(BaseModel):
+    """What the player chose once and wants kept: pace, colours, symbols."""
+
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    pace: Pace = "normal"
+    colour: Literal["auto", "colour", "mono"] = "auto"
+    ascii: bool = False
+
+    @property
+    def monochrome(self) -> bool:
+        return self.colour == "mono" or (self.colour == "auto" and "NO_COLOR" in os.environ)
+
+
+def config_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home) / "config"
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home) / "data"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.json"
+
+
+def load_settings() -> Settings:
+    """The saved settings, or the defaults when there are none (or they cannot be read)."""
+    try:
+        return Settings.model_validate_json(settings_path().read_bytes())
+    except (OSError, ValidationError, ValueError):
+        return Settings()
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_settings(settings: Settings) -> None:
+    try:
+        atomic_write(settings_path(), json.dumps(settings.model_dump(), indent=2) + "\n")
+    except OSError:
+        pass  # settings are a convenience; a read-only home must not stop the game

@@ -1,0 +1,244 @@
+"""The Stepping Stones app: one person against two computer players."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from ..engine import Game, Rules
+from ..settings import PACES, Settings, load_settings, save_settings
+from .session import HUMAN, Session, Setup, archive_current, current_path, describe_progress, find_saved
+from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
+
+
+class SteppingStonesApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "Stepping Stones"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        *,
+        resume: bool = False,
+        review: Game | None = None,
+        review_title: str = "",
+        settings: Settings | None = None,
+        setup: Setup | None = None,
+    ) -> None:
+        self.settings = settings if settings is not None else load_settings()
+        if self.settings.colour == "mono":
+            os.environ["NO_COLOR"] = "1"  # Textual reads (and removes) it while starting
+        super().__init__()
+        self.resume = resume
+        self.review_game = review
+        self.review_title = review_title
+        self.last_setup = setup if setup is not None else Setup()
+        self.startup_notice: str | None = None
+
+    # --- start-up ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._check_size()
+        if self.review_game is not None:
+            from .screens import ReviewScreen
+
+            self.push_screen(ReviewScreen(self.review_game, self.review_title, standalone=True))
+            return
+        saved = find_saved()
+        if self.resume and saved.session is not None:
+            self._open_table(saved.session)
+            return
+        self.show_setup()
+        if saved.problem:
+            from .dialogs import NoticeScreen
+
+            self.startup_notice = saved.problem
+            self.push_screen(NoticeScreen("The saved game could not be used", saved.problem),
+                             lambda _: None)
+        elif saved.session is not None:
+            from .dialogs import ResumeScreen
+
+            session = saved.session
+            self.push_screen(ResumeScreen(describe_progress(session.game)),
+                             lambda answer: self._resume_answer(answer, session))
+        elif self.resume:
+            self.notify("There is no unfinished game to resume.")
+
+    def _resume_answer(self, answer: str, session: Session) -> None:
+        if answer == "resume":
+            self._open_table(session)
+        else:
+            session.archive("unfinished")
+
+    # --- screens --------------------------------------------------------------
+
+    def _base(self, screen: Screen) -> None:
+        """Make ``screen`` the only screen (above Textual's default one)."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if len(self.screen_stack) == 2:
+            old = self.screen
+            from .table import TableScreen
+
+            if isinstance(old, TableScreen):
+                old.leave()
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_setup(self) -> None:
+        from .screens import SetupScreen
+
+        self._base(SetupScreen(self.last_setup.model_copy()))
+
+    def _open_table(self, session: Session) -> None:
+        from .table import TableScreen
+
+        game = session.game
+        self.last_setup = Setup(
+            contract_set=game.rules.contract_set,
+            short_game=game.rules.short_game,
+            omit=game.rules.omit,
+            redo_tokens=game.rules.redo_tokens,
+            player=game.players[HUMAN],
+            names=(game.players[1], game.players[2]),
+            levels=(session.level(1) or "heuristic", session.level(2) or "heuristic"),
+        )
+        self._base(TableScreen(session))
+
+    def start_new_game(self, setup: Setup) -> None:
+        """Begin a game with ``setup``; an unfinished saved game is filed away first (never lost)."""
+        table = self.table
+        if table is not None:
+            table.leave()
+            if not table.session.game.over:
+                table.session.archive("unfinished")
+        elif current_path().exists():
+            try:
+                archive_current("unfinished")
+            except OSError:
+                pass
+        self.last_setup = setup.model_copy(update={"seed": None})
+        session = Session.new(setup)
+        session.save()
+        self._open_table(session)
+
+    @property
+    def table(self):
+        from .table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    # --- actions ----------------------------------------------------------------
+
+    def action_new_game(self) -> None:
+        table = self.table
+        if table is None or table.session.game.over:
+            self.show_setup()
+            return
+        from .dialogs import ConfirmScreen
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                table.leave()
+                table.session.archive("unfinished")
+                self.show_setup()
+
+        self.push_screen(ConfirmScreen("A game is in progress. Leave it and set up a new one?\n"
+                                       "(It is kept in the games folder, not deleted.)"), answer)
+
+    def action_help(self, rules: Rules | None = None) -> None:
+        from .dialogs import HelpScreen
+
+        if rules is None:
+            table = self.table
+            rules = table.session.game.rules if table is not None else self.last_setup.rules()
+        self.push_screen(HelpScreen(rules))
+
+    def action_last_trick(self) -> None:
+        table = self.table
+        if table is not None:
+            table.action_last_trick()
+
+    def action_cycle_pace(self) -> None:
+        self.settings.pace = PACES[(PACES.index(self.settings.pace) + 1) % len(PACES)]
+        save_settings(self.settings)
+        self.notify(f"AI pace: {self.settings.pace}")
+        if self.table is not None:
+            self.table.render_all()
+
+    def action_toggle_ascii(self) -> None:
+        self.settings.ascii = not self.settings.ascii
+        save_settings(self.settings)
+        self.notify("Suit symbols: " + ("ASCII" if self.settings.ascii else "Unicode"))
+        if self.table is not None:
+            self.table.render_all()
+
+    def action_cycle_colour(self) -> None:
+        modes = ("auto", "colour", "mono")
+        self.settings.colour = modes[(modes.index(self.settings.colour) + 1) % 3]
+        save_settings(self.settings)
+        self.apply_colour_mode()
+        self.notify(f"Colours: {self.settings.colour}")
+
+    def apply_colour_mode(self) -> None:
+        from textual.filter import Monochrome
+
+        mono = self.settings.colour == "mono" or (self.no_color and self.settings.colour != "colour")
+        if "NO_COLOR" in os.environ:
+            mono = True
+        self._filters = [f for f in self._filters if not isinstance(f, Monochrome)]
+        if mono:
+            self._filters.append(Monochrome())
+        self.refresh()
+        self.screen.refresh(repaint=True)
+
+    def action_review(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        from .screens import ReviewScreen
+
+        self.push_screen(ReviewScreen(table.session.game, "this game"))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Set up a new game (asks first if one is going on)", self.action_new_game)
+        yield SystemCommand("Rules", "How Stepping Stones is played, for the contracts in play", self.action_help)
+        if self.table is not None:
+            yield SystemCommand("Last trick", "Look at the last finished trick again", self.action_last_trick)
+            yield SystemCommand("Review this game", "Step through the game so far, trick by trick",
+                                self.action_review)
+        yield SystemCommand("AI pace", f"Change how fast the computer plays (now {self.settings.pace})",
+                            self.action_cycle_pace)
+        yield SystemCommand("ASCII symbols", "Switch between suit symbols and plain ASCII", self.action_toggle_ascii)
+        yield SystemCommand("Colours", f"Colour, monochrome or automatic (now {self.settings.colour})",
+                            self.action_cycle_colour)
+        yield from super().get_system_commands(screen)
+
+    # --- window size -------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        w, h = self.size
+        small = w < MIN_WIDTH or h < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        if small:
+            for widget in self.screen.query(TooSmall):
+                widget.update_size()
+
+    def on_screen_resume(self) -> None:
+        self._check_size()
+
+
+def run(resume: bool = False) -> int:
+    SteppingStonesApp(resume=resume).run()
+    return 0

@@ -1,0 +1,245 @@
+"""Dialogs over the table: hand summary, last trick, questions, help."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ..engine import CONTRACTS, Game, Goal, Rules
+from ..engine.contracts import FollowRule
+from .render import Look, hand_summary, sheet_table
+from .widgets import TooSmall
+
+
+class Dialog(ModalScreen):
+    """A box in the middle of the screen; Escape closes it."""
+
+    BINDINGS = [Binding("escape", "close", "Close", id="close")]
+
+    def body(self) -> ComposeResult:
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body dialog"):
+            yield from self.body()
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HandSummaryScreen(Dialog):
+    """After a hand: what was written on the sheet, and why."""
+
+    BINDINGS = [
+        Binding("enter,space", "close", "Next hand", id="next_hand", key_display="⏎"),
+        Binding("escape", "close", "Next hand", show=False),
+    ]
+
+    def __init__(self, game: Game, number: int) -> None:
+        super().__init__()
+        self.game = game
+        self.number = number
+
+    def body(self) -> ComposeResult:
+        look = Look(self.app.settings.ascii)
+        yield Static(hand_summary(self.game, self.number), id="summary-text")
+        yield Static(sheet_table(self.game, look), id="summary-sheet")
+        last = self.game.over
+        yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
+                          style="italic"))
+
+
+class LastTrickScreen(Dialog):
+    """The most recent finished trick, again."""
+
+    BINDINGS = [Binding("escape,t,enter,space", "close", "Close", id="close", key_display="Esc")]
+
+    def __init__(self, game: Game, look: Look) -> None:
+        super().__init__()
+        self.game = game
+        self.look = look
+
+    def body(self) -> ComposeResult:
+        yield Static(self._text(), id="last-trick")
+
+    def _text(self) -> Text:
+        g = self.game
+        look = self.look
+        t = Text()
+        hands = [h for h in reversed(g.log) if h.state is not None and h.state.trick_number]
+        if not hands:
+            t.append("No trick has been finished yet.")
+            return t
+        hand = hands[0]
+        state = hand.state
+        n = state.trick_number
+        cards = state.trick(n - 1)
+        winner = state.winners[n - 1]
+        t.append(f"Hand {hand.number}, trick {n} of 12\n\n", style="bold")
+        for seat, c in cards:
+            t.append(f"  {g.name(seat)[:16]:<16} ")
+            t.append_text(look.card(c))
+            if seat == winner:
+                t.append(f"  {look.win_mark} won the trick", style="bold")
+            t.append("\n")
+        t.append(f"\n{g.name(cards[0][0])} led; {g.name(winner)} leads next.")
+        return t
+
+
+class ConfirmScreen(Dialog):
+    """A yes/no question."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="yes"),
+        Binding("n,escape", "answer(False)", "No", id="no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def body(self) -> ComposeResult:
+        yield Static(Text(self.question))
+        yield Static(Text("y: yes    n: no", style="bold"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ResumeScreen(Dialog):
+    """At start-up: an unfinished game was found."""
+
+    BINDINGS = [
+        Binding("enter,r", "answer('resume')", "Resume", id="resume", key_display="⏎/r"),
+        Binding("n", "answer('new')", "New game", id="new"),
+        Binding("escape", "answer('new')", "New game", show=False),
+    ]
+
+    def __init__(self, description: str) -> None:
+        super().__init__()
+        self.description = description
+
+    def body(self) -> ComposeResult:
+        yield Static(Text.assemble(("An unfinished game was saved.\n\n", "bold"),
+                                   f"It stopped at {self.description}.\n\n",
+                                   "Enter or r: resume it where it stopped.\n",
+                                   "n: start a new game instead (the unfinished one is kept "
+                                   "in the games folder).")))
+
+    def action_answer(self, what: str) -> None:
+        self.dismiss(what)
+
+
+class NoticeScreen(Dialog):
+    """A message to acknowledge (e.g. a save that could not be used)."""
+
+    BINDINGS = [Binding("enter,escape,space", "close", "OK", id="ok", key_display="⏎")]
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+
+    def body(self) -> ComposeResult:
+        yield Static(Text.assemble((self.title_text + "\n\n", "bold"), self.message,
+                                   ("\n\nPress Enter to go on.", "italic")), id="notice")
+
+
+# --- help ------------------------------------------------------------------------
+
+_FOLLOW = {
+    FollowRule.STANDARD: "Follow the led suit if you can; otherwise play anything. You never have to beat.",
+    FollowRule.MAY_TRUMP: "Follow the led suit, except that you may always play a trump instead "
+                          "(when trump is led, follow trump if you can).",
+    FollowRule.MUST_BEAT: "If you can beat the best card of the led suit so far, you must; "
+                          "if you only have lower cards of that suit, play one of them; "
+                          "void in the suit, play anything.",
+}
+
+
+def help_text(rules: Rules, look: Look) -> Text:
+    t = Text()
+    h = lambda s: t.append(s + "\n", style="bold underline")  # noqa: E731
+    in_play = rules.contracts
+    h("Stepping Stones in one minute")
+    t.append(
+        "Three players, 36 cards (four suits of 1 to 9), 12 cards each and 12 tricks every hand. "
+        "Each of you must declare every contract below once; when all three have played a contract, "
+        "it is scored. The best total at the end wins.\n\n")
+    t.append("Suits: ")
+    for s in range(4):
+        t.append_text(look.suit_name(s))
+        t.append("  " if s < 3 else "\n\n")
+    h(f"Contracts of this game ({rules.contract_set} set"
+      + (f", short game without {CONTRACTS[rules.cut].name}" if rules.short_game else "") + ")")
+    for c in in_play:
+        t.append(f"{c.name}", style="bold")
+        t.append(f"  ({c.label})\n")
+        goal = "Win: the more tricks the better" if c.goal is Goal.WIN else "Lose: the fewer tricks the better"
+        trump = "the declarer picks a trump suit" if c.picks_trump else "no trump"
+        t.append(f"  {goal}; {trump}")
+        if c.first_counted > 1:
+            t.append(f"; only tricks {c.first_counted} to 12 count")
+        t.append(".\n  " + _FOLLOW[c.follow] + "\n")
+    if rules.short_game:
+        t.append(f"Left out of this short game: {CONTRACTS[rules.cut].name}.\n")
+    t.append("\n")
+    h("Bidding")
+    t.append(
+        "The holder of the forehand card speaks first, then the others clockwise, once each. "
+        "The first player to declare is the declarer: they name a contract they have not yet "
+        "played, 9 high or 1 high, and a trump suit if the contract has one. Nobody can outbid. "
+        "If everybody passes, the forehand is 'in the puddle' and has to declare. Someone with "
+        "nothing left to declare passes automatically. After each hand the forehand card moves "
+        "to the left, skipping players who are done.\n")
+    if rules.redo_tokens:
+        t.append(
+            "Redo token: once per game, at your bid, you may play again a contract you already "
+            "recorded. The sheet keeps the better of the two results (and rescores it). A redo is "
+            "never forced, and it is not allowed from the puddle.\n")
+    t.append("\n")
+    h("Playing")
+    t.append(
+        "The declarer leads the first trick; whoever wins a trick leads the next. With 9 high, 9 is "
+        "the best card of a suit; with 1 high the order turns round and 1 is best. A trick goes to "
+        "the best trump in it, otherwise to the best card of the suit that was led.\n\n")
+    h("Scoring")
+    t.append(
+        "Only the declarer's tricks are written down (in their box for that contract). Once all "
+        "three have a number for a contract, they are ranked: best +3, next +1, last -1. Ties "
+        "share: two tied best get 2 each, two tied last 0 each, all three tied 1 each. Equal "
+        "totals at the end go to the player who came first (alone or shared) in more contracts; "
+        "if that is equal too, they share the win.\n\n")
+    h("Keys at the table")
+    t.append(
+        "Left/Right or the keys 1-9, 0, -, = choose a card (the small label under each card); "
+        "Enter plays it. A click on a card plays it too. Cards you may not play are dimmed.\n"
+        "Bidding: Up/Down choose a contract, 9 or 1 the ranking, c k l b the trump suit, Enter "
+        "declares, p passes.\n"
+        "t shows the last trick again. Space or Enter skips the pause after a trick. f changes "
+        "how fast the computer players play. n starts a new game. Ctrl+P opens the command "
+        "palette. Ctrl+Q quits (the game is saved after every move).\n")
+    t.append("\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
+             "signed number after a result is its points once the contract is scored.\n")
+    return t
+
+
+class HelpScreen(Dialog):
+    BINDINGS = [Binding("escape,f1,question_mark,q", "close", "Close", id="close", key_display="Esc")]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def body(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Static(help_text(self.rules, Look(self.app.settings.ascii)), id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()

@@ -1,0 +1,195 @@
+"""Rich text for cards, tricks and the scoresheet (no widgets here).
+
+Suits are always shown with a letter; the symbol is extra (and replaced in
+ASCII mode).  The suit colours are from the Okabe-Ito palette, which stays
+distinguishable for the common kinds of colour blindness; since every card
+also carries its letter, colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..engine import CARD_NAMES, CONTRACTS, SUIT_NAMES, SUITS, Game, Goal
+
+SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
+SUIT_ASCII = ("*", "~", "^", "n")
+SUIT_COLOURS = ("#CC79A7", "#E69F00", "#F0E442", "#56B4E9")  # Okabe-Ito
+
+
+class Look:
+    """How to draw: symbols or ASCII, colour or not (NO_COLOR is also applied by Textual)."""
+
+    def __init__(self, ascii: bool = False) -> None:
+        self.ascii = ascii
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        return SUIT_ASCII if self.ascii else SUIT_SYMBOLS
+
+    @property
+    def win_mark(self) -> str:
+        return "*" if self.ascii else "★"
+
+    @property
+    def pile(self) -> str:
+        return "#" if self.ascii else "▮"
+
+    @property
+    def dot(self) -> str:
+        return "-" if self.ascii else "·"
+
+    @property
+    def sep(self) -> str:
+        return " | " if self.ascii else " · "
+
+    def suit(self, suit: int) -> Text:
+        return Text(f"{self.symbols[suit]}{SUITS[suit]}", style=f"bold {SUIT_COLOURS[suit]}")
+
+    def suit_name(self, suit: int) -> Text:
+        return Text(f"{self.symbols[suit]} {SUIT_NAMES[suit]} ({SUITS[suit]})",
+                    style=f"bold {SUIT_COLOURS[suit]}")
+
+    def card(self, c: int, style: str = "") -> Text:
+        """``✿C7``: symbol, letter and rank."""
+        return Text(f"{self.symbols[c // 9]}{CARD_NAMES[c]}", style=f"bold {SUIT_COLOURS[c // 9]} {style}".strip())
+
+
+def contract_line(game: Game, look: Look) -> Text:
+    """The declared contract of the current hand, for the table's header."""
+    hand = game.hand
+    text = Text()
+    if hand is None:
+        return text
+    if hand.declaration is None:
+        text.append(f"Hand {hand.number}: bidding", style="bold")
+        return text
+    bid = hand.declaration
+    contract = CONTRACTS[bid.contract]
+    text.append(game.name(hand.declarer), style="bold")
+    text.append(" declared " + ("from the puddle " if hand.puddle else ""))
+    text.append(contract.name, style="bold")
+    if bid.redo:
+        text.append(" (redo)")
+    text.append(f"{look.sep}{bid.ranking} high")
+    if bid.trump is not None:
+        text.append(look.sep + "trump ")
+        text.append_text(look.suit(bid.trump))
+    else:
+        text.append(look.sep + "no trump")
+    state = hand.state
+    if not state.finished:
+        text.append(f"{look.sep}trick {state.trick_number + 1} of 12")
+    else:
+        text.append(f"{look.sep}all 12 tricks played")
+    return text
+
+
+def redo_cells(game: Game) -> set[tuple[str, int]]:
+    """(contract, seat) pairs that were played again with a redo token."""
+    return {
+        (h.declaration.contract, h.declarer)
+        for h in game.log
+        if h.declaration is not None and h.declaration.redo
+    }
+
+
+def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
+    """The scoresheet: a row per player, a column per contract, then totals and firsts."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, expand=False, header_style="bold")
+    table.add_column("Player", no_wrap=True, max_width=12)
+    contracts = game.rules.contracts
+    for c in contracts:
+        table.add_column(c.label or c.id, justify="right", no_wrap=True)
+    table.add_column("Total", justify="right", no_wrap=True)
+    table.add_column("1st", justify="right", no_wrap=True)
+    redo = redo_cells(game)
+    totals = game.totals()
+    firsts = game.firsts()
+    for seat in range(3):
+        row: list[Text] = [Text(game.name(seat), style="bold" if seat == highlight else "")]
+        for c in contracts:
+            value = game.sheet[c.id][seat]
+            cell = Text()
+            if value is None:
+                cell.append(look.dot, style="dim")
+            else:
+                cell.append(str(value), style="bold")
+                if (c.id, seat) in redo:
+                    cell.append("r", style="italic")
+                pts = game.points(c.id)
+                if pts is not None:
+                    cell.append(f" {pts[seat]:+d}", style="italic")
+            row.append(cell)
+        row.append(Text(str(totals[seat]), style="bold"))
+        row.append(Text(str(firsts[seat])))
+        table.add_row(*row)
+    return table
+
+
+def goal_word(contract_id: str) -> str:
+    return "most" if CONTRACTS[contract_id].goal is Goal.WIN else "fewest"
+
+
+def hand_summary(game: Game, number: int) -> Text:
+    """What happened in hand ``number`` and what it wrote on the sheet."""
+    hand = game.log[number - 1]
+    text = Text()
+    bid = hand.declaration
+    contract = CONTRACTS[bid.contract]
+    who = game.name(hand.declarer)
+    text.append(f"Hand {number}\n", style="bold")
+    text.append(f"{who} declared {'from the puddle ' if hand.puddle else ''}{bid.describe()}.\n")
+    won = [hand.state.tricks_won(s) for s in range(3)]
+    text.append("Tricks taken: " + ", ".join(f"{game.name(s)} {won[s]}" for s in range(3)) + ".\n")
+    count = hand.result
+    if contract.first_counted > 1:
+        text.append(f"Only tricks {contract.first_counted} to 12 count: {who} took {count} of them.\n")
+    text.append("Written on the sheet: ", style="bold")
+    text.append(f"{count} for {who} under {contract.name}")
+    kept = game.sheet[contract.id][hand.declarer]
+    if bid.redo:
+        text.append(f" (redo: the sheet keeps the better result, now {kept})")
+    text.append(".\n")
+    text.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
+                f"{'more' if contract.goal is Goal.WIN else 'fewer'} tricks is better.\n")
+    pts = game.points(contract.id)
+    if pts is not None:
+        row = game.sheet[contract.id]
+        text.append(f"{contract.name} is now scored", style="bold")
+        text.append(" (all three have recorded it: "
+                    + ", ".join(f"{game.name(s)} {row[s]}" for s in range(3)) + "): "
+                    + ", ".join(f"{game.name(s)} {pts[s]:+d}" for s in range(3)) + ".\n")
+        if len(set(row)) < 3:
+            text.append("Tied results share the points of the places they cover.\n")
+    else:
+        missing = [game.name(s) for s in range(3) if game.sheet[contract.id][s] is None]
+        text.append(f"{contract.name} is scored once {' and '.join(missing)} "
+                    f"{'has' if len(missing) == 1 else 'have'} recorded it too.\n")
+    return text
+
+
+def result_text(game: Game) -> Text:
+    """The winner(s), and how a tie on totals was broken."""
+    totals = game.totals()
+    firsts = game.firsts()
+    winners = game.winners()
+    text = Text()
+    names = [game.name(s) for s in winners]
+    if len(winners) == 1:
+        text.append(f"{names[0]} wins with {totals[winners[0]]} points.\n", style="bold")
+    else:
+        text.append(f"{' and '.join(names)} share the win with {totals[winners[0]]} points each.\n",
+                    style="bold")
+    top = max(totals)
+    tied = [s for s in range(3) if totals[s] == top]
+    if len(tied) > 1:
+        parts = ", ".join(f"{game.name(s)} {firsts[s]}" for s in tied)
+        text.append(f"The top total was tied, so the firsts decide (contracts placed first in: {parts}). ")
+        if len(winners) == 1:
+            text.append(f"{names[0]} placed first more often.\n")
+        else:
+            text.append("That is level too, so the win is shared.\n")
+    text.append("Totals: " + ", ".join(f"{game.name(s)} {totals[s]}" for s in range(3)) + ".\n")
+    return text

@@ -1,0 +1,328 @@
+"""Full screens: the setup form, the end of a game, the review of a saved game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
+
+from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Game, Phase
+from ..records import GameRecord, RecordHand, game_from_record
+from ..settings import PACES, save_settings
+from .render import Look, contract_line, result_text, sheet_table
+from .seats import DEFAULT_LEVEL, levels
+from .session import Setup
+from .widgets import TooSmall
+
+
+def _row(label: str, widget) -> Horizontal:
+    return Horizontal(Static(label, classes="label"), widget, classes="row")
+
+
+class SetupScreen(Screen):
+    """Choose the rules and the opponents; Enter starts with what is shown."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start game", id="start", key_display="⏎/^S"),
+        Binding("f1", "help", "Rules", id="help"),
+    ]
+
+    def __init__(self, setup: Setup | None = None) -> None:
+        super().__init__()
+        self.setup = setup or Setup()
+
+    def compose(self) -> ComposeResult:
+        s = self.setup
+        settings = self.app.settings
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="setup"):
+            yield Static(Text.assemble(("Stepping Stones", "bold"),
+                                       " - a new game for three: you and two computer players"),
+                         id="setup-title")
+            with Horizontal(id="setup-columns"):
+                with VerticalScroll(id="setup-rules"):
+                    yield Static("Rules", classes="heading")
+                    yield _row("Contract set", Select([("Standard", "standard"), ("Advanced", "advanced")],
+                                                      value=s.contract_set, allow_blank=False,
+                                                      compact=True, id="contract_set"))
+                    yield _row("Short game", Checkbox("9 hands", s.short_game, compact=True, id="short_game"))
+                    yield _row("Left out", Select(self._cut_options(s.contract_set),
+                                                  value=s.omit or DEFAULT_CUT[s.contract_set],
+                                                  allow_blank=False, compact=True, id="omit",
+                                                  disabled=not s.short_game))
+                    yield _row("Redo tokens", Checkbox("one each", s.redo_tokens, compact=True, id="redo_tokens"))
+                    yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
+                    yield Static("Display", classes="heading")
+                    yield _row("AI pace", Select([(p, p) for p in PACES], value=settings.pace,
+                                                 allow_blank=False, compact=True, id="pace"))
+                    yield _row("Colours", Select([("auto (NO_COLOR)", "auto"), ("colour", "colour"),
+                                                  ("monochrome", "mono")], value=settings.colour,
+                                                 allow_blank=False, compact=True, id="colour"))
+                    yield _row("Symbols", Checkbox("ASCII only", settings.ascii, compact=True, id="ascii"))
+                with VerticalScroll(id="setup-seats"):
+                    yield Static("Players", classes="heading")
+                    yield _row("Your name", Input(s.player, max_length=40, compact=True, id="player"))
+                    level_opts = [(lv, lv) for lv in levels()]
+                    for i in range(2):
+                        yield _row(f"Seat {i + 2} name", Input(s.names[i], max_length=40, compact=True,
+                                                                id=f"name{i}"))
+                        value = s.levels[i] if s.levels[i] in levels() else DEFAULT_LEVEL
+                        if value not in levels():
+                            value = levels()[-1]
+                        yield _row(f"Seat {i + 2} level", Select(level_opts, value=value, allow_blank=False,
+                                                                 compact=True, id=f"level{i}"))
+                    yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start game", id="start-button", variant="primary", compact=True)
+                yield Static(self._describe(), id="setup-summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#start-button").focus()
+
+    @staticmethod
+    def _cut_options(contract_set: str) -> list[tuple[str, str]]:
+        return [(CONTRACTS[c].name, c) for c in CONTRACT_SETS[contract_set]]
+
+    def _describe(self) -> Text:
+        s = self.setup
+        rules = s.rules()
+        n = 3 * len(rules.contracts)
+        text = f"{s.contract_set.capitalize()} set, {n} hands"
+        if s.short_game:
+            text += f" (without {CONTRACTS[rules.cut].name})"
+        if s.redo_tokens:
+            text += ", redo tokens"
+        return Text("  " + text + ". Enter starts.", style="italic")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        sid = event.select.id
+        if sid == "contract_set" and event.value != self.setup.contract_set:
+            self.setup.contract_set = event.value
+            omit = self.query_one("#omit", Select)
+            omit.set_options(self._cut_options(event.value))
+            omit.value = DEFAULT_CUT[event.value]
+            self.setup.omit = None
+        elif sid == "omit":
+            self.setup.omit = None if event.value == DEFAULT_CUT[self.setup.contract_set] else event.value
+        elif sid == "pace":
+            self.app.settings.pace = event.value
+            save_settings(self.app.settings)
+        elif sid == "colour" and event.value != self.app.settings.colour:
+            self.app.settings.colour = event.value
+            save_settings(self.app.settings)
+            self.app.apply_colour_mode()
+        self.query_one("#setup-summary", Static).update(self._describe())
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        cid = event.checkbox.id
+        if cid == "short_game":
+            self.setup.short_game = event.value
+            self.query_one("#omit", Select).disabled = not event.value
+        elif cid == "redo_tokens":
+            self.setup.redo_tokens = event.value
+        elif cid == "ascii":
+            self.app.settings.ascii = event.value
+            save_settings(self.app.settings)
+        self.query_one("#setup-summary", Static).update(self._describe())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start-button":
+            self.action_start()
+
+    def read_form(self) -> Setup | None:
+        names = []
+        for wid in ("player", "name0", "name1"):
+            name = self.query_one(f"#{wid}", Input).value.strip()
+            if not name or not name.isprintable() or len(name) > 40:
+                self.query_one("#setup-error", Static).update(
+                    Text("Each player needs a name of 1 to 40 printable characters.", style="bold red"))
+                return None
+            names.append(name)
+        if len(set(names)) < 3:
+            self.query_one("#setup-error", Static).update(
+                Text("The three players need different names.", style="bold red"))
+            return None
+        s = self.setup
+        s.player = names[0]
+        s.names = (names[1], names[2])
+        s.levels = (str(self.query_one("#level0", Select).value), str(self.query_one("#level1", Select).value))
+        s.seed = self.query_one("#seed", Input).value.strip() or None
+        return s
+
+    def action_start(self) -> None:
+        setup = self.read_form()
+        if setup is not None:
+            self.app.start_new_game(setup.model_copy())
+
+    def action_help(self) -> None:
+        self.app.action_help(self.setup.rules())
+
+
+class GameOverScreen(Screen):
+    """The final sheet, the winner(s) and how a tie was broken."""
+
+    BINDINGS = [
+        Binding("n,enter", "again", "New game", id="again", key_display="⏎/n"),
+        Binding("s", "setup", "Change setup", id="setup"),
+        Binding("r", "review", "Review", id="review"),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, game: Game, path: Path | None) -> None:
+        super().__init__()
+        self.game = game
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        look = Look(self.app.settings.ascii)
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="gameover"):
+            yield Static(Text("The game is over", style="bold"), id="gameover-title")
+            yield Static(sheet_table(self.game, look), id="final-sheet")
+            yield Static(result_text(self.game), id="result")
+            where = f"The game record is saved as {self.path}." if self.path else ""
+            yield Static(Text(where + "\nn or Enter: a new game with the same setup   s: change the setup   "
+                              "r: review this game   q: quit", style="italic"), id="gameover-help")
+        yield Footer()
+
+    def action_again(self) -> None:
+        self.app.start_new_game(self.app.last_setup.model_copy(update={"seed": None}))
+
+    def action_setup(self) -> None:
+        self.app.show_setup()
+
+    def action_review(self) -> None:
+        self.app.push_screen(ReviewScreen(self.game, title=str(self.path or "")))
+
+
+class ReviewScreen(Screen):
+    """Step through a game trick by trick: all hands face up, the sheet as it stood."""
+
+    BINDINGS = [
+        Binding("right,space", "step(1)", "Next trick", id="next", key_display="→"),
+        Binding("left", "step(-1)", "Previous", id="prev", key_display="←"),
+        Binding("pagedown,down", "hand(1)", "Next hand", id="next_hand", key_display="↓"),
+        Binding("pageup,up", "hand(-1)", "Prev hand", id="prev_hand", key_display="↑"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("escape,q", "leave", "Back", id="leave"),
+    ]
+
+    def __init__(self, game: Game, title: str = "", standalone: bool = False) -> None:
+        super().__init__()
+        self.final = game
+        self.title_text = title
+        self.standalone = standalone
+        # Every position worth looking at: (hand index, cards played), at trick boundaries.
+        self.positions: list[tuple[int, int]] = []
+        for h, hand in enumerate(game.log):
+            n = len(hand.plays)
+            self.positions.extend((h, k) for k in range(0, n + 1, 3))
+            if n % 3:
+                self.positions.append((h, n))
+        if not self.positions:
+            self.positions.append((0, 0))
+        self.index = 0
+        self.record_hands = None
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="review"):
+            yield Static(id="review-top")
+            yield Static(id="review-sheet")
+            yield Static(id="review-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from ..records import record_from_game
+
+        self.record = record_from_game(self.final)
+        self.show()
+
+    def game_at(self, h: int, k: int) -> Game:
+        rec = self.record
+        if not rec.hands:
+            return game_from_record(rec)
+        cards = rec.hands[h].play.split()[:k]
+        hands = list(rec.hands[:h]) + [RecordHand(deal=rec.hands[h].deal, bids=rec.hands[h].bids,
+                                                  play=" ".join(cards))]
+        return game_from_record(GameRecord(format=rec.format, rules=rec.rules, players=rec.players,
+                                           first_forehand=rec.first_forehand, hands=hands))
+
+    def show(self) -> None:
+        look = Look(self.app.settings.ascii)
+        h, k = self.positions[self.index]
+        game = self.game_at(h, k)
+        top = Text()
+        top.append("Review", style="bold")
+        if self.title_text:
+            top.append(f" of {self.title_text}")
+        top.append(f"\nHand {h + 1} of {len(self.final.log)}, ")
+        t = k // 3
+        top.append(f"after trick {t}" if k % 3 == 0 else f"trick {t + 1} in progress")
+        top.append(f"  (position {self.index + 1} of {len(self.positions)})\n")
+        top.append_text(contract_line(game, look))
+        self.query_one("#review-top", Static).update(top)
+        self.query_one("#review-sheet", Static).update(sheet_table(game, look, highlight=None))
+        body = Text()
+        hand = game.log[h] if game.log else None
+        if hand is not None:
+            body.append("Bids: " + "; ".join(str(b) if b.is_pass else b.describe() for b in hand.bids) + "\n")
+            state = hand.state
+            if state is not None:
+                shown = state.trick(t - 1) if k % 3 == 0 and t else state.current_trick()
+                if shown:
+                    winner = state.winners[t - 1] if k % 3 == 0 else state.winning()[0]
+                    body.append("Trick: ", style="bold")
+                    for seat, c in shown:
+                        body.append(f"{game.name(seat)} ")
+                        body.append_text(look.card(c))
+                        if seat == winner:
+                            body.append(look.win_mark)
+                        body.append("   ")
+                    body.append("\n")
+                for seat in range(3):
+                    held = state.hands[seat]
+                    body.append(f"{game.name(seat)[:12]:<12} {state.tricks_won(seat):>2} tricks  ")
+                    from ..engine import sorted_cards
+
+                    for c in sorted_cards(held, hand.declaration.ranking):
+                        body.append_text(look.card(c))
+                        body.append(" ")
+                    body.append("\n")
+            if game.phase is Phase.OVER or (game.phase is Phase.DEAL and h == len(self.final.log) - 1):
+                if game.over:
+                    body.append("\n")
+                    body.append_text(result_text(game))
+        self.query_one("#review-table", Static).update(body)
+
+    def action_step(self, step: int) -> None:
+        self.index = max(0, min(len(self.positions) - 1, self.index + step))
+        self.show()
+
+    def action_hand(self, step: int) -> None:
+        h = self.positions[self.index][0] + step
+        for i, (hh, _) in enumerate(self.positions):
+            if hh == h:
+                self.index = i
+                self.show()
+                return
+
+    def action_jump(self, where: int) -> None:
+        self.index = where % len(self.positions)
+        self.show()
+
+    def action_leave(self) -> None:
+        if self.standalone:
+            self.app.exit()
+        else:
+            self.app.pop_screen()

@@ -1,0 +1,694 @@
+"""The table: where a game is bid and played.
+
+The screen drives the game: after every action it saves the record, redraws
+everything from the engine's state and decides what comes next (deal, the
+person's turn, an AI seat's turn, the end of a hand or of the game).  AI
+seats think in a thread worker on a frozen view of the game, so the screen
+keeps answering keys; the game itself is only ever changed on the UI thread.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from ..engine import CONTRACTS, PASS, Bid, IllegalActionError, Phase, sorted_cards
+from ..settings import PACE_DELAYS, PACES, save_settings
+from .render import Look, contract_line, sheet_table
+from .seats import make_seat
+from .session import HUMAN, Session, bid_text
+from .widgets import Clickable, TooSmall, verb
+
+CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "=")
+_KEY_NAMES = {"-": "minus", "=": "equals_sign"}
+
+
+class TableScreen(Screen):
+    """One game in progress."""
+
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "Move", id="cursor_left", key_display="←→"),
+        Binding("right", "cursor(1)", "Move", id="cursor_right", show=False),
+        Binding("up", "bid_cursor(-1)", "Contract", id="bid_up", key_display="↑↓"),
+        Binding("down", "bid_cursor(1)", "Contract", id="bid_down", show=False),
+        Binding("enter", "confirm", "Choose", id="confirm", key_display="⏎"),
+        *[
+            Binding(_KEY_NAMES.get(k, k), f"digit({i})", f"Card {k}", id=f"card_{i + 1}", show=False)
+            for i, k in enumerate(CARD_KEYS)
+        ],
+        *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
+        Binding("p", "pass_bid", "Pass", id="pass"),
+        Binding("space", "continue", "Go on", id="continue"),
+        Binding("t", "last_trick", "Last trick", id="last_trick"),
+        Binding("f1,question_mark", "help", "Help", id="help", key_display="F1/?"),
+        Binding("f", "pace", "Pace", id="pace"),
+        Binding("n", "new_game", "New", id="new_game"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.seats = {s: make_seat(session.level(s)) for s in range(3) if session.level(s) is not None}
+        self.cursor = 0  # index into the person's sorted hand
+        self.bid_index = 0
+        self.ranking = 9
+        self.trump: int | None = None
+        self.events: list[tuple[str, str]] = []  # (text, style) of recent happenings
+        self.thinking = False  # an AI decision is being computed or waited for
+        self._gen = 0  # bumped when the game is left, so late AI answers are dropped
+        self._pending: tuple | None = None
+        self._timer: Timer | None = None
+        self._summarized = len(session.game.log) if session.game.phase is not Phase.DEAL else len(
+            session.game.log) - 1
+        self.ai_started_at = 0.0
+
+    # --- layout ------------------------------------------------------------
+
+    @property
+    def game(self):
+        return self.session.game
+
+    @property
+    def look(self) -> Look:
+        return Look(self.app.settings.ascii)
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body"):
+            yield Static(id="topbar")
+            yield Static(id="sheet")
+            yield Static(id="contract")
+            with Horizontal(id="middle"):
+                with Vertical(id="left"):
+                    yield Static(id="seats")
+                    yield Static(id="trick")
+                yield Static(id="piles")
+            with Vertical(id="bidpanel"):
+                yield Static(id="bidlog")
+                with Horizontal(id="bidrow"):
+                    with Vertical(id="bidopts"):
+                        for i in range(5):
+                            yield Clickable("bid", i, classes="bidopt")
+                    with Vertical(id="bidchoices"):
+                        yield Static("Ranking", classes="choicelabel")
+                        with Horizontal(classes="chips"):
+                            yield Clickable("rank", 9, classes="chip")
+                            yield Clickable("rank", 1, classes="chip")
+                        yield Static("Trump", id="trumplabel", classes="choicelabel")
+                        with Horizontal(classes="chips", id="trumpchips"):
+                            for s in range(4):
+                                yield Clickable("trump", s, classes="chip")
+                yield Static(id="bidhint")
+            yield Static(id="message")
+            with Horizontal(id="hand"):
+                for i in range(12):
+                    yield Clickable("card", i, classes="card")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_all()
+        self.call_after_refresh(self.advance)
+
+    def on_unmount(self) -> None:
+        self._gen += 1
+        if self._timer:
+            self._timer.stop()
+
+    # --- what the person holds -----------------------------------------------
+
+    def my_cards(self) -> list[int]:
+        g = self.game
+        hand = g.hand
+        if hand is None or g.phase is Phase.DEAL and hand.finished or g.over:
+            return []
+        if hand.state is not None:
+            return sorted_cards(hand.state.hands[HUMAN], hand.declaration.ranking)
+        return sorted_cards(hand.deal[HUMAN], 9)
+
+    def my_turn(self) -> bool:
+        return self.game.to_act == HUMAN and not self.thinking
+
+    def bid_options(self) -> list[tuple[str | None, bool]]:
+        """(contract id or None for pass, redo) for the person's bid turn."""
+        g = self.game
+        if g.phase is not Phase.BIDDING or g.bidder != HUMAN:
+            return []
+        opts: list[tuple[str | None, bool]] = []
+        seen = set()
+        for bid in g.legal_bids():
+            key = (bid.contract, bid.redo)
+            if key not in seen:
+                seen.add(key)
+                opts.append(key)
+        return opts
+
+    # --- drawing -------------------------------------------------------------
+
+    def render_all(self) -> None:
+        g = self.game
+        look = self.look
+        self.query_one("#topbar", Static).update(self._topbar())
+        self.query_one("#sheet", Static).update(sheet_table(g, look))
+        self.query_one("#contract", Static).update(contract_line(g, look))
+        human_bids = g.phase is Phase.BIDDING and g.bidder == HUMAN
+        self.query_one("#middle").display = not human_bids
+        self.query_one("#bidpanel").display = human_bids
+        if human_bids:
+            self._render_bidding()
+        else:
+            self.query_one("#seats", Static).update(self._seats())
+            self.query_one("#trick", Static).update(self._trick())
+            self.query_one("#piles", Static).update(self._piles())
+        self._render_hand()
+        msg = Text()
+        for text, style in self.events[-2:]:
+            if msg:
+                msg.append("\n")
+            msg.append(text, style=style)
+        self.query_one("#message", Static).update(msg)
+        self.refresh_bindings()
+
+    def _topbar(self) -> Text:
+        g = self.game
+        look = self.look
+        rules = g.rules
+        n = len(g.log)
+        total = 3 * len(rules.contracts)
+        t = Text()
+        t.append("Stepping Stones", style="bold")
+        what = rules.contract_set
+        if rules.short_game:
+            what += ", short"
+        if rules.redo_tokens:
+            what += ", redo"
+        t.append(f" ({what}){look.sep}")
+        t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
+        if g.hand is not None:
+            t.append(f"{look.sep}Forehand: {g.name(g.hand.forehand)}")
+        t.append(f"{look.sep}Pace: {self.app.settings.pace}")
+        return t
+
+    def _seats(self) -> Text:
+        g = self.game
+        look = self.look
+        t = Text()
+        state = g.state
+        for seat in (1, 2, 0):
+            name = g.name(seat)
+            t.append(f"{name[:10]:<10} ", style="bold" if seat == HUMAN else "")
+            if seat != HUMAN:
+                held = state.hands[seat].bit_count() if state else (12 if g.hand and not g.over else 0)
+                t.append(f"{held:>2} cards ")
+            else:
+                t.append(" " * 9)
+            if state is not None:
+                won = state.tricks_won(seat)
+                t.append(f"{won:>2} trick{'s' if won != 1 else ' '}")
+            if g.hand is not None and g.hand.forehand == seat:
+                t.append(" forehand", style="italic")
+            else:
+                t.append(" " * 9)
+            if g.to_act == seat:
+                arrow = "<" if look.ascii else "◀"
+                doing = "to bid" if g.phase is Phase.BIDDING else "to play"
+                t.append(" ")
+                t.append(f"{arrow} {doing}", style="bold reverse")
+            t.append("\n")
+        return t
+
+    def _trick(self) -> Text:
+        g = self.game
+        look = self.look
+        hand = g.hand
+        t = Text()
+        if hand is None:
+            return t
+        if g.phase is Phase.BIDDING:
+            t.append(f"Bidding for hand {hand.number}\n", style="bold")
+            t.append_text(self._bid_log())
+            return t
+        state = hand.state
+        if state is None:
+            return t
+        if state.in_trick:
+            number = state.trick_number + 1
+            cards = state.current_trick()
+            winner = state.winning()[0]
+            done = False
+        elif state.trick_number:
+            number = state.trick_number
+            cards = state.trick(number - 1)
+            winner = state.winners[number - 1]
+            done = True
+        else:
+            t.append("Trick 1: ", style="bold")
+            who = g.name(state.declarer)
+            t.append(f"{who} {verb(who, 'leads')}.\n")
+            return t
+        t.append(f"Trick {number}", style="bold")
+        t.append(f": won by {g.name(winner)}\n" if done else "\n")
+        by_seat = dict(cards)
+        leader = cards[0][0]
+        for k in range(3):
+            seat = (leader + k) % 3
+            t.append(f"  {g.name(seat)[:12]:<12} ")
+            if seat in by_seat:
+                t.append_text(look.card(by_seat[seat]))
+                if seat == winner:
+                    t.append(f" {look.win_mark} " + ("won" if done else "winning"), style="bold")
+            else:
+                t.append(look.dot * 3, style="dim")
+            t.append("\n")
+        return t
+
+    def _piles(self) -> Text:
+        g = self.game
+        look = self.look
+        state = g.state
+        t = Text()
+        if state is None:
+            return t
+        d = state.declarer
+        mine = [i for i, w in enumerate(state.winners) if w == d]
+        theirs = len(state.winners) - len(mine)
+        t.append(f"{g.name(d)[:12]} (declarer)\n", style="bold")
+        if mine:
+            t.append(" ".join(f"{look.pile}{i + 1}" for i in mine))
+            t.append(f"\n{len(mine)} trick{'s' if len(mine) != 1 else ''}")
+            first = state.contract.first_counted
+            if first > 1:
+                t.append(f", {state.count()} counted (tricks {first}-12)")
+            t.append("\n")
+        else:
+            t.append("no tricks yet\n", style="dim")
+        t.append("Defenders (one pile)\n", style="bold")
+        t.append(f"{look.pile * min(theirs, 12)} {theirs} trick{'s' if theirs != 1 else ''}\n")
+        return t
+
+    def _bid_log(self) -> Text:
+        g = self.game
+        hand = g.hand
+        t = Text()
+        for i, bid in enumerate(hand.bids):
+            seat = (hand.forehand + i) % 3 if i < 3 else hand.declarer
+            if i >= 3:
+                t.append(bid_text(g, seat, bid, puddle=True) + "\n")
+            else:
+                t.append(bid_text(g, seat, bid) + "\n")
+        if g.phase is Phase.BIDDING:
+            if g.in_puddle:
+                who = g.name(g.bidder)
+                t.append(f"All three passed: {who} {verb(who, 'is')} in the puddle and must declare.\n",
+                         style="bold")
+            elif g.bidder != HUMAN:
+                t.append(f"{g.name(g.bidder)} is thinking...\n", style="italic")
+        return t
+
+    def _render_bidding(self) -> None:
+        g = self.game
+        look = self.look
+        opts = self.bid_options()
+        self.bid_index = min(self.bid_index, len(opts) - 1)
+        log = self._bid_log()
+        if g.in_puddle:
+            log.append("You are in the puddle: you must declare one of your open contracts.",
+                       style="bold reverse")
+        else:
+            log.append("Your bid: declare a contract, or pass.", style="bold")
+        self.query_one("#bidlog", Static).update(log)
+        widgets = list(self.query(".bidopt").results(Clickable))
+        for i, w in enumerate(widgets):
+            if i < len(opts):
+                cid, redo = opts[i]
+                w.display = True
+                if cid is None:
+                    label = "Pass"
+                else:
+                    c = CONTRACTS[cid]
+                    label = c.name
+                    if redo:
+                        label = f"Redo {c.name} (sheet: {g.sheet[cid][HUMAN]})"
+                marker = ">" if i == self.bid_index else " "
+                w.update(Text(f"{marker} {label}"))
+                w.set_class(i == self.bid_index, "-selected")
+            else:
+                w.display = False
+        cid, redo = opts[self.bid_index] if opts else (None, False)
+        picks = cid is not None and CONTRACTS[cid].picks_trump
+        for w in self.query(".chip").results(Clickable):
+            chosen = w.index == (self.ranking if w.kind == "rank" else self.trump)
+            mark = ("(*)" if look.ascii else "◉") if chosen else ("( )" if look.ascii else "○")
+            if w.kind == "rank":
+                w.update(Text(f"{mark} {w.index} high ({w.index})"))
+            else:
+                w.update(Text.assemble(f"{mark} ", look.suit(w.index), f" ({'CKLB'[w.index].lower()})"))
+            w.set_class(chosen, "-selected")
+        self.query_one("#trumpchips").display = picks
+        self.query_one("#trumplabel").display = picks
+        hint = Text()
+        if cid is None:
+            hint.append("⏎ or p: pass" if not look.ascii else "Enter or p: pass")
+        else:
+            bid = self._chosen_bid()
+            if bid is None:
+                hint.append(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", style="bold")
+            else:
+                hint.append(("⏎" if not look.ascii else "Enter") + ": declare ")
+                hint.append(bid.describe(), style="bold")
+                hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
+        self.query_one("#bidhint", Static).update(hint)
+
+    def _render_hand(self) -> None:
+        g = self.game
+        look = self.look
+        cards = self.my_cards()
+        playing = g.phase is Phase.PLAY and g.to_act == HUMAN
+        legal = g.legal_cards_mask() if playing else 0
+        if cards:
+            self.cursor = max(0, min(self.cursor, len(cards) - 1))
+        for i, w in enumerate(self.query(".card").results(Clickable)):
+            if i < len(cards):
+                c = cards[i]
+                w.display = True
+                ok = not playing or bool(legal >> c & 1)
+                label = look.card(c)
+                key = f"[{CARD_KEYS[i]}]" if playing and i == self.cursor else CARD_KEYS[i]
+                w.update(Text.assemble(label, "\n", (key, "" if playing and i == self.cursor else "dim")))
+                w.set_class(playing and ok, "-legal")
+                w.set_class(playing and not ok, "-illegal")
+                w.set_class(playing and i == self.cursor, "-cursor")
+            else:
+                w.display = False
+
+    # --- the flow of the game -------------------------------------------------
+
+    def note(self, text: str, style: str = "") -> None:
+        self.events.append((text, style))
+        del self.events[:-6]
+
+    def save(self) -> None:
+        try:
+            self.session.save()
+        except OSError as exc:
+            self.note(f"Could not save the game: {exc}", "bold red")
+
+    def advance(self) -> None:
+        """Decide what happens next; called after every change."""
+        if self.thinking or not self.is_attached:
+            return
+        g = self.game
+        if g.over:
+            self._end_game()
+            return
+        if g.phase is Phase.DEAL:
+            if g.log and self._summarized < len(g.log):
+                self._summarized = len(g.log)
+                from .dialogs import HandSummaryScreen
+
+                self.app.push_screen(HandSummaryScreen(g, len(g.log)), lambda _: self._deal())
+                return
+            self._deal()
+            return
+        seat = g.to_act
+        if seat == HUMAN:
+            self.render_all()
+            return
+        self._start_ai(seat)
+
+    def _deal(self) -> None:
+        if self.game.phase is not Phase.DEAL:
+            return
+        self.session.deal_next()
+        self.save()
+        self.cursor = 0
+        self.bid_index = 0
+        self.ranking = 9
+        self.trump = None
+        hand = self.game.hand
+        who = self.game.name(hand.forehand)
+        self.note(f"Hand {hand.number} dealt. {who} {verb(who, 'holds')} the forehand card.")
+        self.render_all()
+        self.advance()
+
+    def _start_ai(self, seat: int) -> None:
+        g = self.game
+        card_delay, trick_delay = PACE_DELAYS[self.app.settings.pace]
+        delay = card_delay
+        state = g.state
+        if g.phase is Phase.PLAY and state.in_trick == 0 and state.trick_number > 0:
+            delay = trick_delay  # let the finished trick be seen
+        self.thinking = True
+        self.ai_started_at = time.monotonic()
+        self.render_all()
+        view = g.view(seat)
+        rng = self.session.ai_rng(seat)
+        gen = self._gen
+        self.run_worker(
+            partial(self._think, seat, view, rng, gen, time.monotonic() + delay),
+            thread=True,
+            group="ai",
+            exit_on_error=True,
+        )
+
+    def _think(self, seat, view, rng, gen, not_before: float) -> None:
+        """In the worker thread: ask the AI, then hand its choice back to the UI thread."""
+        ai = self.seats[seat]
+        if view.phase is Phase.BIDDING:
+            choice = ("bid", ai.choose_bid(view, rng))
+        else:
+            choice = ("card", ai.choose_card(view, rng))
+        self.app.call_from_thread(self._ai_ready, seat, choice, gen, not_before)
+
+    def _ai_ready(self, seat: int, choice: tuple, gen: int, not_before: float) -> None:
+        if gen != self._gen:
+            return
+        wait = not_before - time.monotonic()
+        self._pending = (seat, choice, gen)
+        if wait > 0.005:
+            self._timer = self.set_timer(wait, self._apply_pending)
+        else:
+            self._apply_pending()
+
+    def _apply_pending(self) -> None:
+        if self._timer:
+            self._timer.stop()
+            self._timer = None
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        seat, (kind, value), gen = pending
+        if gen != self._gen:
+            return
+        g = self.game
+        self.thinking = False
+        if kind == "bid":
+            puddle = g.in_puddle
+            g.bid(value)
+            self.note(bid_text(g, seat, value, puddle), "bold" if not value.is_pass else "")
+        else:
+            g.play(value)
+            self._after_card()
+        self.save()
+        self.render_all()
+        self.advance()
+
+    def _after_card(self) -> None:
+        g = self.game
+        hand = g.hand
+        state = hand.state
+        if state.in_trick == 0:
+            t = state.trick_number
+            winner = state.winners[t - 1]
+            self.note(f"{g.name(winner)} won trick {t}.")
+            if self.cursor >= len(self.my_cards()):
+                self.cursor = max(0, len(self.my_cards()) - 1)
+
+    def _end_game(self) -> None:
+        self._gen += 1
+        self.save()
+        path = None
+        try:
+            path = self.session.archive("game")
+        except OSError as exc:
+            self.note(f"Could not file the finished game: {exc}", "bold red")
+        from .screens import GameOverScreen
+
+        self.app.switch_screen(GameOverScreen(self.session.game, path))
+
+    # --- the person's actions ----------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        g = self.game
+        if action == "digit" and g.phase is Phase.BIDDING:
+            return self.my_turn()
+        if action in ("cursor", "digit") or action == "confirm" and g.phase is Phase.PLAY:
+            return g.phase is Phase.PLAY and self.my_turn() or (action == "confirm" and self.thinking)
+        if action in ("bid_cursor", "trump", "pass_bid") or action == "confirm":
+            if action == "confirm" and self.thinking:
+                return True
+            if action == "pass_bid" and g.in_puddle:
+                return False
+            return g.phase is Phase.BIDDING and self.my_turn()
+        if action == "continue":
+            return self.thinking
+        return True
+
+    def action_cursor(self, step: int) -> None:
+        n = len(self.my_cards())
+        if n:
+            self.cursor = (self.cursor + step) % n
+            self._render_hand()
+
+    def action_digit(self, index: int) -> None:
+        g = self.game
+        if g.phase is Phase.BIDDING:
+            # While bidding, 9 and 1 choose the ranking (the digits pick cards during play).
+            if CARD_KEYS[index] in ("1", "9"):
+                self.ranking = int(CARD_KEYS[index])
+                self._render_bidding()
+            return
+        if index < len(self.my_cards()):
+            self.cursor = index
+            self._render_hand()
+
+    def action_confirm(self) -> None:
+        if self.thinking:
+            self.action_continue()
+            return
+        g = self.game
+        if g.phase is Phase.PLAY and g.to_act == HUMAN:
+            cards = self.my_cards()
+            if cards:
+                self.try_card(cards[self.cursor])
+        elif g.phase is Phase.BIDDING and g.bidder == HUMAN:
+            opts = self.bid_options()
+            cid, _ = opts[self.bid_index]
+            if cid is None:
+                self.try_bid(PASS)
+                return
+            bid = self._chosen_bid()
+            if bid is None:
+                self.note(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", "bold")
+                self.render_all()
+                return
+            self.try_bid(bid)
+
+    def _chosen_bid(self) -> Bid | None:
+        opts = self.bid_options()
+        if not opts:
+            return None
+        cid, redo = opts[self.bid_index]
+        if cid is None:
+            return PASS
+        if CONTRACTS[cid].picks_trump:
+            if self.trump is None:
+                return None
+            return Bid(cid, self.ranking, self.trump, redo)
+        return Bid(cid, self.ranking, None, redo)
+
+    def try_card(self, card: int) -> None:
+        g = self.game
+        try:
+            g.verify_play(card)
+        except IllegalActionError as exc:
+            self.note(f"{exc}. Choose another card.", "bold red")
+            self.render_all()
+            self.app.bell()
+            return
+        g.play(card)
+        self._after_card()
+        self.save()
+        self.render_all()
+        self.advance()
+
+    def try_bid(self, bid: Bid) -> None:
+        g = self.game
+        try:
+            g.verify_bid(bid)
+        except IllegalActionError as exc:
+            self.note(str(exc), "bold red")
+            self.render_all()
+            return
+        puddle = g.in_puddle
+        g.bid(bid)
+        self.note(bid_text(g, HUMAN, bid, puddle), "bold" if not bid.is_pass else "")
+        self.save()
+        self.render_all()
+        self.advance()
+
+    def action_bid_cursor(self, step: int) -> None:
+        opts = self.bid_options()
+        if opts:
+            self.bid_index = (self.bid_index + step) % len(opts)
+            self._render_bidding()
+
+    def action_trump(self, suit: int) -> None:
+        self.trump = suit
+        self._render_bidding()
+
+    def action_pass_bid(self) -> None:
+        if self.game.bidder == HUMAN:
+            self.try_bid(PASS)
+
+    def action_continue(self) -> None:
+        if self._pending is not None:
+            self._apply_pending()
+
+    def on_clickable_clicked(self, message: Clickable.Clicked) -> None:
+        g = self.game
+        if message.kind == "card":
+            if g.phase is Phase.PLAY and self.my_turn():
+                cards = self.my_cards()
+                if message.index < len(cards):
+                    self.cursor = message.index
+                    self.try_card(cards[message.index])
+        elif g.phase is Phase.BIDDING and self.my_turn():
+            if message.kind == "bid":
+                if message.index == self.bid_index:
+                    self.action_confirm()
+                    return
+                self.bid_index = message.index
+            elif message.kind == "rank":
+                self.ranking = message.index
+            elif message.kind == "trump":
+                self.trump = message.index
+            self._render_bidding()
+
+    def on_click(self) -> None:
+        # A click anywhere on the table skips the pause after a finished trick.
+        self.action_continue()
+
+    def action_last_trick(self) -> None:
+        from .dialogs import LastTrickScreen
+
+        self.app.push_screen(LastTrickScreen(self.game, self.look))
+
+    def action_help(self) -> None:
+        self.app.action_help()
+
+    def action_pace(self) -> None:
+        settings = self.app.settings
+        settings.pace = PACES[(PACES.index(settings.pace) + 1) % len(PACES)]
+        save_settings(settings)
+        self.note(f"AI pace: {settings.pace}.")
+        self.render_all()
+
+    def action_new_game(self) -> None:
+        self.app.action_new_game()
+
+    def leave(self) -> None:
+        """Stop reacting to AI answers (the game is being abandoned)."""
+        self._gen += 1
+        self.thinking = False
+        if self._timer:
+            self._timer.stop()
+
+
