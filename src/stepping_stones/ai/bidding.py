@@ -166,7 +166,12 @@ class BidChooser:
         if not options:
             return PASS if PASS in legal else view.legal_bids[0]
         best_gain, best_bid = max(options, key=lambda o: o[0])
-        if PASS not in legal:
+        total, mine = self.hands_left()
+        if PASS not in legal or (mine and total == mine):
+            # In the puddle, or every hand left is ours anyway: waiting gains nothing.
+            fresh = [o for o in options if not o[1].redo]
+            if fresh and (PASS not in legal or best_gain <= 0 or not best_bid.redo):
+                return max(fresh, key=lambda o: o[0])[1]
             return best_bid
         if best_bid.redo:
             return best_bid if best_gain > 0 else PASS

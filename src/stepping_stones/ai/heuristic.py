@@ -15,7 +15,7 @@ class HeuristicAI:
 
     name = "heuristic"
 
-    def __init__(self, samples: int = 12) -> None:
+    def __init__(self, samples: int = 24) -> None:
         self.samples = samples
 
     def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
