@@ -237,12 +237,13 @@ def print_summary(result: dict[str, Any]) -> None:
     for s, level in enumerate(result["seats"]):
         seats.add_row(str(s), level, f"{result['win_rate'][s]:.1%}", f"{result['mean_points'][s]:+.2f}")
     console.print(seats)
-    table = Table("contract", "goal", *(f"seat {s} result" for s in range(3)), *(f"seat {s} pts" for s in range(3)))
+    table = Table("contract", "goal", "mean result, seats 0/1/2", "mean points, seats 0/1/2")
+    table.columns[0].no_wrap = True
     for cid, data in result["per_contract"].items():
         table.add_row(
             cid, data["goal"],
-            *("-" if r is None else f"{r:.2f}" for r in data["mean_result"]),
-            *(f"{p:+.2f}" for p in data["mean_points"]),
+            " / ".join("-" if r is None else f"{r:.2f}" for r in data["mean_result"]),
+            " / ".join(f"{p:+.2f}" for p in data["mean_points"]),
         )
     console.print(table)
     if result["records"]:

@@ -289,6 +289,7 @@ def print_summary(result: dict[str, Any]) -> None:
             f"baseline {part['baseline_mean_points']:+.2f}"
         )
         table = Table("contract", "goal", "cand. result", "base. result", "cand. pts", "base. pts")
+        table.columns[0].no_wrap = True
         for cid, d in part["per_contract"].items():
             table.add_row(
                 cid, d["goal"],
@@ -300,6 +301,7 @@ def print_summary(result: dict[str, Any]) -> None:
     if "defence" in result:
         table = Table("contract", "goal", "hands", f"vs {result['candidate']} defenders",
                       f"vs {result['baseline']} defenders", "held better")
+        table.columns[0].no_wrap = True
         for cid, d in result["defence"].items():
             table.add_row(cid, d["goal"], str(d["hands"]),
                           f"{d['declarer_vs_candidate_defenders']:.2f}",

@@ -1,0 +1,192 @@
+"""The AI seats only ever choose legal actions, and they cannot see hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stepping_stones.ai import LEVELS, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
+from stepping_stones.engine import Game, Phase, Rules
+from stepping_stones.engine.cards import FULL_DECK, cards_of
+from stepping_stones.simulate import play_game
+
+MODES = [
+    Rules("standard"),
+    Rules("advanced"),
+    Rules("standard", short_game=True),
+    Rules("advanced", short_game=True),
+    Rules("standard", redo_tokens=True),
+    Rules("advanced", short_game=True, redo_tokens=True),
+]
+
+
+def test_levels():
+    assert set(LEVELS) == {"random", "heuristic"}
+    assert isinstance(make_ai("random"), RandomAI)
+    assert isinstance(make_ai("heuristic"), HeuristicAI)
+    with pytest.raises(UnknownLevelError):
+        make_ai("grandmaster")
+
+
+class Checked:
+    """Wraps an agent: every choice must be one the view offered."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = agent.name
+        self.bids = self.cards = 0
+
+    def choose_bid(self, view, rng):
+        bid = self.agent.choose_bid(view, rng)
+        assert bid in view.legal_bids
+        self.bids += 1
+        return bid
+
+    def choose_card(self, view, rng):
+        card = self.agent.choose_card(view, rng)
+        assert view.legal_cards >> card & 1
+        assert view.own_cards >> card & 1
+        self.cards += 1
+        return card
+
+
+@pytest.mark.parametrize("rules", MODES, ids=lambda r: f"{r.contract_set}-short{int(r.short_game)}-redo{int(r.redo_tokens)}")
+@pytest.mark.parametrize("seats", [("heuristic", "heuristic", "heuristic"), ("heuristic", "random", "heuristic")])
+def test_whole_games_with_only_legal_actions(rules, seats):
+    for number in range(2):
+        agents = [Checked(make_ai(level)) for level in seats]
+        game = play_game(agents, rules, seed=11, number=number)
+        assert game.over
+        assert sum(game.totals()) == 3 * len(rules.contracts)
+        assert all(a.cards > 0 for a in agents)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(MODES))
+def test_heuristic_is_legal_at_any_point_of_a_random_game(seed, mode):
+    """Random games, stopped anywhere: the heuristic's answer is legal there."""
+    rng = random.Random(seed)
+    game = Game(mode, first_forehand=rng.randrange(3))
+    ai = HeuristicAI()
+    stop = rng.randrange(1, 400)
+    for _ in range(stop):
+        if game.over:
+            break
+        if game.phase is Phase.DEAL:
+            game.deal_hand(rng)
+            continue
+        seat = game.to_act
+        action = decide(ai, game.view(seat), random.Random(seed))
+        if game.phase is Phase.BIDDING:
+            assert game.can_bid(action)
+            game.bid(rng.choice(game.legal_bids()))
+        else:
+            assert game.can_play(action)
+            game.play(rng.choice(game.legal_cards()))
+
+
+def _regroup(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game, except that the other two seats' unplayed cards are dealt anew.
+
+    Every card each of them has played stays theirs, so the whole history is
+    the same; only cards the seat cannot see move.  Suits a seat has shown out
+    of stay out of its hand, so every play stays legal.
+    """
+    hand = game.hand
+    state = hand.state
+    others = [s for s in range(3) if s != seat]
+    from stepping_stones.ai.knowledge import Knowledge
+
+    know = Knowledge(game.view(seat))
+    new_now = know.sample_layout(rng)
+    deal = list(hand.deal)
+    for s in others:
+        played = hand.deal[s] & ~state.hands[s]
+        deal[s] = played | new_now[s]
+    regrouped = Game(game.rules, game.players, game.first_forehand)
+    regrouped.start_hand(tuple(deal))
+    for b in hand.bids:
+        regrouped.bid(b)
+    for c in state.plays:
+        regrouped.play(c)
+    return regrouped
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), contract_set=st.sampled_from(["standard", "advanced"]),
+       depth=st.integers(0, 34))
+def test_choice_does_not_depend_on_hidden_cards(seed, contract_set, depth):
+    rng = random.Random(seed)
+    game = Game(Rules(contract_set), first_forehand=rng.randrange(3))
+    game.deal_hand(rng)
+    while game.phase is Phase.BIDDING:
+        game.bid(rng.choice(game.legal_bids()))
+    for _ in range(depth):
+        game.play(rng.choice(game.legal_cards()))
+    seat = game.to_act
+    other = _regroup(game, seat, random.Random(seed + 1))
+    assert other.view(seat) == game.view(seat)
+    for level in LEVELS:
+        ai = make_ai(level)
+        a = ai.choose_card(game.view(seat), random.Random(seed))
+        b = ai.choose_card(other.view(seat), random.Random(seed))
+        assert a == b
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), redo=st.booleans())
+def test_bid_does_not_depend_on_hidden_cards(seed, redo):
+    rng = random.Random(seed)
+    rules = Rules("standard", redo_tokens=redo)
+    game = Game(rules, first_forehand=0)
+    # Play a few hands at random so the sheet has results, then deal the next one.
+    for _ in range(rng.randrange(0, 6)):
+        game.deal_hand(rng)
+        while game.phase is Phase.BIDDING:
+            game.bid(rng.choice(game.legal_bids()))
+        while game.phase is Phase.PLAY:
+            game.play(rng.choice(game.legal_cards()))
+        if game.over:
+            return
+    game.deal_hand(rng)
+    seat = game.to_act
+    mine = game.hand.deal[seat]
+    rest = list(cards_of(FULL_DECK & ~mine))
+    rng.shuffle(rest)
+    deal = [0, 0, 0]
+    deal[seat] = mine
+    for i, s in enumerate(s for s in range(3) if s != seat):
+        for c in rest[12 * i:12 * i + 12]:
+            deal[s] |= 1 << c
+    other = Game(rules, game.players, game.first_forehand)
+    for past in game.log[:-1]:
+        other.start_hand(past.deal)
+        for b in past.bids:
+            other.bid(b)
+        for c in past.plays:
+            other.play(c)
+    other.start_hand(tuple(deal))
+    assert other.view(seat) == game.view(seat)
+    for level in LEVELS:
+        ai = make_ai(level)
+        assert ai.choose_bid(game.view(seat), random.Random(seed)) == ai.choose_bid(other.view(seat), random.Random(seed))
+
+
+def test_same_seed_same_game():
+    rules = Rules("advanced", redo_tokens=True)
+    a = play_game([make_ai("heuristic") for _ in range(3)], rules, seed=5, number=0)
+    b = play_game([make_ai("heuristic") for _ in range(3)], rules, seed=5, number=0)
+    assert [h.plays for h in a.log] == [h.plays for h in b.log]
+    assert [h.bids for h in a.log] == [h.bids for h in b.log]
+
+
+def test_deals_do_not_depend_on_who_sits_where():
+    rules = Rules("standard")
+    a = play_game([make_ai(x) for x in ("heuristic", "random", "random")], rules, seed=9, number=3)
+    b = play_game([make_ai(x) for x in ("random", "random", "heuristic")], rules, seed=9, number=3)
+    assert a.first_forehand == b.first_forehand
+    n = min(len(a.log), len(b.log))
+    assert [h.deal for h in a.log[:n]] == [h.deal for h in b.log[:n]]
