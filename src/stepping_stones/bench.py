@@ -87,4 +87,11 @@ def run(hands: int = 20_000, repeats: int = 3) -> dict[str, Any]:
         "hands": hands,
         "state_copy_us": round(min(copy_cost_us() for _ in range(repeats)), 3),
         "push_pop_us": round(min(push_pop_cost_us() for _ in range(repeats)), 3),
+        "ai_decision_ms": _ai_decision_ms(),
     }
+
+
+def _ai_decision_ms() -> dict[str, dict[str, float]]:
+    from .ai.bench import decision_ms
+
+    return decision_ms()
