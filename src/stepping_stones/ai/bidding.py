@@ -32,6 +32,9 @@ from .model_data import MODEL
 # How much better than a random hand the contracts' declarers usually do: they
 # pick their moment, so a "usual" result is this many spreads above the mean.
 SELECTION_SHIFT = 0.6
+# The bar a declaration's gain must clear, in sheet points per spare hand per
+# contract still open (at most three spare hands count).
+BAR_SCALE = 0.25
 
 
 def tricks_counted(contract: Contract) -> int:
@@ -82,8 +85,9 @@ def expected_points(mine: list[float], others: list[list[float]], win: bool) -> 
 
 
 class BidChooser:
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, bar_scale: float = BAR_SCALE) -> None:
         self.view = view
+        self.bar_scale = bar_scale
         self.seat = view.seat
         self.hand = view.own_cards
 
@@ -143,7 +147,7 @@ class BidChooser:
         if mine == 0:
             return 0.0
         spare = (total - mine) / mine  # other players' hands per contract of mine
-        return 0.25 * min(spare, 3.0)
+        return self.bar_scale * min(spare, 3.0)
 
     def redo_bar(self) -> float:
         total, _ = self.hands_left()

@@ -6,7 +6,7 @@ from random import Random
 
 from ..engine.game import Bid
 from ..engine.view import PlayerView
-from .bidding import BidChooser
+from .bidding import BAR_SCALE, BidChooser
 from .play import CardChooser
 
 
@@ -15,13 +15,14 @@ class HeuristicAI:
 
     name = "heuristic"
 
-    def __init__(self, samples: int = 24) -> None:
+    def __init__(self, samples: int = 24, bar_scale: float = BAR_SCALE) -> None:
         self.samples = samples
+        self.bar_scale = bar_scale
 
     def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
         if not view.legal_bids:
             raise ValueError(f"seat {view.seat} has no bid to make")
-        return BidChooser(view).choose()
+        return BidChooser(view, self.bar_scale).choose()
 
     def choose_card(self, view: PlayerView, rng: Random) -> int:
         legal = view.legal_cards

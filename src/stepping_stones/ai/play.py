@@ -141,8 +141,10 @@ class CardChooser:
         if self.trump_mask and self.me == self.declarer and (1 << card) & self.trump_mask:
             mine = (self.hand & self.trump_mask).bit_count()
             theirs = (self.know.out & self.trump_mask).bit_count()
-            if theirs and mine >= theirs:
-                bonus += 12  # draw the defenders' trumps while ours are longer
+            if theirs and mine >= theirs and self.know.is_boss(card):
+                bonus += 12  # draw the defenders' trumps with our top trumps
+            elif theirs and mine >= 2 * theirs:
+                bonus += 3  # many more trumps: giving one up still pulls two of theirs
         elif self.trump_mask and self.me != self.declarer and (1 << card) & self.trump_mask:
             bonus -= 4  # defenders keep their trumps to ruff with
         return bonus
