@@ -68,13 +68,13 @@ def least_squares(rows: list[list[float]], ys: list[float], ridge: float = 1e-3)
     return [a[i][n] for i in range(n)]
 
 
-def fit(hands: int, seed: int) -> dict[str, dict]:
+def fit(hands: int, seed: int, samples: int = 12) -> dict[str, dict]:
     model = {}
     for cid in CONTRACTS:
         rng = Random(f"{seed}-{cid}")
         rows, ys = [], []
         for _ in range(hands):
-            x, y = play_forced(cid, rng)
+            x, y = play_forced(cid, rng, samples)
             rows.append(x)
             ys.append(float(y))
         w = least_squares(rows, ys)
@@ -95,15 +95,18 @@ def fit(hands: int, seed: int) -> dict[str, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stepping_stones.ai.calibrate")
-    parser.add_argument("--hands", type=int, default=1500)
+    parser.add_argument("--hands", type=int, default=700)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=12,
+                        help="layouts the card play samples per decision (the shipped model used 12)")
     parser.add_argument("--output", type=Path, default=Path(__file__).with_name("model_data.py"))
     args = parser.parse_args(argv)
-    model = fit(args.hands, args.seed)
-    payload = {"features": list(FEATURE_NAMES), "seed": args.seed, "contracts": model}
+    model = fit(args.hands, args.seed, args.samples)
+    payload = {"features": list(FEATURE_NAMES), "seed": args.seed, "samples": args.samples,
+               "contracts": model}
     args.output.write_text(
         '"""Bidding model weights, written by ``python -m stepping_stones.ai.calibrate`` '
-        f'(--hands {args.hands} --seed {args.seed}); do not edit by hand."""\n\n'
+        f'(--hands {args.hands} --seed {args.seed} --samples {args.samples}); do not edit by hand."""\n\n'
         f"MODEL = {json.dumps(payload, indent=1)}\n"
     )
     print(f"wrote {args.output}")

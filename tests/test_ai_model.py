@@ -1,0 +1,56 @@
+"""The bidding model: features, the least-squares fit, the expected-points arithmetic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
+from stepping_stones.ai.calibrate import least_squares
+from stepping_stones.ai.features import FEATURE_NAMES, features
+from stepping_stones.ai.model_data import MODEL
+from stepping_stones.engine import CONTRACTS, deal
+
+
+def test_least_squares_recovers_a_linear_rule():
+    rng = random.Random(1)
+    true = [2.0, -1.5, 0.25, 3.0]
+    rows = [[1.0] + [rng.uniform(-3, 3) for _ in range(3)] for _ in range(200)]
+    ys = [sum(w * x for w, x in zip(true, row)) for row in rows]
+    fitted = least_squares(rows, ys, ridge=0.0)
+    assert fitted == pytest.approx(true, abs=1e-6)
+
+
+def test_model_covers_every_contract_and_feature():
+    assert MODEL["features"] == list(FEATURE_NAMES)
+    for cid in CONTRACTS:
+        assert len(MODEL["contracts"][cid]["weights"]) == len(FEATURE_NAMES)
+
+
+def test_features_read_the_hand_under_the_ranking():
+    hand = deal(random.Random(4))[0]
+    mirrored = 0  # the same hand with every rank r replaced by 10 - r
+    for c in range(36):
+        if hand >> c & 1:
+            mirrored |= 1 << (c // 9 * 9 + 8 - c % 9)
+    assert features(hand, 9, 2) == features(mirrored, 1, 2)
+    assert features(hand, 9, None)[9:] == [0.0] * 5
+
+
+def test_estimates_stay_within_the_counted_tricks():
+    for seed in range(20):
+        hand = deal(random.Random(seed))[1]
+        for contract in CONTRACTS.values():
+            for trump in (range(4) if contract.picks_trump else (None,)):
+                value = estimate(contract, hand, 9, trump)
+                assert 0 <= value <= 13 - contract.first_counted
+
+
+def test_expected_points_matches_the_sheet():
+    # Sure results: beating both others is +3, two-way tie for last is 0, all tied is +1.
+    assert expected_points(_point_mass(8, 12), [_point_mass(5, 12), _point_mass(6, 12)], True) == 3
+    assert expected_points(_point_mass(2, 12), [_point_mass(2, 12), _point_mass(6, 12)], True) == 0
+    assert expected_points(_point_mass(4, 12), [_point_mass(4, 12), _point_mass(4, 12)], False) == 1
+    assert expected_points(_point_mass(1, 12), [_point_mass(4, 12), _point_mass(3, 12)], False) == 3
+    assert sum(_pmf(3.3, 1.5, 12)) == pytest.approx(1.0)
