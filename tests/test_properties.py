@@ -106,7 +106,7 @@ def test_pop_restores_every_position_exactly(seed, contract, ranking, trump, dec
 
 def _snapshot(s: HandState):
     return (tuple(s.hands), s.turn, s.in_trick, tuple(s.plays), tuple(s.winners), tuple(s.won),
-            s.legal_mask(), s.winning(), s.led)
+            s.legal_mask(), s.winning())
 
 
 @settings(max_examples=40, deadline=None)

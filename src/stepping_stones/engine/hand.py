@@ -41,7 +41,7 @@ class HandState:
 
     __slots__ = (
         "hands", "declarer", "ranking", "trump", "contract", "follow",
-        "turn", "in_trick", "led", "best", "best_key", "best_seat", "beat",
+        "turn", "in_trick", "led", "best_key", "best_seat", "beat",
         "plays", "winners", "won",
         "_key", "_above", "_trump_mask", "_win_suits",
     )
@@ -66,9 +66,8 @@ class HandState:
         self.turn = declarer
         self.in_trick = 0  # cards already in the current trick
         self.led = 0  # mask of the led suit (0 between tricks)
-        self.best = -1  # card winning the current trick so far
-        self.best_key = -1
-        self.best_seat = -1
+        self.best_key = -1  # strength key of the card winning the current trick so far
+        self.best_seat = -1  # the seat that played it
         self.beat = 0  # led-suit cards that beat the best led-suit card so far
         self._win_suits = 0  # led suit | trump suit: the cards that can win
         self.plays: list[int] = []
@@ -105,7 +104,6 @@ class HandState:
             if bit & self._win_suits:
                 key = self._key[card]
                 if key > self.best_key:
-                    self.best = card
                     self.best_key = key
                     self.best_seat = seat
             if n == 1:
@@ -115,14 +113,12 @@ class HandState:
             winner = self.best_seat
             self.won[winner] |= 1 << len(self.winners)
             self.winners.append(winner)
-            self.in_trick = 0
-            self.led = 0
+            self.in_trick = 0  # ``led`` is stale now; nothing reads it between tricks
             self.turn = winner
             return
         led = SUIT_MASK_OF[card]
         self.led = led
         self._win_suits = led | self._trump_mask
-        self.best = card
         self.best_key = self._key[card]
         self.best_seat = seat
         self.beat = self._above[card]
@@ -142,7 +138,6 @@ class HandState:
         hands = self.hands
         hands[(leader + n) % 3] |= BIT[card]
         self.in_trick = 0
-        self.led = 0
         self.turn = leader
         if n:
             # Rebuild the trick so far by playing its first cards again.
@@ -165,7 +160,6 @@ class HandState:
         other.turn = self.turn
         other.in_trick = self.in_trick
         other.led = self.led
-        other.best = self.best
         other.best_key = self.best_key
         other.best_seat = self.best_seat
         other.beat = self.beat
@@ -219,6 +213,9 @@ class HandState:
 
     def winning(self) -> tuple[int, int] | None:
         """``(seat, card)`` currently winning the unfinished trick, or None."""
-        if not self.in_trick:
+        n = self.in_trick
+        if not n:
             return None
-        return self.best_seat, self.best
+        leader = self.leader
+        seat = self.best_seat
+        return seat, self.plays[-n + (seat - leader) % 3]
