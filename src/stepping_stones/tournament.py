@@ -237,7 +237,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="duplicate matches between two AI levels",
         description="Play duplicate matches: the same deal sequences with the candidate in each seat "
         "in turn, alone against two baselines and two against one. Reports the candidate's mean game "
-        "points with a 95%% confidence interval, win rate and per-contract results.",
+        "points with a 95% confidence interval, win rate and per-contract results.",
     )
     p.add_argument("--candidate", type=level_arg, required=True, help=f"level tested ({', '.join(LEVELS)})")
     p.add_argument("--baseline", type=level_arg, required=True, help="level it plays against")

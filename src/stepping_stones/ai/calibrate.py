@@ -4,7 +4,8 @@ For every contract it deals ``N`` hands, makes a random seat declare it with a
 random ranking (and trump), lets three heuristic seats play it out, and
 records the declarer's features (``features.py``) and result.  A least-squares
 fit per contract gives the weights and the spread of the error; the module
-``model_data.py`` is rewritten with them.  The same seed gives the same model.
+``model_data.py`` is rewritten with them.  The same seed gives the same model (the contracts are shared out over two
+processes, each with its own generator).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .features import FEATURE_NAMES, features
 from .play import CardChooser
 
 
-def play_forced(contract_id: str, rng: Random, samples: int = 12) -> tuple[list[float], int]:
+def play_forced(contract_id: str, rng: Random, samples: int = 24) -> tuple[list[float], int]:
     """Deal one hand, declare ``contract_id`` for a random seat, play it out; features and result."""
     contract = CONTRACTS[contract_id]
     set_name = next(s for s, ids in CONTRACT_SETS.items() if contract_id in ids)
@@ -68,15 +69,26 @@ def least_squares(rows: list[list[float]], ys: list[float], ridge: float = 1e-3)
     return [a[i][n] for i in range(n)]
 
 
-def fit(hands: int, seed: int, samples: int = 12) -> dict[str, dict]:
+def _contract_data(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[float]]:
+    cid, hands, seed, samples = job
+    rng = Random(f"{seed}-{cid}")
+    rows, ys = [], []
+    for _ in range(hands):
+        x, y = play_forced(cid, rng, samples)
+        rows.append(x)
+        ys.append(float(y))
+    return rows, ys
+
+
+def fit(hands: int, seed: int, samples: int = 24, workers: int = 2) -> dict[str, dict]:
+    """Play ``hands`` hands per contract (over ``workers`` processes) and fit each contract's weights."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = [(cid, hands, seed, samples) for cid in CONTRACTS]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        data = list(pool.map(_contract_data, jobs))
     model = {}
-    for cid in CONTRACTS:
-        rng = Random(f"{seed}-{cid}")
-        rows, ys = [], []
-        for _ in range(hands):
-            x, y = play_forced(cid, rng, samples)
-            rows.append(x)
-            ys.append(float(y))
+    for cid, (rows, ys) in zip(CONTRACTS, data):
         w = least_squares(rows, ys)
         errors = [y - sum(a * b for a, b in zip(w, x)) for x, y in zip(rows, ys)]
         sigma = math.sqrt(sum(e * e for e in errors) / len(errors))
@@ -97,11 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stepping_stones.ai.calibrate")
     parser.add_argument("--hands", type=int, default=700)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=12,
-                        help="layouts the card play samples per decision (the shipped model used 12)")
+    parser.add_argument("--samples", type=int, default=24,
+                        help="layouts the card play samples per decision (the heuristic's own setting)")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--output", type=Path, default=Path(__file__).with_name("model_data.py"))
     args = parser.parse_args(argv)
-    model = fit(args.hands, args.seed, args.samples)
+    model = fit(args.hands, args.seed, args.samples, args.workers)
     payload = {"features": list(FEATURE_NAMES), "seed": args.seed, "samples": args.samples,
                "contracts": model}
     args.output.write_text(
