@@ -130,7 +130,7 @@ class ResumeScreen(Dialog):
                                    f"It stopped at {self.description}.\n\n",
                                    "Enter or r: resume it where it stopped.\n",
                                    "n: start a new game instead (the unfinished one is kept "
-                                   "in the games folder).")))
+                                   "in the games folder)."))
 
     def action_answer(self, what: str) -> None:
         self.dismiss(what)

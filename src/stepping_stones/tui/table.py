@@ -25,7 +25,7 @@ from ..settings import PACE_DELAYS, PACES, save_settings
 from .render import Look, contract_line, sheet_table
 from .seats import make_seat
 from .session import HUMAN, Session, bid_text
-from .widgets import Clickable, TooSmall, verb
+from .widgets import Clickable, HandView, TooSmall, verb
 
 CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "=")
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
@@ -46,7 +46,7 @@ class TableScreen(Screen):
         ],
         *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
         Binding("p", "pass_bid", "Pass", id="pass"),
-        Binding("space", "continue", "Go on", id="continue"),
+        Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
         Binding("f1,question_mark", "help", "Help", id="help", key_display="F1/?"),
         Binding("f", "pace", "Pace", id="pace"),
@@ -69,6 +69,7 @@ class TableScreen(Screen):
         self._summarized = len(session.game.log) if session.game.phase is not Phase.DEAL else len(
             session.game.log) - 1
         self.ai_started_at = 0.0
+        self._bindings_key: tuple | None = None
 
     # --- layout ------------------------------------------------------------
 
@@ -108,9 +109,7 @@ class TableScreen(Screen):
                                 yield Clickable("trump", s, classes="chip")
                 yield Static(id="bidhint")
             yield Static(id="message")
-            with Horizontal(id="hand"):
-                for i in range(12):
-                    yield Clickable("card", i, classes="card")
+            yield HandView(id="hand")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -155,26 +154,36 @@ class TableScreen(Screen):
     def render_all(self) -> None:
         g = self.game
         look = self.look
-        self.query_one("#topbar", Static).update(self._topbar())
-        self.query_one("#sheet", Static).update(sheet_table(g, look))
-        self.query_one("#contract", Static).update(contract_line(g, look))
+        self._set("#topbar", self._topbar())
+        self._set("#sheet", sheet_table(g, look))
+        self._set("#contract", contract_line(g, look))
         human_bids = g.phase is Phase.BIDDING and g.bidder == HUMAN
-        self.query_one("#middle").display = not human_bids
-        self.query_one("#bidpanel").display = human_bids
+        middle = self.query_one("#middle")
+        if middle.display == human_bids:
+            middle.display = not human_bids
+            self.query_one("#bidpanel").display = human_bids
         if human_bids:
             self._render_bidding()
         else:
-            self.query_one("#seats", Static).update(self._seats())
-            self.query_one("#trick", Static).update(self._trick())
-            self.query_one("#piles", Static).update(self._piles())
+            self._set("#seats", self._seats())
+            self._set("#trick", self._trick())
+            self._set("#piles", self._piles())
         self._render_hand()
         msg = Text()
         for text, style in self.events[-2:]:
             if msg:
                 msg.append("\n")
             msg.append(text, style=style)
-        self.query_one("#message", Static).update(msg)
-        self.refresh_bindings()
+        self._set("#message", msg)
+        mine = g.to_act == HUMAN and not self.thinking
+        key = (mine and g.phase is Phase.BIDDING, mine and g.phase is Phase.PLAY, g.in_puddle)
+        if key != self._bindings_key:
+            self._bindings_key = key
+            self.refresh_bindings()
+
+    def _set(self, selector: str, content) -> None:
+        """Update a fixed-size part of the table without a new layout pass (they are costly)."""
+        self.query_one(selector, Static).update(content, layout=False)
 
     def _topbar(self) -> Text:
         g = self.game
@@ -368,25 +377,13 @@ class TableScreen(Screen):
 
     def _render_hand(self) -> None:
         g = self.game
-        look = self.look
         cards = self.my_cards()
         playing = g.phase is Phase.PLAY and g.to_act == HUMAN
         legal = g.legal_cards_mask() if playing else 0
         if cards:
             self.cursor = max(0, min(self.cursor, len(cards) - 1))
-        for i, w in enumerate(self.query(".card").results(Clickable)):
-            if i < len(cards):
-                c = cards[i]
-                w.display = True
-                ok = not playing or bool(legal >> c & 1)
-                label = look.card(c)
-                key = f"[{CARD_KEYS[i]}]" if playing and i == self.cursor else CARD_KEYS[i]
-                w.update(Text.assemble(label, "\n", (key, "" if playing and i == self.cursor else "dim")))
-                w.set_class(playing and ok, "-legal")
-                w.set_class(playing and not ok, "-illegal")
-                w.set_class(playing and i == self.cursor, "-cursor")
-            else:
-                w.display = False
+        self.query_one("#hand", HandView).show(cards, legal, self.cursor if playing else None, playing,
+                                                self.look)
 
     # --- the flow of the game -------------------------------------------------
 
@@ -405,17 +402,15 @@ class TableScreen(Screen):
         if self.thinking or not self.is_attached:
             return
         g = self.game
-        if g.over:
-            self._end_game()
-            return
-        if g.phase is Phase.DEAL:
+        if g.phase in (Phase.DEAL, Phase.OVER):
+            then = self._end_game if g.over else self._deal
             if g.log and self._summarized < len(g.log):
                 self._summarized = len(g.log)
                 from .dialogs import HandSummaryScreen
 
-                self.app.push_screen(HandSummaryScreen(g, len(g.log)), lambda _: self._deal())
+                self.app.push_screen(HandSummaryScreen(g, len(g.log)), lambda _: then())
                 return
-            self._deal()
+            then()
             return
         seat = g.to_act
         if seat == HUMAN:
@@ -537,8 +532,6 @@ class TableScreen(Screen):
             if action == "pass_bid" and g.in_puddle:
                 return False
             return g.phase is Phase.BIDDING and self.my_turn()
-        if action == "continue":
-            return self.thinking
         return True
 
     def action_cursor(self, step: int) -> None:

@@ -1,0 +1,180 @@
+"""Helpers for the TUI tests: drive the app with key presses, read what is on screen."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from random import Random
+
+from textual import events
+from textual.geometry import Region
+
+from stepping_stones.engine import CONTRACTS, Phase
+from stepping_stones.settings import Settings
+from stepping_stones.tui.app import SteppingStonesApp
+from stepping_stones.tui.dialogs import HandSummaryScreen
+from stepping_stones.tui.screens import GameOverScreen
+from stepping_stones.tui.session import Setup
+from stepping_stones.tui.table import CARD_KEYS
+
+KEY_NAMES = {"-": "minus", "=": "equals_sign"}
+_CHARS = {"minus": "-", "equals_sign": "=", "space": " ", "enter": "\r"}
+
+
+async def press(pilot, *keys: str) -> None:
+    """Press keys as the terminal would send them, then wait until the screen has handled them.
+
+    The same key events as ``Pilot.press`` sends, but it waits for the screen's
+    queues instead of for the whole process to be idle, which makes a
+    600-key game several times faster.
+    """
+    app = pilot.app
+    for key in keys:
+        char = _CHARS.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await asyncio.sleep(0)
+        await pilot.pause(0)
+
+
+def make_app(**setup) -> SteppingStonesApp:
+    setup.setdefault("levels", ("random", "random"))
+    setup.setdefault("seed", "tui-test")
+    return SteppingStonesApp(settings=Settings(pace="instant", colour="colour"), setup=Setup(**setup))
+
+
+def widget_text(widget) -> str:
+    """The lines a widget shows on screen, as plain text."""
+    w, h = widget.outer_size
+    strips = widget.render_lines(Region(0, 0, w, h))
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+async def wait_for_person(pilot, limit: int = 20000):
+    """Let the AI seats act until the person must do something; return the screen then."""
+    app = pilot.app
+    await pilot.pause(0)
+    for _ in range(limit):
+        await asyncio.sleep(0.002)  # let the app (and the AI worker) run; cheaper than a full pause
+        screen = app.screen
+        if isinstance(screen, (HandSummaryScreen, GameOverScreen)) and screen.is_attached:
+            await pilot.pause(0)
+            return screen
+        table = app.table
+        if (
+            table is not None
+            and screen is table
+            and not table.thinking
+            and table.game.to_act == 0
+            and table.game.phase in (Phase.BIDDING, Phase.PLAY)
+        ):
+            await pilot.pause(0)
+            return screen
+    raise AssertionError("the app never came back to the person")
+
+
+async def press_card(pilot, table, index: int, rng: Random) -> None:
+    """Choose the card at ``index`` of the shown hand by its number key or by arrows, then Enter."""
+    n = len(table.my_cards())
+    steps = (index - table.cursor) % n
+    if steps == 0:
+        pass
+    elif steps <= 2 and rng.random() < 0.5:
+        for _ in range(steps):
+            await press(pilot, "right")
+    elif n - steps <= 2 and rng.random() < 0.5:
+        for _ in range(n - steps):
+            await press(pilot, "left")
+    else:
+        await press(pilot, KEY_NAMES.get(CARD_KEYS[index], CARD_KEYS[index]))
+    assert table.cursor == index
+    await press(pilot, "enter")
+
+
+async def human_bid(pilot, table, rng: Random, want_redo: bool = False) -> None:
+    opts = table.bid_options()
+    game = table.game
+    choice = None
+    if want_redo:
+        redo = [i for i, (_, r) in enumerate(opts) if r]
+        if redo:
+            choice = redo[0]
+    if choice is None:
+        fresh = [i for i, (cid, r) in enumerate(opts) if cid is not None and not r]
+        if game.in_puddle or (fresh and rng.random() < 0.45):
+            choice = fresh[0] if fresh else None
+    if choice is None:
+        await press(pilot, "p")
+        return
+    for _ in range((choice - table.bid_index) % len(opts)):
+        await press(pilot, "down")
+    await press(pilot, rng.choice("91"))
+    cid = opts[choice][0]
+    if CONTRACTS[cid].picks_trump:
+        await press(pilot, rng.choice("cklb"))
+    await press(pilot, "enter")
+
+
+async def play_to_the_end(pilot, seed: int = 7, want_redo: bool = False, hands_seen: list | None = None):
+    """Play the person's seat by a simple rule, through key presses only, until the game is over."""
+    rng = Random(seed)
+    app = pilot.app
+    for _ in range(2000):
+        screen = await wait_for_person(pilot)
+        if isinstance(screen, GameOverScreen):
+            return screen
+        if isinstance(screen, HandSummaryScreen):
+            if hands_seen is not None:
+                hands_seen.append(screen.number)
+            await press(pilot, "enter")
+            continue
+        table = app.table
+        game = table.game
+        if game.phase is Phase.BIDDING:
+            await human_bid(pilot, table, rng, want_redo and not game.redo_spent[0])
+        else:
+            cards = table.my_cards()
+            legal = [i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1]
+            await press_card(pilot, table, rng.choice(legal), rng)
+    raise AssertionError("the game did not end")
+
+
+CELL = re.compile(r"·|-?\d+r?(?: [+-]\d+)?")
+
+
+def parse_sheet(text: str, names: tuple[str, ...]) -> dict:
+    """Read the scoresheet as shown: per seat the cells, total and firsts."""
+    rows = {}
+    for line in text.splitlines():
+        stripped = line.strip(" │|")
+        for seat, name in enumerate(names):
+            if stripped.startswith(name + " "):
+                rows[seat] = CELL.findall(stripped[len(name):])
+    assert len(rows) == 3, text
+    return rows
+
+
+def sheet_from_screen(text: str, names: tuple[str, ...], contract_ids: tuple[str, ...]) -> dict:
+    """The facts of the shown sheet in the shape of ``summary()``."""
+    rows = parse_sheet(text, names)
+    sheet = {cid: [None, None, None] for cid in contract_ids}
+    points = {cid: [None, None, None] for cid in contract_ids}
+    redo = set()
+    totals, firsts = [0, 0, 0], [0, 0, 0]
+    for seat, cells in rows.items():
+        assert len(cells) == len(contract_ids) + 2, (seat, cells)
+        for cid, cell in zip(contract_ids, cells):
+            if cell == "·":
+                continue
+            count, _, pts = cell.partition(" ")
+            if count.endswith("r"):
+                redo.add((cid, seat))
+                count = count[:-1]
+            sheet[cid][seat] = int(count)
+            if pts:
+                points[cid][seat] = int(pts)
+        totals[seat] = int(cells[-2])
+        firsts[seat] = int(cells[-1])
+    points = {cid: (None if None in p else p) for cid, p in points.items()}
+    return {"sheet": sheet, "points": points, "totals": totals, "firsts": firsts, "redo": redo}
