@@ -14,7 +14,7 @@ from stepping_stones.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
-from stepping_stones.tui.session import Setup
+from stepping_stones.tui.session import Session, Setup
 from stepping_stones.tui.table import CARD_KEYS
 
 KEY_NAMES = {"-": "minus", "=": "equals_sign"}
@@ -38,10 +38,33 @@ async def press(pilot, *keys: str) -> None:
         await pilot.pause(0)
 
 
-def make_app(**setup) -> SteppingStonesApp:
+def make_app(resume: bool = False, settings: Settings | None = None, **setup) -> SteppingStonesApp:
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
-    return SteppingStonesApp(settings=Settings(pace="instant", colour="colour"), setup=Setup(**setup))
+    settings = settings or Settings(pace="instant", colour="colour")
+    return SteppingStonesApp(settings=settings, setup=Setup(**setup), resume=resume)
+
+
+def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int | None = None) -> Session:
+    """Save a game (random legal moves) that stops ``cards_left`` cards before the end of a hand:
+    the last hand of the game, or hand ``hands``."""
+    rng = Random(seed)
+    session = Session.new(Setup(seed=seed, levels=("random", "random")))
+    game = session.game
+    last = hands or game.rules.max_hands
+    while True:
+        if game.phase is Phase.DEAL:
+            session.deal_next()
+        elif game.phase is Phase.BIDDING:
+            game.bid(rng.choice(game.legal_bids()))
+        else:
+            if len(game.log) == last and len(game.hand.plays) == 36 - cards_left:
+                break
+            game.play(rng.choice(game.legal_cards()))
+        if game.over:
+            raise AssertionError("the game ended before the wanted position")
+    session.save()
+    return session
 
 
 def widget_text(widget) -> str:

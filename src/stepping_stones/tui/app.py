@@ -225,15 +225,15 @@ class SteppingStonesApp(App):
     # --- window size -------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size()
+        self._check_size(event.size)
 
-    def _check_size(self) -> None:
-        w, h = self.size
+    def _check_size(self, size=None) -> None:
+        w, h = size or self.size
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.set_class(small, "-too-small")
         if small:
             for widget in self.screen.query(TooSmall):
-                widget.update_size()
+                widget.update_size(size)
 
     def on_screen_resume(self) -> None:
         self._check_size()

@@ -130,7 +130,7 @@ class ResumeScreen(Dialog):
                                    f"It stopped at {self.description}.\n\n",
                                    "Enter or r: resume it where it stopped.\n",
                                    "n: start a new game instead (the unfinished one is kept "
-                                   "in the games folder)."))
+                                   "in the games folder)."), id="resume-text")
 
     def action_answer(self, what: str) -> None:
         self.dismiss(what)
@@ -238,8 +238,8 @@ class HelpScreen(Dialog):
         self.rules = rules
 
     def body(self) -> ComposeResult:
-        with VerticalScroll(id="help-scroll"):
-            yield Static(help_text(self.rules, Look(self.app.settings.ascii)), id="help-text")
+        yield VerticalScroll(Static(help_text(self.rules, Look(self.app.settings.ascii)), id="help-text"),
+                             id="help-scroll")
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -175,8 +175,9 @@ class TableScreen(Screen):
                 msg.append("\n")
             msg.append(text, style=style)
         self._set("#message", msg)
-        mine = g.to_act == HUMAN and not self.thinking
-        key = (mine and g.phase is Phase.BIDDING, mine and g.phase is Phase.PLAY, g.in_puddle)
+        # The footer is rebuilt whenever the bindings are refreshed (costly), so only
+        # when the phase changes; whose turn it is is checked inside the actions.
+        key = (g.phase, g.in_puddle)
         if key != self._bindings_key:
             self._bindings_key = key
             self.refresh_bindings()
@@ -521,20 +522,19 @@ class TableScreen(Screen):
     # --- the person's actions ----------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footer hints by phase: card keys while cards are played, bid keys while bidding."""
         g = self.game
-        if action == "digit" and g.phase is Phase.BIDDING:
-            return self.my_turn()
-        if action in ("cursor", "digit") or action == "confirm" and g.phase is Phase.PLAY:
-            return g.phase is Phase.PLAY and self.my_turn() or (action == "confirm" and self.thinking)
-        if action in ("bid_cursor", "trump", "pass_bid") or action == "confirm":
-            if action == "confirm" and self.thinking:
-                return True
-            if action == "pass_bid" and g.in_puddle:
-                return False
-            return g.phase is Phase.BIDDING and self.my_turn()
+        if action in ("cursor", "digit"):
+            return g.phase is Phase.PLAY or (action == "digit" and g.phase is Phase.BIDDING)
+        if action in ("bid_cursor", "trump"):
+            return g.phase is Phase.BIDDING
+        if action == "pass_bid":
+            return g.phase is Phase.BIDDING and not g.in_puddle
         return True
 
     def action_cursor(self, step: int) -> None:
+        if not (self.game.phase is Phase.PLAY and self.my_turn()):
+            return
         n = len(self.my_cards())
         if n:
             self.cursor = (self.cursor + step) % n
@@ -542,6 +542,8 @@ class TableScreen(Screen):
 
     def action_digit(self, index: int) -> None:
         g = self.game
+        if not self.my_turn():
+            return
         if g.phase is Phase.BIDDING:
             # While bidding, 9 and 1 choose the ranking (the digits pick cards during play).
             if CARD_KEYS[index] in ("1", "9"):
@@ -618,17 +620,21 @@ class TableScreen(Screen):
         self.advance()
 
     def action_bid_cursor(self, step: int) -> None:
+        if not self.my_turn():
+            return
         opts = self.bid_options()
         if opts:
             self.bid_index = (self.bid_index + step) % len(opts)
             self._render_bidding()
 
     def action_trump(self, suit: int) -> None:
+        if not (self.game.phase is Phase.BIDDING and self.my_turn()):
+            return
         self.trump = suit
         self._render_bidding()
 
     def action_pass_bid(self) -> None:
-        if self.game.bidder == HUMAN:
+        if self.game.bidder == HUMAN and self.my_turn() and not self.game.in_puddle:
             self.try_bid(PASS)
 
     def action_continue(self) -> None:

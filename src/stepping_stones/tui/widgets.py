@@ -25,8 +25,8 @@ class TooSmall(Static):
     def on_mount(self) -> None:
         self.update_size()
 
-    def update_size(self) -> None:
-        w, h = self.app.size
+    def update_size(self, size=None) -> None:
+        w, h = size or self.app.size
         self.update(
             Text.assemble(
                 ("The window is too small for Stepping Stones.\n\n", "bold"),

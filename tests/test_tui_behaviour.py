@@ -1,0 +1,236 @@
+"""The app's behaviour around a game: refusals, saving and resuming, bad saves, help, small windows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from random import Random
+
+import pytest
+
+from stepping_stones.engine import IllegalCardError, Phase
+from stepping_stones.records import load_game, record_from_game
+from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
+from stepping_stones.tui.screens import GameOverScreen, SetupScreen
+from stepping_stones.tui.session import Session, Setup, current_path, games_dir, sidecar_path
+from stepping_stones.tui.table import CARD_KEYS, TableScreen
+from tui_support import (
+    KEY_NAMES,
+    human_bid,
+    make_app,
+    press,
+    press_card,
+    saved_game_near_the_end,
+    wait_for_person,
+    widget_text,
+)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+async def _until(pilot, rng, stop):
+    """Play the person's seat (key presses) until ``stop(table)`` holds at the person's turn."""
+    app = pilot.app
+    while True:
+        screen = await wait_for_person(pilot)
+        if isinstance(screen, HandSummaryScreen):
+            await press(pilot, "enter")
+            continue
+        assert not isinstance(screen, GameOverScreen)
+        table = app.table
+        if stop(table):
+            return table
+        if table.game.phase is Phase.BIDDING:
+            await human_bid(pilot, table, rng)
+        else:
+            cards = table.my_cards()
+            legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
+            await press_card(pilot, table, rng.choice(legal), rng)
+
+
+def _must_follow(table) -> bool:
+    g = table.game
+    return g.phase is Phase.PLAY and g.legal_cards_mask() != g.state.hands[0]
+
+
+def test_illegal_card_changes_nothing_and_says_why():
+    async def run():
+        app = make_app(seed="illegal")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await _until(pilot, Random(1), _must_follow)
+            game = table.game
+            cards = table.my_cards()
+            bad = next(i for i, c in enumerate(cards) if not game.legal_cards_mask() >> c & 1)
+            with pytest.raises(IllegalCardError) as refused:
+                game.verify_play(cards[bad])
+            before = record_from_game(game)
+            saved = current_path().read_bytes()
+            await press(pilot, KEY_NAMES.get(CARD_KEYS[bad], CARD_KEYS[bad]), "enter")
+            assert record_from_game(game) == before
+            assert current_path().read_bytes() == saved
+            assert game.to_act == 0 and table.my_cards() == cards
+            shown = widget_text(table.query_one("#message"))
+            assert str(refused.value) in " ".join(shown.split())
+            assert "must follow" in shown
+            # a click on the same card is refused the same way
+            await pilot.click("#hand", offset=(bad * 6 + 2, 0))
+            assert record_from_game(game) == before
+            # and a legal card is then accepted
+            good = next(i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1)
+            await press(pilot, KEY_NAMES.get(CARD_KEYS[good], CARD_KEYS[good]), "enter")
+            assert len(game.hand.plays) > len(before.hands[-1].play.split())
+
+    asyncio.run(run())
+
+
+def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
+    async def first():
+        app = make_app(seed="resume")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await _until(pilot, Random(2), lambda t: t.game.phase is Phase.PLAY
+                                 and t.game.state.trick_number >= 4)
+            return record_from_game(table.game), table.session.info
+
+    record, info = asyncio.run(first())
+    assert current_path().exists() and sidecar_path().exists()
+    assert record_from_game(load_game(current_path())) == record
+
+    async def second():
+        app = make_app(resume=True, seed="something else")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            table = app.table
+            assert record_from_game(table.game) == record
+            assert table.session.info == info
+            assert table.game.to_act == 0 and table.game.phase is Phase.PLAY
+            # the game goes on: finish the hand, and the next deal is the seed's deal for hand 2
+            await _until(pilot, Random(3), lambda t: len(t.game.log) == 2)
+            expected = Session(table.game, info).deal_rng(2)
+            from stepping_stones.engine import deal
+
+            assert table.game.log[1].deal == deal(expected)
+
+    asyncio.run(second())
+
+
+def test_start_up_offers_to_resume_and_new_game_keeps_the_old_one():
+    saved_game_near_the_end(seed="offer", hands=3, cards_left=10)
+    saved = current_path().read_bytes()
+
+    async def run(key):
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ResumeScreen)
+            assert "hand 3 of 12" in widget_text(app.screen.query_one("#resume-text"))
+            await press(pilot, key)
+            await pilot.pause()
+            return type(app.screen)
+
+    assert asyncio.run(run("enter")) is TableScreen
+    assert asyncio.run(run("n")) is SetupScreen
+    assert not current_path().exists()
+    kept = list(games_dir().glob("unfinished-*.json"))
+    assert [p.read_bytes() for p in kept if not p.name.endswith(".session.json")] == [saved]
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"{ this is not json", "damaged"),
+    (json.dumps({"format": "stepping-stones-record/7", "future": True}).encode(), "newer version"),
+    (json.dumps({"format": "stepping-stones-record/1", "rules": {}, "players": [], "first_forehand": 0,
+                 "hands": []}).encode(), "damaged"),
+])
+def test_bad_save_is_moved_aside_and_reported(content, words):
+    path = current_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, NoticeScreen)
+            text = " ".join(widget_text(app.screen.query_one("#notice")).split())
+            await press(pilot, "enter")
+            assert isinstance(app.screen, SetupScreen)
+            await press(pilot, "enter")  # and a new game starts
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            return text
+
+    text = asyncio.run(run())
+    assert words in text
+    moved = list(path.parent.glob("current.json.bad-*"))
+    assert len(moved) == 1 and moved[0].read_bytes() == content
+    assert moved[0].name in "".join(text.split())
+
+
+def test_help_last_trick_and_too_small_window():
+    async def run():
+        app = make_app(contract_set="advanced", seed="help")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await _until(pilot, Random(4), lambda t: t.game.phase is Phase.PLAY
+                                 and t.game.state.trick_number >= 1)
+            await press(pilot, "question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            text = widget_text(app.screen.query_one("#help-text"))
+            assert "Must Beat" in text and "Win Last 6" in text and "Lose Tricks (No Trump)" not in text
+            await press(pilot, "escape")
+            await press(pilot, "t")
+            await pilot.pause()
+            assert isinstance(app.screen, LastTrickScreen)
+            n = table.game.state.trick_number
+            assert f"trick {n} of 12" in widget_text(app.screen.query_one("#last-trick"))
+            await press(pilot, "escape")
+            assert app.screen is table
+            await pilot.resize_terminal(70, 20)
+            await pilot.pause()
+            assert app.has_class("-too-small")
+            small = widget_text(table.query_one("#too-small"))
+            assert "at least 80 columns and 24 rows" in " ".join(small.split())
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert not app.has_class("-too-small")
+
+    asyncio.run(run())
+
+
+def test_new_game_key_asks_first_and_files_the_old_game():
+    async def run():
+        app = make_app(seed="newgame")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await _until(pilot, Random(5), lambda t: t.game.phase is Phase.PLAY)
+            await press(pilot, "n")
+            await press(pilot, "n")  # no: keep playing
+            assert isinstance(app.screen, TableScreen)
+            await press(pilot, "n", "y")
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+        assert len([p for p in games_dir().glob("unfinished-*.json") if ".session" not in p.name]) == 1
+
+    asyncio.run(run())
+
+
+def test_sidecar_and_deals_follow_the_seed():
+    a = Session.new(Setup(seed="same"))
+    b = Session.new(Setup(seed="same"))
+    a.deal_next()
+    b.deal_next()
+    assert a.game.log[0].deal == b.game.log[0].deal
+    assert a.game.first_forehand == b.game.first_forehand
+    assert Session.new(Setup(seed="other")).deal_rng(1).random() != a.deal_rng(1).random()
