@@ -68,11 +68,13 @@ def contract_line(game: Game, look: Look) -> Text:
     bid = hand.declaration
     contract = CONTRACTS[bid.contract]
     text.append(game.name(hand.declarer), style="bold")
-    text.append(" declared " + ("from the puddle " if hand.puddle else ""))
+    text.append(" declared ")
     text.append(contract.name, style="bold")
     if bid.redo:
         text.append(" (redo)")
-    text.append(f"{look.sep}{bid.ranking} high")
+    if hand.puddle:
+        text.append(" from the puddle")
+    text.append(f"\n{bid.ranking} high")
     if bid.trump is not None:
         text.append(look.sep + "trump ")
         text.append_text(look.suit(bid.trump))

@@ -37,9 +37,9 @@ class TableScreen(Screen):
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", id="cursor_left", key_display="←→"),
         Binding("right", "cursor(1)", "Move", id="cursor_right", show=False),
-        Binding("up", "bid_cursor(-1)", "Contract", id="bid_up", key_display="↑↓"),
+        Binding("up", "bid_cursor(-1)", "Bid", id="bid_up", key_display="↑↓"),
         Binding("down", "bid_cursor(1)", "Contract", id="bid_down", show=False),
-        Binding("enter", "confirm", "Choose", id="confirm", key_display="⏎"),
+        Binding("enter", "confirm", "OK", id="confirm", key_display="⏎"),
         *[
             Binding(_KEY_NAMES.get(k, k), f"digit({i})", f"Card {k}", id=f"card_{i + 1}", show=False)
             for i, k in enumerate(CARD_KEYS)
@@ -48,7 +48,7 @@ class TableScreen(Screen):
         Binding("p", "pass_bid", "Pass", id="pass"),
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
-        Binding("f1,question_mark", "help", "Help", id="help", key_display="F1/?"),
+        Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
         Binding("f", "pace", "Pace", id="pace"),
         Binding("n", "new_game", "New", id="new_game"),
     ]
@@ -314,7 +314,7 @@ class TableScreen(Screen):
             else:
                 t.append(bid_text(g, seat, bid) + "\n")
         if g.phase is Phase.BIDDING:
-            if g.in_puddle:
+            if g.in_puddle and g.bidder != HUMAN:
                 who = g.name(g.bidder)
                 t.append(f"All three passed: {who} {verb(who, 'is')} in the puddle and must declare.\n",
                          style="bold")
