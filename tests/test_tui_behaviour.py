@@ -234,3 +234,50 @@ def test_sidecar_and_deals_follow_the_seed():
     assert a.game.log[0].deal == b.game.log[0].deal
     assert a.game.first_forehand == b.game.first_forehand
     assert Session.new(Setup(seed="other")).deal_rng(1).random() != a.deal_rng(1).random()
+
+
+def test_review_steps_through_a_saved_game_and_bad_files_are_refused(tmp_path, capsys):
+    from stepping_stones.cli import main
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.screens import ReviewScreen
+
+    session = saved_game_near_the_end(seed="review", hands=2, cards_left=0)
+    game = load_game(current_path())
+
+    async def run():
+        app = SteppingStonesApp(review=game, review_title="saved.json")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            assert "Hand 1 of 2, after trick 0" in widget_text(screen.query_one("#review-top"))
+            await press(pilot, "right", "right")
+            top = widget_text(screen.query_one("#review-top"))
+            assert "after trick 2" in top
+            trick = session.game.log[0].state.trick(1)
+            body = widget_text(screen.query_one("#review-table"))
+            assert all(game.players[seat] in body for seat, _ in trick)
+            await press(pilot, "down")
+            assert "Hand 2 of 2" in widget_text(screen.query_one("#review-top"))
+            await press(pilot, "end")
+            assert "after trick 12" in widget_text(screen.query_one("#review-top"))
+
+    asyncio.run(run())
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    assert main(["review", str(bad)]) == 2
+    assert "record" in capsys.readouterr().err
+
+
+def test_no_color_gives_a_monochrome_app(monkeypatch):
+    from textual.filter import Monochrome
+
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run():
+        app = make_app(settings=None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return app.no_color, any(isinstance(f, Monochrome) for f in app._filters)
+
+    assert asyncio.run(run()) == (True, True)

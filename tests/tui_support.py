@@ -30,12 +30,15 @@ async def press(pilot, *keys: str) -> None:
     """
     app = pilot.app
     for key in keys:
+        before = app.screen
         char = _CHARS.get(key, key if len(key) == 1 else None)
         event = events.Key(key, char)
         event.set_sender(app)
         app._driver.send_message(event)
         await asyncio.sleep(0)
         await pilot.pause(0)
+        if app.screen is not before:
+            await pilot.pause()  # a screen came or went: let it mount and settle
 
 
 def make_app(resume: bool = False, settings: Settings | None = None, **setup) -> SteppingStonesApp:
@@ -53,13 +56,13 @@ def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int |
     game = session.game
     last = hands or game.rules.max_hands
     while True:
+        if len(game.log) == last and game.hand.state and len(game.hand.plays) == 36 - cards_left:
+            break
         if game.phase is Phase.DEAL:
             session.deal_next()
         elif game.phase is Phase.BIDDING:
             game.bid(rng.choice(game.legal_bids()))
         else:
-            if len(game.log) == last and len(game.hand.plays) == 36 - cards_left:
-                break
             game.play(rng.choice(game.legal_cards()))
         if game.over:
             raise AssertionError("the game ended before the wanted position")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Iterable
 
 from textual import events
@@ -16,7 +17,7 @@ from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 
 class SteppingStonesApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "Stepping Stones"
     ENABLE_COMMAND_PALETTE = True
 

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Static
 
 from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Game, Phase
 from ..records import GameRecord, RecordHand, game_from_record
@@ -17,7 +17,7 @@ from ..settings import PACES, save_settings
 from .render import Look, contract_line, result_text, sheet_table
 from .seats import DEFAULT_LEVEL, levels
 from .session import Setup
-from .widgets import TooSmall
+from .widgets import Choice, TooSmall
 
 
 def _row(label: str, widget) -> Horizontal:
@@ -29,6 +29,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", id="start", key_display="⏎/^S"),
+        Binding("enter", "start", "Start game", show=False),
         Binding("f1", "help", "Rules", id="help"),
     ]
 
@@ -47,22 +48,18 @@ class SetupScreen(Screen):
             with Horizontal(id="setup-columns"):
                 with VerticalScroll(id="setup-rules"):
                     yield Static("Rules", classes="heading")
-                    yield _row("Contract set", Select([("Standard", "standard"), ("Advanced", "advanced")],
-                                                      value=s.contract_set, allow_blank=False,
-                                                      compact=True, id="contract_set"))
+                    yield _row("Contract set", Choice([("Standard", "standard"), ("Advanced", "advanced")],
+                                                      s.contract_set, id="contract_set"))
                     yield _row("Short game", Checkbox("9 hands", s.short_game, compact=True, id="short_game"))
-                    yield _row("Left out", Select(self._cut_options(s.contract_set),
-                                                  value=s.omit or DEFAULT_CUT[s.contract_set],
-                                                  allow_blank=False, compact=True, id="omit",
+                    yield _row("Left out", Choice(self._cut_options(s.contract_set),
+                                                  s.omit or DEFAULT_CUT[s.contract_set], id="omit",
                                                   disabled=not s.short_game))
                     yield _row("Redo tokens", Checkbox("one each", s.redo_tokens, compact=True, id="redo_tokens"))
                     yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
                     yield Static("Display", classes="heading")
-                    yield _row("AI pace", Select([(p, p) for p in PACES], value=settings.pace,
-                                                 allow_blank=False, compact=True, id="pace"))
-                    yield _row("Colours", Select([("auto (NO_COLOR)", "auto"), ("colour", "colour"),
-                                                  ("monochrome", "mono")], value=settings.colour,
-                                                 allow_blank=False, compact=True, id="colour"))
+                    yield _row("AI pace", Choice([(p, p) for p in PACES], settings.pace, id="pace"))
+                    yield _row("Colours", Choice([("auto (NO_COLOR)", "auto"), ("colour", "colour"),
+                                                  ("monochrome", "mono")], settings.colour, id="colour"))
                     yield _row("Symbols", Checkbox("ASCII only", settings.ascii, compact=True, id="ascii"))
                 with VerticalScroll(id="setup-seats"):
                     yield Static("Players", classes="heading")
@@ -74,8 +71,7 @@ class SetupScreen(Screen):
                         value = s.levels[i] if s.levels[i] in levels() else DEFAULT_LEVEL
                         if value not in levels():
                             value = levels()[-1]
-                        yield _row(f"Seat {i + 2} level", Select(level_opts, value=value, allow_blank=False,
-                                                                 compact=True, id=f"level{i}"))
+                        yield _row(f"Seat {i + 2} level", Choice(level_opts, value, id=f"level{i}"))
                     yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start game", id="start-button", variant="primary", compact=True)
@@ -100,13 +96,11 @@ class SetupScreen(Screen):
             text += ", redo tokens"
         return Text("  " + text + ". Enter starts.", style="italic")
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        sid = event.select.id
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        sid = event.choice.id
         if sid == "contract_set" and event.value != self.setup.contract_set:
             self.setup.contract_set = event.value
-            omit = self.query_one("#omit", Select)
-            omit.set_options(self._cut_options(event.value))
-            omit.value = DEFAULT_CUT[event.value]
+            self.query_one("#omit", Choice).set_options(self._cut_options(event.value), DEFAULT_CUT[event.value])
             self.setup.omit = None
         elif sid == "omit":
             self.setup.omit = None if event.value == DEFAULT_CUT[self.setup.contract_set] else event.value
@@ -123,7 +117,7 @@ class SetupScreen(Screen):
         cid = event.checkbox.id
         if cid == "short_game":
             self.setup.short_game = event.value
-            self.query_one("#omit", Select).disabled = not event.value
+            self.query_one("#omit", Choice).disabled = not event.value
         elif cid == "redo_tokens":
             self.setup.redo_tokens = event.value
         elif cid == "ascii":
@@ -154,7 +148,7 @@ class SetupScreen(Screen):
         s = self.setup
         s.player = names[0]
         s.names = (names[1], names[2])
-        s.levels = (str(self.query_one("#level0", Select).value), str(self.query_one("#level1", Select).value))
+        s.levels = (self.query_one("#level0", Choice).value, self.query_one("#level1", Choice).value)
         s.seed = self.query_one("#seed", Input).value.strip() or None
         return s
 

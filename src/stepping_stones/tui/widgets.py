@@ -96,3 +96,63 @@ class HandView(Static):
         if 0 <= index < getattr(self, "count", 0) and event.x % CARD_WIDTH != CARD_WIDTH - 1:
             event.stop()
             self.post_message(Clickable.Clicked("card", index))
+
+
+class Choice(Static, can_focus=True):
+    """A one-line choice among a few values: Left/Right (or a click) moves through them.
+
+    Much lighter than a Select (which builds an overlay of several widgets), so
+    the setup screen appears quickly.
+    """
+
+    BINDINGS = [
+        ("left", "move(-1)", "Previous"),
+        ("right,space", "move(1)", "Next"),
+    ]
+
+    class Changed(Message):
+        def __init__(self, choice: "Choice", value: str) -> None:
+            super().__init__()
+            self.choice = choice
+            self.value = value
+
+        @property
+        def control(self) -> "Choice":
+            return self.choice
+
+    def __init__(self, options: list[tuple[str, str]], value: str, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.options = list(options)
+        self.index = next((i for i, (_, v) in enumerate(self.options) if v == value), 0)
+
+    @property
+    def value(self) -> str:
+        return self.options[self.index][1]
+
+    @value.setter
+    def value(self, value: str) -> None:
+        self.index = next((i for i, (_, v) in enumerate(self.options) if v == value), 0)
+        self._show()
+
+    def set_options(self, options: list[tuple[str, str]], value: str) -> None:
+        self.options = list(options)
+        self.value = value
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        label = self.options[self.index][0]
+        self.update(Text.assemble(("< ", "dim"), label, (" >", "dim")))
+
+    def action_move(self, step: int) -> None:
+        if self.disabled:
+            return
+        self.index = (self.index + step) % len(self.options)
+        self._show()
+        self.post_message(self.Changed(self, self.value))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.focus()
+        self.action_move(-1 if event.x <= 1 else 1)
