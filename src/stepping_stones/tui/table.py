@@ -99,11 +99,11 @@ class TableScreen(Screen):
                         for i in range(5):
                             yield Clickable("bid", i, classes="bidopt")
                     with Vertical(id="bidchoices"):
-                        yield Static("Ranking", classes="choicelabel")
+                        yield Static("Ranking (keys 9, 1)", classes="choicelabel")
                         with Horizontal(classes="chips"):
                             yield Clickable("rank", 9, classes="chip")
                             yield Clickable("rank", 1, classes="chip")
-                        yield Static("Trump", id="trumplabel", classes="choicelabel")
+                        yield Static("Trump (keys c, k, l, b)", id="trumplabel", classes="choicelabel")
                         with Horizontal(classes="chips", id="trumpchips"):
                             for s in range(4):
                                 yield Clickable("trump", s, classes="chip")
@@ -357,9 +357,9 @@ class TableScreen(Screen):
             chosen = w.index == (self.ranking if w.kind == "rank" else self.trump)
             mark = ("(*)" if look.ascii else "◉") if chosen else ("( )" if look.ascii else "○")
             if w.kind == "rank":
-                w.update(Text(f"{mark} {w.index} high ({w.index})"))
+                w.update(Text(f"{mark} {w.index} high"))
             else:
-                w.update(Text.assemble(f"{mark} ", look.suit(w.index), f" ({'CKLB'[w.index].lower()})"))
+                w.update(Text.assemble(f"{mark} ", look.suit(w.index)))
             w.set_class(chosen, "-selected")
         self.query_one("#trumpchips").display = picks
         self.query_one("#trumplabel").display = picks

@@ -143,7 +143,7 @@ class Choice(Static, can_focus=True):
 
     def _show(self) -> None:
         label = self.options[self.index][0]
-        self.update(Text.assemble(("< ", "dim"), label, (" >", "dim")))
+        self.update(Text.assemble(("<", "dim"), label, (">", "dim")))
 
     def action_move(self, step: int) -> None:
         if self.disabled:

@@ -1,0 +1,112 @@
+"""Snapshots of the app's screens at 80x24 and 120x40 (pytest-textual-snapshot).
+
+Deals come from fixed seeds and the seats use the ``random`` level with the
+seeded per-decision generator, so every run shows the same cards.  Update the
+pictures with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after
+checking the differences by eye.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from stepping_stones.engine import Phase
+from stepping_stones.tui.dialogs import HandSummaryScreen
+from stepping_stones.tui.screens import GameOverScreen
+from tui_support import human_bid, make_app, press, press_card, saved_game_near_the_end, wait_for_person
+
+HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.fixture(autouse=True)
+def home(monkeypatch):
+    shutil.rmtree(HOME, ignore_errors=True)
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(HOME))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr("stepping_stones.tui.session._stamp", lambda: "20260101-120000")
+    yield HOME
+    shutil.rmtree(HOME, ignore_errors=True)
+
+
+async def _start(pilot):
+    await pilot.pause()
+    await press(pilot, "enter")
+
+
+async def _until(pilot, stop, seed=1):
+    rng = Random(seed)
+    while True:
+        screen = await wait_for_person(pilot)
+        if stop(pilot.app, screen):
+            return
+        if isinstance(screen, HandSummaryScreen):
+            await press(pilot, "enter")
+            continue
+        table = pilot.app.table
+        if table.game.phase is Phase.BIDDING:
+            await human_bid(pilot, table, rng)
+        else:
+            cards = table.my_cards()
+            legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
+            await press_card(pilot, table, rng.choice(legal), rng)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_setup_screen(snap_compare, size):
+    assert snap_compare(make_app(seed="snap"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bidding(snap_compare, size):
+    async def before(pilot):
+        await _start(pilot)
+        await _until(pilot, lambda app, s: app.table and app.table.game.phase is Phase.BIDDING)
+        await press(pilot, "down", "down", "k")
+        await pilot.pause()
+
+    assert snap_compare(make_app(seed="snap-bid"), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_mid_trick(snap_compare, size):
+    def mid_trick(app, screen):
+        t = app.table
+        return (screen is t and t.game.phase is Phase.PLAY and t.game.state.trick_number >= 3
+                and t.game.state.in_trick > 0)
+
+    async def before(pilot):
+        await _start(pilot)
+        await _until(pilot, mid_trick)
+        await pilot.pause()
+
+    assert snap_compare(make_app(seed="snap-mid"), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_of_hand(snap_compare, size):
+    async def before(pilot):
+        await _start(pilot)
+        await _until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+        await pilot.pause()
+
+    assert snap_compare(make_app(seed="snap-hand"), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_of_game(snap_compare, size):
+    saved_game_near_the_end(seed="snap-end", cards_left=3)
+
+    async def before(pilot):
+        await _until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+        await pilot.pause()
+
+    assert snap_compare(make_app(resume=True), terminal_size=size, run_before=before)
+
+
+def test_too_small_message(snap_compare):
+    assert snap_compare(make_app(seed="snap"), terminal_size=(60, 20))
