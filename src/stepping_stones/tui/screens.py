@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Game, Phase
 from ..records import GameRecord, RecordHand, game_from_record
@@ -18,6 +18,14 @@ from .render import Look, contract_line, result_text, sheet_table
 from .seats import DEFAULT_LEVEL, levels
 from .session import Setup
 from .widgets import Choice, TooSmall
+
+
+def _YES_NO(what: str) -> list[tuple[str, str]]:
+    return [("no", "no"), (f"yes, {what}", "yes")]
+
+
+def _yn(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def _row(label: str, widget) -> Horizontal:
@@ -50,17 +58,18 @@ class SetupScreen(Screen):
                     yield Static("Rules", classes="heading")
                     yield _row("Contract set", Choice([("Standard", "standard"), ("Advanced", "advanced")],
                                                       s.contract_set, id="contract_set"))
-                    yield _row("Short game", Checkbox("9 hands", s.short_game, compact=True, id="short_game"))
+                    yield _row("Short game", Choice(_YES_NO("9 hands"), _yn(s.short_game), id="short_game"))
                     yield _row("Left out", Choice(self._cut_options(s.contract_set),
                                                   s.omit or DEFAULT_CUT[s.contract_set], id="omit",
                                                   disabled=not s.short_game))
-                    yield _row("Redo tokens", Checkbox("one each", s.redo_tokens, compact=True, id="redo_tokens"))
+                    yield _row("Redo tokens", Choice(_YES_NO("one each"), _yn(s.redo_tokens), id="redo_tokens"))
                     yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
                     yield Static("Display", classes="heading")
                     yield _row("AI pace", Choice([(p, p) for p in PACES], settings.pace, id="pace"))
                     yield _row("Colours", Choice([("auto (NO_COLOR)", "auto"), ("colour", "colour"),
                                                   ("monochrome", "mono")], settings.colour, id="colour"))
-                    yield _row("Symbols", Checkbox("ASCII only", settings.ascii, compact=True, id="ascii"))
+                    yield _row("Symbols", Choice([("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii),
+                                                 id="ascii"))
                 with VerticalScroll(id="setup-seats"):
                     yield Static("Players", classes="heading")
                     yield _row("Your name", Input(s.player, max_length=40, compact=True, id="player"))
@@ -104,6 +113,14 @@ class SetupScreen(Screen):
             self.setup.omit = None
         elif sid == "omit":
             self.setup.omit = None if event.value == DEFAULT_CUT[self.setup.contract_set] else event.value
+        elif sid == "short_game":
+            self.setup.short_game = event.value == "yes"
+            self.query_one("#omit", Choice).disabled = not self.setup.short_game
+        elif sid == "redo_tokens":
+            self.setup.redo_tokens = event.value == "yes"
+        elif sid == "ascii":
+            self.app.settings.ascii = event.value == "yes"
+            save_settings(self.app.settings)
         elif sid == "pace":
             self.app.settings.pace = event.value
             save_settings(self.app.settings)
@@ -111,18 +128,6 @@ class SetupScreen(Screen):
             self.app.settings.colour = event.value
             save_settings(self.app.settings)
             self.app.apply_colour_mode()
-        self.query_one("#setup-summary", Static).update(self._describe())
-
-    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        cid = event.checkbox.id
-        if cid == "short_game":
-            self.setup.short_game = event.value
-            self.query_one("#omit", Choice).disabled = not event.value
-        elif cid == "redo_tokens":
-            self.setup.redo_tokens = event.value
-        elif cid == "ascii":
-            self.app.settings.ascii = event.value
-            save_settings(self.app.settings)
         self.query_one("#setup-summary", Static).update(self._describe())
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -113,6 +113,8 @@ class TableScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.game.log:
+            self.note(f"Game resumed (saved in {self.session.path}).")
         self.render_all()
         self.call_after_refresh(self.advance)
 
@@ -193,13 +195,13 @@ class TableScreen(Screen):
         n = len(g.log)
         total = 3 * len(rules.contracts)
         t = Text()
-        t.append("Stepping Stones", style="bold")
-        what = rules.contract_set
+        what = rules.contract_set.capitalize() + " set"
         if rules.short_game:
             what += ", short"
         if rules.redo_tokens:
             what += ", redo"
-        t.append(f" ({what}){look.sep}")
+        t.append(what, style="bold")
+        t.append(look.sep)
         t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
         if g.hand is not None:
             t.append(f"{look.sep}Forehand: {g.name(g.hand.forehand)}")
@@ -415,6 +417,12 @@ class TableScreen(Screen):
             return
         seat = g.to_act
         if seat == HUMAN:
+            if g.phase is Phase.PLAY:
+                # start the person's turn on a card they may play
+                cards = self.my_cards()
+                legal = g.legal_cards_mask()
+                if cards and not legal >> cards[min(self.cursor, len(cards) - 1)] & 1:
+                    self.cursor = next(i for i, c in enumerate(cards) if legal >> c & 1)
             self.render_all()
             return
         self._start_ai(seat)
@@ -571,8 +579,7 @@ class TableScreen(Screen):
                 return
             bid = self._chosen_bid()
             if bid is None:
-                self.note(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", "bold")
-                self.render_all()
+                self.app.bell()  # the hint under the choices already says a trump is missing
                 return
             self.try_bid(bid)
 
