@@ -7,7 +7,7 @@ import json
 import pytest
 
 from stepping_stones.cli import main
-from stepping_stones.records import read_record
+from stepping_stones.records import load_game, read_record
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -27,6 +27,8 @@ def test_simulate_json_and_records(capsys, tmp_path):
     assert len(files) == 2
     record = read_record(files[0])
     assert record.rules.contract_set == "advanced" and record.rules.short_game
+    replayed = load_game(files[0])  # the record replays through the engine to a finished game
+    assert replayed.over and sum(replayed.totals()) == 9
 
 
 def test_simulate_same_seed_same_numbers(capsys):
