@@ -232,6 +232,7 @@ class SteppingStonesApp(App):
         w, h = size or self.size
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.set_class(small, "-too-small")
+        self.set_class(h >= 32, "-tall")  # room for more of the recent events at the table
         if small:
             for widget in self.screen.query(TooSmall):
                 widget.update_size(size)

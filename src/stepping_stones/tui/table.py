@@ -172,7 +172,7 @@ class TableScreen(Screen):
             self._set("#piles", self._piles())
         self._render_hand()
         msg = Text()
-        for text, style in self.events[-2:]:
+        for text, style in self.events[-(6 if self.app.has_class("-tall") else 2):]:
             if msg:
                 msg.append("\n")
             msg.append(text, style=style)
@@ -495,9 +495,13 @@ class TableScreen(Screen):
         self.thinking = False
         if kind == "bid":
             puddle = g.in_puddle
+            if not g.can_bid(value):  # never let a faulty AI answer stop the game
+                value = g.legal_bids()[0]
             g.bid(value)
             self.note(bid_text(g, seat, value, puddle), "bold" if not value.is_pass else "")
         else:
+            if not g.can_play(value):
+                value = g.legal_cards()[0]
             g.play(value)
             self._after_card()
         self.save()

@@ -62,7 +62,7 @@ CARD_WIDTH = 6  # five columns per card and one between
 class HandView(Static):
     """The person's cards in one row, each with the key that picks it underneath.
 
-    Legal cards are shown plainly, cards that may not be played
+    Legal cards are underlined, cards that may not be played
     are dimmed, and the chosen card is reversed with its key in brackets, so
     nothing depends on colour alone.
     """
@@ -76,9 +76,11 @@ class HandView(Static):
         for i, c in enumerate(cards):
             ok = not playing or bool(legal >> c & 1)
             if playing and i == cursor:
-                style = "reverse bold" if ok else "reverse dim"
+                style = "reverse bold underline" if ok else "reverse dim"
             elif playing and not ok:
                 style = "dim"
+            elif playing:
+                style = "underline"  # playable: underlined, a cue that needs no colour
             else:
                 style = ""
             label = look.card(c)
