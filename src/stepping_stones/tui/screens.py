@@ -275,7 +275,11 @@ class ReviewScreen(Screen):
         body = Text()
         hand = game.log[h] if game.log else None
         if hand is not None:
-            body.append("Bids: " + "; ".join(str(b) if b.is_pass else b.describe() for b in hand.bids) + "\n")
+            said = []
+            for i, b in enumerate(hand.bids):
+                seat = (hand.forehand + i) % 3 if i < 3 else hand.declarer
+                said.append(f"{game.name(seat)} " + ("passed" if b.is_pass else f"declared {b.describe()}"))
+            body.append("; ".join(said) + "\n")
             state = hand.state
             if state is not None:
                 shown = state.trick(t - 1) if k % 3 == 0 and t else state.current_trick()
