@@ -35,6 +35,11 @@ from .knowledge import Knowledge
 TIE_WEIGHT = 0.01
 # A choice within this chance of the best one is "about as good" (one sample in 24).
 CLOSE = 0.04
+# Work cap: after this many cards tried in look-ahead, no new layout is dealt
+# (at least MIN_SAMPLES are).  It counts cards, not time, so the choice stays
+# the same on any machine.
+NODE_BUDGET = 6_000
+MIN_SAMPLES = 8
 
 
 def _lowest(mask: int) -> int:
@@ -62,6 +67,7 @@ class CardChooser:
         self.counted = bool(self.contract.counted_mask >> self.trick_no & 1)
         self.position = len(view.plays) % 3
         self.hand = view.own_cards
+        self.nodes = 0
 
     # --- whose side is pleased by a trick ----------------------------------
 
@@ -74,6 +80,7 @@ class CardChooser:
         seat = st.turn
         winner = -1
         for c in cards_of(st.legal_mask()):
+            self.nodes += 1
             st.push(c)
             winner = st.winners[-1] if not st.in_trick else self._answer(st)
             st.pop()
@@ -82,6 +89,7 @@ class CardChooser:
         return winner
 
     def outcome(self, st: HandState, card: int) -> int:
+        self.nodes += 1
         st.push(card)
         winner = st.winners[-1] if not st.in_trick else self._answer(st)
         st.pop()
@@ -95,12 +103,14 @@ class CardChooser:
             st = view.state_with({s: 0 for s in self.know.others})
             return [1.0 if self.pleased(self.me, self.outcome(st, c)) else 0.0 for c in legal]
         good = [0] * len(legal)
-        for _ in range(self.samples):
+        taken = 0
+        while taken < self.samples and (taken < MIN_SAMPLES or self.nodes < NODE_BUDGET):
             st = view.state_with(self.know.sample_layout(self.rng))
             for i, c in enumerate(legal):
                 if self.pleased(self.me, self.outcome(st, c)):
                     good[i] += 1
-        return [g / self.samples for g in good]
+            taken += 1
+        return [g / taken for g in good]
 
     # --- what a card is worth later ------------------------------------------
 
