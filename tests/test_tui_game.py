@@ -18,9 +18,9 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def _play_game(setup: dict, want_redo: bool = False, seed: int = 7):
+async def _play_game(setup: dict, want_redo: bool = False, seed: int = 7, size=(80, 24)):
     app = make_app(**setup)
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await press(pilot, "enter")  # the setup screen: start with what is shown
         hands: list[int] = []
@@ -53,7 +53,7 @@ def _check(shown, facts, result, game):
 
 
 def test_standard_game_through_keys_matches_replay():
-    game, shown, result, facts, hands = asyncio.run(_play_game({}))
+    game, shown, result, facts, hands = asyncio.run(_play_game({}, size=(120, 40)))
     assert len(facts["hands"]) == 12
     assert hands == list(range(1, 13))  # a summary after every hand
     _check(shown, facts, result, game)
