@@ -281,3 +281,14 @@ def test_no_color_gives_a_monochrome_app(monkeypatch):
             return app.no_color, any(isinstance(f, Monochrome) for f in app._filters)
 
     assert asyncio.run(run()) == (True, True)
+
+
+def test_bare_command_opens_the_app_and_resume_flag_is_passed(monkeypatch):
+    import stepping_stones.tui.app as tui_app
+    from stepping_stones.cli import main
+
+    calls = []
+    monkeypatch.setattr(tui_app, "run", lambda resume=False: calls.append(resume) or 0)
+    assert main([]) == 0
+    assert main(["--resume"]) == 0
+    assert calls == [False, True]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -163,7 +165,7 @@ _FOLLOW = {
 }
 
 
-def help_text(rules: Rules, look: Look) -> Text:
+def help_text(rules: Rules, look: Look) -> Group:
     t = Text()
     h = lambda s: t.append(s + "\n", style="bold underline")  # noqa: E731
     in_play = rules.contracts
@@ -178,15 +180,20 @@ def help_text(rules: Rules, look: Look) -> Text:
         t.append("  " if s < 3 else "\n\n")
     h(f"Contracts of this game ({rules.contract_set} set"
       + (f", short game without {CONTRACTS[rules.cut].name}" if rules.short_game else "") + ")")
+    parts: list = [t]
     for c in in_play:
-        t.append(f"{c.name}", style="bold")
-        t.append(f"  ({c.label})\n")
+        head = Text()
+        head.append(f"{c.name}", style="bold")
+        head.append(f"  ({c.label} on the sheet)")
         goal = "Win: the more tricks the better" if c.goal is Goal.WIN else "Lose: the fewer tricks the better"
         trump = "the declarer picks a trump suit" if c.picks_trump else "no trump"
-        t.append(f"  {goal}; {trump}")
+        what = f"{goal}; {trump}"
         if c.first_counted > 1:
-            t.append(f"; only tricks {c.first_counted} to 12 count")
-        t.append(".\n  " + _FOLLOW[c.follow] + "\n")
+            what += f"; only tricks {c.first_counted} to 12 count"
+        parts.append(head)
+        parts.append(Padding(Text(what + ".\n" + _FOLLOW[c.follow]), (0, 0, 0, 2)))
+    t = Text()
+    parts.append(t)
     if rules.short_game:
         t.append(f"Left out of this short game: {CONTRACTS[rules.cut].name}.\n")
     t.append("\n")
@@ -196,8 +203,8 @@ def help_text(rules: Rules, look: Look) -> Text:
         "The first player to declare is the declarer: they name a contract they have not yet "
         "played, 9 high or 1 high, and a trump suit if the contract has one. Nobody can outbid. "
         "If everybody passes, the forehand is 'in the puddle' and has to declare. Someone with "
-        "nothing left to declare passes automatically. After each hand the forehand card moves "
-        "to the left, skipping players who are done.\n")
+        "nothing left to declare (and no redo token to spend) passes automatically. After each "
+        "hand the forehand card moves on clockwise, skipping players who have declared everything.\n")
     if rules.redo_tokens:
         t.append(
             "Redo token: once per game, at your bid, you may play again a contract you already "
@@ -227,7 +234,7 @@ def help_text(rules: Rules, look: Look) -> Text:
         "palette. Ctrl+Q quits (the game is saved after every move).\n")
     t.append("\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
              "signed number after a result is its points once the contract is scored.\n")
-    return t
+    return Group(*parts)
 
 
 class HelpScreen(Dialog):
