@@ -202,7 +202,8 @@ def help_text(rules: Rules, look: Look) -> Group:
         "The holder of the forehand card speaks first, then the others clockwise, once each. "
         "The first player to declare is the declarer: they name a contract they have not yet "
         "played, 9 high or 1 high, and a trump suit if the contract has one. Nobody can outbid. "
-        "If everybody passes, the forehand is 'in the puddle' and has to declare. Someone with "
+        "If everybody passes, the forehand (or, if they have nothing left, the next player who has) "
+        "is 'in the puddle' and has to declare. Someone with "
         "nothing left to declare (and no redo token to spend) passes automatically. After each "
         "hand the forehand card moves on clockwise, skipping players who have declared everything.\n")
     if rules.redo_tokens:
