@@ -26,7 +26,8 @@ SUBCOMMANDS = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="stepping-stones",
-        description="Stepping Stones: a three-player compendium trick-taking card game.",
+        description="Stepping Stones: a three-player compendium trick-taking card game. "
+        "Without a command it opens the game in the terminal (docs/tui.md).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--resume", action="store_true",
