@@ -33,12 +33,14 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def _until(pilot, rng, stop):
+async def _until(pilot, rng, stop, summaries: list | None = None):
     """Play the person's seat (key presses) until ``stop(table)`` holds at the person's turn."""
     app = pilot.app
     while True:
         screen = await wait_for_person(pilot)
         if isinstance(screen, HandSummaryScreen):
+            if summaries is not None:
+                summaries.append(screen.number)
             await press(pilot, "enter")
             continue
         assert not isinstance(screen, GameOverScreen)
@@ -114,7 +116,9 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
             assert table.session.info == info
             assert table.game.to_act == 0 and table.game.phase is Phase.PLAY
             # the game goes on: finish the hand, and the next deal is the seed's deal for hand 2
-            await _until(pilot, Random(3), lambda t: len(t.game.log) == 2)
+            seen = []
+            await _until(pilot, Random(3), lambda t: len(t.game.log) == 2, seen)
+            assert seen == [1]  # the hand that was in progress at the resume gets its summary
             expected = Session(table.game, info).deal_rng(2)
             from stepping_stones.engine import deal
 

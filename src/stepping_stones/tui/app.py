@@ -232,7 +232,12 @@ class SteppingStonesApp(App):
         w, h = size or self.size
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.set_class(small, "-too-small")
-        self.set_class(h >= 32, "-tall")  # room for more of the recent events at the table
+        tall = h >= 32
+        if tall != self.has_class("-tall"):
+            self.set_class(tall, "-tall")  # room for more of the recent events at the table
+            table = self.table
+            if table is not None and table.is_attached:
+                table.render_all()
         if small:
             for widget in self.screen.query(TooSmall):
                 widget.update_size(size)

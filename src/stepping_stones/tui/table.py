@@ -66,8 +66,9 @@ class TableScreen(Screen):
         self._gen = 0  # bumped when the game is left, so late AI answers are dropped
         self._pending: tuple | None = None
         self._timer: Timer | None = None
-        self._summarized = len(session.game.log) if session.game.phase is not Phase.DEAL else len(
-            session.game.log) - 1
+        # Hands whose summary was shown.  After a resume the hand in progress still gets its
+        # summary, and a finished hand whose summary may not have been seen shows it again.
+        self._summarized = len(session.game.log) - 1
         self.ai_started_at = 0.0
         self._bindings_key: tuple | None = None
 
