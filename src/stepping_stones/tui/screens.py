@@ -265,10 +265,13 @@ class ReviewScreen(Screen):
         top.append("Review", style="bold")
         if self.title_text:
             top.append(f" of {self.title_text}")
-        top.append(f"\nHand {h + 1} of {len(self.final.log)}, ")
         t = k // 3
-        top.append(f"after trick {t}" if k % 3 == 0 else f"trick {t + 1} in progress")
-        top.append(f"  (position {self.index + 1} of {len(self.positions)})\n")
+        if not self.final.log:
+            top.append("\nNo hand was dealt in this game yet.\n")
+        else:
+            top.append(f"\nHand {h + 1} of {len(self.final.log)}, ")
+            top.append(f"after trick {t}" if k % 3 == 0 else f"trick {t + 1} in progress")
+            top.append(f"  (position {self.index + 1} of {len(self.positions)})\n")
         top.append_text(contract_line(game, look))
         self.query_one("#review-top", Static).update(top)
         self.query_one("#review-sheet", Static).update(sheet_table(game, look, highlight=None))
