@@ -296,3 +296,38 @@ def test_bare_command_opens_the_app_and_resume_flag_is_passed(monkeypatch):
     assert main([]) == 0
     assert main(["--resume"]) == 0
     assert calls == [False, True]
+
+
+def test_bidding_and_playing_with_the_mouse():
+    async def run():
+        app = make_app(seed="mouse")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await _until(pilot, Random(6), lambda t: t.game.phase is Phase.BIDDING)
+            options = table.bid_options()
+            pick = next(i for i, (cid, _) in enumerate(options) if cid is not None)
+            opt_widgets = list(table.query(".bidopt"))
+            await pilot.click(opt_widgets[pick])
+            assert table.bid_index == pick
+            rank_chips = [w for w in table.query(".chip") if w.kind == "rank"]
+            await pilot.click(rank_chips[1])  # 1 high
+            assert table.ranking == 1
+            from stepping_stones.engine import CONTRACTS
+
+            if CONTRACTS[options[pick][0]].picks_trump:
+                trump_chips = [w for w in table.query(".chip") if w.kind == "trump"]
+                await pilot.click(trump_chips[2])
+                assert table.trump == 2
+            await pilot.click(opt_widgets[pick])  # a second click declares
+            await pilot.pause()
+            hand = table.game.hand
+            assert hand.declarer == 0 and hand.declaration.contract == options[pick][0]
+            assert hand.declaration.ranking == 1
+            # the declarer leads: a click on a card plays it
+            await wait_for_person(pilot)
+            cards = table.my_cards()
+            await pilot.click("#hand", offset=(3 * 6 + 2, 0))
+            assert table.game.hand.plays[0] == cards[3]
+
+    asyncio.run(run())
