@@ -16,7 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stepping_stones.engine import CARD_NAMES, CONTRACTS
-from stepping_stones.records import RecordError, game_from_record, parse_record, record_from_game, record_json, summary
+from stepping_stones.records import (
+    RecordError,
+    game_from_record,
+    parse_record,
+    record_from_game,
+    record_json,
+    summary,
+)
 
 BID_WORDS = ["pass"] + [
     f"{cid} {rk}{' ' + s if c.picks_trump else ''}{redo}"

@@ -11,9 +11,24 @@ import random
 from conftest import ALL_RULES
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
-from stepping_stones.engine import CONTRACTS, FULL_DECK, Bid, Game, IllegalActionError, Phase, deal, mask_of
+from stepping_stones.engine import (
+    CONTRACTS,
+    FULL_DECK,
+    Bid,
+    Game,
+    IllegalActionError,
+    Phase,
+    deal,
+    mask_of,
+)
 from stepping_stones.records import record_from_game, record_json
 
 bids = st.builds(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -26,10 +25,11 @@ from .engine import (
     Rules,
     RulesError,
     SteppingStonesError,
-    parse_card,
     cards_of,
+    parse_card,
 )
 from .engine.cards import record_cards
+from .files import atomic_write
 
 FORMAT = "stepping-stones-record/1"
 
@@ -253,22 +253,7 @@ def record_json(record: GameRecord) -> str:
 
 def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
     """Write ``record`` atomically: a reader sees the old file or the new one, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = record_json(record).encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write(path, record_json(record))
 
 
 # --- the replay summary -------------------------------------------------------

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .files import atomic_write
 
 HOME_ENV = "STEPPING_STONES_HOME"
 APP_NAME = "stepping-stones"
@@ -74,24 +75,6 @@ def load_settings() -> Settings:
         return Settings.model_validate_json(settings_path().read_bytes())
     except (OSError, ValidationError, ValueError):
         return Settings()
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save_settings(settings: Settings) -> None:

@@ -9,8 +9,8 @@ functions: no classes in the hot path.
 from __future__ import annotations
 
 import struct
-from operator import itemgetter
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 from random import Random
 
 SUITS = "CKLB"

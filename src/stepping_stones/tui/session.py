@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import Bid, Game, Phase, Rules
 from ..records import FORMAT, RecordError, game_from_record, parse_record, record_from_game, write_record
-from ..settings import atomic_write, data_dir
+from ..files import atomic_write
+from ..settings import data_dir
 
 SESSION_FORMAT = "stepping-stones-session/1"
 HUMAN = 0  # the person always sits in seat 0
