@@ -18,7 +18,6 @@ from stepping_stones.engine import (
     CONTRACTS,
     Bid,
     Game,
-    Phase,
     Rules,
     mask_of,
     parse_card,

@@ -5,15 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+from .cli_args import positive
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "and the cost of copying and undoing a hand state.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--hands", type=_positive, default=20_000, help="random hands per run (default 20000)")
-    p.add_argument("--repeats", type=_positive, default=3, help="runs; the best one counts (default 3)")
+    p.add_argument("--hands", type=positive, default=20_000, help="random hands per run (default 20000)")
+    p.add_argument("--repeats", type=positive, default=3, help="runs; the best one counts (default 3)")
     p.set_defaults(run=run)
 
 

@@ -19,7 +19,8 @@ from random import Random
 from typing import Any
 
 from .ai import LEVELS, Agent, decide, make_ai
-from .engine.contracts import Goal, Rules, RulesError
+from .cli_args import add_rules_arguments, positive, rules_from_args
+from .engine.contracts import Rules, RulesError
 from .engine.game import Game, Phase
 
 
@@ -75,7 +76,12 @@ class GameStats:
 def _progress(total: int, description: str):
     """A rich progress bar on stderr (silent when stderr is not a terminal)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     return Progress(
@@ -172,16 +178,6 @@ def levels_arg(text: str) -> list[str]:
     return levels
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
@@ -192,10 +188,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=positive, required=True, help="number of games")
     p.add_argument("--seats", type=levels_arg, required=True, metavar="LEVEL,LEVEL,LEVEL",
                    help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)})")
-    p.add_argument("--set", dest="contract_set", choices=("standard", "advanced"), default="standard",
-                   help="contract set (default standard)")
-    p.add_argument("--short", action="store_true", help="short game: one contract left out")
-    p.add_argument("--redo", action="store_true", help="play with redo tokens")
+    add_rules_arguments(p)
     p.add_argument("--seed", type=int, required=True, help="seed of the deals and the AI seats")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record into DIR")
@@ -204,7 +197,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = Rules(args.contract_set, short_game=args.short, redo_tokens=args.redo)
+        rules = rules_from_args(args)
     except RulesError as e:
         print(f"simulate: {e}", file=sys.stderr)
         return 2

@@ -28,10 +28,11 @@ from random import Random
 from typing import Any
 
 from .ai import LEVELS, make_ai
+from .cli_args import add_rules_arguments, positive, rules_from_args
 from .engine.cards import deal
 from .engine.contracts import CONTRACTS, Goal, Rules, RulesError
 from .engine.game import Bid, Game, Phase
-from .simulate import GameStats, _progress, play_game, positive
+from .simulate import GameStats, _progress, play_game
 
 WORKERS = 2
 _Z95 = 1.959964
@@ -244,10 +245,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", type=positive, required=True,
                    help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1)")
     p.add_argument("--seed", type=int, required=True, help="seed of the deals and the AI seats")
-    p.add_argument("--set", dest="contract_set", choices=("standard", "advanced"), default="standard",
-                   help="contract set (default standard)")
-    p.add_argument("--short", action="store_true", help="short game: one contract left out")
-    p.add_argument("--redo", action="store_true", help="play with redo tokens")
+    add_rules_arguments(p)
     p.add_argument("--defence", type=int, default=0, metavar="HANDS",
                    help="also compare the two levels' defence, HANDS deals per contract")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -256,7 +254,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = Rules(args.contract_set, short_game=args.short, redo_tokens=args.redo)
+        rules = rules_from_args(args)
     except RulesError as e:
         print(f"tournament: {e}", file=sys.stderr)
         return 2

@@ -20,10 +20,9 @@ spent when a recorded result was poor and this hand would very likely beat it.
 from __future__ import annotations
 
 import math
-from random import Random
 
 from ..engine.cards import RANKINGS
-from ..engine.contracts import CONTRACTS, Contract, Goal
+from ..engine.contracts import Contract, Goal
 from ..engine.game import PASS, Bid
 from ..engine.view import PlayerView
 from .features import features

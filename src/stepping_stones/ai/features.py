@@ -8,7 +8,7 @@ would be announced, so the 1 counts as the top card with 1 high.
 
 from __future__ import annotations
 
-from ..engine.cards import FULL_DECK, STRENGTH, SUIT_MASKS
+from ..engine.cards import FULL_DECK, STRENGTH
 
 FEATURE_NAMES = (
     "bias",

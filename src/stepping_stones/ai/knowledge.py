@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine.cards import ABOVE, FULL_DECK, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, cards_of
+from ..engine.cards import (
+    ABOVE,
+    FULL_DECK,
+    STRENGTH,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    cards_of,
+)
 from ..engine.contracts import FollowRule
 from ..engine.view import PlayerView
 

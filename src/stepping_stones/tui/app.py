@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -12,7 +12,15 @@ from textual.screen import Screen
 
 from ..engine import Game, Rules
 from ..settings import PACES, Settings, load_settings, save_settings
-from .session import HUMAN, Session, Setup, archive_current, current_path, describe_progress, find_saved
+from .session import (
+    HUMAN,
+    Session,
+    Setup,
+    archive_current,
+    current_path,
+    describe_progress,
+    find_saved,
+)
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 

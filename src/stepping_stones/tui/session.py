@@ -22,8 +22,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import Bid, Game, Phase, Rules
-from ..records import FORMAT, RecordError, game_from_record, parse_record, record_from_game, write_record
 from ..files import atomic_write
+from ..records import (
+    FORMAT,
+    RecordError,
+    game_from_record,
+    parse_record,
+    record_from_game,
+    write_record,
+)
 from ..settings import data_dir
 
 SESSION_FORMAT = "stepping-stones-session/1"
