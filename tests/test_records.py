@@ -359,3 +359,47 @@ def test_a_forced_pass_must_be_written_as_pass(tmp_path, capsys):
 def test_record_errors_name_hand_and_action():
     err = RecordError("Kenji must follow Koi (holds K4, K8)", 3, "play 14")
     assert str(err) == "hand 3, play 14: Kenji must follow Koi (holds K4, K8)"
+
+
+# --- fuzzing: whatever the file holds, the answer is a result or one RecordError -------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.floats(allow_nan=False) | st.text(max_size=12)
+    | st.sampled_from(["pass", "K4", "win-no-trump 9", "may-trump 1 L redo", "C1 C2", ""]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*path, i))
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 50), data=st.data())
+def test_any_damage_to_a_record_gives_a_result_or_one_record_error(seed, data):
+    record = record_dict(random_game(seed, Rules("advanced", redo_tokens=True), stop_after=seed * 13))
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = list(_paths(record))
+        path = data.draw(st.sampled_from(paths))
+        new = data.draw(json_values)
+        if not path:
+            record = new
+            continue
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = new
+    text = json.dumps(record)
+    try:
+        game = game_from_record(parse_record(text))
+    except RecordError as exc:
+        assert "\n" not in exc.line() and exc.line()
+        return
+    summary(game)  # a record that passed must give the whole result
