@@ -79,17 +79,16 @@ class HandState:
     def legal_mask(self) -> int:
         """The cards the player to act may play, as a mask."""
         hand = self.hands[self.turn]
-        if not self.in_trick:
-            return hand
-        follow = hand & self.led
-        if not follow:
-            return hand
-        rule = self.follow
-        if rule == _STANDARD:
-            return follow
-        if rule == _MAY_TRUMP:
-            return follow | (hand & self._trump_mask)
-        return (follow & self.beat) or follow
+        if self.in_trick:
+            follow = hand & self.led
+            if follow:
+                rule = self.follow
+                if not rule:
+                    return follow
+                if rule == _MAY_TRUMP:
+                    return follow | (hand & self._trump_mask)
+                return (follow & self.beat) or follow
+        return hand
 
     def push(self, card: int) -> None:
         """Play ``card`` for the player to act.  Not checked: see ``legal_mask``."""
