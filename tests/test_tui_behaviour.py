@@ -16,10 +16,9 @@ from stepping_stones.tui.session import Session, Setup, current_path, games_dir,
 from stepping_stones.tui.table import CARD_KEYS, TableScreen
 from tui_support import (
     KEY_NAMES,
-    human_bid,
+    human_turn,
     make_app,
     press,
-    press_card,
     saved_game_near_the_end,
     wait_for_person,
     widget_text,
@@ -47,12 +46,7 @@ async def _until(pilot, rng, stop, summaries: list | None = None):
         table = app.table
         if stop(table):
             return table
-        if table.game.phase is Phase.BIDDING:
-            await human_bid(pilot, table, rng)
-        else:
-            cards = table.my_cards()
-            legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
-            await press_card(pilot, table, rng.choice(legal), rng)
+        await human_turn(pilot, table, rng)
 
 
 def _must_follow(table) -> bool:

@@ -17,7 +17,7 @@ import pytest
 from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import human_bid, make_app, press, press_card, saved_game_near_the_end, wait_for_person
+from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person
 
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
 SIZES = [(80, 24), (120, 40)]
@@ -48,12 +48,7 @@ async def _until(pilot, stop, seed=1):
             await press(pilot, "enter")
             continue
         table = pilot.app.table
-        if table.game.phase is Phase.BIDDING:
-            await human_bid(pilot, table, rng)
-        else:
-            cards = table.my_cards()
-            legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
-            await press_card(pilot, table, rng.choice(legal), rng)
+        await human_turn(pilot, table, rng)
 
 
 @pytest.mark.parametrize("size", SIZES)

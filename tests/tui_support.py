@@ -142,6 +142,17 @@ async def human_bid(pilot, table, rng: Random, want_redo: bool = False) -> None:
     await press(pilot, "enter")
 
 
+async def human_turn(pilot, table, rng: Random, want_redo: bool = False) -> None:
+    """The person's bid or card, by a simple rule: a random legal choice, made with key presses."""
+    game = table.game
+    if game.phase is Phase.BIDDING:
+        await human_bid(pilot, table, rng, want_redo)
+    else:
+        cards = table.my_cards()
+        legal = [i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1]
+        await press_card(pilot, table, rng.choice(legal), rng)
+
+
 async def play_to_the_end(pilot, seed: int = 7, want_redo: bool = False, hands_seen: list | None = None):
     """Play the person's seat by a simple rule, through key presses only, until the game is over."""
     rng = Random(seed)
@@ -156,13 +167,7 @@ async def play_to_the_end(pilot, seed: int = 7, want_redo: bool = False, hands_s
             await press(pilot, "enter")
             continue
         table = app.table
-        game = table.game
-        if game.phase is Phase.BIDDING:
-            await human_bid(pilot, table, rng, want_redo and not game.redo_spent[0])
-        else:
-            cards = table.my_cards()
-            legal = [i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1]
-            await press_card(pilot, table, rng.choice(legal), rng)
+        await human_turn(pilot, table, rng, want_redo and not table.game.redo_spent[0])
     raise AssertionError("the game did not end")
 
 
