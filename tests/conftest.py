@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
-    Bid,
     Game,
     Phase,
     Rules,
     card,
     mask_of,
+    parse_bid,
     parse_card,
 )
+from stepping_stones.match import Seeds, drive
 
 
 def cards(text: str) -> int:
@@ -52,26 +52,16 @@ def play_hand(game: Game, deal: tuple[int, int, int], *bids: str) -> None:
     """Deal, make ``bids`` (record notation), then play the hand out with first legal cards."""
     game.start_hand(deal)
     for b in bids:
-        game.bid(Bid.parse(b))
+        game.bid(parse_bid(b))
     play_out(game)
 
 
 def random_game(seed: int, rules: Rules | None = None, stop_after: int | None = None) -> Game:
-    """A game of uniformly random legal actions; ``stop_after`` actions leaves it unfinished."""
-    rng = random.Random(seed)
-    game = Game(rules or Rules(), first_forehand=rng.randrange(3))
-    actions = 0
-    while not game.over:
-        if game.phase is Phase.DEAL:
-            game.deal_hand(rng)
-        elif game.phase is Phase.BIDDING:
-            game.bid(rng.choice(game.legal_bids()))
-        else:
-            game.play(rng.choice(game.legal_cards()))
-        actions += 1
-        if stop_after is not None and actions >= stop_after:
-            break
-    return game
+    """A game of uniformly random legal actions (deals, bids and cards, through the match
+    driver); ``stop_after`` actions leaves it unfinished."""
+    seeds = Seeds(f"random-game:{seed}")
+    game = Game(rules or Rules(), first_forehand=seeds.first_forehand())
+    return drive(game, [RandomAI()] * 3, seeds, max_actions=stop_after)
 
 
 ALL_RULES = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from stepping_stones.ai.bench import decision_ms, decision_times
+from stepping_stones.lab.speed import decision_ms, decision_times
 
 
 def test_decision_ms_has_both_levels_with_ordered_percentiles():

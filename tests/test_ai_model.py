@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
-from stepping_stones.ai.calibrate import least_squares
-from stepping_stones.ai.features import FEATURE_NAMES, features
-from stepping_stones.ai.model_data import MODEL
+from stepping_stones.lab.calibrate import least_squares
+from stepping_stones.ai.features import FEATURE_NAMES, Features, features
+from stepping_stones.ai.model import model, parse_model
 from stepping_stones.engine import CONTRACTS, deal
 
 
@@ -23,9 +24,21 @@ def test_least_squares_recovers_a_linear_rule():
 
 
 def test_model_covers_every_contract_and_feature():
-    assert MODEL["features"] == list(FEATURE_NAMES)
     for cid in CONTRACTS:
-        assert len(MODEL["contracts"][cid]["weights"]) == len(FEATURE_NAMES)
+        assert model()[cid].weights._fields == FEATURE_NAMES
+
+
+def test_model_weights_are_read_by_name_not_by_position():
+    text = model().to_json()
+    data = json.loads(text)
+    weights = data["contracts"]["win-no-trump"]["weights"]
+    data["contracts"]["win-no-trump"]["weights"] = dict(reversed(list(weights.items())))
+    assert parse_model(json.dumps(data)) == parse_model(text)
+    assert parse_model(text).to_json() == text
+    del weights["voids"]
+    data["contracts"]["win-no-trump"]["weights"] = weights
+    with pytest.raises(ValueError, match="win-no-trump"):
+        parse_model(json.dumps(data))
 
 
 def test_features_read_the_hand_under_the_ranking():
@@ -35,7 +48,10 @@ def test_features_read_the_hand_under_the_ranking():
         if hand >> c & 1:
             mirrored |= 1 << (c // 9 * 9 + 8 - c % 9)
     assert features(hand, 9, 2) == features(mirrored, 1, 2)
-    assert features(hand, 9, None)[9:] == [0.0] * 5
+    no_trump = features(hand, 9, None)
+    assert (no_trump.trumps, no_trump.trump_tops, no_trump.trump_lows, no_trump.trump_strength,
+            no_trump.short_with_trumps) == (0.0,) * 5
+    assert isinstance(no_trump, Features)
 
 
 def test_estimates_stay_within_the_counted_tricks():

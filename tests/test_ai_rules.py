@@ -9,9 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stepping_stones.ai import LEVELS, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
-from stepping_stones.engine import Game, Phase, Rules
-from stepping_stones.engine.cards import FULL_DECK, cards_of
-from stepping_stones.simulate import play_game
+from stepping_stones.engine import FULL_DECK, Game, Phase, Rules, cards_of
+from stepping_stones.lab.simulate import play_game
 
 MODES = [
     Rules("standard"),

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stepping_stones.engine import (
+    BIT,
     CONTRACTS,
     FULL_DECK,
     HandState,
@@ -17,7 +18,6 @@ from stepping_stones.engine import (
     deal,
     mask_of,
 )
-from stepping_stones.engine.cards import BIT
 
 rules_st = st.sampled_from(ALL_RULES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -41,7 +41,7 @@ def test_whole_games_obey_the_facts_that_follow(seed, rules):
     # Each player declares each contract exactly once, plus at most one redo.
     redos = 0
     for seat in range(3):
-        declared = Counter(h.declaration.contract for h in game.log if h.declarer == seat and not h.declaration.redo)
+        declared = Counter(h.contract.id for h in game.log if h.declarer == seat and not h.declaration.redo)
         assert declared == Counter(rules.contract_ids)
         mine = sum(1 for h in game.log if h.declarer == seat and h.declaration.redo)
         assert mine <= (1 if rules.redo_tokens else 0)
@@ -59,7 +59,7 @@ def test_sheet_keeps_each_seats_best_declared_result(seed, rules):
     game = random_game(seed, rules)
     for c in rules.contracts:
         for seat in range(3):
-            results = [h.result for h in game.log if h.declarer == seat and h.declaration.contract == c.id]
+            results = [h.result for h in game.log if h.declarer == seat and h.contract.id == c.id]
             best = max(results) if c.goal.value == "win" else min(results)
             assert game.sheet[c.id][seat] == best
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stepping_stones.cli import main
-from stepping_stones.engine import CONTRACTS, SUITS, Bid, Game, Phase, Rules, parse_card
+from stepping_stones.engine import SUITS, Declaration, Game, Phase, Rules, parse_bid, parse_card
 from stepping_stones.records import (
     RecordError,
     game_from_record,
@@ -173,11 +173,11 @@ def test_a_contract_the_bidder_already_recorded_is_refused(tmp_path, capsys, don
         earlier = [e for e in game.log[:h] if e.declarer == hand.declarer]
         if earlier:
             again = earlier[0].declaration
-            done["hands"][h]["bids"][-1] = str(Bid(again.contract, 9, again.trump))
+            done["hands"][h]["bids"][-1] = str(Declaration(again.contract, 9, again.trump))
             line = refused(tmp_path, capsys, done)
             name = game.players[hand.declarer]
             assert line == (f"hand {h + 1}, bid {len(hand.bids)}: {name} has already recorded "
-                            f"{CONTRACTS[again.contract].name}")
+                            f"{again.contract.name}")
             return
     pytest.fail("no suitable hand")
 
@@ -186,7 +186,7 @@ def test_a_redo_when_tokens_are_off_is_refused(tmp_path, capsys, done):
     game = game_from_record(parse_record(json.dumps(done)))
     h = next(i for i, hand in enumerate(game.log) if any(e.declarer == hand.declarer for e in game.log[:i]))
     earlier = next(e for e in game.log[:h] if e.declarer == game.log[h].declarer)
-    done["hands"][h]["bids"][-1] = str(Bid(earlier.declaration.contract, 9, earlier.declaration.trump, True))
+    done["hands"][h]["bids"][-1] = str(Declaration(earlier.declaration.contract, 9, earlier.declaration.trump, True))
     line = refused(tmp_path, capsys, done)
     assert line == f"hand {h + 1}, bid {len(game.log[h].bids)}: redo tokens are not in use in this game"
 
@@ -204,7 +204,7 @@ def test_a_second_redo_is_refused(tmp_path, capsys):
             j = later[0]
             data = record_dict(game)
             first = game.log[i].declaration
-            data["hands"][j]["bids"][-1] = str(Bid(first.contract, 9, first.trump, True))
+            data["hands"][j]["bids"][-1] = str(Declaration(first.contract, 9, first.trump, True))
             line = refused(tmp_path, capsys, data)
             name = game.players[seat]
             assert line == f"hand {j + 1}, bid {len(game.log[j].bids)}: {name} has already spent their redo token"
@@ -247,7 +247,7 @@ def test_a_revoke_is_refused_with_the_players_holding(tmp_path, capsys, done):
     game.start_hand(game_from_record(parse_record(json.dumps(done))).log[1].deal)
     for b in done["hands"][1]["bids"]:
         if len(game.hand.bids) < len(done["hands"][1]["bids"]):
-            game.bid(Bid.parse(b))
+            game.bid(parse_bid(b))
     plays = done["hands"][1]["play"].split()
     for j, name in enumerate(plays):
         state = game.state

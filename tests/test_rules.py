@@ -1,19 +1,22 @@
-"""One test per rule of spec/rules.md."""
+"""One test per rule of docs/rules.md (the rules as this program plays them)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from dataclasses import replace
+
 from conftest import cards, ladder, play_hand, play_out, same_bands
 
 from stepping_stones.engine import (
+    CARD_NAMES,
     CONTRACTS,
     PASS,
-    Bid,
     CardNotHeldError,
     ContractNotInPlayError,
     ContractRecordedError,
+    Declaration,
     Game,
     GameOverError,
     Goal,
@@ -29,13 +32,17 @@ from stepping_stones.engine import (
     TrumpError,
     UnknownContractError,
     WrongPhaseError,
+    cards_of,
     deal,
+    declare,
     next_forehand,
+    parse_bid,
     parse_card,
     puddle_seat,
     score_results,
     winners,
 )
+from stepping_stones.match import Seeds, drive
 
 C = parse_card
 
@@ -47,8 +54,6 @@ def hand_state(hands: list[str], contract: str, ranking: int = 9, trump: str | N
 
 
 def legal(state: HandState) -> set[str]:
-    from stepping_stones.engine import CARD_NAMES, cards_of
-
     return {CARD_NAMES[c] for c in cards_of(state.legal_mask())}
 
 
@@ -118,7 +123,7 @@ def test_declarer_leads_the_first_trick_and_the_winner_leads_the_next(game):
     play_hand_start = same_bands(0, 1, 2)  # seat 2 holds every 7-9
     game.start_hand(play_hand_start)
     game.bid(PASS)
-    game.bid(Bid.parse("win-no-trump 9"))
+    game.bid(parse_bid("win-no-trump 9"))
     assert game.state.turn == 1 == game.hand.declarer
     for _ in range(3):
         game.play(game.legal_cards()[0])
@@ -149,7 +154,7 @@ def test_standard_refusal_names_player_suit_and_holding():
     )
     game = Game(Rules(), ("Ann", "Hana", "Kenji"), 0)
     game.start_hand(deal_)
-    game.bid(Bid.parse("win-no-trump 9"))
+    game.bid(parse_bid("win-no-trump 9"))
     game.play(C("K9"))
     game.play(C("B1"))
     with pytest.raises(MustFollowError) as info:
@@ -220,7 +225,7 @@ def test_must_beat_refusal_names_the_card_to_beat():
     )
     game = Game(Rules("advanced"), ("Ann", "Hana", "Kenji"), 0)
     game.start_hand(deal_)
-    game.bid(Bid.parse("must-beat 9"))
+    game.bid(parse_bid("must-beat 9"))
     game.play(C("K5"))
     with pytest.raises(MustBeatError) as info:
         game.play(C("K3"))
@@ -274,7 +279,7 @@ def test_bidding_starts_with_the_forehand_and_goes_clockwise():
 def test_the_first_bid_ends_the_bidding(game):
     game.deal_hand(random.Random(1))
     game.bid(PASS)
-    game.bid(Bid.parse("lose-no-trump 1"))
+    game.bid(parse_bid("lose-no-trump 1"))
     assert game.phase is Phase.PLAY and game.hand.declarer == 1
     with pytest.raises(WrongPhaseError, match="the bidding has ended: Hana declared"):
         game.bid(PASS)
@@ -288,7 +293,7 @@ def test_all_three_pass_puts_the_forehand_in_the_puddle(game):
     with pytest.raises(MustDeclareError, match="Ann is in the puddle"):
         game.bid(PASS)
     assert PASS not in game.legal_bids()
-    game.bid(Bid.parse("win-pick-trump 1 B"))
+    game.bid(parse_bid("win-pick-trump 1 B"))
     assert game.hand.puddle and game.hand.declarer == 0
 
 
@@ -321,7 +326,7 @@ def test_in_a_game_the_forehand_skips_a_finished_player_who_then_passes_automati
     game.bid(PASS)  # Ann passes; Hana has nothing to declare and passes by herself
     assert [str(b) for b in game.hand.bids] == ["pass", "pass"]
     assert game.bidder == 2
-    game.bid(Bid.parse("win-pick-trump 9 C"))
+    game.bid(parse_bid("win-pick-trump 9 C"))
     play_out(game)
     assert game.forehand == 2  # clockwise from Ann, Hana is skipped
 
@@ -332,21 +337,24 @@ def test_in_a_game_the_forehand_skips_a_finished_player_who_then_passes_automati
 def test_bids_of_contracts_outside_the_game_are_refused(game):
     game.deal_hand(random.Random(3))
     with pytest.raises(ContractNotInPlayError, match="Must Beat is not in the standard set"):
-        game.bid(Bid("must-beat", 9))
+        game.bid(declare("must-beat", 9))
     with pytest.raises(UnknownContractError):
-        game.bid(Bid("win-everything", 9))
+        game.bid(declare("win-everything", 9))
+    forged = Declaration(replace(CONTRACTS["win-no-trump"], first_counted=2), 9)
+    with pytest.raises(UnknownContractError):
+        game.bid(forged)
     short = Game(Rules(short_game=True))
     short.deal_hand(random.Random(3))
     with pytest.raises(ContractNotInPlayError, match="left out of this short game"):
-        short.bid(Bid("win-no-trump", 9))
+        short.bid(declare("win-no-trump", 9))
 
 
 def test_trump_is_named_exactly_when_the_contract_picks_it(game):
     game.deal_hand(random.Random(3))
     with pytest.raises(TrumpError, match="needs a trump suit"):
-        game.bid(Bid("win-pick-trump", 9))
+        game.bid(declare("win-pick-trump", 9))
     with pytest.raises(TrumpError, match="has no trump suit"):
-        game.bid(Bid("win-no-trump", 9, 2))
+        game.bid(declare("win-no-trump", 9, 2))
 
 
 def test_a_recorded_contract_cannot_be_declared_again(game):
@@ -355,7 +363,7 @@ def test_a_recorded_contract_cannot_be_declared_again(game):
     game.bid(PASS)
     game.bid(PASS)
     with pytest.raises(ContractRecordedError, match="Ann has already recorded Win Tricks"):
-        game.bid(Bid("win-no-trump", 9))
+        game.bid(declare("win-no-trump", 9))
 
 
 # --- redo tokens ------------------------------------------------------------------------
@@ -389,34 +397,34 @@ def test_redo_is_refused_when_tokens_are_off(game):
     game.bid(PASS)
     game.bid(PASS)
     game.bid(PASS)
-    game.bid(Bid.parse("win-pick-trump 9 C"))
+    game.bid(parse_bid("win-pick-trump 9 C"))
     play_out(game)
     game.start_hand(lose(2))
     game.bid(PASS)  # Kenji (forehand)
     with pytest.raises(RedoError, match="redo tokens are not in use"):
-        game.bid(Bid.parse("win-no-trump 9 redo"))
+        game.bid(parse_bid("win-no-trump 9 redo"))
 
 
 def test_redo_needs_a_recorded_contract_and_is_spent_once():
     game = redo_game()
     game.start_hand(lose(0))
     with pytest.raises(RedoError, match="has not recorded"):
-        game.bid(Bid.parse("win-no-trump 9 redo"))
-    game.bid(Bid.parse("win-no-trump 9"))
+        game.bid(parse_bid("win-no-trump 9 redo"))
+    game.bid(parse_bid("win-no-trump 9"))
     play_out(game)
     # Hand 2, forehand Hana: she passes, Kenji passes, Ann redoes.
     game.start_hand(win(0))
     game.bid(PASS)
     game.bid(PASS)
     assert game.has_redo(0)
-    assert Bid.parse("win-no-trump 9 redo") in game.legal_bids()
-    game.bid(Bid.parse("win-no-trump 9 redo"))
+    assert parse_bid("win-no-trump 9 redo") in game.legal_bids()
+    game.bid(parse_bid("win-no-trump 9 redo"))
     play_out(game)
     assert game.redo_spent == [True, False, False]
     game.start_hand(lose(2))  # Kenji's forehand
     game.bid(PASS)
     with pytest.raises(RedoError, match="Ann has already spent their redo token"):
-        game.bid(Bid.parse("win-no-trump 9 redo"))
+        game.bid(parse_bid("win-no-trump 9 redo"))
 
 
 def test_redo_is_never_forced_and_is_not_allowed_in_the_puddle():
@@ -427,7 +435,7 @@ def test_redo_is_never_forced_and_is_not_allowed_in_the_puddle():
         game.bid(PASS)
     assert game.bidder == 1 and game.in_puddle
     with pytest.raises(RedoError):
-        game.bid(Bid.parse("win-no-trump 9 redo"))  # Hana has not recorded it anyway
+        game.bid(parse_bid("win-no-trump 9 redo"))  # Hana has not recorded it anyway
     assert all(not b.redo for b in game.legal_bids())
 
 
@@ -454,7 +462,7 @@ def test_a_redo_keeps_the_better_result_and_rescores_a_scored_contract():
     assert game.sheet["win-no-trump"] == [0, 12, 6]
     assert game.points("win-no-trump") == [-1, 3, 1]
     game.start_hand(win(0))  # forehand Ann again
-    game.bid(Bid.parse("win-no-trump 9 redo"))
+    game.bid(parse_bid("win-no-trump 9 redo"))
     play_out(game)
     assert game.hand.result == 12
     assert game.sheet["win-no-trump"] == [12, 12, 6]
@@ -468,7 +476,7 @@ def test_a_redo_that_does_not_improve_leaves_the_old_result():
     game.start_hand(win(0))  # forehand Hana
     game.bid(PASS)
     game.bid(PASS)
-    game.bid(Bid.parse("lose-no-trump 9 redo"))  # Ann redoes and takes all 12: worse
+    game.bid(parse_bid("lose-no-trump 9 redo"))  # Ann redoes and takes all 12: worse
     play_out(game)
     assert game.hand.result == 12
     assert game.sheet["lose-no-trump"] == [6, None, None]
@@ -534,12 +542,20 @@ def test_a_whole_short_game_with_every_tie_split_and_the_tie_break():
         game.start_hand(win(0))
 
 
+class FirstDeclarer:
+    """A seat that declares its first open contract at once and plays its lowest legal card."""
+
+    name = "first-declarer"
+
+    def choose_bid(self, view, rng):
+        return next(b for b in view.legal_bids if not b.is_pass)
+
+    def choose_card(self, view, rng):
+        return min(cards_of(view.legal_cards))
+
+
 def test_a_standard_game_ends_after_twelve_hands(game):
-    rng = random.Random(5)
-    while not game.over:
-        game.deal_hand(rng)
-        game.bid(game.legal_bids()[1])  # the forehand declares its first open contract
-        play_out(game)
+    drive(game, [FirstDeclarer()] * 3, Seeds("5"))
     assert len(game.log) == 12
     assert all(None not in row for row in game.sheet.values())
     assert game.winners()

@@ -7,6 +7,7 @@ all 36 cards must stay accounted for; the totals always add up.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from conftest import ALL_RULES
 from hypothesis import settings
@@ -19,24 +20,32 @@ from hypothesis.stateful import (
     rule,
 )
 
+from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
     CONTRACTS,
     FULL_DECK,
-    Bid,
+    PASS,
+    Declaration,
     Game,
     IllegalActionError,
     Phase,
     deal,
     mask_of,
 )
+from stepping_stones.match import Match, Seeds
 from stepping_stones.records import record_from_game, record_json
 
-bids = st.builds(
-    Bid,
-    contract=st.sampled_from([None, *CONTRACTS, "no-such-contract"]),
-    ranking=st.sampled_from([9, 1, None, 5]),
-    trump=st.sampled_from([None, 0, 1, 2, 3, 7]),
-    redo=st.booleans(),
+FORGED = replace(CONTRACTS["must-beat"], id="no-such-contract")
+bids = st.one_of(
+    st.just(PASS),
+    st.builds(
+        Declaration,
+        contract=st.sampled_from([*CONTRACTS.values(), FORGED]),
+        ranking=st.sampled_from([9, 1, None, 5]),
+        trump=st.sampled_from([None, 0, 1, 2, 3, 7]),
+        redo=st.booleans(),
+    ),
+    st.sampled_from(["pass", None, 7]),  # not bids at all
 )
 card_values = st.one_of(st.integers(-3, 40), st.sampled_from([True, None, "K4", 2.0]))
 
@@ -58,18 +67,12 @@ class GameMachine(RuleBasedStateMachine):
     @initialize(rules=st.sampled_from(ALL_RULES), seed=st.integers(0, 2**31), first=st.integers(0, 2))
     def start(self, rules, seed, first):
         self.game = Game(rules, first_forehand=first)
-        self.rng = random.Random(seed)
+        self.match = Match(self.game, [RandomAI()] * 3, Seeds(str(seed)))
 
     @precondition(lambda self: not self.game.over)
     @rule()
     def legal_action(self):
-        game = self.game
-        if game.phase is Phase.DEAL:
-            game.deal_hand(self.rng)
-        elif game.phase is Phase.BIDDING:
-            game.bid(self.rng.choice(game.legal_bids()))
-        else:
-            game.play(self.rng.choice(game.legal_cards()))
+        self.match.step()
 
     @precondition(lambda self: not self.game.over)
     @rule(n=st.integers(1, 60))

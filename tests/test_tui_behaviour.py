@@ -8,12 +8,14 @@ from random import Random
 
 import pytest
 
-from stepping_stones.engine import IllegalCardError, Phase
+from stepping_stones.engine import IllegalCardError, Phase, deal
+from stepping_stones.match import Match
 from stepping_stones.records import load_game, record_from_game
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
 from stepping_stones.tui.session import Session, Setup, current_path, games_dir, sidecar_path
-from stepping_stones.tui.table import CARD_KEYS, TableScreen
+from stepping_stones.tui.table import TableScreen
+from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (
     KEY_NAMES,
     human_turn,
@@ -113,16 +115,14 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
             seen = []
             await _until(pilot, Random(3), lambda t: len(t.game.log) == 2, seen)
             assert seen == [1]  # the hand that was in progress at the resume gets its summary
-            expected = Session(table.game, info).deal_rng(2)
-            from stepping_stones.engine import deal
-
+            expected = Session(table.game, info).seeds.deal(2)
             assert table.game.log[1].deal == deal(expected)
 
     asyncio.run(second())
 
 
 def test_start_up_offers_to_resume_and_new_game_keeps_the_old_one():
-    saved_game_near_the_end(seed="offer", hands=3, cards_left=10)
+    saved_game_near_the_end(seed="offer", hands=3, cards_left=10, person_to_play=True)
     saved = current_path().read_bytes()
 
     async def run(key):
@@ -227,11 +227,11 @@ def test_new_game_key_asks_first_and_files_the_old_game():
 def test_sidecar_and_deals_follow_the_seed():
     a = Session.new(Setup(seed="same"))
     b = Session.new(Setup(seed="same"))
-    a.deal_next()
-    b.deal_next()
+    for session in (a, b):
+        Match(session.game, [None, None, None], session.seeds).deal()
     assert a.game.log[0].deal == b.game.log[0].deal
     assert a.game.first_forehand == b.game.first_forehand
-    assert Session.new(Setup(seed="other")).deal_rng(1).random() != a.deal_rng(1).random()
+    assert Session.new(Setup(seed="other")).seeds.deal(1).random() != a.seeds.deal(1).random()
 
 
 def test_review_steps_through_a_saved_game_and_bad_files_are_refused(tmp_path, capsys):
@@ -316,7 +316,7 @@ def test_bidding_and_playing_with_the_mouse():
             await pilot.click(opt_widgets[pick])  # a second click declares
             await pilot.pause()
             hand = table.game.hand
-            assert hand.declarer == 0 and hand.declaration.contract == options[pick][0]
+            assert hand.declarer == 0 and hand.declaration.contract.id == options[pick][0]
             assert hand.declaration.ranking == 1
             # the declarer leads: a click on a card plays it
             await wait_for_person(pilot)

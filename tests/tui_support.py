@@ -9,13 +9,15 @@ from random import Random
 from textual import events
 from textual.geometry import Region
 
-from stepping_stones.engine import CONTRACTS, Phase
+from stepping_stones.ai import RandomAI
+from stepping_stones.engine import CONTRACTS, Phase, Rules
+from stepping_stones.match import drive
 from stepping_stones.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
 from stepping_stones.tui.session import Session, Setup
-from stepping_stones.tui.table import CARD_KEYS
+from stepping_stones.tui.widgets import CARD_KEYS
 
 KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 _CHARS = {"minus": "-", "equals_sign": "=", "space": " ", "enter": "\r"}
@@ -41,31 +43,39 @@ async def press(pilot, *keys: str) -> None:
             await pilot.pause()  # a screen came or went: let it mount and settle
 
 
+RULE_OPTIONS = ("contract_set", "short_game", "omit", "redo_tokens")
+
+
 def make_app(resume: bool = False, settings: Settings | None = None, **setup) -> SteppingStonesApp:
+    """The app with a setup screen filled in from ``setup``: the rules' options
+    (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields."""
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
+    rules = Rules(**{k: setup.pop(k) for k in RULE_OPTIONS if k in setup})
     settings = settings or Settings(pace="instant", colour="colour")
-    return SteppingStonesApp(settings=settings, setup=Setup(**setup), resume=resume)
+    return SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
 
 
-def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int | None = None) -> Session:
+def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int | None = None,
+                            person_to_play: bool = False) -> Session:
     """Save a game (random legal moves) that stops ``cards_left`` cards before the end of a hand:
-    the last hand of the game, or hand ``hands``."""
-    rng = Random(seed)
+    the last hand of the game, or hand ``hands`` -- or, with ``person_to_play``, at the first
+    position from there on where the person (seat 0) is to play."""
     session = Session.new(Setup(seed=seed, levels=("random", "random")))
     game = session.game
     last = hands or game.rules.max_hands
-    while True:
-        if len(game.log) == last and game.hand.state and len(game.hand.plays) == 36 - cards_left:
-            break
-        if game.phase is Phase.DEAL:
-            session.deal_next()
-        elif game.phase is Phase.BIDDING:
-            game.bid(rng.choice(game.legal_bids()))
-        else:
-            game.play(rng.choice(game.legal_cards()))
+
+    def reached(game) -> bool:
         if game.over:
             raise AssertionError("the game ended before the wanted position")
+        hand = game.log[-1] if game.log else None
+        if hand is None or len(game.log) != last or not hand.declared:
+            return False
+        if person_to_play:
+            return len(hand.plays) >= 36 - cards_left and game.to_act == 0 and not hand.finished
+        return len(hand.plays) == 36 - cards_left
+
+    drive(game, [RandomAI()] * 3, session.seeds, stop=reached)
     session.save()
     return session
 

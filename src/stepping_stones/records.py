@@ -17,18 +17,20 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from .engine import (
     CARD_NAMES,
-    SUITS,
-    Bid,
+    HAND_SIZE,
     CardSyntaxError,
+    SUITS,
+    TRICKS,
     Game,
     Phase,
     Rules,
     RulesError,
     SteppingStonesError,
     cards_of,
+    parse_bid,
     parse_card,
+    record_cards,
 )
-from .engine.cards import record_cards
 from .files import atomic_write
 
 FORMAT = "stepping-stones-record/1"
@@ -69,13 +71,20 @@ class _Strict(BaseModel):
 
 
 class RecordRules(_Strict):
+    """The engine's ``Rules`` as a record writes them (the same four fields)."""
+
     contract_set: Literal["standard", "advanced"]
     short_game: bool
     omit: str | None = None
     redo_tokens: bool
 
     def to_rules(self) -> Rules:
+        """The engine's ``Rules``.  Raises ``RulesError`` for options that make no game."""
         return Rules(self.contract_set, self.short_game, self.omit, self.redo_tokens)
+
+    @classmethod
+    def of(cls, rules: Rules) -> RecordRules:
+        return cls.model_validate(rules.as_dict())
 
 
 class RecordHand(_Strict):
@@ -162,8 +171,8 @@ def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[int
                 raise RecordError(f"{CARD_NAMES[c]} is dealt twice", hand_no, "deal")
             seen[c] = seat
             mask |= 1 << c
-        if len(tokens) != 12:
-            raise RecordError(f"{players[seat]} is dealt {len(tokens)} cards, not 12", hand_no, "deal")
+        if len(tokens) != HAND_SIZE:
+            raise RecordError(f"{players[seat]} is dealt {len(tokens)} cards, not {HAND_SIZE}", hand_no, "deal")
         masks.append(mask)
     return masks[0], masks[1], masks[2]
 
@@ -184,31 +193,29 @@ def game_from_record(record: GameRecord) -> Game:
             )
         if game.phase is not Phase.DEAL:
             raise RecordError(f"hand {h - 1} is not finished, so no new hand can start", h, "bid 1")
-        game.start_hand(_deal(h, rh.deal, game.players))
-        hand = game.log[-1]
+        hand = game.start_hand(_deal(h, rh.deal, game.players))
         for i, text in enumerate(rh.bids, 1):
             where = f"bid {i}"
             if i <= len(hand.bids):
                 # The engine already wrote this seat's automatic pass.
                 if text != "pass":
-                    seat = (hand.forehand + i - 1) % 3
+                    seat = hand.bid_seat(i - 1)
                     raise RecordError(
                         f"{game.players[seat]} has nothing left to declare and must pass", h, where
                     )
                 continue
             try:
-                game.bid(Bid.parse(text))
+                game.bid(parse_bid(text))
             except SteppingStonesError as exc:
                 raise RecordError(str(exc), h, where) from None
         cards = rh.play.split()
         for j, token in enumerate(cards, 1):
             where = f"play {j}"
             if hand.finished:
-                raise RecordError("all 12 tricks of this hand have been played", h, where)
+                raise RecordError(f"all {TRICKS} tricks of this hand have been played", h, where)
             try:
-                c = parse_card(token)
-                game.play(c)
-            except (SteppingStonesError, CardSyntaxError) as exc:
+                game.play(parse_card(token))
+            except SteppingStonesError as exc:
                 raise RecordError(str(exc), h, where) from None
     return game
 
@@ -223,7 +230,6 @@ def load_game(path: str | os.PathLike[str]) -> Game:
 
 def record_from_game(game: Game) -> GameRecord:
     """The record of ``game`` so far (finished or not)."""
-    rules = game.rules
     hands = []
     for hand in game.log:
         hands.append(
@@ -235,12 +241,7 @@ def record_from_game(game: Game) -> GameRecord:
         )
     return GameRecord(
         format=FORMAT,
-        rules=RecordRules(
-            contract_set=rules.contract_set,
-            short_game=rules.short_game,
-            omit=rules.omit,
-            redo_tokens=rules.redo_tokens,
-        ),
+        rules=RecordRules.of(game.rules),
         players=list(game.players),
         first_forehand=game.first_forehand,
         hands=hands,
@@ -263,20 +264,20 @@ def summary(game: Game) -> dict[str, Any]:
     """The facts ``stepping-stones replay --json`` prints (docs/records.md)."""
     hands = []
     for hand in game.log:
-        if hand.declarer is None:
+        if not hand.declared:
             continue
         bid = hand.declaration
         hands.append(
             {
                 "declarer": hand.declarer,
-                "contract": bid.contract,
+                "contract": bid.contract.id,
                 "ranking": bid.ranking,
                 "trump": SUITS[bid.trump] if bid.trump is not None else None,
                 "redo": bid.redo,
                 "puddle": hand.puddle,
                 "forehand": hand.forehand,
-                "trick_winners": list(hand.state.winners),
-                "count": hand.result,
+                "trick_winners": list(hand.trick_winners),
+                "count": hand.result if hand.finished else None,
             }
         )
     return {

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Agent, decide
+from ..engine import SteppingStonesError
+from .base import Action, Agent, decide
 from .heuristic import HeuristicAI
 from .random_ai import RandomAI
 
@@ -18,7 +19,7 @@ LEVELS: dict[str, Callable[[], Agent]] = {
 DEFAULT_LEVEL = "heuristic"
 
 
-class UnknownLevelError(ValueError):
+class UnknownLevelError(SteppingStonesError, ValueError):
     """No AI level has that name."""
 
 
@@ -33,4 +34,14 @@ def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
     return factory()
 
 
-__all__ = ["Agent", "DEFAULT_LEVEL", "LEVELS", "HeuristicAI", "RandomAI", "UnknownLevelError", "decide", "make_ai"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Action",
+    "Agent",
+    "HeuristicAI",
+    "RandomAI",
+    "UnknownLevelError",
+    "decide",
+    "make_ai",
+]

@@ -9,10 +9,12 @@ never decides on its own what is legal.
 from __future__ import annotations
 
 from random import Random
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
-from ..engine.game import Bid, Phase
-from ..engine.view import PlayerView
+from ..engine import Bid, Phase, PlayerView
+
+Action: TypeAlias = Bid | int
+"""A bid (in the bidding) or a card (in the play)."""
 
 
 @runtime_checkable
@@ -30,7 +32,7 @@ class Agent(Protocol):
         ...
 
 
-def decide(agent: Agent, view: PlayerView, rng: Random) -> Bid | int:
+def decide(agent: Agent, view: PlayerView, rng: Random) -> Action:
     """The agent's action for ``view``: a bid in the bidding, a card in the play."""
     if view.to_act != view.seat:
         raise ValueError(f"seat {view.seat} is not to act")

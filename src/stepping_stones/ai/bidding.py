@@ -21,43 +21,46 @@ from __future__ import annotations
 
 import math
 
-from ..engine.cards import RANKINGS
-from ..engine.contracts import Contract, Goal
-from ..engine.game import PASS, Bid
-from ..engine.view import PlayerView
+from collections.abc import Sequence
+
+from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, PlayerView
 from .features import features
-from .model_data import MODEL
+from .model import model
 
 # How much better than a random hand the contracts' declarers usually do: they
 # pick their moment, so a "usual" result is this many spreads above the mean.
 SELECTION_SHIFT = 0.6
 # The bar a declaration's gain must clear, in sheet points per spare hand per
-# contract still open (at most three spare hands count).
+# contract still open ...
 BAR_SCALE = 0.25
-
-
-def tricks_counted(contract: Contract) -> int:
-    return 13 - contract.first_counted
+# ... of which at most this many spare hands count.
+MAX_SPARE_HANDS = 3.0
+# A redo must gain this much more than keeping the recorded result: more while
+# the game has many hands to go, less near its end.
+REDO_BAR_EARLY = 0.9
+REDO_BAR_LATE = 0.5
+LATE_HANDS = 3  # "near the end": this many hands or fewer still to be played
+# The narrowest spread of results the model assumes, in tricks.
+MIN_SPREAD = 0.3
 
 
 def estimate(contract: Contract, hand: int, ranking: int, trump: int | None) -> float:
     """Expected result (counted tricks) of declaring ``contract`` with ``hand``."""
-    weights = MODEL["contracts"][contract.id]["weights"]
-    value = sum(w * x for w, x in zip(weights, features(hand, ranking, trump)))
-    return min(max(value, 0.0), float(tricks_counted(contract)))
+    value = model()[contract.id].estimate(features(hand, ranking, trump))
+    return min(max(value, 0.0), float(contract.tricks_counted))
 
 
 def usual(contract: Contract) -> tuple[float, float]:
     """Mean and spread of the result a declarer of ``contract`` usually records."""
-    data = MODEL["contracts"][contract.id]
+    data = model()[contract.id]
     sign = 1 if contract.goal is Goal.WIN else -1
-    mean = data["random_hand_mean"] + sign * SELECTION_SHIFT * data["random_hand_sd"]
-    return mean, data["random_hand_sd"]
+    mean = data.random_hand_mean + sign * SELECTION_SHIFT * data.random_hand_sd
+    return mean, data.random_hand_sd
 
 
 def _pmf(mean: float, sd: float, top: int) -> list[float]:
     """A normal spread of results, rounded to whole tricks 0..top."""
-    sd = max(sd, 0.3)
+    sd = max(sd, MIN_SPREAD)
     cdf = [0.5 * (1 + math.erf((k + 0.5 - mean) / (sd * math.sqrt(2)))) for k in range(top + 1)]
     cdf[top] = 1.0
     return [cdf[0]] + [cdf[k] - cdf[k - 1] for k in range(1, top + 1)]
@@ -69,7 +72,7 @@ def _point_mass(value: int, top: int) -> list[float]:
     return p
 
 
-def expected_points(mine: list[float], others: list[list[float]], win: bool) -> float:
+def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], win: bool) -> float:
     """Expected sheet points: -1, plus 2 for each other player beaten and 1 for each tie."""
     total = -1.0
     for other in others:
@@ -93,29 +96,31 @@ class BidChooser:
     def best_declaration(self, contract: Contract) -> tuple[float, int, int | None]:
         """The best ranking and trump for ``contract`` with this hand, and the estimate."""
         win = contract.goal is Goal.WIN
-        best = None
+        best: tuple[float, float, int, int | None] | None = None
+        trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
         for ranking in RANKINGS:
-            for trump in (range(4) if contract.picks_trump else (None,)):
+            for trump in trumps:
                 value = estimate(contract, self.hand, ranking, trump)
                 key = value if win else -value
                 if best is None or key > best[0]:
                     best = (key, value, ranking, trump)
+        assert best is not None
         return best[1], best[2], best[3]
 
     def others(self, contract: Contract) -> list[list[float]]:
-        top = tricks_counted(contract)
+        top = contract.tricks_counted
         mean, sd = usual(contract)
         row = self.view.sheet[contract.id]
         return [
             _point_mass(row[s], top) if row[s] is not None else _pmf(mean, sd, top)
-            for s in range(3) if s != self.seat
+            for s in range(NUM_SEATS) if s != self.seat
         ]
 
     def gain(self, contract: Contract, value: float, recorded: int | None) -> float:
         """Expected points of declaring now, minus those of an ordinary hand (or of the recorded result)."""
-        top = tricks_counted(contract)
+        top = contract.tricks_counted
         win = contract.goal is Goal.WIN
-        sigma = MODEL["contracts"][contract.id]["sigma"]
+        sigma = model()[contract.id].sigma
         others = self.others(contract)
         now = _pmf(value, sigma, top)
         if recorded is None:
@@ -133,7 +138,7 @@ class BidChooser:
         mine = 0
         total = 0
         for cid, row in view.sheet.items():
-            for s in range(3):
+            for s in range(NUM_SEATS):
                 if row[s] is None:
                     total += 1
                     if s == self.seat:
@@ -146,20 +151,20 @@ class BidChooser:
         if mine == 0:
             return 0.0
         spare = (total - mine) / mine  # other players' hands per contract of mine
-        return self.bar_scale * min(spare, 3.0)
+        return self.bar_scale * min(spare, MAX_SPARE_HANDS)
 
     def redo_bar(self) -> float:
         total, _ = self.hands_left()
-        return 0.9 if total > 3 else 0.5
+        return REDO_BAR_EARLY if total > LATE_HANDS else REDO_BAR_LATE
 
     def choose(self) -> Bid:
         view = self.view
         legal = set(view.legal_bids)
-        options: list[tuple[float, Bid]] = []
+        options: list[tuple[float, Declaration]] = []
         for contract in view.rules.contracts:
             recorded = view.sheet[contract.id][self.seat]
             value, ranking, trump = self.best_declaration(contract)
-            bid = Bid(contract.id, ranking, trump, recorded is not None)
+            bid = Declaration(contract, ranking, trump, recorded is not None)
             if bid not in legal:
                 continue
             g = self.gain(contract, value, recorded)

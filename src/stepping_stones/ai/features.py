@@ -1,41 +1,62 @@
-"""A hand's shape and strength for one contract, ranking and trump, as numbers.
+"""A hand's shape and strength for one contract, ranking and trump, as named numbers.
 
 The bidding estimates a declarer's result as a weighted sum of these features
-(weights per contract in ``model_data.py``, fitted by ``calibrate.py`` on hands the
-heuristic seats played).  Every feature reads the hand under the ranking that
-would be announced, so the 1 counts as the top card with 1 high.
+(weights per contract and per feature name in ``model.json``, fitted by
+``stepping-stones calibrate`` on hands the heuristic seats played).  Every
+feature reads the hand under the ranking that would be announced, so the 1
+counts as the top card with 1 high.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import FULL_DECK, STRENGTH
+from typing import NamedTuple
 
-FEATURE_NAMES = (
-    "bias",
-    "side_tops",  # side-suit cards that win once the higher cards out are drawn
-    "side_lows",  # side-suit cards that others cannot duck under for long
-    "side_strength",  # sum of side-suit strengths, 1-9 each
-    "side_high",  # side-suit cards of strength 8-9
-    "side_low",  # side-suit cards of strength 1-2
-    "voids",  # side suits held by no card
-    "singletons",
-    "side_length",  # side-suit cards beyond four in a suit
-    "trumps",  # number of trumps
-    "trump_tops",
-    "trump_lows",
-    "trump_strength",
-    "short_with_trumps",  # voids and singletons beside three or more trumps
-)
+from ..engine import FULL_DECK, NUM_SUITS, STRENGTH, SUIT_SIZE
+
+HIGH_STRENGTH = 8  # strength 8-9: the two top cards of a suit
+LOW_STRENGTH = 2  # strength 1-2: the two bottom cards of a suit
+LONG_SUIT = 4  # cards of a side suit beyond this many count as length
+TRUMPS_FOR_RUFFING = 3  # short side suits help only beside at least this many trumps
 
 
-def features(hand: int, ranking: int, trump: int | None) -> list[float]:
+class Features(NamedTuple):
+    bias: float = 1.0
+    side_tops: float = 0.0  # side-suit cards that win once the higher cards out are drawn
+    side_lows: float = 0.0  # side-suit cards that others cannot duck under for long
+    side_strength: float = 0.0  # sum of side-suit strengths, 1-9 each
+    side_high: float = 0.0  # side-suit cards of strength 8-9
+    side_low: float = 0.0  # side-suit cards of strength 1-2
+    voids: float = 0.0  # side suits held by no card
+    singletons: float = 0.0
+    side_length: float = 0.0  # side-suit cards beyond four in a suit
+    trumps: float = 0.0  # number of trumps
+    trump_tops: float = 0.0
+    trump_lows: float = 0.0
+    trump_strength: float = 0.0
+    short_with_trumps: float = 0.0  # voids and singletons beside three or more trumps
+
+
+FEATURE_NAMES: tuple[str, ...] = Features._fields
+
+
+def features(hand: int, ranking: int, trump: int | None) -> Features:
+    """The features of ``hand`` declared with ``ranking`` and ``trump``.
+
+    >>> from stepping_stones.engine import mask_of, parse_card
+    >>> f = features(mask_of(parse_card(t) for t in "K9 K8 K7 K6 C1 C2 C3 L1 L2 L3 B1 B2".split()), 9, 1)
+    >>> f.trumps, f.trump_tops, f.voids
+    (4, 4, 0.0)
+    """
     key = STRENGTH[ranking]
     out = FULL_DECK & ~hand
-    f = [1.0] + [0.0] * (len(FEATURE_NAMES) - 1)
+    side_tops = side_lows = side_strength = side_high = side_low = 0.0
+    voids = singletons = side_length = 0.0
+    trumps = trump_tops = trump_lows = trump_strength = 0.0
     short = 0
-    for s in range(4):
-        mine = sorted((key[c] for c in range(9 * s, 9 * s + 9) if hand >> c & 1), reverse=True)
-        theirs = [key[c] for c in range(9 * s, 9 * s + 9) if out >> c & 1]
+    for s in range(NUM_SUITS):
+        suit = range(SUIT_SIZE * s, SUIT_SIZE * s + SUIT_SIZE)
+        mine = sorted((key[c] for c in suit if hand >> c & 1), reverse=True)
+        theirs = [key[c] for c in suit if out >> c & 1]
         n = len(mine)
         tops = 0
         for i, k in enumerate(mine):
@@ -47,23 +68,22 @@ def features(hand: int, ranking: int, trump: int | None) -> list[float]:
                 lows += 1
         strength = sum(mine)
         if s == trump:
-            f[9] = n
-            f[10] = tops
-            f[11] = lows
-            f[12] = strength
+            trumps, trump_tops, trump_lows, trump_strength = n, tops, lows, strength
             continue
-        f[1] += tops
-        f[2] += lows
-        f[3] += strength
-        f[4] += sum(1 for k in mine if k >= 8)
-        f[5] += sum(1 for k in mine if k <= 2)
+        side_tops += tops
+        side_lows += lows
+        side_strength += strength
+        side_high += sum(1 for k in mine if k >= HIGH_STRENGTH)
+        side_low += sum(1 for k in mine if k <= LOW_STRENGTH)
         if n == 0:
-            f[6] += 1
+            voids += 1
             short += 1
         elif n == 1:
-            f[7] += 1
+            singletons += 1
             short += 1
-        f[8] += max(0, n - 4)
-    if trump is not None and f[9] >= 3:
-        f[13] = short
-    return f
+        side_length += max(0, n - LONG_SUIT)
+    short_with_trumps = short if trump is not None and trumps >= TRUMPS_FOR_RUFFING else 0.0
+    return Features(
+        1.0, side_tops, side_lows, side_strength, side_high, side_low, voids, singletons, side_length,
+        trumps, trump_tops, trump_lows, trump_strength, short_with_trumps,
+    )

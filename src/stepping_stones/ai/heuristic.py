@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine.game import Bid
-from ..engine.view import PlayerView
+from ..engine import Bid, PlayerView
 from .bidding import BAR_SCALE, BidChooser
 from .play import CardChooser
 

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine.cards import (
+from ..engine import (
     ABOVE,
     FULL_DECK,
+    NUM_SEATS,
     STRENGTH,
     SUIT_MASK_OF,
     SUIT_MASKS,
+    FollowRule,
+    PlayerView,
     cards_of,
 )
-from ..engine.contracts import FollowRule
-from ..engine.view import PlayerView
 
 
 class Knowledge:
@@ -37,29 +38,25 @@ class Knowledge:
 
     def __init__(self, view: PlayerView) -> None:
         self.seat = seat = view.seat
-        self.others = ((seat + 1) % 3, (seat + 2) % 3)
-        played = 0
-        for c in view.plays:
-            played |= 1 << c
-        self.out = FULL_DECK & ~view.dealt_cards & ~played
-        self.ranking = ranking = view.ranking
-        self.trump = trump = view.trump
+        self.others = ((seat + 1) % NUM_SEATS, (seat + 2) % NUM_SEATS)
+        self.out = view.unseen_cards
         self.cannot = [0, 0, 0]  # cards each seat is known not to hold
         self.void = [0, 0, 0]  # suit masks each seat has shown out of
-        self.counts = [view.cards_left(s) for s in range(3)]
-        contract = view.contract
-        if contract is None:
-            return
-        follow = contract.follow
+        self.counts = [view.cards_left(s) for s in range(NUM_SEATS)]
+        declaration = view.declaration
+        if declaration is None:
+            raise ValueError("nothing to count before a contract is declared")
+        self.ranking = ranking = declaration.ranking
+        self.trump = trump = declaration.trump
+        follow = declaration.contract.follow
         strength = STRENGTH[ranking]
         above = ABOVE[ranking]
         trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        plays, seats = view.plays, view.play_seats
-        for i in range(0, len(plays), 3):
-            led = plays[i]
+        for trick in view.tricks():
+            led = trick.cards[0][1]
             led_suit = SUIT_MASK_OF[led]
             best = led  # best card of the led suit so far
-            for c, s in zip(plays[i + 1:i + 3], seats[i + 1:i + 3]):
+            for s, c in trick.cards[1:]:
                 bit = 1 << c
                 if not bit & led_suit:
                     if follow == FollowRule.MAY_TRUMP and bit & trump_mask and not led_suit & trump_mask:

@@ -24,10 +24,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine.cards import ABOVE, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, cards_of
-from ..engine.contracts import Goal
-from ..engine.hand import HandState
-from ..engine.view import PlayerView
+from ..engine import ABOVE, NUM_SEATS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, Goal, HandState, PlayerView, cards_of
 from .knowledge import Knowledge
 
 # Weight of a card's future worth against the chance of the wanted trick
@@ -41,6 +38,18 @@ CLOSE = 0.04
 NODE_BUDGET = 6_000
 MIN_SAMPLES = 8
 
+# What a card is worth later, in ranks (see ``worth`` and ``danger``).
+TRUMP_WORTH = 9  # Win: a trump outranks every side card as a card to keep
+BOSS_WORTH = 3  # a card nothing out can beat
+TRUMP_DANGER = 5  # Lose: a trump is likely to take a trick if kept
+BOSS_DANGER = 3
+DUCK_RELIEF = 0.3  # Lose: each card still out below it is a chance to duck under it later
+# Leading in a Win contract (see ``_lead_bonus_win``).
+LENGTH_LEAD = 0.8  # per card held in the led suit: long suits are worth setting up
+DRAW_TRUMPS = 12  # the declarer draws trumps with a top trump when it holds as many as are out
+SPARE_TRUMP_LEAD = 3  # ... or leads one when it holds twice as many as are out
+DEFENDER_TRUMP_LEAD = -4  # defenders keep their trumps to ruff with
+
 
 def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
@@ -53,19 +62,22 @@ class CardChooser:
         self.view = view
         self.rng = rng
         self.samples = samples
+        declaration = view.declaration
+        if declaration is None or view.declarer is None:
+            raise ValueError("no card to choose: no contract has been declared yet")
         self.me = view.seat
         self.declarer = view.declarer
-        self.contract = view.contract
-        self.win_goal = view.contract.goal is Goal.WIN
-        self.ranking = view.ranking
-        self.trump = view.trump
+        self.contract = declaration.contract
+        self.win_goal = self.contract.goal is Goal.WIN
+        self.ranking = declaration.ranking
+        self.trump = declaration.trump
         self.strength = STRENGTH[self.ranking]
         self.above = ABOVE[self.ranking]
         self.trump_mask = SUIT_MASKS[self.trump] if self.trump is not None else 0
         self.know = Knowledge(view)
         self.trick_no = len(view.trick_winners)
         self.counted = bool(self.contract.counted_mask >> self.trick_no & 1)
-        self.position = len(view.plays) % 3
+        self.position = len(view.plays) % NUM_SEATS
         self.hand = view.own_cards
         self.nodes = 0
 
@@ -98,7 +110,7 @@ class CardChooser:
     def chances(self, legal: list[int]) -> list[float]:
         """Per legal card, the chance that the trick goes the way this seat's side wants."""
         view = self.view
-        if self.position == 2:
+        if self.position == NUM_SEATS - 1:
             # Last to play: the other hands do not matter for this trick.
             st = view.state_with({s: 0 for s in self.know.others})
             return [1.0 if self.pleased(self.me, self.outcome(st, c)) else 0.0 for c in legal]
@@ -118,21 +130,20 @@ class CardChooser:
         """Win contracts: how much keeping ``card`` is worth (a winner, a trump)."""
         value = float(self.strength[card])
         if (1 << card) & self.trump_mask:
-            value += 9
+            value += TRUMP_WORTH
         if self.know.is_boss(card):
-            value += 3
+            value += BOSS_WORTH
         return value
 
     def danger(self, card: int) -> float:
         """Lose contracts: how likely ``card`` is to take a trick if kept."""
         value = float(self.strength[card])
         if (1 << card) & self.trump_mask:
-            value += 5
+            value += TRUMP_DANGER
         if self.know.is_boss(card):
-            value += 3
-        # Cards still out below it in its suit are chances to duck under it later.
+            value += BOSS_DANGER
         below = SUIT_MASK_OF[card] & self.know.out & ~self.above[card] & ~(1 << card)
-        return value - 0.3 * below.bit_count()
+        return value - DUCK_RELIEF * below.bit_count()
 
     def preference(self, card: int) -> float:
         """Tie-break: higher is preferred, in ranks (about 0-20)."""
@@ -147,16 +158,16 @@ class CardChooser:
     def _lead_bonus_win(self, card: int) -> float:
         """Leading in a Win contract: long suits to set up, trumps to draw for a strong declarer."""
         suit_mask = SUIT_MASK_OF[card]
-        bonus = 0.8 * (self.hand & suit_mask).bit_count()
+        bonus = LENGTH_LEAD * (self.hand & suit_mask).bit_count()
         if self.trump_mask and self.me == self.declarer and (1 << card) & self.trump_mask:
             mine = (self.hand & self.trump_mask).bit_count()
             theirs = (self.know.out & self.trump_mask).bit_count()
             if theirs and mine >= theirs and self.know.is_boss(card):
-                bonus += 12  # draw the defenders' trumps with our top trumps
+                bonus += DRAW_TRUMPS  # draw the defenders' trumps with our top trumps
             elif theirs and mine >= 2 * theirs:
-                bonus += 3  # many more trumps: giving one up still pulls two of theirs
+                bonus += SPARE_TRUMP_LEAD  # many more trumps: giving one up still pulls two of theirs
         elif self.trump_mask and self.me != self.declarer and (1 << card) & self.trump_mask:
-            bonus -= 4  # defenders keep their trumps to ruff with
+            bonus += DEFENDER_TRUMP_LEAD
         return bonus
 
     # --- the choice -----------------------------------------------------------

@@ -1,18 +1,38 @@
 """The rules engine of Stepping Stones: pure Python, no user-interface imports.
 
-The TUI, the AI seats, the replay command and the benchmark all go through
-this package; the rules are written here once.
+The app, the AI seats, the replay command and the benchmark all go through
+this package, and only through this public face: the rules are written here
+once.
+
+>>> from random import Random
+>>> game = Game(Rules("advanced", short_game=True), first_forehand=2)
+>>> _ = game.deal_hand(Random(3))
+>>> game.bidder, [str(b) for b in game.legal_bids()[:3]]
+(2, ['pass', 'win-last-6 9', 'win-last-6 1'])
 """
 
+from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
 from .cards import (
+    ABOVE,
+    BIT,
     CARD_NAMES,
     FULL_DECK,
+    HAND_SIZE,
     NINE_HIGH,
+    NUM_CARDS,
+    NUM_SEATS,
+    NUM_SUITS,
     ONE_HIGH,
+    RANK_OF,
     RANKINGS,
+    STRENGTH,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
+    SUIT_SIZE,
     SUITS,
-    CardSyntaxError,
+    TRICKS,
     card,
     card_name,
     cards_of,
@@ -21,21 +41,15 @@ from .cards import (
     mask_of,
     parse_card,
     parse_suit,
+    record_cards,
     sorted_cards,
+    strength,
 )
-from .contracts import (
-    CONTRACT_SETS,
-    CONTRACTS,
-    DEFAULT_CUT,
-    Contract,
-    FollowRule,
-    Goal,
-    Rules,
-    RulesError,
-)
+from .contracts import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Contract, FollowRule, Goal, Rules
 from .errors import (
     BidSyntaxError,
     CardNotHeldError,
+    CardSyntaxError,
     ContractNotInPlayError,
     ContractRecordedError,
     GameOverError,
@@ -47,19 +61,24 @@ from .errors import (
     MustDeclareError,
     MustFollowError,
     RedoError,
+    RulesError,
     SteppingStonesError,
     TrumpError,
     UnknownContractError,
     WrongPhaseError,
 )
-from .game import PASS, Bid, Game, HandLog, Phase, next_forehand, puddle_seat
-from .hand import HandState
-from .scoring import score_results, winners
+from .game import DEFAULT_PLAYERS, Game, next_forehand, puddle_seat
+from .hand import NEXT, HandState, Trick, play_seats
+from .log import HandLog, Phase, bid_seat
+from .scoring import PLACE_POINTS, score_results, winners
 from .view import PastHand, PlayerView
 
 __all__ = [
+    "ABOVE",
+    "BIT",
     "Bid",
     "BidSyntaxError",
+    "bid_seat",
     "card",
     "card_name",
     "CARD_NAMES",
@@ -72,13 +91,17 @@ __all__ = [
     "ContractRecordedError",
     "CONTRACTS",
     "deal",
+    "declare",
+    "Declaration",
     "DEFAULT_CUT",
+    "DEFAULT_PLAYERS",
     "FollowRule",
     "format_cards",
     "FULL_DECK",
     "Game",
     "GameOverError",
     "Goal",
+    "HAND_SIZE",
     "HandLog",
     "HandState",
     "IllegalActionError",
@@ -89,25 +112,43 @@ __all__ = [
     "MustBeatError",
     "MustDeclareError",
     "MustFollowError",
+    "NEXT",
     "next_forehand",
     "NINE_HIGH",
+    "NUM_CARDS",
+    "NUM_SEATS",
+    "NUM_SUITS",
     "ONE_HIGH",
+    "parse_bid",
     "parse_card",
     "parse_suit",
+    "Pass",
     "PASS",
     "PastHand",
     "Phase",
+    "PLACE_POINTS",
+    "play_seats",
     "PlayerView",
     "puddle_seat",
+    "RANK_OF",
     "RANKINGS",
+    "record_cards",
     "RedoError",
     "Rules",
     "RulesError",
     "score_results",
     "sorted_cards",
     "SteppingStonesError",
+    "strength",
+    "STRENGTH",
+    "SUIT_MASK_OF",
+    "SUIT_MASKS",
     "SUIT_NAMES",
+    "SUIT_OF",
+    "SUIT_SIZE",
     "SUITS",
+    "Trick",
+    "TRICKS",
     "TrumpError",
     "UnknownContractError",
     "winners",

@@ -4,6 +4,13 @@ A card is an ``int`` from 0 to 35: ``suit * 9 + (rank - 1)``.  A set of cards
 (a hand, the cards of a suit, the legal cards) is an ``int`` whose bit ``c`` is
 set when card ``c`` is in the set.  Everything here is plain data and
 functions: no classes in the hot path.
+
+>>> k7 = parse_card("K7")
+>>> k7, card_name(k7), SUIT_NAMES[SUIT_OF[k7]]
+(15, 'K7', 'Koi')
+>>> hand = mask_of([parse_card("K4"), parse_card("K8"), parse_card("C1")])
+>>> format_cards(hand)
+'C1, K4, K8'
 """
 
 from __future__ import annotations
@@ -13,44 +20,61 @@ from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from random import Random
 
+from .errors import CardSyntaxError
+
 SUITS = "CKLB"
 """Suit letters in suit-index order."""
 
 SUIT_NAMES = ("Cherry Blossoms", "Koi", "Stone Lanterns", "Bridges")
-RANKS = range(1, 10)
-NUM_CARDS = 36
-HAND_SIZE = 12
+NUM_SUITS = 4
+SUIT_SIZE = 9
+"""Cards in a suit: the ranks 1 to 9."""
+RANKS = range(1, SUIT_SIZE + 1)
+NUM_CARDS = NUM_SUITS * SUIT_SIZE
+NUM_SEATS = 3
+HAND_SIZE = NUM_CARDS // NUM_SEATS
+"""Cards dealt to each seat, which is also the number of tricks in a hand."""
+TRICKS = HAND_SIZE
 
 NINE_HIGH = 9
 ONE_HIGH = 1
 RANKINGS = (NINE_HIGH, ONE_HIGH)
 
 FULL_DECK = (1 << NUM_CARDS) - 1
-SUIT_MASKS = tuple(0x1FF << (9 * s) for s in range(4))
+SUIT_MASKS = tuple(((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * s) for s in range(NUM_SUITS))
 
 BIT = tuple(1 << c for c in range(NUM_CARDS))
-SUIT_OF = tuple(c // 9 for c in range(NUM_CARDS))
-RANK_OF = tuple(c % 9 + 1 for c in range(NUM_CARDS))
-SUIT_MASK_OF = tuple(SUIT_MASKS[c // 9] for c in range(NUM_CARDS))
+SUIT_OF = tuple(c // SUIT_SIZE for c in range(NUM_CARDS))
+RANK_OF = tuple(c % SUIT_SIZE + 1 for c in range(NUM_CARDS))
+SUIT_MASK_OF = tuple(SUIT_MASKS[c // SUIT_SIZE] for c in range(NUM_CARDS))
 
 
 def card(suit: int, rank: int) -> int:
-    """The card of ``suit`` (0-3) and ``rank`` (1-9)."""
-    return suit * 9 + rank - 1
+    """The card of ``suit`` (0-3) and ``rank`` (1-9).
 
-
-def strength(ranking: int) -> tuple[int, ...]:
-    """Per card, its strength inside its suit under ``ranking`` (1 weakest, 9 strongest)."""
-    return STRENGTH[ranking]
+    >>> card_name(card(1, 7))
+    'K7'
+    """
+    return suit * SUIT_SIZE + rank - 1
 
 
 def _strength_table(ranking: int) -> tuple[int, ...]:
     if ranking == NINE_HIGH:
         return RANK_OF
-    return tuple(10 - r for r in RANK_OF)
+    return tuple(SUIT_SIZE + 1 - r for r in RANK_OF)
 
 
 STRENGTH = {r: _strength_table(r) for r in RANKINGS}
+"""``STRENGTH[ranking][c]``: the strength of ``c`` inside its suit (1 weakest, 9 strongest)."""
+
+
+def strength(ranking: int) -> tuple[int, ...]:
+    """Per card, its strength inside its suit under ``ranking`` (1 weakest, 9 strongest).
+
+    >>> strength(ONE_HIGH)[parse_card("K1")], strength(NINE_HIGH)[parse_card("K1")]
+    (9, 1)
+    """
+    return STRENGTH[ranking]
 
 
 def _above_table(ranking: int) -> tuple[int, ...]:
@@ -66,24 +90,34 @@ def _above_table(ranking: int) -> tuple[int, ...]:
 
 
 ABOVE = {r: _above_table(r) for r in RANKINGS}
-"""``ABOVE[ranking][c]``: the cards of ``c``'s suit that beat ``c`` under ``ranking``."""
+"""``ABOVE[ranking][c]``: the cards of ``c``'s suit that beat ``c`` under ``ranking``.
+
+>>> format_cards(ABOVE[NINE_HIGH][parse_card("K6")])
+'K7, K8, K9'
+>>> format_cards(ABOVE[ONE_HIGH][parse_card("K3")])
+'K1, K2'
+"""
 
 
 def card_name(c: int) -> str:
     """``'K7'`` for the 7 of Koi."""
-    return SUITS[c // 9] + str(c % 9 + 1)
+    return SUITS[c // SUIT_SIZE] + str(c % SUIT_SIZE + 1)
 
 
 CARD_NAMES = tuple(card_name(c) for c in range(NUM_CARDS))
 _CARD_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 
 
-class CardSyntaxError(ValueError):
-    """A card written in a way that names no card."""
-
-
 def parse_card(text: str) -> int:
-    """The card written as ``text`` (suit letter then rank, e.g. ``'L1'``)."""
+    """The card written as ``text`` (suit letter then rank, e.g. ``'L1'``).
+
+    >>> parse_card("L1")
+    18
+    >>> parse_card("X9")
+    Traceback (most recent call last):
+    ...
+    stepping_stones.engine.errors.CardSyntaxError: 'X9' is not a card (a suit letter C, K, L or B, then a rank 1-9, e.g. K7)
+    """
     try:
         return _CARD_BY_NAME[text]
     except (KeyError, TypeError):
@@ -93,13 +127,22 @@ def parse_card(text: str) -> int:
 
 
 def parse_suit(text: str) -> int:
+    """The suit written as its letter.
+
+    >>> parse_suit("B")
+    3
+    """
     if len(text) == 1 and text in SUITS:
         return SUITS.index(text)
     raise CardSyntaxError(f"{text!r} is not a suit (C, K, L or B)")
 
 
 def cards_of(mask: int) -> Iterator[int]:
-    """The cards in ``mask``, lowest index first."""
+    """The cards in ``mask``, lowest index first.
+
+    >>> [card_name(c) for c in cards_of(mask_of([parse_card("B2"), parse_card("C9")]))]
+    ['C9', 'B2']
+    """
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -107,6 +150,7 @@ def cards_of(mask: int) -> Iterator[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The set of ``cards`` as a mask."""
     mask = 0
     for c in cards:
         mask |= 1 << c
@@ -114,9 +158,14 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def sorted_cards(mask: int, ranking: int = NINE_HIGH) -> list[int]:
-    """The cards of ``mask`` by suit, strongest first within each suit."""
+    """The cards of ``mask`` by suit, strongest first within each suit.
+
+    >>> hand = mask_of(parse_card(t) for t in "K1 K9 C5".split())
+    >>> [card_name(c) for c in sorted_cards(hand, ONE_HIGH)]
+    ['C5', 'K1', 'K9']
+    """
     key = STRENGTH[ranking]
-    return sorted(cards_of(mask), key=lambda c: (c // 9, -key[c]))
+    return sorted(cards_of(mask), key=lambda c: (SUIT_OF[c], -key[c]))
 
 
 def format_cards(mask: int) -> str:
@@ -125,11 +174,15 @@ def format_cards(mask: int) -> str:
 
 
 def record_cards(cards: Iterable[int]) -> str:
-    """Cards as a game record writes them: names separated by single spaces."""
+    """Cards as a game record writes them: names separated by single spaces.
+
+    >>> record_cards([parse_card("K9"), parse_card("K1")])
+    'K9 K1'
+    """
     return " ".join(CARD_NAMES[c] for c in cards)
 
 
-_KEYS = struct.Struct("<36Q")
+_KEYS = struct.Struct(f"<{NUM_CARDS}Q")
 
 
 def deal(rng: Random) -> tuple[int, int, int]:
@@ -138,9 +191,15 @@ def deal(rng: Random) -> tuple[int, int, int]:
     Each card gets a random 64-bit key and the deck is sorted by key: a
     uniform shuffle (ties have probability about 1e-17) that costs one call to
     the generator instead of 35.  The same seed always deals the same cards.
+
+    >>> hands = deal(Random(7))
+    >>> [h.bit_count() for h in hands], hands[0] | hands[1] | hands[2] == FULL_DECK
+    ([12, 12, 12], True)
+    >>> hands == deal(Random(7))
+    True
     """
-    keys = _KEYS.unpack(rng.randbytes(288))
+    keys = _KEYS.unpack(rng.randbytes(_KEYS.size))
     order = sorted(range(NUM_CARDS), key=keys.__getitem__)
-    first = sum(itemgetter(*order[:12])(BIT))
-    second = sum(itemgetter(*order[12:24])(BIT))
+    first = sum(itemgetter(*order[:HAND_SIZE])(BIT))
+    second = sum(itemgetter(*order[HAND_SIZE : 2 * HAND_SIZE])(BIT))
     return first, second, FULL_DECK ^ first ^ second

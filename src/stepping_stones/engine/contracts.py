@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
+from .cards import NUM_SEATS, TRICKS
+from .errors import RulesError
+
 
 class Goal(Enum):
     WIN = "win"  # more tricks is better
@@ -35,8 +38,21 @@ class Contract:
 
     @property
     def counted_mask(self) -> int:
-        """Bit ``t`` set for each counted trick ``t`` (0-based)."""
-        return ((1 << 12) - 1) & ~((1 << (self.first_counted - 1)) - 1)
+        """Bit ``t`` set for each counted trick ``t`` (0-based).
+
+        >>> bin(CONTRACTS["win-last-6"].counted_mask)
+        '0b111111000000'
+        """
+        return ((1 << TRICKS) - 1) & ~((1 << (self.first_counted - 1)) - 1)
+
+    @property
+    def tricks_counted(self) -> int:
+        """How many tricks of a hand count for this contract (12, or 6 for Win Last 6)."""
+        return TRICKS + 1 - self.first_counted
+
+    @property
+    def is_win(self) -> bool:
+        return self.goal is Goal.WIN
 
     def better(self, a: int, b: int) -> bool:
         """Whether result ``a`` is strictly better than ``b`` for this contract."""
@@ -72,13 +88,27 @@ DEFAULT_CUT: dict[str, str] = {"standard": "win-no-trump", "advanced": "win-pick
 """The contract a short game leaves out when the players name none."""
 
 
-class RulesError(ValueError):
-    """A combination of game options that does not make a game."""
-
-
 @dataclass(frozen=True)
 class Rules:
-    """The options of one game: contract set, short game and its cut, redo tokens."""
+    """The options of one game: contract set, short game and the contract it leaves out, redo tokens.
+
+    ``omit`` is the contract a short game leaves out.  Left as ``None`` it is
+    the set's default cut, and it reads back as that contract: the same game
+    always has the same ``Rules``, however it was described.
+
+    >>> Rules("standard", short_game=True).omit
+    'win-no-trump'
+    >>> Rules("standard", short_game=True) == Rules("standard", True, "win-no-trump")
+    True
+    >>> Rules("advanced", redo_tokens=True).describe()
+    'Advanced set, redo tokens'
+    >>> Rules("standard", short_game=True, omit="lose-pick-trump").describe(brief=True)
+    'Standard set, short'
+    >>> Rules("standard", omit="lose-pick-trump")
+    Traceback (most recent call last):
+    ...
+    stepping_stones.engine.errors.RulesError: a contract can only be left out in the short game
+    """
 
     contract_set: str = "standard"
     short_game: bool = False
@@ -97,24 +127,41 @@ class Rules:
                 raise RulesError("a contract can only be left out in the short game")
             in_play = ids
         else:
-            if self.omit is not None and self.omit not in ids:
+            if self.omit is None:
+                object.__setattr__(self, "omit", DEFAULT_CUT[self.contract_set])
+            elif self.omit not in ids:
                 raise RulesError(f"{self.omit!r} is not a contract of the {self.contract_set} set")
-            cut = self.cut
-            in_play = tuple(i for i in ids if i != cut)
+            in_play = tuple(i for i in ids if i != self.omit)
         object.__setattr__(self, "contracts", tuple(CONTRACTS[i] for i in in_play))
-
-    @property
-    def cut(self) -> str | None:
-        """The contract left out (the default cut when none was named), or None."""
-        if not self.short_game:
-            return None
-        return self.omit if self.omit is not None else DEFAULT_CUT[self.contract_set]
 
     @property
     def contract_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.contracts)
 
     @property
+    def hands(self) -> int:
+        """Hands in a game without redos: each player declares each contract once."""
+        return NUM_SEATS * len(self.contracts)
+
+    @property
     def max_hands(self) -> int:
-        """Hands in a game: three per contract, plus one per redo token."""
-        return 3 * len(self.contracts) + (3 if self.redo_tokens else 0)
+        """Hands in a game at most: one more per redo token."""
+        return self.hands + (NUM_SEATS if self.redo_tokens else 0)
+
+    def describe(self, brief: bool = False) -> str:
+        """The options in words, as every screen and command shows them."""
+        text = f"{self.contract_set.capitalize()} set"
+        if self.short_game and self.omit is not None:
+            text += ", short" if brief else f", short game without {CONTRACTS[self.omit].name}"
+        if self.redo_tokens:
+            text += ", redo" if brief else ", redo tokens"
+        return text
+
+    def as_dict(self) -> dict[str, str | bool | None]:
+        """The options as a game record and the commands' JSON write them."""
+        return {
+            "contract_set": self.contract_set,
+            "short_game": self.short_game,
+            "omit": self.omit,
+            "redo_tokens": self.redo_tokens,
+        }

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 
 class SteppingStonesError(Exception):
-    """Base class of everything the engine refuses."""
+    """Base class of everything Stepping Stones refuses: bad actions, bad options, bad input.
+
+    A caller that shows problems to a person catches this one class.
+    """
+
+
+class CardSyntaxError(SteppingStonesError, ValueError):
+    """A card or suit written in a way that names no card or suit."""
+
+
+class RulesError(SteppingStonesError, ValueError):
+    """A combination of game options that does not make a game."""
 
 
 class IllegalActionError(SteppingStonesError, ValueError):

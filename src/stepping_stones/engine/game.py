@@ -5,26 +5,45 @@ refusal, ``can_x`` answers yes or no, and ``x`` does it (after verifying).  A
 refused action leaves the game exactly as it was.  The game's history is data
 (``Game.log``): the deals, every bid and every card, from which a game record
 is written and from which the game can be rebuilt.
+
+>>> from random import Random
+>>> game = Game(Rules("standard"), ("Ann", "Hana", "Kenji"), first_forehand=0)
+>>> _ = game.deal_hand(Random(1))
+>>> game.phase, game.bidder
+(<Phase.BIDDING: 'bidding'>, 0)
+>>> game.can_bid(PASS), game.can_play(0)
+(True, False)
+>>> game.bid(parse_bid("lose-no-trump 9"))
+>>> game.phase, game.hand.declarer, game.to_act
+(<Phase.PLAY: 'play'>, 0, 0)
+>>> game.bid(PASS)
+Traceback (most recent call last):
+...
+stepping_stones.engine.errors.WrongPhaseError: the bidding has ended: Ann declared Lose Tricks (No Trump), 9 high
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from random import Random
 
-from . import cards as _cards
+from .bids import PASS, Bid, Declaration, Pass, parse_bid
 from .cards import (
     BIT,
     CARD_NAMES,
     FULL_DECK,
+    HAND_SIZE,
+    NUM_CARDS,
+    NUM_SEATS,
     RANKINGS,
+    STRENGTH,
     SUIT_MASK_OF,
     SUIT_NAMES,
-    SUITS,
+    SUIT_OF,
+    cards_of,
     format_cards,
 )
+from .cards import deal as deal_cards
 from .contracts import CONTRACTS, Contract, FollowRule, Rules
 from .errors import (
     BidSyntaxError,
@@ -32,146 +51,50 @@ from .errors import (
     ContractNotInPlayError,
     ContractRecordedError,
     GameOverError,
+    IllegalActionError,
     IllegalCardError,
     InvalidDealError,
     MustBeatError,
     MustDeclareError,
     MustFollowError,
     RedoError,
+    RulesError,
     TrumpError,
     UnknownContractError,
     WrongPhaseError,
 )
 from .hand import HandState
+from .log import HandLog, Phase
 from .scoring import score_results
 from .scoring import winners as _winners
+from .view import PastHand, PlayerView
+
+__all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "next_forehand", "parse_bid", "puddle_seat"]
 
 DEFAULT_PLAYERS = ("You", "Hana", "Kenji")
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A bidding action: a pass, or a declaration (contract, ranking, trump, redo).
-
-    ``str(bid)`` and ``Bid.parse`` use the game record's notation:
-    ``"pass"``, ``"lose-no-trump 1"``, ``"may-trump 9 B"``, ``"win-last-6 9 redo"``.
-    """
-
-    contract: str | None = None
-    ranking: int | None = None
-    trump: int | None = None
-    redo: bool = False
-
-    @property
-    def is_pass(self) -> bool:
-        return self.contract is None
-
-    def __str__(self) -> str:
-        if self.contract is None:
-            return "pass"
-        text = f"{self.contract} {self.ranking}"
-        if self.trump is not None:
-            text += " " + SUITS[self.trump]
-        if self.redo:
-            text += " redo"
-        return text
-
-    def describe(self) -> str:
-        """For people: ``'Win Tricks (Pick Trump), 9 high, Koi trump (redo)'``."""
-        if self.contract is None:
-            return "pass"
-        c = CONTRACTS.get(self.contract)
-        text = f"{c.name if c else self.contract}, {self.ranking} high"
-        if self.trump is not None:
-            text += f", {SUIT_NAMES[self.trump]} trump"
-        if self.redo:
-            text += " (redo)"
-        return text
-
-    @classmethod
-    def parse(cls, text: str) -> Bid:
-        """Read a bid in record notation.  Raises ``BidSyntaxError`` or ``UnknownContractError``."""
-        if not isinstance(text, str):
-            raise BidSyntaxError(f"a bid is written as text, not {type(text).__name__}")
-        if text == "pass":
-            return PASS
-        parts = text.split(" ")
-        if len(parts) < 2 or "" in parts:
-            raise BidSyntaxError(
-                f"{text!r} is not a bid (write 'pass' or '<contract> <9|1>[ <suit>][ redo]')"
-            )
-        contract = parts[0]
-        if contract not in CONTRACTS:
-            raise UnknownContractError(f"there is no contract called {contract!r}")
-        if parts[1] not in ("9", "1"):
-            raise BidSyntaxError(f"{text!r}: the ranking must be 9 (9 high) or 1 (1 high)")
-        ranking = int(parts[1])
-        rest = parts[2:]
-        trump = None
-        if rest and rest[0] != "redo":
-            if len(rest[0]) != 1 or rest[0] not in SUITS:
-                raise BidSyntaxError(f"{text!r}: {rest[0]!r} is not a suit (C, K, L or B)")
-            trump = SUITS.index(rest[0])
-            rest = rest[1:]
-        redo = False
-        if rest and rest[0] == "redo":
-            redo = True
-            rest = rest[1:]
-        if rest:
-            raise BidSyntaxError(f"{text!r}: unexpected {' '.join(rest)!r} at the end")
-        return cls(contract, ranking, trump, redo)
-
-
-PASS = Bid()
-
-
-class Phase(Enum):
-    DEAL = "deal"  # waiting for the next hand to be dealt
-    BIDDING = "bidding"
-    PLAY = "play"
-    OVER = "over"
-
-
-@dataclass
-class HandLog:
-    """One hand of the game as it happened."""
-
-    number: int  # 1-based
-    deal: tuple[int, int, int]
-    forehand: int
-    bids: list[Bid] = field(default_factory=list)
-    declarer: int | None = None
-    declaration: Bid | None = None
-    puddle: bool = False
-    state: HandState | None = None
-    result: int | None = None  # the declarer's count, once the hand is finished
-
-    @property
-    def contract(self) -> Contract | None:
-        return CONTRACTS[self.declaration.contract] if self.declaration else None
-
-    @property
-    def plays(self) -> list[int]:
-        return self.state.plays if self.state else []
-
-    @property
-    def finished(self) -> bool:
-        return self.result is not None
-
-
 def puddle_seat(forehand: int, has_open: Sequence[bool]) -> int | None:
-    """Who is pushed in the puddle: the forehand, or the next seat clockwise with an open contract."""
-    for i in range(3):
-        seat = (forehand + i) % 3
+    """Who is pushed in the puddle: the forehand, or the next seat clockwise with an open contract.
+
+    >>> puddle_seat(1, [True, False, True])
+    2
+    """
+    for i in range(NUM_SEATS):
+        seat = (forehand + i) % NUM_SEATS
         if has_open[seat]:
             return seat
     return None
 
 
 def next_forehand(forehand: int, has_open: Sequence[bool]) -> int | None:
-    """Where the forehand card goes after a hand: clockwise to the next seat with an open contract."""
-    for i in (1, 2, 3):
-        seat = (forehand + i) % 3
+    """Where the forehand card goes after a hand: clockwise to the next seat with an open contract.
+
+    >>> next_forehand(0, [True, False, True]), next_forehand(0, [False, False, False])
+    (2, None)
+    """
+    for i in range(1, NUM_SEATS + 1):
+        seat = (forehand + i) % NUM_SEATS
         if has_open[seat]:
             return seat
     return None
@@ -186,18 +109,19 @@ class Game:
         players: Sequence[str] = DEFAULT_PLAYERS,
         first_forehand: int = 0,
     ) -> None:
-        if len(players) != 3:
-            raise ValueError("Stepping Stones is played by exactly three players")
-        if first_forehand not in (0, 1, 2) or isinstance(first_forehand, bool):
-            raise ValueError("the first forehand must be seat 0, 1 or 2")
+        if len(players) != NUM_SEATS:
+            raise RulesError("Stepping Stones is played by exactly three players")
+        if first_forehand not in range(NUM_SEATS) or isinstance(first_forehand, bool):
+            raise RulesError("the first forehand must be seat 0, 1 or 2")
         self.rules = rules if rules is not None else Rules()
-        self.players = tuple(players)
+        self.players: tuple[str, str, str] = (players[0], players[1], players[2])
         self.first_forehand = first_forehand
         self.forehand = first_forehand
         self.sheet: dict[str, list[int | None]] = {c.id: [None, None, None] for c in self.rules.contracts}
         self.redo_spent = [False, False, False]
         self.log: list[HandLog] = []
         self.phase = Phase.DEAL
+        self._history: list[PastHand] = []  # the finished hands as everyone saw them
 
     # --- what the table looks like ------------------------------------
 
@@ -206,10 +130,18 @@ class Game:
         """The hand being bid or played, or the last one played."""
         return self.log[-1] if self.log else None
 
+    def current_hand(self) -> HandLog:
+        """The hand being bid or played.  Raises ``WrongPhaseError`` between hands."""
+        if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
+            return self.log[-1]
+        raise self._phase_error()
+
     @property
     def state(self) -> HandState | None:
         """The card play of the current hand, once a contract is declared."""
-        return self.log[-1].state if self.log else None
+        if not self.log or not self.log[-1].declared:
+            return None
+        return self.log[-1].state
 
     def name(self, seat: int) -> str:
         return self.players[seat]
@@ -235,7 +167,7 @@ class Game:
     @property
     def in_puddle(self) -> bool:
         """Whether all three passed and the bidder is forced to declare."""
-        return self.phase is Phase.BIDDING and len(self.log[-1].bids) >= 3
+        return self.phase is Phase.BIDDING and len(self.log[-1].bids) >= NUM_SEATS
 
     @property
     def bidder(self) -> int | None:
@@ -243,9 +175,9 @@ class Game:
         if self.phase is not Phase.BIDDING:
             return None
         n = len(self.log[-1].bids)
-        if n < 3:
-            return (self.forehand + n) % 3
-        return puddle_seat(self.forehand, [self.has_open(s) for s in range(3)])
+        if n < NUM_SEATS:
+            return (self.forehand + n) % NUM_SEATS
+        return puddle_seat(self.forehand, [self.has_open(s) for s in range(NUM_SEATS)])
 
     @property
     def to_act(self) -> int | None:
@@ -260,28 +192,21 @@ class Game:
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
-    def view(self, seat: int):
-        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and the open table."""
-        from .view import make_view
-
-        return make_view(self, seat)
-
     # --- dealing --------------------------------------------------------
 
     def verify_deal(self, deal: Sequence[int]) -> None:
-        if self.phase is Phase.OVER:
-            raise GameOverError("the game is over: every player has recorded every contract")
+        """Raise ``InvalidDealError`` (or a phase error) unless ``deal`` may start the next hand."""
         if self.phase is not Phase.DEAL:
-            raise WrongPhaseError(f"hand {len(self.log)} is not finished yet")
-        if len(deal) != 3:
+            raise self._phase_error(Phase.DEAL)
+        if len(deal) != NUM_SEATS:
             raise InvalidDealError("a deal gives cards to exactly three seats")
         seen = 0
         for seat, mask in enumerate(deal):
             if not isinstance(mask, int) or mask < 0 or mask & ~FULL_DECK:
                 raise InvalidDealError(f"the deal of {self.players[seat]} is not a set of cards")
-            if mask.bit_count() != 12:
+            if mask.bit_count() != HAND_SIZE:
                 raise InvalidDealError(
-                    f"{self.players[seat]} is dealt {mask.bit_count()} cards, not 12", seat
+                    f"{self.players[seat]} is dealt {mask.bit_count()} cards, not {HAND_SIZE}", seat
                 )
             if mask & seen:
                 raise InvalidDealError(f"{format_cards(mask & seen)} dealt twice", seat)
@@ -298,7 +223,7 @@ class Game:
 
     def deal_hand(self, rng: Random) -> HandLog:
         """Deal the next hand from ``rng`` and begin it."""
-        return self.start_hand(_cards.deal(rng))
+        return self.start_hand(deal_cards(rng))
 
     # --- bidding --------------------------------------------------------
 
@@ -308,7 +233,7 @@ class Game:
     def _forced_passes(self) -> None:
         """A player with nothing to declare (and no redo to spend) passes at once."""
         hand = self.log[-1]
-        while len(hand.bids) < 3 and self._must_pass((self.forehand + len(hand.bids)) % 3):
+        while len(hand.bids) < NUM_SEATS and self._must_pass((self.forehand + len(hand.bids)) % NUM_SEATS):
             hand.bids.append(PASS)
 
     def legal_bids(self) -> list[Bid]:
@@ -317,38 +242,37 @@ class Game:
         if seat is None:
             return []
         puddle = self.in_puddle
-        bids = [] if puddle else [PASS]
+        bids: list[Bid] = [] if puddle else [PASS]
         redo = not puddle and self.rules.redo_tokens and not self.redo_spent[seat]
         for c in self.rules.contracts:
             recorded = self.sheet[c.id][seat] is not None
             if recorded and not redo:
                 continue
-            trumps = range(4) if c.picks_trump else (None,)
+            trumps: Sequence[int | None] = range(4) if c.picks_trump else (None,)
             for ranking in RANKINGS:
                 for trump in trumps:
-                    bids.append(Bid(c.id, ranking, trump, recorded))
+                    bids.append(Declaration(c, ranking, trump, recorded))
         return bids
 
     def verify_bid(self, bid: Bid) -> None:
         """Raise the precise ``IllegalBidError`` (or phase error) if ``bid`` is not allowed now."""
-        self._verify_phase(Phase.BIDDING)
         seat = self.bidder
+        if seat is None:
+            raise self._phase_error(Phase.BIDDING)
         name = self.players[seat]
-        if not isinstance(bid, Bid):
-            raise BidSyntaxError(f"{bid!r} is not a bid", seat)
-        if bid.is_pass:
+        if isinstance(bid, Pass):
             if self.in_puddle:
                 raise MustDeclareError(
                     f"{name} is in the puddle and must declare one of their open contracts", seat
                 )
-            if bid.ranking is not None or bid.trump is not None or bid.redo:
-                raise BidSyntaxError("a pass names no ranking, trump or redo", seat)
             return
-        contract = CONTRACTS.get(bid.contract)
-        if contract is None:
-            raise UnknownContractError(f"there is no contract called {bid.contract!r}", seat)
-        if bid.contract not in self.sheet:
-            if self.rules.cut == bid.contract:
+        if not isinstance(bid, Declaration):
+            raise BidSyntaxError(f"{bid!r} is not a bid", seat)
+        contract = bid.contract
+        if not isinstance(contract, Contract) or CONTRACTS.get(contract.id) != contract:
+            raise UnknownContractError(f"there is no contract called {getattr(contract, 'id', contract)!r}", seat)
+        if contract.id not in self.sheet:
+            if self.rules.omit == contract.id:
                 raise ContractNotInPlayError(f"{contract.name} is left out of this short game", seat)
             raise ContractNotInPlayError(
                 f"{contract.name} is not in the {self.rules.contract_set} set", seat
@@ -361,7 +285,9 @@ class Game:
             raise TrumpError(f"{contract.name} has no trump suit", seat)
         if bid.trump is not None and (bid.trump not in range(4) or isinstance(bid.trump, bool)):
             raise BidSyntaxError("the trump must be a suit", seat)
-        recorded = self.sheet[bid.contract][seat] is not None
+        if not isinstance(bid.redo, bool):
+            raise BidSyntaxError("a declaration spends a redo token or not (True or False)", seat)
+        recorded = self.sheet[contract.id][seat] is not None
         if bid.redo:
             if not self.rules.redo_tokens:
                 raise RedoError("redo tokens are not in use in this game", seat)
@@ -380,9 +306,10 @@ class Game:
             raise ContractRecordedError(f"{name} has already recorded {contract.name}{hint}", seat)
 
     def can_bid(self, bid: Bid) -> bool:
+        """Whether ``bid`` is allowed now."""
         try:
             self.verify_bid(bid)
-        except ValueError:
+        except IllegalActionError:
             return False
         return True
 
@@ -390,17 +317,14 @@ class Game:
         """Make ``bid`` for the bidder.  A declaration ends the bidding and starts the play."""
         self.verify_bid(bid)
         hand = self.log[-1]
-        seat = self.bidder
         puddle = self.in_puddle
+        seat = self.bidder
+        assert seat is not None  # verify_bid checked the phase
         hand.bids.append(bid)
-        if bid.is_pass:
+        if isinstance(bid, Pass):
             self._forced_passes()
             return
-        contract = CONTRACTS[bid.contract]
-        hand.declarer = seat
-        hand.declaration = bid
-        hand.puddle = puddle
-        hand.state = HandState(hand.deal, seat, contract, bid.ranking, bid.trump)
+        hand.declare(seat, bid, puddle)
         if bid.redo:
             self.redo_spent[seat] = True
         self.phase = Phase.PLAY
@@ -414,15 +338,16 @@ class Game:
         return self.log[-1].state.legal_mask()
 
     def legal_cards(self) -> list[int]:
-        return list(_cards.cards_of(self.legal_cards_mask()))
+        return list(cards_of(self.legal_cards_mask()))
 
     def verify_play(self, card: int) -> None:
         """Raise the precise ``IllegalCardError`` (or phase error) if ``card`` may not be played now."""
-        self._verify_phase(Phase.PLAY)
+        if self.phase is not Phase.PLAY:
+            raise self._phase_error(Phase.PLAY)
         state = self.log[-1].state
         seat = state.turn
         name = self.players[seat]
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 36:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
             raise IllegalCardError(f"{card!r} is not a card", seat)
         bit = BIT[card]
         hand = state.hands[seat]
@@ -430,13 +355,14 @@ class Game:
             raise CardNotHeldError(f"{name} does not hold {CARD_NAMES[card]}", seat, card)
         if state.legal_mask() & bit:
             return
-        led_suit = state.current_trick()[0][1] // 9
-        holding = hand & SUIT_MASK_OF[state.plays[-state.in_trick]]
+        trick = state.current_trick()
+        led_suit = SUIT_OF[trick[0][1]]
+        holding = hand & SUIT_MASK_OF[trick[0][1]]
         rule = state.contract.follow
         if rule is FollowRule.MUST_BEAT and holding & state.beat:
             best = max(
-                (c for _, c in state.current_trick() if c // 9 == led_suit),
-                key=_cards.STRENGTH[state.ranking].__getitem__,
+                (c for _, c in trick if SUIT_OF[c] == led_suit),
+                key=STRENGTH[state.ranking].__getitem__,
             )
             raise MustBeatError(
                 f"{name} must beat {CARD_NAMES[best]} "
@@ -455,9 +381,10 @@ class Game:
         )
 
     def can_play(self, card: int) -> bool:
+        """Whether ``card`` may be played now."""
         try:
             self.verify_play(card)
-        except ValueError:
+        except IllegalActionError:
             return False
         return True
 
@@ -471,15 +398,15 @@ class Game:
 
     def _finish_hand(self) -> None:
         hand = self.log[-1]
-        state = hand.state
-        contract = state.contract
+        contract = hand.contract
         seat = hand.declarer
-        count = state.count()
-        hand.result = count
+        count = hand.result
         row = self.sheet[contract.id]
-        if row[seat] is None or contract.better(count, row[seat]):
+        kept = row[seat]
+        if kept is None or contract.better(count, kept):
             row[seat] = count
-        has_open = [self.has_open(s) for s in range(3)]
+        self._history.append(_past(hand))
+        has_open = [self.has_open(s) for s in range(NUM_SEATS)]
         forehand = next_forehand(self.forehand, has_open)
         if forehand is None:
             self.phase = Phase.OVER
@@ -487,38 +414,40 @@ class Game:
             self.forehand = forehand
             self.phase = Phase.DEAL
 
-    def _verify_phase(self, wanted: Phase) -> None:
-        if self.phase is wanted:
-            return
+    def _phase_error(self, wanted: Phase | None = None) -> WrongPhaseError:
+        """The refusal of an action that belongs to phase ``wanted``, not to the current one."""
         if self.phase is Phase.OVER:
-            raise GameOverError("the game is over: every player has recorded every contract")
+            return GameOverError("the game is over: every player has recorded every contract")
         if self.phase is Phase.DEAL:
-            raise WrongPhaseError("no hand is in progress: the next hand has not been dealt")
+            return WrongPhaseError("no hand is in progress: the next hand has not been dealt")
+        hand = self.log[-1]
+        if wanted is Phase.DEAL:
+            return WrongPhaseError(f"hand {hand.number} is not finished yet")
         if self.phase is Phase.PLAY:
-            hand = self.log[-1]
-            raise WrongPhaseError(
+            return WrongPhaseError(
                 f"the bidding has ended: {self.players[hand.declarer]} declared "
                 f"{hand.declaration.describe()}"
             )
-        raise WrongPhaseError(
-            f"the bidding is not over: {self.players[self.bidder]} is to bid"
-        )
+        bidder = self.bidder
+        assert bidder is not None
+        return WrongPhaseError(f"the bidding is not over: {self.players[bidder]} is to bid")
 
     # --- the sheet --------------------------------------------------------
 
     def points(self, contract_id: str) -> list[int] | None:
         """The three seats' points for a contract once all three recorded it, else None."""
         row = self.sheet[contract_id]
-        if None in row:
+        results = [r for r in row if r is not None]
+        if len(results) < NUM_SEATS:
             return None
-        return score_results(row, CONTRACTS[contract_id].goal)[0]
+        return score_results(results, CONTRACTS[contract_id].goal)[0]
 
     def totals(self) -> list[int]:
         totals = [0, 0, 0]
         for c in self.rules.contracts:
             pts = self.points(c.id)
             if pts:
-                for s in range(3):
+                for s in range(NUM_SEATS):
                     totals[s] += pts[s]
         return totals
 
@@ -526,9 +455,9 @@ class Game:
         """How many scored contracts each seat placed first in (a shared first counts)."""
         firsts = [0, 0, 0]
         for c in self.rules.contracts:
-            row = self.sheet[c.id]
-            if None not in row:
-                for s, first in enumerate(score_results(row, c.goal)[1]):
+            results = [r for r in self.sheet[c.id] if r is not None]
+            if len(results) == NUM_SEATS:
+                for s, first in enumerate(score_results(results, c.goal)[1]):
                     firsts[s] += first
         return firsts
 
@@ -537,3 +466,66 @@ class Game:
         if self.phase is not Phase.OVER:
             return []
         return _winners(self.totals(), self.firsts())
+
+    # --- what one seat may see ------------------------------------------------
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and the open table."""
+        phase = self.phase
+        current = self.log[-1] if phase is Phase.BIDDING or phase is Phase.PLAY else None
+        to_act = self.to_act
+        sheet = {k: (v[0], v[1], v[2]) for k, v in self.sheet.items()}
+        redo_spent = (self.redo_spent[0], self.redo_spent[1], self.redo_spent[2])
+        history = tuple(self._history)
+        if current is None:
+            return PlayerView(
+                seat=seat, rules=self.rules, players=self.players, phase=phase,
+                hand_number=len(self.log) + (0 if phase is Phase.OVER else 1), forehand=self.forehand,
+                sheet=sheet, redo_spent=redo_spent, history=history, own_cards=0, dealt_cards=0,
+                bids=(), bid_seats=(), bidder=None, in_puddle=False, declarer=None, declaration=None,
+                puddle=False, plays=(), play_seats=(), trick_winners=(), winning=None, to_act=to_act,
+                legal_bids=(), legal_cards=0,
+            )
+        dealt = current.deal[seat]
+        bids = tuple(current.bids)
+        if not current.declared:
+            bidder = self.bidder
+            return PlayerView(
+                seat=seat, rules=self.rules, players=self.players, phase=phase,
+                hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
+                history=history, own_cards=dealt, dealt_cards=dealt, bids=bids,
+                bid_seats=tuple(current.bid_seats()), bidder=bidder, in_puddle=self.in_puddle,
+                declarer=None, declaration=None, puddle=False, plays=(), play_seats=(), trick_winners=(),
+                winning=None, to_act=to_act,
+                legal_bids=tuple(self.legal_bids()) if to_act == seat else (), legal_cards=0,
+            )
+        state = current.state
+        winning = state.winning()
+        return PlayerView(
+            seat=seat, rules=self.rules, players=self.players, phase=phase,
+            hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
+            history=history, own_cards=state.hands[seat], dealt_cards=dealt, bids=bids,
+            bid_seats=tuple(current.bid_seats()), bidder=None, in_puddle=False,
+            declarer=state.declarer, declaration=current.declaration, puddle=current.puddle,
+            plays=tuple(state.plays), play_seats=tuple(state.play_seats()),
+            trick_winners=tuple(state.winners), winning=winning[0] if winning else None, to_act=to_act,
+            legal_bids=(), legal_cards=state.legal_mask() if to_act == seat else 0,
+        )
+
+
+def _past(hand: HandLog) -> PastHand:
+    declared = hand.declared
+    return PastHand(
+        number=hand.number,
+        forehand=hand.forehand,
+        bids=tuple(hand.bids),
+        bid_seats=tuple(hand.bid_seats()),
+        declarer=hand.declarer if declared else None,
+        declaration=hand.declaration if declared else None,
+        puddle=hand.puddle if declared else False,
+        plays=hand.plays,
+        play_seats=tuple(hand.play_seats()),
+        trick_winners=hand.trick_winners,
+        winning=None,
+        result=hand.result if hand.finished else None,
+    )

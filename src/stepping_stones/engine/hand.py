@@ -10,23 +10,61 @@ class: the follow rules and the trick winner are written here and nowhere else.
 
 from __future__ import annotations
 
-from .cards import ABOVE, BIT, NUM_CARDS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import ABOVE, BIT, NUM_CARDS, NUM_SEATS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, TRICKS
 from .contracts import Contract, FollowRule
 
 NEXT = (1, 2, 0)
+"""The seat after each seat, clockwise."""
 _STANDARD = int(FollowRule.STANDARD)
 _MAY_TRUMP = int(FollowRule.MAY_TRUMP)
 
-# _KEYS[ranking][trump]: per card its strength, plus 10 for a trump, so one
-# integer comparison decides between a led-suit card and a trump.  Index 4 is
-# "no trump".
+_TRUMP_BONUS = 10  # above every plain strength (1-9)
+_NO_TRUMP = 4
+# _KEYS[ranking][trump]: per card its strength, plus _TRUMP_BONUS for a trump, so
+# one integer comparison decides between a led-suit card and a trump.  Index
+# _NO_TRUMP is "no trump".
 _KEYS = {
     r: tuple(
-        tuple(STRENGTH[r][c] + (10 if c // 9 == t else 0) for c in range(NUM_CARDS))
-        for t in range(5)
+        tuple(STRENGTH[r][c] + (_TRUMP_BONUS if SUIT_OF[c] == t else 0) for c in range(NUM_CARDS))
+        for t in range(_NO_TRUMP + 1)
     )
     for r in STRENGTH
 }
+
+
+class Trick(NamedTuple):
+    """One trick of a hand: ``number`` (1-based), who led, the ``(seat, card)`` pairs in play
+    order, and the seat that won it (or is winning it, while ``finished`` is false)."""
+
+    number: int
+    leader: int
+    cards: tuple[tuple[int, int], ...]
+    winner: int
+    finished: bool
+
+
+def play_seats(leader: int, winners: Sequence[int], plays: int) -> list[int]:
+    """Who played each of the first ``plays`` cards of a hand led by ``leader`` whose tricks
+    were won by ``winners``: the leader of a trick is the winner of the one before.
+
+    >>> play_seats(2, [0, 0], 7)
+    [2, 0, 1, 0, 1, 2, 0]
+    """
+    seats: list[int] = []
+    first = leader
+    for t in range((plays + NUM_SEATS - 1) // NUM_SEATS):
+        if t:
+            first = winners[t - 1]
+        seats += _ROTATION[first]
+    del seats[plays:]
+    return seats
+
+
+_ROTATION = tuple(tuple((s + i) % NUM_SEATS for i in range(NUM_SEATS)) for s in range(NUM_SEATS))
+"""The seats in playing order from each leader."""
 
 
 class HandState:
@@ -60,7 +98,7 @@ class HandState:
         self.ranking = ranking
         self.trump = trump
         self.follow = int(contract.follow)
-        self._key = _KEYS[ranking][4 if trump is None else trump]
+        self._key = _KEYS[ranking][_NO_TRUMP if trump is None else trump]
         self._above = ABOVE[ranking]
         self._trump_mask = 0 if trump is None else SUIT_MASKS[trump]
         self.turn = declarer
@@ -131,11 +169,11 @@ class HandState:
         if not n:  # the card finished a trick
             winner = self.winners.pop()
             self.won[winner] ^= 1 << len(self.winners)
-            n = 3
+            n = NUM_SEATS
         n -= 1  # cards of this trick played before ``card``
         leader = self.winners[-1] if self.winners else self.declarer
         hands = self.hands
-        hands[(leader + n) % 3] |= BIT[card]
+        hands[(leader + n) % NUM_SEATS] |= BIT[card]
         self.in_trick = 0
         self.turn = leader
         if n:
@@ -143,7 +181,7 @@ class HandState:
             trick = self.plays[-n:]
             del self.plays[-n:]
             for i, c in enumerate(trick):
-                hands[(leader + i) % 3] |= BIT[c]
+                hands[(leader + i) % NUM_SEATS] |= BIT[c]
             for c in trick:
                 self.push(c)
         return card
@@ -182,7 +220,7 @@ class HandState:
 
     @property
     def finished(self) -> bool:
-        return len(self.winners) == 12
+        return len(self.winners) == TRICKS
 
     @property
     def leader(self) -> int:
@@ -195,13 +233,36 @@ class HandState:
         if not n:
             return []
         leader = self.leader
-        return [((leader + i) % 3, c) for i, c in enumerate(self.plays[-n:])]
+        return [((leader + i) % NUM_SEATS, c) for i, c in enumerate(self.plays[-n:])]
 
     def trick(self, t: int) -> list[tuple[int, int]]:
         """``(seat, card)`` for trick ``t`` (0-based), finished or in progress."""
         leader = self.winners[t - 1] if t else self.declarer
-        cards = self.plays[3 * t: 3 * t + 3]
-        return [((leader + i) % 3, c) for i, c in enumerate(cards)]
+        cards = self.plays[NUM_SEATS * t : NUM_SEATS * t + NUM_SEATS]
+        return [((leader + i) % NUM_SEATS, c) for i, c in enumerate(cards)]
+
+    def seat_of(self, k: int) -> int:
+        """The seat that played card ``k`` (0-based) of the hand, or is to play it."""
+        t, i = divmod(k, NUM_SEATS)
+        leader = self.winners[t - 1] if t else self.declarer
+        return (leader + i) % NUM_SEATS
+
+    def play_seats(self) -> list[int]:
+        """Who played each card of ``plays``, in order."""
+        return play_seats(self.declarer, self.winners, len(self.plays))
+
+    def tricks(self) -> list[Trick]:
+        """Every trick so far, the unfinished one last."""
+        out = []
+        for t in range((len(self.plays) + NUM_SEATS - 1) // NUM_SEATS):
+            cards = tuple(self.trick(t))
+            if t < len(self.winners):
+                out.append(Trick(t + 1, cards[0][0], cards, self.winners[t], True))
+            else:
+                winning = self.winning()
+                assert winning is not None
+                out.append(Trick(t + 1, cards[0][0], cards, winning[0], False))
+        return out
 
     def tricks_won(self, seat: int) -> int:
         return self.won[seat].bit_count()
@@ -217,4 +278,4 @@ class HandState:
             return None
         leader = self.leader
         seat = self.best_seat
-        return seat, self.plays[-n + (seat - leader) % 3]
+        return seat, self.plays[-n + (seat - leader) % NUM_SEATS]

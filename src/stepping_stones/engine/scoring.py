@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cards import NUM_SEATS
 from .contracts import Goal
 
 PLACE_POINTS = (3, 1, -1)
@@ -15,27 +16,38 @@ def score_results(results: Sequence[int], goal: Goal) -> tuple[list[int], list[b
     Tied players share the points of the places they cover: two tied first
     take (3 + 1) / 2 = 2 each, two tied last (1 - 1) / 2 = 0 each, three tied
     (3 + 1 - 1) / 3 = 1 each.  The points always add up to 3.
+
+    >>> score_results([7, 4, 5], Goal.WIN)
+    ([3, -1, 1], [True, False, False])
+    >>> score_results([2, 2, 5], Goal.LOSE)
+    ([2, 2, -1], [True, True, False])
     """
     sign = 1 if goal is Goal.WIN else -1
-    order = sorted(range(3), key=lambda s: -sign * results[s])
+    order = sorted(range(NUM_SEATS), key=lambda s: -sign * results[s])
     points = [0, 0, 0]
     i = 0
-    while i < 3:
+    while i < NUM_SEATS:
         j = i
-        while j + 1 < 3 and results[order[j + 1]] == results[order[i]]:
+        while j + 1 < NUM_SEATS and results[order[j + 1]] == results[order[i]]:
             j += 1
         share = sum(PLACE_POINTS[i : j + 1]) // (j - i + 1)
         for k in range(i, j + 1):
             points[order[k]] = share
         i = j + 1
     best = results[order[0]]
-    firsts = [results[s] == best for s in range(3)]
+    firsts = [results[s] == best for s in range(NUM_SEATS)]
     return points, firsts
 
 
 def winners(totals: Sequence[int], firsts: Sequence[int]) -> list[int]:
-    """The winning seat(s): highest total, then most firsts; a tie after that is shared."""
+    """The winning seat(s): highest total, then most firsts; a tie after that is shared.
+
+    >>> winners([4, 4, 4], [1, 2, 1])
+    [1]
+    >>> winners([5, 5, 2], [2, 2, 0])
+    [0, 1]
+    """
     top = max(totals)
-    tied = [s for s in range(3) if totals[s] == top]
+    tied = [s for s in range(NUM_SEATS) if totals[s] == top]
     most = max(firsts[s] for s in tied)
     return [s for s in tied if firsts[s] == most]

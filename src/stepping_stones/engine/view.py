@@ -3,36 +3,92 @@
 A view holds the player's own cards, everything that was played or said in
 the open (bids, cards, tricks, the sheet), and nothing else: the other two
 hands appear only as counts.  It is a frozen snapshot, so an AI can think
-about it while the game goes on.
+about it while the game goes on.  Who made each bid and who played each card
+are part of it (``bid_seats``, ``play_seats``), so no reader works them out
+again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import FULL_DECK
+from .bids import Bid, Declaration
+from .cards import FULL_DECK, HAND_SIZE, NUM_SEATS
 from .contracts import Contract, Rules
-from .game import Bid, Game, Phase
-from .hand import HandState
+from .hand import HandState, Trick
+from .errors import WrongPhaseError
+from .log import Phase
+
+
+class _OpenPlay:
+    """The cards of one hand as everyone at the table saw them."""
+
+    plays: tuple[int, ...]
+    play_seats: tuple[int, ...]
+    trick_winners: tuple[int, ...]
+    winning: int | None
+    declaration: Declaration | None
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.declaration.contract if self.declaration is not None else None
+
+    @property
+    def ranking(self) -> int | None:
+        return self.declaration.ranking if self.declaration is not None else None
+
+    @property
+    def trump(self) -> int | None:
+        return self.declaration.trump if self.declaration is not None else None
+
+    @property
+    def played_mask(self) -> int:
+        mask = 0
+        for c in self.plays:
+            mask |= 1 << c
+        return mask
+
+    def tricks(self) -> list[Trick]:
+        """Every trick so far, the unfinished one last (its ``winner`` is the seat winning it)."""
+        out = []
+        for start in range(0, len(self.plays), NUM_SEATS):
+            t = start // NUM_SEATS
+            cards = tuple(zip(self.play_seats[start : start + NUM_SEATS], self.plays[start : start + NUM_SEATS]))
+            if t < len(self.trick_winners):
+                out.append(Trick(t + 1, cards[0][0], cards, self.trick_winners[t], True))
+            else:
+                winner = self.winning if self.winning is not None else cards[0][0]
+                out.append(Trick(t + 1, cards[0][0], cards, winner, False))
+        return out
+
+    def current_trick(self) -> list[tuple[int, int]]:
+        """``(seat, card)`` for the cards of the unfinished trick, in play order."""
+        n = len(self.plays) % NUM_SEATS
+        if not n:
+            return []
+        return list(zip(self.play_seats[-n:], self.plays[-n:]))
 
 
 @dataclass(frozen=True)
-class PastHand:
-    """A finished (or abandoned) hand as everyone saw it: no deals."""
+class PastHand(_OpenPlay):
+    """A finished hand as everyone saw it: no deals."""
 
     number: int
     forehand: int
     bids: tuple[Bid, ...]
+    bid_seats: tuple[int, ...]
     declarer: int | None
-    declaration: Bid | None
+    declaration: Declaration | None
     puddle: bool
     plays: tuple[int, ...]
+    play_seats: tuple[int, ...]
     trick_winners: tuple[int, ...]
+    winning: int | None
     result: int | None
 
 
 @dataclass(frozen=True)
-class PlayerView:
+class PlayerView(_OpenPlay):
     seat: int
     rules: Rules
     players: tuple[str, str, str]
@@ -46,33 +102,19 @@ class PlayerView:
     own_cards: int  # mask of the cards this player still holds
     dealt_cards: int  # mask of the 12 cards this player was dealt this hand
     bids: tuple[Bid, ...]
+    bid_seats: tuple[int, ...]  # who made each of them
     bidder: int | None
     in_puddle: bool
     declarer: int | None
-    declaration: Bid | None
-    contract: Contract | None
+    declaration: Declaration | None
     puddle: bool
     plays: tuple[int, ...]  # cards played this hand, in order
     play_seats: tuple[int, ...]  # who played each of them
     trick_winners: tuple[int, ...]
+    winning: int | None  # the seat winning the unfinished trick so far
     to_act: int | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
     legal_cards: int  # mask of this player's legal cards, when it is their card
-
-    @property
-    def ranking(self) -> int | None:
-        return self.declaration.ranking if self.declaration else None
-
-    @property
-    def trump(self) -> int | None:
-        return self.declaration.trump if self.declaration else None
-
-    @property
-    def played_mask(self) -> int:
-        mask = 0
-        for c in self.plays:
-            mask |= 1 << c
-        return mask
 
     @property
     def unseen_cards(self) -> int:
@@ -81,13 +123,7 @@ class PlayerView:
 
     def cards_left(self, seat: int) -> int:
         """How many cards ``seat`` still holds."""
-        return 12 - sum(1 for s in self.play_seats if s == seat)
-
-    def current_trick(self) -> list[tuple[int, int]]:
-        n = len(self.plays) % 3
-        if not n:
-            return []
-        return list(zip(self.play_seats[-n:], self.plays[-n:]))
+        return HAND_SIZE - sum(1 for s in self.play_seats if s == seat)
 
     def state_with(self, hidden: dict[int, int]) -> HandState:
         """The hand's card play as it would be if the other seats held ``hidden`` now.
@@ -96,8 +132,9 @@ class PlayerView:
         together with this player's cards and the cards played, they must make
         up the deck.  The AI samples such layouts and searches them.
         """
-        if self.declaration is None or self.contract is None:
-            raise ValueError("no contract has been declared yet")
+        declaration = self.declaration
+        if declaration is None or self.declarer is None:
+            raise WrongPhaseError("no contract has been declared yet")
         start = [0, 0, 0]
         start[self.seat] = self.dealt_cards
         for seat, mask in hidden.items():
@@ -105,68 +142,7 @@ class PlayerView:
         for seat, c in zip(self.play_seats, self.plays):
             if seat != self.seat:
                 start[seat] |= 1 << c
-        state = HandState(start, self.declarer, self.contract, self.declaration.ranking, self.declaration.trump)
+        state = HandState(start, self.declarer, declaration.contract, declaration.ranking, declaration.trump)
         for c in self.plays:
             state.push(c)
         return state
-
-
-def _past(hand) -> PastHand:
-    return PastHand(
-        number=hand.number,
-        forehand=hand.forehand,
-        bids=tuple(hand.bids),
-        declarer=hand.declarer,
-        declaration=hand.declaration,
-        puddle=hand.puddle,
-        plays=tuple(hand.plays),
-        trick_winners=tuple(hand.state.winners) if hand.state else (),
-        result=hand.result,
-    )
-
-
-def _play_seats(state: HandState | None) -> tuple[int, ...]:
-    if state is None:
-        return ()
-    seats = []
-    leader = state.declarer
-    for i in range(len(state.plays)):
-        t, k = divmod(i, 3)
-        if k == 0 and t:
-            leader = state.winners[t - 1]
-        seats.append((leader + k) % 3)
-    return tuple(seats)
-
-
-def make_view(game: Game, seat: int) -> PlayerView:
-    hand = game.hand
-    current = hand if hand is not None and game.phase in (Phase.BIDDING, Phase.PLAY) else None
-    history = tuple(_past(h) for h in (game.log[:-1] if current else game.log))
-    state = current.state if current else None
-    to_act = game.to_act
-    return PlayerView(
-        seat=seat,
-        rules=game.rules,
-        players=game.players,
-        phase=game.phase,
-        hand_number=len(game.log) if current else len(game.log) + (0 if game.over else 1),
-        forehand=game.forehand,
-        sheet={k: tuple(v) for k, v in game.sheet.items()},
-        redo_spent=tuple(game.redo_spent),
-        history=history,
-        own_cards=(state.hands[seat] if state else current.deal[seat]) if current else 0,
-        dealt_cards=current.deal[seat] if current else 0,
-        bids=tuple(current.bids) if current else (),
-        bidder=game.bidder,
-        in_puddle=game.in_puddle,
-        declarer=current.declarer if current else None,
-        declaration=current.declaration if current else None,
-        contract=current.contract if current else None,
-        puddle=current.puddle if current else False,
-        plays=tuple(state.plays) if state else (),
-        play_seats=_play_seats(state),
-        trick_winners=tuple(state.winners) if state else (),
-        to_act=to_act,
-        legal_bids=tuple(game.legal_bids()) if to_act == seat and game.phase is Phase.BIDDING else (),
-        legal_cards=game.legal_cards_mask() if to_act == seat and game.phase is Phase.PLAY else 0,
-    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from textual import events
@@ -102,17 +103,14 @@ class SteppingStonesApp(App):
     def show_setup(self) -> None:
         from .screens import SetupScreen
 
-        self._base(SetupScreen(self.last_setup.model_copy()))
+        self._base(SetupScreen(self.last_setup))
 
     def _open_table(self, session: Session) -> None:
         from .table import TableScreen
 
         game = session.game
         self.last_setup = Setup(
-            contract_set=game.rules.contract_set,
-            short_game=game.rules.short_game,
-            omit=game.rules.omit,
-            redo_tokens=game.rules.redo_tokens,
+            rules=game.rules,
             player=game.players[HUMAN],
             names=(game.players[1], game.players[2]),
             levels=(session.level(1) or "heuristic", session.level(2) or "heuristic"),
@@ -131,7 +129,7 @@ class SteppingStonesApp(App):
                 archive_current("unfinished")
             except OSError:
                 pass
-        self.last_setup = setup.model_copy(update={"seed": None})
+        self.last_setup = replace(setup, seed=None)
         session = Session.new(setup)
         session.save()
         self._open_table(session)
@@ -168,7 +166,7 @@ class SteppingStonesApp(App):
 
         if rules is None:
             table = self.table
-            rules = table.session.game.rules if table is not None else self.last_setup.rules()
+            rules = table.session.game.rules if table is not None else self.last_setup.rules
         self.push_screen(HelpScreen(rules))
 
     def action_last_trick(self) -> None:

@@ -11,8 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..engine import CONTRACTS, Game, Goal, Rules
-from ..engine.contracts import FollowRule
+from ..engine import CONTRACTS, TRICKS, FollowRule, Game, Goal, Rules
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
 
@@ -74,7 +73,7 @@ class LastTrickScreen(Dialog):
         g = self.game
         look = self.look
         t = Text()
-        hands = [h for h in reversed(g.log) if h.state is not None and h.state.trick_number]
+        hands = [h for h in reversed(g.log) if h.declared and h.state.trick_number]
         if not hands:
             t.append("No trick has been finished yet.")
             return t
@@ -83,7 +82,7 @@ class LastTrickScreen(Dialog):
         n = state.trick_number
         cards = state.trick(n - 1)
         winner = state.winners[n - 1]
-        t.append(f"Hand {hand.number}, trick {n} of 12\n\n", style="bold")
+        t.append(f"Hand {hand.number}, trick {n} of {TRICKS}\n\n", style="bold")
         for seat, c in cards:
             t.append(f"  {g.name(seat)[:16]:<16} ")
             t.append_text(look.card(c))
@@ -178,8 +177,7 @@ def help_text(rules: Rules, look: Look) -> Group:
     for s in range(4):
         t.append_text(look.suit_name(s))
         t.append("  " if s < 3 else "\n\n")
-    h(f"Contracts of this game ({rules.contract_set} set"
-      + (f", short game without {CONTRACTS[rules.cut].name}" if rules.short_game else "") + ")")
+    h(f"Contracts of this game ({rules.describe()})")
     parts: list = [t]
     for c in in_play:
         head = Text()
@@ -194,8 +192,8 @@ def help_text(rules: Rules, look: Look) -> Group:
         parts.append(Padding(Text(what + ".\n" + _FOLLOW[c.follow]), (0, 0, 0, 2)))
     t = Text()
     parts.append(t)
-    if rules.short_game:
-        t.append(f"Left out of this short game: {CONTRACTS[rules.cut].name}.\n")
+    if rules.omit:
+        t.append(f"Left out of this short game: {CONTRACTS[rules.omit].name}.\n")
     t.append("\n")
     h("Bidding")
     t.append(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CARD_NAMES, CONTRACTS, SUIT_NAMES, SUITS, Game, Goal
+from ..engine import CARD_NAMES, CONTRACTS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Game, Goal
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
@@ -53,7 +53,8 @@ class Look:
 
     def card(self, c: int, style: str = "") -> Text:
         """``✿C7``: symbol, letter and rank."""
-        return Text(f"{self.symbols[c // 9]}{CARD_NAMES[c]}", style=f"bold {SUIT_COLOURS[c // 9]} {style}".strip())
+        suit = SUIT_OF[c]
+        return Text(f"{self.symbols[suit]}{CARD_NAMES[c]}", style=f"bold {SUIT_COLOURS[suit]} {style}".strip())
 
 
 def contract_line(game: Game, look: Look) -> Text:
@@ -62,11 +63,11 @@ def contract_line(game: Game, look: Look) -> Text:
     text = Text()
     if hand is None:
         return text
-    if hand.declaration is None:
+    if not hand.declared:
         text.append(f"Hand {hand.number}: bidding", style="bold")
         return text
     bid = hand.declaration
-    contract = CONTRACTS[bid.contract]
+    contract = bid.contract
     text.append(game.name(hand.declarer), style="bold")
     text.append(" declared ")
     text.append(contract.name, style="bold")
@@ -82,19 +83,15 @@ def contract_line(game: Game, look: Look) -> Text:
         text.append(look.sep + "no trump")
     state = hand.state
     if not state.finished:
-        text.append(f"{look.sep}trick {state.trick_number + 1} of 12")
+        text.append(f"{look.sep}trick {state.trick_number + 1} of {TRICKS}")
     else:
-        text.append(f"{look.sep}all 12 tricks played")
+        text.append(f"{look.sep}all {TRICKS} tricks played")
     return text
 
 
 def redo_cells(game: Game) -> set[tuple[str, int]]:
     """(contract, seat) pairs that were played again with a redo token."""
-    return {
-        (h.declaration.contract, h.declarer)
-        for h in game.log
-        if h.declaration is not None and h.declaration.redo
-    }
+    return {(h.contract.id, h.declarer) for h in game.log if h.declared and h.declaration.redo}
 
 
 def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
@@ -139,7 +136,7 @@ def hand_summary(game: Game, number: int) -> Text:
     hand = game.log[number - 1]
     text = Text()
     bid = hand.declaration
-    contract = CONTRACTS[bid.contract]
+    contract = bid.contract
     who = game.name(hand.declarer)
     text.append(f"Hand {number}\n", style="bold")
     text.append(f"{who} declared {'from the puddle ' if hand.puddle else ''}{bid.describe()}.\n")
@@ -147,7 +144,7 @@ def hand_summary(game: Game, number: int) -> Text:
     text.append("Tricks taken: " + ", ".join(f"{game.name(s)} {won[s]}" for s in range(3)) + ".\n")
     count = hand.result
     if contract.first_counted > 1:
-        text.append(f"Only tricks {contract.first_counted} to 12 count: {who} took {count} of them.\n")
+        text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: {who} took {count} of them.\n")
     text.append("Written on the sheet: ", style="bold")
     text.append(f"{count} for {who} under {contract.name}")
     kept = game.sheet[contract.id][hand.declarer]

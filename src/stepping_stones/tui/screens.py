@@ -11,7 +11,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 
-from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Game, Phase
+from dataclasses import replace
+
+from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, NUM_SEATS, Game, Phase, Rules, sorted_cards
 from ..records import GameRecord, RecordHand, game_from_record
 from ..settings import PACES, save_settings
 from .render import Look, contract_line, result_text, sheet_table
@@ -45,8 +47,16 @@ class SetupScreen(Screen):
         super().__init__()
         self.setup = setup or Setup()
 
+    @property
+    def rules(self) -> Rules:
+        return self.setup.rules
+
+    def _set_rules(self, **changes: object) -> None:
+        self.setup = replace(self.setup, rules=replace(self.setup.rules, **changes))
+
     def compose(self) -> ComposeResult:
         s = self.setup
+        r = s.rules
         settings = self.app.settings
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="setup"):
@@ -57,12 +67,12 @@ class SetupScreen(Screen):
                 with VerticalScroll(id="setup-rules"):
                     yield Static("Rules", classes="heading")
                     yield _row("Contract set", Choice([("Standard", "standard"), ("Advanced", "advanced")],
-                                                      s.contract_set, id="contract_set"))
-                    yield _row("Short game", Choice(_YES_NO("9 hands"), _yn(s.short_game), id="short_game"))
-                    yield _row("Left out", Choice(self._cut_options(s.contract_set),
-                                                  s.omit or DEFAULT_CUT[s.contract_set], id="omit",
-                                                  disabled=not s.short_game))
-                    yield _row("Redo tokens", Choice(_YES_NO("one each"), _yn(s.redo_tokens), id="redo_tokens"))
+                                                      r.contract_set, id="contract_set"))
+                    yield _row("Short game", Choice(_YES_NO("9 hands"), _yn(r.short_game), id="short_game"))
+                    yield _row("Left out", Choice(self._cut_options(r.contract_set),
+                                                  r.omit or DEFAULT_CUT[r.contract_set], id="omit",
+                                                  disabled=not r.short_game))
+                    yield _row("Redo tokens", Choice(_YES_NO("one each"), _yn(r.redo_tokens), id="redo_tokens"))
                     yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
                     yield Static("Display", classes="heading")
                     yield _row("AI pace", Choice([(p, p) for p in PACES], settings.pace, id="pace"))
@@ -95,29 +105,24 @@ class SetupScreen(Screen):
         return [(CONTRACTS[c].name, c) for c in CONTRACT_SETS[contract_set]]
 
     def _describe(self) -> Text:
-        s = self.setup
-        rules = s.rules()
-        n = 3 * len(rules.contracts)
-        text = f"{s.contract_set.capitalize()} set, {n} hands"
-        if s.short_game:
-            text += f" (without {CONTRACTS[rules.cut].name})"
-        if s.redo_tokens:
-            text += ", redo tokens"
-        return Text("  " + text + ". Enter starts.", style="italic")
+        rules = self.rules
+        return Text(f"  {rules.describe()}: {rules.hands} hands. Enter starts.", style="italic")
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         sid = event.choice.id
-        if sid == "contract_set" and event.value != self.setup.contract_set:
-            self.setup.contract_set = event.value
-            self.query_one("#omit", Choice).set_options(self._cut_options(event.value), DEFAULT_CUT[event.value])
-            self.setup.omit = None
-        elif sid == "omit":
-            self.setup.omit = None if event.value == DEFAULT_CUT[self.setup.contract_set] else event.value
+        rules = self.rules
+        omit_choice = self.query_one("#omit", Choice)
+        if sid == "contract_set" and event.value != rules.contract_set:
+            omit_choice.set_options(self._cut_options(event.value), DEFAULT_CUT[event.value])
+            self._set_rules(contract_set=event.value, omit=None)
+        elif sid == "omit" and rules.short_game:
+            self._set_rules(omit=event.value)
         elif sid == "short_game":
-            self.setup.short_game = event.value == "yes"
-            self.query_one("#omit", Choice).disabled = not self.setup.short_game
+            short = event.value == "yes"
+            self._set_rules(short_game=short, omit=omit_choice.value if short else None)
+            omit_choice.disabled = not short
         elif sid == "redo_tokens":
-            self.setup.redo_tokens = event.value == "yes"
+            self._set_rules(redo_tokens=event.value == "yes")
         elif sid == "ascii":
             self.app.settings.ascii = event.value == "yes"
             save_settings(self.app.settings)
@@ -150,20 +155,22 @@ class SetupScreen(Screen):
             self.query_one("#setup-error", Static).update(
                 Text("The three players need different names.", style="bold red"))
             return None
-        s = self.setup
-        s.player = names[0]
-        s.names = (names[1], names[2])
-        s.levels = (self.query_one("#level0", Choice).value, self.query_one("#level1", Choice).value)
-        s.seed = self.query_one("#seed", Input).value.strip() or None
-        return s
+        self.setup = replace(
+            self.setup,
+            player=names[0],
+            names=(names[1], names[2]),
+            levels=(self.query_one("#level0", Choice).value, self.query_one("#level1", Choice).value),
+            seed=self.query_one("#seed", Input).value.strip() or None,
+        )
+        return self.setup
 
     def action_start(self) -> None:
         setup = self.read_form()
         if setup is not None:
-            self.app.start_new_game(setup.model_copy())
+            self.app.start_new_game(setup)
 
     def action_help(self) -> None:
-        self.app.action_help(self.setup.rules())
+        self.app.action_help(self.rules)
 
 
 class GameOverScreen(Screen):
@@ -194,7 +201,7 @@ class GameOverScreen(Screen):
         yield Footer()
 
     def action_again(self) -> None:
-        self.app.start_new_game(self.app.last_setup.model_copy(update={"seed": None}))
+        self.app.start_new_game(replace(self.app.last_setup, seed=None))
 
     def action_setup(self) -> None:
         self.app.show_setup()
@@ -225,8 +232,8 @@ class ReviewScreen(Screen):
         self.positions: list[tuple[int, int]] = []
         for h, hand in enumerate(game.log):
             n = len(hand.plays)
-            self.positions.extend((h, k) for k in range(0, n + 1, 3))
-            if n % 3:
+            self.positions.extend((h, k) for k in range(0, n + 1, NUM_SEATS))
+            if n % NUM_SEATS:
                 self.positions.append((h, n))
         if not self.positions:
             self.positions.append((0, 0))
@@ -265,12 +272,12 @@ class ReviewScreen(Screen):
         top.append("Review", style="bold")
         if self.title_text:
             top.append(f" of {self.title_text}")
-        t = k // 3
+        t, in_trick = divmod(k, NUM_SEATS)
         if not self.final.log:
             top.append("\nNo hand was dealt in this game yet.\n")
         else:
             top.append(f"\nHand {h + 1} of {len(self.final.log)}, ")
-            top.append(f"after trick {t}" if k % 3 == 0 else f"trick {t + 1} in progress")
+            top.append(f"trick {t + 1} in progress" if in_trick else f"after trick {t}")
             top.append(f"  (position {self.index + 1} of {len(self.positions)})\n")
         top.append_text(contract_line(game, look))
         self.query_one("#review-top", Static).update(top)
@@ -279,28 +286,25 @@ class ReviewScreen(Screen):
         hand = game.log[h] if game.log else None
         if hand is not None:
             said = []
-            for i, b in enumerate(hand.bids):
-                seat = (hand.forehand + i) % 3 if i < 3 else hand.declarer
+            for b, seat in zip(hand.bids, hand.bid_seats(), strict=True):
                 said.append(f"{game.name(seat)} " + ("passed" if b.is_pass else f"declared {b.describe()}"))
             body.append("; ".join(said) + "\n")
-            state = hand.state
-            if state is not None:
-                shown = state.trick(t - 1) if k % 3 == 0 and t else state.current_trick()
-                if shown:
-                    winner = state.winners[t - 1] if k % 3 == 0 else state.winning()[0]
+            if hand.declared:
+                state = hand.state
+                tricks = hand.tricks()
+                if tricks:
+                    shown = tricks[-1]
                     body.append("Trick: ", style="bold")
-                    for seat, c in shown:
+                    for seat, c in shown.cards:
                         body.append(f"{game.name(seat)} ")
                         body.append_text(look.card(c))
-                        if seat == winner:
+                        if seat == shown.winner:
                             body.append(look.win_mark)
                         body.append("   ")
                     body.append("\n")
-                for seat in range(3):
+                for seat in range(NUM_SEATS):
                     held = state.hands[seat]
                     body.append(f"{game.name(seat)[:12]:<12} {state.tricks_won(seat):>2} tricks  ")
-                    from ..engine import sorted_cards
-
                     for c in sorted_cards(held, hand.declaration.ranking):
                         body.append_text(look.card(c))
                         body.append(" ")

@@ -4,8 +4,9 @@ Nothing here imports Textual, so the saving and resuming can be tested on
 their own.  The save file is a game record in the public format
 (``current.json``); the few things a record does not hold (the deal seed and
 the AI levels) go into a small sidecar (``current.session.json``).  Every deal
-is derived from the seed and the hand number, so a resumed game deals the
-same cards it would have dealt without the interruption.
+is derived from the seed and the hand number (``match.Seeds``), so a resumed
+game deals the same cards it would have dealt without the interruption, and
+``stepping-stones simulate --seed SEED`` deals the same game.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from random import Random
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import Bid, Game, Phase, Rules
 from ..files import atomic_write
+from ..match import Seeds
 from ..records import (
     FORMAT,
     RecordError,
@@ -47,20 +48,15 @@ class SessionInfo(BaseModel):
     levels: list[str | None] = Field(min_length=3, max_length=3)  # None for the person
 
 
-class Setup(BaseModel):
-    """The choices of the setup screen."""
+@dataclass(frozen=True)
+class Setup:
+    """The choices of the setup screen: the rules, the players, the AI levels and the seed."""
 
-    contract_set: Literal["standard", "advanced"] = "standard"
-    short_game: bool = False
-    omit: str | None = None
-    redo_tokens: bool = False
+    rules: Rules = field(default_factory=Rules)
     player: str = "You"
     names: tuple[str, str] = ("Hana", "Kenji")
     levels: tuple[str, str] = ("heuristic", "heuristic")
     seed: str | None = None
-
-    def rules(self) -> Rules:
-        return Rules(self.contract_set, self.short_game, self.omit if self.short_game else None, self.redo_tokens)
 
 
 def current_path() -> Path:
@@ -99,9 +95,8 @@ class Session:
     @classmethod
     def new(cls, setup: Setup) -> Session:
         seed = setup.seed.strip() if setup.seed and setup.seed.strip() else secrets.token_hex(4)
-        first = Random(f"{seed}:forehand").randrange(3)
         players = (setup.player, *setup.names)
-        game = Game(setup.rules(), players, first)
+        game = Game(setup.rules, players, Seeds(seed).first_forehand())
         info = SessionInfo(seed=seed, levels=[None, *setup.levels])
         session = cls(game, info)
         session.save_sidecar()
@@ -113,22 +108,13 @@ class Session:
     def human(self) -> int:
         return HUMAN
 
+    @property
+    def seeds(self) -> Seeds:
+        """Where the game's deals and the AI seats' choices come from."""
+        return Seeds(self.info.seed)
+
     def level(self, seat: int) -> str | None:
         return self.info.levels[seat]
-
-    def deal_rng(self, hand_number: int) -> Random:
-        return Random(f"{self.info.seed}:deal:{hand_number}")
-
-    def ai_rng(self, seat: int) -> Random:
-        """The AI's randomness for this very decision: the same position gives the same choice."""
-        hand = self.game.hand
-        bids = len(hand.bids) if hand else 0
-        plays = len(hand.plays) if hand else 0
-        return Random(f"{self.info.seed}:ai:{len(self.game.log)}:{seat}:{bids}:{plays}")
-
-    def deal_next(self) -> None:
-        """Deal the next hand (the game must be waiting for one)."""
-        self.game.deal_hand(self.deal_rng(len(self.game.log) + 1))
 
     # --- saving ----------------------------------------------------------
 
@@ -231,15 +217,9 @@ def _read_sidecar(game: Game) -> SessionInfo:
 
 
 def describe_progress(game: Game) -> str:
-    """``'hand 3 of 12, standard set'`` for the resume question."""
-    rules = game.rules
-    what = f"{rules.contract_set} set"
-    if rules.short_game:
-        what += ", short game"
-    if rules.redo_tokens:
-        what += ", redo tokens"
+    """``'hand 3 of 12 (Standard set)'`` for the resume question."""
     n = len(game.log) if game.phase is not Phase.DEAL else len(game.log) + 1
-    return f"hand {max(n, 1)} of {3 * len(rules.contracts)}, {what}"
+    return f"hand {max(n, 1)} of {game.rules.hands} ({game.rules.describe()})"
 
 
 def bid_text(game: Game, seat: int, bid: Bid, puddle: bool = False) -> str:

@@ -20,14 +20,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ..engine import CONTRACTS, PASS, Bid, IllegalActionError, Phase, sorted_cards
+from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, IllegalActionError, Phase, sorted_cards
+from ..match import Match, Request
 from ..settings import PACE_DELAYS, PACES, save_settings
 from .render import Look, contract_line, sheet_table
 from .seats import make_seat
 from .session import HUMAN, Session, bid_text
-from .widgets import Clickable, HandView, TooSmall, verb
+from .widgets import CARD_KEYS, Clickable, HandView, TooSmall, verb
 
-CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "=")
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 
 
@@ -56,7 +56,11 @@ class TableScreen(Screen):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.seats = {s: make_seat(session.level(s)) for s in range(3) if session.level(s) is not None}
+        seats = [None if (level := session.level(s)) is None else make_seat(level) for s in range(3)]
+        # Every deal, bid and card goes through the match, which saves after each change.  A
+        # faulty AI answer is replaced by a legal one: a person's game never stops on it.
+        self.match = Match(session.game, seats, session.seeds, listener=lambda _game: self.save(),
+                           strict=False)
         self.cursor = 0  # index into the person's sorted hand
         self.bid_index = 0
         self.ranking = 9
@@ -64,7 +68,7 @@ class TableScreen(Screen):
         self.events: list[tuple[str, str]] = []  # (text, style) of recent happenings
         self.thinking = False  # an AI decision is being computed or waited for
         self._gen = 0  # bumped when the game is left, so late AI answers are dropped
-        self._pending: tuple | None = None
+        self._pending: tuple[Request, Bid | int, int] | None = None
         self._timer: Timer | None = None
         # Hands whose summary was shown.  After a resume the hand in progress still gets its
         # summary, and a finished hand whose summary may not have been seen shows it again.
@@ -131,9 +135,9 @@ class TableScreen(Screen):
         hand = g.hand
         if hand is None or g.phase is Phase.DEAL and hand.finished or g.over:
             return []
-        if hand.state is not None:
+        if hand.declared:
             return sorted_cards(hand.state.hands[HUMAN], hand.declaration.ranking)
-        return sorted_cards(hand.deal[HUMAN], 9)
+        return sorted_cards(hand.deal[HUMAN], NINE_HIGH)
 
     def my_turn(self) -> bool:
         return self.game.to_act == HUMAN and not self.thinking
@@ -146,7 +150,7 @@ class TableScreen(Screen):
         opts: list[tuple[str | None, bool]] = []
         seen = set()
         for bid in g.legal_bids():
-            key = (bid.contract, bid.redo)
+            key = (bid.contract.id, bid.redo) if isinstance(bid, Declaration) else (None, False)
             if key not in seen:
                 seen.add(key)
                 opts.append(key)
@@ -248,9 +252,9 @@ class TableScreen(Screen):
             t.append(f"Bidding for hand {hand.number}\n", style="bold")
             t.append_text(self._bid_log())
             return t
-        state = hand.state
-        if state is None:
+        if not hand.declared:
             return t
+        state = hand.state
         if state.in_trick:
             number = state.trick_number + 1
             cards = state.current_trick()
@@ -310,12 +314,8 @@ class TableScreen(Screen):
         g = self.game
         hand = g.hand
         t = Text()
-        for i, bid in enumerate(hand.bids):
-            seat = (hand.forehand + i) % 3 if i < 3 else hand.declarer
-            if i >= 3:
-                t.append(bid_text(g, seat, bid, puddle=True) + "\n")
-            else:
-                t.append(bid_text(g, seat, bid) + "\n")
+        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats(), strict=True)):
+            t.append(bid_text(g, seat, bid, puddle=i >= 3) + "\n")
         if g.phase is Phase.BIDDING:
             if g.in_puddle and g.bidder != HUMAN:
                 who = g.name(g.bidder)
@@ -431,13 +431,11 @@ class TableScreen(Screen):
     def _deal(self) -> None:
         if self.game.phase is not Phase.DEAL:
             return
-        self.session.deal_next()
-        self.save()
+        hand = self.match.deal()
         self.cursor = 0
         self.bid_index = 0
-        self.ranking = 9
+        self.ranking = NINE_HIGH
         self.trump = None
-        hand = self.game.hand
         who = self.game.name(hand.forehand)
         self.note(f"Hand {hand.number} dealt. {who} {verb(who, 'holds')} the forehand card.")
         self.render_all()
@@ -448,35 +446,30 @@ class TableScreen(Screen):
         card_delay, trick_delay = PACE_DELAYS[self.app.settings.pace]
         delay = card_delay
         state = g.state
-        if g.phase is Phase.PLAY and state.in_trick == 0 and state.trick_number > 0:
+        if g.phase is Phase.PLAY and state is not None and state.in_trick == 0 and state.trick_number > 0:
             delay = trick_delay  # let the finished trick be seen
         self.thinking = True
         self.ai_started_at = time.monotonic()
         self.render_all()
-        view = g.view(seat)
-        rng = self.session.ai_rng(seat)
+        request = self.match.request()
         gen = self._gen
         self.run_worker(
-            partial(self._think, seat, view, rng, gen, time.monotonic() + delay),
+            partial(self._think, request, gen, time.monotonic() + delay),
             thread=True,
             group="ai",
             exit_on_error=True,
         )
 
-    def _think(self, seat, view, rng, gen, not_before: float) -> None:
+    def _think(self, request: Request, gen: int, not_before: float) -> None:
         """In the worker thread: ask the AI, then hand its choice back to the UI thread."""
-        ai = self.seats[seat]
-        if view.phase is Phase.BIDDING:
-            choice = ("bid", ai.choose_bid(view, rng))
-        else:
-            choice = ("card", ai.choose_card(view, rng))
-        self.app.call_from_thread(self._ai_ready, seat, choice, gen, not_before)
+        action = request.answer()
+        self.app.call_from_thread(self._ai_ready, request, action, gen, not_before)
 
-    def _ai_ready(self, seat: int, choice: tuple, gen: int, not_before: float) -> None:
+    def _ai_ready(self, request: Request, action: Bid | int, gen: int, not_before: float) -> None:
         if gen != self._gen:
             return
         wait = not_before - time.monotonic()
-        self._pending = (seat, choice, gen)
+        self._pending = (request, action, gen)
         if wait > 0.005:
             self._timer = self.set_timer(wait, self._apply_pending)
         else:
@@ -489,30 +482,25 @@ class TableScreen(Screen):
         pending, self._pending = self._pending, None
         if pending is None:
             return
-        seat, (kind, value), gen = pending
+        request, action, gen = pending
         if gen != self._gen:
             return
         g = self.game
         self.thinking = False
-        if kind == "bid":
-            puddle = g.in_puddle
-            if not g.can_bid(value):  # never let a faulty AI answer stop the game
-                value = g.legal_bids()[0]
-            g.bid(value)
-            self.note(bid_text(g, seat, value, puddle), "bold" if not value.is_pass else "")
+        puddle = g.in_puddle
+        bidding = g.phase is Phase.BIDDING
+        self.match.answer(request, action)
+        if bidding:
+            bid = g.current_hand().bids[-1]
+            self.note(bid_text(g, request.seat, bid, puddle), "bold" if not bid.is_pass else "")
         else:
-            if not g.can_play(value):
-                value = g.legal_cards()[0]
-            g.play(value)
             self._after_card()
-        self.save()
         self.render_all()
         self.advance()
 
     def _after_card(self) -> None:
         g = self.game
-        hand = g.hand
-        state = hand.state
+        state = g.log[-1].state
         if state.in_trick == 0:
             t = state.trick_number
             winner = state.winners[t - 1]
@@ -595,39 +583,35 @@ class TableScreen(Screen):
         cid, redo = opts[self.bid_index]
         if cid is None:
             return PASS
-        if CONTRACTS[cid].picks_trump:
+        contract = CONTRACTS[cid]
+        if contract.picks_trump:
             if self.trump is None:
                 return None
-            return Bid(cid, self.ranking, self.trump, redo)
-        return Bid(cid, self.ranking, None, redo)
+            return Declaration(contract, self.ranking, self.trump, redo)
+        return Declaration(contract, self.ranking, None, redo)
 
     def try_card(self, card: int) -> None:
-        g = self.game
         try:
-            g.verify_play(card)
+            self.match.apply(card)
         except IllegalActionError as exc:
             self.note(f"{exc}. Choose another card.", "bold red")
             self.render_all()
             self.app.bell()
             return
-        g.play(card)
         self._after_card()
-        self.save()
         self.render_all()
         self.advance()
 
     def try_bid(self, bid: Bid) -> None:
         g = self.game
+        puddle = g.in_puddle
         try:
-            g.verify_bid(bid)
+            self.match.apply(bid)
         except IllegalActionError as exc:
             self.note(str(exc), "bold red")
             self.render_all()
             return
-        puddle = g.in_puddle
-        g.bid(bid)
         self.note(bid_text(g, HUMAN, bid, puddle), "bold" if not bid.is_pass else "")
-        self.save()
         self.render_all()
         self.advance()
 

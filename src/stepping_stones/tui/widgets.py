@@ -10,6 +10,9 @@ from textual.widgets import Static
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
 
+CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "=")
+"""The key that picks each card of the person's hand, left to right."""
+
 
 _PLAIN = {"holds": "hold", "leads": "lead", "is": "are", "has": "have", "wins": "win"}
 
@@ -68,8 +71,6 @@ class HandView(Static):
     """
 
     def show(self, cards: list[int], legal: int, cursor: int | None, playing: bool, look) -> None:
-        from .table import CARD_KEYS
-
         self.count = len(cards)
         top = Text()
         bottom = Text()

@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 
-from .engine import CONTRACTS, Game
-from .records import RecordError, game_from_record, read_record, summary
+from typing import Any
+
+from ..engine import CONTRACTS, Game
+from ..records import RecordError, game_from_record, read_record, summary
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay",
         help="check a game record against the rules and show its scoresheet",
@@ -37,19 +39,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_text(game: Game, facts: dict) -> str:
+def render_text(game: Game, facts: dict[str, Any]) -> str:
     """The replay's facts for people: the hands, the scoresheet, then the result."""
     names = game.players
-    rules = game.rules
     lines = []
-    mode = f"{rules.contract_set} set"
-    if rules.short_game:
-        mode += f", short game without {CONTRACTS[rules.cut].name}"
-    if rules.redo_tokens:
-        mode += ", redo tokens"
-    lines.append(f"Stepping Stones: {', '.join(names)} ({mode})")
+    lines.append(f"Stepping Stones: {', '.join(names)} ({game.rules.describe()})")
     lines.append("")
-    for i, (hand, fact) in enumerate(zip((h for h in game.log if h.declarer is not None), facts["hands"]), 1):
+    for hand, fact in zip((h for h in game.log if h.declared), facts["hands"], strict=True):
         who = names[fact["declarer"]]
         how = " in the puddle" if fact["puddle"] else ""
         count = "unfinished" if fact["count"] is None else f"{fact['count']} tricks"
@@ -64,7 +60,7 @@ def render_text(game: Game, facts: dict) -> str:
     header += "Total".rjust(7) + "Firsts".rjust(8)
     lines.append(header)
     lines.append("-" * len(header))
-    redone = {(h.declaration.contract, h.declarer) for h in game.log if h.declaration and h.declaration.redo}
+    redone = {(h.contract.id, h.declarer) for h in game.log if h.declared and h.declaration.redo}
     for seat, name in enumerate(names):
         row = name.ljust(name_w)
         for c in contracts:

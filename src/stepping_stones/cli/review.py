@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "review",
         help="replay a saved game trick by trick in the app",
@@ -19,14 +19,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .records import RecordError, load_game
+    from ..records import RecordError, load_game
 
     try:
         game = load_game(args.file)
     except RecordError as exc:
         print(exc.line(), file=sys.stderr)
         return 2
-    from .tui.app import SteppingStonesApp
+    from ..tui.app import SteppingStonesApp
 
     SteppingStonesApp(review=game, review_title=args.file).run()
     return 0

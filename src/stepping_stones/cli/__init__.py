@@ -1,8 +1,10 @@
-"""The ``stepping-stones`` command.
+"""The ``stepping-stones`` command: argument parsing and printing only.
 
-Each subcommand lives in its own module with ``add_parser(subparsers)`` and a
-``run(args) -> int`` function; this file only wires them together, and keeps
-imports lazy so that ``stepping-stones replay`` never loads the TUI.
+Each subcommand lives in its own module of this package with
+``add_parser(subparsers)`` and a ``run(args) -> int`` function; the work itself
+is done by the library (``records``, ``lab``, ``tui``).  This file only wires
+the commands together, and keeps imports lazy so that ``stepping-stones
+replay`` never loads the app.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
+from .. import __version__
 
 # subcommand name -> module (relative to this package) that defines it
 SUBCOMMANDS = {
     "replay": ".replay",
-    "bench": ".bench_cli",
+    "review": ".review",
     "simulate": ".simulate",
     "tournament": ".tournament",
-    "review": ".review_cli",
+    "bench": ".bench",
+    "calibrate": ".calibrate",
 }
 
 
@@ -40,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _play(resume: bool) -> int:
     """Without a command: open the app (imported only now, so other commands stay light)."""
-    from .tui.app import run
+    from ..tui.app import run
 
     return run(resume=resume)
 
@@ -53,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         return _play(resume=args.resume)
-    return args.run(args)
+    code: int = args.run(args)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,89 @@
+"""The bidding model: per contract, a weight for each named feature and the spread of results.
+
+It lives in ``model.json`` beside this file, keyed by contract id and feature
+name, and is written by ``stepping-stones calibrate``; nothing depends on the
+order of the features in the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..engine import CONTRACTS
+from .features import FEATURE_NAMES, Features
+
+MODEL_FORMAT = "stepping-stones-bidding-model/1"
+MODEL_FILE = "model.json"
+
+
+@dataclass(frozen=True)
+class ContractModel:
+    """What the model knows of one contract."""
+
+    weights: Features  # one weight per feature, by name
+    sigma: float  # spread of the fit's error, in tricks
+    random_hand_mean: float  # mean result of a random hand declaring it
+    random_hand_sd: float
+    hands: int  # hands the fit was made on
+
+    def estimate(self, values: Features) -> float:
+        """The weighted sum of ``values``."""
+        return sum(w * x for w, x in zip(self.weights, values, strict=True))
+
+
+@dataclass(frozen=True)
+class Model:
+    contracts: dict[str, ContractModel]
+    meta: dict[str, Any]  # how it was fitted: the command, seed, samples
+
+    def __getitem__(self, contract_id: str) -> ContractModel:
+        return self.contracts[contract_id]
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"format": MODEL_FORMAT, **self.meta, "contracts": {}}
+        for cid, m in self.contracts.items():
+            data["contracts"][cid] = {
+                "weights": m.weights._asdict(),
+                "sigma": m.sigma,
+                "random_hand_mean": m.random_hand_mean,
+                "random_hand_sd": m.random_hand_sd,
+                "hands": m.hands,
+            }
+        return json.dumps(data, indent=1) + "\n"
+
+
+def parse_model(text: str) -> Model:
+    """Read a model file; every contract must give a weight for exactly the known features."""
+    data = json.loads(text)
+    if data.get("format") != MODEL_FORMAT:
+        raise ValueError(f"not a bidding model ({MODEL_FORMAT})")
+    contracts = {}
+    for cid, entry in data["contracts"].items():
+        weights = entry["weights"]
+        if cid not in CONTRACTS or set(weights) != set(FEATURE_NAMES):
+            raise ValueError(f"the model's entry for {cid!r} does not match the features")
+        contracts[cid] = ContractModel(
+            Features(**{name: float(weights[name]) for name in FEATURE_NAMES}),
+            float(entry["sigma"]),
+            float(entry["random_hand_mean"]),
+            float(entry["random_hand_sd"]),
+            int(entry["hands"]),
+        )
+    meta = {k: v for k, v in data.items() if k not in ("format", "contracts")}
+    return Model(contracts, meta)
+
+
+@cache
+def model() -> Model:
+    """The model shipped with the package (read once)."""
+    return parse_model(resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+
+
+def model_path() -> Path:
+    """Where ``calibrate`` writes a new model by default: the package's own file."""
+    return Path(__file__).with_name(MODEL_FILE)

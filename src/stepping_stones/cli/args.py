@@ -1,0 +1,89 @@
+"""Argument types and options shared by several commands."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from ..ai import LEVELS
+from ..engine import CONTRACT_SETS, CONTRACTS, Rules
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def not_negative(text: str) -> int:
+    """An argparse type: a whole number of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def level(text: str) -> str:
+    """An argparse type: the name of an AI level."""
+    if text not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join(LEVELS)})")
+    return text
+
+
+def three_levels(text: str) -> list[str]:
+    """An argparse type: three AI levels separated by commas, for seats 0, 1 and 2."""
+    levels = [t.strip() for t in text.split(",")]
+    if len(levels) != 3:
+        raise argparse.ArgumentTypeError("give exactly three levels, e.g. heuristic,random,random")
+    return [level(t) for t in levels]
+
+
+def seed(text: str) -> str:
+    """An argparse type: a seed, any text without control characters (the app's seeds are text)."""
+    if not text.strip() or not text.isprintable():
+        raise argparse.ArgumentTypeError("a seed is some printable text, e.g. 7 or a1b2c3")
+    return text.strip()
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """``--set``, ``--short``, ``--omit`` and ``--redo``: the options of the games a command plays."""
+    p.add_argument("--set", dest="contract_set", choices=tuple(CONTRACT_SETS), default="standard",
+                   help="contract set (default standard)")
+    p.add_argument("--short", action="store_true", help="short game: one contract left out")
+    p.add_argument("--omit", choices=tuple(CONTRACTS), metavar="CONTRACT",
+                   help="the contract the short game leaves out (default: the set's usual one)")
+    p.add_argument("--redo", action="store_true", help="play with redo tokens")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The ``Rules`` named by ``add_rules_arguments``' options (raises ``RulesError``)."""
+    return Rules(args.contract_set, short_game=args.short, omit=args.omit, redo_tokens=args.redo)
+
+
+def progress_bar(total: int, description: str) -> tuple[Any, Callable[[], None]]:
+    """A progress bar on standard error (silent when that is not a terminal), and the
+    function to call once per unit done.  Use the bar as a context manager."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+    task = bar.add_task(description, total=total)
+    return bar, lambda: bar.advance(task)

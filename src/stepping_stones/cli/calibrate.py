@@ -1,0 +1,47 @@
+"""``stepping-stones calibrate``: fit the heuristic's bidding model anew."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..engine import CONTRACTS
+from .args import positive, progress_bar, seed
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="fit the heuristic's bidding model from hands it plays (slow; for developers)",
+        description="For every contract, deal HANDS hands, make a random seat declare it and let "
+        "three heuristic seats play it out; fit the weight of each hand feature by least squares "
+        "and write the model (by default over the one the package uses).",
+    )
+    p.add_argument("--hands", type=positive, default=700, help="hands per contract (default 700)")
+    p.add_argument("--seed", type=seed, default="1", help="seed of the deals and the play (default 1)")
+    p.add_argument("--samples", type=positive, default=24,
+                   help="layouts the card play samples per decision (the heuristic's own setting)")
+    p.add_argument("--workers", type=positive, default=2, help="processes (default 2)")
+    p.add_argument("--output", type=Path, help="where to write the model (default: the package's model.json)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..ai.model import model_path
+    from ..files import atomic_write
+    from ..lab.calibrate import fit
+
+    bar, advance = progress_bar(len(CONTRACTS), "contracts")
+    with bar:
+        model = fit(args.hands, args.seed, args.samples, args.workers, advance)
+    for cid, m in model.contracts.items():
+        print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")
+    output = args.output or model_path()
+    try:
+        atomic_write(output, model.to_json())
+    except OSError as exc:
+        print(f"calibrate: cannot write {output}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {output}")
+    return 0

@@ -1,0 +1,81 @@
+"""``stepping-stones simulate``: whole games between AI seats, without a screen."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..ai import LEVELS
+from ..engine import RulesError
+from ..lab.simulate import SimulationResult, simulate
+from .args import add_rules_arguments, positive, progress_bar, rules_from_args, seed, three_levels
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play whole games between AI seats without a screen",
+        description="Play whole games between three AI seats and report wins, points and results "
+        "per contract. The same seed plays the same games, and the first game of a seed deals "
+        "the cards of the app's game with that seed.",
+    )
+    p.add_argument("--games", type=positive, required=True, help="number of games")
+    p.add_argument("--seats", type=three_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
+                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)})")
+    add_rules_arguments(p)
+    p.add_argument("--seed", type=seed, required=True,
+                   help="seed of the deals and the AI seats (any text; the app shows its game's seed)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record into DIR")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as e:
+        print(f"simulate: {e}", file=sys.stderr)
+        return 2
+    if args.records is not None:
+        try:
+            args.records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            print(f"simulate: cannot write records into {args.records}: {e.strerror}", file=sys.stderr)
+            return 2
+    bar, advance = progress_bar(args.games, "games")
+    with bar:
+        result = simulate(args.seats, rules, args.games, args.seed, args.records, advance)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_summary(result)
+    return 0
+
+
+def print_summary(result: SimulationResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"{result.games} games ({result.rules.describe()}), seed {result.seed}, "
+        f"{result.hands} hands, {result.seconds} s",
+        markup=False,
+    )
+    seats = Table("seat", "level", "win rate", "mean points")
+    for s, level in enumerate(result.seats):
+        seats.add_row(str(s), level, f"{result.win_rate[s]:.1%}", f"{result.mean_points[s]:+.2f}")
+    console.print(seats)
+    table = Table("contract", "goal", "mean result, seats 0/1/2", "mean points, seats 0/1/2")
+    table.columns[0].no_wrap = True
+    for cid, data in result.per_contract.items():
+        table.add_row(
+            cid, data.goal,
+            " / ".join("-" if r is None else f"{r:.2f}" for r in data.mean_result),
+            " / ".join(f"{p:+.2f}" for p in data.mean_points),
+        )
+    console.print(table)
+    if result.records is not None:
+        console.print(f"records written to {result.records}", markup=False)

@@ -1,0 +1,89 @@
+"""``stepping-stones tournament``: duplicate matches between two AI levels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..ai import LEVELS
+from ..engine import CONTRACTS, RulesError
+from ..lab.tournament import TournamentResult, tournament
+from .args import add_rules_arguments, level, not_negative, positive, progress_bar, rules_from_args, seed
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="duplicate matches between two AI levels",
+        description="Play duplicate matches: the same deal sequences with the candidate in each seat "
+        "in turn, alone against two baselines and two against one. Reports the candidate's mean game "
+        "points with a 95% confidence interval, win rate and per-contract results.",
+    )
+    p.add_argument("--candidate", type=level, required=True, help=f"level tested ({', '.join(LEVELS)})")
+    p.add_argument("--baseline", type=level, required=True, help="level it plays against")
+    p.add_argument("--deals", type=positive, required=True,
+                   help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1)")
+    p.add_argument("--seed", type=seed, required=True, help="seed of the deals and the AI seats")
+    add_rules_arguments(p)
+    p.add_argument("--defence", type=not_negative, default=0, metavar="HANDS",
+                   help="also compare the two levels' defence, HANDS deals per contract")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as e:
+        print(f"tournament: {e}", file=sys.stderr)
+        return 2
+    bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets")
+    with bar:
+        result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_summary(result)
+    return 0
+
+
+def print_summary(result: TournamentResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"[b]{result.candidate}[/b] against [b]{result.baseline}[/b]: {result.deal_sets} deal sets, "
+        f"{result.games_played} games, seed {result.seed}, {result.rules.describe()}",
+        highlight=False,
+    )
+    for title, part in (("one candidate against two baselines", result.one_vs_two),
+                        ("two candidates against one baseline", result.two_vs_one)):
+        lo, hi = part.ci95
+        console.print(
+            f"\n{title}: {part.games} games, win rate {part.win_rate:.1%}, "
+            f"mean points {part.mean_points:+.2f} (95% CI {lo:+.2f} to {hi:+.2f}), "
+            f"baseline {part.baseline_mean_points:+.2f}"
+        )
+        table = Table("contract", "goal", "cand. result", "base. result", "cand. pts", "base. pts")
+        table.columns[0].no_wrap = True
+        for cid, d in part.per_contract.items():
+            table.add_row(
+                cid, d.goal,
+                "-" if d.candidate_mean_result is None else f"{d.candidate_mean_result:.2f}",
+                "-" if d.baseline_mean_result is None else f"{d.baseline_mean_result:.2f}",
+                f"{d.candidate_mean_points:+.2f}", f"{d.baseline_mean_points:+.2f}",
+            )
+        console.print(table)
+    if result.defence is not None:
+        table = Table("contract", "goal", "hands", f"vs {result.candidate} defenders",
+                      f"vs {result.baseline} defenders", "held better")
+        table.columns[0].no_wrap = True
+        for cid, row in result.defence.items():
+            table.add_row(cid, row.goal, str(row.hands),
+                          f"{row.declarer_vs_candidate_defenders:.2f}",
+                          f"{row.declarer_vs_baseline_defenders:.2f}",
+                          "yes" if row.candidate_defence_holds_better else "no")
+        console.print(f"\n{result.candidate} declaring, by defence:")
+        console.print(table)

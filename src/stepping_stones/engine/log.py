@@ -1,0 +1,148 @@
+"""The game's history as data: the phase of play, and each hand as it happened.
+
+A ``HandLog`` is filled in by ``Game`` as the hand goes on.  What exists only
+after the bidding (the declarer, the declaration, the card play) is reached
+through accessors that raise ``WrongPhaseError`` while the hand is still being
+bid, so no caller mistakes "not yet" for a value.  Who made each bid and who
+played each card follow from the rules; they are answered here, once.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .bids import Bid, Declaration
+from .cards import NUM_SEATS
+from .contracts import Contract
+from .errors import WrongPhaseError
+from .hand import HandState, Trick
+
+
+class Phase(Enum):
+    DEAL = "deal"  # waiting for the next hand to be dealt
+    BIDDING = "bidding"
+    PLAY = "play"
+    OVER = "over"
+
+
+def bid_seat(forehand: int, i: int, declarer: int | None) -> int:
+    """Who made bid ``i`` (0-based) of a hand: the forehand first, then clockwise; a bid after
+    three passes is the puddle declaration, made by the declarer.
+
+    >>> [bid_seat(2, i, 1) for i in range(4)]
+    [2, 0, 1, 1]
+    """
+    if i < NUM_SEATS:
+        return (forehand + i) % NUM_SEATS
+    if declarer is None:
+        raise WrongPhaseError("nobody has declared from the puddle yet")
+    return declarer
+
+
+class HandLog:
+    """One hand of the game as it happened.
+
+    ``number`` (1-based), ``deal`` (three masks), ``forehand`` and ``bids`` are
+    there from the deal on; the rest once a contract is declared.
+    """
+
+    __slots__ = ("number", "deal", "forehand", "bids", "_declarer", "_declaration", "_puddle", "_state")
+
+    def __init__(self, number: int, deal: tuple[int, int, int], forehand: int) -> None:
+        self.number = number
+        self.deal = deal
+        self.forehand = forehand
+        self.bids: list[Bid] = []
+        self._declarer: int | None = None
+        self._declaration: Declaration | None = None
+        self._puddle = False
+        self._state: HandState | None = None
+
+    def declare(self, seat: int, declaration: Declaration, puddle: bool) -> HandState:
+        """Record ``seat``'s declaration and start the card play (the engine calls this)."""
+        self._declarer = seat
+        self._declaration = declaration
+        self._puddle = puddle
+        self._state = HandState(self.deal, seat, declaration.contract, declaration.ranking, declaration.trump)
+        return self._state
+
+    def _not_declared(self) -> WrongPhaseError:
+        return WrongPhaseError(f"hand {self.number} is still being bid: nobody has declared yet")
+
+    # --- after the bidding --------------------------------------------------
+
+    @property
+    def declared(self) -> bool:
+        """Whether a contract has been declared (the bidding is over)."""
+        return self._declaration is not None
+
+    @property
+    def declarer(self) -> int:
+        if self._declarer is None:
+            raise self._not_declared()
+        return self._declarer
+
+    @property
+    def declaration(self) -> Declaration:
+        if self._declaration is None:
+            raise self._not_declared()
+        return self._declaration
+
+    @property
+    def contract(self) -> Contract:
+        return self.declaration.contract
+
+    @property
+    def puddle(self) -> bool:
+        """Whether the declarer was forced to declare from the puddle."""
+        if self._declaration is None:
+            raise self._not_declared()
+        return self._puddle
+
+    @property
+    def state(self) -> HandState:
+        """The card play (``HandState``)."""
+        if self._state is None:
+            raise self._not_declared()
+        return self._state
+
+    @property
+    def plays(self) -> tuple[int, ...]:
+        """The cards played so far, in order (none before the declaration)."""
+        return tuple(self._state.plays) if self._state is not None else ()
+
+    @property
+    def trick_winners(self) -> tuple[int, ...]:
+        return tuple(self._state.winners) if self._state is not None else ()
+
+    @property
+    def finished(self) -> bool:
+        """Whether all twelve tricks have been played."""
+        return self._state is not None and self._state.finished
+
+    @property
+    def result(self) -> int:
+        """The declarer's count for this hand, as the sheet counts it."""
+        if self._state is None or not self._state.finished:
+            raise WrongPhaseError(f"hand {self.number} is not finished: it has no result yet")
+        return self._state.count()
+
+    # --- who did what -------------------------------------------------------------
+
+    def bid_seat(self, i: int) -> int:
+        """Who made bid ``i`` (0-based)."""
+        return bid_seat(self.forehand, i, self._declarer)
+
+    def bid_seats(self) -> list[int]:
+        return [self.bid_seat(i) for i in range(len(self.bids))]
+
+    def play_seat(self, k: int) -> int:
+        """Who played card ``k`` (0-based) of the hand."""
+        return self.state.seat_of(k)
+
+    def play_seats(self) -> list[int]:
+        return self._state.play_seats() if self._state is not None else []
+
+    def tricks(self) -> list[Trick]:
+        """Every trick played so far, the unfinished one last."""
+        return self._state.tricks() if self._state is not None else []

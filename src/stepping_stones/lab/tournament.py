@@ -1,0 +1,314 @@
+"""Duplicate matches between two AI levels: ``tournament()`` and its typed result.
+
+Each *deal set* is one game's sequence of deals (and its first forehand), game
+``number`` of the series ``seed``.  It is played six times: the candidate alone
+against two baselines, once in each seat, and two candidates against one
+baseline, the baseline in each seat.  Luck of the cards cancels out, so fewer
+games tell the levels apart.
+
+The headline figures are the candidate's, from the one-against-two games:
+mean game points per game with a 95% confidence interval (over deal sets, as
+their three games share their cards), win rate (a shared win counts as a
+share), and per contract the results and points on each side.  The same seed
+gives the same numbers, however the work is spread over processes.
+
+``defence`` adds a controlled table: for each contract, that many deals are
+declared by the candidate (in the seat whose hand suits the contract best,
+with the ranking and trump its bidding would choose) and played twice, against
+two candidate defenders and against two baseline defenders.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from ..ai import make_ai
+from ..ai.bidding import BidChooser
+from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, deal
+from ..match import Seeds, drive
+from .simulate import GameStats, Progress, play_game
+
+WORKERS = 2
+_Z95 = 1.959964
+
+Side = Literal["one", "two"]  # one candidate against two baselines, or two against one
+
+
+@dataclass(frozen=True)
+class SeatedGame:
+    """One game of a deal set, as plain data: which side it was, where the candidates sat."""
+
+    match: Side
+    candidate_seats: tuple[int, ...]
+    stats: GameStats
+
+
+def _seatings(candidate: str, baseline: str) -> list[tuple[Side, tuple[str, str, str], tuple[int, ...]]]:
+    """(side, seat levels, candidate seats) for the six games of one deal set."""
+    games: list[tuple[Side, tuple[str, str, str], tuple[int, ...]]] = []
+    for odd in range(NUM_SEATS):
+        levels = tuple(candidate if s == odd else baseline for s in range(NUM_SEATS))
+        games.append(("one", (levels[0], levels[1], levels[2]), (odd,)))
+    for odd in range(NUM_SEATS):
+        levels = tuple(baseline if s == odd else candidate for s in range(NUM_SEATS))
+        games.append(("two", (levels[0], levels[1], levels[2]), tuple(s for s in range(NUM_SEATS) if s != odd)))
+    return games
+
+
+def play_deal_set(job: tuple[str, str, Rules, str, int]) -> list[SeatedGame]:
+    """The six games of deal set ``number``."""
+    candidate, baseline, rules, seed, number = job
+    out = []
+    for side, levels, candidate_seats in _seatings(candidate, baseline):
+        agents = [make_ai(level) for level in levels]
+        stats = GameStats.of(play_game(agents, rules, seed, number))
+        out.append(SeatedGame(side, candidate_seats, stats))
+    return out
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The mean and a normal 95% confidence interval of the mean.
+
+    >>> mean_ci95([1.0, 3.0])
+    (2.0, (0.04003..., 3.95996...))
+    """
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = _Z95 * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class ContractComparison:
+    goal: str
+    candidate_mean_result: float | None
+    baseline_mean_result: float | None
+    candidate_declared: int
+    baseline_declared: int
+    candidate_mean_points: float
+    baseline_mean_points: float
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    """The candidate's figures over the games of one side (one-vs-two or two-vs-one)."""
+
+    games: int
+    win_rate: float
+    mean_points: float
+    ci95: tuple[float, float]
+    baseline_mean_points: float
+    per_contract: dict[str, ContractComparison]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "mean_points": self.mean_points,
+            "ci95": list(self.ci95),
+            "baseline_mean_points": self.baseline_mean_points,
+            "per_contract": {cid: vars(c) for cid, c in self.per_contract.items()},
+        }
+
+
+@dataclass
+class _Tally:
+    cand_results: list[int] = field(default_factory=list)
+    base_results: list[int] = field(default_factory=list)
+    cand_points: float = 0.0
+    base_points: float = 0.0
+
+
+def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> SideSummary:
+    games = 0
+    base_points: list[float] = []
+    per_set: list[float] = []
+    wins = 0.0
+    tallies = {c.id: _Tally() for c in rules.contracts}
+    for games_of_set in sets:
+        set_points = []
+        for g in games_of_set:
+            if g.match != side:
+                continue
+            games += 1
+            cand = g.candidate_seats
+            base = [s for s in range(NUM_SEATS) if s not in cand]
+            totals = g.stats.totals
+            cp = sum(totals[s] for s in cand) / len(cand)
+            base_points.append(sum(totals[s] for s in base) / len(base))
+            set_points.append(cp)
+            wins += sum(g.stats.wins[s] for s in cand)
+            for cid, pts in g.stats.points.items():
+                tallies[cid].cand_points += sum(pts[s] for s in cand) / len(cand)
+                tallies[cid].base_points += sum(pts[s] for s in base) / len(base)
+            for cid, declarer, result, _redo in g.stats.declared:
+                tally = tallies[cid]
+                (tally.cand_results if declarer in cand else tally.base_results).append(result)
+        per_set.append(sum(set_points) / len(set_points))
+    mean, (lo, hi) = mean_ci95(per_set)
+
+    def avg(xs: list[int]) -> float | None:
+        return round(sum(xs) / len(xs), 3) if xs else None
+
+    per_contract = {
+        cid: ContractComparison(
+            goal=CONTRACTS[cid].goal.value,
+            candidate_mean_result=avg(t.cand_results),
+            baseline_mean_result=avg(t.base_results),
+            candidate_declared=len(t.cand_results),
+            baseline_declared=len(t.base_results),
+            candidate_mean_points=round(t.cand_points / games, 3),
+            baseline_mean_points=round(t.base_points / games, 3),
+        )
+        for cid, t in tallies.items()
+    }
+    return SideSummary(
+        games=games,
+        win_rate=round(wins / games, 4),
+        mean_points=round(mean, 3),
+        ci95=(round(lo, 3), round(hi, 3)),
+        baseline_mean_points=round(sum(base_points) / games, 3),
+        per_contract=per_contract,
+    )
+
+
+@dataclass(frozen=True)
+class DefenceRow:
+    goal: str
+    hands: int
+    declarer_vs_candidate_defenders: float
+    declarer_vs_baseline_defenders: float
+    candidate_defence_holds_better: bool
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    candidate: str
+    baseline: str
+    seed: str
+    deal_sets: int
+    rules: Rules
+    one_vs_two: SideSummary
+    two_vs_one: SideSummary
+    defence: dict[str, DefenceRow] | None = None
+
+    @property
+    def games_played(self) -> int:
+        return 2 * NUM_SEATS * self.deal_sets
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as ``tournament --json`` prints it: the one-vs-two figures at the top."""
+        data: dict[str, Any] = {
+            "candidate": self.candidate,
+            "baseline": self.baseline,
+            "seed": self.seed,
+            "deal_sets": self.deal_sets,
+            "rules": self.rules.as_dict(),
+            "games_played": self.games_played,
+        }
+        data.update(self.one_vs_two.to_json())
+        data["two_vs_one"] = self.two_vs_one.to_json()
+        if self.defence is not None:
+            data["defence"] = {cid: vars(row) for cid, row in self.defence.items()}
+        return data
+
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def run_pool(jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None) -> list[R]:
+    """``fn`` over ``jobs`` on ``WORKERS`` processes, results in the order of the jobs."""
+    results = []
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        for r in pool.map(fn, jobs, chunksize=max(1, min(8, len(jobs) // (4 * WORKERS)))):
+            results.append(r)
+            if progress is not None:
+                progress()
+    return results
+
+
+def tournament(
+    candidate: str,
+    baseline: str,
+    deals: int,
+    seed: str,
+    rules: Rules,
+    defence: int = 0,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Run the duplicate match (and the defence table if ``defence`` > 0)."""
+    jobs = [(candidate, baseline, rules, seed, d) for d in range(deals)]
+    sets = run_pool(jobs, play_deal_set, progress)
+    return TournamentResult(
+        candidate=candidate,
+        baseline=baseline,
+        seed=seed,
+        deal_sets=deals,
+        rules=rules,
+        one_vs_two=summarise(sets, "one", rules),
+        two_vs_one=summarise(sets, "two", rules),
+        defence=defence_table(candidate, baseline, defence, seed, progress) if defence else None,
+    )
+
+
+# --- the defence table ------------------------------------------------------------
+
+
+def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
+    """One deal of ``contract_id`` declared by ``declarer_level``; its result against both defences."""
+    contract_id, declarer_level, baseline, seed, number = job
+    contract = CONTRACTS[contract_id]
+    seeds = Seeds(f"{seed}:defence:{contract_id}:{number}")
+    set_name = next(s for s, ids in CONTRACT_SETS.items() if contract_id in ids)
+    rules = Rules(set_name)
+    cards = deal(seeds.deal(1))
+    # The seat whose hand suits the contract best declares it, as it would bid it.
+    best: tuple[float, int, int, int | None] | None = None
+    for seat in range(NUM_SEATS):
+        probe = Game(rules, first_forehand=seat)
+        probe.start_hand(cards)
+        value, ranking, trump = BidChooser(probe.view(seat)).best_declaration(contract)
+        key = value if contract.goal is Goal.WIN else -value
+        if best is None or key > best[0]:
+            best = (key, seat, ranking, trump)
+    assert best is not None
+    _, declarer, ranking, trump = best
+    results = []
+    for defender_level in (declarer_level, baseline):
+        agents = [make_ai(declarer_level if s == declarer else defender_level) for s in range(NUM_SEATS)]
+        game = Game(rules, first_forehand=declarer)
+        game.start_hand(cards)
+        game.bid(Declaration(contract, ranking, trump))
+        drive(game, agents, seeds, stop=lambda g: g.phase is not Phase.PLAY)
+        results.append(game.log[-1].result)
+    return results[0], results[1]
+
+
+def defence_table(
+    candidate: str, baseline: str, hands: int, seed: str, progress: Progress | None = None
+) -> dict[str, DefenceRow]:
+    contract_ids = list(CONTRACTS)
+    jobs = [(cid, candidate, baseline, seed, n) for cid in contract_ids for n in range(hands)]
+    results = run_pool(jobs, play_defence_hand, progress)
+    table = {}
+    for i, cid in enumerate(contract_ids):
+        rows = results[i * hands : (i + 1) * hands]
+        own = sum(r[0] for r in rows) / hands
+        other = sum(r[1] for r in rows) / hands
+        win = CONTRACTS[cid].goal is Goal.WIN
+        table[cid] = DefenceRow(
+            goal=CONTRACTS[cid].goal.value,
+            hands=hands,
+            declarer_vs_candidate_defenders=round(own, 3),
+            declarer_vs_baseline_defenders=round(other, 3),
+            candidate_defence_holds_better=(own < other) if win else (own > other),
+        )
+    return table
