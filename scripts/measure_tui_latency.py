@@ -1,48 +1,81 @@
-"""Key latency while an AI seat is thinking (the seat is slowed to think for 2 s of pure CPU)."""
-import asyncio, os, sys, tempfile, time
+"""Key latency while an AI seat is thinking (the seat is slowed to think for 2 s of pure CPU).
+
+Run from the repository: ``python scripts/measure_tui_latency.py``.
+"""
+
+import asyncio
+import os
+import sys
+import tempfile
+import time
+
 os.environ["STEPPING_STONES_HOME"] = tempfile.mkdtemp()
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+
 from textual import events
-from stepping_stones.settings import Settings
-from stepping_stones.tui.seats import make_seat
-from stepping_stones.engine import Phase
+
 import tui_support
+from stepping_stones.ai import make_ai
+from stepping_stones.engine import Phase
+from stepping_stones.settings import Settings
+
 
 class Slow:
-    def __init__(self, inner): self.inner = inner
+    """An AI seat that spins the CPU for two seconds before each answer."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+
     def _spin(self):
         end = time.perf_counter() + 2.0
         x = 0
         while time.perf_counter() < end:
             x += sum(range(200))
-    def choose_bid(self, v, r): self._spin(); return self.inner.choose_bid(v, r)
-    def choose_card(self, v, r): self._spin(); return self.inner.choose_card(v, r)
+
+    def choose_bid(self, view, rng):
+        self._spin()
+        return self.inner.choose_bid(view, rng)
+
+    def choose_card(self, view, rng):
+        self._spin()
+        return self.inner.choose_card(view, rng)
+
 
 async def main():
-    app = tui_support.make_app(settings=Settings(pace="instant", colour="colour"), levels=("heuristic", "heuristic"), seed="lat")
+    settings = Settings(pace="instant", colour="colour")
+    app = tui_support.make_app(settings=settings, levels=("heuristic", "heuristic"), seed="lat")
     lat = []
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(); await tui_support.press(pilot, "enter"); await pilot.pause()
+        await pilot.pause()
+        await tui_support.press(pilot, "enter")
+        await pilot.pause()
         table = app.table
-        table.seats = {s: Slow(make_seat("heuristic")) for s in (1, 2)}
+        table.match.seats = (None, Slow(make_ai("heuristic")), Slow(make_ai("heuristic")))
         while len(lat) < 12:
             if table.thinking:
                 before = app.settings.pace
-                ev = events.Key("f", "f"); ev.set_sender(app)
-                t = time.perf_counter(); app._driver.send_message(ev)
+                key = events.Key("f", "f")
+                key.set_sender(app)
+                start = time.perf_counter()
+                app._driver.send_message(key)
                 while app.settings.pace == before:
                     await asyncio.sleep(0.001)
-                lat.append(time.perf_counter() - t)
+                lat.append(time.perf_counter() - start)
                 await asyncio.sleep(0.05)
                 continue
             screen = await tui_support.wait_for_person(pilot)
             if table.game.phase is Phase.BIDDING:
                 await tui_support.press(pilot, "p")
             elif screen is table:
-                cards = table.my_cards(); legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
+                cards = table.my_cards()
+                legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
                 await tui_support.press(pilot, tui_support.CARD_KEYS[legal[0]], "enter")
             else:
                 await tui_support.press(pilot, "enter")
     lat.sort()
-    print(f"key answered while an AI thinks: n={len(lat)} median {lat[len(lat)//2]*1000:.1f} ms, max {lat[-1]*1000:.1f} ms")
+    median, worst = lat[len(lat) // 2] * 1000, lat[-1] * 1000
+    print(f"key answered while an AI thinks: n={len(lat)} median {median:.1f} ms, max {worst:.1f} ms")
+
+
 asyncio.run(main())

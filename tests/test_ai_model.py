@@ -8,17 +8,17 @@ import random
 import pytest
 
 from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
-from stepping_stones.lab.calibrate import least_squares
 from stepping_stones.ai.features import FEATURE_NAMES, Features, features
 from stepping_stones.ai.model import model, parse_model
 from stepping_stones.engine import CONTRACTS, deal
+from stepping_stones.lab.calibrate import least_squares
 
 
 def test_least_squares_recovers_a_linear_rule():
     rng = random.Random(1)
     true = [2.0, -1.5, 0.25, 3.0]
     rows = [[1.0] + [rng.uniform(-3, 3) for _ in range(3)] for _ in range(200)]
-    ys = [sum(w * x for w, x in zip(true, row)) for row in rows]
+    ys = [sum(w * x for w, x in zip(true, row, strict=True)) for row in rows]
     fitted = least_squares(rows, ys, ridge=0.0)
     assert fitted == pytest.approx(true, abs=1e-6)
 

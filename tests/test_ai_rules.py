@@ -52,7 +52,8 @@ class Checked:
         return card
 
 
-@pytest.mark.parametrize("rules", MODES, ids=lambda r: f"{r.contract_set}-short{int(r.short_game)}-redo{int(r.redo_tokens)}")
+@pytest.mark.parametrize("rules", MODES,
+                         ids=lambda r: f"{r.contract_set}-short{int(r.short_game)}-redo{int(r.redo_tokens)}")
 @pytest.mark.parametrize("seats", [("heuristic", "heuristic", "heuristic"), ("heuristic", "random", "heuristic")])
 def test_whole_games_with_only_legal_actions(rules, seats):
     for number in range(2):
@@ -171,7 +172,8 @@ def test_bid_does_not_depend_on_hidden_cards(seed, redo):
     assert other.view(seat) == game.view(seat)
     for level in LEVELS:
         ai = make_ai(level)
-        assert ai.choose_bid(game.view(seat), random.Random(seed)) == ai.choose_bid(other.view(seat), random.Random(seed))
+        mine = ai.choose_bid(game.view(seat), random.Random(seed))
+        assert mine == ai.choose_bid(other.view(seat), random.Random(seed))
 
 
 def test_same_seed_same_game():

@@ -250,7 +250,10 @@ def test_highest_card_out_follows_the_ranking():
 # --- bidding ------------------------------------------------------------------------
 
 
-def bidding_position(hand: str, rules: Rules = Rules(), sheet: dict | None = None) -> Game:
+STANDARD = Rules()
+
+
+def bidding_position(hand: str, rules: Rules = STANDARD, sheet: dict | None = None) -> Game:
     """Seat 0 is forehand in a fresh hand; ``sheet`` presets recorded results."""
     game = Game(rules, first_forehand=0)
     for cid, row in (sheet or {}).items():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from stepping_stones.lab.speed import random_hands
 from stepping_stones.cli import main
+from stepping_stones.lab.speed import random_hands
 
 
 def test_bench_json_reports_the_engine_figures(capsys):

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import random
 
-import reference
-from conftest import ALL_RULES, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference
+from conftest import ALL_RULES, random_game
 from stepping_stones.engine import CARD_NAMES, CONTRACTS
 from stepping_stones.records import (
     RecordError,

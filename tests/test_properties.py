@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from conftest import ALL_RULES, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import ALL_RULES, random_game
 from stepping_stones.engine import (
     BIT,
     CONTRACTS,
@@ -68,7 +68,7 @@ def test_sheet_keeps_each_seats_best_declared_result(seed, rules):
 @given(seed=seeds, rules=rules_st)
 def test_forehand_and_puddle_follow_the_rules(seed, rules):
     game = random_game(seed, rules)
-    for prev, hand in zip(game.log, game.log[1:]):
+    for prev, hand in zip(game.log, game.log[1:], strict=False):
         # The forehand moves clockwise; it only skips seats (those that had nothing open).
         step = (hand.forehand - prev.forehand) % 3
         assert step in (1, 2, 0)

@@ -6,10 +6,10 @@ import copy
 import json
 
 import pytest
-from conftest import ALL_RULES, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import ALL_RULES, random_game
 from stepping_stones.cli import main
 from stepping_stones.engine import SUITS, Declaration, Game, Phase, Rules, parse_bid, parse_card
 from stepping_stones.records import (

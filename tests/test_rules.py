@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-
-import pytest
 from dataclasses import replace
 
-from conftest import cards, ladder, play_hand, play_out, same_bands
+import pytest
 
+from conftest import cards, ladder, play_hand, play_out, same_bands
 from stepping_stones.engine import (
     CARD_NAMES,
     CONTRACTS,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conftest import ALL_RULES
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -20,6 +19,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from conftest import ALL_RULES
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
     CONTRACTS,

@@ -8,7 +8,7 @@ import pytest
 
 from stepping_stones.records import load_game, summary
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import make_app, press, play_to_the_end, sheet_from_screen, widget_text
+from tui_support import make_app, play_to_the_end, press, sheet_from_screen, widget_text
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from conftest import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import random_game
 from stepping_stones.engine import FULL_DECK, Phase, Rules, mask_of
 
 

@@ -205,7 +205,7 @@ def sheet_from_screen(text: str, names: tuple[str, ...], contract_ids: tuple[str
     totals, firsts = [0, 0, 0], [0, 0, 0]
     for seat, cells in rows.items():
         assert len(cells) == len(contract_ids) + 2, (seat, cells)
-        for cid, cell in zip(contract_ids, cells):
+        for cid, cell in zip(contract_ids, cells, strict=False):
             if cell == "·":
                 continue
             count, _, pts = cell.partition(" ")

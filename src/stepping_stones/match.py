@@ -35,6 +35,7 @@ from random import Random
 from .ai import Action, Agent, decide
 from .engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules
 
+
 @dataclass(frozen=True)
 class Seeds:
     """Where every random choice of one game comes from, by position.

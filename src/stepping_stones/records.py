@@ -11,16 +11,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from .engine import (
     CARD_NAMES,
     HAND_SIZE,
-    CardSyntaxError,
     SUITS,
     TRICKS,
+    CardSyntaxError,
     Game,
     Phase,
     Rules,
@@ -33,7 +33,7 @@ from .engine import (
 )
 from .files import atomic_write
 
-FORMAT = "stepping-stones-record/1"
+FORMAT: Final = "stepping-stones-record/1"
 
 
 class RecordError(SteppingStonesError, ValueError):

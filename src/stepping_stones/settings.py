@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -22,7 +22,9 @@ HOME_ENV = "STEPPING_STONES_HOME"
 APP_NAME = "stepping-stones"
 
 Pace = Literal["instant", "fast", "normal", "slow"]
-PACES: tuple[str, ...] = ("instant", "fast", "normal", "slow")
+PACES: tuple[Pace, ...] = get_args(Pace)
+Colour = Literal["auto", "colour", "mono"]
+COLOURS: tuple[Colour, ...] = get_args(Colour)
 
 # seconds an AI seat waits before each card, and before leading after a finished trick
 PACE_DELAYS: dict[str, tuple[float, float]] = {
@@ -39,12 +41,28 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
     pace: Pace = "normal"
-    colour: Literal["auto", "colour", "mono"] = "auto"
+    colour: Colour = "auto"
     ascii: bool = False
 
     @property
     def monochrome(self) -> bool:
         return self.colour == "mono" or (self.colour == "auto" and "NO_COLOR" in os.environ)
+
+
+def as_pace(text: str) -> Pace:
+    """The pace named ``text`` (one of ``PACES``)."""
+    for pace in PACES:
+        if pace == text:
+            return pace
+    raise ValueError(f"unknown pace {text!r} (choose {', '.join(PACES)})")
+
+
+def as_colour(text: str) -> Colour:
+    """The colour mode named ``text`` (one of ``COLOURS``)."""
+    for colour in COLOURS:
+        if colour == text:
+            return colour
+    raise ValueError(f"unknown colour mode {text!r} (choose {', '.join(COLOURS)})")
 
 
 def config_dir() -> Path:

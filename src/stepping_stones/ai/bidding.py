@@ -20,7 +20,6 @@ spent when a recorded result was poor and this hand would very likely beat it.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 
 from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, PlayerView
@@ -110,11 +109,8 @@ class BidChooser:
     def others(self, contract: Contract) -> list[list[float]]:
         top = contract.tricks_counted
         mean, sd = usual(contract)
-        row = self.view.sheet[contract.id]
-        return [
-            _point_mass(row[s], top) if row[s] is not None else _pmf(mean, sd, top)
-            for s in range(NUM_SEATS) if s != self.seat
-        ]
+        recorded = [r for s, r in enumerate(self.view.sheet[contract.id]) if s != self.seat]
+        return [_point_mass(r, top) if r is not None else _pmf(mean, sd, top) for r in recorded]
 
     def gain(self, contract: Contract, value: float, recorded: int | None) -> float:
         """Expected points of declaring now, minus those of an ordinary hand (or of the recorded result)."""
@@ -137,7 +133,7 @@ class BidChooser:
         view = self.view
         mine = 0
         total = 0
-        for cid, row in view.sheet.items():
+        for row in view.sheet.values():
             for s in range(NUM_SEATS):
                 if row[s] is None:
                     total += 1

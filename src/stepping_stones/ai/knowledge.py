@@ -20,7 +20,6 @@ from random import Random
 
 from ..engine import (
     ABOVE,
-    FULL_DECK,
     NUM_SEATS,
     STRENGTH,
     SUIT_MASK_OF,

@@ -112,7 +112,7 @@ class CardChooser:
         view = self.view
         if self.position == NUM_SEATS - 1:
             # Last to play: the other hands do not matter for this trick.
-            st = view.state_with({s: 0 for s in self.know.others})
+            st = view.state_with(dict.fromkeys(self.know.others, 0))
             return [1.0 if self.pleased(self.me, self.outcome(st, c)) else 0.0 for c in legal]
         good = [0] * len(legal)
         taken = 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
 from typing import Any
 
 from ..engine import CONTRACTS, Game

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from .bids import Bid, Declaration
 from .cards import FULL_DECK, HAND_SIZE, NUM_SEATS
 from .contracts import Contract, Rules
-from .hand import HandState, Trick
 from .errors import WrongPhaseError
+from .hand import HandState, Trick
 from .log import Phase
 
 
@@ -53,7 +53,8 @@ class _OpenPlay:
         out = []
         for start in range(0, len(self.plays), NUM_SEATS):
             t = start // NUM_SEATS
-            cards = tuple(zip(self.play_seats[start : start + NUM_SEATS], self.plays[start : start + NUM_SEATS]))
+            end = start + NUM_SEATS
+            cards = tuple(zip(self.play_seats[start:end], self.plays[start:end], strict=True))
             if t < len(self.trick_winners):
                 out.append(Trick(t + 1, cards[0][0], cards, self.trick_winners[t], True))
             else:
@@ -66,7 +67,7 @@ class _OpenPlay:
         n = len(self.plays) % NUM_SEATS
         if not n:
             return []
-        return list(zip(self.play_seats[-n:], self.plays[-n:]))
+        return list(zip(self.play_seats[-n:], self.plays[-n:], strict=True))
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class PlayerView(_OpenPlay):
         start[self.seat] = self.dealt_cards
         for seat, mask in hidden.items():
             start[seat] = mask
-        for seat, c in zip(self.play_seats, self.plays):
+        for seat, c in zip(self.play_seats, self.plays, strict=True):
             if seat != self.seat:
                 start[seat] |= 1 << c
         state = HandState(start, self.declarer, declaration.contract, declaration.ranking, declaration.trump)

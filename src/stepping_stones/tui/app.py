@@ -12,7 +12,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..engine import Game, Rules
-from ..settings import PACES, Settings, load_settings, save_settings
+from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .session import (
     HUMAN,
     Session,
@@ -189,8 +189,7 @@ class SteppingStonesApp(App):
             self.table.render_all()
 
     def action_cycle_colour(self) -> None:
-        modes = ("auto", "colour", "mono")
-        self.settings.colour = modes[(modes.index(self.settings.colour) + 1) % 3]
+        self.settings.colour = COLOURS[(COLOURS.index(self.settings.colour) + 1) % len(COLOURS)]
         save_settings(self.settings)
         self.apply_colour_mode()
         self.notify(f"Colours: {self.settings.colour}")

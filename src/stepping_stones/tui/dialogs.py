@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ..engine import CONTRACTS, TRICKS, FollowRule, Game, Goal, Rules
+from .host import host
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
 
@@ -48,7 +49,7 @@ class HandSummaryScreen(Dialog):
         self.number = number
 
     def body(self) -> ComposeResult:
-        look = Look(self.app.settings.ascii)
+        look = Look(host(self).settings.ascii)
         yield Static(hand_summary(self.game, self.number), id="summary-text")
         yield Static(sheet_table(self.game, look), id="summary-sheet")
         last = self.game.over
@@ -244,7 +245,7 @@ class HelpScreen(Dialog):
         self.rules = rules
 
     def body(self) -> ComposeResult:
-        yield VerticalScroll(Static(help_text(self.rules, Look(self.app.settings.ascii)), id="help-text"),
+        yield VerticalScroll(Static(help_text(self.rules, Look(host(self).settings.ascii)), id="help-text"),
                              id="help-scroll")
 
     def on_mount(self) -> None:

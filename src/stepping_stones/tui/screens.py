@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,11 +13,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 
-from dataclasses import replace
-
-from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, NUM_SEATS, Game, Phase, Rules, sorted_cards
+from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, NUM_SEATS, Game, Rules, sorted_cards
 from ..records import GameRecord, RecordHand, game_from_record
-from ..settings import PACES, save_settings
+from ..settings import PACES, as_colour, as_pace, save_settings
+from .host import host
 from .render import Look, contract_line, result_text, sheet_table
 from .seats import DEFAULT_LEVEL, levels
 from .session import Setup
@@ -51,13 +52,13 @@ class SetupScreen(Screen):
     def rules(self) -> Rules:
         return self.setup.rules
 
-    def _set_rules(self, **changes: object) -> None:
+    def _set_rules(self, **changes: Any) -> None:
         self.setup = replace(self.setup, rules=replace(self.setup.rules, **changes))
 
     def compose(self) -> ComposeResult:
         s = self.setup
         r = s.rules
-        settings = self.app.settings
+        settings = host(self).settings
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="setup"):
             yield Static(Text.assemble(("Stepping Stones", "bold"),
@@ -124,15 +125,15 @@ class SetupScreen(Screen):
         elif sid == "redo_tokens":
             self._set_rules(redo_tokens=event.value == "yes")
         elif sid == "ascii":
-            self.app.settings.ascii = event.value == "yes"
-            save_settings(self.app.settings)
+            host(self).settings.ascii = event.value == "yes"
+            save_settings(host(self).settings)
         elif sid == "pace":
-            self.app.settings.pace = event.value
-            save_settings(self.app.settings)
-        elif sid == "colour" and event.value != self.app.settings.colour:
-            self.app.settings.colour = event.value
-            save_settings(self.app.settings)
-            self.app.apply_colour_mode()
+            host(self).settings.pace = as_pace(event.value)
+            save_settings(host(self).settings)
+        elif sid == "colour" and event.value != host(self).settings.colour:
+            host(self).settings.colour = as_colour(event.value)
+            save_settings(host(self).settings)
+            host(self).apply_colour_mode()
         self.query_one("#setup-summary", Static).update(self._describe())
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -167,10 +168,10 @@ class SetupScreen(Screen):
     def action_start(self) -> None:
         setup = self.read_form()
         if setup is not None:
-            self.app.start_new_game(setup)
+            host(self).start_new_game(setup)
 
     def action_help(self) -> None:
-        self.app.action_help(self.rules)
+        host(self).action_help(self.rules)
 
 
 class GameOverScreen(Screen):
@@ -189,7 +190,7 @@ class GameOverScreen(Screen):
         self.path = path
 
     def compose(self) -> ComposeResult:
-        look = Look(self.app.settings.ascii)
+        look = Look(host(self).settings.ascii)
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="gameover"):
             yield Static(Text("The game is over", style="bold"), id="gameover-title")
@@ -201,10 +202,10 @@ class GameOverScreen(Screen):
         yield Footer()
 
     def action_again(self) -> None:
-        self.app.start_new_game(replace(self.app.last_setup, seed=None))
+        host(self).start_new_game(replace(host(self).last_setup, seed=None))
 
     def action_setup(self) -> None:
-        self.app.show_setup()
+        host(self).show_setup()
 
     def action_review(self) -> None:
         self.app.push_screen(ReviewScreen(self.game, title=str(self.path or "")))
@@ -259,13 +260,12 @@ class ReviewScreen(Screen):
         if not rec.hands:
             return game_from_record(rec)
         cards = rec.hands[h].play.split()[:k]
-        hands = list(rec.hands[:h]) + [RecordHand(deal=rec.hands[h].deal, bids=rec.hands[h].bids,
-                                                  play=" ".join(cards))]
+        hands = [*rec.hands[:h], RecordHand(deal=rec.hands[h].deal, bids=rec.hands[h].bids, play=" ".join(cards))]
         return game_from_record(GameRecord(format=rec.format, rules=rec.rules, players=rec.players,
                                            first_forehand=rec.first_forehand, hands=hands))
 
     def show(self) -> None:
-        look = Look(self.app.settings.ascii)
+        look = Look(host(self).settings.ascii)
         h, k = self.positions[self.index]
         game = self.game_at(h, k)
         top = Text()
@@ -309,10 +309,9 @@ class ReviewScreen(Screen):
                         body.append_text(look.card(c))
                         body.append(" ")
                     body.append("\n")
-            if game.phase is Phase.OVER or (game.phase is Phase.DEAL and h == len(self.final.log) - 1):
-                if game.over:
-                    body.append("\n")
-                    body.append_text(result_text(game))
+            if game.over:
+                body.append("\n")
+                body.append_text(result_text(game))
         self.query_one("#review-table", Static).update(body)
 
     def action_step(self, step: int) -> None:

@@ -17,7 +17,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,7 +34,7 @@ from ..records import (
 )
 from ..settings import data_dir
 
-SESSION_FORMAT = "stepping-stones-session/1"
+SESSION_FORMAT: Final = "stepping-stones-session/1"
 HUMAN = 0  # the person always sits in seat 0
 
 

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, IllegalActionError, Phase, sorted_cards
 from ..match import Match, Request
 from ..settings import PACE_DELAYS, PACES, save_settings
+from .host import host
 from .render import Look, contract_line, sheet_table
 from .seats import make_seat
 from .session import HUMAN, Session, bid_text
@@ -84,7 +85,7 @@ class TableScreen(Screen):
 
     @property
     def look(self) -> Look:
-        return Look(self.app.settings.ascii)
+        return Look(host(self).settings.ascii)
 
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
@@ -133,7 +134,7 @@ class TableScreen(Screen):
     def my_cards(self) -> list[int]:
         g = self.game
         hand = g.hand
-        if hand is None or g.phase is Phase.DEAL and hand.finished or g.over:
+        if hand is None or (g.phase is Phase.DEAL and hand.finished) or g.over:
             return []
         if hand.declared:
             return sorted_cards(hand.state.hands[HUMAN], hand.declaration.ranking)
@@ -210,7 +211,7 @@ class TableScreen(Screen):
         t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
         if g.hand is not None:
             t.append(f"{look.sep}Forehand: {g.name(g.hand.forehand)}")
-        t.append(f"{look.sep}Pace: {self.app.settings.pace}")
+        t.append(f"{look.sep}Pace: {host(self).settings.pace}")
         return t
 
     def _seats(self) -> Text:
@@ -443,7 +444,7 @@ class TableScreen(Screen):
 
     def _start_ai(self, seat: int) -> None:
         g = self.game
-        card_delay, trick_delay = PACE_DELAYS[self.app.settings.pace]
+        card_delay, trick_delay = PACE_DELAYS[host(self).settings.pace]
         delay = card_delay
         state = g.state
         if g.phase is Phase.PLAY and state is not None and state.in_trick == 0 and state.trick_number > 0:
@@ -667,17 +668,17 @@ class TableScreen(Screen):
         self.app.push_screen(LastTrickScreen(self.game, self.look))
 
     def action_help(self) -> None:
-        self.app.action_help()
+        host(self).action_help()
 
     def action_pace(self) -> None:
-        settings = self.app.settings
+        settings = host(self).settings
         settings.pace = PACES[(PACES.index(settings.pace) + 1) % len(PACES)]
         save_settings(settings)
         self.note(f"AI pace: {settings.pace}.")
         self.render_all()
 
     def action_new_game(self) -> None:
-        self.app.action_new_game()
+        host(self).action_new_game()
 
     def leave(self) -> None:
         """Stop reacting to AI answers (the game is being abandoned)."""

@@ -114,13 +114,13 @@ class Choice(Static, can_focus=True):
     ]
 
     class Changed(Message):
-        def __init__(self, choice: "Choice", value: str) -> None:
+        def __init__(self, choice: Choice, value: str) -> None:
             super().__init__()
             self.choice = choice
             self.value = value
 
         @property
-        def control(self) -> "Choice":
+        def control(self) -> Choice:
             return self.choice
 
     def __init__(self, options: list[tuple[str, str]], value: str, **kwargs) -> None:

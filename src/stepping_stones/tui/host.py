@@ -1,0 +1,37 @@
+"""What the screens ask of the app that hosts them, as a type (no import of the app itself).
+
+The app imports the screens; a screen that imported the app back would close
+an import cycle.  Screens reach the app's own services through ``host(self)``,
+typed by this protocol, which ``SteppingStonesApp`` implements.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, cast
+
+from textual.dom import DOMNode
+
+if TYPE_CHECKING:
+    from ..engine import Rules
+    from ..settings import Settings
+    from .session import Setup
+
+
+class Host(Protocol):
+    settings: Settings
+    last_setup: Setup
+
+    def start_new_game(self, setup: Setup) -> None: ...
+
+    def show_setup(self) -> None: ...
+
+    def action_help(self, rules: Rules | None = None) -> None: ...
+
+    def action_new_game(self) -> None: ...
+
+    def apply_colour_mode(self) -> None: ...
+
+
+def host(node: DOMNode) -> Host:
+    """The app hosting ``node``, with the services the screens use."""
+    return cast(Host, node.app)
