@@ -6,9 +6,20 @@ import asyncio
 
 import pytest
 
-from stepping_stones.records import load_game, summary
+from stepping_stones.ai import RandomAI, decide
+from stepping_stones.cli import main
+from stepping_stones.records import load_game, read_record, summary
+from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import make_app, play_to_the_end, press, sheet_from_screen, widget_text
+from tui_support import (
+    make_app,
+    play_to_the_end,
+    press,
+    press_action,
+    sheet_from_screen,
+    wait_for_person,
+    widget_text,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -84,3 +95,37 @@ def test_redo_game_where_the_person_spends_the_token():
     _check(shown, facts, result, game)
     # the redone cells carry the mark on screen
     assert {(h["contract"], h["declarer"]) for h in redo_hands} == shown["redo"]
+
+
+def test_a_game_in_the_app_is_played_again_by_simulate_from_its_seed(tmp_path):
+    """The app and ``simulate`` play through the same match driver and seeds: with the person's
+    seat answered (by key presses) as a ``random`` seat would answer, the app's saved record and
+    ``simulate --games 1 --seed SEED --seats random,random,random`` are the same game."""
+    seed = "same-game"
+
+    async def play_in_the_app():
+        app = make_app(seed=seed, levels=("random", "random"), contract_set="advanced", redo_tokens=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            for _ in range(2000):
+                screen = await wait_for_person(pilot)
+                if isinstance(screen, GameOverScreen):
+                    return screen.path
+                if isinstance(screen, HandSummaryScreen):
+                    await press(pilot, "enter")
+                    continue
+                table = app.table
+                game = table.game
+                action = decide(RandomAI(), game.view(0), table.session.seeds.decision(game, 0))
+                await press_action(pilot, table, action)
+        raise AssertionError("the game did not end")
+
+    saved = read_record(asyncio.run(play_in_the_app()))
+    out = tmp_path / "simulated"
+    assert main(["simulate", "--games", "1", "--seed", seed, "--seats", "random,random,random",
+                 "--set", "advanced", "--redo", "--json", "--records", str(out)]) == 0
+    simulated = read_record(next(out.glob("*.json")))
+    assert simulated.rules == saved.rules and simulated.first_forehand == saved.first_forehand
+    assert len(saved.hands) >= 12
+    assert simulated.hands == saved.hands  # every deal, every bid, every card

@@ -152,6 +152,25 @@ async def human_bid(pilot, table, rng: Random, want_redo: bool = False) -> None:
     await press(pilot, "enter")
 
 
+async def press_action(pilot, table, action) -> None:
+    """Make ``action`` (a bid or a card, as an engine value) at the table with key presses only."""
+    game = table.game
+    if game.phase is Phase.PLAY:
+        await press_card(pilot, table, table.my_cards().index(action), Random(0))
+        return
+    if action.is_pass:
+        await press(pilot, "p")
+        return
+    opts = table.bid_options()
+    choice = opts.index((action.contract.id, action.redo))
+    for _ in range((choice - table.bid_index) % len(opts)):
+        await press(pilot, "down")
+    await press(pilot, str(action.ranking))
+    if action.trump is not None:
+        await press(pilot, "cklb"[action.trump])
+    await press(pilot, "enter")
+
+
 async def human_turn(pilot, table, rng: Random, want_redo: bool = False) -> None:
     """The person's bid or card, by a simple rule: a random legal choice, made with key presses."""
     game = table.game

@@ -184,10 +184,11 @@ class GameOverScreen(Screen):
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
-    def __init__(self, game: Game, path: Path | None) -> None:
+    def __init__(self, game: Game, path: Path | None, seed: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.path = path
+        self.seed = seed
 
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
@@ -197,6 +198,9 @@ class GameOverScreen(Screen):
             yield Static(sheet_table(self.game, look), id="final-sheet")
             yield Static(result_text(self.game), id="result")
             where = f"The game record is saved as {self.path}." if self.path else ""
+            if self.seed:
+                where += (f"\nDeal seed: {self.seed} (stepping-stones simulate --seed {self.seed} "
+                          "deals these cards again).")
             yield Static(Text(where + "\nn or Enter: a new game with the same setup   s: change the setup   "
                               "r: review this game   q: quit", style="italic"), id="gameover-help")
         yield Footer()

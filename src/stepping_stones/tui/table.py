@@ -519,7 +519,7 @@ class TableScreen(Screen):
             self.note(f"Could not file the finished game: {exc}", "bold red")
         from .screens import GameOverScreen
 
-        self.app.switch_screen(GameOverScreen(self.session.game, path))
+        self.app.switch_screen(GameOverScreen(self.session.game, path, self.session.info.seed))
 
     # --- the person's actions ----------------------------------------------------
 
