@@ -1,7 +1,8 @@
 """A second, deliberately naive implementation of the rules, for differential tests.
 
-Written straight from spec/rules.md with strings and lists and no shared code
-with the engine (it imports nothing from stepping_stones), so that a mistake
+Written straight from docs/rules.md (the rules as this program plays them), with
+strings and lists and no shared code with the engine (it imports nothing from
+stepping_stones), so that a mistake
 in the fast engine is unlikely to be repeated here.  It replays a record's
 JSON data and returns the replay facts, or (hand, action) of the first
 illegal action.

@@ -50,7 +50,7 @@ def test_nothing_outside_the_engine_imports_its_modules_directly():
         if ENGINE_DIR in path.parents:
             continue
         for level, module in imports(path):
-            if module.startswith("engine.") or module.startswith("stepping_stones.engine."):
+            if module.startswith(("engine.", "stepping_stones.engine.")):
                 offenders.append(f"{path.relative_to(PACKAGE_DIR)}: {'.' * level}{module}")
     assert offenders == []
 

@@ -1,4 +1,4 @@
-"""Property tests: the "facts that follow" of spec/rules.md over random whole games."""
+"""Property tests: the "Facts worth knowing" of docs/rules.md, over random whole games."""
 
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ class CardChooser:
         self.know = Knowledge(view)
         self.trick_no = len(view.trick_winners)
         self.counted = bool(self.contract.counted_mask >> self.trick_no & 1)
-        self.position = len(view.plays) % NUM_SEATS
+        self.position = len(view.current_trick())  # cards already in this trick
         self.hand = view.own_cards
         self.nodes = 0
 

@@ -188,7 +188,7 @@ def help_text(rules: Rules, look: Look) -> Group:
         trump = "the declarer picks a trump suit" if c.picks_trump else "no trump"
         what = f"{goal}; {trump}"
         if c.first_counted > 1:
-            what += f"; only tricks {c.first_counted} to 12 count"
+            what += f"; only tricks {c.first_counted} to {TRICKS} count"
         parts.append(head)
         parts.append(Padding(Text(what + ".\n" + _FOLLOW[c.follow]), (0, 0, 0, 2)))
     t = Text()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CARD_NAMES, CONTRACTS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Game, Goal
+from ..engine import CARD_NAMES, CONTRACTS, NUM_SEATS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Game, Goal
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
@@ -106,7 +106,7 @@ def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
     redo = redo_cells(game)
     totals = game.totals()
     firsts = game.firsts()
-    for seat in range(3):
+    for seat in range(NUM_SEATS):
         row: list[Text] = [Text(game.name(seat), style="bold" if seat == highlight else "")]
         for c in contracts:
             value = game.sheet[c.id][seat]
@@ -140,8 +140,8 @@ def hand_summary(game: Game, number: int) -> Text:
     who = game.name(hand.declarer)
     text.append(f"Hand {number}\n", style="bold")
     text.append(f"{who} declared {'from the puddle ' if hand.puddle else ''}{bid.describe()}.\n")
-    won = [hand.state.tricks_won(s) for s in range(3)]
-    text.append("Tricks taken: " + ", ".join(f"{game.name(s)} {won[s]}" for s in range(3)) + ".\n")
+    won = [hand.state.tricks_won(s) for s in range(NUM_SEATS)]
+    text.append("Tricks taken: " + ", ".join(f"{game.name(s)} {won[s]}" for s in range(NUM_SEATS)) + ".\n")
     count = hand.result
     if contract.first_counted > 1:
         text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: {who} took {count} of them.\n")
@@ -158,12 +158,12 @@ def hand_summary(game: Game, number: int) -> Text:
         row = game.sheet[contract.id]
         text.append(f"{contract.name} is now scored", style="bold")
         text.append(" (all three have recorded it: "
-                    + ", ".join(f"{game.name(s)} {row[s]}" for s in range(3)) + "): "
-                    + ", ".join(f"{game.name(s)} {pts[s]:+d}" for s in range(3)) + ".\n")
+                    + ", ".join(f"{game.name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
+                    + ", ".join(f"{game.name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
         if len(set(row)) < 3:
             text.append("Tied results share the points of the places they cover.\n")
     else:
-        missing = [game.name(s) for s in range(3) if game.sheet[contract.id][s] is None]
+        missing = [game.name(s) for s in range(NUM_SEATS) if game.sheet[contract.id][s] is None]
         text.append(f"{contract.name} is scored once {' and '.join(missing)} "
                     f"{'has' if len(missing) == 1 else 'have'} recorded it too.\n")
     return text
@@ -182,7 +182,7 @@ def result_text(game: Game) -> Text:
         text.append(f"{' and '.join(names)} share the win with {totals[winners[0]]} points each.\n",
                     style="bold")
     top = max(totals)
-    tied = [s for s in range(3) if totals[s] == top]
+    tied = [s for s in range(NUM_SEATS) if totals[s] == top]
     if len(tied) > 1:
         parts = ", ".join(f"{game.name(s)} {firsts[s]}" for s in tied)
         text.append(f"The top total was tied, so the firsts decide (contracts placed first in: {parts}). ")
@@ -190,5 +190,5 @@ def result_text(game: Game) -> Text:
             text.append(f"{names[0]} placed first more often.\n")
         else:
             text.append("That is level too, so the win is shared.\n")
-    text.append("Totals: " + ", ".join(f"{game.name(s)} {totals[s]}" for s in range(3)) + ".\n")
+    text.append("Totals: " + ", ".join(f"{game.name(s)} {totals[s]}" for s in range(NUM_SEATS)) + ".\n")
     return text

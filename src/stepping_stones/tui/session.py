@@ -197,7 +197,7 @@ def find_saved() -> SavedGame:
             why = f"it is damaged ({exc.line()})"
         return SavedGame(problem=f"The saved game could not be resumed: {why}. "
                                  f"It was kept as {aside}. A new game can start.")
-    info = _read_sidecar(game)
+    info = _read_sidecar()
     session = Session(game, info, path)
     if game.over:
         session.archive("game")
@@ -205,7 +205,7 @@ def find_saved() -> SavedGame:
     return SavedGame(session=session)
 
 
-def _read_sidecar(game: Game) -> SessionInfo:
+def _read_sidecar() -> SessionInfo:
     try:
         info = SessionInfo.model_validate_json(sidecar_path().read_bytes())
     except (OSError, ValidationError, ValueError):

@@ -20,7 +20,20 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, IllegalActionError, Phase, sorted_cards
+from ..engine import (
+    CONTRACTS,
+    HAND_SIZE,
+    NINE_HIGH,
+    NUM_SEATS,
+    PASS,
+    TRICKS,
+    Bid,
+    Declaration,
+    IllegalActionError,
+    Phase,
+    play_seats,
+    sorted_cards,
+)
 from ..match import Match, Request
 from ..settings import PACE_DELAYS, PACES, save_settings
 from .host import host
@@ -57,7 +70,7 @@ class TableScreen(Screen):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        seats = [None if (level := session.level(s)) is None else make_seat(level) for s in range(3)]
+        seats = [None if (level := session.level(s)) is None else make_seat(level) for s in range(NUM_SEATS)]
         # Every deal, bid and card goes through the match, which saves after each change.  A
         # faulty AI answer is replaced by a legal one: a person's game never stops on it.
         self.match = Match(session.game, seats, session.seeds, listener=lambda _game: self.save(),
@@ -223,7 +236,7 @@ class TableScreen(Screen):
             name = g.name(seat)
             t.append(f"{name[:10]:<10} ", style="bold" if seat == HUMAN else "")
             if seat != HUMAN:
-                held = state.hands[seat].bit_count() if state else (12 if g.hand and not g.over else 0)
+                held = state.hands[seat].bit_count() if state else (HAND_SIZE if g.hand and not g.over else 0)
                 t.append(f"{held:>2} cards ")
             else:
                 t.append(" " * 9)
@@ -255,28 +268,18 @@ class TableScreen(Screen):
             return t
         if not hand.declared:
             return t
-        state = hand.state
-        if state.in_trick:
-            number = state.trick_number + 1
-            cards = state.current_trick()
-            winner = state.winning()[0]
-            done = False
-        elif state.trick_number:
-            number = state.trick_number
-            cards = state.trick(number - 1)
-            winner = state.winners[number - 1]
-            done = True
-        else:
+        tricks = hand.tricks()
+        if not tricks:
             t.append("Trick 1: ", style="bold")
-            who = g.name(state.declarer)
+            who = g.name(hand.declarer)
             t.append(f"{who} {verb(who, 'leads')}.\n")
             return t
-        t.append(f"Trick {number}", style="bold")
+        trick = tricks[-1]  # the one being played, or the one just finished
+        winner, done = trick.winner, trick.finished
+        t.append(f"Trick {trick.number}", style="bold")
         t.append(f": won by {g.name(winner)}\n" if done else "\n")
-        by_seat = dict(cards)
-        leader = cards[0][0]
-        for k in range(3):
-            seat = (leader + k) % 3
+        by_seat = dict(trick.cards)
+        for seat in play_seats(trick.leader, (), NUM_SEATS):
             t.append(f"  {g.name(seat)[:12]:<12} ")
             if seat in by_seat:
                 t.append_text(look.card(by_seat[seat]))
@@ -303,12 +306,12 @@ class TableScreen(Screen):
             t.append(f"\n{len(mine)} trick{'s' if len(mine) != 1 else ''}")
             first = state.contract.first_counted
             if first > 1:
-                t.append(f", {state.count()} counted (tricks {first}-12)")
+                t.append(f", {state.count()} counted (tricks {first}-{TRICKS})")
             t.append("\n")
         else:
             t.append("no tricks yet\n", style="dim")
         t.append("Defenders (one pile)\n", style="bold")
-        t.append(f"{look.pile * min(theirs, 12)} {theirs} trick{'s' if theirs != 1 else ''}\n")
+        t.append(f"{look.pile * theirs} {theirs} trick{'s' if theirs != 1 else ''}\n")
         return t
 
     def _bid_log(self) -> Text:
@@ -427,7 +430,7 @@ class TableScreen(Screen):
                     self.cursor = next(i for i, c in enumerate(cards) if legal >> c & 1)
             self.render_all()
             return
-        self._start_ai(seat)
+        self._start_ai()
 
     def _deal(self) -> None:
         if self.game.phase is not Phase.DEAL:
@@ -442,7 +445,7 @@ class TableScreen(Screen):
         self.render_all()
         self.advance()
 
-    def _start_ai(self, seat: int) -> None:
+    def _start_ai(self) -> None:
         g = self.game
         card_delay, trick_delay = PACE_DELAYS[host(self).settings.pace]
         delay = card_delay
