@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from stepping_stones.ai import LEVELS, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
 from stepping_stones.engine import FULL_DECK, Game, Phase, Rules, cards_of
 from stepping_stones.lab.simulate import play_game
+from stepping_stones.match import Match, Seeds, drive
 
 MODES = [
     Rules("standard"),
@@ -28,6 +29,26 @@ def test_levels():
     assert isinstance(make_ai("heuristic"), HeuristicAI)
     with pytest.raises(UnknownLevelError):
         make_ai("grandmaster")
+
+
+class HeuristicAsked:
+    """A seat that asks the heuristic for its answer, checks that the game would take it, and
+    then plays at random (so the game goes anywhere a random game goes)."""
+
+    name = "heuristic-asked"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.heuristic = HeuristicAI()
+        self.random = RandomAI()
+
+    def choose_bid(self, view, rng):
+        assert decide(self.heuristic, view, random.Random(self.seed)) in view.legal_bids
+        return self.random.choose_bid(view, rng)
+
+    def choose_card(self, view, rng):
+        assert view.legal_cards >> decide(self.heuristic, view, random.Random(self.seed)) & 1
+        return self.random.choose_card(view, rng)
 
 
 class Checked:
@@ -68,24 +89,10 @@ def test_whole_games_with_only_legal_actions(rules, seats):
 @given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(MODES))
 def test_heuristic_is_legal_at_any_point_of_a_random_game(seed, mode):
     """Random games, stopped anywhere: the heuristic's answer is legal there."""
-    rng = random.Random(seed)
-    game = Game(mode, first_forehand=rng.randrange(3))
-    ai = HeuristicAI()
-    stop = rng.randrange(1, 400)
-    for _ in range(stop):
-        if game.over:
-            break
-        if game.phase is Phase.DEAL:
-            game.deal_hand(rng)
-            continue
-        seat = game.to_act
-        action = decide(ai, game.view(seat), random.Random(seed))
-        if game.phase is Phase.BIDDING:
-            assert game.can_bid(action)
-            game.bid(rng.choice(game.legal_bids()))
-        else:
-            assert game.can_play(action)
-            game.play(rng.choice(game.legal_cards()))
+    seeds = Seeds(f"legal-anywhere:{seed}")
+    game = Game(mode, first_forehand=seeds.first_forehand())
+    drive(game, [HeuristicAsked(seed)] * 3, seeds, max_actions=seeds.stream("stop").randrange(1, 400))
+    assert game.log
 
 
 def _regroup(game: Game, seat: int, rng: random.Random) -> Game:
@@ -119,13 +126,9 @@ def _regroup(game: Game, seat: int, rng: random.Random) -> Game:
 @given(seed=st.integers(0, 2**32 - 1), contract_set=st.sampled_from(["standard", "advanced"]),
        depth=st.integers(0, 34))
 def test_choice_does_not_depend_on_hidden_cards(seed, contract_set, depth):
-    rng = random.Random(seed)
-    game = Game(Rules(contract_set), first_forehand=rng.randrange(3))
-    game.deal_hand(rng)
-    while game.phase is Phase.BIDDING:
-        game.bid(rng.choice(game.legal_bids()))
-    for _ in range(depth):
-        game.play(rng.choice(game.legal_cards()))
+    seeds = Seeds(f"hidden-cards:{seed}")
+    game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
+    drive(game, [RandomAI()] * 3, seeds, stop=lambda g: g.phase is Phase.PLAY and len(g.log[-1].plays) == depth)
     seat = game.to_act
     other = _regroup(game, seat, random.Random(seed + 1))
     assert other.view(seat) == game.view(seat)
@@ -143,15 +146,12 @@ def test_bid_does_not_depend_on_hidden_cards(seed, redo):
     rules = Rules("standard", redo_tokens=redo)
     game = Game(rules, first_forehand=0)
     # Play a few hands at random so the sheet has results, then deal the next one.
-    for _ in range(rng.randrange(0, 6)):
-        game.deal_hand(rng)
-        while game.phase is Phase.BIDDING:
-            game.bid(rng.choice(game.legal_bids()))
-        while game.phase is Phase.PLAY:
-            game.play(rng.choice(game.legal_cards()))
-        if game.over:
-            return
-    game.deal_hand(rng)
+    hands = rng.randrange(0, 6)
+    seeds = Seeds(f"hidden-bid:{seed}")
+    drive(game, [RandomAI()] * 3, seeds, stop=lambda g: g.phase is Phase.DEAL and len(g.log) == hands)
+    if game.over:
+        return
+    Match(game, [RandomAI()] * 3, seeds).deal()
     seat = game.to_act
     mine = game.hand.deal[seat]
     rest = list(cards_of(FULL_DECK & ~mine))
