@@ -276,6 +276,7 @@ class ReviewScreen(Screen):
         top.append("Review", style="bold")
         if self.title_text:
             top.append(f" of {self.title_text}")
+        top.append(f" ({self.final.rules.describe()})")
         t, in_trick = divmod(k, NUM_SEATS)
         if not self.final.log:
             top.append("\nNo hand was dealt in this game yet.\n")

@@ -212,14 +212,9 @@ class TableScreen(Screen):
         look = self.look
         rules = g.rules
         n = len(g.log)
-        total = 3 * len(rules.contracts)
+        total = rules.hands
         t = Text()
-        what = rules.contract_set.capitalize() + " set"
-        if rules.short_game:
-            what += ", short"
-        if rules.redo_tokens:
-            what += ", redo"
-        t.append(what, style="bold")
+        t.append(rules.describe(brief=True), style="bold")
         t.append(look.sep)
         t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
         if g.hand is not None:
