@@ -37,7 +37,7 @@ async def _play_game(setup: dict, want_redo: bool = False, seed: int = 7, size=(
         hands: list[int] = []
         screen = await play_to_the_end(pilot, seed=seed, want_redo=want_redo, hands_seen=hands)
         assert isinstance(screen, GameOverScreen)
-        game = screen.game
+        game = screen.view  # the final view: players, rules, sheet
         shown = sheet_from_screen(widget_text(screen.query_one("#final-sheet")), game.players,
                                   game.rules.contract_ids)
         result = widget_text(screen.query_one("#result"))

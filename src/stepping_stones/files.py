@@ -1,4 +1,4 @@
-"""Writing files so that a crash never leaves half of one."""
+"""Writing files so that a crash never leaves half of one, and a power cut never loses one."""
 
 from __future__ import annotations
 
@@ -7,11 +7,29 @@ import tempfile
 from pathlib import Path
 
 
+def fsync_folder(folder: str | os.PathLike[str]) -> None:
+    """Flush a folder's entries to disk, so that a rename or a new file in it survives a crash.
+
+    Some systems cannot open a folder for this; there it is skipped (the rename itself is still
+    atomic)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never half.
 
-    The text goes to a temporary file in the same folder, is flushed to disk,
-    and then replaces ``path`` in one step.
+    The text goes to a temporary file in the same folder, is flushed to disk, replaces ``path``
+    in one step, and then the folder itself is flushed so that the new entry is on disk too.
+    Raises ``OSError`` (the old file untouched) when the folder cannot be made or written.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -28,3 +46,4 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         except OSError:
             pass
         raise
+    fsync_folder(path.parent)

@@ -8,12 +8,10 @@ problem becomes one ``RecordError`` naming the hand and the action.
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .engine import (
     CARD_NAMES,
@@ -32,8 +30,15 @@ from .engine import (
     record_cards,
 )
 from .files import atomic_write
+from .safety import FileProblem, escape, name_problem, names_problem, read_small, strict_json
 
 FORMAT: Final = "stepping-stones-record/1"
+MAX_RECORD_BYTES = 256 * 1024
+"""A whole game's record is a few kilobytes; a file this large is no record, and is refused
+without being read whole."""
+MAX_LINE = 300  # a refusal is one line, and a readable one
+MAX_DEPTH = 8  # a record nests four levels deep
+MAX_DIGITS = 12  # the only numbers in a record are a seat and, nowhere else, nothing
 
 
 class RecordError(SteppingStonesError, ValueError):
@@ -50,20 +55,31 @@ class RecordError(SteppingStonesError, ValueError):
         super().__init__(self.line())
 
     def line(self) -> str:
+        """The refusal as one line, safe to print: nothing of the file reaches the terminal raw."""
         if self.hand is None:
-            return f"record: {self.reason}"
-        if self.action is None:
-            return f"hand {self.hand}: {self.reason}"
-        return f"hand {self.hand}, {self.action}: {self.reason}"
+            text = f"record: {self.reason}"
+        elif self.action is None:
+            text = f"hand {self.hand}: {self.reason}"
+        else:
+            text = f"hand {self.hand}, {self.action}: {self.reason}"
+        text = escape(" ".join(text.split("\n")))
+        return text if len(text) <= MAX_LINE else text[: MAX_LINE - 3] + "..."
 
 
-def _printable_name(name: str) -> str:
-    if not name.isprintable():
-        raise ValueError("a player name may not contain control characters")
+def quote(value: object, limit: int = 60) -> str:
+    """A value from a file, as a message shows it: its ``repr``, escaped and cut short."""
+    text = escape(repr(value))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _valid_name(name: str) -> str:
+    problem = name_problem(name)
+    if problem:
+        raise ValueError(problem)
     return name
 
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable_name)]
+PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_valid_name)]
 
 
 class _Strict(BaseModel):
@@ -100,8 +116,25 @@ class GameRecord(_Strict):
     first_forehand: Annotated[int, Field(ge=0, le=2)]
     hands: list[RecordHand]
 
+    @field_validator("players")
+    @classmethod
+    def _different_names(cls, players: list[str]) -> list[str]:
+        problem = names_problem(players)
+        if problem:
+            raise ValueError(problem)
+        return players
+
 
 # --- reading ----------------------------------------------------------------
+
+
+def load_json(data: str | bytes) -> Any:
+    """Parse the JSON of a record or a save, with the limits no real one comes near.
+    Raises ``RecordError``."""
+    try:
+        return strict_json(data, max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
@@ -121,19 +154,18 @@ def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
 
 def parse_record(text: str | bytes) -> GameRecord:
     """Check a record's JSON and shape (not yet its rules).  Raises ``RecordError``."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not valid JSON ({exc})") from None
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"too large for a game record ({len(text):,} bytes; at most {MAX_RECORD_BYTES:,})")
+    data = load_json(text)
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {quote(data.get('format'))}")
     try:
         return GameRecord.model_validate(data, strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
-        hand, action, field = _where(tuple(err["loc"]))
+        hand, action, field = _where(tuple(escape(str(p)) if isinstance(p, str) else p for p in err["loc"]))
         msg = err["msg"]
         if err["type"] == "missing":
             msg = "is missing"
@@ -148,11 +180,12 @@ def parse_record(text: str | bytes) -> GameRecord:
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read and shape-check the record in a file.  Raises ``RecordError`` (also for I/O)."""
+    """Read and shape-check the record in a file.  Raises ``RecordError`` (also for I/O, and for
+    a file that is not a small regular file: a FIFO, a device, a folder, a huge file)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+        data = read_small(path, MAX_RECORD_BYTES)
+    except FileProblem as exc:
+        raise RecordError(str(exc)) from None
     return parse_record(data)
 
 

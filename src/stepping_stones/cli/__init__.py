@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .. import __version__
@@ -49,6 +50,22 @@ def _play(resume: bool) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; its exit status.  A reader that goes away (``replay FILE | head -1``) or
+    Ctrl+C ends the command quietly, without a traceback."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Nothing more can be written; point stdout at nowhere so that Python's own flush at exit
+        # does not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("stepping-stones: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv in ([], ["--resume"]):
         return _play(resume=bool(argv))  # fast path: no subcommand modules to import

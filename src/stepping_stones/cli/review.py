@@ -20,6 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..records import RecordError, load_game
+    from ..safety import escape
 
     try:
         game = load_game(args.file)
@@ -28,5 +29,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from ..tui.app import SteppingStonesApp
 
-    SteppingStonesApp(review=game, review_title=args.file).run()
-    return 0
+    app = SteppingStonesApp(review=game, review_title=escape(args.file))
+    app.run()
+    return app.return_code or 0

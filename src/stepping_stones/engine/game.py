@@ -65,7 +65,7 @@ from .errors import (
 )
 from .hand import HandState
 from .log import HandLog, Phase
-from .scoring import score_results
+from .scoring import contract_points, sheet_firsts, sheet_totals
 from .scoring import winners as _winners
 from .view import PastHand, PlayerView
 
@@ -436,30 +436,14 @@ class Game:
 
     def points(self, contract_id: str) -> list[int] | None:
         """The three seats' points for a contract once all three recorded it, else None."""
-        row = self.sheet[contract_id]
-        results = [r for r in row if r is not None]
-        if len(results) < NUM_SEATS:
-            return None
-        return score_results(results, CONTRACTS[contract_id].goal)[0]
+        return contract_points(self.sheet[contract_id], CONTRACTS[contract_id].goal)
 
     def totals(self) -> list[int]:
-        totals = [0, 0, 0]
-        for c in self.rules.contracts:
-            pts = self.points(c.id)
-            if pts:
-                for s in range(NUM_SEATS):
-                    totals[s] += pts[s]
-        return totals
+        return sheet_totals(self.sheet, self.rules.contracts)
 
     def firsts(self) -> list[int]:
         """How many scored contracts each seat placed first in (a shared first counts)."""
-        firsts = [0, 0, 0]
-        for c in self.rules.contracts:
-            results = [r for r in self.sheet[c.id] if r is not None]
-            if len(results) == NUM_SEATS:
-                for s, first in enumerate(score_results(results, c.goal)[1]):
-                    firsts[s] += first
-        return firsts
+        return sheet_firsts(self.sheet, self.rules.contracts)
 
     def winners(self) -> list[int]:
         """The winning seat(s) once the game is over, else ``[]``."""

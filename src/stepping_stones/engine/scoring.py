@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .cards import NUM_SEATS
-from .contracts import Goal
+from .contracts import Contract, Goal
+
+Sheet = Mapping[str, Sequence[int | None]]
+"""The scoresheet: per contract id, each seat's kept result (None while not recorded)."""
 
 PLACE_POINTS = (3, 1, -1)
 
@@ -51,3 +54,37 @@ def winners(totals: Sequence[int], firsts: Sequence[int]) -> list[int]:
     tied = [s for s in range(NUM_SEATS) if totals[s] == top]
     most = max(firsts[s] for s in tied)
     return [s for s in tied if firsts[s] == most]
+
+
+def contract_points(row: Sequence[int | None], goal: Goal) -> list[int] | None:
+    """The three seats' points for one contract once all three recorded it, else None.
+
+    >>> contract_points([5, None, 7], Goal.WIN) is None, contract_points([5, 6, 7], Goal.WIN)
+    (True, [-1, 1, 3])
+    """
+    results = [r for r in row if r is not None]
+    if len(results) < NUM_SEATS:
+        return None
+    return score_results(results, goal)[0]
+
+
+def sheet_totals(sheet: Sheet, contracts: Sequence[Contract]) -> list[int]:
+    """Each seat's points over the scored contracts of ``sheet``."""
+    totals = [0, 0, 0]
+    for c in contracts:
+        pts = contract_points(sheet[c.id], c.goal)
+        if pts:
+            for s in range(NUM_SEATS):
+                totals[s] += pts[s]
+    return totals
+
+
+def sheet_firsts(sheet: Sheet, contracts: Sequence[Contract]) -> list[int]:
+    """How many scored contracts each seat placed first in (a shared first counts)."""
+    firsts = [0, 0, 0]
+    for c in contracts:
+        results = [r for r in sheet[c.id] if r is not None]
+        if len(results) == NUM_SEATS:
+            for s, first in enumerate(score_results(results, c.goal)[1]):
+                firsts[s] += first
+    return firsts

@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bids import Bid, Declaration
-from .cards import FULL_DECK, HAND_SIZE, NUM_SEATS
-from .contracts import Contract, Rules
+from .cards import FULL_DECK, HAND_SIZE, NUM_SEATS, TRICKS
+from .contracts import CONTRACTS, Contract, Rules
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
 from .log import Phase
+from .scoring import contract_points, sheet_firsts, sheet_totals, winners
 
 
 class _OpenPlay:
@@ -27,6 +28,7 @@ class _OpenPlay:
     play_seats: tuple[int, ...]
     trick_winners: tuple[int, ...]
     winning: int | None
+    declarer: int | None
     declaration: Declaration | None
 
     @property
@@ -46,6 +48,30 @@ class _OpenPlay:
         mask = 0
         for c in self.plays:
             mask |= 1 << c
+        return mask
+
+    @property
+    def all_played(self) -> bool:
+        """Whether all twelve tricks of the hand have been played."""
+        return len(self.trick_winners) == TRICKS
+
+    def tricks_won(self, seat: int) -> int:
+        return sum(1 for w in self.trick_winners if w == seat)
+
+    def count(self) -> int:
+        """The declarer's counted tricks so far (0 before a declaration)."""
+        contract = self.contract
+        if contract is None:
+            return 0
+        mask = contract.counted_mask
+        return sum(1 for t, w in enumerate(self.trick_winners) if w == self.declarer and mask >> t & 1)
+
+    def played_by(self, seat: int) -> int:
+        """The cards ``seat`` has played in this hand, as a mask."""
+        mask = 0
+        for s, c in zip(self.play_seats, self.plays, strict=True):
+            if s == seat:
+                mask |= 1 << c
         return mask
 
     def tricks(self) -> list[Trick]:
@@ -116,6 +142,41 @@ class PlayerView(_OpenPlay):
     to_act: int | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
     legal_cards: int  # mask of this player's legal cards, when it is their card
+
+    def points(self, contract_id: str) -> list[int] | None:
+        """The three seats' points for a contract once all three recorded it, else None."""
+        return contract_points(self.sheet[contract_id], CONTRACTS[contract_id].goal)
+
+    def totals(self) -> list[int]:
+        return sheet_totals(self.sheet, self.rules.contracts)
+
+    def firsts(self) -> list[int]:
+        return sheet_firsts(self.sheet, self.rules.contracts)
+
+    def winners(self) -> list[int]:
+        """The winning seat(s) once the game is over, else ``[]``."""
+        return winners(self.totals(), self.firsts()) if self.phase is Phase.OVER else []
+
+    def redone(self) -> set[tuple[str, int]]:
+        """(contract id, seat) for every contract played again with a redo token."""
+        hands: list[_OpenPlay] = [*self.history, self]
+        return {
+            (h.declaration.contract.id, h.declarer)
+            for h in hands
+            if h.declaration is not None and h.declaration.redo and h.declarer is not None
+        }
+
+    def shown_hand(self) -> PastHand | None:
+        """The hand on the table: the one being bid or played, or between hands the last one
+        played -- as everyone sees it (this seat's own cards are ``own_cards``)."""
+        if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
+            return PastHand(
+                number=self.hand_number, forehand=self.forehand, bids=self.bids, bid_seats=self.bid_seats,
+                declarer=self.declarer, declaration=self.declaration, puddle=self.puddle, plays=self.plays,
+                play_seats=self.play_seats, trick_winners=self.trick_winners, winning=self.winning,
+                result=None,
+            )
+        return self.history[-1] if self.history else None
 
     @property
     def unseen_cards(self) -> int:

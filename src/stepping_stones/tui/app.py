@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -12,15 +13,16 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..engine import Game, Rules
+from ..records import RecordError, load_game
+from ..safety import escape
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .session import (
     HUMAN,
     Session,
     Setup,
-    archive_current,
-    current_path,
     describe_progress,
     find_saved,
+    free_slot,
 )
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -48,6 +50,8 @@ class SteppingStonesApp(App):
         self.review_title = review_title
         self.last_setup = setup if setup is not None else Setup()
         self.startup_notice: str | None = None
+        self.unsaved: str | None = None  # said again in the terminal after the app closes
+        self.session: Session | None = None  # the game this copy has claimed, if any
 
     # --- start-up ------------------------------------------------------------
 
@@ -56,7 +60,7 @@ class SteppingStonesApp(App):
         if self.review_game is not None:
             from .screens import ReviewScreen
 
-            self.push_screen(ReviewScreen(self.review_game, self.review_title, standalone=True))
+            self.push_screen(ReviewScreen(self.review_game.view(HUMAN), self.review_title, standalone=True))
             return
         saved = find_saved()
         if self.resume and saved.session is not None:
@@ -75,14 +79,36 @@ class SteppingStonesApp(App):
             session = saved.session
             self.push_screen(ResumeScreen(describe_progress(session.game)),
                              lambda answer: self._resume_answer(answer, session))
+        elif saved.open_elsewhere:
+            self._offer_open_elsewhere(saved.open_elsewhere[0])
         elif self.resume:
             self.notify("There is no unfinished game to resume.")
 
-    def _resume_answer(self, answer: str, session: Session) -> None:
+    def _resume_answer(self, answer: str | None, session: Session) -> None:
         if answer == "resume":
             self._open_table(session)
         else:
             session.archive("unfinished")
+
+    def _offer_open_elsewhere(self, path: Path) -> None:
+        """Another copy of the app has this game open: offer to look at it, never to write it."""
+        from .dialogs import OpenElsewhereScreen
+
+        def answer(what: str | None) -> None:
+            if what == "review":
+                self._review_file(path, "the game open in the other window")
+
+        self.push_screen(OpenElsewhereScreen(escape(str(path))), answer)
+
+    def _review_file(self, path: Path, title: str) -> None:
+        from .screens import ReviewScreen
+
+        try:
+            game = load_game(path)
+        except RecordError as exc:
+            self.notify(f"It could not be read: {exc.line()}", severity="error")
+            return
+        self.push_screen(ReviewScreen(game.view(HUMAN), title))
 
     # --- screens --------------------------------------------------------------
 
@@ -108,6 +134,14 @@ class SteppingStonesApp(App):
     def _open_table(self, session: Session) -> None:
         from .table import TableScreen
 
+        if not session.claim():
+            # Another copy of the app opened it in the meantime: leave it to that one.
+            self.show_setup()
+            self._offer_open_elsewhere(session.path)
+            return
+        if self.session is not None and self.session is not session:
+            self.session.release()
+        self.session = session
         game = session.game
         self.last_setup = Setup(
             rules=game.rules,
@@ -124,13 +158,10 @@ class SteppingStonesApp(App):
             table.leave()
             if not table.session.game.over:
                 table.session.archive("unfinished")
-        elif current_path().exists():
-            try:
-                archive_current("unfinished")
-            except OSError:
-                pass
+            table.session.release()
         self.last_setup = replace(setup, seed=None)
-        session = Session.new(setup)
+        session = Session.new(setup, free_slot())
+        session.claim()
         session.save()
         self._open_table(session)
 
@@ -156,6 +187,7 @@ class SteppingStonesApp(App):
             if yes:
                 table.leave()
                 table.session.archive("unfinished")
+                table.session.release()
                 self.show_setup()
 
         self.push_screen(ConfirmScreen("A game is in progress. Leave it and set up a new one?\n"
@@ -212,7 +244,7 @@ class SteppingStonesApp(App):
             return
         from .screens import ReviewScreen
 
-        self.push_screen(ReviewScreen(table.session.game, "this game"))
+        self.push_screen(ReviewScreen(table.view(), "this game"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Set up a new game (asks first if one is going on)", self.action_new_game)
@@ -251,6 +283,35 @@ class SteppingStonesApp(App):
         self._check_size()
 
 
+    # --- quitting -------------------------------------------------------------------
+
+    def on_unmount(self) -> None:
+        """Closing: give up the claim on the game, so that the next copy may open it."""
+        if self.session is not None:
+            self.session.release()
+
+    async def action_quit(self) -> None:
+        """Quit; if the game in progress could not be saved, say so first and ask."""
+        table = self.table
+        problem = table.session.problem if table is not None and not table.session.game.over else None
+        if not problem:
+            self.exit()
+            return
+        from .dialogs import ConfirmScreen
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.unsaved = f"The game was not saved: {problem}."
+                self.exit(return_code=1)
+
+        self.push_screen(ConfirmScreen(f"This game is not saved: {problem}.\n"
+                                       "If you quit now it is lost. Quit anyway?"), answer)
+
+
 def run(resume: bool = False) -> int:
-    SteppingStonesApp(resume=resume).run()
-    return 0
+    """Run the app; the exit status: 0, or non-zero after an error (a crash, a lost game)."""
+    app = SteppingStonesApp(resume=resume)
+    app.run()
+    if app.unsaved:
+        print(f"stepping-stones: {app.unsaved}", file=sys.stderr)
+    return app.return_code or 0

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..engine import CONTRACTS, TRICKS, FollowRule, Game, Goal, Rules
+from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, Phase, PlayerView, Rules
 from .host import host
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
@@ -43,16 +43,16 @@ class HandSummaryScreen(Dialog):
         Binding("escape", "close", "Next hand", show=False),
     ]
 
-    def __init__(self, game: Game, number: int) -> None:
+    def __init__(self, view: PlayerView, number: int) -> None:
         super().__init__()
-        self.game = game
+        self.view = view
         self.number = number
 
     def body(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
-        yield Static(hand_summary(self.game, self.number), id="summary-text")
-        yield Static(sheet_table(self.game, look), id="summary-sheet")
-        last = self.game.over
+        yield Static(hand_summary(self.view, self.number), id="summary-text")
+        yield Static(sheet_table(self.view, look), id="summary-sheet")
+        last = self.view.phase is Phase.OVER
         yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
                           style="italic"))
 
@@ -62,35 +62,34 @@ class LastTrickScreen(Dialog):
 
     BINDINGS = [Binding("escape,t,enter,space", "close", "Close", id="close", key_display="Esc")]
 
-    def __init__(self, game: Game, look: Look) -> None:
+    def __init__(self, view: PlayerView, look: Look) -> None:
         super().__init__()
-        self.game = game
+        self.view = view
         self.look = look
 
     def body(self) -> ComposeResult:
         yield Static(self._text(), id="last-trick")
 
     def _text(self) -> Text:
-        g = self.game
+        view = self.view
+        name = view.players
         look = self.look
         t = Text()
-        hands = [h for h in reversed(g.log) if h.declared and h.state.trick_number]
-        if not hands:
+        shown = view.shown_hand()
+        hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
+        finished = [(h, trick) for h in hands for trick in h.tricks() if trick.finished]
+        if not finished:
             t.append("No trick has been finished yet.")
             return t
-        hand = hands[0]
-        state = hand.state
-        n = state.trick_number
-        cards = state.trick(n - 1)
-        winner = state.winners[n - 1]
-        t.append(f"Hand {hand.number}, trick {n} of {TRICKS}\n\n", style="bold")
-        for seat, c in cards:
-            t.append(f"  {g.name(seat)[:16]:<16} ")
+        hand, trick = finished[-1]
+        t.append(f"Hand {hand.number}, trick {trick.number} of {TRICKS}\n\n", style="bold")
+        for seat, c in trick.cards:
+            t.append(f"  {name[seat][:16]:<16} ")
             t.append_text(look.card(c))
-            if seat == winner:
+            if seat == trick.winner:
                 t.append(f"  {look.win_mark} won the trick", style="bold")
             t.append("\n")
-        t.append(f"\n{g.name(cards[0][0])} led; {g.name(winner)} leads next.")
+        t.append(f"\n{name[trick.leader]} led; {name[trick.winner]} leads next.")
         return t
 
 
@@ -133,6 +132,30 @@ class ResumeScreen(Dialog):
                                    "Enter or r: resume it where it stopped.\n",
                                    "n: start a new game instead (the unfinished one is kept "
                                    "in the games folder)."), id="resume-text")
+
+    def action_answer(self, what: str) -> None:
+        self.dismiss(what)
+
+
+class OpenElsewhereScreen(Dialog):
+    """At start-up: the unfinished game is open in another copy of the app."""
+
+    BINDINGS = [
+        Binding("r", "answer('review')", "Review it", id="review"),
+        Binding("n,enter,escape", "answer('new')", "New game here", id="new", key_display="⏎/n"),
+    ]
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+
+    def body(self) -> ComposeResult:
+        yield Static(Text.assemble(("The unfinished game is open in another window.\n\n", "bold"),
+                                   f"Another copy of Stepping Stones is playing it ({self.where}), so this "
+                                   "one leaves it alone: it never writes a game open elsewhere.\n\n",
+                                   "r: look at it here (read only, as you have seen it).\n",
+                                   "n or Enter: set up a new game here; it is saved in a slot of its own."),
+                     id="open-elsewhere-text")
 
     def action_answer(self, what: str) -> None:
         self.dismiss(what)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CARD_NAMES, CONTRACTS, NUM_SEATS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Game, Goal
+from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Goal, PastHand, PlayerView
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
@@ -57,18 +57,17 @@ class Look:
         return Text(f"{self.symbols[suit]}{CARD_NAMES[c]}", style=f"bold {SUIT_COLOURS[suit]} {style}".strip())
 
 
-def contract_line(game: Game, look: Look) -> Text:
-    """The declared contract of the current hand, for the table's header."""
-    hand = game.hand
+def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
+    """The declared contract of ``hand`` (the hand on the table), for the table's header."""
     text = Text()
     if hand is None:
         return text
-    if not hand.declared:
+    bid = hand.declaration
+    if bid is None or hand.declarer is None:
         text.append(f"Hand {hand.number}: bidding", style="bold")
         return text
-    bid = hand.declaration
     contract = bid.contract
-    text.append(game.name(hand.declarer), style="bold")
+    text.append(view.players[hand.declarer], style="bold")
     text.append(" declared ")
     text.append(contract.name, style="bold")
     if bid.redo:
@@ -81,35 +80,29 @@ def contract_line(game: Game, look: Look) -> Text:
         text.append_text(look.suit(bid.trump))
     else:
         text.append(look.sep + "no trump")
-    state = hand.state
-    if not state.finished:
-        text.append(f"{look.sep}trick {state.trick_number + 1} of {TRICKS}")
+    if not hand.all_played:
+        text.append(f"{look.sep}trick {len(hand.trick_winners) + 1} of {TRICKS}")
     else:
         text.append(f"{look.sep}all {TRICKS} tricks played")
     return text
 
 
-def redo_cells(game: Game) -> set[tuple[str, int]]:
-    """(contract, seat) pairs that were played again with a redo token."""
-    return {(h.contract.id, h.declarer) for h in game.log if h.declared and h.declaration.redo}
-
-
-def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
+def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0) -> Table:
     """The scoresheet: a row per player, a column per contract, then totals and firsts."""
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False, header_style="bold")
     table.add_column("Player", no_wrap=True, max_width=12)
-    contracts = game.rules.contracts
+    contracts = view.rules.contracts
     for c in contracts:
         table.add_column(c.label or c.id, justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True)
     table.add_column("1st", justify="right", no_wrap=True)
-    redo = redo_cells(game)
-    totals = game.totals()
-    firsts = game.firsts()
+    redo = view.redone()
+    totals = view.totals()
+    firsts = view.firsts()
     for seat in range(NUM_SEATS):
-        row: list[Text] = [Text(game.name(seat), style="bold" if seat == highlight else "")]
+        row: list[Text] = [Text(view.players[seat], style="bold" if seat == highlight else "")]
         for c in contracts:
-            value = game.sheet[c.id][seat]
+            value = view.sheet[c.id][seat]
             cell = Text()
             if value is None:
                 cell.append(look.dot, style="dim")
@@ -117,7 +110,7 @@ def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
                 cell.append(str(value), style="bold")
                 if (c.id, seat) in redo:
                     cell.append("r", style="italic")
-                pts = game.points(c.id)
+                pts = view.points(c.id)
                 if pts is not None:
                     cell.append(f" {pts[seat]:+d}", style="italic")
             row.append(cell)
@@ -127,55 +120,57 @@ def sheet_table(game: Game, look: Look, highlight: int | None = 0) -> Table:
     return table
 
 
-def goal_word(contract_id: str) -> str:
-    return "most" if CONTRACTS[contract_id].goal is Goal.WIN else "fewest"
-
-
-def hand_summary(game: Game, number: int) -> Text:
-    """What happened in hand ``number`` and what it wrote on the sheet."""
-    hand = game.log[number - 1]
+def hand_summary(view: PlayerView, number: int) -> Text:
+    """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet."""
+    hand = view.history[number - 1]
+    name = view.players
     text = Text()
     bid = hand.declaration
+    declarer = hand.declarer
+    if bid is None or declarer is None or hand.result is None:
+        return text
     contract = bid.contract
-    who = game.name(hand.declarer)
+    who = name[declarer]
     text.append(f"Hand {number}\n", style="bold")
     text.append(f"{who} declared {'from the puddle ' if hand.puddle else ''}{bid.describe()}.\n")
-    won = [hand.state.tricks_won(s) for s in range(NUM_SEATS)]
-    text.append("Tricks taken: " + ", ".join(f"{game.name(s)} {won[s]}" for s in range(NUM_SEATS)) + ".\n")
+    text.append("Tricks taken: " + ", ".join(f"{name[s]} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".\n")
     count = hand.result
     if contract.first_counted > 1:
         text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: {who} took {count} of them.\n")
     text.append("Written on the sheet: ", style="bold")
     text.append(f"{count} for {who} under {contract.name}")
-    kept = game.sheet[contract.id][hand.declarer]
+    kept = view.sheet[contract.id][declarer]
     if bid.redo:
         text.append(f" (redo: the sheet keeps the better result, now {kept})")
     text.append(".\n")
     text.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
                 f"{'more' if contract.goal is Goal.WIN else 'fewer'} tricks is better.\n")
-    pts = game.points(contract.id)
+    pts = view.points(contract.id)
+    row = view.sheet[contract.id]
     if pts is not None:
-        row = game.sheet[contract.id]
         text.append(f"{contract.name} is now scored", style="bold")
         text.append(" (all three have recorded it: "
-                    + ", ".join(f"{game.name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
-                    + ", ".join(f"{game.name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
-        if len(set(row)) < 3:
+                    + ", ".join(f"{name[s]} {row[s]}" for s in range(NUM_SEATS)) + "): "
+                    + ", ".join(f"{name[s]} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
+        if len(set(row)) < NUM_SEATS:
             text.append("Tied results share the points of the places they cover.\n")
     else:
-        missing = [game.name(s) for s in range(NUM_SEATS) if game.sheet[contract.id][s] is None]
+        missing = [name[s] for s in range(NUM_SEATS) if row[s] is None]
         text.append(f"{contract.name} is scored once {' and '.join(missing)} "
                     f"{'has' if len(missing) == 1 else 'have'} recorded it too.\n")
     return text
 
 
-def result_text(game: Game) -> Text:
+def result_text(view: PlayerView) -> Text:
     """The winner(s), and how a tie on totals was broken."""
-    totals = game.totals()
-    firsts = game.firsts()
-    winners = game.winners()
+    totals = view.totals()
+    firsts = view.firsts()
+    winners = view.winners()
+    name = view.players
     text = Text()
-    names = [game.name(s) for s in winners]
+    if not winners:
+        return text
+    names = [name[s] for s in winners]
     if len(winners) == 1:
         text.append(f"{names[0]} wins with {totals[winners[0]]} points.\n", style="bold")
     else:
@@ -184,11 +179,11 @@ def result_text(game: Game) -> Text:
     top = max(totals)
     tied = [s for s in range(NUM_SEATS) if totals[s] == top]
     if len(tied) > 1:
-        parts = ", ".join(f"{game.name(s)} {firsts[s]}" for s in tied)
+        parts = ", ".join(f"{name[s]} {firsts[s]}" for s in tied)
         text.append(f"The top total was tied, so the firsts decide (contracts placed first in: {parts}). ")
         if len(winners) == 1:
             text.append(f"{names[0]} placed first more often.\n")
         else:
             text.append("That is level too, so the win is shared.\n")
-    text.append("Totals: " + ", ".join(f"{game.name(s)} {totals[s]}" for s in range(NUM_SEATS)) + ".\n")
+    text.append("Totals: " + ", ".join(f"{name[s]} {totals[s]}" for s in range(NUM_SEATS)) + ".\n")
     return text

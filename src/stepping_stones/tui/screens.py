@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +13,20 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 
-from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, NUM_SEATS, Game, Rules, sorted_cards
-from ..records import GameRecord, RecordHand, game_from_record
+from ..engine import (
+    CONTRACT_SETS,
+    CONTRACTS,
+    DEFAULT_CUT,
+    HAND_SIZE,
+    NUM_SEATS,
+    Game,
+    PastHand,
+    Phase,
+    PlayerView,
+    Rules,
+    sorted_cards,
+)
+from ..safety import escape
 from ..settings import PACES, as_colour, as_pace, save_settings
 from .host import host
 from .render import Look, contract_line, result_text, sheet_table
@@ -184,20 +196,27 @@ class GameOverScreen(Screen):
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
-    def __init__(self, game: Game, path: Path | None, seed: str | None = None) -> None:
+    def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
+                 problem: str | None = None) -> None:
         super().__init__()
-        self.game = game
+        self.view = view
         self.path = path
         self.seed = seed
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="gameover"):
             yield Static(Text("The game is over", style="bold"), id="gameover-title")
-            yield Static(sheet_table(self.game, look), id="final-sheet")
-            yield Static(result_text(self.game), id="result")
-            where = f"The game record is saved as {self.path}." if self.path else ""
+            yield Static(sheet_table(self.view, look), id="final-sheet")
+            yield Static(result_text(self.view), id="result")
+            if self.path:
+                where = f"The game record is saved as {escape(str(self.path))}."
+            elif self.problem:
+                where = f"The game record was not saved: {self.problem}."
+            else:
+                where = ""
             if self.seed:
                 where += (f"\nDeal seed: {self.seed} (stepping-stones simulate --seed {self.seed} "
                           "deals these cards again).")
@@ -212,11 +231,60 @@ class GameOverScreen(Screen):
         host(self).show_setup()
 
     def action_review(self) -> None:
-        self.app.push_screen(ReviewScreen(self.game, title=str(self.path or "")))
+        self.app.push_screen(ReviewScreen(self.view, title=escape(str(self.path or ""))))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One position of the review: a hand as it stood after ``k`` of its cards."""
+
+    hand: PastHand  # cut to the position
+    full: PastHand  # the whole hand as far as it was seen
+    k: int
+    sheet: PlayerView  # the sheet as it stood then
+    finished: bool  # a hand played to its end: everyone's cards may be shown
+
+
+def _cut(hand: PastHand, k: int) -> PastHand:
+    """``hand`` as it stood after its first ``k`` cards (a trick boundary, or all cards seen)."""
+    if k == len(hand.plays):
+        return hand
+    return replace(hand, plays=hand.plays[:k], play_seats=hand.play_seats[:k],
+                   trick_winners=hand.trick_winners[: k // NUM_SEATS], winning=None, result=None)
+
+
+def review_frames(view: PlayerView) -> list[Frame]:
+    """Every position worth looking at, from what ``view``'s seat may see: the finished hands
+    (whose cards have all been seen played) at each trick, and the hand in progress as that seat
+    saw it.  The sheet of each finished hand is rebuilt by replaying the finished hands, whose
+    deals are known once played; no hidden card takes part."""
+    first = view.history[0].forehand if view.history else view.forehand
+    replica = Game(view.rules, view.players, first)
+    frames: list[Frame] = []
+    for past in view.history:
+        before = replica.view(view.seat)
+        hand = replica.start_hand(tuple(past.played_by(s) for s in range(NUM_SEATS)))
+        for bid in past.bids[len(hand.bids):]:
+            replica.bid(bid)
+        for c in past.plays:
+            replica.play(c)
+        after = replica.view(view.seat)
+        n = len(past.plays)
+        for k in range(0, n + 1, NUM_SEATS):
+            frames.append(Frame(_cut(past, k), past, k, after if k == n else before, True))
+    current = view.shown_hand() if view.phase in (Phase.BIDDING, Phase.PLAY) else None
+    if current is not None:
+        n = len(current.plays)
+        stops = [*range(0, n + 1, NUM_SEATS)]
+        if n % NUM_SEATS:
+            stops.append(n)
+        frames += [Frame(_cut(current, k), current, k, view, False) for k in stops]
+    return frames
 
 
 class ReviewScreen(Screen):
-    """Step through a game trick by trick: all hands face up, the sheet as it stood."""
+    """Step through a game trick by trick, as the person saw it: the hands already played face
+    up, the hand in progress with only the person's own cards.  Renders from a ``PlayerView``."""
 
     BINDINGS = [
         Binding("right,space", "step(1)", "Next trick", id="next", key_display="→"),
@@ -228,22 +296,13 @@ class ReviewScreen(Screen):
         Binding("escape,q", "leave", "Back", id="leave"),
     ]
 
-    def __init__(self, game: Game, title: str = "", standalone: bool = False) -> None:
+    def __init__(self, view: PlayerView, title: str = "", standalone: bool = False) -> None:
         super().__init__()
-        self.final = game
+        self.view = view
         self.title_text = title
         self.standalone = standalone
-        # Every position worth looking at: (hand index, cards played), at trick boundaries.
-        self.positions: list[tuple[int, int]] = []
-        for h, hand in enumerate(game.log):
-            n = len(hand.plays)
-            self.positions.extend((h, k) for k in range(0, n + 1, NUM_SEATS))
-            if n % NUM_SEATS:
-                self.positions.append((h, n))
-        if not self.positions:
-            self.positions.append((0, 0))
+        self.frames = review_frames(view)
         self.index = 0
-        self.record_hands = None
 
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
@@ -254,86 +313,89 @@ class ReviewScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        from ..records import record_from_game
-
-        self.record = record_from_game(self.final)
         self.show()
-
-    def game_at(self, h: int, k: int) -> Game:
-        rec = self.record
-        if not rec.hands:
-            return game_from_record(rec)
-        cards = rec.hands[h].play.split()[:k]
-        hands = [*rec.hands[:h], RecordHand(deal=rec.hands[h].deal, bids=rec.hands[h].bids, play=" ".join(cards))]
-        return game_from_record(GameRecord(format=rec.format, rules=rec.rules, players=rec.players,
-                                           first_forehand=rec.first_forehand, hands=hands))
 
     def show(self) -> None:
         look = Look(host(self).settings.ascii)
-        h, k = self.positions[self.index]
-        game = self.game_at(h, k)
+        view = self.view
+        name = view.players
         top = Text()
         top.append("Review", style="bold")
         if self.title_text:
             top.append(f" of {self.title_text}")
-        top.append(f" ({self.final.rules.describe()})")
-        t, in_trick = divmod(k, NUM_SEATS)
-        if not self.final.log:
+        top.append(f" ({view.rules.describe()})")
+        if not self.frames:
             top.append("\nNo hand was dealt in this game yet.\n")
-        else:
-            top.append(f"\nHand {h + 1} of {len(self.final.log)}, ")
-            top.append(f"trick {t + 1} in progress" if in_trick else f"after trick {t}")
-            top.append(f"  (position {self.index + 1} of {len(self.positions)})\n")
-        top.append_text(contract_line(game, look))
+            self.query_one("#review-top", Static).update(top)
+            self.query_one("#review-sheet", Static).update(sheet_table(view, look, highlight=None))
+            self.query_one("#review-table", Static).update(Text())
+            return
+        frame = self.frames[self.index]
+        hand, k = frame.hand, frame.k
+        hands = len(view.history) + (1 if view.phase in (Phase.BIDDING, Phase.PLAY) else 0)
+        t, in_trick = divmod(k, NUM_SEATS)
+        top.append(f"\nHand {hand.number} of {hands}, ")
+        top.append(f"trick {t + 1} in progress" if in_trick else f"after trick {t}")
+        top.append(f"  (position {self.index + 1} of {len(self.frames)})\n")
+        top.append_text(contract_line(frame.sheet, hand, look))
         self.query_one("#review-top", Static).update(top)
-        self.query_one("#review-sheet", Static).update(sheet_table(game, look, highlight=None))
+        self.query_one("#review-sheet", Static).update(sheet_table(frame.sheet, look, highlight=None))
         body = Text()
-        hand = game.log[h] if game.log else None
-        if hand is not None:
-            said = []
-            for b, seat in zip(hand.bids, hand.bid_seats(), strict=True):
-                said.append(f"{game.name(seat)} " + ("passed" if b.is_pass else f"declared {b.describe()}"))
-            body.append("; ".join(said) + "\n")
-            if hand.declared:
-                state = hand.state
-                tricks = hand.tricks()
-                if tricks:
-                    shown = tricks[-1]
-                    body.append("Trick: ", style="bold")
-                    for seat, c in shown.cards:
-                        body.append(f"{game.name(seat)} ")
-                        body.append_text(look.card(c))
-                        if seat == shown.winner:
-                            body.append(look.win_mark)
-                        body.append("   ")
-                    body.append("\n")
-                for seat in range(NUM_SEATS):
-                    held = state.hands[seat]
-                    body.append(f"{game.name(seat)[:12]:<12} {state.tricks_won(seat):>2} tricks  ")
-                    for c in sorted_cards(held, hand.declaration.ranking):
-                        body.append_text(look.card(c))
-                        body.append(" ")
-                    body.append("\n")
-            if game.over:
+        said = [f"{name[seat]} " + ("passed" if b.is_pass else f"declared {b.describe()}")
+                for b, seat in zip(hand.bids, hand.bid_seats, strict=True)]
+        body.append("; ".join(said) + "\n")
+        tricks = hand.tricks()
+        if tricks:
+            shown = tricks[-1]
+            body.append("Trick: ", style="bold")
+            for seat, c in shown.cards:
+                body.append(f"{name[seat]} ")
+                body.append_text(look.card(c))
+                if seat == shown.winner:
+                    body.append(look.win_mark)
+                body.append("   ")
+            body.append("\n")
+        if hand.declaration is not None:
+            ranking = hand.declaration.ranking
+            for seat in range(NUM_SEATS):
+                played_later = frame.full.played_by(seat) & ~hand.played_by(seat)
+                body.append(f"{name[seat][:12]:<12} {hand.tricks_won(seat):>2} tricks  ")
+                if frame.finished:
+                    held = played_later
+                elif seat == view.seat:
+                    held = view.own_cards | played_later
+                else:
+                    left = HAND_SIZE - bin(hand.played_by(seat)).count("1")
+                    body.append(f"{left} card{'s' if left != 1 else ''} not shown\n", style="dim")
+                    continue
+                for c in sorted_cards(held, ranking):
+                    body.append_text(look.card(c))
+                    body.append(" ")
                 body.append("\n")
-                body.append_text(result_text(game))
+        if view.phase is Phase.OVER and self.index == len(self.frames) - 1:
+            body.append("\n")
+            body.append_text(result_text(view))
         self.query_one("#review-table", Static).update(body)
 
     def action_step(self, step: int) -> None:
-        self.index = max(0, min(len(self.positions) - 1, self.index + step))
-        self.show()
+        if self.frames:
+            self.index = max(0, min(len(self.frames) - 1, self.index + step))
+            self.show()
 
     def action_hand(self, step: int) -> None:
-        h = self.positions[self.index][0] + step
-        for i, (hh, _) in enumerate(self.positions):
-            if hh == h:
+        if not self.frames:
+            return
+        number = self.frames[self.index].hand.number + step
+        for i, frame in enumerate(self.frames):
+            if frame.hand.number == number:
                 self.index = i
                 self.show()
                 return
 
     def action_jump(self, where: int) -> None:
-        self.index = where % len(self.positions)
-        self.show()
+        if self.frames:
+            self.index = where % len(self.frames)
+            self.show()
 
     def action_leave(self) -> None:
         if self.standalone:

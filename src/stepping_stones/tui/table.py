@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,7 +31,9 @@ from ..engine import (
     Bid,
     Declaration,
     IllegalActionError,
+    PastHand,
     Phase,
+    PlayerView,
     play_seats,
     sorted_cards,
 )
@@ -127,6 +130,7 @@ class TableScreen(Screen):
                             for s in range(4):
                                 yield Clickable("trump", s, classes="chip")
                 yield Static(id="bidhint")
+            yield Static(id="save-notice")
             yield Static(id="message")
             yield HandView(id="hand")
         yield Footer()
@@ -141,29 +145,28 @@ class TableScreen(Screen):
         self._gen += 1
         if self._timer:
             self._timer.stop()
+        self.session.release()  # another copy of the app may open this game now
 
-    # --- what the person holds -----------------------------------------------
+    # --- what the person sees ---------------------------------------------------
+    #
+    # Everything drawn comes from the person's PlayerView, never from the game itself: a card
+    # the person has not seen played cannot be drawn in the wrong place by mistake.
+
+    def view(self) -> PlayerView:
+        return self.game.view(HUMAN)
 
     def my_cards(self) -> list[int]:
-        g = self.game
-        hand = g.hand
-        if hand is None or (g.phase is Phase.DEAL and hand.finished) or g.over:
-            return []
-        if hand.declared:
-            return sorted_cards(hand.state.hands[HUMAN], hand.declaration.ranking)
-        return sorted_cards(hand.deal[HUMAN], NINE_HIGH)
+        view = self.view()
+        return sorted_cards(view.own_cards, view.ranking or NINE_HIGH)
 
     def my_turn(self) -> bool:
         return self.game.to_act == HUMAN and not self.thinking
 
     def bid_options(self) -> list[tuple[str | None, bool]]:
         """(contract id or None for pass, redo) for the person's bid turn."""
-        g = self.game
-        if g.phase is not Phase.BIDDING or g.bidder != HUMAN:
-            return []
         opts: list[tuple[str | None, bool]] = []
         seen = set()
-        for bid in g.legal_bids():
+        for bid in self.view().legal_bids:
             key = (bid.contract.id, bid.redo) if isinstance(bid, Declaration) else (None, False)
             if key not in seen:
                 seen.add(key)
@@ -173,109 +176,113 @@ class TableScreen(Screen):
     # --- drawing -------------------------------------------------------------
 
     def render_all(self) -> None:
-        g = self.game
+        view = self.view()
+        hand = view.shown_hand()
         look = self.look
-        self._set("#topbar", self._topbar())
-        self._set("#sheet", sheet_table(g, look))
-        self._set("#contract", contract_line(g, look))
-        human_bids = g.phase is Phase.BIDDING and g.bidder == HUMAN
+        self._set("#topbar", self._topbar(view, hand))
+        self._set("#sheet", sheet_table(view, look))
+        self._set("#contract", contract_line(view, hand, look))
+        human_bids = view.phase is Phase.BIDDING and view.bidder == HUMAN
         middle = self.query_one("#middle")
         if middle.display == human_bids:
             middle.display = not human_bids
             self.query_one("#bidpanel").display = human_bids
         if human_bids:
-            self._render_bidding()
+            self._render_bidding(view)
         else:
-            self._set("#seats", self._seats())
-            self._set("#trick", self._trick())
-            self._set("#piles", self._piles())
-        self._render_hand()
+            self._set("#seats", self._seats(view, hand))
+            self._set("#trick", self._trick(view, hand))
+            self._set("#piles", self._piles(view, hand))
+        self._render_hand(view)
         msg = Text()
         for text, style in self.events[-(6 if self.app.has_class("-tall") else 2):]:
             if msg:
                 msg.append("\n")
             msg.append(text, style=style)
         self._set("#message", msg)
+        problem = self.session.problem
+        notice = self.query_one("#save-notice", Static)
+        if notice.display != bool(problem):
+            notice.display = bool(problem)
+        if problem:
+            notice.update(Text(f"Not saved: {problem}. The game goes on; it is lost when you quit.",
+                               style="bold"))
         # The footer is rebuilt whenever the bindings are refreshed (costly), so only
         # when the phase changes; whose turn it is is checked inside the actions.
-        key = (g.phase, g.in_puddle)
+        key = (view.phase, view.in_puddle)
         if key != self._bindings_key:
             self._bindings_key = key
             self.refresh_bindings()
 
-    def _set(self, selector: str, content) -> None:
+    def _set(self, selector: str, content: RenderableType) -> None:
         """Update a fixed-size part of the table without a new layout pass (they are costly)."""
         self.query_one(selector, Static).update(content, layout=False)
 
-    def _topbar(self) -> Text:
-        g = self.game
+    def _topbar(self, view: PlayerView, hand: PastHand | None) -> Text:
         look = self.look
-        rules = g.rules
-        n = len(g.log)
+        rules = view.rules
+        n = hand.number if hand is not None else 0
         total = rules.hands
         t = Text()
         t.append(rules.describe(brief=True), style="bold")
         t.append(look.sep)
         t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
-        if g.hand is not None:
-            t.append(f"{look.sep}Forehand: {g.name(g.hand.forehand)}")
+        if hand is not None:
+            t.append(f"{look.sep}Forehand: {view.players[hand.forehand]}")
         t.append(f"{look.sep}Pace: {host(self).settings.pace}")
         return t
 
-    def _seats(self) -> Text:
-        g = self.game
+    def _seats(self, view: PlayerView, hand: PastHand | None) -> Text:
         look = self.look
         t = Text()
-        state = g.state
         for seat in (1, 2, 0):
-            name = g.name(seat)
+            name = view.players[seat]
             t.append(f"{name[:10]:<10} ", style="bold" if seat == HUMAN else "")
             if seat != HUMAN:
-                held = state.hands[seat].bit_count() if state else (HAND_SIZE if g.hand and not g.over else 0)
+                held = HAND_SIZE - hand.played_by(seat).bit_count() if hand is not None else 0
                 t.append(f"{held:>2} cards ")
             else:
                 t.append(" " * 9)
-            if state is not None:
-                won = state.tricks_won(seat)
+            if hand is not None and hand.declaration is not None:
+                won = hand.tricks_won(seat)
                 t.append(f"{won:>2} trick{'s' if won != 1 else ' '}")
-            if g.hand is not None and g.hand.forehand == seat:
+            if hand is not None and hand.forehand == seat:
                 t.append(" forehand", style="italic")
             else:
                 t.append(" " * 9)
-            if g.to_act == seat:
+            if view.to_act == seat:
                 arrow = "<" if look.ascii else "◀"
-                doing = "to bid" if g.phase is Phase.BIDDING else "to play"
+                doing = "to bid" if view.phase is Phase.BIDDING else "to play"
                 t.append(" ")
                 t.append(f"{arrow} {doing}", style="bold reverse")
             t.append("\n")
         return t
 
-    def _trick(self) -> Text:
-        g = self.game
+    def _trick(self, view: PlayerView, hand: PastHand | None) -> Text:
         look = self.look
-        hand = g.hand
+        name = view.players
         t = Text()
         if hand is None:
             return t
-        if g.phase is Phase.BIDDING:
+        if view.phase is Phase.BIDDING:
             t.append(f"Bidding for hand {hand.number}\n", style="bold")
-            t.append_text(self._bid_log())
+            t.append_text(self._bid_log(view, hand))
             return t
-        if not hand.declared:
+        if hand.declarer is None:
             return t
         tricks = hand.tricks()
         if not tricks:
             t.append("Trick 1: ", style="bold")
-            who = g.name(hand.declarer)
+            who = name[hand.declarer]
             t.append(f"{who} {verb(who, 'leads')}.\n")
             return t
         trick = tricks[-1]  # the one being played, or the one just finished
         winner, done = trick.winner, trick.finished
         t.append(f"Trick {trick.number}", style="bold")
-        t.append(f": won by {g.name(winner)}\n" if done else "\n")
+        t.append(f": won by {name[winner]}\n" if done else "\n")
         by_seat = dict(trick.cards)
         for seat in play_seats(trick.leader, (), NUM_SEATS):
-            t.append(f"  {g.name(seat)[:12]:<12} ")
+            t.append(f"  {name[seat][:12]:<12} ")
             if seat in by_seat:
                 t.append_text(look.card(by_seat[seat]))
                 if seat == winner:
@@ -285,23 +292,21 @@ class TableScreen(Screen):
             t.append("\n")
         return t
 
-    def _piles(self) -> Text:
-        g = self.game
+    def _piles(self, view: PlayerView, hand: PastHand | None) -> Text:
         look = self.look
-        state = g.state
         t = Text()
-        if state is None:
+        if hand is None or hand.declarer is None or hand.contract is None:
             return t
-        d = state.declarer
-        mine = [i for i, w in enumerate(state.winners) if w == d]
-        theirs = len(state.winners) - len(mine)
-        t.append(f"{g.name(d)[:12]} (declarer)\n", style="bold")
+        d = hand.declarer
+        mine = [i for i, w in enumerate(hand.trick_winners) if w == d]
+        theirs = len(hand.trick_winners) - len(mine)
+        t.append(f"{view.players[d][:12]} (declarer)\n", style="bold")
         if mine:
             t.append(" ".join(f"{look.pile}{i + 1}" for i in mine))
             t.append(f"\n{len(mine)} trick{'s' if len(mine) != 1 else ''}")
-            first = state.contract.first_counted
+            first = hand.contract.first_counted
             if first > 1:
-                t.append(f", {state.count()} counted (tricks {first}-{TRICKS})")
+                t.append(f", {hand.count()} counted (tricks {first}-{TRICKS})")
             t.append("\n")
         else:
             t.append("no tricks yet\n", style="dim")
@@ -309,28 +314,28 @@ class TableScreen(Screen):
         t.append(f"{look.pile * theirs} {theirs} trick{'s' if theirs != 1 else ''}\n")
         return t
 
-    def _bid_log(self) -> Text:
-        g = self.game
-        hand = g.hand
+    def _bid_log(self, view: PlayerView, hand: PastHand) -> Text:
+        name = view.players
         t = Text()
-        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats(), strict=True)):
-            t.append(bid_text(g, seat, bid, puddle=i >= 3) + "\n")
-        if g.phase is Phase.BIDDING:
-            if g.in_puddle and g.bidder != HUMAN:
-                who = g.name(g.bidder)
+        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
+            t.append(bid_text(name[seat], bid, puddle=i >= NUM_SEATS) + "\n")
+        bidder = view.bidder
+        if view.phase is Phase.BIDDING and bidder is not None and bidder != HUMAN:
+            who = name[bidder]
+            if view.in_puddle:
                 t.append(f"All three passed: {who} {verb(who, 'is')} in the puddle and must declare.\n",
                          style="bold")
-            elif g.bidder != HUMAN:
-                t.append(f"{g.name(g.bidder)} is thinking...\n", style="italic")
+            else:
+                t.append(f"{who} is thinking...\n", style="italic")
         return t
 
-    def _render_bidding(self) -> None:
-        g = self.game
+    def _render_bidding(self, view: PlayerView) -> None:
         look = self.look
         opts = self.bid_options()
         self.bid_index = min(self.bid_index, len(opts) - 1)
-        log = self._bid_log()
-        if g.in_puddle:
+        hand = view.shown_hand()
+        log = self._bid_log(view, hand) if hand is not None else Text()
+        if view.in_puddle:
             log.append("You are in the puddle: you must declare one of your open contracts.",
                        style="bold reverse")
         else:
@@ -347,7 +352,7 @@ class TableScreen(Screen):
                     c = CONTRACTS[cid]
                     label = c.name
                     if redo:
-                        label = f"Redo {c.name} (sheet: {g.sheet[cid][HUMAN]})"
+                        label = f"Redo {c.name} (sheet: {view.sheet[cid][HUMAN]})"
                 marker = ">" if i == self.bid_index else " "
                 w.update(Text(f"{marker} {label}"))
                 w.set_class(i == self.bid_index, "-selected")
@@ -378,11 +383,10 @@ class TableScreen(Screen):
                 hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
         self.query_one("#bidhint", Static).update(hint)
 
-    def _render_hand(self) -> None:
-        g = self.game
-        cards = self.my_cards()
-        playing = g.phase is Phase.PLAY and g.to_act == HUMAN
-        legal = g.legal_cards_mask() if playing else 0
+    def _render_hand(self, view: PlayerView) -> None:
+        cards = sorted_cards(view.own_cards, view.ranking or NINE_HIGH)
+        playing = view.phase is Phase.PLAY and view.to_act == HUMAN
+        legal = view.legal_cards if playing else 0
         if cards:
             self.cursor = max(0, min(self.cursor, len(cards) - 1))
         self.query_one("#hand", HandView).show(cards, legal, self.cursor if playing else None, playing,
@@ -395,10 +399,9 @@ class TableScreen(Screen):
         del self.events[:-6]
 
     def save(self) -> None:
-        try:
-            self.session.save()
-        except OSError as exc:
-            self.note(f"Could not save the game: {exc}", "bold red")
+        """Save after every change; a failure shows as a notice on the table (``render_all``)
+        and the game goes on in memory."""
+        self.session.save()
 
     def advance(self) -> None:
         """Decide what happens next; called after every change."""
@@ -411,7 +414,7 @@ class TableScreen(Screen):
                 self._summarized = len(g.log)
                 from .dialogs import HandSummaryScreen
 
-                self.app.push_screen(HandSummaryScreen(g, len(g.log)), lambda _: then())
+                self.app.push_screen(HandSummaryScreen(self.view(), len(g.log)), lambda _: then())
                 return
             then()
             return
@@ -491,33 +494,28 @@ class TableScreen(Screen):
         self.match.answer(request, action)
         if bidding:
             bid = g.current_hand().bids[-1]
-            self.note(bid_text(g, request.seat, bid, puddle), "bold" if not bid.is_pass else "")
+            self.note(bid_text(g.name(request.seat), bid, puddle), "bold" if not bid.is_pass else "")
         else:
             self._after_card()
         self.render_all()
         self.advance()
 
     def _after_card(self) -> None:
-        g = self.game
-        state = g.log[-1].state
-        if state.in_trick == 0:
-            t = state.trick_number
-            winner = state.winners[t - 1]
-            self.note(f"{g.name(winner)} won trick {t}.")
+        hand = self.view().shown_hand()
+        if hand is not None and hand.plays and len(hand.plays) % NUM_SEATS == 0:
+            t = len(hand.trick_winners)
+            self.note(f"{self.game.name(hand.trick_winners[-1])} won trick {t}.")
             if self.cursor >= len(self.my_cards()):
                 self.cursor = max(0, len(self.my_cards()) - 1)
 
     def _end_game(self) -> None:
         self._gen += 1
         self.save()
-        path = None
-        try:
-            path = self.session.archive("game")
-        except OSError as exc:
-            self.note(f"Could not file the finished game: {exc}", "bold red")
+        path = self.session.archive("game")
+        self.session.release()
         from .screens import GameOverScreen
 
-        self.app.switch_screen(GameOverScreen(self.session.game, path, self.session.info.seed))
+        self.app.switch_screen(GameOverScreen(self.view(), path, self.session.info.seed, self.session.problem))
 
     # --- the person's actions ----------------------------------------------------
 
@@ -538,7 +536,7 @@ class TableScreen(Screen):
         n = len(self.my_cards())
         if n:
             self.cursor = (self.cursor + step) % n
-            self._render_hand()
+            self._render_hand(self.view())
 
     def action_digit(self, index: int) -> None:
         g = self.game
@@ -548,11 +546,11 @@ class TableScreen(Screen):
             # While bidding, 9 and 1 choose the ranking (the digits pick cards during play).
             if CARD_KEYS[index] in ("1", "9"):
                 self.ranking = int(CARD_KEYS[index])
-                self._render_bidding()
+                self._render_bidding(self.view())
             return
         if index < len(self.my_cards()):
             self.cursor = index
-            self._render_hand()
+            self._render_hand(self.view())
 
     def action_confirm(self) -> None:
         if self.thinking:
@@ -610,7 +608,7 @@ class TableScreen(Screen):
             self.note(str(exc), "bold red")
             self.render_all()
             return
-        self.note(bid_text(g, HUMAN, bid, puddle), "bold" if not bid.is_pass else "")
+        self.note(bid_text(g.name(HUMAN), bid, puddle), "bold" if not bid.is_pass else "")
         self.render_all()
         self.advance()
 
@@ -620,13 +618,13 @@ class TableScreen(Screen):
         opts = self.bid_options()
         if opts:
             self.bid_index = (self.bid_index + step) % len(opts)
-            self._render_bidding()
+            self._render_bidding(self.view())
 
     def action_trump(self, suit: int) -> None:
         if not (self.game.phase is Phase.BIDDING and self.my_turn()):
             return
         self.trump = suit
-        self._render_bidding()
+        self._render_bidding(self.view())
 
     def action_pass_bid(self) -> None:
         if self.game.bidder == HUMAN and self.my_turn() and not self.game.in_puddle:
@@ -654,7 +652,7 @@ class TableScreen(Screen):
                 self.ranking = message.index
             elif message.kind == "trump":
                 self.trump = message.index
-            self._render_bidding()
+            self._render_bidding(self.view())
 
     def on_click(self) -> None:
         # A click anywhere on the table skips the pause after a finished trick.
@@ -663,7 +661,7 @@ class TableScreen(Screen):
     def action_last_trick(self) -> None:
         from .dialogs import LastTrickScreen
 
-        self.app.push_screen(LastTrickScreen(self.game, self.look))
+        self.app.push_screen(LastTrickScreen(self.view(), self.look))
 
     def action_help(self) -> None:
         host(self).action_help()
