@@ -1,0 +1,146 @@
+"""Hostile files are refused like any bad record: exit 2, one clean line, quickly, in bounded memory.
+
+Each case runs ``stepping-stones replay --json`` in its own process with its memory capped at
+1.5 GB and a time limit, as a person (or a script) would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import random_game
+from stepping_stones.engine import Rules
+from stepping_stones.records import parse_record, record_from_game, record_json
+from stepping_stones.safety import escape, name_problem, strict_json
+
+MEMORY = 1_500 * 1024 * 1024
+SECONDS = 5.0
+CONTROL = {chr(c) for c in range(32)} - {"\n"} | {"\x7f", "\u202e", "\u2066"}
+
+
+def _cap_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def replay(path: str | Path, *args: str) -> tuple[int, str, str, float]:
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "stepping_stones", "replay", str(path), *args],
+        capture_output=True, timeout=30, preexec_fn=_cap_memory,
+    )
+    elapsed = time.monotonic() - start
+    return done.returncode, done.stdout.decode(), done.stderr.decode("utf-8", "replace"), elapsed
+
+
+def refused(path: str | Path) -> str:
+    code, out, err, elapsed = replay(path, "--json")
+    assert code == 2, (code, err[-500:])
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n"), err[-500:]
+    assert "Traceback" not in err
+    assert not CONTROL & set(err.rstrip("\n")), repr(err)
+    assert elapsed < SECONDS, elapsed
+    return err.strip()
+
+
+@pytest.fixture
+def record() -> dict:
+    return json.loads(record_json(record_from_game(random_game(3, Rules()))))
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "hostile.json") -> Path:
+    path = tmp_path / name
+    if isinstance(text, str):
+        text = text.encode()
+    path.write_bytes(text)
+    return path
+
+
+def test_json_nested_far_too_deep(tmp_path):
+    line = refused(write(tmp_path, "[" * 100_000 + "]" * 100_000))
+    assert line.startswith("record: ") and "nested deeper" in line
+
+
+def test_nesting_hidden_inside_a_record(tmp_path, record):
+    record["hands"][0]["bids"] = json.loads("[" * 50 + "]" * 50)
+    assert "nested deeper" in refused(write(tmp_path, json.dumps(record)))
+
+
+def test_an_integer_of_thousands_of_digits(tmp_path, record):
+    text = json.dumps(record).replace('"first_forehand": ', '"first_forehand": ' + "9" * 5000 + "0*", 1)
+    text = text.replace("0*", "")
+    assert "digits" in refused(write(tmp_path, text))
+
+
+def test_escape_sequences_in_a_key_and_in_values_are_never_echoed_raw(tmp_path, record):
+    record["\x1b]0;pwned\x07"] = 1
+    assert "\\x1b" in refused(write(tmp_path, json.dumps(record), "key.json"))
+    del record["\x1b]0;pwned\x07"]
+    record["format"] = "\x1b[2J\x1b]0;pwned\x07"
+    assert "\\x1b" in refused(write(tmp_path, json.dumps(record), "value.json"))
+    record["format"] = "stepping-stones-record/1"
+    record["players"][1] = "Eve\u202eevil"
+    assert "control characters" in refused(write(tmp_path, json.dumps(record), "name.json"))
+
+
+def test_an_escape_sequence_in_the_file_name(tmp_path):
+    refused(write(tmp_path, "not json", "evil\x1b]0;pwned\x07.json"))  # no control character shown
+    assert "missing\\x1b[31m.json" in refused(tmp_path / "missing\x1b[31m.json")
+
+
+def test_a_duplicate_key_even_with_the_same_value(tmp_path, record):
+    text = json.dumps(record).replace('"format": ', '"format": "stepping-stones-record/1", "format": ', 1)
+    assert "twice" in refused(write(tmp_path, text))
+
+
+def test_a_40_megabyte_record_is_refused_without_being_read_whole(tmp_path, record):
+    record["hands"][0]["play"] = "K4 " * (40 * 1024 * 1024 // 3)
+    line = refused(write(tmp_path, json.dumps(record)))
+    assert "too large" in line
+
+
+def test_a_fifo_a_device_and_a_folder(tmp_path):
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in refused(fifo)
+    assert "not a regular file" in refused("/dev/zero")
+    assert "folder" in refused(tmp_path)
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(tmp_path, record):
+    path = write(tmp_path, json.dumps(record))
+    done = subprocess.run(
+        f"{sys.executable} -m stepping_stones replay '{path}' | head -1",
+        shell=True, capture_output=True, timeout=30,
+    )
+    assert done.stdout.decode().startswith("Stepping Stones: ")
+    assert b"Traceback" not in done.stderr and b"Error" not in done.stderr
+
+
+def test_names_follow_the_setup_screens_rule(tmp_path, record):
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # a flag: tag characters
+    record["players"] = ["Ann", "\U0001f469\u200d\U0001f4bb", scotland]
+    assert parse_record(json.dumps(record)).players[1] == "\U0001f469\u200d\U0001f4bb"  # joined emoji are names
+    record["players"] = ["Ann", "Ann", "Kenji"]
+    assert "different names" in refused(write(tmp_path, json.dumps(record), "same.json"))
+    record["players"] = ["Ann", "   ", "Kenji"]
+    assert "blank" in refused(write(tmp_path, json.dumps(record), "blank.json"))
+    for override in ("\u202e", "\u2066", "\u200f"):
+        assert name_problem(f"Eve{override}") is not None
+
+
+def test_strict_json_limits_directly():
+    with pytest.raises(ValueError, match="NaN"):
+        strict_json('{"a": NaN}')
+    with pytest.raises(ValueError, match="digits"):
+        strict_json('{"a": 1e' + "9" * 40 + "}")
+    assert strict_json('{"a": [1, {"b": "[[[["}]}') == {"a": [1, {"b": "[[[["}]}
+    assert escape("a\nb\x1bc\u200dd") == "a\\x0ab\\x1bc\u200dd"
