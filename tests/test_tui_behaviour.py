@@ -325,3 +325,30 @@ def test_bidding_and_playing_with_the_mouse():
             assert table.game.hand.plays[0] == cards[3]
 
     asyncio.run(run())
+
+
+def test_the_setup_screen_checks_names_by_the_records_rule():
+    from textual.widgets import Input
+
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            screen.query_one("#name0", Input).value = "You"
+            await press(pilot, "ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert "different names" in " ".join(widget_text(screen.query_one("#setup-error")).split())
+            screen.query_one("#name0", Input).value = "Eve\u202e"
+            await press(pilot, "ctrl+s")
+            await pilot.pause()
+            assert "control characters" in " ".join(widget_text(screen.query_one("#setup-error")).split())
+            screen.query_one("#name0", Input).value = "\U0001f469\u200d\U0001f4bb"  # a joined emoji
+            await press(pilot, "ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            assert app.table.game.players[1] == "\U0001f469\u200d\U0001f4bb"
+
+    asyncio.run(run())

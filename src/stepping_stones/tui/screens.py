@@ -26,7 +26,7 @@ from ..engine import (
     Rules,
     sorted_cards,
 )
-from ..safety import escape
+from ..safety import escape, names_problem
 from ..settings import PACES, as_colour, as_pace, save_settings
 from .host import host
 from .render import Look, contract_line, result_text, sheet_table
@@ -156,17 +156,11 @@ class SetupScreen(Screen):
             self.action_start()
 
     def read_form(self) -> Setup | None:
-        names = []
-        for wid in ("player", "name0", "name1"):
-            name = self.query_one(f"#{wid}", Input).value.strip()
-            if not name or not name.isprintable() or len(name) > 40:
-                self.query_one("#setup-error", Static).update(
-                    Text("Each player needs a name of 1 to 40 printable characters.", style="bold red"))
-                return None
-            names.append(name)
-        if len(set(names)) < 3:
-            self.query_one("#setup-error", Static).update(
-                Text("The three players need different names.", style="bold red"))
+        names = [self.query_one(f"#{wid}", Input).value.strip() for wid in ("player", "name0", "name1")]
+        problem = names_problem(names)  # the same rule as for the names in a game record
+        if problem:
+            self.query_one("#setup-error", Static).update(Text(f"{problem[0].upper()}{problem[1:]}.",
+                                                               style="bold red"))
             return None
         self.setup = replace(
             self.setup,
