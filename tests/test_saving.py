@@ -76,7 +76,7 @@ def test_a_save_folder_that_cannot_be_made_never_stops_the_game(tmp_path, monkey
             table = app.table
             assert isinstance(screen, TableScreen)
             notice = widget_text(table.query_one("#save-notice"))
-            assert "Not saved" in notice and "cannot be written" in notice
+            assert "not being saved" in notice and "cannot be written" in notice
             plays = len(table.game.log[-1].plays)
             await human_turn(pilot, table, Random(1))  # the game goes on
             await wait_for_person(pilot)

@@ -18,6 +18,7 @@ from ..engine import (
     CONTRACTS,
     DEFAULT_CUT,
     HAND_SIZE,
+    NINE_HIGH,
     NUM_SEATS,
     Game,
     PastHand,
@@ -349,8 +350,8 @@ class ReviewScreen(Screen):
                     body.append(look.win_mark)
                 body.append("   ")
             body.append("\n")
-        if hand.declaration is not None:
-            ranking = hand.declaration.ranking
+        if hand.declaration is not None or not frame.finished:
+            ranking = hand.declaration.ranking if hand.declaration is not None else NINE_HIGH
             for seat in range(NUM_SEATS):
                 played_later = frame.full.played_by(seat) & ~hand.played_by(seat)
                 body.append(f"{name[seat][:12]:<12} {hand.tricks_won(seat):>2} tricks  ")

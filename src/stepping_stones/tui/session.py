@@ -112,11 +112,11 @@ def _free_name(folder: Path, stem: str, suffix: str) -> Path:
     return path
 
 
-def why_not_saved(exc: OSError, what: str = "the game") -> str:
-    """A failed write in plain words: what could not be saved, where, and why."""
+def why_not_saved(exc: OSError) -> str:
+    """A failed write in plain words: where, and why."""
     where = exc.filename if exc.filename else data_dir()
     reason = exc.strerror or str(exc)
-    return f"{what} cannot be saved: {escape(str(where))} cannot be written ({reason})"
+    return f"{escape(str(where))} cannot be written ({reason})"
 
 
 class SlotLock:
@@ -244,7 +244,7 @@ class Session:
         try:
             return archive_current(kind, self.path)
         except OSError as exc:
-            self.problem = why_not_saved(exc, "the finished game")
+            self.problem = why_not_saved(exc)
             return None
 
 

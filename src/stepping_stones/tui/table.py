@@ -205,8 +205,8 @@ class TableScreen(Screen):
         if notice.display != bool(problem):
             notice.display = bool(problem)
         if problem:
-            notice.update(Text(f"Not saved: {problem}. The game goes on; it is lost when you quit.",
-                               style="bold"))
+            notice.update(Text(f"This game is not being saved: {problem}. It goes on, but it is lost "
+                               "when you quit.", style="bold"))
         # The footer is rebuilt whenever the bindings are refreshed (costly), so only
         # when the phase changes; whose turn it is is checked inside the actions.
         key = (view.phase, view.in_puddle)
