@@ -203,3 +203,14 @@ def test_a_full_disk_mid_game_is_reported_and_the_game_goes_on(home, monkeypatch
 
     asyncio.run(run())
     assert current_path().read_bytes() != before
+
+
+def test_settings_that_are_a_fifo_or_garbage_give_the_defaults(home):
+    from stepping_stones.settings import Settings, load_settings, settings_path
+
+    settings_path().parent.mkdir(parents=True)
+    os.mkfifo(settings_path())
+    assert load_settings() == Settings()  # no hang on a FIFO
+    settings_path().unlink()
+    settings_path().write_text("[" * 10_000 + "]" * 10_000)
+    assert load_settings() == Settings()

@@ -17,6 +17,9 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .files import atomic_write
+from .safety import FileProblem, read_small, strict_json
+
+SETTINGS_LIMIT = 64 * 1024  # settings are a few lines; a larger file is not ours
 
 HOME_ENV = "STEPPING_STONES_HOME"
 APP_NAME = "stepping-stones"
@@ -90,8 +93,8 @@ def settings_path() -> Path:
 def load_settings() -> Settings:
     """The saved settings, or the defaults when there are none (or they cannot be read)."""
     try:
-        return Settings.model_validate_json(settings_path().read_bytes())
-    except (OSError, ValidationError, ValueError):
+        return Settings.model_validate(strict_json(read_small(settings_path(), SETTINGS_LIMIT)))
+    except (FileProblem, ValidationError, ValueError):
         return Settings()
 
 

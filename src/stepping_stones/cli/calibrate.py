@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from ..ai.model import model_path
     from ..files import atomic_write
     from ..lab.calibrate import fit
+    from ..safety import escape
 
     bar, advance = progress_bar(len(CONTRACTS), "contracts")
     with bar:
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         atomic_write(output, model.to_json())
     except OSError as exc:
-        print(f"calibrate: cannot write {output}: {exc.strerror}", file=sys.stderr)
+        print(f"calibrate: cannot write {escape(str(output))}: {exc.strerror}", file=sys.stderr)
         return 2
     print(f"wrote {output}")
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..ai import LEVELS
 from ..engine import RulesError
 from ..lab.simulate import SimulationResult, simulate
+from ..safety import escape
 from .args import add_rules_arguments, positive, progress_bar, rules_from_args, seed, three_levels
 
 
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            print(f"simulate: cannot write records into {args.records}: {e.strerror}", file=sys.stderr)
+            print(f"simulate: cannot write records into {escape(str(args.records))}: {e.strerror}",
+                  file=sys.stderr)
             return 2
     bar, advance = progress_bar(args.games, "games")
     with bar:
