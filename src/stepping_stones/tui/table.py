@@ -137,7 +137,7 @@ class TableScreen(Screen):
 
     def on_mount(self) -> None:
         if self.game.log:
-            self.note(f"Game resumed (saved in {self.session.path}).")
+            self.note("Game resumed where it stopped.")
         self.render_all()
         self.call_after_refresh(self.advance)
 
