@@ -53,6 +53,8 @@ class SessionInfo(BaseModel):
     format: Literal["stepping-stones-session/1"] = SESSION_FORMAT
     seed: str
     levels: list[str | None] = Field(min_length=3, max_length=3)  # None for the person
+    # The person took help (a hint, an undo): the game is counted apart in the statistics.
+    assisted: bool = False
 
 
 @dataclass(frozen=True)
