@@ -13,9 +13,9 @@ import pytest
 
 from stepping_stones.files import atomic_write
 from stepping_stones.records import load_game
+from stepping_stones.session import SlotLock, current_path, slot_path
 from stepping_stones.tui.dialogs import ConfirmScreen, NoticeScreen, OpenElsewhereScreen
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen
-from stepping_stones.tui.session import SlotLock, current_path, slot_path
 from stepping_stones.tui.table import TableScreen
 from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person, widget_text
 

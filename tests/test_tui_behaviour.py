@@ -11,9 +11,9 @@ import pytest
 from stepping_stones.engine import IllegalCardError, Phase, deal
 from stepping_stones.match import Match
 from stepping_stones.records import load_game, record_from_game
+from stepping_stones.session import Session, Setup, current_path, games_dir, sidecar_path
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
-from stepping_stones.tui.session import Session, Setup, current_path, games_dir, sidecar_path
 from stepping_stones.tui.table import TableScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (

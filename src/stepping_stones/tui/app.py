@@ -15,8 +15,7 @@ from textual.screen import Screen
 from ..engine import Game, Rules
 from ..records import RecordError, load_game
 from ..safety import escape
-from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
-from .session import (
+from ..session import (
     HUMAN,
     Session,
     Setup,
@@ -24,6 +23,7 @@ from .session import (
     find_saved,
     free_slot,
 )
+from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 

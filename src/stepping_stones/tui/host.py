@@ -13,8 +13,8 @@ from textual.dom import DOMNode
 
 if TYPE_CHECKING:
     from ..engine import Rules
+    from ..session import Setup
     from ..settings import Settings
-    from .session import Setup
 
 
 class Host(Protocol):

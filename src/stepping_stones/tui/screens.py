@@ -28,11 +28,11 @@ from ..engine import (
     sorted_cards,
 )
 from ..safety import escape, names_problem
+from ..session import Setup
 from ..settings import PACES, as_colour, as_pace, save_settings
 from .host import host
 from .render import Look, contract_line, result_text, sheet_table
 from .seats import DEFAULT_LEVEL, levels
-from .session import Setup
 from .widgets import Choice, TooSmall
 
 

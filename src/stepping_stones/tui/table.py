@@ -38,11 +38,11 @@ from ..engine import (
     sorted_cards,
 )
 from ..match import Match, Request
+from ..session import HUMAN, Session, bid_text
 from ..settings import PACE_DELAYS, PACES, save_settings
 from .host import host
 from .render import Look, contract_line, sheet_table
 from .seats import make_seat
-from .session import HUMAN, Session, bid_text
 from .widgets import CARD_KEYS, Clickable, HandView, TooSmall, verb
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}

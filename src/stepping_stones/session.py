@@ -1,7 +1,7 @@
-"""A game in the app: the engine's Game, its seats, its dealing, its save files.
+"""A game being played by a person: the engine's Game, its seats, its seeds, its save files.
 
-Nothing here imports Textual, so the saving and resuming can be tested on
-their own.  The save file is a game record in the public format
+Nothing here imports Textual: the terminal app, the browser and the plain line
+mode all save and resume through it, and it is tested on its own.  The save file is a game record in the public format
 (``current.json``); the few things a record does not hold (the deal seed and
 the AI levels) go into a small sidecar (``current.session.json``).  A copy of
 the app claims its save with a lock file (``current.json.lock``), so a second
@@ -24,10 +24,10 @@ from typing import Final, Literal
 from filelock import FileLock, Timeout
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..engine import Bid, Game, Phase, Rules
-from ..files import atomic_write, fsync_folder
-from ..match import Seeds
-from ..records import (
+from .engine import Bid, Game, Phase, Rules
+from .files import atomic_write, fsync_folder
+from .match import Seeds
+from .records import (
     FORMAT,
     MAX_RECORD_BYTES,
     RecordError,
@@ -38,8 +38,8 @@ from ..records import (
     record_from_game,
     write_record,
 )
-from ..safety import FileProblem, MissingFile, escape, read_small
-from ..settings import data_dir
+from .safety import FileProblem, MissingFile, escape, read_small
+from .settings import data_dir
 
 SESSION_FORMAT: Final = "stepping-stones-session/1"
 HUMAN = 0  # the person always sits in seat 0
