@@ -46,6 +46,8 @@ class Settings(BaseModel):
     pace: Pace = "normal"
     colour: Colour = "auto"
     ascii: bool = False
+    auto_last_card: bool = True  # the last card of a hand plays itself
+    trick_pause: bool = True  # at instant pace, a finished trick stays in view for a moment
 
     @property
     def monochrome(self) -> bool:
