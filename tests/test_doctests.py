@@ -15,6 +15,7 @@ MODULES = [
     *(f"stepping_stones.engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__)),
     "stepping_stones.match",
     "stepping_stones.ai.features",
+    "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",
     "stepping_stones.lab.tournament",
 ]

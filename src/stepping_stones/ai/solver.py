@@ -1,0 +1,644 @@
+"""An exact double-dummy solver: with every card in view, how many counted tricks does the
+declarer take from here when all three play perfectly?
+
+The declarer plays against the two defenders, who share the opposite goal, so this is a
+two-sided game: for a Win contract the declarer wants more counted tricks and the defenders
+fewer; for a Lose contract the other way round.  The answer is exact for every contract of
+``engine.contracts`` (its goal, trump rule, counted tricks and follow rule are read from the
+contract, never from its id), under both rankings, from any position -- between tricks or in
+the middle of one.
+
+How it is fast enough in pure Python (the ideas of bridge double-dummy solvers, adapted to
+three hands):
+
+* **Zero-window search.**  The core only answers yes/no questions: "does the declarer take at
+  least ``target`` counted tricks from here?"  A yes/no search prunes far more than a search
+  for the exact number.  The exact number is found at the root by a few such questions.
+* **Transposition table for the whole hand**, at trick boundaries.  A position is keyed on the
+  *relative* ranks per suit: only the order of the cards still held matters, not which cards
+  were played, so positions reached through different tricks share one entry.  An entry holds
+  a lower and an upper bound on the counted tricks still to come.  One ``Solver`` keeps its
+  table for every question about the same hand and contract, so solving after each card of a
+  hand, or for each card a seat might play, reuses what was found before.
+* **One card per run of equivalent cards**: two cards of one suit in one hand with nothing
+  still in play between them win and lose exactly the same tricks, so only one is tried.
+  (Cards of the trick being played count as in play until the trick ends.)
+* **Quick tricks**: a leader holding the top cards of suits can cash them one after the other;
+  in a Win contract that bounds the result before any card is searched.
+* **Move ordering**: each seat tries first the card its side would usually play (cheapest
+  winner, highest card that ducks, a low lead in a Lose contract), so a yes or a no is found
+  early.
+
+Everything works on the engine's bitmasks: a hand is an ``int``, a suit a mask.  The solver
+never changes what it is given; its only state is the table, which depends on the contract,
+ranking, trump and declarer and is only ever a cache of exact bounds, so the same question
+always gets the same answer.  ``nodes`` counts the positions searched: callers that must
+limit their work count it, never the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import (
+    ABOVE,
+    BIT,
+    NUM_SEATS,
+    NUM_SUITS,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRICKS,
+    Contract,
+    FollowRule,
+    HandState,
+    strength,
+)
+
+_NEXT = (1, 2, 0)
+_SUIT_BITS = (1 << SUIT_SIZE) - 1
+_TRUMP_BONUS = 10
+_MAY_TRUMP = int(FollowRule.MAY_TRUMP)
+_MUST_BEAT = int(FollowRule.MUST_BEAT)
+
+# --- per suit: the relative-rank code of a holding and its runs of equivalent cards ---------
+
+# The code of one suit is the string of owners (0, 1, 2) of its cards still held, lowest index
+# first, read as a base-3 number, plus an offset per length so that lengths do not collide.
+_OFFSET = [0]
+for _k in range(SUIT_SIZE):
+    _OFFSET.append(_OFFSET[-1] + 3**_k)
+_CODE_BITS = 15  # sum(3**k for k in 0..9) = 29,524 < 2**15
+_SEAT_SHIFT = NUM_SUITS * _CODE_BITS
+
+_SUIT_INFO: dict[int, tuple[int, int, int, int]] = {}
+"""(a << 18 | b << 9 | c) for three disjoint 9-bit holdings of one suit -> (code, and per
+holding the mask of one card per run of equivalent cards).  Filled as holdings are met and
+shared by all solvers: it depends on neither the ranking nor the trump."""
+
+
+def _suit_info(index: int) -> tuple[int, int, int, int]:
+    holdings = (index >> 18, (index >> 9) & _SUIT_BITS, index & _SUIT_BITS)
+    value = 0
+    length = 0
+    place = 1
+    reps = [0, 0, 0]
+    prev_owner = -1
+    prev_bit = 0
+    for r in range(SUIT_SIZE):
+        bit = 1 << r
+        for owner in range(NUM_SEATS):
+            if holdings[owner] & bit:
+                break
+        else:
+            continue  # played in an earlier trick: it separates nothing
+        value += owner * place
+        place *= 3
+        length += 1
+        if owner == prev_owner:
+            reps[owner] &= ~prev_bit  # a run is represented by its highest card
+        reps[owner] |= bit
+        prev_owner = owner
+        prev_bit = bit
+    info = (_OFFSET[length] + value, reps[0], reps[1], reps[2])
+    _SUIT_INFO[index] = info
+    return info
+
+
+def run_representatives(hand: int, in_play: int) -> int:
+    """One card of each run of ``hand``'s cards that no other card of ``in_play`` separates
+    (its highest-index card): the cards of a run are interchangeable for the rest of the hand.
+
+    >>> from stepping_stones.engine import format_cards, mask_of, parse_card
+    >>> hand = mask_of(parse_card(t) for t in "K4 K5 K7 C1".split())
+    >>> format_cards(run_representatives(hand, hand | mask_of([parse_card("K6")])))
+    'C1, K5, K7'
+    >>> format_cards(run_representatives(hand, hand))
+    'C1, K7'
+    """
+    reps = hand
+    for s in range(NUM_SUITS):
+        last_mine = 0
+        for c in range(s * SUIT_SIZE, s * SUIT_SIZE + SUIT_SIZE):
+            bit = 1 << c
+            if hand & bit:
+                reps &= ~last_mine
+                last_mine = bit
+            elif in_play & bit:
+                last_mine = 0
+    return reps
+
+
+def run_of(card: int, hand: int, in_play: int) -> int:
+    """The run of ``hand`` that ``card`` belongs to (see ``run_representatives``), as a mask."""
+    run = 1 << card
+    first = card - card % SUIT_SIZE
+    for step in (1, -1):
+        c = card + step
+        while first <= c < first + SUIT_SIZE:
+            bit = 1 << c
+            if hand & bit:
+                run |= bit
+            elif in_play & bit:
+                break
+            c += step
+    return run
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Solver:
+    """Exact double-dummy answers for one hand's contract, ranking, trump and declarer.
+
+    ``value(hands, leader, trick)`` is the declarer's counted tricks from the position on
+    (the current trick included); ``card_values`` gives it after each legal card of the seat
+    to play.  Keep one solver for all questions about the same hand: its table of bounds is
+    valid for every position of it.
+    """
+
+    def __init__(self, contract: Contract, ranking: int, trump: int | None, declarer: int) -> None:
+        self.contract = contract
+        self.ranking = ranking
+        self.trump = trump
+        self.declarer = declarer
+        self.table: dict[int, int] = {}
+        self.nodes = 0
+        self._h = [0, 0, 0]
+        plain = strength(ranking)
+        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+        self._key = tuple(plain[c] + (_TRUMP_BONUS if BIT[c] & trump_mask else 0) for c in range(len(BIT)))
+        self._trump_mask = trump_mask
+        counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
+        self._counted = counted
+        self._counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
+        self._build()
+
+    # --- the public questions ---------------------------------------------------------
+
+    def value(self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), guess: int | None = None) -> int:
+        """The declarer's counted tricks from this position to the end of the hand with best
+        play by everyone, the current trick included (tricks already won are not).
+
+        ``hands``: the cards each seat holds now (the cards of ``trick`` already taken out);
+        ``leader``: the seat that led the current trick (or leads the next one);
+        ``trick``: the cards played to the current trick so far, in order (0 to 2 of them).
+        ``guess`` (optional) is where the search starts; it changes the time, never the answer.
+        """
+        if len(trick) > NUM_SEATS - 1:
+            raise ValueError("a finished trick is not a position: play on from its winner")
+        t = self._trick_index(hands, leader, trick)
+        lo, hi = 0, self._counted_left[t]
+        if len(trick) == 0 and lo < hi:
+            entry = self.table.get(self._key_of(hands, leader))
+            if entry is not None:
+                lo, hi = entry & 15, entry >> 4
+        g = (lo + hi + 1) // 2 if guess is None else guess
+        step = 0
+        yes = False
+        while lo < hi:
+            # Zero-window questions: "at least target?"  The first one asks at the guess, the
+            # second next to it, which settles most positions when the guess is good; then the
+            # range left is halved.
+            if step == 0:
+                target = min(max(g, lo + 1), hi)
+            elif step == 1:
+                target = lo + 1 if yes else hi
+            else:
+                target = (lo + hi + 1) // 2
+            step += 1
+            yes = self.at_least(hands, leader, trick, target)
+            if yes:
+                lo = target
+            else:
+                hi = target - 1
+        return lo
+
+    def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
+        """Whether the declarer takes at least ``target`` counted tricks from this position."""
+        h = self._h
+        h[0], h[1], h[2] = hands
+        n = len(trick)
+        if n == 0:
+            return self._lead(leader, target)
+        in_play = hands[0] | hands[1] | hands[2]
+        for c in trick:
+            in_play |= BIT[c]
+        t = self._trick_index(hands, leader, trick)
+        s2 = _NEXT[leader]
+        s3 = _NEXT[s2]
+        rep3 = run_representatives(hands[s3], in_play)
+        if n == 1:
+            return self._second(leader, trick[0], run_representatives(hands[s2], in_play), rep3, target, t)
+        c1, c2 = trick
+        led = SUIT_MASK_OF[c1]
+        key = self._key
+        best_key, best_seat = key[c1], leader
+        beat = ABOVE[self.ranking][c1]
+        if BIT[c2] & (led | self._trump_mask) and key[c2] > best_key:
+            best_key, best_seat = key[c2], s2
+        if BIT[c2] & beat:
+            beat = ABOVE[self.ranking][c2]
+        return self._third(leader, led, best_key, best_seat, beat, rep3, target, t)
+
+    def card_values(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> dict[int, int]:
+        """For each legal card of the seat to play: the declarer's counted tricks from here to
+        the end (the current trick included) if it plays that card and all play perfectly."""
+        seat = (leader + len(trick)) % NUM_SEATS
+        hand = hands[seat]
+        legal = self.legal(hand, trick)
+        in_play = hands[0] | hands[1] | hands[2]
+        for c in trick:
+            in_play |= BIT[c]
+        values: dict[int, int] = {}
+        guess: int | None = None
+        for card in _cards(run_representatives(legal, in_play) & legal):
+            after = list(hands)
+            after[seat] = hand ^ BIT[card]
+            played = [*trick, card]
+            if len(played) < NUM_SEATS:
+                v = self.value(after, leader, played, guess)
+            else:
+                winner = self.trick_winner(leader, played)
+                t = self._trick_index(hands, leader, trick)
+                won = self._counted[t] if winner == self.declarer else 0
+                rest = 0
+                if t + 1 < TRICKS:
+                    rest = self.value(after, winner, (), None if guess is None else guess - won)
+                v = won + rest
+            guess = v
+            for c in _cards(run_of(card, hand, in_play) & legal):
+                values[c] = v
+        return values
+
+    def legal(self, hand: int, trick: Sequence[int]) -> int:
+        """The legal cards of a seat holding ``hand`` when ``trick`` has been played so far."""
+        if not trick:
+            return hand
+        led = SUIT_MASK_OF[trick[0]]
+        follow = hand & led
+        if not follow:
+            return hand
+        rule = int(self.contract.follow)
+        if rule == _MAY_TRUMP:
+            return follow | (hand & self._trump_mask)
+        if rule == _MUST_BEAT:
+            above = ABOVE[self.ranking]
+            beat = above[trick[0]]
+            for c in trick[1:]:
+                if BIT[c] & beat:
+                    beat = above[c]
+            return (follow & beat) or follow
+        return follow
+
+    def trick_winner(self, leader: int, cards: Sequence[int]) -> int:
+        """The seat that wins (or is winning) a trick led by ``leader`` with ``cards``."""
+        win_suits = SUIT_MASK_OF[cards[0]] | self._trump_mask
+        key = self._key
+        best, best_seat = key[cards[0]], leader
+        seat = leader
+        for c in cards[1:]:
+            seat = _NEXT[seat]
+            if BIT[c] & win_suits and key[c] > best:
+                best, best_seat = key[c], seat
+        return best_seat
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _trick_index(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:
+        to_play = (leader + len(trick)) % NUM_SEATS
+        held = hands[to_play].bit_count()
+        if held == 0 or held > TRICKS:
+            raise ValueError("the seat to play holds no card: the hand is over")
+        for i in range(NUM_SEATS):
+            seat = (leader + i) % NUM_SEATS
+            expected = held - 1 if i < len(trick) else held
+            if hands[seat].bit_count() != expected:
+                raise ValueError("the hands do not hold as many cards as the trick says")
+        if hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2]:
+            raise ValueError("a card is in two hands")
+        return TRICKS - held
+
+    @staticmethod
+    def _key_of(hands: Sequence[int], leader: int) -> int:
+        a, b, c = hands
+        key = leader << _SEAT_SHIFT
+        for s in range(NUM_SUITS):
+            shift = SUIT_SIZE * s
+            index = ((a >> shift) & _SUIT_BITS) << 18 | ((b >> shift) & _SUIT_BITS) << 9 | ((c >> shift) & _SUIT_BITS)
+            info = _SUIT_INFO.get(index) or _suit_info(index)
+            key |= info[0] << (_CODE_BITS * s)
+        return key
+
+    # --- the search -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        h = self._h
+        table = self.table
+        declarer = self.declarer
+        key = self._key
+        above = ABOVE[self.ranking]
+        trump_mask = self._trump_mask
+        rule = int(self.contract.follow)
+        win = self.contract.is_win
+        maxer = tuple((s == declarer) == win for s in range(NUM_SEATS))
+        counted = self._counted
+        counted_left = self._counted_left
+        suit_info = _SUIT_INFO
+        info_get = suit_info.get
+        make_info = _suit_info
+        suit_mask_of = SUIT_MASK_OF
+        bit_of = BIT
+        nxt = _NEXT
+        suits = SUIT_MASKS
+        trump_suit = self.trump
+        nine_high = self.ranking == 9
+        solver = self
+
+        def strongest(mask: int) -> int:
+            """The strongest card of a one-suit mask under the ranking."""
+            if nine_high:
+                return mask.bit_length() - 1
+            return (mask & -mask).bit_length() - 1
+
+        def ordered(mask: int, good: int, ascending: bool) -> list[int]:
+            """The cards of ``mask``: those in ``good`` first, each group by key."""
+            first = _cards(mask & good)
+            rest = _cards(mask & ~good)
+            if len(first) > 1:
+                first.sort(key=key.__getitem__, reverse=not ascending)
+            if len(rest) > 1:
+                rest.sort(key=key.__getitem__, reverse=not ascending)
+            return first + rest if first else rest
+
+        def quick_tricks(hand: int, others_held: tuple[int, int]) -> int:
+            """Tricks the leader can cash in a row from the top, whatever the others do."""
+            others = others_held[0] | others_held[1]
+            q = 0
+            trump_tops = 0
+            for s in range(NUM_SUITS):
+                mine = hand & suits[s]
+                if not mine:
+                    continue
+                theirs = others & suits[s]
+                tops = (mine & above[strongest(theirs)]).bit_count() if theirs else mine.bit_count()
+                if s == trump_suit:
+                    trump_tops = tops
+                else:
+                    q += tops
+            if trump_mask:
+                longest = max((others_held[0] & trump_mask).bit_count(), (others_held[1] & trump_mask).bit_count())
+                if trump_tops < longest:
+                    q = 0  # the side suits could be ruffed
+                q += trump_tops
+            return q
+
+        def lead(leader: int, target: int) -> bool:
+            """At a trick boundary: does the declarer take ``target`` more counted tricks?"""
+            if target <= 0:
+                return True
+            a, b, c = h
+            n = h[leader].bit_count()
+            t = TRICKS - n
+            if target > counted_left[t]:
+                return False
+            solver.nodes += 1
+            if n == 1:
+                # The last trick plays itself (target is 1 and it counts).
+                s2 = nxt[leader]
+                return _winner_of_last(leader, h[leader], h[s2], h[nxt[s2]]) == declarer
+            i0 = (a & 511) << 18 | (b & 511) << 9 | (c & 511)
+            i1 = (a >> 9 & 511) << 18 | (b >> 9 & 511) << 9 | (c >> 9 & 511)
+            i2 = (a >> 18 & 511) << 18 | (b >> 18 & 511) << 9 | (c >> 18 & 511)
+            i3 = (a >> 27) << 18 | (b >> 27) << 9 | (c >> 27)
+            f0 = info_get(i0) or make_info(i0)
+            f1 = info_get(i1) or make_info(i1)
+            f2 = info_get(i2) or make_info(i2)
+            f3 = info_get(i3) or make_info(i3)
+            k = f0[0] | f1[0] << 15 | f2[0] << 30 | f3[0] << 45 | leader << 60
+            entry = table.get(k)
+            if entry is not None:
+                lo = entry & 15
+                hi = entry >> 4
+                if lo >= target:
+                    return True
+                if hi < target:
+                    return False
+            else:
+                lo = 0
+                hi = counted_left[t]
+                if win:
+                    s2 = nxt[leader]
+                    q = quick_tricks(h[leader], (h[s2], h[nxt[s2]]))
+                    if q:
+                        if q > n:
+                            q = n
+                        if leader == declarer:
+                            lo = counted_left[t] - counted_left[t + q]
+                        else:
+                            hi = counted_left[t + q]
+                        table[k] = lo | hi << 4
+                        if lo >= target:
+                            return True
+                        if hi < target:
+                            return False
+            reps = (
+                f0[1] | f1[1] << 9 | f2[1] << 18 | f3[1] << 27,
+                f0[2] | f1[2] << 9 | f2[2] << 18 | f3[2] << 27,
+                f0[3] | f1[3] << 9 | f2[3] << 18 | f3[3] << 27,
+            )
+            s2 = nxt[leader]
+            s3 = nxt[s2]
+            hand = h[leader]
+            cands = hand & reps[leader]
+            if counted[t]:
+                if win:
+                    moves = ordered(cands, 0, False)  # cash the high cards first
+                else:
+                    moves = ordered(cands, 0, True)  # lead low
+            else:
+                moves = ordered(cands, 0, True)
+            mx = maxer[leader]
+            result = not mx
+            rep2 = reps[s2]
+            rep3 = reps[s3]
+            for card in moves:
+                h[leader] = hand ^ bit_of[card]
+                if second(leader, card, rep2, rep3, target, t) == mx:
+                    result = mx
+                    break
+            h[leader] = hand
+            if result:
+                if target > lo:
+                    lo = target
+            elif target - 1 < hi:
+                hi = target - 1
+            table[k] = lo | hi << 4
+            return result
+
+        def _winner_of_last(leader: int, c1m: int, c2m: int, c3m: int) -> int:
+            c1 = c1m.bit_length() - 1
+            c2 = c2m.bit_length() - 1
+            c3 = c3m.bit_length() - 1
+            win_suits = suit_mask_of[c1] | trump_mask
+            best = key[c1]
+            seat = leader
+            s2 = nxt[leader]
+            if c2m & win_suits and key[c2] > best:
+                best = key[c2]
+                seat = s2
+            if c3m & win_suits and key[c3] > best:
+                seat = nxt[s2]
+            return seat
+
+        def second(leader: int, c1: int, rep2: int, rep3: int, target: int, t: int) -> bool:
+            s2 = nxt[leader]
+            led = suit_mask_of[c1]
+            hand = h[s2]
+            follow = hand & led
+            beat = above[c1]
+            if follow:
+                if rule == _MAY_TRUMP:
+                    legal = follow | (hand & trump_mask)
+                elif rule == _MUST_BEAT:
+                    legal = (follow & beat) or follow
+                else:
+                    legal = follow
+            else:
+                legal = hand
+            cands = legal & rep2
+            best_key = key[c1]
+            win_suits = led | trump_mask
+            mx = maxer[s2]
+            if cands & (cands - 1):
+                # Cards that take the lead in the trick, when that is what this seat wants.
+                takers = 0
+                for c in _cards(cands & win_suits):
+                    if key[c] > best_key:
+                        takers |= bit_of[c]
+                if counted[t]:
+                    # Win: take over unless the partner leads the trick; Lose: stay under.
+                    if win:
+                        good = takers if maxer[leader] != mx else 0
+                        moves = ordered(cands, good, True)
+                    else:
+                        moves = ordered(cands, cands & ~takers, False)
+                else:
+                    moves = ordered(cands, 0, True)
+            else:
+                moves = [cands.bit_length() - 1]
+            result = not mx
+            for card in moves:
+                bit = bit_of[card]
+                h[s2] = hand ^ bit
+                k2 = key[card]
+                if bit & win_suits and k2 > best_key:
+                    r = third(leader, led, k2, s2, above[card] if bit & beat else beat, rep3, target, t)
+                else:
+                    r = third(leader, led, best_key, leader, beat, rep3, target, t)
+                if r == mx:
+                    result = mx
+                    break
+            h[s2] = hand
+            return result
+
+        def third(leader: int, led: int, best_key: int, best_seat: int, beat: int, rep3: int,
+                  target: int, t: int) -> bool:
+            s3 = nxt[nxt[leader]]
+            hand = h[s3]
+            follow = hand & led
+            if follow:
+                if rule == _MAY_TRUMP:
+                    legal = follow | (hand & trump_mask)
+                elif rule == _MUST_BEAT:
+                    legal = (follow & beat) or follow
+                else:
+                    legal = follow
+            else:
+                legal = hand
+            cands = legal & rep3
+            win_suits = led | trump_mask
+            mx = maxer[s3]
+            count = counted[t]
+            if cands & (cands - 1):
+                takers = 0
+                for c in _cards(cands & win_suits):
+                    if key[c] > best_key:
+                        takers |= bit_of[c]
+                if count:
+                    # The trick's outcome is known.  Taking it pleases this seat's side in a Win
+                    # contract (its own trick, or one the declarer does not get) and never in a
+                    # Lose contract.  Cards that leave it where it pleases come first: low ones
+                    # in a Win contract, high ones (shedding danger) in a Lose contract.
+                    if ((best_seat == declarer) == win) == (s3 == declarer):
+                        good = cands & ~takers
+                    else:
+                        good = takers if win else 0
+                    moves = ordered(cands, good, win)
+                else:
+                    moves = ordered(cands, 0, True)
+            else:
+                takers = cands if cands & win_suits and key[cands.bit_length() - 1] > best_key else 0
+                moves = [cands.bit_length() - 1]
+            result = not mx
+            declarer_wins_now = best_seat == declarer
+            declarer_takes = s3 == declarer
+            for card in moves:
+                bit = bit_of[card]
+                h[s3] = hand ^ bit
+                if bit & takers:
+                    r = lead(s3, target - count if declarer_takes else target)
+                else:
+                    r = lead(best_seat, target - count if declarer_wins_now else target)
+                if r == mx:
+                    result = mx
+                    break
+            h[s3] = hand
+            return result
+
+        self._lead = lead
+        self._second = second
+        self._third = third
+
+
+def solve(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    contract: Contract,
+    ranking: int,
+    trump: int | None,
+    declarer: int,
+) -> int:
+    """The declarer's counted tricks from this position to the end with best play by all
+    (the current trick included), with a fresh solver: see ``Solver.value``."""
+    return Solver(contract, ranking, trump, declarer).value(hands, leader, trick)
+
+
+def solver_for(state: HandState) -> Solver:
+    """A solver for the hand of ``state`` (its contract, ranking, trump and declarer)."""
+    return Solver(state.contract, state.ranking, state.trump, state.declarer)
+
+
+def position(state: HandState) -> tuple[tuple[int, int, int], int, tuple[int, ...]]:
+    """``(hands, leader, trick)`` of a hand state, as the solver takes them."""
+    hands = state.hands
+    trick = tuple(c for _, c in state.current_trick())
+    return (hands[0], hands[1], hands[2]), state.leader, trick
+
+
+def whole_hand_value(state: HandState, solver: Solver | None = None) -> int:
+    """The declarer's counted tricks for the whole hand -- those already taken plus perfect play
+    from ``state`` on."""
+    taken = state.count()
+    if state.finished:
+        return taken
+    solver = solver or solver_for(state)
+    hands, leader, trick = position(state)
+    return taken + solver.value(hands, leader, trick)
