@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from ..ai import LEVELS
 from ..engine import CONTRACT_SETS, CONTRACTS, Rules
+
+if TYPE_CHECKING:
+    from ..lab.simulate import Runner
 
 
 def positive(text: str) -> int:
@@ -87,3 +91,35 @@ def progress_bar(total: int, description: str) -> tuple[Any, Callable[[], None]]
     )
     task = bar.add_task(description, total=total)
     return bar, lambda: bar.advance(task)
+
+
+def cluster_address(text: str) -> str:
+    """An argparse type: ``local`` or a Dask scheduler's ``tcp://HOST:PORT``."""
+    from ..lab.cluster import check_address
+
+    try:
+        return check_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_cluster_argument(p: argparse.ArgumentParser, unit: str) -> None:
+    """``--cluster ADDRESS``: run the units of work (``unit``) on a Dask cluster (docs/cluster.md)."""
+    p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
+                   help=f"run the work on a Dask cluster, one {unit} per task: a scheduler's tcp://HOST:PORT, "
+                   "or 'local' for a local cluster with one worker per core; the results are the same "
+                   "as without it (needs: pip install 'stepping-stones[cluster]')")
+
+
+@contextmanager
+def work_runner(address: str | None) -> Iterator[Runner | None]:
+    """Where a command's units of work run: ``None`` (the library's default, this machine)
+    without ``--cluster``, else the cluster's ``map``.  Raises ``lab.cluster.ClusterError``
+    (one line) when the cluster cannot be used; Dask is imported only here."""
+    if address is None:
+        yield None
+        return
+    from ..lab.cluster import connect
+
+    with connect(address) as cluster:
+        yield cluster.map

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from .args import positive, progress_bar, seed
+from ..lab.cluster import ClusterError
+from .args import add_cluster_argument, positive, progress_bar, seed, work_runner
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,8 +23,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=seed, default="1", help="seed of the deals and the play (default 1)")
     p.add_argument("--samples", type=positive, default=24,
                    help="layouts the card play samples per decision (the heuristic's own setting)")
-    p.add_argument("--workers", type=positive, default=2, help="processes (default 2)")
+    p.add_argument("--workers", type=positive, default=2, help="processes (default 2; not with --cluster)")
     p.add_argument("--output", type=Path, help="where to write the model (default: the package's model.json)")
+    add_cluster_argument(p, "contract's hands")
     p.set_defaults(run=run)
 
 
@@ -34,8 +36,12 @@ def run(args: argparse.Namespace) -> int:
     from ..safety import escape
 
     bar, advance = progress_bar(len(CONTRACTS), "contracts")
-    with bar:
-        model = fit(args.hands, args.seed, args.samples, args.workers, advance)
+    try:
+        with work_runner(args.cluster) as runner, bar:
+            model = fit(args.hands, args.seed, args.samples, args.workers, advance, runner)
+    except ClusterError as e:
+        print(f"calibrate: {e}", file=sys.stderr)
+        return 2
     for cid, m in model.contracts.items():
         print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")
     output = args.output or model_path()

@@ -9,9 +9,19 @@ from pathlib import Path
 
 from ..ai import LEVELS
 from ..engine import RulesError
+from ..lab.cluster import ClusterError
 from ..lab.simulate import SimulationResult, simulate
 from ..safety import escape
-from .args import add_rules_arguments, positive, progress_bar, rules_from_args, seed, three_levels
+from .args import (
+    add_cluster_argument,
+    add_rules_arguments,
+    positive,
+    progress_bar,
+    rules_from_args,
+    seed,
+    three_levels,
+    work_runner,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="seed of the deals and the AI seats (any text; the app shows its game's seed)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record into DIR")
+    add_cluster_argument(p, "game")
     p.set_defaults(run=run)
 
 
@@ -47,8 +58,12 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     bar, advance = progress_bar(args.games, "games")
-    with bar:
-        result = simulate(args.seats, rules, args.games, args.seed, args.records, advance)
+    try:
+        with work_runner(args.cluster) as runner, bar:
+            result = simulate(args.seats, rules, args.games, args.seed, args.records, advance, runner)
+    except ClusterError as e:
+        print(f"simulate: {e}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.to_json()))
     else:

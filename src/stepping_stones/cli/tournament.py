@@ -8,8 +8,19 @@ import sys
 
 from ..ai import LEVELS
 from ..engine import CONTRACTS, RulesError
+from ..lab.cluster import ClusterError
 from ..lab.tournament import TournamentResult, tournament
-from .args import add_rules_arguments, level, not_negative, positive, progress_bar, rules_from_args, seed
+from .args import (
+    add_cluster_argument,
+    add_rules_arguments,
+    level,
+    not_negative,
+    positive,
+    progress_bar,
+    rules_from_args,
+    seed,
+    work_runner,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--defence", type=not_negative, default=0, metavar="HANDS",
                    help="also compare the two levels' defence, HANDS deals per contract")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_cluster_argument(p, "deal set")
     p.set_defaults(run=run)
 
 
@@ -39,8 +51,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"tournament: {e}", file=sys.stderr)
         return 2
     bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets")
-    with bar:
-        result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance)
+    try:
+        with work_runner(args.cluster) as runner, bar:
+            result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance,
+                                runner)
+    except ClusterError as e:
+        print(f"tournament: {e}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.to_json()))
     else:

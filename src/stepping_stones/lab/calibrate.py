@@ -21,7 +21,7 @@ from ..ai.features import Features, features
 from ..ai.model import ContractModel, Model
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, NUM_SUITS, RANKINGS, Declaration, Game, Phase, Rules
 from ..match import Seeds, drive
-from .simulate import Progress
+from .simulate import Progress, Runner
 
 
 def play_forced(contract_id: str, seeds: Seeds, samples: int) -> tuple[Features, int]:
@@ -85,16 +85,21 @@ def contract_data(job: tuple[str, int, str, int]) -> tuple[list[Features], list[
 
 
 def fit(
-    hands: int, seed: str, samples: int = 24, workers: int = 2, progress: Progress | None = None
+    hands: int, seed: str, samples: int = 24, workers: int = 2, progress: Progress | None = None,
+    runner: Runner | None = None,
 ) -> Model:
-    """Play ``hands`` hands per contract (over ``workers`` processes) and fit each contract's weights."""
+    """Play ``hands`` hands per contract and fit each contract's weights.  A contract's hands
+    are one unit of work, run through ``runner`` (by default over ``workers`` local processes)."""
     jobs = [(cid, hands, seed, samples) for cid in CONTRACTS]
-    data = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(contract_data, jobs):
-            data.append(result)
-            if progress is not None:
-                progress()
+    data: list[tuple[list[Features], list[float]]] = []
+    if runner is not None:
+        data = runner(jobs, contract_data, progress)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(contract_data, jobs):
+                data.append(result)
+                if progress is not None:
+                    progress()
     contracts = {}
     for cid, (rows, ys) in zip(CONTRACTS, data, strict=True):
         w = least_squares(rows, ys)

@@ -11,15 +11,38 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..ai import Agent, make_ai
 from ..engine import NUM_SEATS, Game, Rules
+from ..files import atomic_write
 from ..match import Match, Seeds, drive
-from ..records import record_from_game, write_record
+from ..records import record_from_game, record_json
 
 Progress = Callable[[], None]
 """Called once for every unit of work done (a game, a deal set, a hand)."""
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+class Runner(Protocol):
+    """Where the units of work run: ``fn`` over ``jobs``, the results in the order of the jobs
+    (whatever order they finished in), ``progress`` called once per job as it finishes.  ``fn``
+    is a module-level function and each job plain data, so that the work can be shipped to
+    another process or machine (``lab/cluster.py``)."""
+
+    def __call__(self, jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None, /) -> list[R]: ...
+
+
+def in_process(jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None) -> list[R]:
+    """The plain ``Runner``: one job after the other, in this process."""
+    results = []
+    for job in jobs:
+        results.append(fn(job))
+        if progress is not None:
+            progress()
+    return results
 
 
 def play_game(
@@ -110,6 +133,24 @@ class SimulationResult:
         }
 
 
+SimulationJob = tuple[tuple[str, ...], Rules, str, int, bool]
+"""One game of a simulation: the seats' levels, the rules, the seed, the game number, and
+whether its record is wanted."""
+
+
+@dataclass(frozen=True)
+class SimulatedGame:
+    stats: GameStats
+    record: str | None  # the game record's JSON text, when asked for
+
+
+def play_simulated(job: SimulationJob) -> SimulatedGame:
+    """One game of a simulation, as plain data: the unit of work of ``simulate``."""
+    levels, rules, seed, number, want_record = job
+    game = play_game([make_ai(level) for level in levels], rules, seed, number)
+    return SimulatedGame(GameStats.of(game), record_json(record_from_game(game)) if want_record else None)
+
+
 def simulate(
     levels: Sequence[str],
     rules: Rules,
@@ -117,11 +158,15 @@ def simulate(
     seed: str,
     records: Path | None = None,
     progress: Progress | None = None,
+    runner: Runner | None = None,
 ) -> SimulationResult:
-    """Play ``games`` games with AI seats of ``levels``, writing each record into ``records``."""
+    """Play ``games`` games with AI seats of ``levels``, writing each record into ``records``.
+
+    The games run through ``runner`` (by default one after the other in this process); the
+    figures are added up in the order of the games, so they do not depend on where the games
+    ran or in which order they finished."""
     import time
 
-    agents = [make_ai(level) for level in levels]
     wins = [0.0, 0.0, 0.0]
     totals = [0, 0, 0]
     results: dict[str, list[list[int]]] = {c.id: [[], [], []] for c in rules.contracts}
@@ -129,9 +174,10 @@ def simulate(
     hands = 0
     redos = 0
     start = time.perf_counter()
-    for number in range(games):
-        game = play_game(agents, rules, seed, number)
-        stats = GameStats.of(game)
+    jobs: list[SimulationJob] = [(tuple(levels), rules, seed, number, records is not None) for number in range(games)]
+    played = (runner or in_process)(jobs, play_simulated, progress)
+    for number, one in enumerate(played):
+        stats = one.stats
         for s in range(NUM_SEATS):
             wins[s] += stats.wins[s]
             totals[s] += stats.totals[s]
@@ -142,10 +188,8 @@ def simulate(
             results[cid][declarer].append(result)
             redos += redo
         hands += len(stats.declared)
-        if records is not None:
-            write_record(records / f"game-{seed}-{number + 1:05d}.json", record_from_game(game))
-        if progress is not None:
-            progress()
+        if records is not None and one.record is not None:
+            atomic_write(records / f"game-{seed}-{number + 1:05d}.json", one.record)
     elapsed = time.perf_counter() - start
     per_contract = {
         c.id: ContractFigures(

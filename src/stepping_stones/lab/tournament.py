@@ -30,7 +30,7 @@ from ..ai import make_ai
 from ..ai.bidding import BidChooser
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, deal
 from ..match import Seeds, drive
-from .simulate import GameStats, Progress, play_game
+from .simulate import GameStats, Progress, Runner, play_game
 
 WORKERS = 2
 _Z95 = 1.959964
@@ -243,10 +243,13 @@ def tournament(
     rules: Rules,
     defence: int = 0,
     progress: Progress | None = None,
+    runner: Runner | None = None,
 ) -> TournamentResult:
-    """Run the duplicate match (and the defence table if ``defence`` > 0)."""
+    """Run the duplicate match (and the defence table if ``defence`` > 0).  The deal sets run
+    through ``runner`` (by default ``run_pool``: local processes); the results are summed in the
+    order of the deal sets, so the figures are the same wherever they ran."""
     jobs = [(candidate, baseline, rules, seed, d) for d in range(deals)]
-    sets = run_pool(jobs, play_deal_set, progress)
+    sets = (runner or run_pool)(jobs, play_deal_set, progress)
     return TournamentResult(
         candidate=candidate,
         baseline=baseline,
@@ -255,7 +258,7 @@ def tournament(
         rules=rules,
         one_vs_two=summarise(sets, "one", rules),
         two_vs_one=summarise(sets, "two", rules),
-        defence=defence_table(candidate, baseline, defence, seed, progress) if defence else None,
+        defence=defence_table(candidate, baseline, defence, seed, progress, runner) if defence else None,
     )
 
 
@@ -293,11 +296,12 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
 
 
 def defence_table(
-    candidate: str, baseline: str, hands: int, seed: str, progress: Progress | None = None
+    candidate: str, baseline: str, hands: int, seed: str, progress: Progress | None = None,
+    runner: Runner | None = None,
 ) -> dict[str, DefenceRow]:
     contract_ids = list(CONTRACTS)
     jobs = [(cid, candidate, baseline, seed, n) for cid in contract_ids for n in range(hands)]
-    results = run_pool(jobs, play_defence_hand, progress)
+    results = (runner or run_pool)(jobs, play_defence_hand, progress)
     table = {}
     for i, cid in enumerate(contract_ids):
         rows = results[i * hands : (i + 1) * hands]
