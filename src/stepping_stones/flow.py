@@ -161,6 +161,10 @@ class GameFlow:
             self._filed = True
             self.session.save()
             self._path = self.session.archive("game")
+            from .library import file_game  # the game enters the library now; a failure is only a notice
+
+            if (notice := file_game(self._path)) is not None:
+                self._tell("save", notice)
             self.session.release()
         return self._path
 

@@ -24,6 +24,9 @@ SUBCOMMANDS = {
     "tournament": ".tournament",
     "bench": ".bench",
     "calibrate": ".calibrate",
+    "library": ".library",
+    "stats": ".stats",
+    "history": ".history",
 }
 
 

@@ -246,9 +246,25 @@ class SteppingStonesApp(App):
 
         self.push_screen(ReviewScreen(table.view(), "this game"))
 
+    def action_history(self) -> None:
+        """The games in the library, newest first (tui/library_screens.py)."""
+        from .library_screens import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
+    def action_stats(self) -> None:
+        """The person's statistics over the games in the library."""
+        from .library_screens import StatsScreen
+
+        self.push_screen(StatsScreen())
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Set up a new game (asks first if one is going on)", self.action_new_game)
         yield SystemCommand("Rules", "How Stepping Stones is played, for the contracts in play", self.action_help)
+        yield SystemCommand("Game history", "The games in the library, newest first; open one to review it",
+                            self.action_history)
+        yield SystemCommand("Statistics", "Your games, wins and points, and how you do in each contract",
+                            self.action_stats)
         if self.table is not None:
             yield SystemCommand("Last trick", "Look at the last finished trick again", self.action_last_trick)
             yield SystemCommand("Review this game", "Step through the game so far, trick by trick",

@@ -55,6 +55,8 @@ class SetupScreen(Screen):
         Binding("ctrl+s", "start", "Start game", id="start", key_display="⏎/^S"),
         Binding("enter", "start", "Start game", show=False),
         Binding("f1", "help", "Rules", id="help"),
+        Binding("f2", "app.history", "History", id="history"),
+        Binding("f3", "app.stats", "Statistics", id="stats"),
     ]
 
     def __init__(self, setup: Setup | None = None) -> None:
@@ -259,8 +261,9 @@ def review_frames(view: PlayerView) -> list[Frame]:
     for past in view.history:
         before = replica.view(view.seat)
         hand = replica.start_hand(tuple(past.played_by(s) for s in range(NUM_SEATS)))
-        for bid in past.bids[len(hand.bids):]:
-            replica.bid(bid)
+        for i, bid in enumerate(past.bids):
+            if i >= len(hand.bids):  # the engine writes a player's forced passes itself, as it goes
+                replica.bid(bid)
         for c in past.plays:
             replica.play(c)
         after = replica.view(view.seat)

@@ -1,0 +1,63 @@
+"""``stepping-stones history``: the games in the library, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING
+
+from ..safety import escape
+from .library import open_library
+
+if TYPE_CHECKING:
+    from ..library import HistoryEntry
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "history",
+        help="the games in the library, newest first",
+        description="Every game in the library, newest first: when, the rules, the players and their points, "
+        "the winner, and whether a hint or an undo was used (docs/library.md).",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    library = open_library("history")
+    if library is None:
+        return 2
+    with library:
+        entries = library.history()
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries]))
+    else:
+        print_history(entries)
+    return 0
+
+
+def winner_text(entry: HistoryEntry) -> str:
+    if not entry.complete:
+        return "(unfinished)"
+    return " and ".join(escape(entry.players[s]) for s in entry.winners)
+
+
+def print_history(entries: list[HistoryEntry]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    if not entries:
+        console.print("The library has no games yet.", markup=False)
+        return
+    table = Table("played", "rules", "players", "points", "winner", "assisted")
+    for e in entries:
+        table.add_row(
+            Text(e.played[:16]), Text(e.rules.describe()),
+            Text(", ".join(escape(p) for p in e.players)),
+            Text(" / ".join(f"{p:+d}" for p in e.points)),
+            Text(winner_text(e)), Text("yes" if e.assisted else ""),
+        )
+    console.print(table)

@@ -1,0 +1,64 @@
+"""``stepping-stones library import PATH...``: put game records into the game library."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..library import Library
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "library",
+        help="the game library: import game records (see also stats and history)",
+        description="The game library indexes the game records in the data folder's games/ in an SQLite "
+        "database (docs/library.md).",
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    imp = actions.add_parser(
+        "import",
+        help="check game records and copy the good ones into the library",
+        description="Check each record with the rules engine (as replay does), copy the good ones into the "
+        "library's games/ folder and index them. A folder is searched for .json records. A game already in "
+        "the library (the same record content) is skipped; a bad record is reported in one line and the "
+        "others go on. Ends with one line: imported, already there, refused. Exit status 2 if any record "
+        "was refused.",
+    )
+    imp.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="a record file or a folder of records")
+    imp.set_defaults(run=run_import)
+
+
+def open_library(command: str) -> Library | None:
+    """The library, its notices said on standard error; None (after one line) if it cannot be used."""
+    from ..library import Library, LibraryError
+
+    try:
+        library = Library.open()
+    except LibraryError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return None
+    for notice in library.notices:
+        print(f"{command}: {notice}", file=sys.stderr)
+    return library
+
+
+def run_import(args: argparse.Namespace) -> int:
+    library = open_library("library import")
+    if library is None:
+        return 2
+    from ..library import LibraryError
+
+    with library:
+        try:
+            report = library.import_paths(args.paths)
+        except LibraryError as exc:
+            print(f"library import: {exc}", file=sys.stderr)
+            return 2
+    for line in report.refused:
+        print(f"refused {line}", file=sys.stderr)
+    print(report.line())
+    return 2 if report.refused else 0

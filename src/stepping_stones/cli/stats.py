@@ -1,0 +1,75 @@
+"""``stepping-stones stats``: a player's figures over their finished games in the library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from ..safety import escape
+from .library import open_library
+
+if TYPE_CHECKING:
+    from ..library import PlayerStats
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "stats",
+        help="a player's statistics over the finished games in the library",
+        description="Games, wins, mean points and per-contract figures of one player over the finished games "
+        "in the library (docs/library.md). Without --player: the person of the most recent game (seat 0, "
+        "where the app seats you). Games where a hint or an undo was used are counted apart.",
+    )
+    p.add_argument("--player", metavar="NAME", help="the player's name as in the records (default: yours)")
+    p.add_argument("--include-assisted", action="store_true",
+                   help="count games where a hint or an undo was used like the others")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    library = open_library("stats")
+    if library is None:
+        return 2
+    with library:
+        player = args.player if args.player is not None else library.person()
+        if player is None:
+            print("stats: the library has no games yet: play one, or import records with "
+                  "`stepping-stones library import PATH`", file=sys.stderr)
+            return 2
+        stats = library.stats(player, include_assisted=args.include_assisted)
+    if args.json:
+        print(json.dumps(stats.to_json()))
+    else:
+        print_stats(stats)
+    return 0
+
+
+def _num(x: float | None, sign: bool = False) -> str:
+    if x is None:
+        return "-"
+    return f"{x:+.2f}" if sign else f"{x:.2f}"
+
+
+def print_stats(stats: PlayerStats) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    name = escape(stats.player)
+    apart = ("included" if stats.include_assisted else "counted apart")
+    console.print(Text(
+        f"{name}: {stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
+        f"mean points {_num(stats.mean_points, sign=True)}; {stats.assisted_games} assisted games ({apart})"
+    ))
+    if not stats.per_contract:
+        return
+    table = Table("contract", "games", "mean result", "others' mean", "mean points", "firsts")
+    table.columns[0].no_wrap = True
+    for cid, c in stats.per_contract.items():
+        table.add_row(cid, str(c.games), _num(c.mean_count), _num(c.others_mean_count),
+                      _num(c.mean_points, sign=True), str(c.firsts))
+    console.print(table)

@@ -1,0 +1,270 @@
+"""The game library in the app: the history of games (open one into the review) and the
+person's statistics, with a trend of their points and their results per contract against the
+other players' (charts by textual-plotext).  Both read ``library.Library`` (docs/library.md)."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+from textual_plotext import PlotextPlot
+
+from ..engine import CONTRACTS, Rules
+from ..library import HistoryEntry, Library, LibraryError, PlayerStats
+from ..records import RecordError, load_game
+from ..session import HUMAN
+from .widgets import TooSmall
+
+SHORT = {
+    "win-no-trump": "Win NT",
+    "win-pick-trump": "Win T",
+    "lose-no-trump": "Lose NT",
+    "lose-pick-trump": "Lose T",
+    "win-last-6": "Last 6",
+    "may-trump": "May T",
+    "must-beat": "Must B",
+}
+
+
+def short_name(cid: str) -> str:
+    """A contract's name short enough for a chart's axis."""
+    return SHORT.get(cid, cid)
+
+
+def open_library() -> tuple[Library | None, str | None]:
+    """The library, or None and one line saying why it cannot be opened."""
+    try:
+        return Library.open(), None
+    except LibraryError as exc:
+        return None, str(exc)
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in a few words: ``standard``, ``advanced short, redo``."""
+    text = rules.contract_set
+    if rules.short_game:
+        text += " short"
+    if rules.redo_tokens:
+        text += ", redo"
+    return text
+
+
+def _winner(entry: HistoryEntry) -> str:
+    if not entry.complete:
+        return "unfinished"
+    return " & ".join(entry.players[s] for s in entry.winners)
+
+
+class HistoryScreen(Screen):
+    """Every game in the library, newest first; Enter opens the chosen one in the review."""
+
+    BINDINGS = [
+        Binding("enter", "open_game", "Review", id="open", key_display="⏎"),
+        Binding("escape,q", "leave", "Back", id="leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[HistoryEntry] = []
+        self.problem: str | None = None
+        self.notices: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="history"):
+            yield Static(id="history-title")
+            yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        library, self.problem = open_library()
+        if library is not None:
+            with library:
+                self.notices = library.notices
+                self.entries = library.history()
+        title = Text("Game history", style="bold")
+        if self.problem:
+            title.append(f"\nThe library cannot be opened: {self.problem}")
+        elif not self.entries:
+            title.append("\nNo game in the library yet: finished games come here by themselves, "
+                         "and `stepping-stones library import PATH` brings in others.")
+        else:
+            done = sum(e.complete for e in self.entries)
+            title.append(f"  {len(self.entries)} games ({done} finished), newest first. "
+                         "Enter: review the game   Escape: back", style="italic")
+        for notice in self.notices:
+            title.append(f"\n{notice}", style="italic")
+        self.query_one("#history-title", Static).update(title)
+        table = self.query_one("#history-table", DataTable)
+        table.add_columns("Played", "Players and points", "Winner", "Rules", "Help")
+        for e in self.entries:
+            table.add_row(
+                e.played[:16],
+                Text(", ".join(f"{name} {points:+d}" for name, points in zip(e.players, e.points, strict=True))),
+                Text(_winner(e)),
+                rules_text(e.rules),
+                "hint/undo" if e.assisted else "",
+            )
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.open_row(event.cursor_row)
+
+    def action_open_game(self) -> None:
+        self.open_row(self.query_one("#history-table", DataTable).cursor_row)
+
+    def open_row(self, row: int) -> None:
+        if not 0 <= row < len(self.entries):
+            return
+        entry = self.entries[row]
+        try:
+            game = load_game(entry.path)
+        except RecordError as exc:
+            self.notify(f"It could not be read: {exc.line()}", severity="error")
+            return
+        from .screens import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(game.view(HUMAN), f"the game of {entry.played[:16]}"))
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+def summary_text(stats: PlayerStats) -> Text:
+    text = Text()
+    text.append(f"Statistics of {stats.player}", style="bold")
+    if stats.games == 0:
+        text.append(f"\nNo finished game of {stats.player} in the library yet")
+        if stats.assisted_games and not stats.include_assisted:
+            text.append(f" ({stats.assisted_games} with a hint or an undo, counted apart: a shows them)")
+        text.append(".")
+        return text
+    mean = stats.mean_points if stats.mean_points is not None else 0.0
+    text.append(f"\n{stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
+                f"mean points {mean:+.2f}. ")
+    if stats.include_assisted:
+        text.append(f"Games with a hint or an undo included ({stats.assisted_games}).", style="italic")
+    else:
+        text.append(f"{stats.assisted_games} with a hint or an undo counted apart.", style="italic")
+    return text
+
+
+def contract_table(stats: PlayerStats) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), expand=True)
+    for title in ("contract", "games", "you", "others", "points", "firsts"):
+        table.add_column(title, justify="left" if title == "contract" else "right", no_wrap=True)
+    for cid, c in stats.per_contract.items():
+        table.add_row(
+            CONTRACTS[cid].name if cid in CONTRACTS else cid,
+            str(c.games),
+            "-" if c.mean_count is None else f"{c.mean_count:.2f}",
+            "-" if c.others_mean_count is None else f"{c.others_mean_count:.2f}",
+            "-" if c.mean_points is None else f"{c.mean_points:+.2f}",
+            str(c.firsts),
+        )
+    return table
+
+
+class StatsScreen(Screen):
+    """The person's figures over their finished games, their points game by game, and their mean
+    result per contract beside the other players' in the same games."""
+
+    BINDINGS = [
+        Binding("a", "toggle_assisted", "Hints/undo games", id="assisted"),
+        Binding("p", "next_player", "Other player", id="player"),
+        Binding("escape,q", "leave", "Back", id="leave"),
+    ]
+
+    def __init__(self, player: str | None = None) -> None:
+        super().__init__()
+        self.player = player
+        self.include_assisted = False
+        self.names: list[str] = []
+        self.stats: PlayerStats | None = None
+        self.problem: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="stats"):
+            yield Static(id="stats-summary")
+            with Horizontal(id="stats-charts"):
+                yield PlotextPlot(id="stats-trend")
+                yield PlotextPlot(id="stats-contracts")
+            yield Static(id="stats-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        library, self.problem = open_library()
+        if library is not None:
+            with library:
+                self.names = library.names()
+                if self.player is None:
+                    self.player = library.person()
+                if self.player is not None:
+                    self.stats = library.stats(self.player, self.include_assisted)
+        self.show()
+
+    def show(self) -> None:
+        summary = self.query_one("#stats-summary", Static)
+        charts = self.query_one("#stats-charts", Horizontal)
+        table = self.query_one("#stats-table", Static)
+        stats = self.stats
+        if self.problem or stats is None:
+            why = f"The library cannot be opened: {self.problem}" if self.problem else (
+                "No game in the library yet: finished games come here by themselves.")
+            summary.update(Text.assemble(("Statistics", "bold"), "\n", why))
+            charts.display = False
+            table.update("")
+            return
+        summary.update(summary_text(stats))
+        charts.display = stats.games > 0
+        table.update(contract_table(stats) if stats.per_contract else "")
+        if stats.games == 0:
+            return
+        trend = self.query_one("#stats-trend", PlotextPlot)
+        plt = trend.plt
+        plt.clear_data()
+        plt.clear_figure()
+        xs = list(range(1, len(stats.trend) + 1))
+        plt.plot(xs, stats.trend, marker="braille")
+        plt.scatter(xs, stats.trend, marker="dot")
+        plt.hline(0)
+        plt.title("Your points, game by game")
+        plt.xticks([float(x) for x in xs] if len(xs) <= 10 else None)
+        trend.refresh()
+        bars = self.query_one("#stats-contracts", PlotextPlot)
+        plt = bars.plt
+        plt.clear_data()
+        plt.clear_figure()
+        cids = list(stats.per_contract)
+        mine = [stats.per_contract[c].mean_count or 0.0 for c in cids]
+        others = [stats.per_contract[c].others_mean_count or 0.0 for c in cids]
+        # plotext takes ``labels`` (its type stubs say ``label``, which it does not accept)
+        plt.multiple_bar([short_name(c) for c in cids], [mine, others], labels=["you", "others"])  # type: ignore[call-arg]
+        plt.title("Mean result per contract")
+        bars.refresh()
+
+    def action_toggle_assisted(self) -> None:
+        self.include_assisted = not self.include_assisted
+        self.load()
+
+    def action_next_player(self) -> None:
+        if not self.names:
+            return
+        i = self.names.index(self.player) if self.player in self.names else -1
+        self.player = self.names[(i + 1) % len(self.names)]
+        self.load()
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+__all__ = ["HistoryScreen", "StatsScreen", "short_name"]
