@@ -461,11 +461,11 @@ class Library:
 
     def _forget_orphans(self) -> None:
         """Games whose file went away: point them at another file with the same game, or drop them."""
+        self.conn.execute("DELETE FROM games WHERE hash NOT IN (SELECT hash FROM files WHERE hash IS NOT NULL)")
         self.conn.execute(
             "UPDATE games SET file = (SELECT name FROM files WHERE files.hash = games.hash ORDER BY name LIMIT 1) "
             "WHERE file NOT IN (SELECT name FROM files WHERE files.hash = games.hash)"
         )
-        self.conn.execute("DELETE FROM games WHERE file IS NULL")
 
     def _index(self, path: Path, st: os.stat_result) -> str | None:
         """Index one record file of ``games/`` (inside a transaction): the game's hash, or None if
@@ -539,17 +539,19 @@ class Library:
                 report.refused.append(f"{shown}: {_why(exc)}")
                 continue
             digest = content_hash(game)
-            if self.conn.execute("SELECT 1 FROM games WHERE hash = ?", (digest,)).fetchone():
-                report.already += 1
-                continue
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(st.st_mtime))
-            target = self.games_folder / f"imported-{stamp}-{digest[:12]}.json"
-            atomic_write(target, data.decode("utf-8"))
-            sidecar = sidecar_of(path)
-            if read_sidecar(path) is not None:
-                atomic_write(sidecar_of(target), read_small(sidecar, SIDECAR_LIMIT).decode("utf-8"))
-            fsync_folder(self.games_folder)
-            self.add(target)
+            info = read_sidecar(path)
+            # Checking and copying in one write transaction: two imports at once never both copy a game.
+            with self._transaction():
+                if self.conn.execute("SELECT 1 FROM games WHERE hash = ?", (digest,)).fetchone():
+                    report.already += 1
+                    continue
+                stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(st.st_mtime))
+                target = self.games_folder / f"imported-{stamp}-{digest[:12]}.json"
+                if info is not None:
+                    atomic_write(sidecar_of(target), info.model_dump_json(indent=2) + "\n")
+                atomic_write(target, data.decode("utf-8"))
+                fsync_folder(self.games_folder)
+                self._index(target, target.stat())
             report.imported += 1
         return report
 

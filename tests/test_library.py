@@ -1,0 +1,331 @@
+"""The game library (docs/library.md): import, duplicates, bad records, rebuilding the index,
+two writers at once, and the statistics against figures worked out from the records directly."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import random_game
+from stepping_stones import library as library_module
+from stepping_stones.cli import main
+from stepping_stones.engine import CONTRACTS, Goal, Rules
+from stepping_stones.library import Library, file_game
+from stepping_stones.records import read_record, record_from_game, summary, write_record
+
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def make_records(folder: Path, count: int, start: int = 0) -> list[Path]:
+    """Whole games of random play, the names in varying seats, some short, advanced or with redo."""
+    folder.mkdir(parents=True, exist_ok=True)
+    options = [Rules(), Rules("advanced", redo_tokens=True), Rules(short_game=True),
+               Rules("standard", redo_tokens=True)]
+    paths = []
+    for i in range(start, start + count):
+        game = random_game(1000 + i, options[i % len(options)])
+        k = i % len(NAMES)
+        others = (1, 2) if i % 2 == 0 else (3, 1)
+        players = [NAMES[k], NAMES[(k + others[0]) % len(NAMES)], NAMES[(k + others[1]) % len(NAMES)]]
+        record = record_from_game(game).model_copy(update={"players": players})
+        path = folder / f"g{i:03d}.json"
+        write_record(path, record)
+        paths.append(path)
+    return paths
+
+
+def expected_stats(paths: list[Path], name: str, assisted: set[Path] = frozenset()) -> dict:
+    """The figures of ``stats --json``, worked out from each record's replay summary alone."""
+    games = wins = shared = 0
+    points: list[int] = []
+    per: dict[str, dict[str, list]] = {}
+    for path in paths:
+        record = read_record(path)
+        if name not in record.players or path in assisted:
+            continue
+        from stepping_stones.records import game_from_record
+
+        facts = summary(game_from_record(record))
+        if not facts["complete"]:
+            continue
+        seat = record.players.index(name)
+        games += 1
+        points.append(facts["totals"][seat])
+        if seat in facts["winners"]:
+            wins += 1
+            shared += len(facts["winners"]) > 1
+        for cid, row in facts["sheet"].items():
+            best = (max if CONTRACTS[cid].goal is Goal.WIN else min)(row)
+            d = per.setdefault(cid, {"counts": [], "points": [], "firsts": 0})
+            d["counts"].append(row[seat])
+            d["points"].append(facts["points"][cid][seat])
+            d["firsts"] += row[seat] == best
+    return {
+        "player": name,
+        "games": games,
+        "wins": wins,
+        "shared_wins": shared,
+        "mean_points": sum(points) / len(points) if points else None,
+        "assisted_games": sum(1 for p in assisted if name in read_record(p).players),
+        "per_contract": {
+            cid: {"games": len(d["counts"]), "mean_count": sum(d["counts"]) / len(d["counts"]),
+                  "mean_points": sum(d["points"]) / len(d["points"]), "firsts": d["firsts"]}
+            for cid, d in sorted(per.items(), key=lambda kv: list(CONTRACTS).index(kv[0]))
+        },
+    }
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def stats_json(capsys, name: str, *extra: str) -> dict:
+    code, out, _err = run_cli(capsys, "stats", "--player", name, "--json", *extra)
+    assert code == 0
+    return json.loads(out)
+
+
+def test_import_twice_and_the_figures_equal_those_worked_out_from_the_records(home, tmp_path, capsys):
+    paths = make_records(tmp_path / "in", 10)
+    code, out, err = run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    assert (code, out) == (0, "imported 10, already there 0, refused 0\n")
+    assert err.splitlines() == ["library import: The game library was built again from the game records "
+                                "(there was none)."]
+    assert len(list((home / "data" / "games").glob("imported-*.json"))) == 10
+    code, out, _ = run_cli(capsys, "library", "import", str(tmp_path / "in"), str(paths[0]))
+    assert (code, out) == (0, "imported 0, already there 11, refused 0\n")
+    for name in NAMES:
+        assert stats_json(capsys, name) == expected_stats(paths, name)
+
+
+def test_small_records_by_hand(home, tmp_path, capsys):
+    """Three games of Ann, in seats 0, 1 and 2, added up by hand from their replay summaries."""
+    paths = make_records(tmp_path / "in", 3)
+    assert [read_record(p).players.index("Ann") for p in paths] == [0, 1, 2]
+    rules = [Rules(), Rules("advanced", redo_tokens=True), Rules(short_game=True)]
+    f0, f1, f2 = (summary(random_game(1000 + i, r)) for i, r in enumerate(rules))
+    run_cli(capsys, "library", "import", *map(str, paths))
+    got = stats_json(capsys, "Ann")
+    assert got["games"] == 3
+    assert got["mean_points"] == (f0["totals"][0] + f1["totals"][1] + f2["totals"][2]) / 3
+    assert got["wins"] == (0 in f0["winners"]) + (1 in f1["winners"]) + (2 in f2["winners"])
+    # Lose Tricks (No Trump) is in the standard game and the short one, not in the advanced set;
+    # a Lose contract: placing first means the fewest tricks
+    row0, row2 = f0["sheet"]["lose-no-trump"], f2["sheet"]["lose-no-trump"]
+    assert "lose-no-trump" not in f1["sheet"]
+    assert got["per_contract"]["lose-no-trump"] == {
+        "games": 2,
+        "mean_count": (row0[0] + row2[2]) / 2,
+        "mean_points": (f0["points"]["lose-no-trump"][0] + f2["points"]["lose-no-trump"][2]) / 2,
+        "firsts": int(row0[0] == min(row0)) + int(row2[2] == min(row2)),
+    }
+    # Must Beat only in the advanced game
+    m = got["per_contract"]["must-beat"]
+    row = f1["sheet"]["must-beat"]
+    assert m == {"games": 1, "mean_count": row[1], "mean_points": f1["points"]["must-beat"][1],
+                 "firsts": int(row[1] == min(row))}
+
+
+def test_the_same_game_spaced_otherwise_is_already_there(home, tmp_path, capsys):
+    [path] = make_records(tmp_path / "in", 1)
+    again = tmp_path / "again.json"
+    again.write_text(json.dumps(json.loads(path.read_text())))  # one line, other spacing
+    run_cli(capsys, "library", "import", str(path))
+    assert run_cli(capsys, "library", "import", str(again))[1] == "imported 0, already there 1, refused 0\n"
+
+
+def test_bad_records_are_refused_one_line_each_and_the_others_go_on(home, tmp_path, capsys):
+    folder = tmp_path / "in"
+    good = make_records(folder, 2)
+    (folder / "broken.json").write_text('{"format": "stepping-stones-record/1", "rules": ')
+    data = json.loads(good[0].read_text())
+    data["hands"][0]["play"] = data["hands"][0]["play"].replace(data["hands"][0]["play"].split()[1], "B9", 1)
+    (folder / "cheat.json").write_text(json.dumps(data))
+    (folder / "evil\x1b].json").write_text("[" * 50)
+    (folder / "not-a-record.session.json").write_text("{}")  # sidecars are not records
+    code, out, err = run_cli(capsys, "library", "import", str(folder), str(tmp_path / "missing.json"))
+    assert code == 2
+    assert out == "imported 2, already there 0, refused 4\n"
+    lines = [line for line in err.splitlines() if line.startswith("refused ")]
+    assert len(lines) == 4 and len(err.splitlines()) == 5  # and the notice of the new library
+    assert any("broken.json: record: not valid JSON" in line for line in lines)
+    assert any("cheat.json: hand 1, play" in line for line in lines)
+    assert any("evil\\x1b].json" in line for line in lines) and "\x1b" not in err
+    assert any("missing.json" in line and "no such file" in line for line in lines)
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage", "unknown-version", "truncate"])
+def test_a_missing_or_damaged_database_is_rebuilt_with_the_same_answer(home, tmp_path, capsys, damage):
+    paths = make_records(tmp_path / "in", 6)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    before = stats_json(capsys, "Bo")
+    db = home / "data" / "library.sqlite3"
+    if damage == "delete":
+        db.unlink()
+    elif damage == "garbage":
+        db.write_bytes(os.urandom(5000))
+    elif damage == "unknown-version":
+        with sqlite3.connect(db) as conn:
+            conn.execute("PRAGMA user_version = 99")
+    else:
+        with sqlite3.connect(db) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.write_bytes(db.read_bytes()[:1500])
+    code, out, err = run_cli(capsys, "stats", "--player", "Bo", "--json")
+    assert code == 0
+    assert json.loads(out) == before == expected_stats(paths, "Bo")
+    [notice] = err.splitlines()
+    assert notice.startswith("stats: The game library was built again from the game records (")
+    if damage != "delete":
+        assert list(db.parent.glob("library.sqlite3.bad-*"))  # kept, not deleted
+    assert run_cli(capsys, "stats", "--player", "Bo", "--json")[2] == ""  # once
+
+
+def test_an_older_schema_is_migrated_not_rebuilt(home, tmp_path, capsys, monkeypatch):
+    make_records(tmp_path / "in", 2)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    monkeypatch.setattr(library_module, "MIGRATIONS",
+                        [*library_module.MIGRATIONS, ["CREATE INDEX games_by_played ON games(played)"]])
+    monkeypatch.setattr(library_module, "SCHEMA_VERSION", 2)
+    with Library.open() as library:
+        assert library.notices == []
+        assert len(library.history()) == 2
+        assert library.conn.execute("PRAGMA user_version").fetchone() == (2,)
+        assert library.conn.execute("SELECT name FROM sqlite_master WHERE name = 'games_by_played'").fetchone()
+
+
+def test_records_put_into_or_taken_out_of_the_folder_are_noticed(home, tmp_path, capsys):
+    paths = make_records(home / "data" / "games", 3)
+    with Library.open() as library:
+        assert len(library.history()) == 3
+    paths[0].unlink()
+    (home / "data" / "games" / "copy.json").write_bytes(paths[1].read_bytes())
+    with Library.open() as library:
+        entries = library.history()
+        assert len(entries) == 2
+        assert library.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_two_writers_at_once(home, tmp_path):
+    """Two imports of overlapping sets run at the same time: every game once, nothing lost."""
+    make_records(tmp_path / "a", 8)
+    make_records(tmp_path / "b", 8, start=4)
+    env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
+    procs = [subprocess.Popen([sys.executable, "-m", "stepping_stones", "library", "import", str(tmp_path / d)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+             for d in ("a", "b", "a")]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], outs
+    imported = sum(int(out.split()[1].rstrip(",")) for out, _ in outs)
+    assert imported == 12
+    with Library.open() as library:
+        assert len(library.history()) == 12
+        assert library.conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert len(list((home / "data" / "games").glob("*.json"))) == 12
+
+
+def test_assisted_games_are_counted_apart(home, tmp_path, capsys):
+    paths = make_records(tmp_path / "in", 4)
+    helped = paths[0]
+    helped.with_suffix(".session.json").write_text(json.dumps(
+        {"format": "stepping-stones-session/1", "seed": "s", "levels": [None, "random", "random"], "assisted": True}))
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    name = read_record(helped).players[0]
+    got = stats_json(capsys, name)
+    assert got == expected_stats(paths, name, assisted={helped})
+    assert got["assisted_games"] == 1
+    everything = stats_json(capsys, name, "--include-assisted")
+    assert everything["games"] == got["games"] + 1
+    assert everything["assisted_games"] == 1
+    _code, out, _ = run_cli(capsys, "history", "--json")
+    assert [e["assisted"] for e in json.loads(out)].count(True) == 1
+
+
+def test_the_default_player_is_seat_0_of_the_most_recent_game(home, capsys):
+    folder = home / "data" / "games"
+    for stamp, players in (("20260101-100000", ["Ann", "Bo", "Cy"]), ("20260301-100000", ["Di", "Ann", "Bo"]),
+                           ("20260201-100000", ["Cy", "Ann", "Bo"])):
+        write_record(folder / f"game-{stamp}.json",
+                     record_from_game(random_game(int(stamp[4:8]))).model_copy(update={"players": players}))
+    assert json.loads(run_cli(capsys, "stats", "--json")[1])["player"] == "Di"
+    code, out, _ = run_cli(capsys, "history", "--json")
+    history = json.loads(out)
+    assert [e["played"] for e in history] == ["2026-03-01 10:00:00", "2026-02-01 10:00:00", "2026-01-01 10:00:00"]
+    assert history[0]["players"] == ["Di", "Ann", "Bo"]
+    assert history[0]["winners"] and set(history[0]) >= {"rules", "points", "complete", "assisted"}
+    code, out, _ = run_cli(capsys, "history")
+    assert code == 0 and "Di" in out
+
+
+def test_no_games_yet(home, capsys):
+    code, _out, err = run_cli(capsys, "stats")
+    assert code == 2 and err.splitlines()[-1].startswith("stats: the library has no games yet")
+    assert json.loads(run_cli(capsys, "stats", "--player", "Nobody", "--json")[1]) == {
+        "player": "Nobody", "games": 0, "wins": 0, "shared_wins": 0, "mean_points": None, "assisted_games": 0,
+        "per_contract": {}}
+    assert run_cli(capsys, "history", "--json")[1] == "[]\n"
+
+
+def test_filing_a_game_never_raises(home, tmp_path):
+    [path] = make_records(home / "data" / "games", 1)
+    assert file_game(path) is None
+    with Library.open() as library:
+        assert len(library.history()) == 1
+    (home / "data" / "library.sqlite3").unlink()
+    (home / "data" / "library.sqlite3").mkdir()  # a folder where the database should be
+    notice = file_game(path)
+    assert notice is not None and "\n" not in notice and notice.startswith("The game is not in the library yet")
+    assert file_game(None) is None
+
+
+def test_an_unusable_library_is_one_line_and_exit_2(home, capsys):
+    (home / "data").mkdir(parents=True)
+    (home / "data" / "library.sqlite3").mkdir()
+    code, _out, err = run_cli(capsys, "history")
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("history: the library ")
+
+
+def test_a_finished_game_enters_the_library_when_it_ends(home):
+    from random import Random
+
+    from stepping_stones.flow import AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
+    from stepping_stones.session import Session, Setup
+    from stepping_stones.settings import Settings
+
+    session = Session.new(Setup(seed="lib-flow", levels=("random", "random")))
+    session.claim()
+    flow = GameFlow(session, Settings(pace="instant"))
+    rng = Random(3)
+    while True:
+        step = flow.next_step()
+        if isinstance(step, GameOver):
+            break
+        if isinstance(step, HandSummary):
+            flow.summary_seen()
+        elif isinstance(step, AiTurn):
+            flow.ai_answered(step.request, step.request.answer())
+        elif isinstance(step, PersonTurn):
+            view = step.view
+            if view.legal_bids:
+                flow.bid(rng.choice(view.legal_bids))
+            else:
+                cards = [c for c in range(36) if view.legal_cards >> c & 1]
+                flow.play(rng.choice(cards))
+    assert step.path is not None
+    db = home / "data" / "library.sqlite3"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT file, complete, seed FROM games").fetchall() == [(step.path.name, 1, "lib-flow")]
