@@ -51,7 +51,8 @@ async def main():
         await tui_support.press(pilot, "enter")
         await pilot.pause()
         table = app.table
-        table.match.seats = (None, Slow(make_ai("heuristic")), Slow(make_ai("heuristic")))
+        table.flow.seats[1:] = [Slow(make_ai("heuristic")), Slow(make_ai("heuristic"))]
+        table.flow.match = table.flow._match(table.game)
         while len(lat) < 12:
             if table.thinking:
                 before = app.settings.pace

@@ -74,16 +74,19 @@ def test_illegal_card_changes_nothing_and_says_why():
             assert record_from_game(game) == before
             assert current_path().read_bytes() == saved
             assert game.to_act == 0 and table.my_cards() == cards
-            shown = widget_text(table.query_one("#message"))
-            assert str(refused.value) in " ".join(shown.split())
-            assert "must follow" in shown
+            await pilot.pause()
+            shown = " ".join(widget_text(table.query_one("#log")).split())
+            assert table.flow.refusal(refused.value) in shown
+            assert shown.startswith("You must follow") and "you hold" in shown
             # a click on the same card is refused the same way
-            await pilot.click("#hand", offset=(bad * 6 + 2, 0))
+            await pilot.click("#hand", offset=table.query_one("#hand").offset_of(bad))
             assert record_from_game(game) == before
-            # and a legal card is then accepted
+            # and a legal card is then accepted, and the refusal goes away with it
             good = next(i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1)
             await press(pilot, KEY_NAMES.get(CARD_KEYS[good], CARD_KEYS[good]), "enter")
+            await pilot.pause()
             assert len(game.hand.plays) > len(before.hands[-1].play.split())
+            assert "must follow" not in widget_text(table.query_one("#log"))
 
     asyncio.run(run())
 
@@ -321,7 +324,7 @@ def test_bidding_and_playing_with_the_mouse():
             # the declarer leads: a click on a card plays it
             await wait_for_person(pilot)
             cards = table.my_cards()
-            await pilot.click("#hand", offset=(3 * 6 + 2, 0))
+            await pilot.click("#hand", offset=table.query_one("#hand").offset_of(3))
             assert table.game.hand.plays[0] == cards[3]
 
     asyncio.run(run())

@@ -52,7 +52,7 @@ def make_app(resume: bool = False, settings: Settings | None = None, **setup) ->
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
     rules = Rules(**{k: setup.pop(k) for k in RULE_OPTIONS if k in setup})
-    settings = settings or Settings(pace="instant", colour="colour")
+    settings = settings or Settings(pace="instant", colour="colour", trick_pause=False)
     return SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
 
 

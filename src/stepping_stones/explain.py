@@ -83,7 +83,8 @@ class Teller:
         beaten = ", ".join(CARD_NAMES[c] for c in same if c != card)
         if ranking == ONE_HIGH:
             return f"1 high: {name} beats {beaten}"
-        return f"{name} wins: the highest {SUIT_NAMES[led]}, over {beaten}"
+        what = "trump" if led == trump else SUIT_NAMES[led]
+        return f"{name} wins: the highest {what}, over {beaten}"
 
     # --- what happened, as sentences ---------------------------------------------------
 
@@ -131,7 +132,7 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-def short_names(players: Sequence[str], width: int) -> tuple[str, ...]:
+def short_names(players: Sequence[str], width: int, ellipsis: str = "…") -> tuple[str, ...]:
     """The names cut to ``width`` characters so that they stay different: a long common start is
     shortened in the middle ("Player…One"), and if that is not enough, a seat number is added.
 
@@ -145,8 +146,8 @@ def short_names(players: Sequence[str], width: int) -> tuple[str, ...]:
         if len(name) <= width:
             return name
         if tail == 0:
-            return name[: width - 1] + "…"
-        return name[: width - 1 - tail] + "…" + name[-tail:]
+            return name[: width - 1] + ellipsis
+        return name[: width - 1 - tail] + ellipsis + name[-tail:]
 
     for tail in (0, *range(3, width // 2), 1, 2):
         names = tuple(cut(p, tail) for p in players)

@@ -51,7 +51,24 @@ class Settings(BaseModel):
 
     @property
     def monochrome(self) -> bool:
-        return self.colour == "mono" or (self.colour == "auto" and "NO_COLOR" in os.environ)
+        """Whether to draw without colour: asked for, or automatic with ``NO_COLOR`` set or a
+        terminal that has too few colours to tell the suits apart."""
+        if self.colour == "mono":
+            return True
+        return self.colour == "auto" and ("NO_COLOR" in os.environ or few_colours(os.environ.get("TERM", "")))
+
+
+_FEW_COLOURS = {"dumb", "linux", "vt100", "vt102", "vt220", "ansi"}
+
+
+def few_colours(term: str) -> bool:
+    """Whether the terminal named ``term`` shows no colour, or too few for the suit colours
+    (then every state is shown by bold, underline and reverse alone).
+
+    >>> few_colours("xterm-mono"), few_colours("linux"), few_colours("xterm-256color")
+    (True, True, False)
+    """
+    return term in _FEW_COLOURS or term.endswith(("-mono", "-m"))
 
 
 def as_pace(text: str) -> Pace:

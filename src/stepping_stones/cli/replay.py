@@ -67,14 +67,14 @@ def render_text(game: Game, facts: dict[str, Any]) -> str:
             points = facts["points"][c.id]
             cell = "-" if value is None else str(value)
             if (c.id, seat) in redone:
-                cell += "*"
+                cell += "r"
             if points is not None:
                 cell += f" ({points[seat]:+d})"
             row += cell.rjust(col_w + 2)
         row += str(facts["totals"][seat]).rjust(7) + str(facts["firsts"][seat]).rjust(8)
         lines.append(row)
     if redone:
-        lines.append("* redone with a redo token; the better result is kept")
+        lines.append("r: played again with a redo token; the better result is kept")
     lines.append("")
     if facts["complete"]:
         winners = [names[s] for s in facts["winners"]]

@@ -70,7 +70,7 @@ from .errors import (
 from .game import DEFAULT_PLAYERS, Game, next_forehand, puddle_seat
 from .hand import NEXT, HandState, Trick, play_seats
 from .log import HandLog, Phase, bid_seat
-from .scoring import PLACE_POINTS, score_results, winners
+from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
 from .view import PastHand, PlayerView
 
 __all__ = [
@@ -81,6 +81,7 @@ __all__ = [
     "bid_seat",
     "card",
     "card_name",
+    "contract_points",
     "CARD_NAMES",
     "CardNotHeldError",
     "cards_of",
@@ -137,6 +138,8 @@ __all__ = [
     "Rules",
     "RulesError",
     "score_results",
+    "sheet_firsts",
+    "sheet_totals",
     "sorted_cards",
     "SteppingStonesError",
     "strength",

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
 
 from ..engine import Game, Rules
@@ -25,6 +27,12 @@ from ..session import (
 )
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
+
+_ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
+               ("↑", "Up"), ("↓", "Down"))
+
+TALL = 32  # rows from which the table shows more of what happened
+WIDE = (120, 36)  # columns and rows from which the card tracker and the tricks sit beside the table
 
 
 class SteppingStonesApp(App):
@@ -42,7 +50,7 @@ class SteppingStonesApp(App):
         setup: Setup | None = None,
     ) -> None:
         self.settings = settings if settings is not None else load_settings()
-        if self.settings.colour == "mono":
+        if self.settings.monochrome:
             os.environ["NO_COLOR"] = "1"  # Textual reads (and removes) it while starting
         super().__init__()
         self.resume = resume
@@ -51,11 +59,22 @@ class SteppingStonesApp(App):
         self.last_setup = setup if setup is not None else Setup()
         self.startup_notice: str | None = None
         self.unsaved: str | None = None  # said again in the terminal after the app closes
+        self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
 
     # --- start-up ------------------------------------------------------------
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys in the footer: plain words in ASCII mode (no arrows or return symbol)."""
+        shown = super().get_key_display(binding)
+        if not self.settings.ascii:
+            return shown
+        for symbol, word in _ASCII_KEYS:
+            shown = shown.replace(symbol, word)
+        return shown
+
     def on_mount(self) -> None:
+        self.set_class(self.settings.ascii, "-ascii")
         self._check_size()
         if self.review_game is not None:
             from .screens import ReviewScreen
@@ -149,7 +168,7 @@ class SteppingStonesApp(App):
             names=(game.players[1], game.players[2]),
             levels=(session.level(1) or "heuristic", session.level(2) or "heuristic"),
         )
-        self._base(TableScreen(session))
+        self._base(TableScreen(session, self.settings))
 
     def start_new_game(self, setup: Setup) -> None:
         """Begin a game with ``setup``; an unfinished saved game is filed away first (never lost)."""
@@ -207,7 +226,8 @@ class SteppingStonesApp(App):
             table.action_last_trick()
 
     def action_cycle_pace(self) -> None:
-        self.settings.pace = PACES[(PACES.index(self.settings.pace) + 1) % len(PACES)]
+        """Faster each time: slow, normal, fast, instant, then slow again."""
+        self.settings.pace = PACES[(PACES.index(self.settings.pace) - 1) % len(PACES)]
         save_settings(self.settings)
         self.notify(f"AI pace: {self.settings.pace}")
         if self.table is not None:
@@ -216,6 +236,7 @@ class SteppingStonesApp(App):
     def action_toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii
         save_settings(self.settings)
+        self.set_class(self.settings.ascii, "-ascii")
         self.notify("Suit symbols: " + ("ASCII" if self.settings.ascii else "Unicode"))
         if self.table is not None:
             self.table.render_all()
@@ -229,9 +250,7 @@ class SteppingStonesApp(App):
     def apply_colour_mode(self) -> None:
         from textual.filter import Monochrome
 
-        mono = self.settings.colour == "mono" or (self.no_color and self.settings.colour != "colour")
-        if "NO_COLOR" in os.environ:
-            mono = True
+        mono = self.settings.monochrome or (self.no_color and self.settings.colour != "colour")
         self._filters = [f for f in self._filters if not isinstance(f, Monochrome)]
         if mono:
             self._filters.append(Monochrome())
@@ -281,16 +300,18 @@ class SteppingStonesApp(App):
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size)
 
-    def _check_size(self, size=None) -> None:
+    def _check_size(self, size: Size | None = None) -> None:
         w, h = size or self.size
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.set_class(small, "-too-small")
-        tall = h >= 32
-        if tall != self.has_class("-tall"):
+        tall = h >= TALL
+        wide = w >= WIDE[0] and h >= WIDE[1]
+        if tall != self.has_class("-tall") or wide != self.has_class("-wide"):
             self.set_class(tall, "-tall")  # room for more of the recent events at the table
+            self.set_class(wide, "-wide")  # room for the card tracker and the tricks beside the table
             table = self.table
             if table is not None and table.is_attached:
-                table.render_all()
+                table.call_after_refresh(table.render_all)
         if small:
             for widget in self.screen.query(TooSmall):
                 widget.update_size(size)
@@ -307,10 +328,15 @@ class SteppingStonesApp(App):
             self.session.release()
 
     async def action_quit(self) -> None:
-        """Quit; if the game in progress could not be saved, say so first and ask."""
+        """Quit.  A game in progress is saved: say so, and how to come back.  If it could not be
+        saved, ask first."""
         table = self.table
-        problem = table.session.problem if table is not None and not table.session.game.over else None
+        playing = table is not None and not table.session.game.over
+        problem = table.session.problem if table is not None and playing else None
         if not problem:
+            if playing:
+                self.farewell = ("Your game is saved. Run stepping-stones (or stepping-stones --resume) "
+                                 "to carry on where you stopped.")
             self.exit()
             return
         from .dialogs import ConfirmScreen
@@ -330,4 +356,6 @@ def run(resume: bool = False) -> int:
     app.run()
     if app.unsaved:
         print(f"stepping-stones: {app.unsaved}", file=sys.stderr)
+    elif app.farewell:
+        print(app.farewell)
     return app.return_code or 0

@@ -39,8 +39,9 @@ class HandSummaryScreen(Dialog):
     """After a hand: what was written on the sheet, and why."""
 
     BINDINGS = [
-        Binding("enter,space", "close", "Next hand", id="next_hand", key_display="⏎"),
-        Binding("escape", "close", "Next hand", show=False),
+        Binding("enter,space", "next_hand", "Next hand", id="next_hand", key_display="⏎"),
+        Binding("enter,space", "final_result", "Final result", id="final_result", key_display="⏎"),
+        Binding("escape", "close", "Go on", show=False),
     ]
 
     def __init__(self, view: PlayerView, number: int) -> None:
@@ -48,13 +49,48 @@ class HandSummaryScreen(Dialog):
         self.view = view
         self.number = number
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer names what Enter does: the next hand, or after the last one the result."""
+        last = self.view.phase is Phase.OVER
+        if action == "next_hand":
+            return not last
+        if action == "final_result":
+            return last
+        return True
+
+    def action_next_hand(self) -> None:
+        self.dismiss(None)
+
+    def action_final_result(self) -> None:
+        self.dismiss(None)
+
     def body(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
-        yield Static(hand_summary(self.view, self.number), id="summary-text")
+        yield Static(hand_summary(self.view, self.number, look), id="summary-text")
         yield Static(sheet_table(self.view, look), id="summary-sheet")
         last = self.view.phase is Phase.OVER
         yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
                           style="italic"))
+
+
+class PanelScreen(Dialog):
+    """One of the table's side panels (the card tracker, the tricks of the hand) in a box, for
+    windows too small to show it beside the table."""
+
+    def __init__(self, panel: type[Static], state: object, name: str) -> None:
+        super().__init__()
+        self.panel = panel
+        self.state = state
+        self.panel_name = name
+
+    BINDINGS = [Binding("escape,enter,space,o,h", "close", "Close", id="close", key_display="Esc")]
+
+    def body(self) -> ComposeResult:
+        panel = self.panel(id=f"{self.panel_name}-box")
+        yield panel
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.panel_name}-box").show(self.state)  # type: ignore[attr-defined]
 
 
 class LastTrickScreen(Dialog):
@@ -249,12 +285,17 @@ def help_text(rules: Rules, look: Look) -> Group:
     h("Keys at the table")
     t.append(
         "Left/Right or the keys 1-9, 0, -, = choose a card (the small label under each card); "
-        "Enter plays it. A click on a card plays it too. Cards you may not play are dimmed.\n"
-        "Bidding: Up/Down choose a contract, 9 or 1 the ranking, c k l b the trump suit, Enter "
-        "declares, p passes.\n"
-        "t shows the last trick again. Space or Enter skips the pause after a trick. f changes "
-        "how fast the computer players play. n starts a new game. Ctrl+P opens the command "
-        "palette. Ctrl+Q quits (the game is saved after every move).\n")
+        "Enter plays it. A click on a card plays it too. Cards you may play are underlined, the "
+        "others dimmed. Your last card plays itself (a setting).\n"
+        "Bidding: Up/Down choose a contract, 9 or 1 the ranking (your hand sorts itself that "
+        "way), c k l b the trump suit, Enter declares, p passes.\n"
+        "u takes back your last bid or card, and what the computer players did after it, until "
+        "the next trick starts; a game with an undo is marked as assisted and counted apart.\n"
+        "t shows the last trick again, o the cards still out and the suits each player has shown "
+        "out of, h every trick of this hand with why it was won (in a large window both stay "
+        "beside the table). Space or Enter skips the pause after a trick. f makes the computer "
+        "players faster (after instant it starts again at slow). n starts a new game. Ctrl+P "
+        "opens the command palette. Ctrl+Q quits; the game is saved after every move.\n")
     t.append("\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
              "signed number after a result is its points once the contract is scored.\n")
     return Group(*parts)

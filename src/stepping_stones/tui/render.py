@@ -11,7 +11,19 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_OF, SUITS, TRICKS, Goal, PastHand, PlayerView
+from ..engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    TRICKS,
+    Goal,
+    PastHand,
+    PlayerView,
+    contract_points,
+)
+from ..explain import Teller
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
@@ -30,7 +42,15 @@ class Look:
 
     @property
     def win_mark(self) -> str:
-        return "*" if self.ascii else "★"
+        return "+" if self.ascii else "★"  # not "*": that is the Cherry Blossoms symbol in ASCII
+
+    @property
+    def arrow(self) -> str:
+        return "->" if self.ascii else "→"
+
+    @property
+    def ellipsis(self) -> str:
+        return "~" if self.ascii else "…"
 
     @property
     def pile(self) -> str:
@@ -87,8 +107,10 @@ def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
     return text
 
 
-def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0) -> Table:
+def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0,
+                names: tuple[str, ...] | None = None) -> Table:
     """The scoresheet: a row per player, a column per contract, then totals and firsts."""
+    names = names or view.players
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False, header_style="bold")
     table.add_column("Player", no_wrap=True, max_width=12)
     contracts = view.rules.contracts
@@ -100,7 +122,7 @@ def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0) -> Tabl
     totals = view.totals()
     firsts = view.firsts()
     for seat in range(NUM_SEATS):
-        row: list[Text] = [Text(view.players[seat], style="bold" if seat == highlight else "")]
+        row: list[Text] = [Text(names[seat], style="bold" if seat == highlight else "")]
         for c in contracts:
             value = view.sheet[c.id][seat]
             cell = Text()
@@ -120,44 +142,62 @@ def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0) -> Tabl
     return table
 
 
-def hand_summary(view: PlayerView, number: int) -> Text:
-    """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet."""
+def hand_summary(view: PlayerView, number: int, look: Look | None = None) -> Text:
+    """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet, in the
+    person's words ("You"), with what a redo changed for whom."""
     hand = view.history[number - 1]
-    name = view.players
+    teller = Teller(view.players, view.seat)
+    name = teller.name
     text = Text()
     bid = hand.declaration
     declarer = hand.declarer
     if bid is None or declarer is None or hand.result is None:
         return text
     contract = bid.contract
-    who = name[declarer]
     text.append(f"Hand {number}\n", style="bold")
-    text.append(f"{who} declared {'from the puddle ' if hand.puddle else ''}{bid.describe()}.\n")
-    text.append("Tricks taken: " + ", ".join(f"{name[s]} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".\n")
+    how = "from the puddle " if hand.puddle else ""
+    text.append(f"{teller.subject(declarer, 'declared')} {how}{bid.describe()}.\n")
+    text.append("Tricks taken: " + ", ".join(f"{name(s)} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".\n")
     count = hand.result
     if contract.first_counted > 1:
-        text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: {who} took {count} of them.\n")
+        text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: "
+                    f"{teller.subject(declarer, 'took')} {count} of them.\n")
     text.append("Written on the sheet: ", style="bold")
-    text.append(f"{count} for {who} under {contract.name}")
-    kept = view.sheet[contract.id][declarer]
+    text.append(f"{count} for {teller.object(declarer)} under {contract.name}")
+    row = view.sheet[contract.id]
+    kept = row[declarer]
+    earlier = None
     if bid.redo:
-        text.append(f" (redo: the sheet keeps the better result, now {kept})")
+        earlier = next((h.result for h in view.history[: number - 1]
+                        if h.declarer == declarer and h.declaration is not None
+                        and h.declaration.contract == contract and not h.declaration.redo), None)
+        text.append(f" (a redo of {earlier}: the sheet keeps the better result, {kept})")
     text.append(".\n")
     text.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
                 f"{'more' if contract.goal is Goal.WIN else 'fewer'} tricks is better.\n")
     pts = view.points(contract.id)
-    row = view.sheet[contract.id]
+    if pts is not None and earlier is not None:
+        before_row = [earlier if s == declarer else row[s] for s in range(NUM_SEATS)]
+        before = contract_points(before_row, contract.goal)
+        if before is not None:
+            arrow = (look or Look()).arrow
+            changes = [f"{name(s)} {before[s]:+d} {arrow} {pts[s]:+d}" for s in range(NUM_SEATS)
+                       if before[s] != pts[s]]
+            text.append(f"{contract.name} is scored again", style="bold")
+            text.append(": " + (", ".join(changes) if changes else "the points stay as they were") + ".\n")
+            return text
     if pts is not None:
         text.append(f"{contract.name} is now scored", style="bold")
         text.append(" (all three have recorded it: "
-                    + ", ".join(f"{name[s]} {row[s]}" for s in range(NUM_SEATS)) + "): "
-                    + ", ".join(f"{name[s]} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
+                    + ", ".join(f"{name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
+                    + ", ".join(f"{name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
         if len(set(row)) < NUM_SEATS:
             text.append("Tied results share the points of the places they cover.\n")
     else:
-        missing = [name[s] for s in range(NUM_SEATS) if row[s] is None]
-        text.append(f"{contract.name} is scored once {' and '.join(missing)} "
-                    f"{'has' if len(missing) == 1 else 'have'} recorded it too.\n")
+        missing = [s for s in range(NUM_SEATS) if row[s] is None]
+        who = " and ".join(teller.object(s) for s in missing)
+        text.append(f"{contract.name} is scored once {who} "
+                    f"{'have' if len(missing) > 1 or missing == [view.seat] else 'has'} recorded it too.\n")
     return text
 
 

@@ -80,7 +80,7 @@ class SetupScreen(Screen):
                                        " - a new game for three: you and two computer players"),
                          id="setup-title")
             with Horizontal(id="setup-columns"):
-                with VerticalScroll(id="setup-rules"):
+                with VerticalScroll(id="setup-rules", can_focus=False):
                     yield Static("Rules", classes="heading")
                     yield _row("Contract set", Choice([("Standard", "standard"), ("Advanced", "advanced")],
                                                       r.contract_set, id="contract_set"))
@@ -92,25 +92,25 @@ class SetupScreen(Screen):
                     yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
                     yield Static("Display", classes="heading")
                     yield _row("AI pace", Choice([(p, p) for p in PACES], settings.pace, id="pace"))
-                    yield _row("Colours", Choice([("auto (NO_COLOR)", "auto"), ("colour", "colour"),
+                    yield _row("Colours", Choice([("automatic", "auto"), ("colour", "colour"),
                                                   ("monochrome", "mono")], settings.colour, id="colour"))
                     yield _row("Symbols", Choice([("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii),
                                                  id="ascii"))
-                with VerticalScroll(id="setup-seats"):
+                with VerticalScroll(id="setup-seats", can_focus=False):
                     yield Static("Players", classes="heading")
                     yield _row("Your name", Input(s.player, max_length=40, compact=True, id="player"))
                     level_opts = [(lv, lv) for lv in levels()]
-                    for i in range(2):
-                        yield _row(f"Seat {i + 2} name", Input(s.names[i], max_length=40, compact=True,
+                    for i in range(2):  # seats 1 and 2, as in the game records (you are seat 0)
+                        yield _row(f"Seat {i + 1} name", Input(s.names[i], max_length=40, compact=True,
                                                                 id=f"name{i}"))
                         value = s.levels[i] if s.levels[i] in levels() else DEFAULT_LEVEL
                         if value not in levels():
                             value = levels()[-1]
-                        yield _row(f"Seat {i + 2} level", Choice(level_opts, value, id=f"level{i}"))
+                        yield _row(f"Seat {i + 1} level", Choice(level_opts, value, id=f"level{i}"))
                     yield Static(id="setup-error")
+            yield Static(self._describe(), id="setup-summary")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start game", id="start-button", variant="primary", compact=True)
-                yield Static(self._describe(), id="setup-summary")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -118,11 +118,12 @@ class SetupScreen(Screen):
 
     @staticmethod
     def _cut_options(contract_set: str) -> list[tuple[str, str]]:
-        return [(CONTRACTS[c].name, c) for c in CONTRACT_SETS[contract_set]]
+        usual = DEFAULT_CUT[contract_set]
+        return [(CONTRACTS[c].name + (" (usual)" if c == usual else ""), c) for c in CONTRACT_SETS[contract_set]]
 
     def _describe(self) -> Text:
         rules = self.rules
-        return Text(f"  {rules.describe()}: {rules.hands} hands. Enter starts.", style="italic")
+        return Text(f"{rules.describe()}: {rules.hands} hands. Enter starts.", style="italic")
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         sid = event.choice.id
@@ -139,15 +140,13 @@ class SetupScreen(Screen):
             omit_choice.disabled = not short
         elif sid == "redo_tokens":
             self._set_rules(redo_tokens=event.value == "yes")
-        elif sid == "ascii":
+        elif sid == "ascii":  # the display choices take effect now, and are kept once a game starts
             host(self).settings.ascii = event.value == "yes"
-            save_settings(host(self).settings)
+            self.app.set_class(host(self).settings.ascii, "-ascii")
         elif sid == "pace":
             host(self).settings.pace = as_pace(event.value)
-            save_settings(host(self).settings)
         elif sid == "colour" and event.value != host(self).settings.colour:
             host(self).settings.colour = as_colour(event.value)
-            save_settings(host(self).settings)
             host(self).apply_colour_mode()
         self.query_one("#setup-summary", Static).update(self._describe())
 
@@ -177,6 +176,7 @@ class SetupScreen(Screen):
     def action_start(self) -> None:
         setup = self.read_form()
         if setup is not None:
+            save_settings(host(self).settings)
             host(self).start_new_game(setup)
 
     def action_help(self) -> None:
@@ -194,12 +194,13 @@ class GameOverScreen(Screen):
     ]
 
     def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
-                 problem: str | None = None) -> None:
+                 problem: str | None = None, assisted: bool = False) -> None:
         super().__init__()
         self.view = view
         self.path = path
         self.seed = seed
         self.problem = problem
+        self.assisted = assisted
 
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
@@ -208,6 +209,9 @@ class GameOverScreen(Screen):
             yield Static(Text("The game is over", style="bold"), id="gameover-title")
             yield Static(sheet_table(self.view, look), id="final-sheet")
             yield Static(result_text(self.view), id="result")
+            if self.assisted:
+                yield Static(Text("This game was assisted (an undo or a hint was used): it is counted apart "
+                                  "in your statistics.", style="italic"), id="assisted")
             if self.path:
                 where = f"The game record is saved as {escape(str(self.path))}."
             elif self.problem:

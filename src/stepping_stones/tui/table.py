@@ -1,19 +1,19 @@
 """The table: where a game is bid and played.
 
-The screen drives the game: after every action it saves the record, redraws
-everything from the engine's state and decides what comes next (deal, the
-person's turn, an AI seat's turn, the end of a hand or of the game).  AI
-seats think in a thread worker on a frozen view of the game, so the screen
-keeps answering keys; the game itself is only ever changed on the UI thread.
+The game's flow (deals, the AI seats' turns and pace, summaries, saving, undo)
+is ``flow.GameFlow``, shared with the other front ends; this screen shows it
+and turns keys and clicks into the person's bids and cards.  Every panel draws
+from one ``TableState``, a snapshot of the person's ``PlayerView``.  AI seats
+think in a thread worker on a frozen request, so the screen keeps answering
+keys; the game itself is only changed on the UI thread.
 """
 
 from __future__ import annotations
 
 import time
-from functools import partial
 
-from rich.console import RenderableType
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,34 +21,34 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ..engine import (
-    CONTRACTS,
-    HAND_SIZE,
-    NINE_HIGH,
-    NUM_SEATS,
-    PASS,
-    TRICKS,
-    Bid,
-    Declaration,
-    IllegalActionError,
-    PastHand,
-    Phase,
-    PlayerView,
-    play_seats,
-    sorted_cards,
-)
-from ..match import Match, Request
-from ..session import HUMAN, Session, bid_text
-from ..settings import PACE_DELAYS, PACES, save_settings
+from ..ai import Action
+from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, Game, IllegalActionError, Phase, PlayerView
+from ..explain import short_names
+from ..flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from ..match import Request
+from ..session import HUMAN, Session
+from ..settings import Settings
 from .host import host
-from .render import Look, contract_line, sheet_table
-from .seats import make_seat
-from .widgets import CARD_KEYS, Clickable, HandView, TooSmall, verb
+from .panels import (
+    HandPanel,
+    HistoryPanel,
+    LogPanel,
+    NoticePanel,
+    SheetPanel,
+    TablePanel,
+    TableState,
+    TargetPanel,
+    TopBar,
+    TrackerPanel,
+)
+from .render import Look
+from .widgets import CARD_KEYS, Clickable, TooSmall
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
+NAME_WIDTH = 12
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """One game in progress."""
 
     BINDINGS = [
@@ -63,40 +63,39 @@ class TableScreen(Screen):
         ],
         *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
         Binding("p", "pass_bid", "Pass", id="pass"),
+        Binding("u", "undo", "Undo", id="undo"),
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
+        Binding("o", "tracker", "Cards out", id="tracker"),
+        Binding("h", "history", "Tricks", id="history"),
         Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
         Binding("f", "pace", "Pace", id="pace"),
         Binding("n", "new_game", "New", id="new_game"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, settings: Settings) -> None:
         super().__init__()
         self.session = session
-        seats = [None if (level := session.level(s)) is None else make_seat(level) for s in range(NUM_SEATS)]
-        # Every deal, bid and card goes through the match, which saves after each change.  A
-        # faulty AI answer is replaced by a legal one: a person's game never stops on it.
-        self.match = Match(session.game, seats, session.seeds, listener=lambda _game: self.save(),
-                           strict=False)
+        self.flow = GameFlow(session, settings, listener=self._on_event)
         self.cursor = 0  # index into the person's sorted hand
         self.bid_index = 0
-        self.ranking = 9
+        self.ranking = NINE_HIGH
         self.trump: int | None = None
-        self.events: list[tuple[str, str]] = []  # (text, style) of recent happenings
+        self.events: list[str] = []  # what happened, newest last
+        self.refusal: str | None = None  # the person's last refused try, until they act again
         self.thinking = False  # an AI decision is being computed or waited for
-        self._gen = 0  # bumped when the game is left, so late AI answers are dropped
-        self._pending: tuple[Request, Bid | int, int] | None = None
+        self._gen = 0  # bumped when the game moves on without them, so late AI answers are dropped
+        self._pending: tuple[Request, Action, int] | None = None
         self._timer: Timer | None = None
-        # Hands whose summary was shown.  After a resume the hand in progress still gets its
-        # summary, and a finished hand whose summary may not have been seen shows it again.
-        self._summarized = len(session.game.log) - 1
         self.ai_started_at = 0.0
-        self._bindings_key: tuple | None = None
+        self._bindings_key: tuple[object, ...] | None = None
+        if session.game.log:
+            self.events.append("Game resumed where it stopped.")
 
     # --- layout ------------------------------------------------------------
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.session.game
 
     @property
@@ -106,38 +105,37 @@ class TableScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
         with Vertical(classes="body"):
-            yield Static(id="topbar")
-            yield Static(id="sheet")
-            yield Static(id="contract")
-            with Horizontal(id="middle"):
-                with Vertical(id="left"):
-                    yield Static(id="seats")
-                    yield Static(id="trick")
-                yield Static(id="piles")
-            with Vertical(id="bidpanel"):
-                yield Static(id="bidlog")
-                with Horizontal(id="bidrow"):
-                    with Vertical(id="bidopts"):
-                        for i in range(5):
-                            yield Clickable("bid", i, classes="bidopt")
-                    with Vertical(id="bidchoices"):
-                        yield Static("Ranking (keys 9, 1)", classes="choicelabel")
-                        with Horizontal(classes="chips"):
-                            yield Clickable("rank", 9, classes="chip")
-                            yield Clickable("rank", 1, classes="chip")
-                        yield Static("Trump (keys c, k, l, b)", id="trumplabel", classes="choicelabel")
-                        with Horizontal(classes="chips", id="trumpchips"):
-                            for s in range(4):
-                                yield Clickable("trump", s, classes="chip")
-                yield Static(id="bidhint")
-            yield Static(id="save-notice")
-            yield Static(id="message")
-            yield HandView(id="hand")
+            yield TopBar(id="topbar")
+            yield SheetPanel(id="sheet")
+            yield TargetPanel(id="target")
+            with Horizontal(id="main"):
+                with Vertical(id="centre"):
+                    yield TablePanel(id="table")
+                    with Vertical(id="bidpanel"):
+                        yield Static(id="bidlog")
+                        with Horizontal(id="bidrow"):
+                            with Vertical(id="bidopts"):
+                                for i in range(5):
+                                    yield Clickable("bid", i, classes="bidopt")
+                            with Vertical(id="bidchoices"):
+                                yield Static("Ranking (keys 9, 1)", classes="choicelabel")
+                                with Horizontal(classes="chips"):
+                                    yield Clickable("rank", 9, classes="chip")
+                                    yield Clickable("rank", 1, classes="chip")
+                                yield Static("Trump (keys c, k, l, b)", id="trumplabel", classes="choicelabel")
+                                with Horizontal(classes="chips", id="trumpchips"):
+                                    for s in range(4):
+                                        yield Clickable("trump", s, classes="chip")
+                        yield Static(id="bidhint")
+                with Vertical(id="sidebar"):
+                    yield TrackerPanel(id="tracker")
+                    yield HistoryPanel(id="history")
+            yield NoticePanel(id="save-notice")
+            yield LogPanel(id="log")
+            yield HandPanel(id="hand")
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.game.log:
-            self.note("Game resumed where it stopped.")
         self.render_all()
         self.call_after_refresh(self.advance)
 
@@ -148,16 +146,31 @@ class TableScreen(Screen):
         self.session.release()  # another copy of the app may open this game now
 
     # --- what the person sees ---------------------------------------------------
-    #
-    # Everything drawn comes from the person's PlayerView, never from the game itself: a card
-    # the person has not seen played cannot be drawn in the wrong place by mistake.
 
     def view(self) -> PlayerView:
-        return self.game.view(HUMAN)
+        return self.flow.view()
+
+    def state(self) -> TableState:
+        """The snapshot every panel draws from."""
+        view = self.view()
+        playing = view.phase is Phase.PLAY and view.to_act == HUMAN
+        return TableState(
+            view=view,
+            names=short_names(view.players, NAME_WIDTH, self.look.ellipsis),
+            look=self.look,
+            wide=self.app.has_class("-wide"),
+            tall=self.app.has_class("-tall"),
+            cursor=self.cursor if playing else None,
+            events=tuple(self.events),
+            refusal=self.refusal,
+            problem=self.flow.problem,
+            pace=host(self).settings.pace,
+            assisted=self.flow.assisted,
+            sort_ranking=self.ranking,
+        )
 
     def my_cards(self) -> list[int]:
-        view = self.view()
-        return sorted_cards(view.own_cards, view.ranking or NINE_HIGH)
+        return self.state().my_cards
 
     def my_turn(self) -> bool:
         return self.game.to_act == HUMAN and not self.thinking
@@ -176,165 +189,39 @@ class TableScreen(Screen):
     # --- drawing -------------------------------------------------------------
 
     def render_all(self) -> None:
-        view = self.view()
-        hand = view.shown_hand()
-        look = self.look
-        self._set("#topbar", self._topbar(view, hand))
-        self._set("#sheet", sheet_table(view, look))
-        self._set("#contract", contract_line(view, hand, look))
+        state = self.state()
+        view = state.view
+        for panel_id in ("#topbar", "#sheet", "#target", "#table", "#log", "#tracker", "#history"):
+            self.query_one(panel_id).show(state)  # type: ignore[attr-defined]
         human_bids = view.phase is Phase.BIDDING and view.bidder == HUMAN
-        middle = self.query_one("#middle")
-        if middle.display == human_bids:
-            middle.display = not human_bids
+        table = self.query_one("#table")
+        if table.display == human_bids:
+            table.display = not human_bids
             self.query_one("#bidpanel").display = human_bids
         if human_bids:
-            self._render_bidding(view)
-        else:
-            self._set("#seats", self._seats(view, hand))
-            self._set("#trick", self._trick(view, hand))
-            self._set("#piles", self._piles(view, hand))
-        self._render_hand(view)
-        msg = Text()
-        for text, style in self.events[-(6 if self.app.has_class("-tall") else 2):]:
-            if msg:
-                msg.append("\n")
-            msg.append(text, style=style)
-        self._set("#message", msg)
-        problem = self.session.problem
-        notice = self.query_one("#save-notice", Static)
-        if notice.display != bool(problem):
-            notice.display = bool(problem)
-        if problem:
-            notice.update(Text(f"This game is not being saved: {problem}. It goes on, but it is lost "
-                               "when you quit.", style="bold"))
+            self._render_bidding(state)
+        self.query_one("#hand", HandPanel).show(state)
+        notice = self.query_one("#save-notice", NoticePanel)
+        if notice.display != bool(state.problem):
+            notice.display = bool(state.problem)
+        notice.show(state)
         # The footer is rebuilt whenever the bindings are refreshed (costly), so only
         # when the phase changes; whose turn it is is checked inside the actions.
-        key = (view.phase, view.in_puddle)
+        key = (view.phase, view.in_puddle, self.flow.undo_point() is not None, view.hand_number)
         if key != self._bindings_key:
             self._bindings_key = key
             self.refresh_bindings()
 
-    def _set(self, selector: str, content: RenderableType) -> None:
-        """Update a fixed-size part of the table without a new layout pass (they are costly)."""
-        self.query_one(selector, Static).update(content, layout=False)
-
-    def _topbar(self, view: PlayerView, hand: PastHand | None) -> Text:
-        look = self.look
-        rules = view.rules
-        n = hand.number if hand is not None else 0
-        total = rules.hands
-        t = Text()
-        t.append(rules.describe(brief=True), style="bold")
-        t.append(look.sep)
-        t.append(f"Hand {n} of {total}" + (f" (+{n - total} redo)" if n > total else ""))
-        if hand is not None:
-            t.append(f"{look.sep}Forehand: {view.players[hand.forehand]}")
-        t.append(f"{look.sep}Pace: {host(self).settings.pace}")
-        return t
-
-    def _seats(self, view: PlayerView, hand: PastHand | None) -> Text:
-        look = self.look
-        t = Text()
-        for seat in (1, 2, 0):
-            name = view.players[seat]
-            t.append(f"{name[:10]:<10} ", style="bold" if seat == HUMAN else "")
-            if seat != HUMAN:
-                held = HAND_SIZE - hand.played_by(seat).bit_count() if hand is not None else 0
-                t.append(f"{held:>2} cards ")
-            else:
-                t.append(" " * 9)
-            if hand is not None and hand.declaration is not None:
-                won = hand.tricks_won(seat)
-                t.append(f"{won:>2} trick{'s' if won != 1 else ' '}")
-            if hand is not None and hand.forehand == seat:
-                t.append(" forehand", style="italic")
-            else:
-                t.append(" " * 9)
-            if view.to_act == seat:
-                arrow = "<" if look.ascii else "◀"
-                doing = "to bid" if view.phase is Phase.BIDDING else "to play"
-                t.append(" ")
-                t.append(f"{arrow} {doing}", style="bold reverse")
-            t.append("\n")
-        return t
-
-    def _trick(self, view: PlayerView, hand: PastHand | None) -> Text:
-        look = self.look
-        name = view.players
-        t = Text()
-        if hand is None:
-            return t
-        if view.phase is Phase.BIDDING:
-            t.append(f"Bidding for hand {hand.number}\n", style="bold")
-            t.append_text(self._bid_log(view, hand))
-            return t
-        if hand.declarer is None:
-            return t
-        tricks = hand.tricks()
-        if not tricks:
-            t.append("Trick 1: ", style="bold")
-            who = name[hand.declarer]
-            t.append(f"{who} {verb(who, 'leads')}.\n")
-            return t
-        trick = tricks[-1]  # the one being played, or the one just finished
-        winner, done = trick.winner, trick.finished
-        t.append(f"Trick {trick.number}", style="bold")
-        t.append(f": won by {name[winner]}\n" if done else "\n")
-        by_seat = dict(trick.cards)
-        for seat in play_seats(trick.leader, (), NUM_SEATS):
-            t.append(f"  {name[seat][:12]:<12} ")
-            if seat in by_seat:
-                t.append_text(look.card(by_seat[seat]))
-                if seat == winner:
-                    t.append(f" {look.win_mark} " + ("won" if done else "winning"), style="bold")
-            else:
-                t.append(look.dot * 3, style="dim")
-            t.append("\n")
-        return t
-
-    def _piles(self, view: PlayerView, hand: PastHand | None) -> Text:
-        look = self.look
-        t = Text()
-        if hand is None or hand.declarer is None or hand.contract is None:
-            return t
-        d = hand.declarer
-        mine = [i for i, w in enumerate(hand.trick_winners) if w == d]
-        theirs = len(hand.trick_winners) - len(mine)
-        t.append(f"{view.players[d][:12]} (declarer)\n", style="bold")
-        if mine:
-            t.append(" ".join(f"{look.pile}{i + 1}" for i in mine))
-            t.append(f"\n{len(mine)} trick{'s' if len(mine) != 1 else ''}")
-            first = hand.contract.first_counted
-            if first > 1:
-                t.append(f", {hand.count()} counted (tricks {first}-{TRICKS})")
-            t.append("\n")
-        else:
-            t.append("no tricks yet\n", style="dim")
-        t.append("Defenders (one pile)\n", style="bold")
-        t.append(f"{look.pile * theirs} {theirs} trick{'s' if theirs != 1 else ''}\n")
-        return t
-
-    def _bid_log(self, view: PlayerView, hand: PastHand) -> Text:
-        name = view.players
-        t = Text()
-        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
-            t.append(bid_text(name[seat], bid, puddle=i >= NUM_SEATS) + "\n")
-        bidder = view.bidder
-        if view.phase is Phase.BIDDING and bidder is not None and bidder != HUMAN:
-            who = name[bidder]
-            if view.in_puddle:
-                t.append(f"All three passed: {who} {verb(who, 'is')} in the puddle and must declare.\n",
-                         style="bold")
-            else:
-                t.append(f"{who} is thinking...\n", style="italic")
-        return t
-
-    def _render_bidding(self, view: PlayerView) -> None:
-        look = self.look
+    def _render_bidding(self, state: TableState) -> None:
+        look = state.look
+        view = state.view
         opts = self.bid_options()
         self.bid_index = min(self.bid_index, len(opts) - 1)
-        hand = view.shown_hand()
-        log = self._bid_log(view, hand) if hand is not None else Text()
+        hand = state.hand
+        log = Text()
+        if hand is not None:
+            for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
+                log.append(state.teller.bid(seat, bid, puddle=i >= 3) + "\n")
         if view.in_puddle:
             log.append("You are in the puddle: you must declare one of your open contracts.",
                        style="bold reverse")
@@ -358,7 +245,7 @@ class TableScreen(Screen):
                 w.set_class(i == self.bid_index, "-selected")
             else:
                 w.display = False
-        cid, redo = opts[self.bid_index] if opts else (None, False)
+        cid, _ = opts[self.bid_index] if opts else (None, False)
         picks = cid is not None and CONTRACTS[cid].picks_trump
         for w in self.query(".chip").results(Clickable):
             chosen = w.index == (self.ranking if w.kind == "rank" else self.trump)
@@ -371,103 +258,81 @@ class TableScreen(Screen):
         self.query_one("#trumpchips").display = picks
         self.query_one("#trumplabel").display = picks
         hint = Text()
+        enter = "Enter" if look.ascii else "⏎"
         if cid is None:
-            hint.append("⏎ or p: pass" if not look.ascii else "Enter or p: pass")
+            hint.append(f"{enter} or p: pass")
         else:
-            bid = self._chosen_bid()
-            if bid is None:
+            picked = self._chosen_bid()
+            if picked is None:
                 hint.append(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", style="bold")
             else:
-                hint.append(("⏎" if not look.ascii else "Enter") + ": declare ")
-                hint.append(bid.describe(), style="bold")
+                hint.append(f"{enter}: declare ")
+                hint.append(picked.describe(), style="bold")
                 hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
         self.query_one("#bidhint", Static).update(hint)
 
-    def _render_hand(self, view: PlayerView) -> None:
-        cards = sorted_cards(view.own_cards, view.ranking or NINE_HIGH)
-        playing = view.phase is Phase.PLAY and view.to_act == HUMAN
-        legal = view.legal_cards if playing else 0
-        if cards:
-            self.cursor = max(0, min(self.cursor, len(cards) - 1))
-        self.query_one("#hand", HandView).show(cards, legal, self.cursor if playing else None, playing,
-                                                self.look)
-
     # --- the flow of the game -------------------------------------------------
 
-    def note(self, text: str, style: str = "") -> None:
-        self.events.append((text, style))
-        del self.events[:-6]
+    def _on_event(self, event: Event) -> None:
+        self.events.append(event.text)
+        del self.events[:-40]
 
-    def save(self) -> None:
-        """Save after every change; a failure shows as a notice on the table (``render_all``)
-        and the game goes on in memory."""
-        self.session.save()
+    def note(self, text: str) -> None:
+        self.events.append(text)
 
     def advance(self) -> None:
-        """Decide what happens next; called after every change."""
+        """Ask the flow what happens next, and show it; called after every change."""
         if self.thinking or not self.is_attached:
             return
-        g = self.game
-        if g.phase in (Phase.DEAL, Phase.OVER):
-            then = self._end_game if g.over else self._deal
-            if g.log and self._summarized < len(g.log):
-                self._summarized = len(g.log)
-                from .dialogs import HandSummaryScreen
+        step = self.flow.next_step()
+        if isinstance(step, HandSummary):
+            from .dialogs import HandSummaryScreen
 
-                self.app.push_screen(HandSummaryScreen(self.view(), len(g.log)), lambda _: then())
-                return
-            then()
+            self.render_all()
+            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
             return
-        seat = g.to_act
-        if seat == HUMAN:
-            if g.phase is Phase.PLAY:
+        if isinstance(step, GameOver):
+            self._gen += 1
+            from .screens import GameOverScreen
+
+            self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
+                                                  self.flow.problem, assisted=self.flow.assisted))
+            return
+        if isinstance(step, PersonTurn):
+            view = step.view
+            if view.phase is Phase.BIDDING and not self.bid_options():
+                return
+            if view.phase is Phase.PLAY:
                 # start the person's turn on a card they may play
                 cards = self.my_cards()
-                legal = g.legal_cards_mask()
+                legal = view.legal_cards
                 if cards and not legal >> cards[min(self.cursor, len(cards) - 1)] & 1:
                     self.cursor = next(i for i, c in enumerate(cards) if legal >> c & 1)
+            else:
+                self.cursor = 0
             self.render_all()
             return
-        self._start_ai()
+        assert isinstance(step, AiTurn)
+        self.thinking = True
+        self.ai_started_at = time.monotonic()
+        self.render_all()
+        self._think(step.request, self._gen, time.monotonic() + step.delay)
 
-    def _deal(self) -> None:
-        if self.game.phase is not Phase.DEAL:
-            return
-        hand = self.match.deal()
+    def _summary_closed(self, _result: object) -> None:
+        self.flow.summary_seen()
         self.cursor = 0
         self.bid_index = 0
         self.ranking = NINE_HIGH
         self.trump = None
-        who = self.game.name(hand.forehand)
-        self.note(f"Hand {hand.number} dealt. {who} {verb(who, 'holds')} the forehand card.")
-        self.render_all()
         self.advance()
 
-    def _start_ai(self) -> None:
-        g = self.game
-        card_delay, trick_delay = PACE_DELAYS[host(self).settings.pace]
-        delay = card_delay
-        state = g.state
-        if g.phase is Phase.PLAY and state is not None and state.in_trick == 0 and state.trick_number > 0:
-            delay = trick_delay  # let the finished trick be seen
-        self.thinking = True
-        self.ai_started_at = time.monotonic()
-        self.render_all()
-        request = self.match.request()
-        gen = self._gen
-        self.run_worker(
-            partial(self._think, request, gen, time.monotonic() + delay),
-            thread=True,
-            group="ai",
-            exit_on_error=True,
-        )
-
+    @work(thread=True, exclusive=True, group="ai", exit_on_error=True)
     def _think(self, request: Request, gen: int, not_before: float) -> None:
-        """In the worker thread: ask the AI, then hand its choice back to the UI thread."""
+        """In a worker thread: ask the AI, then hand its choice back to the UI thread."""
         action = request.answer()
         self.app.call_from_thread(self._ai_ready, request, action, gen, not_before)
 
-    def _ai_ready(self, request: Request, action: Bid | int, gen: int, not_before: float) -> None:
+    def _ai_ready(self, request: Request, action: Action, gen: int, not_before: float) -> None:
         if gen != self._gen:
             return
         wait = not_before - time.monotonic()
@@ -487,35 +352,16 @@ class TableScreen(Screen):
         request, action, gen = pending
         if gen != self._gen:
             return
-        g = self.game
         self.thinking = False
-        puddle = g.in_puddle
-        bidding = g.phase is Phase.BIDDING
-        self.match.answer(request, action)
-        if bidding:
-            bid = g.current_hand().bids[-1]
-            self.note(bid_text(g.name(request.seat), bid, puddle), "bold" if not bid.is_pass else "")
-        else:
-            self._after_card()
+        self.flow.ai_answered(request, action)
+        self._after_card()
         self.render_all()
         self.advance()
 
     def _after_card(self) -> None:
-        hand = self.view().shown_hand()
-        if hand is not None and hand.plays and len(hand.plays) % NUM_SEATS == 0:
-            t = len(hand.trick_winners)
-            self.note(f"{self.game.name(hand.trick_winners[-1])} won trick {t}.")
-            if self.cursor >= len(self.my_cards()):
-                self.cursor = max(0, len(self.my_cards()) - 1)
-
-    def _end_game(self) -> None:
-        self._gen += 1
-        self.save()
-        path = self.session.archive("game")
-        self.session.release()
-        from .screens import GameOverScreen
-
-        self.app.switch_screen(GameOverScreen(self.view(), path, self.session.info.seed, self.session.problem))
+        n = len(self.my_cards())
+        if self.cursor >= n:
+            self.cursor = max(0, n - 1)
 
     # --- the person's actions ----------------------------------------------------
 
@@ -528,6 +374,10 @@ class TableScreen(Screen):
             return g.phase is Phase.BIDDING
         if action == "pass_bid":
             return g.phase is Phase.BIDDING and not g.in_puddle
+        if action == "undo":
+            return True if self.flow.undo_point() is not None else None  # None: shown dimmed
+        if action in ("tracker", "history"):
+            return not self.app.has_class("-wide")  # always on screen in a large window
         return True
 
     def action_cursor(self, step: int) -> None:
@@ -536,7 +386,7 @@ class TableScreen(Screen):
         n = len(self.my_cards())
         if n:
             self.cursor = (self.cursor + step) % n
-            self._render_hand(self.view())
+            self.query_one("#hand", HandPanel).show(self.state())
 
     def action_digit(self, index: int) -> None:
         g = self.game
@@ -546,11 +396,11 @@ class TableScreen(Screen):
             # While bidding, 9 and 1 choose the ranking (the digits pick cards during play).
             if CARD_KEYS[index] in ("1", "9"):
                 self.ranking = int(CARD_KEYS[index])
-                self._render_bidding(self.view())
+                self.render_all()  # the hand re-sorts in the ranking being chosen
             return
         if index < len(self.my_cards()):
             self.cursor = index
-            self._render_hand(self.view())
+            self.query_one("#hand", HandPanel).show(self.state())
 
     def action_confirm(self) -> None:
         if self.thinking:
@@ -589,26 +439,43 @@ class TableScreen(Screen):
 
     def try_card(self, card: int) -> None:
         try:
-            self.match.apply(card)
+            self.flow.play(card)
         except IllegalActionError as exc:
-            self.note(f"{exc}. Choose another card.", "bold red")
+            self.refusal = self.flow.refusal(exc)
             self.render_all()
             self.app.bell()
             return
+        self.refusal = None
         self._after_card()
         self.render_all()
         self.advance()
 
     def try_bid(self, bid: Bid) -> None:
-        g = self.game
-        puddle = g.in_puddle
         try:
-            self.match.apply(bid)
+            self.flow.bid(bid)
         except IllegalActionError as exc:
-            self.note(str(exc), "bold red")
+            self.refusal = self.flow.refusal(exc)
             self.render_all()
             return
-        self.note(bid_text(g.name(HUMAN), bid, puddle), "bold" if not bid.is_pass else "")
+        self.refusal = None
+        self.render_all()
+        self.advance()
+
+    def action_undo(self) -> None:
+        """Take back the person's last bid or card, and the AI moves after it."""
+        if self.flow.undo_point() is None:
+            self.refusal = "Nothing to take back: an undo only reaches back to your last move of this trick."
+            self.render_all()
+            return
+        self._gen += 1  # an AI answer still on its way is for a position that is gone
+        self.thinking = False
+        self._pending = None
+        if self._timer:
+            self._timer.stop()
+            self._timer = None
+        self.flow.undo()
+        self.refusal = None
+        self._after_card()
         self.render_all()
         self.advance()
 
@@ -618,13 +485,13 @@ class TableScreen(Screen):
         opts = self.bid_options()
         if opts:
             self.bid_index = (self.bid_index + step) % len(opts)
-            self._render_bidding(self.view())
+            self._render_bidding(self.state())
 
     def action_trump(self, suit: int) -> None:
         if not (self.game.phase is Phase.BIDDING and self.my_turn()):
             return
         self.trump = suit
-        self._render_bidding(self.view())
+        self._render_bidding(self.state())
 
     def action_pass_bid(self) -> None:
         if self.game.bidder == HUMAN and self.my_turn() and not self.game.in_puddle:
@@ -652,7 +519,7 @@ class TableScreen(Screen):
                 self.ranking = message.index
             elif message.kind == "trump":
                 self.trump = message.index
-            self._render_bidding(self.view())
+            self.render_all()
 
     def on_click(self) -> None:
         # A click anywhere on the table skips the pause after a finished trick.
@@ -663,15 +530,21 @@ class TableScreen(Screen):
 
         self.app.push_screen(LastTrickScreen(self.view(), self.look))
 
+    def action_tracker(self) -> None:
+        from .dialogs import PanelScreen
+
+        self.app.push_screen(PanelScreen(TrackerPanel, self.state(), "tracker"))
+
+    def action_history(self) -> None:
+        from .dialogs import PanelScreen
+
+        self.app.push_screen(PanelScreen(HistoryPanel, self.state(), "history"))
+
     def action_help(self) -> None:
         host(self).action_help()
 
     def action_pace(self) -> None:
-        settings = host(self).settings
-        settings.pace = PACES[(PACES.index(settings.pace) + 1) % len(PACES)]
-        save_settings(settings)
-        self.note(f"AI pace: {settings.pace}.")
-        self.render_all()
+        host(self).action_cycle_pace()
 
     def action_new_game(self) -> None:
         host(self).action_new_game()
@@ -682,5 +555,4 @@ class TableScreen(Screen):
         self.thinking = False
         if self._timer:
             self._timer.stop()
-
 

@@ -1,0 +1,492 @@
+"""The panels of the table, each a widget that draws from one immutable ``TableState``.
+
+A ``TableState`` is a snapshot of what the person may see (their ``PlayerView``)
+plus what the screen itself holds (the card cursor, the recent events, the
+look).  The table screen builds one after every change and hands it to each
+panel; no panel reads the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
+from textual.widgets import Static
+
+from ..ai.knowledge import Knowledge
+from ..engine import (
+    HAND_SIZE,
+    NUM_SEATS,
+    RANKINGS,
+    STRENGTH,
+    SUIT_MASKS,
+    SUIT_OF,
+    SUITS,
+    TRICKS,
+    PastHand,
+    Phase,
+    PlayerView,
+    cards_of,
+    play_seats,
+    sorted_cards,
+)
+from ..explain import Teller, plural
+from .render import SUIT_COLOURS, Look, sheet_table
+from .widgets import CARD_KEYS, Clickable
+
+PERSON = 0
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything a panel may draw: the person's view and the screen's own state."""
+
+    view: PlayerView
+    names: tuple[str, ...]  # the three players' names, short enough for the panels, still different
+    look: Look
+    wide: bool  # a large window: the side panels are shown and the cards are bigger
+    tall: bool
+    cursor: int | None  # the chosen card of the person's hand, while they play
+    events: tuple[str, ...]  # what happened, newest last
+    refusal: str | None  # why the person's last try was refused (until their next action)
+    problem: str | None  # why the game is not being saved
+    pace: str
+    assisted: bool
+
+    @property
+    def hand(self) -> PastHand | None:
+        return self.view.shown_hand()
+
+    @property
+    def teller(self) -> Teller:
+        return Teller(self.names, PERSON)
+
+    sort_ranking: int = RANKINGS[0]  # while bidding, the ranking the person is choosing
+
+    @property
+    def my_cards(self) -> list[int]:
+        return sorted_cards(self.view.own_cards, self.view.ranking or self.sort_ranking)
+
+    @property
+    def playing(self) -> bool:
+        return self.view.phase is Phase.PLAY and self.view.to_act == PERSON
+
+
+class Panel(Static):
+    """A part of the table that draws itself from a ``TableState``."""
+
+    def show(self, state: TableState) -> None:
+        self.update(self.draw(state), layout=False)
+
+    def draw(self, state: TableState) -> RenderableType:
+        raise NotImplementedError
+
+
+# --- small cards ---------------------------------------------------------------------
+
+
+def _box(look: Look) -> tuple[str, str, str, str, str, str]:
+    """Corners and lines: top-left, top-right, bottom-left, bottom-right, horizontal, vertical."""
+    return ("+", "+", "+", "+", "-", "|") if look.ascii else ("╭", "╮", "╰", "╯", "─", "│")
+
+
+def card_lines(c: int | None, look: Look, big: bool, style: str = "") -> list[Text]:
+    """A card as a small box of lines (3 rows, or 5 when ``big``); None draws an empty place."""
+    tl, tr, bl, br, h, v = _box(look)
+    inner = 5 if big else 3
+    if c is None:  # an empty place: one faint row of dots in the middle
+        blank = Text(" " * (inner + 2))
+        dots = Text(" " + look.dot * inner + " ", style="dim")
+        return [blank, blank, dots, blank, blank] if big else [blank, dots, blank]
+    suit = SUIT_OF[c]
+    colour = f"bold {SUIT_COLOURS[suit]} {style}".strip()
+    rank = str(c % 9 + 1)
+    letter = SUITS[suit]
+    symbol = look.symbols[suit]
+    if big:
+        faces = [f"{letter}   {rank}", f"  {symbol}  ", f"{rank}   {letter}"]
+    else:
+        faces = [f"{symbol}{letter}{rank}"]
+    out = [Text(tl + h * inner + tr, style=style)]
+    for row in faces:
+        line = Text(v, style=style)
+        line.append(row, style=colour)
+        line.append(v, style=style)
+        out.append(line)
+    out.append(Text(bl + h * inner + br, style=style))
+    return out
+
+
+class Canvas:
+    """Lines of text on which pieces are placed at a row and a column."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.lines = [Text(" " * width) for _ in range(height)]
+
+    def put(self, row: int, col: int, text: Text) -> None:
+        if not 0 <= row < len(self.lines) or col >= self.width:
+            return
+        col = max(0, col)
+        text = text[: self.width - col]
+        line = self.lines[row]
+        self.lines[row] = Text.assemble(line[:col], text, line[col + len(text):])
+
+    def block(self, row: int, col: int, lines: list[Text]) -> None:
+        for i, line in enumerate(lines):
+            self.put(row + i, col, line)
+
+    def text(self) -> Text:
+        lines = []
+        for line in self.lines:
+            line = line.copy()
+            line.rstrip()
+            lines.append(line)
+        return Text("\n").join(lines)
+
+
+# --- the panels ----------------------------------------------------------------------
+
+
+class TopBar(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        look = state.look
+        view = state.view
+        rules = view.rules
+        hand = state.hand
+        n = hand.number if hand is not None else 0
+        t = Text()
+        t.append(rules.describe(brief=True), style="bold")
+        t.append(look.sep)
+        t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
+        if hand is not None:
+            t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
+        t.append(f"{look.sep}Pace: {state.pace}")
+        if state.assisted:
+            t.append(f"{look.sep}assisted", style="italic")
+        return t
+
+
+class SheetPanel(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        return sheet_table(state.view, state.look, names=state.names)
+
+
+def target_text(state: TableState) -> Text:
+    """The declarer's target: contract, ranking, trump, the count so far, and what the others
+    already recorded for this contract."""
+    view, hand, names, look = state.view, state.hand, state.names, state.look
+    t = Text()
+    if hand is None:
+        return t
+    bid = hand.declaration
+    if bid is None or hand.declarer is None:
+        t.append(f"Hand {hand.number}: bidding", style="bold")
+        t.append(f"{look.sep}{state.teller.subject(hand.forehand, 'holds')} the forehand card")
+        return t
+    contract = bid.contract
+    d = hand.declarer
+    t.append(f"{names[d]}: ", style="bold")
+    t.append(contract.name, style="bold")
+    t.append(f", {bid.ranking} high, ")
+    if bid.trump is not None:
+        t.append_text(look.suit(bid.trump))
+        t.append(" trump")
+    else:
+        t.append("no trump")
+    if bid.redo:
+        t.append(" (redo)")
+    if hand.puddle:
+        t.append(" (from the puddle)")
+    count = hand.count()
+    if contract.first_counted > 1:
+        so_far = f"{plural(count, 'trick')} of tricks {contract.first_counted}-{TRICKS} so far"
+    else:
+        so_far = f"{plural(count, 'trick')} so far"
+    t.append(f" - {so_far}" if look.ascii else f" — {so_far}")
+    made, not_yet = [], []
+    for s in range(NUM_SEATS):
+        if s == d:
+            continue
+        who = "you" if s == PERSON else names[s]
+        result = view.sheet[contract.id][s]
+        if result is not None:
+            made.append(f"{who} made {result}")
+        else:
+            not_yet.append(who)
+    if made:
+        t.append("; " + ", ".join(made))
+    if not_yet:
+        t.append(f"; not yet played by {' or '.join(not_yet)}")
+    return t
+
+
+class TargetPanel(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        return target_text(state)
+
+
+class TablePanel(Panel):
+    """The card table: the opponents on their sides, the person at the bottom, each card of the
+    trick in front of the one who played it, the leader and the winning card marked, and why the
+    last trick was won."""
+
+    def draw(self, state: TableState) -> RenderableType:
+        width = max(40, self.size.width or 76)
+        height = max(9, self.size.height or 11)
+        return table_canvas(state, width, height)
+
+
+def _seat_lines(state: TableState, seat: int) -> list[Text]:
+    view, hand, look = state.view, state.hand, state.look
+    name = Text(state.names[seat], style="bold")
+    if view.to_act == seat:
+        arrow = "<" if look.ascii else "◀"
+        name.append(" ")
+        name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
+    info = []
+    if hand is not None:
+        if seat != PERSON:
+            info.append(plural(HAND_SIZE - hand.played_by(seat).bit_count(), "card"))
+        if hand.declaration is not None:
+            info.append(plural(hand.tricks_won(seat), "trick"))
+    if hand is not None and hand.forehand == seat:
+        info.append("forehand")
+    if hand is not None and hand.declarer == seat:
+        info.append("declarer")
+    return [name, Text(look.sep.join(info))]
+
+
+def table_canvas(state: TableState, width: int, height: int) -> Text:
+    view, hand, look = state.view, state.hand, state.look
+    big = state.wide and height >= 15
+    canvas = Canvas(width, height)
+    left, right = 1, 2
+    canvas.block(0, 0, _seat_lines(state, left))
+    for i, line in enumerate(_seat_lines(state, right)):
+        canvas.put(i, width - len(line), line)
+    if hand is None or view.phase is Phase.BIDDING:
+        if hand is not None:
+            said = [state.teller.bid(s, b, puddle=i >= NUM_SEATS)
+                    for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
+            bidder = view.bidder
+            if bidder is not None and bidder != PERSON:
+                said.append(state.teller.puddle(bidder) if view.in_puddle
+                            else f"{state.names[bidder]} is thinking...")
+            for i, sentence in enumerate(said[-(height - 5):]):
+                canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
+        for i, line in enumerate(_seat_lines(state, PERSON)):
+            canvas.put(height - 2 + i, max(0, (width - len(line)) // 2), line)
+        return canvas.text()
+    tricks = hand.tricks()
+    trick = tricks[-1] if tricks else None
+    cards = dict(trick.cards) if trick is not None else {}
+    card_h = 5 if big else 3
+    card_w = 7 if big else 5
+    top = max(2, (height - 2 * card_h - 3) // 2)
+    spots = {
+        left: (top, width // 4 - card_w // 2),
+        right: (top, width - width // 4 - card_w // 2),
+        PERSON: (top + card_h - (2 if big else 1), (width - card_w) // 2),
+    }
+    for seat in range(NUM_SEATS):
+        row, col = spots[seat]
+        style = ""
+        if trick is not None and seat == trick.winner and seat in cards:
+            style = "bold"
+        canvas.block(row, col, card_lines(cards.get(seat), look, big, style))
+        marks = []
+        if trick is not None and seat == trick.leader:
+            marks.append("led")
+        if trick is not None and seat == trick.winner and seat in cards:
+            marks.append(f"{look.win_mark} {'won' if trick.finished else 'winning'}")
+        if marks:
+            mark = Text(" ".join(marks), style="bold" if "won" in marks[-1] or "winning" in marks[-1] else "dim")
+            at = col - len(mark) - 1 if seat == right else col + card_w + 1  # toward the middle
+            canvas.put(row + card_h // 2, at, mark)
+    me = _seat_lines(state, PERSON)
+    person_row = spots[PERSON][0] + card_h
+    for i, line in enumerate(me):
+        canvas.put(person_row + i, max(0, (width - len(line)) // 2), line)
+    if trick is None:
+        assert hand.declarer is not None
+        canvas.put(height - 1, 0, Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold"))
+    elif trick.finished and hand.declaration is not None:
+        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                           hand.declaration.trump)
+        line = Text(f"Trick {trick.number}: ", style="bold")
+        line.append(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.")
+        canvas.put(height - 1, 0, line)
+    else:
+        canvas.put(height - 1, 0, Text(f"Trick {trick.number}", style="bold"))
+    return canvas.text()
+
+
+class HandPanel(Static):
+    """The person's cards as a row of small cards, with the key that picks each one.
+
+    Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
+    reversed with its key in brackets, so nothing depends on colour alone.  A click plays a card.
+    """
+
+    count = 0
+    cell = 4
+
+    def show(self, state: TableState) -> None:
+        cards = state.my_cards
+        playing = state.playing
+        legal = state.view.legal_cards if playing else 0
+        look = state.look
+        big = state.wide
+        self.count = len(cards)
+        self.cell = 5 if big else 4
+        inner = self.cell - 1
+        tl, tr, bl, br, h, v = _box(look)
+        join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
+        if not cards:
+            self.update(Text(""), layout=False)
+            return
+        top = Text(tl)
+        rows = [Text(v) for _ in range(2 if big else 1)]
+        bottom = Text(bl)
+        for i, c in enumerate(cards):
+            ok = not playing or bool(legal >> c & 1)
+            chosen = playing and i == state.cursor
+            if chosen:
+                style = "reverse bold underline" if ok else "reverse dim"
+            elif playing and not ok:
+                style = "dim"
+            elif playing:
+                style = "underline"
+            else:
+                style = ""
+            suit = SUIT_OF[c]
+            colour = f"bold {SUIT_COLOURS[suit]} {style}".strip()
+            rank = str(c % 9 + 1)
+            if big:
+                rows[0].append(f"{SUITS[suit]}{' ' * (inner - 2)}{rank}", style=colour)
+                rows[1].append(f" {look.symbols[suit]}".ljust(inner), style=colour)
+            else:
+                rows[0].append(f"{look.symbols[suit]}{SUITS[suit]}{rank}"[:inner].ljust(inner), style=colour)
+            last = i == len(cards) - 1
+            for row in rows:
+                row.append(v)
+            top.append(h * inner + (tr if last else join_top))
+            key = CARD_KEYS[i]
+            label = f"[{key}]" if chosen else f"{h}{key}{h}"
+            label = label.center(inner, h)
+            bottom.append(label, style="bold" if chosen else "dim")
+            bottom.append(br if last else join_bottom)
+        self.update(Text("\n").join([top, *rows, bottom]), layout=False)
+
+    def offset_of(self, index: int) -> tuple[int, int]:
+        """Where to click for the card at ``index`` (for the tests, and the docs)."""
+        return 1 + index * self.cell + 1, 1
+
+    def on_click(self, event: events.Click) -> None:
+        index = (event.x - 1) // self.cell
+        if 0 <= index < self.count and (event.x - 1) % self.cell != self.cell - 1:
+            event.stop()
+            self.post_message(Clickable.Clicked("card", index))
+
+
+class LogPanel(Panel):
+    """What happened, newest last; a refused action of the person's on top until they act."""
+
+    def draw(self, state: TableState) -> RenderableType:
+        lines = 8 if state.tall else 2
+        t = Text()
+        shown = list(state.events[-(lines - 1 if state.refusal else lines):]) if lines else []
+        if state.refusal:
+            t.append(state.refusal, style="bold red")
+        for text in shown:
+            if t:
+                t.append("\n")
+            t.append(text)
+        return t
+
+
+class NoticePanel(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        if not state.problem:
+            return Text("")
+        return Text(f"This game is not being saved: {state.problem}. It goes on, but it is lost when you "
+                    "quit.", style="bold")
+
+
+def shown_out(view: PlayerView) -> dict[int, int]:
+    """Per seat, the suits (a mask) it has shown out of this hand, as the AI counts them."""
+    if view.phase is not Phase.PLAY or view.declaration is None:
+        return dict.fromkeys(range(NUM_SEATS), 0)
+    void = Knowledge(view).void
+    return {s: void[s] for s in range(NUM_SEATS)}
+
+
+def tracker_text(state: TableState) -> Text:
+    """The cards still unseen by the person, per suit, strongest first in the ranking in play,
+    and the suits each player has shown out of."""
+    view, look = state.view, state.look
+    t = Text("Cards still out", style="bold")
+    ranking = view.ranking or RANKINGS[0]
+    t.append(f" ({ranking} high)\n" if view.ranking else "\n")
+    key = STRENGTH[ranking]
+    unseen = view.unseen_cards if view.phase in (Phase.BIDDING, Phase.PLAY) else 0
+    for s in range(len(SUITS)):
+        t.append_text(look.suit(s))
+        cards = sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])
+        t.append("  " + (" ".join(str(c % 9 + 1) for c in cards) or look.dot) + "\n")
+    voids = shown_out(view)
+    parts = []
+    for seat in range(NUM_SEATS):
+        suits = [s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]]
+        if suits:
+            part = Text(f"{state.names[seat]}: ")
+            for i, s in enumerate(suits):
+                if i:
+                    part.append(" ")
+                part.append_text(look.suit(s))
+            parts.append(part)
+    t.append("Shown out: ", style="bold")
+    if parts:
+        t.append_text(Text("; ").join(parts))
+    else:
+        t.append("nobody yet", style="dim")
+    return t
+
+
+class TrackerPanel(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        return tracker_text(state)
+
+
+def history_text(state: TableState) -> Text:
+    """Every finished trick of the hand: who led, the three cards, who won and why."""
+    hand, look = state.hand, state.look
+    t = Text("Tricks of this hand\n", style="bold")
+    if hand is None or hand.declaration is None:
+        t.append("No trick played yet.", style="dim")
+        return t
+    finished = [trick for trick in hand.tricks() if trick.finished]
+    if not finished:
+        t.append("No trick finished yet.", style="dim")
+    for trick in finished:
+        t.append(f"{trick.number:>2} ", style="bold")
+        cards = dict(trick.cards)
+        for i, seat in enumerate(play_seats(trick.leader, (), NUM_SEATS)):
+            if i:
+                t.append(" ")
+            t.append(f"{state.names[seat][:8]} ")
+            t.append_text(look.card(cards[seat]))
+            if seat == trick.winner:
+                t.append(look.win_mark, style="bold")
+        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                           hand.declaration.trump)
+        t.append(f"\n   {reason}\n", style="italic")
+    return t
+
+
+class HistoryPanel(Panel):
+    def draw(self, state: TableState) -> RenderableType:
+        return history_text(state)
