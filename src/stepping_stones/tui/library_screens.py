@@ -97,9 +97,9 @@ class HistoryScreen(Screen):
             done = sum(e.complete for e in self.entries)
             title.append(f"  {len(self.entries)} games ({done} finished), newest first. "
                          "Enter: review the game   Escape: back", style="italic")
-        for notice in self.notices:
-            title.append(f"\n{notice}", style="italic")
         self.query_one("#history-title", Static).update(title)
+        for notice in self.notices:
+            self.notify(notice)
         table = self.query_one("#history-table", DataTable)
         table.add_columns("Played", "Players and points", "Winner", "Rules", "Help")
         for e in self.entries:
@@ -210,6 +210,8 @@ class StatsScreen(Screen):
                     self.player = library.person()
                 if self.player is not None:
                     self.stats = library.stats(self.player, self.include_assisted)
+                for notice in library.notices:
+                    self.notify(notice)
         self.show()
 
     def show(self) -> None:

@@ -1,0 +1,162 @@
+"""The library in the app: the history screen (a game opens into the review) and the statistics
+screen, through Pilot and as snapshots at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import random_game
+from stepping_stones.engine import Rules
+from stepping_stones.library import Library
+from stepping_stones.records import record_from_game, write_record
+from stepping_stones.tui.library_screens import HistoryScreen, StatsScreen, short_name
+from stepping_stones.tui.screens import ReviewScreen, SetupScreen
+from tui_support import make_app, press, widget_text
+
+HOME = Path("/tmp/stepping-stones-library-snapshot-home")  # fixed: nothing of it is shown, but keep it stable
+SIZES = [(80, 24), (120, 40)]
+GAMES = [  # (file stamp, seed, rules, players, assisted)
+    ("20260105-101500", 11, Rules(), ["You", "Hana", "Kenji"], False),
+    ("20260107-203000", 12, Rules("advanced", redo_tokens=True), ["You", "Kenji", "Hana"], True),
+    ("20260110-090000", 13, Rules(short_game=True), ["You", "Hana", "Kenji"], False),
+    ("20260112-183000", 14, Rules(), ["You", "Hana", "Mika"], False),
+    ("20260114-120000", 15, Rules("standard", redo_tokens=True), ["You", "Hana", "Kenji"], False),
+]
+
+
+@pytest.fixture(autouse=True)
+def home(monkeypatch):
+    shutil.rmtree(HOME, ignore_errors=True)
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(HOME))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    games = HOME / "data" / "games"
+    for stamp, seed, rules, players, assisted in GAMES:
+        path = games / f"game-{stamp}.json"
+        write_record(path, record_from_game(random_game(seed, rules)).model_copy(update={"players": players}))
+        sidecar = {"format": "stepping-stones-session/1", "seed": f"s{seed}", "levels": [None, "random", "random"],
+                   "assisted": assisted}
+        path.with_suffix(".session.json").write_text(json.dumps(sidecar))
+    with Library.open():
+        pass  # built once here, so that the screens show no notice about building it
+    yield HOME
+    shutil.rmtree(HOME, ignore_errors=True)
+
+
+async def _open(pilot, key: str) -> None:
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, SetupScreen)
+    await press(pilot, key)
+    await pilot.pause()
+
+
+def test_history_from_the_start_screen_opens_a_game_into_the_review():
+    asyncio.run(_test_history_from_the_start_screen_opens_a_game_into_the_review())
+
+
+async def _test_history_from_the_start_screen_opens_a_game_into_the_review():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f2")
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        assert [e.played[:10] for e in screen.entries] == ["2026-01-14", "2026-01-12", "2026-01-10", "2026-01-07",
+                                                         "2026-01-05"]
+        text = widget_text(screen.query_one("#history-table"))
+        assert "Mika" in text and "You" in text
+        await press(pilot, "down", "enter")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        assert review.view.players == ("You", "Hana", "Mika")
+        assert "2026-01-12 18:30" in widget_text(review.query_one("#review-top"))
+        await press(pilot, "escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await press(pilot, "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+
+def test_statistics_from_the_start_screen():
+    asyncio.run(_test_statistics_from_the_start_screen())
+
+
+async def _test_statistics_from_the_start_screen():
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _open(pilot, "f3")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        stats = screen.stats
+        assert stats is not None and stats.player == "You"  # seat 0 of the most recent game
+        assert (stats.games, stats.assisted_games) == (4, 1)
+        assert len(stats.trend) == 4
+        summary = widget_text(screen.query_one("#stats-summary"))
+        assert "4 finished games" in summary and "1 with a hint or an undo counted apart" in summary
+        table = widget_text(screen.query_one("#stats-table"))
+        assert "Win Tricks (Pick Trump)" in table
+        await press(pilot, "a")
+        await pilot.pause()
+        assert screen.stats is not None and screen.stats.games == 5
+        await press(pilot, "p")
+        await pilot.pause()
+        assert screen.player != "You" and screen.stats is not None and screen.stats.player == screen.player
+        await press(pilot, "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+
+def test_the_palette_offers_history_and_statistics():
+    asyncio.run(_test_the_palette_offers_history_and_statistics())
+
+
+async def _test_the_palette_offers_history_and_statistics():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Game history" in titles and "Statistics" in titles
+        command = next(c for c in app.get_system_commands(app.screen) if c.title == "Statistics")
+        command.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+
+
+def test_an_empty_library_says_so():
+    asyncio.run(_test_an_empty_library_says_so())
+
+
+async def _test_an_empty_library_says_so():
+    shutil.rmtree(HOME / "data" / "games")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f3")
+        assert "No game in the library yet" in widget_text(app.screen.query_one("#stats-summary"))
+        await press(pilot, "escape", "f2")
+        await pilot.pause()
+        assert "No game in the library yet" in widget_text(app.screen.query_one("#history-title"))
+
+
+def test_short_names():
+    assert short_name("win-no-trump") == "Win NT" and short_name("must-beat") == "Must B"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history_screen(snap_compare, size):
+    async def before(pilot):
+        await _open(pilot, "f2")
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_statistics_screen(snap_compare, size):
+    async def before(pilot):
+        await _open(pilot, "f3")
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=before)
