@@ -1,4 +1,4 @@
-"""Snapshots of the app's screens at 80x24 and 120x40 (pytest-textual-snapshot).
+"""Snapshots of the app's screens at 80x24, 120x40 and 200x60 (pytest-textual-snapshot).
 
 Deals come from fixed seeds and the seats use the ``random`` level with the
 seeded per-decision generator, so every run shows the same cards.  Update the
@@ -20,7 +20,7 @@ from stepping_stones.tui.screens import GameOverScreen
 from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person
 
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
-SIZES = [(80, 24), (120, 40)]
+SIZES = [(80, 24), (120, 40), (200, 60)]
 
 
 @pytest.fixture(autouse=True)

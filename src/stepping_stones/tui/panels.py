@@ -37,6 +37,8 @@ from .render import SUIT_COLOURS, Look, sheet_table
 from .widgets import CARD_KEYS, Clickable
 
 PERSON = 0
+LOG_LINES = 2  # the height of #log in app.tcss
+LOG_LINES_TALL = 6  # the height of #log in a tall window (App.-tall #log)
 
 
 @dataclass(frozen=True)
@@ -375,7 +377,7 @@ class HandPanel(Static):
                 row.append(v)
             top.append(h * inner + (tr if last else join_top))
             key = CARD_KEYS[i]
-            label = f"[{key}]" if chosen else f"{h}{key}{h}"
+            label = f"[{key}]" if chosen else (f" {key} " if key == h else f"{h}{key}{h}")
             label = label.center(inner, h)
             bottom.append(label, style="bold" if chosen else "dim")
             bottom.append(br if last else join_bottom)
@@ -396,7 +398,7 @@ class LogPanel(Panel):
     """What happened, newest last; a refused action of the person's on top until they act."""
 
     def draw(self, state: TableState) -> RenderableType:
-        lines = 8 if state.tall else 2
+        lines = LOG_LINES_TALL if state.tall else LOG_LINES
         t = Text()
         shown = list(state.events[-(lines - 1 if state.refusal else lines):]) if lines else []
         if state.refusal:

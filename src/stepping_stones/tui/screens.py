@@ -119,7 +119,7 @@ class SetupScreen(Screen):
     @staticmethod
     def _cut_options(contract_set: str) -> list[tuple[str, str]]:
         usual = DEFAULT_CUT[contract_set]
-        return [(CONTRACTS[c].name + (" (usual)" if c == usual else ""), c) for c in CONTRACT_SETS[contract_set]]
+        return [(CONTRACTS[c].label + (" (usual)" if c == usual else ""), c) for c in CONTRACT_SETS[contract_set]]
 
     def _describe(self) -> Text:
         rules = self.rules
