@@ -145,6 +145,11 @@ def run_of(card: int, hand: int, in_play: int) -> int:
     return run
 
 
+class SearchLimit(Exception):
+    """A search was stopped because it reached the solver's ``limit`` of positions.  The table
+    keeps only what was proved before, so the solver stays usable."""
+
+
 def _cards(mask: int) -> list[int]:
     out = []
     while mask:
@@ -163,13 +168,22 @@ class Solver:
     valid for every position of it.
     """
 
-    def __init__(self, contract: Contract, ranking: int, trump: int | None, declarer: int) -> None:
+    def __init__(
+        self, contract: Contract, ranking: int, trump: int | None, declarer: int, horizon: int = TRICKS
+    ) -> None:
         self.contract = contract
+        self.horizon = horizon
+        """Trick number (0-based) at which the search stops and counts winners instead
+        (``estimate``); at the default, 12, it never stops and every answer is exact."""
         self.ranking = ranking
         self.trump = trump
         self.declarer = declarer
         self.table: dict[int, int] = {}
+        self.best_lead: dict[int, int] = {}  # per table key: the lead that decided it last
         self.nodes = 0
+        self.limit = 1 << 62
+        """Positions (``nodes``) after which a search raises ``SearchLimit``; callers that must
+        bound their work set it, so that the same question always takes the same path."""
         self._h = [0, 0, 0]
         plain = strength(ranking)
         trump_mask = SUIT_MASKS[trump] if trump is not None else 0
@@ -399,6 +413,47 @@ class Solver:
                 q += trump_tops
             return q
 
+        horizon = self.horizon
+        estimates: dict[int, float] = {}
+        best_lead = self.best_lead
+        all_trumps_count = counted_left[0] == TRICKS
+
+        def estimate(t: int) -> float:
+            """The declarer's counted tricks still to come, judged without search: every suit
+            played out round by round -- in a Win contract each player plays its highest card
+            left in the suit (a player out of the suit ruffs if it can and the round is not
+            its side's), in a Lose contract its lowest, and the highest card takes the round --
+            and the declarer's share of the rounds applied to the counted tricks left."""
+            rounds = 0
+            mine = 0
+            trumps_left = [(x & trump_mask).bit_count() for x in h] if trump_mask and win else None
+            for s in range(NUM_SUITS):
+                held = [_cards(h[p] & suits[s]) for p in range(NUM_SEATS)]
+                longest = 0
+                for cards in held:
+                    if len(cards) > 1:
+                        cards.sort(key=key.__getitem__, reverse=win)
+                    longest = max(longest, len(cards))
+                for r in range(longest):
+                    best = -1
+                    winner = 0
+                    for p in range(NUM_SEATS):
+                        cards = held[p]
+                        if r < len(cards) and key[cards[r]] > best:
+                            best = key[cards[r]]
+                            winner = p
+                    if trumps_left is not None and s != trump_suit:
+                        for p in range(NUM_SEATS):
+                            if (r >= len(held[p]) and trumps_left[p]
+                                    and (p == declarer) != (winner == declarer)):
+                                trumps_left[p] -= 1
+                                winner = p
+                                break
+                    rounds += 1
+                    if winner == declarer:
+                        mine += 1
+            return mine * counted_left[t] / rounds if rounds else 0.0
+
         def lead(leader: int, target: int) -> bool:
             """At a trick boundary: does the declarer take ``target`` more counted tricks?"""
             if target <= 0:
@@ -409,6 +464,8 @@ class Solver:
             if target > counted_left[t]:
                 return False
             solver.nodes += 1
+            if solver.nodes > solver.limit:
+                raise SearchLimit
             if n == 1:
                 # The last trick plays itself (target is 1 and it counts).
                 s2 = nxt[leader]
@@ -422,6 +479,11 @@ class Solver:
             f2 = info_get(i2) or make_info(i2)
             f3 = info_get(i3) or make_info(i3)
             k = f0[0] | f1[0] << 15 | f2[0] << 30 | f3[0] << 45 | leader << 60
+            if t >= horizon:
+                guess = estimates.get(k)
+                if guess is None:
+                    guess = estimates[k] = estimate(t)
+                return guess >= target
             entry = table.get(k)
             if entry is not None:
                 lo = entry & 15
@@ -443,11 +505,34 @@ class Solver:
                             lo = counted_left[t] - counted_left[t + q]
                         else:
                             hi = counted_left[t + q]
-                        table[k] = lo | hi << 4
-                        if lo >= target:
-                            return True
-                        if hi < target:
-                            return False
+                if all_trumps_count and trump_mask:
+                    # Every card is played by the end, and a trump above every other trump
+                    # out wins the trick it is played to: sure tricks, whatever the goal.
+                    mine = h[declarer] & trump_mask
+                    d1 = h[nxt[declarer]] & trump_mask
+                    d2 = h[nxt[nxt[declarer]]] & trump_mask
+                    if mine and (d1 or d2):
+                        top = above[strongest(d1 | d2)]
+                        sure = (mine & top).bit_count()
+                        if sure > lo:
+                            lo = sure
+                        top = above[strongest(mine)]
+                        sure = max((d1 & top).bit_count(), (d2 & top).bit_count())
+                        if n - sure < hi:
+                            hi = n - sure
+                    elif mine:
+                        if mine.bit_count() > lo:
+                            lo = mine.bit_count()
+                    elif d1 or d2:
+                        sure = max(d1.bit_count(), d2.bit_count())
+                        if n - sure < hi:
+                            hi = n - sure
+                if lo or hi < counted_left[t]:
+                    table[k] = lo | hi << 4
+                    if lo >= target:
+                        return True
+                    if hi < target:
+                        return False
             reps = (
                 f0[1] | f1[1] << 9 | f2[1] << 18 | f3[1] << 27,
                 f0[2] | f1[2] << 9 | f2[2] << 18 | f3[2] << 27,
@@ -464,6 +549,19 @@ class Solver:
                     moves = ordered(cands, 0, True)  # lead low
             else:
                 moves = ordered(cands, 0, True)
+            hint = best_lead.get(k)
+            if hint is not None and len(moves) > 1:
+                # The lead that decided this position before (stored as suit and relative rank).
+                m = (a | b | c) & suits[hint >> 4]
+                for _ in range(hint & 15):
+                    m &= m - 1
+                m &= -m
+                rep = cands & suits[hint >> 4] & ~(m - 1)
+                if rep:
+                    first = (rep & -rep).bit_length() - 1
+                    if moves[0] != first:
+                        moves.remove(first)
+                        moves.insert(0, first)
             mx = maxer[leader]
             result = not mx
             rep2 = reps[s2]
@@ -472,6 +570,10 @@ class Solver:
                 h[leader] = hand ^ bit_of[card]
                 if second(leader, card, rep2, rep3, target, t) == mx:
                     result = mx
+                    if len(moves) > 1:
+                        suit = suits[card // SUIT_SIZE]
+                        below = (a | b | c) & suit & (bit_of[card] - 1)
+                        best_lead[k] = (card // SUIT_SIZE) << 4 | below.bit_count()
                     break
             h[leader] = hand
             if result:
