@@ -24,7 +24,8 @@ from typing import Final, Literal
 from filelock import FileLock, Timeout
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .engine import Bid, Game, Phase, Rules
+from .choices import Setup
+from .engine import Bid, Game, Phase
 from .files import atomic_write, fsync_folder
 from .match import Seeds
 from .records import (
@@ -41,6 +42,8 @@ from .records import (
 from .safety import FileProblem, MissingFile, escape, read_small
 from .settings import data_dir
 
+__all__ = ["HUMAN", "SavedGame", "Session", "SessionInfo", "Setup", "SlotLock", "find_saved", "free_slot"]
+
 SESSION_FORMAT: Final = "stepping-stones-session/1"
 HUMAN = 0  # the person always sits in seat 0
 
@@ -56,16 +59,6 @@ class SessionInfo(BaseModel):
     # The person took help (a hint, an undo): the game is counted apart in the statistics.
     assisted: bool = False
 
-
-@dataclass(frozen=True)
-class Setup:
-    """The choices of the setup screen: the rules, the players, the AI levels and the seed."""
-
-    rules: Rules = field(default_factory=Rules)
-    player: str = "You"
-    names: tuple[str, str] = ("Hana", "Kenji")
-    levels: tuple[str, str] = ("heuristic", "heuristic")
-    seed: str | None = None
 
 
 SLOT_STEM = "current"

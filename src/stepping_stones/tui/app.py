@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -14,19 +15,16 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
+from ..choices import Setup
 from ..engine import Game, Rules
-from ..records import RecordError, load_game
 from ..safety import escape
-from ..session import (
-    HUMAN,
-    Session,
-    Setup,
-    describe_progress,
-    find_saved,
-    free_slot,
-)
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
+
+if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
+    from ..session import Session
+
+HUMAN = 0  # the person's seat in the app's games
 
 _ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
                ("↑", "Up"), ("↓", "Down"))
@@ -81,11 +79,23 @@ class SteppingStonesApp(App):
 
             self.push_screen(ReviewScreen(self.review_game.view(HUMAN), self.review_title, standalone=True))
             return
+        if self.resume:
+            self._look_for_saved()
+            return
+        # The setup screen first; the saved games are looked for once it is on screen.
+        self.show_setup()
+        self.call_after_refresh(self._look_for_saved)
+
+    def _look_for_saved(self) -> None:
+        """Offer the unfinished game, or say why a save could not be used."""
+        from ..session import describe_progress, find_saved
+
         saved = find_saved()
         if self.resume and saved.session is not None:
             self._open_table(saved.session)
             return
-        self.show_setup()
+        if self.resume:
+            self.show_setup()
         if saved.problem:
             from .dialogs import NoticeScreen
 
@@ -120,6 +130,7 @@ class SteppingStonesApp(App):
         self.push_screen(OpenElsewhereScreen(escape(str(path))), answer)
 
     def _review_file(self, path: Path, title: str) -> None:
+        from ..records import RecordError, load_game
         from .screens import ReviewScreen
 
         try:
@@ -179,6 +190,8 @@ class SteppingStonesApp(App):
                 table.session.archive("unfinished")
             table.session.release()
         self.last_setup = replace(setup, seed=None)
+        from ..session import Session, free_slot
+
         session = Session.new(setup, free_slot())
         session.claim()
         session.save()

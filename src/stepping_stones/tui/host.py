@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Protocol, cast
 from textual.dom import DOMNode
 
 if TYPE_CHECKING:
+    from ..choices import Setup
     from ..engine import Rules
-    from ..session import Setup
     from ..settings import Settings
 
 

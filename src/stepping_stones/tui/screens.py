@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 
+from ..choices import Setup
 from ..engine import (
     CONTRACT_SETS,
     CONTRACTS,
@@ -28,7 +29,6 @@ from ..engine import (
     sorted_cards,
 )
 from ..safety import escape, names_problem
-from ..session import Setup
 from ..settings import PACES, as_colour, as_pace, save_settings
 from .host import host
 from .render import Look, contract_line, result_text, sheet_table

@@ -1,0 +1,64 @@
+"""The first usable screen of the app against a minimal Textual app, side by side in tmux.
+
+Each run starts a program in a fresh tmux pane (80x24) and polls the pane until its first
+screen is drawn: the minimal app's one line of text, or the setup screen's "Start game".
+The two are alternated, so a busy machine slows both alike; the medians and their ratio are
+printed.  The issue's target is a ratio of at most 1.5.
+
+Run from the repository, with the app installed: ``python scripts/measure_first_screen.py
+[RUNS] [STEPPING_STONES_COMMAND]``.
+"""
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MINIMAL = (
+    "from textual.app import App\n"
+    "from textual.widgets import Static\n"
+    "class Minimal(App):\n"
+    "    def compose(self):\n"
+    "        yield Static('minimal app ready')\n"
+    "Minimal().run()\n"
+)
+
+
+def first_screen(command: str, ready: str, env: dict[str, str]) -> float:
+    subprocess.run(["tmux", "kill-session", "-t", "first"], capture_output=True)
+    start = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", "first", "-x", "80", "-y", "24", command],
+                   env=env, check=True)
+    while True:
+        pane = subprocess.run(["tmux", "capture-pane", "-p", "-t", "first"], capture_output=True, text=True)
+        if ready in pane.stdout:
+            elapsed = time.perf_counter() - start
+            break
+        if time.perf_counter() - start > 30:
+            raise SystemExit(f"{command!r} did not show {ready!r} within 30 s")
+        time.sleep(0.005)
+    subprocess.run(["tmux", "kill-session", "-t", "first"], capture_output=True)
+    return elapsed
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    app = sys.argv[2] if len(sys.argv) > 2 else shutil.which("stepping-stones") or "stepping-stones"
+    folder = tempfile.mkdtemp()
+    minimal = os.path.join(folder, "minimal.py")
+    with open(minimal, "w") as f:
+        f.write(MINIMAL)
+    env = dict(os.environ, STEPPING_STONES_HOME=os.path.join(folder, "home"))
+    ours, theirs = [], []
+    for _ in range(runs):
+        theirs.append(first_screen(f"{sys.executable} {minimal}", "minimal app ready", env))
+        ours.append(first_screen(app, "Start game", env))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"stepping-stones {a:.3f} s, minimal Textual app {b:.3f} s (medians of {runs}), ratio {a / b:.2f}")
+
+
+if __name__ == "__main__":
+    main()
