@@ -154,7 +154,7 @@ def test_a_failing_unit_of_work_is_one_line(scheduler):
 
 def test_without_cluster_dask_is_never_imported():
     code = ("import sys; from stepping_stones.cli import main; "
-            "main(['tournament', '--candidate', 'random', '--baseline', 'random', '--deals', '1', '--seed', '1', "
+            "main(['tournament', '--candidate', 'heuristic', '--baseline', 'random', '--deals', '1', '--seed', '1', "
             "'--json']); print('distributed' in sys.modules, 'dask' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert proc.stdout.splitlines()[-1] == "False False"

@@ -34,11 +34,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--candidate", type=level, required=True, help=f"level tested ({', '.join(LEVELS)})")
     p.add_argument("--baseline", type=level, required=True, help="level it plays against")
     p.add_argument("--deals", type=positive, required=True,
-                   help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1)")
+                   help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only")
     p.add_argument("--seed", type=seed, required=True, help="seed of the deals and the AI seats")
     add_rules_arguments(p)
     p.add_argument("--defence", type=not_negative, default=0, metavar="HANDS",
                    help="also compare the two levels' defence, HANDS deals per contract")
+    p.add_argument("--only", choices=("one-vs-two",),
+                   help="play only the one-against-two games (the JSON's two_vs_one is then null)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_cluster_argument(p, "deal set")
     p.set_defaults(run=run)
@@ -50,11 +52,16 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as e:
         print(f"tournament: {e}", file=sys.stderr)
         return 2
+    if args.candidate == args.baseline:
+        print(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
+              "measures nothing", file=sys.stderr)
+        return 2
+    sides = ("one",) if args.only == "one-vs-two" else ("one", "two")
     bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets")
     try:
         with work_runner(args.cluster) as runner, bar:
             result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance,
-                                runner)
+                                runner, sides)
     except ClusterError as e:
         print(f"tournament: {e}", file=sys.stderr)
         return 2
@@ -77,9 +84,12 @@ def print_summary(result: TournamentResult) -> None:
     )
     for title, part in (("one candidate against two baselines", result.one_vs_two),
                         ("two candidates against one baseline", result.two_vs_one)):
+        if part is None:
+            continue
         lo, hi = part.ci95
+        win_lo, win_hi = part.win_rate_ci95
         console.print(
-            f"\n{title}: {part.games} games, win rate {part.win_rate:.1%}, "
+            f"\n{title}: {part.games} games, win rate {part.win_rate:.1%} ({win_lo:.1%} to {win_hi:.1%}), "
             f"mean points {part.mean_points:+.2f} (95% CI {lo:+.2f} to {hi:+.2f}), "
             f"baseline {part.baseline_mean_points:+.2f}"
         )

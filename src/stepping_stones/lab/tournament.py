@@ -8,9 +8,14 @@ games tell the levels apart.
 
 The headline figures are the candidate's, from the one-against-two games:
 mean game points per game with a 95% confidence interval (over deal sets, as
-their three games share their cards), win rate (a shared win counts as a
-share), and per contract the results and points on each side.  The same seed
-gives the same numbers, however the work is spread over processes.
+their three games share their cards; Student's t, so that a few deal sets give
+an honestly wide interval), win rate with its own interval (a shared win counts
+as a share), and per contract the results and points on each side.  The same
+seed gives the same numbers, however the work is spread over processes.
+
+``sides=("one",)`` (``--only one-vs-two``) plays only the three one-against-two
+games of each deal set; the result's ``two_vs_one`` is then ``None``.  A level
+matched against itself measures nothing and is refused.
 
 ``defence`` adds a controlled table: for each contract, that many deals are
 declared by the candidate (in the seat whose hand suits the contract best,
@@ -34,8 +39,31 @@ from .simulate import GameStats, Progress, Runner, play_game
 
 WORKERS = 2
 _Z95 = 1.959964
+# Two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom.
+_T95 = (
+    12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+    2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+    2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
+)
 
 Side = Literal["one", "two"]  # one candidate against two baselines, or two against one
+SIDES: tuple[Side, ...] = ("one", "two")
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (a table up to 30,
+    then the usual expansion around the normal quantile, good to four decimals).
+
+    >>> round(t95(1), 3), round(t95(9), 3), round(t95(60), 3), round(t95(10**6), 3)
+    (12.706, 2.262, 2.0, 1.96)
+    """
+    if df < 1:
+        raise ValueError("Student's t needs at least one degree of freedom")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = _Z95
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
 
 
 @dataclass(frozen=True)
@@ -47,23 +75,29 @@ class SeatedGame:
     stats: GameStats
 
 
-def _seatings(candidate: str, baseline: str) -> list[tuple[Side, tuple[str, str, str], tuple[int, ...]]]:
-    """(side, seat levels, candidate seats) for the six games of one deal set."""
+def _seatings(
+    candidate: str, baseline: str, sides: Sequence[Side] = SIDES
+) -> list[tuple[Side, tuple[str, str, str], tuple[int, ...]]]:
+    """(side, seat levels, candidate seats) for the games of one deal set (six with both sides)."""
     games: list[tuple[Side, tuple[str, str, str], tuple[int, ...]]] = []
-    for odd in range(NUM_SEATS):
-        levels = tuple(candidate if s == odd else baseline for s in range(NUM_SEATS))
-        games.append(("one", (levels[0], levels[1], levels[2]), (odd,)))
-    for odd in range(NUM_SEATS):
-        levels = tuple(baseline if s == odd else candidate for s in range(NUM_SEATS))
-        games.append(("two", (levels[0], levels[1], levels[2]), tuple(s for s in range(NUM_SEATS) if s != odd)))
+    if "one" in sides:
+        for odd in range(NUM_SEATS):
+            levels = tuple(candidate if s == odd else baseline for s in range(NUM_SEATS))
+            games.append(("one", (levels[0], levels[1], levels[2]), (odd,)))
+    if "two" in sides:
+        for odd in range(NUM_SEATS):
+            levels = tuple(baseline if s == odd else candidate for s in range(NUM_SEATS))
+            games.append(("two", (levels[0], levels[1], levels[2]), tuple(s for s in range(NUM_SEATS) if s != odd)))
     return games
 
 
-def play_deal_set(job: tuple[str, str, Rules, str, int]) -> list[SeatedGame]:
-    """The six games of deal set ``number``."""
-    candidate, baseline, rules, seed, number = job
+def play_deal_set(job: tuple[Any, ...]) -> list[SeatedGame]:
+    """The games of deal set ``number``: ``(candidate, baseline, rules, seed, number[, sides])``,
+    all six unless ``sides`` names only one side."""
+    candidate, baseline, rules, seed, number = job[:5]
+    sides: Sequence[Side] = job[5] if len(job) > 5 else SIDES
     out = []
-    for side, levels, candidate_seats in _seatings(candidate, baseline):
+    for side, levels, candidate_seats in _seatings(candidate, baseline, sides):
         agents = [make_ai(level) for level in levels]
         stats = GameStats.of(play_game(agents, rules, seed, number))
         out.append(SeatedGame(side, candidate_seats, stats))
@@ -71,17 +105,20 @@ def play_deal_set(job: tuple[str, str, Rules, str, int]) -> list[SeatedGame]:
 
 
 def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-    """The mean and a normal 95% confidence interval of the mean.
+    """The mean and a 95% confidence interval of the mean (Student's t with n - 1 degrees of
+    freedom: for a few values it is much wider than the normal one, as it should be).
 
     >>> mean_ci95([1.0, 3.0])
-    (2.0, (0.04003..., 3.95996...))
+    (2.0, (-10.706..., 14.706...))
+    >>> mean_ci95([2.0])
+    (2.0, (2.0, 2.0))
     """
     n = len(values)
     mean = sum(values) / n
     if n < 2:
         return mean, (mean, mean)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = _Z95 * math.sqrt(var / n)
+    half = t95(n - 1) * math.sqrt(var / n)
     return mean, (mean - half, mean + half)
 
 
@@ -102,6 +139,7 @@ class SideSummary:
 
     games: int
     win_rate: float
+    win_rate_ci95: tuple[float, float]
     mean_points: float
     ci95: tuple[float, float]
     baseline_mean_points: float
@@ -111,6 +149,7 @@ class SideSummary:
         return {
             "games": self.games,
             "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95),
             "mean_points": self.mean_points,
             "ci95": list(self.ci95),
             "baseline_mean_points": self.baseline_mean_points,
@@ -130,10 +169,12 @@ def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> Sid
     games = 0
     base_points: list[float] = []
     per_set: list[float] = []
+    wins_per_set: list[float] = []
     wins = 0.0
     tallies = {c.id: _Tally() for c in rules.contracts}
     for games_of_set in sets:
         set_points = []
+        set_wins = 0.0
         for g in games_of_set:
             if g.match != side:
                 continue
@@ -144,7 +185,9 @@ def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> Sid
             cp = sum(totals[s] for s in cand) / len(cand)
             base_points.append(sum(totals[s] for s in base) / len(base))
             set_points.append(cp)
-            wins += sum(g.stats.wins[s] for s in cand)
+            won = sum(g.stats.wins[s] for s in cand)
+            wins += won
+            set_wins += won
             for cid, pts in g.stats.points.items():
                 tallies[cid].cand_points += sum(pts[s] for s in cand) / len(cand)
                 tallies[cid].base_points += sum(pts[s] for s in base) / len(base)
@@ -152,7 +195,9 @@ def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> Sid
                 tally = tallies[cid]
                 (tally.cand_results if declarer in cand else tally.base_results).append(result)
         per_set.append(sum(set_points) / len(set_points))
+        wins_per_set.append(set_wins / len(set_points))
     mean, (lo, hi) = mean_ci95(per_set)
+    _, (win_lo, win_hi) = mean_ci95(wins_per_set)
 
     def avg(xs: list[int]) -> float | None:
         return round(sum(xs) / len(xs), 3) if xs else None
@@ -172,6 +217,7 @@ def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> Sid
     return SideSummary(
         games=games,
         win_rate=round(wins / games, 4),
+        win_rate_ci95=(round(max(0.0, win_lo), 4), round(min(1.0, win_hi), 4)),
         mean_points=round(mean, 3),
         ci95=(round(lo, 3), round(hi, 3)),
         baseline_mean_points=round(sum(base_points) / games, 3),
@@ -196,12 +242,12 @@ class TournamentResult:
     deal_sets: int
     rules: Rules
     one_vs_two: SideSummary
-    two_vs_one: SideSummary
+    two_vs_one: SideSummary | None  # None when only the one-against-two games were played
     defence: dict[str, DefenceRow] | None = None
 
     @property
     def games_played(self) -> int:
-        return 2 * NUM_SEATS * self.deal_sets
+        return (1 if self.two_vs_one is None else 2) * NUM_SEATS * self.deal_sets
 
     def to_json(self) -> dict[str, Any]:
         """The result as ``tournament --json`` prints it: the one-vs-two figures at the top."""
@@ -214,7 +260,7 @@ class TournamentResult:
             "games_played": self.games_played,
         }
         data.update(self.one_vs_two.to_json())
-        data["two_vs_one"] = self.two_vs_one.to_json()
+        data["two_vs_one"] = self.two_vs_one.to_json() if self.two_vs_one is not None else None
         if self.defence is not None:
             data["defence"] = {cid: vars(row) for cid, row in self.defence.items()}
         return data
@@ -244,11 +290,22 @@ def tournament(
     defence: int = 0,
     progress: Progress | None = None,
     runner: Runner | None = None,
+    sides: Sequence[Side] = SIDES,
 ) -> TournamentResult:
     """Run the duplicate match (and the defence table if ``defence`` > 0).  The deal sets run
     through ``runner`` (by default ``run_pool``: local processes); the results are summed in the
-    order of the deal sets, so the figures are the same wherever they ran."""
-    jobs = [(candidate, baseline, rules, seed, d) for d in range(deals)]
+    order of the deal sets, so the figures are the same wherever they ran.  ``sides=("one",)``
+    plays only the one-against-two games.  Raises ``ValueError`` for a level against itself."""
+    if candidate == baseline:
+        raise ValueError(f"the candidate and the baseline are both {candidate!r}: a level against itself "
+                         "measures nothing")
+    if "one" not in sides:
+        raise ValueError("the one-against-two games are always played: they give the headline figures")
+    jobs: list[tuple[Any, ...]] = [
+        (candidate, baseline, rules, seed, d) if tuple(sides) == SIDES else (candidate, baseline, rules, seed, d,
+                                                                             tuple(sides))
+        for d in range(deals)
+    ]
     sets = (runner or run_pool)(jobs, play_deal_set, progress)
     return TournamentResult(
         candidate=candidate,
@@ -257,7 +314,7 @@ def tournament(
         deal_sets=deals,
         rules=rules,
         one_vs_two=summarise(sets, "one", rules),
-        two_vs_one=summarise(sets, "two", rules),
+        two_vs_one=summarise(sets, "two", rules) if "two" in sides else None,
         defence=defence_table(candidate, baseline, defence, seed, progress, runner) if defence else None,
     )
 
