@@ -77,10 +77,17 @@ class TableState:
 
 
 class Panel(Static):
-    """A part of the table that draws itself from a ``TableState``."""
+    """A part of the table that draws itself from a ``TableState`` (again when its size changes)."""
+
+    _state: TableState | None = None
 
     def show(self, state: TableState) -> None:
+        self._state = state
         self.update(self.draw(state), layout=False)
+
+    def on_resize(self) -> None:
+        if self._state is not None:
+            self.update(self.draw(self._state), layout=False)
 
     def draw(self, state: TableState) -> RenderableType:
         raise NotImplementedError

@@ -1,0 +1,325 @@
+"""The table's aids and the fixes from the trials, each through the app as a person uses it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from random import Random
+
+import pytest
+from textual.widgets import Static
+
+from stepping_stones.engine import (
+    RANKINGS,
+    STRENGTH,
+    SUIT_MASKS,
+    Phase,
+    Rules,
+    card_name,
+    cards_of,
+    parse_bid,
+    sorted_cards,
+)
+from stepping_stones.explain import short_names
+from stepping_stones.session import current_path, sidecar_of
+from stepping_stones.settings import Settings, few_colours, load_settings, settings_path
+from stepping_stones.tui.dialogs import HandSummaryScreen, PanelScreen
+from stepping_stones.tui.render import Look, hand_summary
+from stepping_stones.tui.screens import GameOverScreen, SetupScreen
+from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person, widget_text
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    return tmp_path
+
+
+async def until(pilot, stop, seed: int = 1):
+    """Play the person's seat at random (key presses) until ``stop(table)`` holds at their turn."""
+    rng = Random(seed)
+    app = pilot.app
+    for _ in range(3000):
+        screen = await wait_for_person(pilot)
+        if isinstance(screen, HandSummaryScreen):
+            await press(pilot, "enter")
+            continue
+        assert not isinstance(screen, GameOverScreen)
+        table = app.table
+        if stop(table):
+            await pilot.pause()
+            return table
+        await human_turn(pilot, table, rng)
+    raise AssertionError("never got there")
+
+
+def texts(screen) -> str:
+    return "\n".join(widget_text(w) for w in screen.query(Static) if w.display)
+
+
+def test_the_card_tracker_lists_the_unseen_cards_in_the_ranking_and_the_voids():
+    async def run():
+        app = make_app(seed="tracker")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12)
+            view = table.view()
+            tracker = widget_text(table.query_one("#tracker"))
+            key = STRENGTH[view.ranking]
+            for suit, letter in enumerate("CKLB"):
+                cards = sorted(cards_of(view.unseen_cards & SUIT_MASKS[suit]), key=lambda c: -key[c])
+                line = next(line for line in tracker.splitlines() if f"{letter}  " in line)
+                assert line.split()[1:] == [str(c % 9 + 1) for c in cards] or (not cards and len(line.split()) == 2)
+            assert "Shown out:" in tracker
+            # at 80x24 the same panel is one key away
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await press(pilot, "o")
+            assert isinstance(app.screen, PanelScreen)
+            assert "Cards still out" in widget_text(app.screen.query_one("#tracker-box"))
+            await press(pilot, "escape")
+            await press(pilot, "h")
+            assert "Tricks of this hand" in widget_text(app.screen.query_one("#history-box"))
+
+    asyncio.run(run())
+
+
+def test_every_finished_trick_says_why_it_was_won_on_the_table_and_in_the_history():
+    async def run():
+        app = make_app(seed="why")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 9
+                                and len(t.game.log[-1].plays) % 3 == 0)
+            history = widget_text(table.query_one("#history"))
+            tricks = len(table.game.log[-1].plays) // 3
+            reasons = [line for line in history.splitlines() if "wins:" in line or " beats " in line
+                       or "had to beat" in line]
+            assert len(reasons) >= tricks
+            assert re.search(r"Trick \d+: .+ wins? it\. ", widget_text(table.query_one("#table")))
+
+    asyncio.run(run())
+
+
+def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home):
+    async def run():
+        # At normal pace the computer players wait before their cards show: time to think again.
+        app = make_app(seed="undo", settings=Settings(pace="normal", colour="colour"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0
+                                and len(t.game.log[-1].plays) < 30)
+            before = table.game.log[-1].plays
+            await human_turn(pilot, table, Random(2))  # the person leads a card...
+            assert len(table.game.log[-1].plays) == len(before) + 1
+            await press(pilot, "u")  # ...and takes it back while the next player thinks
+            await pilot.pause()
+            assert table.game.log[-1].plays == before and table.game.to_act == 0
+            assert "assisted" in widget_text(table.query_one("#topbar"))
+            assert json.loads(sidecar_of(current_path()).read_text())["assisted"] is True
+            record = json.loads(current_path().read_text())
+            assert record["hands"][-1]["play"].split() == [card_name(c) for c in before]
+
+    asyncio.run(run())
+
+
+def test_long_names_stay_different_on_every_panel():
+    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
+             "Player With A Very Long Name Three")
+
+    async def run():
+        app = make_app(seed="names", player=names[0], names=names[1:])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY)
+            shown = short_names(names, 12)
+            sheet = widget_text(table.query_one("#sheet"))
+            for name in shown:
+                assert name in sheet
+            assert len(set(shown)) == 3
+
+    asyncio.run(run())
+
+
+def test_grammar_singular_and_second_person():
+    async def run():
+        app = make_app(seed="grammar")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            seen = []
+            for _ in range(40):
+                table = await until(pilot, lambda t: True, seed=len(seen))
+                seen.append(texts(table))
+                await human_turn(pilot, table, Random(len(seen)))
+            everything = "\n".join(seen)
+            for wrong in (" 1 cards", " 1 tricks", "You has", "You holds", "You leads", "You plays",
+                          "You wins", "once You", "(holds "):
+                assert wrong not in everything, wrong
+
+    asyncio.run(run())
+
+
+def test_the_last_hands_summary_says_final_result_in_the_footer():
+    saved_game_near_the_end(seed="last", cards_left=1)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = await wait_for_person(pilot)
+            while not isinstance(screen, HandSummaryScreen):
+                await human_turn(pilot, app.table, Random(1))
+                screen = await wait_for_person(pilot)
+            footer = " ".join(widget_text(w) for w in app.screen.query("FooterKey"))
+            assert "Final result" in footer and "Next hand" not in footer
+
+    asyncio.run(run())
+
+
+def test_a_redo_summary_says_what_changed_for_whom():
+    from conftest import play_hand, same_bands
+    from stepping_stones.engine import Game
+
+    # Three hands of Win No Trump, then Ann (the person, seat 0) plays it again with a redo.
+    game = Game(Rules("standard", redo_tokens=True), ("Ann", "Hana", "Kenji"))
+    play_hand(game, same_bands(1, 2, 0), "win-no-trump 9")  # Ann 0 tricks
+    play_hand(game, same_bands(0, 2, 1), "win-no-trump 9")  # Hana
+    play_hand(game, same_bands(0, 1, 2), "win-no-trump 9")  # Kenji
+    before = game.points("win-no-trump")
+    game.start_hand(same_bands(1, 2, 0))
+    while game.to_act != 0:
+        game.bid(parse_bid("pass"))
+    game.bid(parse_bid("win-no-trump 9 redo"))
+    while game.phase is Phase.PLAY:
+        game.play(min(cards_of(game.legal_cards_mask())))
+    after = game.points("win-no-trump")
+    text = hand_summary(game.view(0), len(game.log), Look()).plain
+    assert "scored again" in text
+    if before != after:
+        assert f"You {before[0]:+d} → {after[0]:+d}" in text
+
+
+def test_ctrl_q_mid_game_says_the_game_is_saved_and_how_to_come_back():
+    async def run():
+        app = make_app(seed="quit")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await wait_for_person(pilot)
+            await press(pilot, "ctrl+q")
+        return app
+
+    app = asyncio.run(run())
+    assert app.farewell and "saved" in app.farewell and "stepping-stones" in app.farewell
+    assert app.return_code in (0, None)
+
+
+def test_choosing_the_ranking_while_bidding_sorts_the_hand_that_way():
+    async def run():
+        app = make_app(seed="sort")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.BIDDING and t.game.bidder == 0)
+            mine = table.view().own_cards
+            assert table.my_cards() == sorted_cards(mine, RANKINGS[0])
+            await press(pilot, "1")
+            assert table.my_cards() == sorted_cards(mine, 1)
+            await press(pilot, "9")
+            assert table.my_cards() == sorted_cards(mine, 9)
+
+    asyncio.run(run())
+
+
+def test_the_setup_screen_fixes(home):
+    async def run():
+        app = make_app(seed="setup")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            await pilot.press("tab")
+            assert app.focused is not None and app.focused.id == "contract_set"  # no invisible stop
+            text = texts(screen)
+            assert ("automatic", "auto") in screen.query_one("#colour").options and "NO_COLOR" not in text
+            assert "Seat 1 name" in text and "Seat 2 name" in text and "Seat 3" not in text
+            assert screen.query_one("#omit").disabled  # the short game is off
+            await pilot.press("tab", "right")  # the short game: yes
+            await pilot.pause()
+            assert not screen.query_one("#omit").disabled
+            assert "(usual)" in widget_text(screen.query_one("#omit"))
+            summary = widget_text(screen.query_one("#setup-summary"))
+            assert summary.replace("\n", " ").endswith("Enter starts.")
+            app.settings.pace = "slow"  # a display choice, then quit without starting
+        return app
+
+    asyncio.run(run())
+    assert not settings_path().exists() or load_settings().pace != "slow"
+
+
+def test_ascii_mode_draws_only_ascii(home):
+    async def run():
+        app = make_app(seed="ascii", settings=Settings(pace="instant", colour="colour", ascii=True,
+                                                       trick_pause=False))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4)
+            shown = texts(table) + " ".join(widget_text(w) for w in app.screen.query("FooterKey"))
+            assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
+
+    asyncio.run(run())
+
+
+def test_terminals_with_few_colours_are_drawn_in_monochrome(monkeypatch):
+    from textual.filter import Monochrome
+
+    assert few_colours("xterm-mono") and few_colours("linux") and not few_colours("xterm-256color")
+    monkeypatch.setenv("TERM", "xterm-mono")
+    assert Settings(colour="auto").monochrome and not Settings(colour="colour").monochrome
+
+    async def run():
+        app = make_app(settings=Settings(pace="instant", colour="auto"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return any(isinstance(f, Monochrome) for f in app._filters)
+
+    assert asyncio.run(run())
+
+
+def test_pace_gets_faster_then_starts_again_slow():
+    async def run():
+        app = make_app(seed="pace", settings=Settings(pace="normal", colour="colour", trick_pause=False))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            order = []
+            for _ in range(4):
+                app.action_cycle_pace()
+                order.append(app.settings.pace)
+            return order
+
+    assert asyncio.run(run()) == ["fast", "instant", "slow", "normal"]
+
+
+def test_the_record_and_replay_mark_a_redo_the_same_way(tmp_path, capsys):
+    from conftest import random_game
+    from stepping_stones.cli import main
+    from stepping_stones.records import record_from_game, write_record
+
+    for seed in range(60):
+        game = random_game(seed, Rules("standard", redo_tokens=True))
+        if any(h.declaration.redo for h in game.log):
+            break
+    path = tmp_path / "redo.json"
+    write_record(path, record_from_game(game))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "r: played again with a redo token" in out and "*" not in out
