@@ -9,11 +9,16 @@ from stepping_stones.lab.speed import random_hands
 
 
 def test_bench_json_reports_the_engine_figures(capsys):
-    assert main(["bench", "--json", "--hands", "200", "--repeats", "1"]) == 0
+    assert main(["bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
+                 "--solver-positions", "1"]) == 0
     facts = json.loads(capsys.readouterr().out)
     assert facts["hands"] == 200
     assert facts["random_hands_per_s"] > 0
     assert facts["state_copy_us"] > 0 and facts["push_pop_us"] > 0
+    assert set(facts["ai_decision_ms"]) == {"random"}
+    assert set(facts["solver_ms"]) == {"6", "8", "10", "12"}
+    for figures in facts["solver_ms"].values():
+        assert set(figures) == {"p50", "p95"} and 0 < figures["p50"] <= figures["p95"]
 
 
 def test_random_hands_are_reproducible():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from .args import positive
+from ..ai import LEVELS
+from .args import level, positive
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -13,24 +14,40 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "bench",
         help="measure the engine's and the computer players' speed on this machine",
         description="Play random hands through the engine core and report hands per second, "
-        "the cost of copying and undoing a hand state, and how long each AI level takes to decide.",
+        "the cost of copying and undoing a hand state, how long each AI level takes to decide, "
+        "and how long the exact solver takes with 6, 8, 10 and 12 tricks left.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--hands", type=positive, default=20_000, help="random hands per run (default 20000)")
     p.add_argument("--repeats", type=positive, default=3, help="runs; the best one counts (default 3)")
+    p.add_argument("--solver-positions", type=positive, metavar="N",
+                   help="positions solved per number of tricks left (default 100, 50, 20 and 10 "
+                   "for 6, 8, 10 and 12 tricks)")
+    p.add_argument("--decision-games", type=positive, default=4, metavar="N",
+                   help="games timed per AI level (default 4; the expert plays one at most)")
+    p.add_argument("--levels", type=level_list, metavar="L,L",
+                   help=f"AI levels whose decisions are timed (default all: {','.join(LEVELS)})")
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..lab.speed import bench
+def level_list(text: str) -> list[str]:
+    """An argparse type: AI levels separated by commas."""
+    return [level(t.strip()) for t in text.split(",")]
 
-    result = bench(args.hands, args.repeats)
+
+def run(args: argparse.Namespace) -> int:
+    from ..lab.speed import SOLVER_TRICKS, bench
+
+    positions = None if args.solver_positions is None else dict.fromkeys(SOLVER_TRICKS, args.solver_positions)
+    result = bench(args.hands, args.repeats, positions, args.decision_games, args.levels)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
     print(f"random hands per second : {result.random_hands_per_s:,}")
     print(f"hand state copy         : {result.state_copy_us} µs")
     print(f"push + pop of one card  : {result.push_pop_us} µs")
-    for level, figures in result.ai_decision_ms.items():
-        print(f"AI decision, {level:<11}: " + ", ".join(f"{k} {v} ms" for k, v in figures.items()))
+    for name, figures in result.ai_decision_ms.items():
+        print(f"AI decision, {name:<11}: " + ", ".join(f"{k} {v} ms" for k, v in figures.items()))
+    for tricks, figures in result.solver_ms.items():
+        print(f"exact solve, {tricks:>2} tricks : " + ", ".join(f"{k} {v} ms" for k, v in figures.items()))
     return 0

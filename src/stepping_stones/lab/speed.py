@@ -9,17 +9,26 @@ search pays most often: copying a hand state, and a push/pop pair.
 driver (all three seats at that level, standard and advanced sets
 alternating, redo tokens on in every other game), and every bid and card it
 chooses is timed -- the call to the agent, from a ready ``PlayerView`` to its
-answer.
+answer.  The expert, which thinks far longer, plays one such game.
+
+``solver_ms``: the exact double-dummy solver (``ai/solver.py``) timed on
+positions with 6, 8, 10 and 12 tricks left, drawn as ``solver_position``
+says: a random deal, a contract drawn uniformly from all seven, a random
+ranking, a random trump where the contract picks one, the declarer leading
+trick 1, then uniformly random legal cards up to that trick.  Each position is
+solved with a fresh solver (an empty table).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 from ..ai import LEVELS, Agent, make_ai
+from ..ai.solver import Solver, position
 from ..engine import (
     CONTRACTS,
     NINE_HIGH,
@@ -32,6 +41,7 @@ from ..engine import (
     HandState,
     PlayerView,
     Rules,
+    cards_of,
     deal,
 )
 from ..match import Match, Seeds, drive
@@ -153,12 +163,65 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
-def decision_ms(games: int = 4, seed: int = 0) -> dict[str, dict[str, float]]:
-    """For each level: median and 95th percentile of a decision, in milliseconds."""
+GAMES_AT_MOST = {"expert": 1}
+"""Levels that think long play at most this many games in ``decision_ms`` (one expert game is
+about 450 timed decisions)."""
+
+
+def decision_ms(games: int = 4, seed: int = 0, levels: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
+    """For each level (all by default): median, 95th percentile and slowest decision, in ms."""
     result = {}
-    for level in LEVELS:
-        times = sorted(decision_times(level, games, seed))
+    for level in LEVELS if levels is None else levels:
+        times = sorted(decision_times(level, min(games, GAMES_AT_MOST.get(level, games)), seed))
         result[level] = {
+            "p50": round(_percentile(times, 0.50) * 1e3, 3),
+            "p95": round(_percentile(times, 0.95) * 1e3, 3),
+            "max": round(times[-1] * 1e3, 3),
+        }
+    return result
+
+
+SOLVER_TRICKS = (6, 8, 10, 12)
+SOLVER_POSITIONS = {6: 100, 8: 50, 10: 20, 12: 10}
+"""Positions timed per number of tricks left, by default (about half a minute in all here)."""
+
+
+def solver_position(rng: Random, tricks_left: int) -> HandState:
+    """A position with ``tricks_left`` tricks to play, drawn as the issue of the solver says: a
+    random deal and declarer, a contract drawn uniformly from all seven, a random ranking, a
+    random trump where the contract picks one; the declarer leads trick 1, then uniformly
+    random legal cards are played up to that trick."""
+    hands = deal(rng)
+    contract = rng.choice(list(CONTRACTS.values()))
+    ranking = rng.choice((NINE_HIGH, ONE_HIGH))
+    trump = rng.randrange(4) if contract.picks_trump else None
+    state = HandState(hands, rng.randrange(NUM_SEATS), contract, ranking, trump)
+    for _ in range(NUM_SEATS * (TRICKS - tricks_left)):
+        state.push(rng.choice(list(cards_of(state.legal_mask()))))
+    return state
+
+
+def solver_times(tricks_left: int, count: int, seed: int = 0) -> list[float]:
+    """Seconds to solve exactly each of ``count`` positions with ``tricks_left`` tricks left."""
+    rng = Random(f"solver-bench:{seed}:{tricks_left}")
+    times = []
+    for _ in range(count):
+        state = solver_position(rng, tricks_left)
+        hands, leader, trick = position(state)
+        start = time.perf_counter()
+        Solver(state.contract, state.ranking, state.trump, state.declarer).value(hands, leader, trick)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def solver_ms(positions: dict[int, int] | None = None, seed: int = 0) -> dict[str, dict[str, float]]:
+    """Per number of tricks left ("6", "8", "10", "12"): median and 95th percentile of an exact
+    solve, in milliseconds."""
+    counts = SOLVER_POSITIONS if positions is None else positions
+    result = {}
+    for tricks_left in SOLVER_TRICKS:
+        times = sorted(solver_times(tricks_left, counts[tricks_left], seed))
+        result[str(tricks_left)] = {
             "p50": round(_percentile(times, 0.50) * 1e3, 3),
             "p95": round(_percentile(times, 0.95) * 1e3, 3),
         }
@@ -172,6 +235,7 @@ class BenchResult:
     state_copy_us: float
     push_pop_us: float
     ai_decision_ms: dict[str, dict[str, float]]
+    solver_ms: dict[str, dict[str, float]]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -180,16 +244,25 @@ class BenchResult:
             "state_copy_us": self.state_copy_us,
             "push_pop_us": self.push_pop_us,
             "ai_decision_ms": self.ai_decision_ms,
+            "solver_ms": self.solver_ms,
         }
 
 
-def bench(hands: int = 20_000, repeats: int = 3) -> BenchResult:
-    """Best of ``repeats`` runs, as is usual for throughput on a shared machine."""
+def bench(
+    hands: int = 20_000,
+    repeats: int = 3,
+    solver_positions: dict[int, int] | None = None,
+    decision_games: int = 4,
+    levels: Sequence[str] | None = None,
+) -> BenchResult:
+    """Best of ``repeats`` runs, as is usual for throughput on a shared machine; the decision and
+    solver timings as their functions say."""
     best = min(random_hands(hands, seed=r).seconds for r in range(repeats))
     return BenchResult(
         random_hands_per_s=round(hands / best),
         hands=hands,
         state_copy_us=round(min(copy_cost_us() for _ in range(repeats)), 3),
         push_pop_us=round(min(push_pop_cost_us() for _ in range(repeats)), 3),
-        ai_decision_ms=decision_ms(),
+        ai_decision_ms=decision_ms(decision_games, levels=levels),
+        solver_ms=solver_ms(solver_positions),
     )
