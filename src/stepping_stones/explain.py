@@ -18,20 +18,24 @@ from .engine import (
     STRENGTH,
     SUIT_NAMES,
     SUIT_OF,
+    TRICKS,
     Bid,
     Contract,
     FollowRule,
+    Goal,
     IllegalActionError,
     MustBeatError,
     MustFollowError,
+    PlayerView,
     Trick,
+    contract_points,
     format_cards,
 )
 
 _SECOND_PERSON = {
     "holds": "hold", "leads": "lead", "is": "are", "has": "have", "wins": "win", "plays": "play",
     "passes": "pass", "declares": "declare", "takes": "take", "was": "were", "must": "must",
-    "does": "do", "had": "had",
+    "does": "do", "had": "had", "declared": "declared", "took": "took", "placed": "placed",
 }
 
 
@@ -125,6 +129,115 @@ class Teller:
                 verb, _, tail = rest.partition(" ")
                 text = f"You {_SECOND_PERSON.get(verb, verb)} {tail}".replace(" their ", " your ")
         return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def summary_lines(view: PlayerView, number: int, arrow: str = "→") -> list[str]:
+    """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet, as
+    sentences in the words of ``view``'s seat ("You"), with what a redo changed for whom."""
+    hand = view.history[number - 1]
+    teller = Teller(view.players, view.seat)
+    name = teller.name
+    bid = hand.declaration
+    declarer = hand.declarer
+    if bid is None or declarer is None or hand.result is None:
+        return []
+    contract = bid.contract
+    lines = [f"Hand {number}."]
+    how = "from the puddle " if hand.puddle else ""
+    lines.append(f"{teller.subject(declarer, 'declared')} {how}{bid.describe()}.")
+    lines.append("Tricks taken: " + ", ".join(f"{name(s)} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".")
+    count = hand.result
+    if contract.first_counted > 1:
+        lines.append(f"Only tricks {contract.first_counted} to {TRICKS} count: "
+                     f"{teller.subject(declarer, 'took')} {count} of them.")
+    row = view.sheet[contract.id]
+    kept = row[declarer]
+    written = f"Written on the sheet: {count} for {teller.object(declarer)} under {contract.name}"
+    earlier = None
+    if bid.redo:
+        earlier = next((h.result for h in view.history[: number - 1]
+                        if h.declarer == declarer and h.declaration is not None
+                        and h.declaration.contract == contract and not h.declaration.redo), None)
+        written += f" (a redo of {earlier}: the sheet keeps the better result, {kept})"
+    lines.append(written + ".")
+    better = "more" if contract.goal is Goal.WIN else "fewer"
+    lines.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
+                 f"{better} tricks is better.")
+    pts = view.points(contract.id)
+    if pts is not None and earlier is not None:
+        before = contract_points([earlier if s == declarer else row[s] for s in range(NUM_SEATS)], contract.goal)
+        if before is not None:
+            changes = [f"{name(s)} {before[s]:+d} {arrow} {pts[s]:+d}" for s in range(NUM_SEATS)
+                       if before[s] != pts[s]]
+            lines.append(f"{contract.name} is scored again: "
+                         + (", ".join(changes) if changes else "the points stay as they were") + ".")
+            return lines
+    if pts is not None:
+        lines.append(f"{contract.name} is now scored (all three have recorded it: "
+                     + ", ".join(f"{name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
+                     + ", ".join(f"{name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".")
+        if len(set(row)) < NUM_SEATS:
+            lines.append("Tied results share the points of the places they cover.")
+    else:
+        missing = [s for s in range(NUM_SEATS) if row[s] is None]
+        who = " and ".join(teller.object(s) for s in missing)
+        verb = "have" if len(missing) > 1 or missing == [view.seat] else "has"
+        lines.append(f"{contract.name} is scored once {who} {verb} recorded it too.")
+    return lines
+
+
+def result_lines(view: PlayerView) -> list[str]:
+    """The winner(s), how a tie on totals was broken, and the totals, as sentences."""
+    teller = Teller(view.players, view.seat)
+    name = teller.name
+    totals = view.totals()
+    firsts = view.firsts()
+    winners = view.winners()
+    if not winners:
+        return []
+    names = " and ".join(name(s) for s in winners)
+    if len(winners) == 1:
+        lines = [f"{teller.subject(winners[0], 'wins')} with {plural(totals[winners[0]], 'point')}."]
+    else:
+        lines = [f"{names} share the win with {plural(totals[winners[0]], 'point')} each."]
+    top = max(totals)
+    tied = [s for s in range(NUM_SEATS) if totals[s] == top]
+    if len(tied) > 1:
+        parts = ", ".join(f"{name(s)} {firsts[s]}" for s in tied)
+        if len(winners) == 1:
+            ends = f"{teller.subject(winners[0], 'placed')} first more often."
+        else:
+            ends = "That is level too, so the win is shared."
+        lines.append(f"The top total was tied, so the firsts decide (contracts placed first in: {parts}). {ends}")
+    lines.append("Totals: " + ", ".join(f"{name(s)} {totals[s]}" for s in range(NUM_SEATS)) + ".")
+    return lines
+
+
+def sheet_lines(view: PlayerView) -> list[str]:
+    """The scoresheet as sentences, a contract a line, for a screen reader."""
+    teller = Teller(view.players, view.seat)
+    redone = view.redone()
+    lines = []
+    for c in view.rules.contracts:
+        row = view.sheet[c.id]
+        pts = view.points(c.id)
+        parts = []
+        for s in range(NUM_SEATS):
+            if row[s] is None:
+                parts.append(f"{teller.name(s)} not yet")
+                continue
+            cell = f"{teller.name(s)} {row[s]}"
+            if (c.id, s) in redone:
+                cell += " (redone)"
+            if pts is not None:
+                cell += f" for {pts[s]:+d}"
+            parts.append(cell)
+        lines.append(f"{c.name}: {', '.join(parts)}.")
+    totals, firsts = view.totals(), view.firsts()
+    lines.append("Totals: " + ", ".join(f"{teller.name(s)} {totals[s]}" for s in range(NUM_SEATS))
+                 + "; contracts placed first in: " + ", ".join(f"{teller.name(s)} {firsts[s]}"
+                                                              for s in range(NUM_SEATS)) + ".")
+    return lines
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -18,12 +18,10 @@ from ..engine import (
     SUIT_OF,
     SUITS,
     TRICKS,
-    Goal,
     PastHand,
     PlayerView,
-    contract_points,
 )
-from ..explain import Teller
+from ..explain import result_lines, summary_lines
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
@@ -143,87 +141,18 @@ def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0,
 
 
 def hand_summary(view: PlayerView, number: int, look: Look | None = None) -> Text:
-    """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet, in the
-    person's words ("You"), with what a redo changed for whom."""
-    hand = view.history[number - 1]
-    teller = Teller(view.players, view.seat)
-    name = teller.name
+    """What happened in hand ``number`` and what it wrote on the sheet (``explain.summary_lines``),
+    its title in bold."""
+    lines = summary_lines(view, number, (look or Look()).arrow)
     text = Text()
-    bid = hand.declaration
-    declarer = hand.declarer
-    if bid is None or declarer is None or hand.result is None:
-        return text
-    contract = bid.contract
-    text.append(f"Hand {number}\n", style="bold")
-    how = "from the puddle " if hand.puddle else ""
-    text.append(f"{teller.subject(declarer, 'declared')} {how}{bid.describe()}.\n")
-    text.append("Tricks taken: " + ", ".join(f"{name(s)} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".\n")
-    count = hand.result
-    if contract.first_counted > 1:
-        text.append(f"Only tricks {contract.first_counted} to {TRICKS} count: "
-                    f"{teller.subject(declarer, 'took')} {count} of them.\n")
-    text.append("Written on the sheet: ", style="bold")
-    text.append(f"{count} for {teller.object(declarer)} under {contract.name}")
-    row = view.sheet[contract.id]
-    kept = row[declarer]
-    earlier = None
-    if bid.redo:
-        earlier = next((h.result for h in view.history[: number - 1]
-                        if h.declarer == declarer and h.declaration is not None
-                        and h.declaration.contract == contract and not h.declaration.redo), None)
-        text.append(f" (a redo of {earlier}: the sheet keeps the better result, {kept})")
-    text.append(".\n")
-    text.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
-                f"{'more' if contract.goal is Goal.WIN else 'fewer'} tricks is better.\n")
-    pts = view.points(contract.id)
-    if pts is not None and earlier is not None:
-        before_row = [earlier if s == declarer else row[s] for s in range(NUM_SEATS)]
-        before = contract_points(before_row, contract.goal)
-        if before is not None:
-            arrow = (look or Look()).arrow
-            changes = [f"{name(s)} {before[s]:+d} {arrow} {pts[s]:+d}" for s in range(NUM_SEATS)
-                       if before[s] != pts[s]]
-            text.append(f"{contract.name} is scored again", style="bold")
-            text.append(": " + (", ".join(changes) if changes else "the points stay as they were") + ".\n")
-            return text
-    if pts is not None:
-        text.append(f"{contract.name} is now scored", style="bold")
-        text.append(" (all three have recorded it: "
-                    + ", ".join(f"{name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
-                    + ", ".join(f"{name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".\n")
-        if len(set(row)) < NUM_SEATS:
-            text.append("Tied results share the points of the places they cover.\n")
-    else:
-        missing = [s for s in range(NUM_SEATS) if row[s] is None]
-        who = " and ".join(teller.object(s) for s in missing)
-        text.append(f"{contract.name} is scored once {who} "
-                    f"{'have' if len(missing) > 1 or missing == [view.seat] else 'has'} recorded it too.\n")
+    for i, line in enumerate(lines):
+        text.append(line + "\n", style="bold" if i == 0 else "")
     return text
 
 
 def result_text(view: PlayerView) -> Text:
-    """The winner(s), and how a tie on totals was broken."""
-    totals = view.totals()
-    firsts = view.firsts()
-    winners = view.winners()
-    name = view.players
+    """The winner(s), how a tie on totals was broken, and the totals (``explain.result_lines``)."""
     text = Text()
-    if not winners:
-        return text
-    names = [name[s] for s in winners]
-    if len(winners) == 1:
-        text.append(f"{names[0]} wins with {totals[winners[0]]} points.\n", style="bold")
-    else:
-        text.append(f"{' and '.join(names)} share the win with {totals[winners[0]]} points each.\n",
-                    style="bold")
-    top = max(totals)
-    tied = [s for s in range(NUM_SEATS) if totals[s] == top]
-    if len(tied) > 1:
-        parts = ", ".join(f"{name[s]} {firsts[s]}" for s in tied)
-        text.append(f"The top total was tied, so the firsts decide (contracts placed first in: {parts}). ")
-        if len(winners) == 1:
-            text.append(f"{names[0]} placed first more often.\n")
-        else:
-            text.append("That is level too, so the win is shared.\n")
-    text.append("Totals: " + ", ".join(f"{name[s]} {totals[s]}" for s in range(NUM_SEATS)) + ".\n")
+    for i, line in enumerate(result_lines(view)):
+        text.append(line + "\n", style="bold" if i == 0 else "")
     return text
