@@ -37,10 +37,10 @@ def scheduler():
 
 def test_tournament_on_a_cluster_equals_the_local_run(scheduler):
     rules = Rules("advanced", redo_tokens=True)
-    here = tournament("random", "random", 3, "cl-t", rules, defence=1)
+    here = tournament("random", "heuristic", 3, "cl-t", rules, defence=1)
     calls = []
     with connect(scheduler) as cluster:
-        there = tournament("random", "random", 3, "cl-t", rules, defence=1,
+        there = tournament("random", "heuristic", 3, "cl-t", rules, defence=1,
                            progress=lambda: calls.append(1), runner=cluster.map)
     assert there.to_json() == here.to_json()
     assert len(calls) == 3 + 7  # every deal set, then every defence hand, once each
@@ -109,7 +109,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_30_s():
 
 def test_without_dask_cluster_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were not installed
-    code = main(["tournament", "--candidate", "random", "--baseline", "random", "--deals", "1", "--seed", "1",
+    code = main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1", "--seed", "1",
                  "--cluster", "local"])
     err = capsys.readouterr().err
     assert code == 2
