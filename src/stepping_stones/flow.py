@@ -282,11 +282,16 @@ class GameFlow:
         game = game_from_record(record.model_copy(update={"hands": [*record.hands[:-1], kept]}))
         self.session.game = game
         self.match = self._match(game)
-        self.session.info = self.session.info.model_copy(update={"assisted": True})
-        self.session.save_sidecar()
+        self.mark_assisted()
         self.session.save()
         self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
         return True
+
+    def mark_assisted(self) -> None:
+        """The person took help (an undo, a hint): the game is counted apart in the statistics."""
+        if not self.session.info.assisted:
+            self.session.info = self.session.info.model_copy(update={"assisted": True})
+            self.session.save_sidecar()
 
     @property
     def assisted(self) -> bool:

@@ -18,6 +18,8 @@ from .. import __version__
 
 # subcommand name -> module (relative to this package) that defines it
 SUBCOMMANDS = {
+    "play": ".play",
+    "serve": ".serve",
     "replay": ".replay",
     "review": ".review",
     "simulate": ".simulate",

@@ -363,9 +363,10 @@ class SteppingStonesApp(App):
                                        "If you quit now it is lost. Quit anyway?"), answer)
 
 
-def run(resume: bool = False) -> int:
-    """Run the app; the exit status: 0, or non-zero after an error (a crash, a lost game)."""
-    app = SteppingStonesApp(resume=resume)
+def run(resume: bool = False, setup: Setup | None = None) -> int:
+    """Run the app (its setup screen filled in from ``setup``); the exit status: 0, or non-zero
+    after an error (a crash, a lost game)."""
+    app = SteppingStonesApp(resume=resume, setup=setup)
     app.run()
     if app.unsaved:
         print(f"stepping-stones: {app.unsaved}", file=sys.stderr)

@@ -1,0 +1,69 @@
+"""``stepping-stones play``: a game with the options as flags, in the app or in plain lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from ..ai import LEVELS
+from ..engine import RulesError
+from .args import add_rules_arguments, level, rules_from_args, seed
+
+
+def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, str]]:
+    """An argparse type: two values separated by a comma, each checked by ``check``."""
+
+    def parse(text: str) -> tuple[str, str]:
+        parts = [t.strip() for t in text.split(",")]
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"give two {kind} separated by a comma")
+        return check(parts[0]), check(parts[1])
+
+    return parse
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game: in the app, or with --plain line by line (for screen readers and scripts)",
+        description="Play a game against two computer players. With --plain the game is told line "
+        "by line in whole sentences, and every prompt ends with a line 'legal: ...' listing what "
+        "may be typed (docs/accessibility.md). Without --plain the app opens with these choices.",
+    )
+    p.add_argument("--plain", action="store_true", help="line by line: no screen drawing, for screen readers")
+    add_rules_arguments(p)
+    p.add_argument("--seed", type=seed, help="deal seed (default: a fresh one)")
+    p.add_argument("--name", default="You", help="your name (default You)")
+    p.add_argument("--opponents", type=two("names", str), default=("Hana", "Kenji"), metavar="NAME,NAME",
+                   help="the names of seats 1 and 2 (default Hana,Kenji)")
+    p.add_argument("--levels", type=two("levels", level), default=("heuristic", "heuristic"),
+                   metavar="LEVEL,LEVEL", help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)})")
+    p.add_argument("--resume", action="store_true", help="carry on the unfinished game instead")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..choices import Setup
+    from ..safety import names_problem
+
+    try:
+        rules = rules_from_args(args)
+    except RulesError as exc:
+        print(f"play: {exc}", file=sys.stderr)
+        return 2
+    names = (args.name.strip(), *(n.strip() for n in args.opponents))
+    problem = names_problem(names)
+    if problem:
+        print(f"play: {problem}", file=sys.stderr)
+        return 2
+    setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels),
+                  seed=args.seed)
+    if args.plain:
+        from ..plain import Options
+        from ..plain import run as plain
+
+        return plain(Options(setup, resume=args.resume), sys.stdin, sys.stdout)
+    from ..tui.app import run as app
+
+    return app(resume=args.resume, setup=setup)

@@ -1,0 +1,38 @@
+"""``stepping-stones serve [--host H] [--port P]``: the game in a web browser."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def port(text: str) -> int:
+    """An argparse type: a TCP port, 1-65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (1-65535)")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="play in a web browser: serve the game on a local web page",
+        description="Serve the game as a web page (textual-serve). Every browser tab that opens it "
+        "plays its own game, saved where the terminal app saves. It listens on 127.0.0.1 (this "
+        "machine only) unless --host says otherwise. Ctrl+C stops it.",
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1; 0.0.0.0 lets anyone who can "
+                   "reach this machine play)")
+    p.add_argument("--port", type=port, default=8000, help="the port to listen on (default 8000)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..serve import serve
+
+    return serve(args.host, args.port, sys.stdout, sys.stderr)

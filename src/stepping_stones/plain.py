@@ -1,0 +1,309 @@
+"""The plain line mode (``stepping-stones play --plain``): the whole game as sentences, one a line.
+
+Nothing is redrawn and the cursor never moves, so a screen reader (or
+``espeak-ng``) reads it in order, and a script can play it through a pipe.
+Every line is a whole sentence.  Whenever it waits for the person, the last
+line it prints is exactly ``legal: `` and the legal actions in the record
+format's own spelling (``K4``, ``pass``, ``win-pick-trump 1 K``), separated by
+a comma and a space; any of them typed back is done.  Other input is a
+command word (``sheet``, ``trick``, ``hand``, ``hint``, ``help``, ``quit``) or
+gets one sentence saying why not.  The game is saved after every action, as
+in the terminal app and in the same place; ``--resume`` carries on.
+
+It drives the same ``GameFlow`` as the terminal app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .choices import Setup
+from .engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Bid,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    SteppingStonesError,
+    cards_of,
+    parse_bid,
+    parse_card,
+    sorted_cards,
+)
+from .explain import Teller, plural, result_lines, sheet_lines, summary_lines
+from .flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from .session import Session, describe_progress, find_saved, free_slot
+from .settings import Settings
+
+HUMAN = 0
+
+HELP = [
+    "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
+    "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
+    "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
+    "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
+    "help (or ?) says this again.",
+]
+
+Hinter = Callable[[PlayerView], tuple[Bid | int, str] | None]
+"""Suggests the person's next action and a reason, or None if it cannot."""
+
+
+@dataclass
+class Options:
+    setup: Setup
+    resume: bool = False
+
+
+class Quit(Exception):
+    """The person asked to stop (or the input ended)."""
+
+
+class PlainGame:
+    """One game told in sentences on ``out``, played from lines read from ``inp``."""
+
+    def __init__(self, flow: GameFlow, inp: TextIO, out: TextIO, hinter: Hinter | None = None) -> None:
+        self.flow = flow
+        self.inp = inp
+        self.out = out
+        self.hinter = hinter
+        self.teller = Teller(flow.game.players, HUMAN)
+        flow.listener = self._event
+
+    # --- telling ------------------------------------------------------------------
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def _event(self, event: Event) -> None:
+        self.say(event.text)
+
+    def describe_turn(self, view: PlayerView) -> None:
+        ranking = view.ranking or 9
+        mine = sorted_cards(view.own_cards, ranking)
+        held = ", ".join(CARD_NAMES[c] for c in mine)
+        missing = [SUIT_NAMES[s] for s in range(len(SUIT_MASKS)) if not view.own_cards & SUIT_MASKS[s]]
+        hand = f"You hold {held}" + (f", and have no {' or '.join(missing)}." if missing else ".")
+        if view.phase is Phase.BIDDING:
+            if view.in_puddle:
+                self.say("All three passed: you are in the puddle and must declare one of your open contracts.")
+            else:
+                self.say("You are to bid: declare a contract, or pass.")
+            open_ = [c.name for c in view.rules.contracts if view.sheet[c.id][HUMAN] is None]
+            self.say(hand, f"Your open contracts: {', '.join(open_) or 'none'}.")
+        else:
+            trick = view.current_trick()
+            if trick:
+                led = SUIT_NAMES[trick[0][1] // 9]
+                self.say(f"You are to play to trick {len(view.trick_winners) + 1}; {led} was led.", hand)
+            else:
+                self.say(f"You are to lead trick {len(view.trick_winners) + 1}.", hand)
+
+    def legal(self, view: PlayerView) -> list[str]:
+        if view.phase is Phase.BIDDING:
+            return [str(b) for b in view.legal_bids]
+        return [CARD_NAMES[c] for c in cards_of(view.legal_cards)]
+
+    # --- reading ------------------------------------------------------------------
+
+    def ask(self, view: PlayerView) -> None:
+        """Wait for the person's action, answering commands meanwhile; then make it."""
+        self.describe_turn(view)
+        while True:
+            options = self.legal(view)
+            self.say("legal: " + ", ".join(options))
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise Quit("end of input")
+            text = " ".join(line.split())
+            if not text:
+                self.say("Please type an action or a command; help lists them.")
+                continue
+            wanted = {o.lower(): o for o in options}.get(text.lower())
+            if wanted is not None:
+                if self.act(view, wanted):
+                    return
+                continue
+            if not self.command(text.lower(), view):
+                self.say(self.why_not(text, view))
+
+    def act(self, view: PlayerView, token: str) -> bool:
+        try:
+            if view.phase is Phase.BIDDING:
+                self.flow.bid(parse_bid(token))
+            else:
+                self.flow.play(parse_card(token))
+        except IllegalActionError as exc:  # cannot happen for a legal token; said all the same
+            self.say(self.flow.refusal(exc))
+            return False
+        return True
+
+    def why_not(self, text: str, view: PlayerView) -> str:
+        """One sentence: why the input is not an action now."""
+        if view.phase is Phase.PLAY:
+            try:
+                card: int | None = parse_card(text.upper())
+            except SteppingStonesError:
+                card = None
+            if card is not None:
+                try:
+                    self.flow.game.verify_play(card)
+                except IllegalActionError as exc:
+                    return self.flow.refusal(exc)
+            return f"{text!r} is not one of your legal cards or a command; type help for the commands."
+        try:
+            bid = parse_bid(text.lower())
+        except IllegalActionError as exc:
+            return f"{exc}; type help for the commands."
+        try:
+            self.flow.game.verify_bid(bid)
+        except IllegalActionError as exc:
+            return self.flow.refusal(exc)
+        return f"{text!r} is not a bid you can make now."
+
+    def command(self, word: str, view: PlayerView) -> bool:
+        if word in ("help", "?", "h?"):
+            self.say(*HELP)
+        elif word in ("sheet", "s", "score", "scores"):
+            self.say(*sheet_lines(self.flow.view()))
+        elif word in ("hand", "h", "cards"):
+            self.describe_turn(view)
+        elif word in ("trick", "t", "last", "last trick"):
+            self.say(self.last_trick())
+        elif word in ("hint",):
+            self.say(self.hint(view))
+        elif word in ("quit", "q", "exit"):
+            raise Quit("asked")
+        else:
+            return False
+        return True
+
+    def last_trick(self) -> str:
+        view = self.flow.view()
+        shown = view.shown_hand()
+        hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
+        finished = [(h, t) for h in hands for t in h.tricks() if t.finished]
+        if not finished:
+            return "No trick has been finished yet."
+        hand, trick = finished[-1]
+        cards = ", ".join(f"{self.teller.name(s)} {CARD_NAMES[c]}" for s, c in trick.cards)
+        assert hand.declaration is not None
+        reason = self.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                          hand.declaration.trump)
+        return (f"Trick {trick.number} of hand {hand.number}: {cards}; "
+                f"{self.teller.subject(trick.winner, 'wins')} it ({reason}).")
+
+    def hint(self, view: PlayerView) -> str:
+        if self.hinter is None:
+            return "No hints are available in this version."
+        found = self.hinter(view)
+        if found is None:
+            return "There is no hint for this position."
+        newly = not self.flow.session.info.assisted
+        self.flow.mark_assisted()
+        action, reason = found
+        token = CARD_NAMES[action] if isinstance(action, int) else str(action)
+        reason = reason[:1].upper() + reason[1:]
+        reason = reason if reason.endswith(".") else reason + "."
+        marked = " This game is now marked as assisted." if newly else ""
+        return f"Hint: {token}. {reason}{marked}"
+
+    # --- the game -----------------------------------------------------------------
+
+    def play(self) -> int:
+        """Play to the end (or until the person quits or the input ends); the exit status."""
+        flow = self.flow
+        try:
+            while True:
+                step = flow.next_step()
+                if isinstance(step, HandSummary):
+                    lines = summary_lines(step.view, step.number, "to")
+                    self.say(f"Hand {step.number} is over.", *lines[1:])
+                    flow.summary_seen()
+                elif isinstance(step, AiTurn):
+                    flow.ai_answered(step.request, step.request.answer())
+                elif isinstance(step, PersonTurn):
+                    self.ask(step.view)
+                else:
+                    assert isinstance(step, GameOver)
+                    self.say("The game is over.", *result_lines(step.view))
+                    if step.path is not None:
+                        self.say(f"record: {step.path}")
+                    else:
+                        self.say(f"The game record could not be saved: {flow.problem}.")
+                    return 0 if step.path is not None else 1
+        except (Quit, KeyboardInterrupt) as why:
+            flow.session.release()
+            if flow.problem:
+                self.say(f"The game could not be saved: {flow.problem}.")
+                return 1
+            stop = "The input ended" if str(why) == "end of input" else "You stopped"
+            self.say(f"{stop}: the game is saved. Run stepping-stones play --plain --resume to carry on.")
+            return 0
+        finally:
+            self.out.flush()
+
+
+def start(options: Options, settings: Settings, out: TextIO) -> Session | None:
+    """The session to play: the unfinished game with ``resume`` (None and a sentence if there is
+    none), else a new game in a free slot."""
+    if options.resume:
+        saved = find_saved()
+        if saved.problem:
+            print(saved.problem, file=out)
+        if saved.session is None:
+            if saved.open_elsewhere:
+                print("The unfinished game is open in another window; it is left alone there.", file=out)
+            else:
+                print("There is no unfinished game to resume.", file=out)
+            return None
+        if not saved.session.claim():
+            print("The unfinished game is open in another window; it is left alone there.", file=out)
+            return None
+        print(f"Resuming the unfinished game at {describe_progress(saved.session.game)}.", file=out)
+        return saved.session
+    session = Session.new(options.setup, free_slot())
+    session.claim()
+    session.save()
+    return session
+
+
+def introduce(session: Session, out: TextIO) -> None:
+    game = session.game
+    teller = Teller(game.players, HUMAN)
+    others = [f"{game.players[s]} ({session.level(s) or 'a person'})" for s in range(1, NUM_SEATS)]
+    print(f"Stepping Stones: {game.rules.describe()}, {plural(game.rules.hands, 'hand')}.", file=out)
+    print(f"{teller.subject(HUMAN, 'play')} as {game.players[HUMAN]} against {' and '.join(others)}.", file=out)
+    print(f"The deal seed is {session.info.seed}. Type help at any prompt for the commands.", file=out)
+
+
+def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
+    """The expert's suggestion for the person, with its reason."""
+    from .ai.hints import hint_for
+
+    try:
+        found = hint_for(view)
+    except ValueError:
+        return None
+    return found.action, found.text
+
+
+def run(options: Options, inp: TextIO, out: TextIO, hinter: Hinter | None = expert_hint) -> int:
+    """Play a game in plain lines; the exit status."""
+    from .settings import load_settings
+
+    settings = load_settings().model_copy(update={"pace": "instant", "trick_pause": False})
+    session = start(options, settings, out)
+    if session is None:
+        out.flush()
+        return 2 if options.resume else 1
+    introduce(session, out)
+    flow = GameFlow(session, settings)
+    return PlainGame(flow, inp, out, hinter).play()
