@@ -90,7 +90,8 @@ class GameServer(Server):
         if open_tabs:
             await asyncio.gather(*open_tabs, return_exceptions=True)
         games = f" ({len(open_tabs)} open {'game' if len(open_tabs) == 1 else 'games'} saved)" if open_tabs else ""
-        print(f"The server has stopped{games}.", file=self.out)
+        after_ctrl_c = "\n" if self.out.isatty() else ""  # the terminal has echoed ^C on the last line
+        print(f"{after_ctrl_c}The server has stopped{games}.", file=self.out)
         self.out.flush()
 
 
