@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stepping_stones.ai import LEVELS, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
+from stepping_stones.ai import LEVELS, ExpertAI, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
 from stepping_stones.engine import FULL_DECK, Game, Phase, Rules, cards_of
 from stepping_stones.lab.simulate import play_game
 from stepping_stones.match import Match, Seeds, drive
@@ -24,9 +24,10 @@ MODES = [
 
 
 def test_levels():
-    assert set(LEVELS) == {"random", "heuristic"}
+    assert set(LEVELS) == {"random", "heuristic", "expert"}
     assert isinstance(make_ai("random"), RandomAI)
     assert isinstance(make_ai("heuristic"), HeuristicAI)
+    assert isinstance(make_ai("expert"), ExpertAI)
     with pytest.raises(UnknownLevelError):
         make_ai("grandmaster")
 

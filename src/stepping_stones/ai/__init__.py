@@ -9,12 +9,14 @@ from collections.abc import Callable
 
 from ..engine import SteppingStonesError
 from .base import Action, Agent, decide
+from .expert import ExpertAI
 from .heuristic import HeuristicAI
 from .random_ai import RandomAI
 
 LEVELS: dict[str, Callable[[], Agent]] = {
     "random": RandomAI,
     "heuristic": HeuristicAI,
+    "expert": ExpertAI,
 }
 DEFAULT_LEVEL = "heuristic"
 
@@ -24,7 +26,7 @@ class UnknownLevelError(SteppingStonesError, ValueError):
 
 
 def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
-    """A new AI seat of ``level`` (``random`` or ``heuristic``)."""
+    """A new AI seat of ``level`` (``random``, ``heuristic`` or ``expert``)."""
     try:
         factory = LEVELS[level]
     except KeyError:
@@ -39,6 +41,7 @@ __all__ = [
     "LEVELS",
     "Action",
     "Agent",
+    "ExpertAI",
     "HeuristicAI",
     "RandomAI",
     "UnknownLevelError",

@@ -735,12 +735,12 @@ def position(state: HandState) -> tuple[tuple[int, int, int], int, tuple[int, ..
     return (hands[0], hands[1], hands[2]), state.leader, trick
 
 
-def whole_hand_value(state: HandState, solver: Solver | None = None) -> int:
+def whole_hand_value(state: HandState, solver: Solver | None = None, guess: int | None = None) -> int:
     """The declarer's counted tricks for the whole hand -- those already taken plus perfect play
-    from ``state`` on."""
+    from ``state`` on.  ``guess`` (a whole-hand count) only changes how long it takes."""
     taken = state.count()
     if state.finished:
         return taken
     solver = solver or solver_for(state)
     hands, leader, trick = position(state)
-    return taken + solver.value(hands, leader, trick)
+    return taken + solver.value(hands, leader, trick, None if guess is None else guess - taken)

@@ -26,6 +26,8 @@ SUBCOMMANDS = {
     "tournament": ".tournament",
     "bench": ".bench",
     "calibrate": ".calibrate",
+    "hint": ".hint",
+    "analyse": ".analyse",
     "library": ".library",
     "stats": ".stats",
     "history": ".history",

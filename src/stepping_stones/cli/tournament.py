@@ -9,7 +9,7 @@ import sys
 from ..ai import LEVELS
 from ..engine import CONTRACTS, RulesError
 from ..lab.cluster import ClusterError
-from ..lab.tournament import TournamentResult, tournament
+from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
     add_cluster_argument,
     add_rules_arguments,
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
               "measures nothing", file=sys.stderr)
         return 2
-    sides = ("one",) if args.only == "one-vs-two" else ("one", "two")
+    sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
     bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets")
     try:
         with work_runner(args.cluster) as runner, bar:

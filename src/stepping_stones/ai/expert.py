@@ -1,0 +1,188 @@
+"""The ``expert`` level: plans the bidding over the hands left and searches the card play.
+
+**Card play.**  The expert deals the unseen cards out in many ways that agree with everything
+it has seen (``knowledge.py``), weighs each layout by what the bidding said (``inference.py``)
+and draws the layouts it will look at in proportion to those weights.  In each layout it
+finds, for each card it may play, how many counted tricks the declarer ends with when everyone
+plays perfectly from there on:
+
+* once few enough tricks are left (``EXACT_TRICKS``), exactly, with the double-dummy solver
+  (``solver.py``), one solver and its table for all the layouts of the decision;
+* before that, with the same search cut off ``LOOKAHEAD`` tricks beyond the current one and
+  the position there judged by a quick count of each side's winners (``Solver(horizon=...)``),
+  so a card is still judged by what it does to the tricks after this one.
+
+It plays the card with the best average for its side (more counted tricks for the declarer of
+a Win contract and the defenders of a Lose contract, fewer for the others).
+
+**Bidding.**  ``planning.py``: declaring now against waiting, per contract, in expected sheet
+points, with the risk of the puddle and the bidding position.
+
+**Budget.**  Work is counted in positions searched (the solver's ``nodes``), never in seconds,
+so a slow machine makes the same choices as a fast one.  It decides from its ``PlayerView``
+and the injected generator only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from random import Random
+
+from ..engine import NUM_SEATS, STRENGTH, TRICKS, Bid, PlayerView, cards_of
+from .inference import BiddingEvidence, resample
+from .knowledge import Knowledge
+from .planning import BidPlanner, BidReckoning
+from .solver import SearchLimit, Solver, position
+
+EXACT_TRICKS = 7  # solve exactly when this many tricks (the current one included) are left
+LOOKAHEAD = 1  # earlier: search the current trick and this many more, then count winners
+CANDIDATES = 64  # layouts dealt before weighing them by the bidding
+LAYOUTS = 24  # layouts drawn by weight and searched
+MIN_LAYOUTS = 6  # searched even past the budget ...
+NODE_BUDGET = 40_000  # ... positions per decision; no new layout is started past this
+HARD_LIMIT = 120_000  # a search still running at this many positions is stopped
+TIE = 1e-9
+
+
+@dataclass(frozen=True)
+class CardReckoning:
+    """What the expert found for each legal card: the declarer's mean counted tricks for the
+    whole hand (tricks already taken included) over the layouts it searched."""
+
+    seat: int
+    declarer: int
+    wants_more: bool  # whether this seat's side wants the declarer to count more tricks
+    values: dict[int, float]
+    layouts: int
+    exact: bool  # searched to the end of the hand (else to a horizon, then counted)
+    chosen: int
+
+    def ranked(self) -> list[int]:
+        """The legal cards, best for this seat's side first (ties in the expert's order)."""
+        sign = 1.0 if self.wants_more else -1.0
+        return sorted(self.values, key=lambda c: (-sign * self.values[c], c != self.chosen))
+
+
+def _tie_key(view: PlayerView, wants_low: bool) -> dict[int, int]:
+    """Among cards that search found equal: keep strength (Win) or shed it (Lose)."""
+    declaration = view.declaration
+    assert declaration is not None
+    strength = STRENGTH[declaration.ranking]
+    trump = declaration.trump
+    out = {}
+    for c in cards_of(view.legal_cards):
+        key = strength[c] + (10 if trump is not None and c // 9 == trump else 0)
+        out[c] = key if wants_low else -key
+    return out
+
+
+class ExpertAI:
+    """Searches the card play over weighted layouts and plans its bids over the hands left."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        layouts: int = LAYOUTS,
+        node_budget: int = NODE_BUDGET,
+        exact_tricks: int = EXACT_TRICKS,
+        lookahead: int = LOOKAHEAD,
+    ) -> None:
+        self.layouts = layouts
+        self.node_budget = node_budget
+        self.exact_tricks = exact_tricks
+        self.lookahead = lookahead
+
+    # --- bidding ----------------------------------------------------------------------------
+
+    def reckon_bid(self, view: PlayerView) -> BidReckoning:
+        """Every legal bid valued in expected sheet points (``planning.py``)."""
+        if not view.legal_bids:
+            raise ValueError(f"seat {view.seat} has no bid to make")
+        return BidPlanner(view).reckon()
+
+    def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
+        if len(view.legal_bids) == 1:
+            return view.legal_bids[0]
+        return self.reckon_bid(view).best.bid
+
+    # --- card play --------------------------------------------------------------------------
+
+    def choose_card(self, view: PlayerView, rng: Random) -> int:
+        legal = view.legal_cards
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no card to play")
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        return self.reckon_card(view, rng).chosen
+
+    def reckon_card(self, view: PlayerView, rng: Random) -> CardReckoning:
+        """Search the legal cards over weighted layouts; the reckoning behind the choice."""
+        declaration = view.declaration
+        if declaration is None or view.declarer is None:
+            raise ValueError("no card to choose: no contract has been declared yet")
+        me = view.seat
+        declarer = view.declarer
+        wants_more = (me == declarer) == declaration.contract.is_win
+        legal = list(cards_of(view.legal_cards))
+        tricks_left = TRICKS - len(view.trick_winners)
+        exact = tricks_left <= self.exact_tricks
+        sampled, layouts = self._layouts(view, rng)
+        horizon = TRICKS if exact else len(view.trick_winners) + 1 + self.lookahead
+        solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
+        taken = view.count()
+        sums = dict.fromkeys(legal, 0.0)
+        done = 0
+        solved: dict[int, dict[int, int]] = {}
+        for index in layouts:
+            values = solved.get(index)
+            if values is None:
+                if done >= MIN_LAYOUTS and solver.nodes >= self.node_budget:
+                    break
+                solver.limit = HARD_LIMIT
+                state = view.state_with(sampled[index])
+                hands, leader, trick = position(state)
+                try:
+                    values = solver.card_values(hands, leader, trick)
+                except SearchLimit:
+                    break
+                solved[index] = values
+            for c in legal:
+                sums[c] += values[c]
+            done += 1
+        if done == 0:
+            # Not one layout could be searched within the hard limit: judge the current trick
+            # alone on the first layout (always small).
+            shallow = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer,
+                             horizon=len(view.trick_winners) + 1)
+            state = view.state_with(sampled[layouts[0]])
+            hands, leader, trick = position(state)
+            values = shallow.card_values(hands, leader, trick)
+            for c in legal:
+                sums[c] += values[c]
+            done = 1
+            exact = False
+        means = {c: taken + sums[c] / done for c in legal}
+        sign = 1.0 if wants_more else -1.0
+        best = max(sign * v for v in means.values())
+        ties = _tie_key(view, wants_low=declaration.contract.is_win)
+        close = [c for c in legal if sign * means[c] >= best - TIE]
+        chosen = min(close, key=lambda c: (ties[c], c))
+        return CardReckoning(me, declarer, wants_more, means, done, exact, chosen)
+
+    def _layouts(self, view: PlayerView, rng: Random) -> tuple[list[dict[int, int]], list[int]]:
+        """Layouts consistent with the view, and the order in which to search them: indices
+        drawn in proportion to what the bidding makes likely (a heavy layout may come twice)."""
+        know = Knowledge(view)
+        evidence = BiddingEvidence(view)
+        count = CANDIDATES if evidence.informative else self.layouts
+        sampled = [know.sample_layout(rng) for _ in range(count)]
+        if not evidence.informative:
+            return sampled, list(range(len(sampled)))
+        others = [s for s in range(NUM_SEATS) if s != view.seat]
+        played = {s: view.played_by(s) for s in others}
+        logs = [evidence.log_weight({s: layout[s] | played[s] for s in others}) for layout in sampled]
+        top = max(logs)
+        weights = [math.exp(w - top) for w in logs]
+        return sampled, resample(weights, self.layouts, rng.random())

@@ -1,0 +1,299 @@
+"""Hints for a person: the expert's bid or card for a view, with a reason in players' words.
+
+``hint_for(view)`` asks the expert (``expert.py``) what it would do in the person's place --
+from the same ``PlayerView`` the person sees, nothing more -- and says why, from the expert's
+own reckoning: for a card, what it does to this trick and how many counted tricks the hand is
+worth with it against the next best card; for a bid, what this hand is expected to make in the
+contract, what that is worth on the sheet, and what waiting is worth instead (with the risk of
+the puddle when it is the forehand's bid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from ..engine import (
+    ABOVE,
+    CARD_NAMES,
+    NUM_SEATS,
+    PASS,
+    STRENGTH,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    Bid,
+    Declaration,
+    Phase,
+    PlayerView,
+    cards_of,
+)
+from .expert import CardReckoning, ExpertAI
+from .features import features
+from .planning import BidReckoning
+
+_ORDINALS = ("1st", "2nd", "3rd")
+
+
+def ordinal(n: int) -> str:
+    """``ordinal(4)`` -> ``'4th'``."""
+    if 10 <= n % 100 <= 20 or n % 10 > 3 or n % 10 == 0:
+        return f"{n}th"
+    return f"{n}{('st', 'nd', 'rd')[n % 10 - 1]}"
+
+
+def _number(n: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
+def _tricks(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x - round(x)) > 0.05 else str(round(x))
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested action and why: ``action`` is a bid or a card (as the view's legal actions)."""
+
+    action: Bid | int
+    reason: str
+
+    @property
+    def action_text(self) -> str:
+        """``'Play K9'``, ``'Pass'``, ``'Declare Lose Tricks (No Trump), 9 high'``."""
+        if isinstance(self.action, int):
+            return f"Play {CARD_NAMES[self.action]}"
+        if isinstance(self.action, Declaration):
+            return ("Spend your redo token on " if self.action.redo else "Declare ") + self.action.describe().replace(
+                " (redo)", ""
+            )
+        return "Pass"
+
+    @property
+    def text(self) -> str:
+        """The hint as one line: ``'Play K9: ...'``."""
+        return f"{self.action_text}: {self.reason}"
+
+
+def hint_rng(view: PlayerView) -> Random:
+    """The generator a hint uses for a view: the same position always gets the same hint."""
+    return Random(f"hint:{view.hand_number}:{len(view.bids)}:{len(view.plays)}")
+
+
+def hint_for(view: PlayerView, rng: Random | None = None, expert: ExpertAI | None = None) -> Hint:
+    """The expert's action for the seat of ``view``, which must be that seat's turn, with a reason."""
+    if view.to_act != view.seat:
+        raise ValueError(f"it is not seat {view.seat}'s turn")
+    expert = expert or ExpertAI()
+    rng = rng or hint_rng(view)
+    if view.phase is Phase.BIDDING:
+        return _bid_hint(view, expert)
+    if view.phase is Phase.PLAY:
+        if not view.legal_cards & (view.legal_cards - 1):
+            card = view.legal_cards.bit_length() - 1
+            return Hint(card, f"it is your only legal card{_trick_words(view, card)}.")
+        return _card_hint(view, expert.reckon_card(view, rng))
+    raise ValueError(f"nothing to decide in phase {view.phase.value}")
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+def role(view: PlayerView, seat: int) -> str:
+    """Another seat as the player at ``view.seat`` thinks of it: ``'the declarer'``, ``'your
+    partner'`` (the other defender), ``'the defender on your left'`` (next clockwise)."""
+    if seat == view.seat:
+        return "you"
+    if seat == view.declarer:
+        return "the declarer"
+    if view.declarer != view.seat:
+        return "your partner"
+    return "the defender on your left" if seat == (view.seat + 1) % NUM_SEATS else "the defender on your right"
+
+
+def _trick_words(view: PlayerView, card: int) -> str:
+    """', and it wins this trick' when the view shows for certain who takes the trick."""
+    fate = _certain_winner(view, card)
+    if fate is None:
+        return ""
+    if fate == view.seat:
+        return f", and it wins this trick{_count_words(view)}"
+    return f", and {role(view, fate)} takes this trick"
+
+
+def _count_words(view: PlayerView) -> str:
+    """' -- your 4th counted trick' for a declarer whose next trick counts."""
+    if view.declarer != view.seat or view.contract is None:
+        return ""
+    t = len(view.trick_winners)
+    if not view.contract.counted_mask >> t & 1:
+        return " (it does not count yet)"
+    return f", your {ordinal(view.count() + 1)} counted trick"
+
+
+def _certain_winner(view: PlayerView, card: int) -> int | None:
+    """Who wins the current trick if this seat plays ``card``, when the view makes it certain."""
+    declaration = view.declaration
+    assert declaration is not None
+    trick = [c for _, c in view.current_trick()]
+    seats = [s for s, _ in view.current_trick()]
+    leader = seats[0] if seats else view.seat
+    cards = [*trick, card]
+    key = STRENGTH[declaration.ranking]
+    trump = declaration.trump
+    trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+
+    def rank(c: int) -> int:
+        return key[c] + (10 if (1 << c) & trump_mask else 0)
+
+    led = SUIT_MASKS[SUIT_OF[cards[0]]]
+    best_seat, best = leader, rank(cards[0])
+    for i, c in enumerate(cards[1:], 1):
+        if (1 << c) & (led | trump_mask) and rank(c) > best:
+            best_seat, best = (leader + i) % NUM_SEATS, rank(c)
+    if len(cards) == NUM_SEATS:
+        return best_seat
+    # Players still to come could only beat the best card with a higher card of the led suit
+    # or a trump; if none is still out, the trick is decided.
+    best_card = cards[[rank(c) for c in cards].index(best)] if best_seat is not None else card
+    out = view.unseen_cards
+    threat = out & ABOVE[declaration.ranking][best_card] if (1 << best_card) & (led | trump_mask) else 0
+    if trump_mask and not (1 << best_card) & trump_mask:
+        threat |= out & trump_mask
+    return best_seat if not threat else None
+
+
+def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
+    card = reckoning.chosen
+    declaration = view.declaration
+    assert declaration is not None
+    values = reckoning.values
+    mine = values[card]
+    parts = []
+    gone = _gone_above(view, card)
+    if gone:
+        plural = " and " in gone
+        parts.append(f"{'' if gone.startswith('every') else 'the '}{gone} {'are' if plural else 'is'} gone")
+    trick = _trick_words(view, card).removeprefix(", and ")
+    if trick:
+        parts.append(("so " if parts else "") + trick)
+    ranked = reckoning.ranked()
+    others = [c for c in ranked if c != card]
+    if view.declarer == view.seat:
+        outlook = f"with best play you end with about {_tricks(mine)} counted tricks"
+    else:
+        outlook = f"with best play the declarer ends with about {_tricks(mine)} counted tricks"
+    notes = []
+    if others:
+        alt = others[0]
+        diff = abs(values[alt] - mine)
+        if diff < 0.05:
+            notes.append(f"{CARD_NAMES[alt]} does as well")
+        else:
+            outlook += f"; with {CARD_NAMES[alt]}, the next best, about {_tricks(values[alt])}"
+    how = "solved exactly" if reckoning.exact else "searched ahead"
+    notes.append(f"{how} over {reckoning.layouts} likely layouts of the hidden cards")
+    outlook += f" ({'; '.join(notes)})"
+    parts.append(outlook)
+    reason = ", ".join(parts[:-1]) + ("; " if len(parts) > 1 else "") + parts[-1]
+    return Hint(card, reason[0].lower() + reason[1:] + ".")
+
+
+def _gone_above(view: PlayerView, card: int) -> str:
+    """'K8' or 'K8 and K7': the cards above ``card`` in its suit that have been played, when
+    no card above it is still out (so it is the top card because those are gone)."""
+    declaration = view.declaration
+    assert declaration is not None
+    above = ABOVE[declaration.ranking][card]
+    if above & view.unseen_cards or not above:
+        return ""
+    played = above & view.played_mask
+    if not played:
+        return ""
+    names = [CARD_NAMES[c] for c in sorted(cards_of(played), key=lambda c: -STRENGTH[declaration.ranking][c])]
+    if len(names) > 2:
+        return f"every higher {SUIT_NAMES[SUIT_OF[card]]} card"
+    return " and ".join(names)
+
+
+# --- bids ----------------------------------------------------------------------------------
+
+
+def sure_winners(hand: int, ranking: int) -> int:
+    """Cards in an unbroken run down from the top of their suit: each wins a trick when led.
+
+    >>> from stepping_stones.engine import mask_of, parse_card
+    >>> sure_winners(mask_of(parse_card(t) for t in "K9 K8 K6 C1".split()), 9)
+    2
+    """
+    strength = STRENGTH[ranking]
+    count = 0
+    for suit in range(len(SUIT_MASKS)):
+        mine = sorted((strength[c] for c in cards_of(hand & SUIT_MASKS[suit])), reverse=True)
+        for expected, got in enumerate(mine):
+            if got != 9 - expected:
+                break
+            count += 1
+    return count
+
+
+def _hand_words(view: PlayerView, bid: Declaration) -> str:
+    """What the hand holds that matters for ``bid``: top cards, safe exits, trumps."""
+    f = features(view.own_cards, bid.ranking, bid.trump)
+    top_rank = bid.ranking
+    tops = sum(1 for c in cards_of(view.own_cards) if STRENGTH[bid.ranking][c] == 9)
+    winners = sure_winners(view.own_cards, bid.ranking)
+    exits = int(f.side_lows + f.trump_lows)
+    words = []
+    if bid.contract.is_win:
+        words.append(f"{_number(winners)} sure winner{'s' if winners != 1 else ''}")
+        if bid.trump is not None:
+            words.append(f"{_number(int(f.trumps))} {SUIT_NAMES[bid.trump]} as trumps")
+        elif tops:
+            words.append(f"{_number(tops)} {top_rank}{'s' if tops != 1 else ''}")
+    else:
+        words.append(f"{_number(tops)} {top_rank}{'s' if tops != 1 else ''}")
+        words.append(f"{_number(exits)} safe exit{'s' if exits != 1 else ''}")
+        if bid.trump is not None:
+            words.append(f"{_number(int(f.trumps))} {SUIT_NAMES[bid.trump]} as trumps")
+    return ", ".join(words)
+
+
+def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
+    if len(view.legal_bids) == 1:
+        only = view.legal_bids[0]
+        return Hint(only, "it is your only choice." if only is PASS else "it is your only choice left.")
+    reckoning: BidReckoning = expert.reckon_bid(view)
+    best = reckoning.best
+    bid = best.bid
+    declared = [o for o in reckoning.options if isinstance(o.bid, Declaration) and not o.bid.redo]
+    hands = f"{reckoning.hands_left} hands left for {reckoning.open_contracts} open contract" + (
+        "s" if reckoning.open_contracts != 1 else "") + " of yours"
+    if isinstance(bid, Declaration):
+        estimate = best.estimate if best.estimate is not None else 0.0
+        hand = _hand_words(view, bid)
+        if bid.redo:
+            recorded = view.sheet[bid.contract.id][view.seat]
+            reason = (f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
+                      f"worth {best.now:+.1f} points")
+        elif PASS not in view.legal_bids:
+            reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
+        else:
+            waiting = next(o for o in reckoning.options if o.bid is PASS)
+            reason = (f"{hand}; about {_tricks(estimate)} tricks expected, worth {best.now:+.1f} points now, "
+                      f"{best.value - waiting.value:.1f} more than waiting ({hands})")
+            if reckoning.forehand and reckoning.puddle_risk > 0.05:
+                reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
+        return Hint(bid, reason + ".")
+    # A pass.
+    if declared:
+        top = max(declared, key=lambda o: o.value)
+        assert isinstance(top.bid, Declaration)
+        reason = (f"your best now, {top.bid.contract.name} ({_hand_words(view, top.bid)}), expects about "
+                  f"{_tricks(top.estimate or 0.0)} tricks, worth {top.now:+.1f} points; waiting for a better hand "
+                  f"is worth {best.value - top.value:.1f} more ({hands})")
+        if reckoning.forehand and reckoning.puddle_risk > 0.05:
+            reason += f"; if both others pass you must declare anyway ({reckoning.puddle_risk:.0%})"
+    else:
+        reason = "no redo is worth your token now"
+    return Hint(bid, reason + ".")

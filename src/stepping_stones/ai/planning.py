@@ -1,0 +1,312 @@
+"""The expert's bidding: declaring now against waiting, as a small dynamic programme.
+
+Points come from places on the sheet, so every option is valued in expected sheet points:
+
+* **Declaring contract c now** brings the points this hand is expected to score in c (the
+  bidding model's estimate and its spread, ranked against what the other two have recorded or
+  usually record), plus what the contracts still open are worth over the hands left.
+* **Waiting** is worth what all the open contracts are worth over the hands left, one fewer.
+
+What open contracts are worth, ``future(S, n)`` for the set S of this seat's open contracts and n
+hands still to be declared in the game, is the dynamic programme.  In each coming hand the seat
+gets a new random hand (the estimates a random hand gives each contract are drawn once, from
+seeded deals, and kept as quantiles).  Whether it gets to bid depends on its *bidding position*:
+as forehand it always does, second only if the forehand passed, third only if both did; the
+others declare when offered about as often as their own open contracts and the hands left
+require.  Offered a hand, it declares the contract that gives the most (that hand's points plus
+the future of the contracts left) if that beats waiting; if it passes as forehand and both
+others pass, it is **in the puddle** and must declare its best contract for that poor hand --
+the risk of waiting, which grows as the hands run out.  When every hand left is its own, it
+declares one each hand.
+
+A **redo token** is weighed the same way: spending it now gains what the better of the two
+results adds to the recorded contract's points; keeping it is worth the best such gain over the
+chances still to come (an optimal-stopping value).  In the puddle only open contracts count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from random import Random
+
+from ..engine import (
+    CONTRACTS,
+    FULL_DECK,
+    HAND_SIZE,
+    NUM_SEATS,
+    PASS,
+    Bid,
+    Contract,
+    Declaration,
+    Goal,
+    PlayerView,
+    cards_of,
+)
+from .bidding import _pmf, _point_mass, estimate, expected_points, usual
+from .inference import _options
+from .model import model
+
+QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
+PLANNING_DEALS = 240  # seeded random hands behind those quantiles
+# A player offered the bid declares with (its open contracts) / (OFFER_SHARE * hands left).
+OFFER_SHARE = 0.75
+MAX_DECLARE = 0.95
+# Declaring must beat waiting by this many points (a small bias against moving early on noise).
+MARGIN = 0.02
+
+
+@cache
+def future_estimates(contract_id: str) -> tuple[float, ...]:
+    """The estimate a random hand gives ``contract_id`` with its best ranking and trump, as
+    ``QUANTILES`` equally likely values (midpoints of the quantile bands), from seeded deals."""
+    contract = CONTRACTS[contract_id]
+    rng = Random(f"expert-planning:{contract_id}")
+    values = []
+    deck = list(cards_of(FULL_DECK))
+    win = contract.goal is Goal.WIN
+    for _ in range(PLANNING_DEALS):
+        hand = 0
+        for c in rng.sample(deck, HAND_SIZE):
+            hand |= 1 << c
+        options = [estimate(contract, hand, r, t) for r, t in _options(contract)]
+        values.append(max(options) if win else min(options))
+    values.sort()
+    n = len(values)
+    return tuple(values[min(n - 1, int((q + 0.5) * n / QUANTILES))] for q in range(QUANTILES))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One bid and what it is worth, in expected sheet points for the rest of the game."""
+
+    bid: Bid
+    value: float
+    now: float  # the points this hand itself is expected to bring (0 for a pass)
+    estimate: float | None  # expected counted tricks (None for a pass)
+
+
+@dataclass(frozen=True)
+class BidReckoning:
+    """Every legal option the expert weighed, best first, and the facts behind them."""
+
+    options: tuple[Option, ...]
+    waiting: float  # what the open contracts are worth if this seat passes
+    hands_left: int  # hands still to be declared (this one included)
+    open_contracts: int
+    forehand: bool
+    puddle_risk: float  # chance that a pass now ends with this seat in the puddle
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+
+class BidPlanner:
+    """One bidding decision of the expert: ``reckon()`` values every legal bid."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.seat = view.seat
+        self.hand = view.own_cards
+        sheet = view.sheet
+        contracts = view.rules.contracts
+        self.contracts = contracts
+        self.mine_open = tuple(c for c in contracts if sheet[c.id][self.seat] is None)
+        self.other_open = {
+            s: sum(1 for c in contracts if sheet[c.id][s] is None) for s in range(NUM_SEATS) if s != self.seat
+        }
+        self.hands_left = sum(1 for c in contracts for s in range(NUM_SEATS) if sheet[c.id][s] is None)
+        self._others = {c.id: self._others_pmfs(c) for c in contracts}
+        self._memo: dict[tuple[int, int], float] = {}
+        self._future_points = {c.id: self._future_points_of(c) for c in self.mine_open}
+
+    # --- points ---------------------------------------------------------------------------
+
+    def _others_pmfs(self, contract: Contract) -> list[list[float]]:
+        top = contract.tricks_counted
+        mean, sd = usual(contract)
+        row = self.view.sheet[contract.id]
+        return [
+            _point_mass(r, top) if r is not None else _pmf(mean, sd, top)
+            for s, r in enumerate(row)
+            if s != self.seat
+        ]
+
+    def points(self, contract: Contract, value: float) -> float:
+        """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks."""
+        mine = _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
+        return expected_points(mine, self._others[contract.id], contract.goal is Goal.WIN)
+
+    def redo_gain(self, contract: Contract, value: float, recorded: int) -> float:
+        """Points gained by redoing ``contract`` (recorded ``recorded``) with an estimate of ``value``."""
+        top = contract.tricks_counted
+        now = _pmf(value, model()[contract.id].sigma, top)
+        kept = [0.0] * (top + 1)
+        for x, p in enumerate(now):
+            kept[x if contract.better(x, recorded) else recorded] += p
+        win = contract.goal is Goal.WIN
+        others = self._others[contract.id]
+        return expected_points(kept, others, win) - expected_points(_point_mass(recorded, top), others, win)
+
+    def _future_points_of(self, contract: Contract) -> tuple[float, ...]:
+        return tuple(sorted(self.points(contract, e) for e in future_estimates(contract.id)))
+
+    # --- the dynamic programme ------------------------------------------------------------------
+
+    def declare_chances(self, hands: int, mine: int) -> list[float]:
+        """For each other player with contracts open: the chance it declares when offered the
+        bid, with ``hands`` hands left of which ``mine`` are this seat's."""
+        others = [float(k) for k in self.other_open.values()]
+        # Scale the others' open contracts to the hands they share then.
+        total_other = sum(others)
+        spare = hands - mine
+        if total_other > 0 and spare != total_other:
+            others = [k * spare / total_other for k in others]
+        return [min(MAX_DECLARE, k / (OFFER_SHARE * hands)) for k in others if k > 0]
+
+    def offer_chances(self, hands: int, mine: int) -> tuple[float, float]:
+        """(chance of being offered the bid in a coming hand, chance of being left in the puddle
+        after passing an offer), with ``hands`` hands left of which ``mine`` are this seat's."""
+        declare = self.declare_chances(hands, mine)
+        seats = 1 + len(declare)  # the forehand card only stops at players with open contracts
+        passes = [1.0 - d for d in declare]
+        if len(passes) == 2:
+            p1, p2 = passes
+            offered = (1.0 + (p1 + p2) / 2 + p1 * p2) / seats
+            puddle = p1 * p2 / seats
+        elif len(passes) == 1:
+            offered = (1.0 + passes[0]) / seats
+            puddle = passes[0] / seats
+        else:
+            return 1.0, 1.0
+        return offered, puddle / offered
+
+    def future(self, open_mask: int, hands: int) -> float:
+        """Expected points from the open contracts in ``open_mask`` (bits over ``mine_open``)
+        with ``hands`` hands still to be declared in the game."""
+        if not open_mask:
+            return 0.0
+        key = (open_mask, hands)
+        memo = self._memo.get(key)
+        if memo is not None:
+            return memo
+        mine = open_mask.bit_count()
+        hands = max(hands, mine)
+        members = [i for i in range(len(self.mine_open)) if open_mask >> i & 1]
+        shifted = [
+            [u + self.future(open_mask & ~(1 << i), hands - 1) for u in self._future_points[self.mine_open[i].id]]
+            for i in members
+        ]
+        if mine == hands:
+            value = _expected_max(shifted, None, 0.0)
+        else:
+            wait = self.future(open_mask, hands - 1)
+            offered, puddle = self.offer_chances(hands, mine)
+            value = (1.0 - offered) * wait + offered * _expected_max(shifted, wait, puddle)
+        self._memo[key] = value
+        return value
+
+    def token_value(self, hands: int) -> float:
+        """What keeping a redo token is worth: the best redo gain over the chances to come."""
+        recorded = [(c, r) for c in self.contracts if (r := self.view.sheet[c.id][self.seat]) is not None]
+        if not recorded or hands <= 0:
+            return 0.0
+        gains = [self.redo_gain(c, e, r) for c, r in recorded for e in future_estimates(c.id)]
+        chances = max(1, round(self.offer_chances(max(hands, 1), 0)[0] * hands))
+        value = 0.0
+        for _ in range(chances):
+            value = sum(max(g, value) for g in gains) / len(gains)
+        return value
+
+    # --- the decision -----------------------------------------------------------------------
+
+    def best_declaration(self, contract: Contract) -> tuple[float, int, int | None]:
+        """(estimate, ranking, trump): the best ranking and trump for ``contract`` with this hand."""
+        win = contract.goal is Goal.WIN
+        best: tuple[float, float, int, int | None] | None = None
+        for ranking, trump in _options(contract):
+            value = estimate(contract, self.hand, ranking, trump)
+            key = value if win else -value
+            if best is None or key > best[0]:
+                best = (key, value, ranking, trump)
+        assert best is not None
+        return best[1], best[2], best[3]
+
+    def reckon(self) -> BidReckoning:
+        view = self.view
+        legal = set(view.legal_bids)
+        in_puddle = PASS not in legal
+        n = self.hands_left
+        full = (1 << len(self.mine_open)) - 1
+        waiting = self.future(full, n - 1)
+        token = 0.0
+        has_token = any(isinstance(b, Declaration) and b.redo for b in legal)
+        if has_token:
+            token = self.token_value(n - 1)
+        forehand = len(view.bids) == 0
+        puddle_risk = 0.0
+        if forehand and not in_puddle and self.mine_open:
+            # Passing as forehand: if both others pass too, this seat is in the puddle now.
+            puddle_risk = math.prod(1.0 - d for d in self.declare_chances(n, len(self.mine_open)))
+        options: list[Option] = []
+        best_now = -math.inf
+        for i, contract in enumerate(self.mine_open):
+            value, ranking, trump = self.best_declaration(contract)
+            bid = Declaration(contract, ranking, trump)
+            if bid not in legal:
+                continue
+            now = self.points(contract, value)
+            total = now + self.future(full & ~(1 << i), n - 1) + token
+            best_now = max(best_now, total)
+            options.append(Option(bid, total, now, value))
+        if not in_puddle:
+            pass_value = waiting + token
+            if best_now > -math.inf:
+                pass_value = (1 - puddle_risk) * waiting + puddle_risk * (best_now - token) + token
+            options.append(Option(PASS, pass_value + MARGIN, 0.0, None))
+            for contract in self.contracts:
+                recorded = view.sheet[contract.id][self.seat]
+                if recorded is None:
+                    continue
+                value, ranking, trump = self.best_declaration(contract)
+                bid = Declaration(contract, ranking, trump, True)
+                if bid not in legal:
+                    continue
+                gain = self.redo_gain(contract, value, recorded)
+                # A redo adds a hand to the game: the open contracts keep all their hands.
+                options.append(Option(bid, gain + self.future(full, n), gain, value))
+        if not options:
+            options.append(Option(view.legal_bids[0], 0.0, 0.0, None))
+        options.sort(key=lambda o: -o.value)
+        return BidReckoning(tuple(options), waiting, n, len(self.mine_open), forehand, puddle_risk)
+
+
+def _expected_max(values: Sequence[Sequence[float]], wait: float | None, puddle: float) -> float:
+    """E[g(M)] where M is the largest of independent draws, one from each list (equally likely
+    values), and g(m) = m when there is no ``wait``; else m if m beats waiting, and otherwise
+    waiting -- except with chance ``puddle``, when m must be taken anyway."""
+    points = sorted((v, i) for i, vs in enumerate(values) for v in vs)
+    sizes = [len(vs) for vs in values]
+    counts = [0] * len(values)
+    missing = len(values)
+    product = 0.0
+    total = 0.0
+    for v, i in points:
+        if counts[i] == 0:
+            missing -= 1
+        counts[i] += 1
+        if missing:
+            continue
+        cdf = 1.0
+        for c, size in zip(counts, sizes, strict=True):
+            cdf *= c / size
+        p = cdf - product
+        product = cdf
+        if wait is None or v > wait:
+            total += p * v
+        else:
+            total += p * ((1.0 - puddle) * wait + puddle * v)
+    return total

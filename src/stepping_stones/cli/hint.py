@@ -1,0 +1,45 @@
+"""``stepping-stones hint FILE [--json]``: the expert's suggestion for the next action of a record."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "hint",
+        help="suggest the next bid or card of an unfinished game record, with a reason",
+        description="Read an unfinished game record (docs/records.md) and print what the expert "
+        "computer player would bid or play next in the place of the player to act, with the reason "
+        "in players' words. It decides from that player's view only: the other hands stay hidden. "
+        "A record that breaks a rule, or one with no action to take (the game is over, or the next "
+        "hand is not dealt), is refused with exit status 2 and one line on standard error.",
+    )
+    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..lab.analysis import NothingToHint, hint_for_game
+    from ..records import RecordError, game_from_record, read_record
+    from ..safety import escape
+
+    try:
+        game = game_from_record(read_record(args.file))
+    except RecordError as exc:
+        print(exc.line(), file=sys.stderr)
+        return 2
+    try:
+        found = hint_for_game(game)
+    except NothingToHint as exc:
+        print(f"hint: {escape(str(args.file))}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(found.to_json()))
+    else:
+        print(f"Hand {found.hand}, {escape(found.player)} to {'bid' if found.phase == 'bidding' else 'play'}: "
+              f"{found.hint.text}")
+    return 0

@@ -1,0 +1,176 @@
+"""Post-hand analysis: what perfect play would have made of a hand, and where it slipped.
+
+For a hand whose deal is known (every finished hand, and any hand of a game record), the exact
+double-dummy solver (``ai/solver.py``) answers, with all cards in view:
+
+* **par**: the declarer's counted tricks with perfect play by everyone from the deal;
+* **dd_after[i]**: the declarer's counted tricks for the whole hand -- tricks already taken
+  included -- with perfect play from the position after card ``i + 1``;
+* **mistakes**: every card after which that number moved against the side that played it.
+  The declarer of a Win contract and the defenders of a Lose contract want it high, the others
+  low; a card that lowered (or raised) it by ``cost`` tricks was a mistake of that size, and
+  ``better`` names the cards that would have kept it.
+
+One solver, and so one table of bounds, serves the whole hand: each position after a card is a
+position the search before it has mostly seen already.
+
+``hint_for_game(game)`` gives the expert's hint (``ai/hints.py``) for the player to act in a
+game, as ``stepping-stones hint`` prints it for a record.
+
+This is double-dummy analysis: it judges each card as if its player could see every hand.  A
+card that only perfect knowledge of the hidden hands shows to be wrong is still listed, so the
+analysis is a teacher's view, not a verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..ai.hints import Hint, hint_for
+from ..ai.solver import Solver, position, whole_hand_value
+from ..engine import CARD_NAMES, Game, HandLog, HandState, Phase, cards_of
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A card that cost its side ``cost`` counted tricks against perfect play."""
+
+    play: int  # 1-based number of the card in the hand's play
+    seat: int
+    card: str
+    better: tuple[str, ...]  # the cards that would have kept the best result
+    cost: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": self.play, "seat": self.seat, "card": self.card, "better": list(self.better),
+                "cost": self.cost}
+
+
+@dataclass(frozen=True)
+class HandAnalysis:
+    """One hand, analysed: its par, the exact value after every card, and the mistakes."""
+
+    number: int  # 1-based number of the hand in the game
+    declarer: int
+    contract: str
+    count: int | None  # the declarer's result (None while the hand is unfinished)
+    par: int
+    dd_after: tuple[int, ...]
+    mistakes: tuple[Mistake, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "count": self.count,
+            "par": self.par,
+            "dd_after": list(self.dd_after),
+            "mistakes": [m.to_json() for m in self.mistakes],
+        }
+
+    def costliest(self, seat: int) -> list[Mistake]:
+        """``seat``'s mistakes, the costliest first (earlier first among equals)."""
+        return sorted((m for m in self.mistakes if m.seat == seat), key=lambda m: (-m.cost, m.play))
+
+
+def analyse_hand(hand: HandLog, number: int | None = None) -> HandAnalysis:
+    """Analyse a declared hand (finished or not) of a game: par, value after each card, mistakes."""
+    declaration = hand.declaration
+    state = HandState(hand.deal, hand.declarer, declaration.contract, declaration.ranking, declaration.trump)
+    solver = Solver(declaration.contract, declaration.ranking, declaration.trump, hand.declarer)
+    win = declaration.contract.is_win
+    # The result actually made is a good first guess for par, and each value for the next one.
+    par = whole_hand_value(state, solver, hand.result if hand.finished else None)
+    before = par
+    dd_after: list[int] = []
+    mistakes: list[Mistake] = []
+    for k, card in enumerate(hand.plays):
+        seat = state.turn
+        wants_more = (seat == hand.declarer) == win
+        legal = state.legal_mask()
+        snapshot = state.copy()
+        state.push(card)
+        after = whole_hand_value(state, solver, before)
+        dd_after.append(after)
+        cost = before - after if wants_more else after - before
+        if cost > 0:
+            mistakes.append(Mistake(k + 1, seat, CARD_NAMES[card], _better(snapshot, solver, legal, before), cost))
+        before = after
+    return HandAnalysis(
+        number=hand.number if number is None else number,
+        declarer=hand.declarer,
+        contract=declaration.contract.id,
+        count=hand.result if hand.finished else None,
+        par=par,
+        dd_after=tuple(dd_after),
+        mistakes=tuple(mistakes),
+    )
+
+
+def _better(state: HandState, solver: Solver, legal: int, best: int) -> tuple[str, ...]:
+    """The legal cards in ``state`` that keep the whole-hand value at ``best``."""
+    hands, leader, trick = position(state)
+    values = solver.card_values(hands, leader, trick)
+    taken = state.count()
+    return tuple(CARD_NAMES[c] for c in cards_of(legal) if taken + values[c] == best)
+
+
+def analyse_game(game: Game, progress: Callable[[], None] | None = None) -> list[HandAnalysis]:
+    """Every declared hand of ``game``, analysed in order (the unfinished one last, if any)."""
+    out = []
+    for hand in game.log:
+        if not hand.declared:
+            continue
+        out.append(analyse_hand(hand))
+        if progress is not None:
+            progress()
+    return out
+
+
+def analysis_json(analyses: list[HandAnalysis]) -> dict[str, Any]:
+    """``{"hands": [...]}`` as ``stepping-stones analyse --json`` prints it."""
+    return {"hands": [a.to_json() for a in analyses]}
+
+
+# --- the hint for the next action of a game ---------------------------------------------------
+
+
+class NothingToHint(ValueError):
+    """The game waits for no player's decision: it is over, or the next hand is not dealt yet."""
+
+
+@dataclass(frozen=True)
+class GameHint:
+    """The expert's hint for the player to act in a game."""
+
+    hand: int  # 1-based number of the hand being bid or played
+    seat: int
+    player: str
+    phase: str  # "bidding" or "play"
+    hint: Hint
+
+    def to_json(self) -> dict[str, Any]:
+        action = self.hint.action
+        return {
+            "hand": self.hand,
+            "seat": self.seat,
+            "player": self.player,
+            "phase": self.phase,
+            "action": CARD_NAMES[action] if isinstance(action, int) else str(action),
+            "reason": self.hint.reason,
+            "text": self.hint.text,
+        }
+
+
+def hint_for_game(game: Game) -> GameHint:
+    """The expert's hint for whoever is to act in ``game``, from that player's view only.
+    Raises ``NothingToHint`` when nobody is to act (the game is over, or between hands)."""
+    if game.phase is Phase.OVER:
+        raise NothingToHint("the game is over: there is no next action to hint")
+    seat = game.to_act
+    if seat is None:
+        raise NothingToHint("the record stops between hands: the next hand has not been dealt")
+    view = game.view(seat)
+    return GameHint(view.hand_number, seat, game.players[seat], view.phase.value, hint_for(view))

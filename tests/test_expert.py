@@ -1,0 +1,166 @@
+"""The expert level: legal, reproducible choices from its view; its bidding plan; its card search."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from stepping_stones.ai import ExpertAI, make_ai
+from stepping_stones.ai.inference import BiddingEvidence, resample
+from stepping_stones.ai.planning import BidPlanner, _expected_max, future_estimates
+from stepping_stones.engine import (
+    PASS,
+    Declaration,
+    Game,
+    Phase,
+    Rules,
+    cards_of,
+    mask_of,
+    parse_bid,
+    parse_card,
+)
+from stepping_stones.match import Seeds, drive
+
+
+def game_at(seed: str, rules: Rules, actions: int) -> Game:
+    """A game of three heuristic seats stopped after ``actions`` bids and cards."""
+    seeds = Seeds(seed)
+    game = Game(rules, first_forehand=seeds.first_forehand())
+    count = [0]
+
+    def stop(g: Game) -> bool:
+        count[0] += 1
+        return count[0] > actions
+
+    drive(game, [make_ai("heuristic")] * 3, seeds, stop=stop)
+    return game
+
+
+@pytest.mark.parametrize("rules", [Rules("standard"), Rules("advanced", redo_tokens=True)],
+                         ids=["standard", "advanced-redo"])
+def test_choices_are_legal_and_reproducible(rules):
+    expert = ExpertAI()
+    for actions in (0, 2, 7, 25, 60, 110, 170):
+        game = game_at(f"expert-legal:{actions}", rules, actions)
+        if game.to_act is None:
+            continue
+        view = game.view(game.to_act)
+        if view.phase is Phase.BIDDING:
+            bid = expert.choose_bid(view, random.Random(1))
+            assert bid in view.legal_bids
+            assert bid == expert.choose_bid(view, random.Random(2))  # the bidding draws nothing
+        else:
+            card = expert.choose_card(view, random.Random(1))
+            assert view.legal_cards >> card & 1
+            assert card == expert.choose_card(view, random.Random(1))
+
+
+def test_a_lose_no_trump_discard():
+    """Lose Tricks (No Trump), 9 high; the declarer (seat 0) holds K6 B1 B5, is out of Stone
+    Lanterns and must discard on L3-L4.  Keeping K6 lets a defender lead a low Koi and force a
+    trick on it; discarding it keeps both Bridges as exits.  The expert discards K6."""
+    deal = [mask_of(parse_card(t) for t in hand.split()) for hand in (
+        "C1 C3 C7 K5 K6 K9 L2 L5 B1 B2 B5 B6",
+        "C2 C4 C5 C8 C9 K2 K7 K8 L3 L8 B7 B9",
+        "C6 K1 K3 K4 L1 L4 L6 L7 L9 B3 B4 B8",
+    )]
+    game = Game(Rules("standard"), first_forehand=0)
+    game.start_hand((deal[0], deal[1], deal[2]))
+    game.bid(parse_bid("lose-no-trump 9"))
+    plays = "C1 C4 C6 B4 B6 B7 C5 L9 C3 K7 K1 K9 L2 L8 L1 K8 K4 K5 C8 L7 C7 C2 L6 L5 C9 B3 B2 L3 L4"
+    for token in plays.split(" "):
+        game.play(parse_card(token))
+    view = game.view(0)
+    reckoning = ExpertAI().reckon_card(view, random.Random(3))
+    assert reckoning.exact
+    assert reckoning.chosen == parse_card("K6")
+    # Discarding K6 never gives the declarer more tricks than keeping it, and sometimes fewer.
+    assert reckoning.values[parse_card("K6")] < reckoning.values[parse_card("B1")]
+    assert reckoning.ranked()[0] == parse_card("K6")
+
+
+def test_the_reckoning_picks_the_best_average_for_its_side():
+    for actions in (30, 75, 140):
+        game = game_at(f"expert-reckoning:{actions}", Rules("advanced"), actions)
+        if game.phase is not Phase.PLAY:
+            continue
+        view = game.view(game.to_act)
+        if not view.legal_cards & (view.legal_cards - 1):
+            continue
+        r = ExpertAI().reckon_card(view, random.Random(5))
+        assert set(r.values) == set(cards_of(view.legal_cards))
+        sign = 1 if r.wants_more else -1
+        assert sign * r.values[r.chosen] == max(sign * v for v in r.values.values())
+        assert r.layouts >= 1 and all(0 <= v <= 12 for v in r.values.values())
+
+
+def test_in_the_puddle_the_expert_declares_an_open_contract():
+    seeds = Seeds("puddle")
+    game = Game(Rules("standard", redo_tokens=True), first_forehand=seeds.first_forehand())
+    game.deal_hand(seeds.deal(1))
+    for _ in range(3):
+        game.bid(PASS)
+    view = game.view(game.to_act)
+    assert PASS not in view.legal_bids
+    bid = ExpertAI().choose_bid(view, random.Random(0))
+    assert isinstance(bid, Declaration) and not bid.redo and bid in view.legal_bids
+
+
+def test_the_plan_values_waiting_and_declaring():
+    game = game_at("plan", Rules("standard"), 0)  # not dealt yet
+    game.deal_hand(Seeds("plan").deal(1))
+    view = game.view(game.to_act)
+    planner = BidPlanner(view)
+    reckoning = planner.reckon()
+    assert reckoning.hands_left == 12 and reckoning.open_contracts == 4
+    assert [o.value for o in reckoning.options] == sorted((o.value for o in reckoning.options), reverse=True)
+    assert {o.bid for o in reckoning.options} <= set(view.legal_bids)
+    assert any(o.bid is PASS for o in reckoning.options)
+    # More hands to wait through are worth more; no open contract is worth nothing.
+    full = (1 << 4) - 1
+    assert planner.future(full, 11) >= planner.future(full, 8) >= planner.future(full, 4)
+    assert planner.future(0, 5) == 0.0
+    # A contract's points are between the worst and best place on the sheet.
+    for contract in planner.mine_open:
+        assert all(-1.0 <= p <= 3.0 for p in planner._future_points[contract.id])
+    assert 0.0 <= reckoning.puddle_risk <= 1.0
+
+
+def test_expected_max_of_independent_draws():
+    # Two fair coins with values {0, 1}: the larger is 1 with chance 3/4.
+    assert _expected_max([[0.0, 1.0], [0.0, 1.0]], None, 0.0) == pytest.approx(0.75)
+    # Waiting is worth 0.5: take 1 when it comes, else wait (or, in the puddle, take 0).
+    assert _expected_max([[0.0, 1.0]], 0.5, 0.0) == pytest.approx(0.75)
+    assert _expected_max([[0.0, 1.0]], 0.5, 1.0) == pytest.approx(0.5)
+
+
+def test_future_estimates_are_quantiles_of_random_hands():
+    values = future_estimates("win-no-trump")
+    assert list(values) == sorted(values) and len(values) == 12
+    assert future_estimates("win-no-trump") is values  # computed once
+
+
+def test_bidding_evidence_weighs_a_declarers_hand():
+    game = Game(Rules("standard"), first_forehand=0)
+    game.start_hand(tuple(mask_of(parse_card(t) for t in hand.split()) for hand in (
+        "C9 C8 C7 C6 K9 K8 K7 L9 L8 B9 B8 B7",
+        "C1 C2 C3 C4 K1 K2 K3 L1 L2 L3 B1 B2",
+        "C5 K4 K5 K6 L4 L5 L6 L7 B3 B4 B5 B6",
+    )))
+    game.bid(parse_bid("win-no-trump 9"))
+    evidence = BiddingEvidence(game.view(1))
+    assert evidence.informative
+    strong = game.log[-1].deal[0]
+    weak = game.log[-1].deal[2]
+    assert evidence.log_weight({0: strong, 2: weak}) > evidence.log_weight({0: weak, 2: strong})
+
+
+def test_resample_draws_in_proportion():
+    counts = [0, 0, 0]
+    for i in resample([1.0, 2.0, 7.0], 1000, 0.3):
+        counts[i] += 1
+    assert counts == [100, 200, 700]
+    assert resample([0.0, 0.0], 3, 0.5) == [0, 1]
+    assert not math.isnan(sum(resample([1e-300, 1.0], 4, 0.1)))

@@ -1,0 +1,235 @@
+"""Hints (the expert's action with a reason) and the post-hand analysis, as library functions and
+as the ``hint`` and ``analyse`` commands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from stepping_stones.ai import ExpertAI, make_ai
+from stepping_stones.ai.hints import Hint, hint_for, hint_rng, ordinal, role, sure_winners
+from stepping_stones.cli import main
+from stepping_stones.engine import (
+    CARD_NAMES,
+    PASS,
+    TRICKS,
+    Declaration,
+    Game,
+    HandState,
+    Phase,
+    Rules,
+    mask_of,
+    parse_card,
+)
+from stepping_stones.lab.analysis import analyse_hand, analysis_json, hint_for_game
+from stepping_stones.match import Seeds, drive
+from stepping_stones.records import record_from_game, write_record
+from test_solver import brute_force
+
+
+def game_at(seed: str, rules: Rules, actions: int) -> Game:
+    seeds = Seeds(seed)
+    game = Game(rules, first_forehand=seeds.first_forehand())
+    count = [0]
+
+    def stop(g: Game) -> bool:
+        count[0] += 1
+        return count[0] > actions
+
+    drive(game, [make_ai("heuristic")] * 3, seeds, stop=stop)
+    return game
+
+
+# --- hints -------------------------------------------------------------------------------
+
+
+def test_a_hint_is_the_experts_choice_with_a_reason():
+    for actions in (1, 2, 9, 44, 95):
+        game = game_at(f"hint:{actions}", Rules("standard"), actions)
+        view = game.view(game.to_act)
+        hint = hint_for(view)
+        assert isinstance(hint, Hint) and hint.reason.endswith(".")
+        assert hint.text.startswith(hint.action_text + ": ")
+        expert = ExpertAI()
+        if view.phase is Phase.BIDDING:
+            assert hint.action in view.legal_bids
+            assert hint.action == expert.choose_bid(view, hint_rng(view))
+            assert hint.action_text.startswith(("Declare", "Pass", "Spend"))
+        else:
+            assert view.legal_cards >> hint.action & 1
+            assert hint.action == expert.choose_card(view, hint_rng(view))
+            assert hint.action_text == f"Play {CARD_NAMES[hint.action]}"
+        # Nothing of a player's name (they come from files) is in the reason.
+        assert not any(name in hint.reason for name in game.players)
+
+
+def test_a_bid_hint_speaks_of_the_hand_and_of_waiting():
+    game = game_at("bid-hint", Rules("standard"), 0)
+    game.deal_hand(Seeds("bid-hint").deal(1))
+    view = game.view(game.to_act)
+    hint = hint_for(view)
+    if isinstance(hint.action, Declaration):
+        assert "tricks expected" in hint.reason and "waiting" in hint.reason
+    else:
+        assert hint.action is PASS and "waiting for a better hand" in hint.reason
+    assert "hands left for 4 open contracts of yours" in hint.reason
+
+
+def test_a_card_hint_says_when_the_card_wins_the_trick():
+    """Win Tricks (No Trump), 9 high: the declarer leads and its K9 is the top Koi."""
+    deal = tuple(mask_of(parse_card(t) for t in hand.split()) for hand in (
+        "K9 C1 C2 C3 C4 C5 C6 L1 L2 L3 B1 B2",
+        "K1 K2 K3 K4 C7 C8 C9 L4 L5 L6 B3 B4",
+        "K5 K6 K7 K8 L7 L8 L9 B5 B6 B7 B8 B9",
+    ))
+    game = Game(Rules("standard"), first_forehand=0)
+    game.start_hand(deal)
+    game.bid(Declaration(game.rules.contracts[0], 9))
+    hint = hint_for(game.view(0))
+    assert hint.action == parse_card("K9")
+    assert "it wins this trick, your 1st counted trick" in hint.reason
+
+
+def test_words():
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+    assert sure_winners(mask_of(parse_card(t) for t in ["K9", "K8", "K6", "C1"]), 9) == 2
+    assert sure_winners(mask_of(parse_card(t) for t in ["K1", "K2", "K3", "C9"]), 1) == 3
+    game = game_at("roles", Rules("standard"), 5)
+    while game.phase is not Phase.PLAY:
+        game = game_at("roles", Rules("standard"), 5 + len(game.log[-1].bids))
+    declarer = game.log[-1].declarer
+    defender = (declarer + 1) % 3
+    view = game.view(defender)
+    assert role(view, declarer) == "the declarer"
+    assert role(view, (defender + 1) % 3) == "your partner"
+    assert role(game.view(declarer), defender) == "the defender on your left"
+
+
+# --- analysis -----------------------------------------------------------------------------
+
+
+def test_analysis_values_equal_brute_force_near_the_end_and_mistakes_add_up():
+    game = game_at("analysis", Rules("advanced"), 10**6)
+    assert game.over
+    checked = 0
+    for hand in game.log[:3]:
+        a = analyse_hand(hand)
+        assert a.count == hand.result and len(a.dd_after) == 3 * TRICKS
+        assert a.dd_after[-1] == hand.result
+        declaration = hand.declaration
+        state = HandState(hand.deal, hand.declarer, declaration.contract, declaration.ranking, declaration.trump)
+        win = declaration.contract.is_win
+        previous = a.par
+        by_play = {m.play: m for m in a.mistakes}
+        for k, card in enumerate(hand.plays):
+            seat = state.turn
+            state.push(card)
+            if TRICKS - len(state.winners) <= 4:
+                assert a.dd_after[k] == brute_force(state), (hand.number, k)
+                checked += 1
+            change = a.dd_after[k] - previous
+            cost = -change if (seat == hand.declarer) == win else change
+            if cost > 0:
+                m = by_play[k + 1]
+                assert (m.seat, m.card, m.cost) == (seat, CARD_NAMES[card], cost)
+                assert m.better and CARD_NAMES[card] not in m.better
+            else:
+                assert k + 1 not in by_play
+            previous = a.dd_after[k]
+    assert checked > 20
+    data = analysis_json([a])
+    assert set(data["hands"][0]) == {"declarer", "contract", "count", "par", "dd_after", "mistakes"}
+
+
+def test_an_unfinished_hand_has_fewer_values():
+    game = game_at("unfinished", Rules("standard"), 10**6)
+    hand = game.log[0]
+    partial = Game(game.rules, game.players, game.first_forehand)
+    partial.start_hand(hand.deal)
+    for b in hand.bids:
+        partial.bid(b)
+    for c in hand.plays[:20]:
+        partial.play(c)
+    a = analyse_hand(partial.log[-1])
+    assert a.count is None and len(a.dd_after) == 20
+    assert a.par == analyse_hand(hand).par
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+def write(tmp_path, game: Game, name: str = "game.json"):
+    path = tmp_path / name
+    write_record(path, record_from_game(game))
+    return str(path)
+
+
+def test_hint_command(tmp_path, capsys):
+    game = game_at("hint-cli", Rules("advanced"), 50)
+    path = write(tmp_path, game)
+    assert main(["hint", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = hint_for_game(game)
+    assert out == expected.to_json()
+    assert out["seat"] == game.to_act and out["phase"] == game.phase.value
+    assert main(["hint", path]) == 0
+    assert capsys.readouterr().out.startswith(f"Hand {len(game.log)}, ")
+
+
+def test_hint_command_refuses_with_one_line(tmp_path, capsys):
+    over = write(tmp_path, game_at("hint-over", Rules("standard", short_game=True), 10**6), "over.json")
+    assert main(["hint", over]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the game is over" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "stepping-stones-record/1", "rules": 7}')
+    assert main(["hint", str(bad)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["analyse", str(bad), "--json"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_analyse_command(tmp_path, capsys):
+    game = game_at("an-test:5", Rules("standard"), 60)  # two hands that solve quickly
+    path = write(tmp_path, game)
+    assert main(["analyse", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    hands = [h for h in game.log if h.declared]
+    assert len(out["hands"]) == len(hands)
+    for data, hand in zip(out["hands"], hands, strict=True):
+        assert data["declarer"] == hand.declarer and data["contract"] == hand.contract.id
+        assert len(data["dd_after"]) == len(hand.plays)
+        assert data["count"] == (hand.result if hand.finished else None)
+        for m in data["mistakes"]:
+            assert set(m) == {"play", "seat", "card", "better", "cost"} and m["cost"] > 0
+    assert main(["analyse", path]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Hand 1: ") and "par" in text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hint_is_the_same_from_any_hidden_cards(seed):
+    """The hint is drawn from the player's view: dealing the hidden cards anew changes nothing."""
+    from stepping_stones.ai.knowledge import Knowledge
+
+    game = game_at(f"hint-hidden:{seed}", Rules("standard"), 70)
+    assert game.phase is Phase.PLAY and len(game.log) >= 2
+    seat = game.to_act
+    hand = game.log[-1]
+    hidden = Knowledge(game.view(seat)).sample_layout(random.Random(seed))
+    deal = list(hand.deal)
+    for s, now in hidden.items():
+        deal[s] = (hand.deal[s] & ~hand.state.hands[s]) | now
+    other = Game(game.rules, game.players, game.first_forehand)
+    for past in game.log:
+        other.start_hand(past.deal if past is not hand else (deal[0], deal[1], deal[2]))
+        for b in past.bids:
+            other.bid(b)
+        for c in past.plays:
+            other.play(c)
+    assert other.log[-1].deal != hand.deal
+    assert other.view(seat) == game.view(seat)
+    assert hint_for(other.view(seat)) == hint_for(game.view(seat))
