@@ -253,13 +253,13 @@ class Solver:
         c1, c2 = trick
         led = SUIT_MASK_OF[c1]
         key = self._key
-        best_key, best_seat = key[c1], leader
+        best_card, best_seat = c1, leader
         beat = ABOVE[self.ranking][c1]
-        if BIT[c2] & (led | self._trump_mask) and key[c2] > best_key:
-            best_key, best_seat = key[c2], s2
+        if BIT[c2] & (led | self._trump_mask) and key[c2] > key[c1]:
+            best_card, best_seat = c2, s2
         if BIT[c2] & beat:
             beat = ABOVE[self.ranking][c2]
-        return self._third(leader, led, best_key, best_seat, beat, rep3, target, t)
+        return self._third(leader, led, best_card, best_seat, beat, rep3, target, t)
 
     def card_values(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> dict[int, int]:
         """For each legal card of the seat to play: the declarer's counted tricks from here to
@@ -374,6 +374,9 @@ class Solver:
         trump_suit = self.trump
         nine_high = self.ranking == 9
         solver = self
+        # The cards that beat a card winning a trick: higher cards of its suit, and every trump
+        # unless it is a trump itself.
+        beaters = tuple(above[c] | (0 if bit_of[c] & trump_mask else trump_mask) for c in range(len(bit_of)))
 
         def strongest(mask: int) -> int:
             """The strongest card of a one-suit mask under the ranking."""
@@ -381,15 +384,23 @@ class Solver:
                 return mask.bit_length() - 1
             return (mask & -mask).bit_length() - 1
 
+        orders: dict[int, list[int]] = {}
+
         def ordered(mask: int, good: int, ascending: bool) -> list[int]:
-            """The cards of ``mask``: those in ``good`` first, each group by key."""
+            """The cards of ``mask``: those in ``good`` first, each group by key (remembered:
+            the same few masks come back again and again).  Callers must not change the list."""
+            index = mask | (mask & good) << 36 | ascending << 72
+            found = orders.get(index)
+            if found is not None:
+                return found
             first = _cards(mask & good)
             rest = _cards(mask & ~good)
             if len(first) > 1:
                 first.sort(key=key.__getitem__, reverse=not ascending)
             if len(rest) > 1:
                 rest.sort(key=key.__getitem__, reverse=not ascending)
-            return first + rest if first else rest
+            found = orders[index] = first + rest if first else rest
+            return found
 
         def quick_tricks(hand: int, others_held: tuple[int, int]) -> int:
             """Tricks the leader can cash in a row from the top, whatever the others do."""
@@ -551,6 +562,7 @@ class Solver:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)
             if hint is not None and len(moves) > 1:
+                moves = list(moves)
                 # The lead that decided this position before (stored as suit and relative rank).
                 m = (a | b | c) & suits[hint >> 4]
                 for _ in range(hint & 15):
@@ -615,15 +627,10 @@ class Solver:
             else:
                 legal = hand
             cands = legal & rep2
-            best_key = key[c1]
-            win_suits = led | trump_mask
             mx = maxer[s2]
+            takers = cands & beaters[c1]
             if cands & (cands - 1):
                 # Cards that take the lead in the trick, when that is what this seat wants.
-                takers = 0
-                for c in _cards(cands & win_suits):
-                    if key[c] > best_key:
-                        takers |= bit_of[c]
                 if counted[t]:
                     # Win: take over unless the partner leads the trick; Lose: stay under.
                     if win:
@@ -639,18 +646,17 @@ class Solver:
             for card in moves:
                 bit = bit_of[card]
                 h[s2] = hand ^ bit
-                k2 = key[card]
-                if bit & win_suits and k2 > best_key:
-                    r = third(leader, led, k2, s2, above[card] if bit & beat else beat, rep3, target, t)
+                if bit & takers:
+                    r = third(leader, led, card, s2, above[card] if bit & beat else beat, rep3, target, t)
                 else:
-                    r = third(leader, led, best_key, leader, beat, rep3, target, t)
+                    r = third(leader, led, c1, leader, beat, rep3, target, t)
                 if r == mx:
                     result = mx
                     break
             h[s2] = hand
             return result
 
-        def third(leader: int, led: int, best_key: int, best_seat: int, beat: int, rep3: int,
+        def third(leader: int, led: int, best_card: int, best_seat: int, beat: int, rep3: int,
                   target: int, t: int) -> bool:
             s3 = nxt[nxt[leader]]
             hand = h[s3]
@@ -665,14 +671,10 @@ class Solver:
             else:
                 legal = hand
             cands = legal & rep3
-            win_suits = led | trump_mask
             mx = maxer[s3]
             count = counted[t]
+            takers = cands & beaters[best_card]
             if cands & (cands - 1):
-                takers = 0
-                for c in _cards(cands & win_suits):
-                    if key[c] > best_key:
-                        takers |= bit_of[c]
                 if count:
                     # The trick's outcome is known.  Taking it pleases this seat's side in a Win
                     # contract (its own trick, or one the declarer does not get) and never in a
@@ -686,7 +688,6 @@ class Solver:
                 else:
                     moves = ordered(cands, 0, True)
             else:
-                takers = cands if cands & win_suits and key[cands.bit_length() - 1] > best_key else 0
                 moves = [cands.bit_length() - 1]
             result = not mx
             declarer_wins_now = best_seat == declarer
