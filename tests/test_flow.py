@@ -74,7 +74,7 @@ def test_events_tell_the_game_in_sentences_with_the_person_as_you():
     assert all("(" in e.text and e.text.endswith(").") for e in tricks)
     leads = [t for t in texts if t.startswith("Trick ")]
     assert len(leads) == 12
-    assert any(t.startswith("You play") or t.startswith("Trick") and "You lead" in t for t in texts)
+    assert any(t.startswith("You play") or (t.startswith("Trick") and "You lead" in t) for t in texts)
     assert not any("You plays" in t or "You leads" in t or "You wins" in t for t in texts)
 
 
@@ -128,8 +128,8 @@ def test_a_forced_last_card_plays_itself_unless_switched_off():
     for auto in (True, False):
         session = Session.new(Setup(levels=("random", "random"), seed="last"))
         flow = GameFlow(session, Settings(pace="instant", auto_last_card=auto, trick_pause=False))
-        step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                         and s.view.own_cards.bit_count() == 1
+        step = run_until(flow, lambda f, s: (isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
+                         and s.view.own_cards.bit_count() == 1)
                          or isinstance(s, HandSummary))
         if auto:
             assert isinstance(step, HandSummary)  # the person never had to play the last card

@@ -292,7 +292,7 @@ def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
         found = hint_for(view)
     except ValueError:
         return None
-    return found.action, found.text
+    return found.action, found.reason
 
 
 def run(options: Options, inp: TextIO, out: TextIO, hinter: Hinter | None = expert_hint) -> int:
