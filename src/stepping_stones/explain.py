@@ -142,7 +142,7 @@ def summary_lines(view: PlayerView, number: int, arrow: str = "→") -> list[str
     if bid is None or declarer is None or hand.result is None:
         return []
     contract = bid.contract
-    lines = [f"Hand {number}."]
+    lines = [f"Hand {number} is over."]
     how = "from the puddle " if hand.puddle else ""
     lines.append(f"{teller.subject(declarer, 'declared')} {how}{bid.describe()}.")
     lines.append("Tricks taken: " + ", ".join(f"{name(s)} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".")

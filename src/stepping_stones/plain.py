@@ -224,8 +224,7 @@ class PlainGame:
             while True:
                 step = flow.next_step()
                 if isinstance(step, HandSummary):
-                    lines = summary_lines(step.view, step.number, "to")
-                    self.say(f"Hand {step.number} is over.", *lines[1:])
+                    self.say(*summary_lines(step.view, step.number, "to"))
                     flow.summary_seen()
                 elif isinstance(step, AiTurn):
                     flow.ai_answered(step.request, step.request.answer())
