@@ -9,6 +9,7 @@ import random
 import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
+from stepping_stones.ai.analysis import analyse_hand, analysis_json, hint_for_game
 from stepping_stones.ai.hints import Hint, hint_for, hint_rng, ordinal, role, sure_winners
 from stepping_stones.cli import main
 from stepping_stones.engine import (
@@ -23,7 +24,6 @@ from stepping_stones.engine import (
     mask_of,
     parse_card,
 )
-from stepping_stones.lab.analysis import analyse_hand, analysis_json, hint_for_game
 from stepping_stones.match import Seeds, drive
 from stepping_stones.records import record_from_game, write_record
 from test_solver import brute_force

@@ -9,8 +9,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..ai.analysis import HandAnalysis
     from ..engine import Game
-    from ..lab.analysis import HandAnalysis
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..lab.analysis import analyse_game, analysis_json
+    from ..ai.analysis import analyse_game, analysis_json
     from ..records import RecordError, game_from_record, read_record
     from .args import progress_bar
 

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..lab.analysis import NothingToHint, hint_for_game
+    from ..ai.analysis import NothingToHint, hint_for_game
     from ..records import RecordError, game_from_record, read_record
     from ..safety import escape
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bids import Bid, Declaration
-from .cards import FULL_DECK, HAND_SIZE, NUM_SEATS, TRICKS
+from .cards import FULL_DECK, HAND_SIZE, NUM_CARDS, NUM_SEATS, TRICKS
 from .contracts import CONTRACTS, Contract, Rules
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
-from .log import Phase
+from .log import HandLog, Phase
 from .scoring import contract_points, sheet_firsts, sheet_totals, winners
 
 
@@ -112,6 +112,22 @@ class PastHand(_OpenPlay):
     trick_winners: tuple[int, ...]
     winning: int | None
     result: int | None
+
+    def replayed(self) -> HandLog | None:
+        """The hand's log rebuilt from what everyone saw, for a hand played to its end: then all
+        36 cards are public, each seat's hand being the cards it played.  None for a hand that
+        was not played out (a game record can end part-way)."""
+        if self.declarer is None or self.declaration is None or len(self.plays) != NUM_CARDS:
+            return None
+        deal = [0] * NUM_SEATS
+        for seat, card in zip(self.play_seats, self.plays, strict=True):
+            deal[seat] |= 1 << card
+        log = HandLog(self.number, (deal[0], deal[1], deal[2]), self.forehand)
+        log.bids.extend(self.bids)
+        state = log.declare(self.declarer, self.declaration, self.puddle)
+        for card in self.plays:
+            state.push(card)
+        return log
 
 
 @dataclass(frozen=True)

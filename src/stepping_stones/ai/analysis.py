@@ -28,9 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ai.hints import Hint, hint_for
-from ..ai.solver import Solver, position, whole_hand_value
-from ..engine import CARD_NAMES, Game, HandLog, HandState, Phase, cards_of
+from ..engine import CARD_NAMES, NUM_SEATS, Game, HandLog, HandState, PastHand, Phase, cards_of
+from ..explain import Teller, plural
+from .hints import Hint, hint_for
+from .solver import Solver, position, whole_hand_value
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,38 @@ def analyse_game(game: Game, progress: Callable[[], None] | None = None) -> list
         if progress is not None:
             progress()
     return out
+
+
+def analyse_past(past: PastHand) -> HandAnalysis | None:
+    """A finished hand as a player saw it, analysed: once all 36 cards are played the deal is
+    public, so this needs nothing the player did not see.  None for a hand not played out."""
+    log = past.replayed()
+    return None if log is None else analyse_hand(log)
+
+
+def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: int | None = 0) -> list[str]:
+    """The analysis in sentences for the hand's summary: par, the result, and each seat's
+    costliest card (``you`` is told as "You")."""
+    teller = Teller(players, you)
+    declarer = analysis.declarer
+    count = analysis.count
+    made = "" if count is None else f"{teller.subject(declarer, 'made')} {plural(count, 'counted trick')}; "
+    lines = [f"{made}par, with perfect play by all from the deal, was {analysis.par}."]
+    lines[0] = lines[0][0].upper() + lines[0][1:]
+    for seat in range(NUM_SEATS):
+        mistakes = analysis.costliest(seat)
+        whose = "Your" if seat == you else f"{players[seat]}'s"
+        if not mistakes:
+            lines.append(f"{whose} cards all kept the par.")
+            continue
+        worst = mistakes[0]
+        trick = (worst.play - 1) // NUM_SEATS + 1
+        named = list(worst.better[:3]) + (["another"] if len(worst.better) > 3 else [])
+        better = " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+        more = f"; {plural(len(mistakes), 'card')} cost tricks in all" if len(mistakes) > 1 else ""
+        lines.append(f"{whose} costliest card: {worst.card} in trick {trick} cost "
+                     f"{plural(worst.cost, 'trick')} ({better} would have kept it){more}.")
+    return lines
 
 
 def analysis_json(analyses: list[HandAnalysis]) -> dict[str, Any]:
