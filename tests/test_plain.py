@@ -295,3 +295,30 @@ def test_play_refuses_bad_flags_in_one_line(args, message, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_analysis_tells_the_last_hand_against_perfect_play():
+    from stepping_stones.ai.analysis import analyse_hand, analysis_lines
+
+    out = io.StringIO()
+
+    class Asks(Script):
+        asked = 0
+
+        def readline(self, size: int = -1) -> str:
+            printed = self.out.getvalue()
+            if self.asked == 0 or (self.asked == 1 and "Hand 1 is over." in printed):
+                self.asked += 1
+                self.reads += 1
+                return "analysis\n"
+            return super().readline(size)
+
+    inp = Asks(out, 2, stop_after=40)
+    assert run(Options(setup(seed=8)), inp, out, hinter=None) == 0
+    text = out.getvalue()
+    assert "No hand has been finished yet." in text
+    assert "After any hand, type analysis" in text
+    game = game_from_record(read_record(current_path()))
+    expected = analysis_lines(analyse_hand(game.log[0]), game.players, 0)
+    told = text.split("Hand 1 against perfect play:\n", 1)[1].splitlines()
+    assert told[:len(expected)] == expected

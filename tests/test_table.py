@@ -323,3 +323,102 @@ def test_the_record_and_replay_mark_a_redo_the_same_way(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "r: played again with a redo token" in out and "*" not in out
+
+
+async def _hint_shown(pilot, table):
+    for _ in range(2000):  # the expert works in a thread; the screen keeps answering meanwhile
+        if table.hint and "thinking" not in table.hint:
+            await pilot.pause()  # the log grows to show the hint whole
+            return widget_text(table.query_one("#log"))
+        await pilot.pause(0.01)
+    raise AssertionError("the hint never came")
+
+
+@pytest.mark.parametrize("phase", [Phase.PLAY, Phase.BIDDING])
+def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assisted(home, phase):
+    from stepping_stones.ai.hints import hint_for
+
+    async def run():
+        app = make_app(seed="hint", settings=Settings(pace="instant", colour="colour", trick_pause=False))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.game.phase is phase and (
+                phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6))
+            assert "assisted" not in widget_text(table.query_one("#topbar"))
+            await press(pilot, "i")
+            assert "thinking it over" in widget_text(table.query_one("#log"))
+            log = await _hint_shown(pilot, table)
+            expected = hint_for(table.view())  # the same position gets the same hint
+            assert table.hint == f"Hint: {expected.text}"
+            assert " ".join(log.split()).startswith(f"Hint: {expected.action_text}:")
+            assert " ".join(expected.text.split()) in " ".join(log.split())  # all of it is shown
+            assert "assisted" in widget_text(table.query_one("#topbar"))
+            assert json.loads(sidecar_of(current_path()).read_text())["assisted"] is True
+            # Enter does what the hint said
+            before = (len(table.view().bids), len(table.view().plays))
+            await press(pilot, "enter")
+            await pilot.pause()
+            view = table.view()
+            if phase is Phase.PLAY:
+                assert view.plays[before[1]] == expected.action
+            else:
+                assert table.game.log[-1].bids[before[0]] == expected.action
+            assert table.hint is None
+
+    asyncio.run(run())
+
+
+def test_a_hint_out_of_turn_says_so():
+    async def run():
+        app = make_app(seed="hint", settings=Settings(pace="slow", colour="colour"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            for _ in range(2000):  # until a computer player is thinking (slow pace: a while)
+                table = app.table
+                if table is not None and table.thinking:
+                    break
+                if table is not None and table.my_turn():
+                    await human_turn(pilot, table, Random(1))
+                await pilot.pause(0.01)
+            assert table.thinking
+            await press(pilot, "i")
+            assert "A hint is for your own turn" in widget_text(table.query_one("#log"))
+            assert not table.flow.assisted
+
+    asyncio.run(run())
+
+
+def test_the_hand_summary_shows_the_analysis_against_perfect_play():
+    from stepping_stones.ai.analysis import analyse_hand, analysis_lines
+
+    async def run():
+        app = make_app(seed="analysis")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            rng = Random(3)
+            for _ in range(400):
+                screen = await wait_for_person(pilot)
+                if isinstance(screen, HandSummaryScreen):
+                    break
+                await human_turn(pilot, app.table, rng)
+            assert "working it out" in widget_text(screen.query_one("#summary-analysis"))
+            for _ in range(3000):
+                shown = widget_text(screen.query_one("#summary-analysis"))
+                if "working it out" not in shown:
+                    break
+                await pilot.pause(0.01)
+            # the same as the analysis of the real hand (with its real deal) says
+            hand = app.table.game.log[0]
+            lines = analysis_lines(analyse_hand(hand), app.table.game.players, 0)
+            flat = " ".join(shown.split())
+            assert flat.startswith("Against perfect play")
+            for line in lines:
+                assert " ".join(line.split()) in flat
+            assert f"par, with perfect play by all from the deal, was {analyse_hand(hand).par}." in flat
+            await press(pilot, "enter")  # the summary goes; the game goes on
+            assert not isinstance(app.screen, HandSummaryScreen)
+
+    asyncio.run(run())

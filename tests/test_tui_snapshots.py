@@ -87,6 +87,11 @@ def test_end_of_hand(snap_compare, size):
     async def before(pilot):
         await _start(pilot)
         await _until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+        analysis = pilot.app.screen.query_one("#summary-analysis")
+        for _ in range(3000):  # the analysis is worked out in a thread; wait for it
+            if "working it out" not in str(analysis.render()):
+                break
+            await pilot.pause(0.01)
         await pilot.pause()
 
     assert snap_compare(make_app(seed="snap-hand"), terminal_size=size, run_before=before)

@@ -46,6 +46,7 @@ HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
+    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
     "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
     "help (or ?) says this again.",
 ]
@@ -179,6 +180,8 @@ class PlainGame:
             self.say(self.last_trick())
         elif word in ("hint",):
             self.say(self.hint(view))
+        elif word in ("analysis", "analyse", "analyze", "a"):
+            self.say(*self.analysis())
         elif word in ("quit", "q", "exit"):
             raise Quit("asked")
         else:
@@ -199,6 +202,19 @@ class PlainGame:
                                           hand.declaration.trump)
         return (f"Trick {trick.number} of hand {hand.number}: {cards}; "
                 f"{self.teller.subject(trick.winner, 'wins')} it ({reason}).")
+
+    def analysis(self) -> list[str]:
+        """The last finished hand against perfect play (it can take a few seconds)."""
+        from .ai.analysis import analyse_past, analysis_lines
+
+        view = self.flow.view()
+        if not view.history:
+            return ["No hand has been finished yet."]
+        past = view.history[-1]
+        found = analyse_past(past)
+        if found is None:
+            return [f"Hand {past.number} was not played out."]
+        return [f"Hand {past.number} against perfect play:", *analysis_lines(found, view.players, HUMAN)]
 
     def hint(self, view: PlayerView) -> str:
         if self.hinter is None:
@@ -225,6 +241,8 @@ class PlainGame:
                 step = flow.next_step()
                 if isinstance(step, HandSummary):
                     self.say(*summary_lines(step.view, step.number, "to"))
+                    if step.number == 1:
+                        self.say("After any hand, type analysis to compare it with perfect play.")
                     flow.summary_seen()
                 elif isinstance(step, AiTurn):
                     flow.ai_answered(step.request, step.request.answer())

@@ -298,6 +298,8 @@ class SteppingStonesApp(App):
         yield SystemCommand("Statistics", "Your games, wins and points, and how you do in each contract",
                             self.action_stats)
         if self.table is not None:
+            yield SystemCommand("Hint", "Suggest your bid or card, with the reason (the game counts as assisted)",
+                                self.table.action_hint)
             yield SystemCommand("Last trick", "Look at the last finished trick again", self.action_last_trick)
             yield SystemCommand("Review this game", "Step through the game so far, trick by trick",
                                 self.action_review)

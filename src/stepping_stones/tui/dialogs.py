@@ -5,13 +5,16 @@ from __future__ import annotations
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, Phase, PlayerView, Rules
+from ..ai.analysis import HandAnalysis, analysis_lines
+from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
+from . import hindsight
 from .host import host
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
@@ -66,11 +69,40 @@ class HandSummaryScreen(Dialog):
 
     def body(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
-        yield Static(hand_summary(self.view, self.number, look), id="summary-text")
-        yield Static(sheet_table(self.view, look), id="summary-sheet")
+        with VerticalScroll(id="summary-scroll"):  # Up/Down scroll it in a small window
+            yield Static(hand_summary(self.view, self.number, look), id="summary-text")
+            yield Static(sheet_table(self.view, look), id="summary-sheet")
+            yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
         last = self.view.phase is Phase.OVER
         yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
                           style="italic"))
+
+    def on_mount(self) -> None:
+        past = self.view.history[self.number - 1]
+        found = hindsight.known(past)
+        if found is not None:
+            self._show_analysis(found)
+        else:
+            self._analyse(past)
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def _analyse(self, past: PastHand) -> None:
+        """The solver works in a thread (a hand can take a few seconds); the summary is usable
+        meanwhile, and the answer is kept for the review even if the summary has gone."""
+        found = hindsight.analyse(past)
+        if self.is_attached:
+            self.app.call_from_thread(self._show_analysis, found)
+
+    def _show_analysis(self, found: HandAnalysis | None) -> None:
+        if not self.is_attached:
+            return
+        widget = self.query_one("#summary-analysis", Static)
+        if found is None:
+            widget.update("")
+            return
+        lines = analysis_lines(found, self.view.players, self.view.seat)
+        text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))
+        widget.update(text)
 
 
 class PanelScreen(Dialog):

@@ -53,6 +53,7 @@ class TableState:
     cursor: int | None  # the chosen card of the person's hand, while they play
     events: tuple[str, ...]  # what happened, newest last
     refusal: str | None  # why the person's last try was refused (until their next action)
+    hint: str | None  # the hint the person asked for this turn (until their next action)
     problem: str | None  # why the game is not being saved
     pace: str
     assisted: bool
@@ -402,14 +403,18 @@ class HandPanel(Static):
 
 
 class LogPanel(Panel):
-    """What happened, newest last; a refused action of the person's on top until they act."""
+    """What happened, newest last; a refused action of the person's, or the hint they asked
+    for, on top until they act."""
 
     def draw(self, state: TableState) -> RenderableType:
         lines = LOG_LINES_TALL if state.tall else LOG_LINES
         t = Text()
-        shown = list(state.events[-(lines - 1 if state.refusal else lines):]) if lines else []
+        message = state.refusal or state.hint
+        shown = list(state.events[-(lines - 1 if message else lines):]) if lines else []
         if state.refusal:
             t.append(state.refusal, style="bold red")
+        elif state.hint:
+            t.append(state.hint, style="bold")
         for text in shown:
             if t:
                 t.append("\n")

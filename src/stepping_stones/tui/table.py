@@ -64,6 +64,7 @@ class TableScreen(Screen[None]):
         *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
         Binding("p", "pass_bid", "Pass", id="pass"),
         Binding("u", "undo", "Undo", id="undo"),
+        Binding("i", "hint", "Hint", id="hint"),
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
         Binding("o", "tracker", "Cards out", id="tracker"),
@@ -83,6 +84,8 @@ class TableScreen(Screen[None]):
         self.trump: int | None = None
         self.events: list[str] = []  # what happened, newest last
         self.refusal: str | None = None  # the person's last refused try, until they act again
+        self.hint: str | None = None  # the hint asked for this turn (or that one is being worked out)
+        self._hint_for: tuple[int, int, int] | None = None  # the position the hint is for
         self.thinking = False  # an AI decision is being computed or waited for
         self._gen = 0  # bumped when the game moves on without them, so late AI answers are dropped
         self._pending: tuple[Request, Action, int] | None = None
@@ -163,6 +166,7 @@ class TableScreen(Screen[None]):
             cursor=self.cursor if playing else None,
             events=tuple(self.events),
             refusal=self.refusal,
+            hint=self.hint,
             problem=self.flow.problem,
             pace=host(self).settings.pace,
             assisted=self.flow.assisted,
@@ -193,6 +197,11 @@ class TableScreen(Screen[None]):
         view = state.view
         for panel_id in ("#topbar", "#sheet", "#target", "#table", "#log", "#tracker", "#history"):
             self.query_one(panel_id).show(state)  # type: ignore[attr-defined]
+        log = self.query_one("#log")
+        message = bool(state.refusal or state.hint)
+        if message or log.has_class("-message"):
+            log.set_class(message, "-message")
+            log.refresh(layout=True)  # the log's height follows the message's length
         human_bids = view.phase is Phase.BIDDING and view.bidder == HUMAN
         table = self.query_one("#table")
         if table.display == human_bids:
@@ -320,6 +329,7 @@ class TableScreen(Screen[None]):
 
     def _summary_closed(self, _result: object) -> None:
         self.flow.summary_seen()
+        self.hint = None
         self.cursor = 0
         self.bid_index = 0
         self.ranking = NINE_HIGH
@@ -446,6 +456,7 @@ class TableScreen(Screen[None]):
             self.app.bell()
             return
         self.refusal = None
+        self.hint = None
         self._after_card()
         self.render_all()
         self.advance()
@@ -458,6 +469,7 @@ class TableScreen(Screen[None]):
             self.render_all()
             return
         self.refusal = None
+        self.hint = None
         self.render_all()
         self.advance()
 
@@ -475,9 +487,67 @@ class TableScreen(Screen[None]):
             self._timer = None
         self.flow.undo()
         self.refusal = None
+        self.hint = None
         self._after_card()
         self.render_all()
         self.advance()
+
+    # --- hints ---------------------------------------------------------------------
+
+    def _position(self) -> tuple[int, int, int]:
+        view = self.view()
+        return (view.hand_number, len(view.bids), len(view.plays))
+
+    def action_hint(self) -> None:
+        """The expert's suggestion for the person's turn, with its reason, worked out in a thread;
+        the cursor then rests on it, so Enter does it.  The game is marked as assisted."""
+        if not self.my_turn():
+            self.refusal = "A hint is for your own turn to bid or play."
+            self.render_all()
+            return
+        if self._hint_for == self._position() and self.hint:
+            return  # already there (or on its way)
+        self._hint_for = self._position()
+        self.refusal = None
+        self.hint = "Hint: thinking it over..."
+        self.render_all()
+        self._work_out_hint(self.view(), self._hint_for)
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def _work_out_hint(self, view: PlayerView, position: tuple[int, int, int]) -> None:
+        from ..ai.hints import hint_for
+
+        try:
+            found = hint_for(view)
+        except ValueError:
+            found = None
+        self.app.call_from_thread(self._hint_ready, found, position)
+
+    def _hint_ready(self, found: object, position: tuple[int, int, int]) -> None:
+        from ..ai.hints import Hint
+
+        if not self.is_attached or position != self._position() or self._hint_for != position:
+            return  # the person has moved on
+        if not isinstance(found, Hint):
+            self.hint = "There is no hint for this position."
+            self.render_all()
+            return
+        self.flow.mark_assisted()
+        self.hint = f"Hint: {found.text}"
+        action = found.action
+        if isinstance(action, int):
+            cards = self.my_cards()
+            if action in cards:
+                self.cursor = cards.index(action)
+        else:
+            key = (action.contract.id, action.redo) if isinstance(action, Declaration) else (None, False)
+            opts = self.bid_options()
+            if key in opts:
+                self.bid_index = opts.index(key)
+            if isinstance(action, Declaration):
+                self.ranking = action.ranking
+                self.trump = action.trump
+        self.render_all()
 
     def action_bid_cursor(self, step: int) -> None:
         if not self.my_turn():
