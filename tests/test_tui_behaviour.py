@@ -355,3 +355,40 @@ def test_the_setup_screen_checks_names_by_the_records_rule():
             assert app.table.game.players[1] == "\U0001f469\u200d\U0001f4bb"
 
     asyncio.run(run())
+
+
+def test_the_review_steps_through_the_analysis_of_each_finished_hand():
+    from stepping_stones.ai.analysis import analyse_hand, position_lines
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.screens import ReviewScreen
+
+    saved_game_near_the_end(seed="review-analysis", hands=2, cards_left=5)  # hand 2 is not over
+    game = load_game(current_path())
+    analysis = analyse_hand(game.log[0])
+
+    async def shown(pilot, screen) -> str:
+        for _ in range(3000):  # the first look at a hand solves it in a worker
+            text = " ".join(widget_text(screen.query_one("#review-analysis")).split())
+            if "working it out" not in text:
+                return text
+            await pilot.pause(0.01)
+        raise AssertionError("the analysis never came")
+
+    async def run():
+        app = SteppingStonesApp(review=game, review_title="saved.json")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            for k in (0, 3, 6, 36):
+                text = await shown(pilot, screen)
+                assert text == "Analysis: " + " ".join(position_lines(analysis, k, game.players, 0))
+                await press(pilot, "right" if k < 6 else "end")
+                if k == 6:
+                    await press(pilot, "up", "end")  # the last position of hand 1
+                    while "after trick 12" not in widget_text(screen.query_one("#review-top")):
+                        await press(pilot, "left")
+            await press(pilot, "down")  # hand 2 is still being played: no analysis of it yet
+            assert "once it has been played out" in await shown(pilot, screen)
+
+    asyncio.run(run())

@@ -130,6 +130,12 @@ def analyse_game(game: Game, progress: Callable[[], None] | None = None) -> list
     return out
 
 
+def _alternatives(cards: tuple[str, ...]) -> str:
+    """``'K9'``, ``'C1 or C2'``, ``'C1, C2, C5 or another'``."""
+    named = list(cards[:3]) + (["another"] if len(cards) > 3 else [])
+    return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+
+
 def analyse_past(past: PastHand) -> HandAnalysis | None:
     """A finished hand as a player saw it, analysed: once all 36 cards are played the deal is
     public, so this needs nothing the player did not see.  None for a hand not played out."""
@@ -154,11 +160,32 @@ def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: i
             continue
         worst = mistakes[0]
         trick = (worst.play - 1) // NUM_SEATS + 1
-        named = list(worst.better[:3]) + (["another"] if len(worst.better) > 3 else [])
-        better = " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+        better = _alternatives(worst.better)
         more = f"; {plural(len(mistakes), 'card')} cost tricks in all" if len(mistakes) > 1 else ""
         lines.append(f"{whose} costliest card: {worst.card} in trick {trick} cost "
                      f"{plural(worst.cost, 'trick')} ({better} would have kept it){more}.")
+    return lines
+
+
+def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str], you: int | None = 0) -> list[str]:
+    """The analysis at the position after ``k`` cards of the hand (a trick's end): what perfect
+    play from there would make, and what the cards of the trick just played cost."""
+    teller = Teller(players, you)
+    declarer = teller.object(analysis.declarer)
+    if k == 0 or not analysis.dd_after:
+        return [f"Par, with perfect play by all from the deal: {plural(analysis.par, 'counted trick')} "
+                f"for {declarer}."]
+    value = analysis.dd_after[min(k, len(analysis.dd_after)) - 1]
+    lines = [f"With perfect play from here {declarer} would end with {plural(value, 'counted trick')} "
+             f"(par {analysis.par})."]
+    first = (k - 1) // NUM_SEATS * NUM_SEATS + 1  # the trick's first card, 1-based
+    costly = [m for m in analysis.mistakes if first <= m.play <= k]
+    for m in costly:
+        whose = "Your" if m.seat == you else f"{players[m.seat]}'s"
+        better = _alternatives(m.better)
+        lines.append(f"{whose} {m.card} cost {plural(m.cost, 'trick')} ({better} would have kept it).")
+    if not costly:
+        lines.append("Every card of this trick kept that value.")
     return lines
 
 

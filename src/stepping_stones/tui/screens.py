@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -312,6 +313,7 @@ class ReviewScreen(Screen):
             yield Static(id="review-top")
             yield Static(id="review-sheet")
             yield Static(id="review-table")
+            yield Static(id="review-analysis")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -378,6 +380,38 @@ class ReviewScreen(Screen):
             body.append("\n")
             body.append_text(result_text(view))
         self.query_one("#review-table", Static).update(body)
+        self._show_analysis(frame)
+
+    def _show_analysis(self, frame: Frame) -> None:
+        """What perfect play says of this position: a finished hand's analysis (solved in a
+        worker the first time, then kept), nothing for the hand in progress."""
+        from ..ai.analysis import position_lines  # the first screen need not load the solver
+        from . import hindsight
+
+        widget = self.query_one("#review-analysis", Static)
+        if not frame.finished or frame.full.declaration is None:
+            widget.update(Text("The hand in progress is compared with perfect play once it has been played out.",
+                               style="dim") if frame.full.declaration is not None else "")
+            return
+        found = hindsight.known(frame.full)
+        if found is None:
+            widget.update(Text("Against perfect play: working it out...", style="dim"))
+            self._analyse(frame.full)
+            return
+        text = Text("Analysis: ", style="bold")
+        text.append(" ".join(position_lines(found, frame.k, self.view.players, self.view.seat)))
+        widget.update(text)
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def _analyse(self, past: PastHand) -> None:
+        from . import hindsight
+
+        hindsight.analyse(past)
+        self.app.call_from_thread(self._analysed, past)
+
+    def _analysed(self, past: PastHand) -> None:
+        if self.is_attached and self.frames and self.frames[self.index].full is past:
+            self._show_analysis(self.frames[self.index])
 
     def action_step(self, step: int) -> None:
         if self.frames:
