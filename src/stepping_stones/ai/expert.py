@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from random import Random
 
-from ..engine import NUM_SEATS, STRENGTH, TRICKS, Bid, PlayerView, cards_of
+from ..engine import NUM_SEATS, STRENGTH, SUIT_OF, TRICKS, Bid, PlayerView, cards_of
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
 from .planning import BidPlanner, BidReckoning
@@ -72,7 +72,7 @@ def _tie_key(view: PlayerView, wants_low: bool) -> dict[int, int]:
     trump = declaration.trump
     out = {}
     for c in cards_of(view.legal_cards):
-        key = strength[c] + (10 if trump is not None and c // 9 == trump else 0)
+        key = strength[c] + (10 if trump is not None and SUIT_OF[c] == trump else 0)
         out[c] = key if wants_low else -key
     return out
 

@@ -147,17 +147,16 @@ def _certain_winner(view: PlayerView, card: int) -> int | None:
         return key[c] + (10 if (1 << c) & trump_mask else 0)
 
     led = SUIT_MASKS[SUIT_OF[cards[0]]]
-    best_seat, best = leader, rank(cards[0])
+    best_seat, best_card = leader, cards[0]
     for i, c in enumerate(cards[1:], 1):
-        if (1 << c) & (led | trump_mask) and rank(c) > best:
-            best_seat, best = (leader + i) % NUM_SEATS, rank(c)
+        if (1 << c) & (led | trump_mask) and rank(c) > rank(best_card):
+            best_seat, best_card = (leader + i) % NUM_SEATS, c
     if len(cards) == NUM_SEATS:
         return best_seat
-    # Players still to come could only beat the best card with a higher card of the led suit
-    # or a trump; if none is still out, the trick is decided.
-    best_card = cards[[rank(c) for c in cards].index(best)] if best_seat is not None else card
+    # Players still to come could only beat the best card with a higher card of its suit or,
+    # unless it is a trump, with a trump; if none is still out, the trick is decided.
     out = view.unseen_cards
-    threat = out & ABOVE[declaration.ranking][best_card] if (1 << best_card) & (led | trump_mask) else 0
+    threat = out & ABOVE[declaration.ranking][best_card]
     if trump_mask and not (1 << best_card) & trump_mask:
         threat |= out & trump_mask
     return best_seat if not threat else None

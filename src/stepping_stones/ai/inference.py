@@ -39,7 +39,8 @@ def _sign(contract: Contract) -> int:
     return 1 if contract.goal is Goal.WIN else -1
 
 
-def _options(contract: Contract) -> list[tuple[int, int | None]]:
+def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
+    """Every (ranking, trump) a declarer of ``contract`` may name."""
     trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
     return [(r, t) for r in RANKINGS for t in trumps]
 
@@ -48,7 +49,7 @@ def best_estimate(contract: Contract, hand: int) -> float:
     """The declarer's estimate for ``contract`` with the best ranking and trump for ``hand``,
     as a goal-signed number (higher is better for the declarer)."""
     sign = _sign(contract)
-    return max(sign * estimate(contract, hand, r, t) for r, t in _options(contract))
+    return max(sign * estimate(contract, hand, r, t) for r, t in declaration_options(contract))
 
 
 class BiddingEvidence:
@@ -87,7 +88,7 @@ class BiddingEvidence:
             sign = _sign(contract)
             data = model()[contract.id]
             chosen = sign * estimate(contract, hand, declaration.ranking, declaration.trump)
-            best = max(sign * estimate(contract, hand, r, t) for r, t in _options(contract))
+            best = max(sign * estimate(contract, hand, r, t) for r, t in declaration_options(contract))
             strength = (chosen - sign * data.random_hand_mean) / max(data.random_hand_sd, 0.5)
             factor = PUDDLE_FACTOR if self.puddle else 1.0
             total += factor * (DECLARER_STRENGTH * strength - DECLARER_CHOICE * (best - chosen))

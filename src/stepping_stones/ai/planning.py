@@ -46,7 +46,7 @@ from ..engine import (
     cards_of,
 )
 from .bidding import _pmf, _point_mass, estimate, expected_points, usual
-from .inference import _options
+from .inference import declaration_options
 from .model import model
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
@@ -71,7 +71,7 @@ def future_estimates(contract_id: str) -> tuple[float, ...]:
         hand = 0
         for c in rng.sample(deck, HAND_SIZE):
             hand |= 1 << c
-        options = [estimate(contract, hand, r, t) for r, t in _options(contract)]
+        options = [estimate(contract, hand, r, t) for r, t in declaration_options(contract)]
         values.append(max(options) if win else min(options))
     values.sort()
     n = len(values)
@@ -227,7 +227,7 @@ class BidPlanner:
         """(estimate, ranking, trump): the best ranking and trump for ``contract`` with this hand."""
         win = contract.goal is Goal.WIN
         best: tuple[float, float, int, int | None] | None = None
-        for ranking, trump in _options(contract):
+        for ranking, trump in declaration_options(contract):
             value = estimate(contract, self.hand, ranking, trump)
             key = value if win else -value
             if best is None or key > best[0]:
