@@ -9,7 +9,7 @@ import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.inference import BiddingEvidence, resample
-from stepping_stones.ai.planning import BidPlanner, _expected_max, future_estimates
+from stepping_stones.ai.planning import BidPlanner, _expected_max, future_estimates, hand_estimates, planning_hands
 from stepping_stones.engine import (
     PASS,
     Declaration,
@@ -140,6 +140,19 @@ def test_future_estimates_are_quantiles_of_random_hands():
     values = future_estimates("win-no-trump")
     assert list(values) == sorted(values) and len(values) == 12
     assert future_estimates("win-no-trump") is values  # computed once
+
+
+def test_coming_hands_are_valued_for_all_contracts_at_once():
+    hands = planning_hands()
+    assert len(hands) == 120 and all(h.bit_count() == 12 for h in hands)
+    win = hand_estimates("win-no-trump")
+    lose = hand_estimates("lose-no-trump")
+    assert len(win) == len(lose) == len(hands)
+    # Aligned by hand: with the ranking to choose, a hand with many tricks for a Win contract
+    # (many top cards under one ranking) has few for a Lose contract (under the other).
+    n = len(hands)
+    mw, ml = sum(win) / n, sum(lose) / n
+    assert sum((w - mw) * (v - ml) for w, v in zip(win, lose, strict=True)) < 0
 
 
 def test_bidding_evidence_weighs_a_declarers_hand():

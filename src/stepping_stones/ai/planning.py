@@ -9,8 +9,12 @@ Points come from places on the sheet, so every option is valued in expected shee
 
 What open contracts are worth, ``future(S, n)`` for the set S of this seat's open contracts and n
 hands still to be declared in the game, is the dynamic programme.  In each coming hand the seat
-gets a new random hand (the estimates a random hand gives each contract are drawn once, from
-seeded deals, and kept as quantiles).  Whether it gets to bid depends on its *bidding position*:
+gets a new random hand: the plan imagines 120 seeded random hands and the estimates each gives
+every contract, hand by hand.  A hand good for one contract tends to be good for the others --
+with the ranking to choose, a hand full of top cards under 9 high is full of bottom cards under
+1 high -- so valuing the contracts of a hand together keeps the plan from hoping for more than
+coming hands can bring (valuing them independently had the expert wait too long: about half its
+declarations ended in the puddle, against a third now).  Whether it gets to bid depends on its *bidding position*:
 as forehand it always does, second only if the forehand passed, third only if both did; the
 others declare when offered about as often as their own open contracts and the hands left
 require.  Offered a hand, it declares the contract that gives the most (that hand's points plus
@@ -50,12 +54,41 @@ from .inference import declaration_options
 from .model import model
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
-PLANNING_DEALS = 240  # seeded random hands behind those quantiles
+PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
+JOINT = True  # value coming hands jointly over the contracts (else each contract independently)
 # A player offered the bid declares with (its open contracts) / (OFFER_SHARE * hands left).
 OFFER_SHARE = 0.75
 MAX_DECLARE = 0.95
 # Declaring must beat waiting by this many points (a small bias against moving early on noise).
 MARGIN = 0.02
+
+
+@cache
+def planning_hands() -> tuple[int, ...]:
+    """``PLANNING_DEALS`` seeded random 12-card hands: the coming hands the plan imagines."""
+    rng = Random("expert-planning")
+    deck = list(cards_of(FULL_DECK))
+    hands = []
+    for _ in range(PLANNING_DEALS):
+        hand = 0
+        for c in rng.sample(deck, HAND_SIZE):
+            hand |= 1 << c
+        hands.append(hand)
+    return tuple(hands)
+
+
+@cache
+def hand_estimates(contract_id: str) -> tuple[float, ...]:
+    """For each of ``planning_hands()``: the estimate for ``contract_id`` with its best ranking
+    and trump.  Aligned by hand, so that the contracts of one hand are valued together: a hand
+    strong for one Win contract is strong for the others, and weak for the Lose ones."""
+    contract = CONTRACTS[contract_id]
+    win = contract.goal is Goal.WIN
+    out = []
+    for hand in planning_hands():
+        options = [estimate(contract, hand, r, t) for r, t in declaration_options(contract)]
+        out.append(max(options) if win else min(options))
+    return tuple(out)
 
 
 @cache
@@ -152,6 +185,8 @@ class BidPlanner:
         return expected_points(kept, others, win) - expected_points(_point_mass(recorded, top), others, win)
 
     def _future_points_of(self, contract: Contract) -> tuple[float, ...]:
+        if JOINT:
+            return tuple(self.points(contract, e) for e in hand_estimates(contract.id))
         return tuple(sorted(self.points(contract, e) for e in future_estimates(contract.id)))
 
     # --- the dynamic programme ------------------------------------------------------------------
@@ -196,6 +231,19 @@ class BidPlanner:
         mine = open_mask.bit_count()
         hands = max(hands, mine)
         members = [i for i in range(len(self.mine_open)) if open_mask >> i & 1]
+        if JOINT:
+            rows = [self._future_points[self.mine_open[i].id] for i in members]
+            rest = [self.future(open_mask & ~(1 << i), hands - 1) for i in members]
+            best = [max(v + r for v, r in zip(values, rest, strict=True)) for values in zip(*rows, strict=True)]
+            if mine == hands:
+                value = sum(best) / len(best)
+            else:
+                wait = self.future(open_mask, hands - 1)
+                offered, puddle = self.offer_chances(hands, mine)
+                taken = sum(m if m > wait else (1.0 - puddle) * wait + puddle * m for m in best) / len(best)
+                value = (1.0 - offered) * wait + offered * taken
+            self._memo[key] = value
+            return value
         shifted = [
             [u + self.future(open_mask & ~(1 << i), hands - 1) for u in self._future_points[self.mine_open[i].id]]
             for i in members
