@@ -8,7 +8,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stepping_stones.ai import LEVELS, ExpertAI, HeuristicAI, RandomAI, UnknownLevelError, decide, make_ai
+from stepping_stones.ai import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ExpertAI,
+    HeuristicAI,
+    RandomAI,
+    UnknownLevelError,
+    decide,
+    make_ai,
+)
+from stepping_stones.choices import AI_LEVELS, DEFAULT_AI_LEVEL
 from stepping_stones.engine import FULL_DECK, Game, Phase, Rules, cards_of
 from stepping_stones.lab.simulate import play_game
 from stepping_stones.match import Match, Seeds, drive
@@ -30,6 +40,13 @@ def test_levels():
     assert isinstance(make_ai("expert"), ExpertAI)
     with pytest.raises(UnknownLevelError):
         make_ai("grandmaster")
+
+
+def test_the_setup_screen_offers_the_levels_of_the_ai():
+    """choices.py names the levels without importing the AI (so the setup screen appears sooner):
+    the same names, in the same order, and the same default."""
+    assert tuple(LEVELS) == AI_LEVELS
+    assert DEFAULT_AI_LEVEL == DEFAULT_LEVEL
 
 
 class HeuristicAsked:

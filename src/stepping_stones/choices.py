@@ -10,6 +10,12 @@ from dataclasses import dataclass, field
 
 from .engine import Rules
 
+AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
+"""The computer players' levels, weakest first: the names of ``stepping_stones.ai.LEVELS``, written
+here as well so that the setup screen can offer them without importing the AI (a test checks that
+the two agree)."""
+DEFAULT_AI_LEVEL = "heuristic"
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -18,5 +24,5 @@ class Setup:
     rules: Rules = field(default_factory=Rules)
     player: str = "You"
     names: tuple[str, str] = ("Hana", "Kenji")
-    levels: tuple[str, str] = ("heuristic", "heuristic")
+    levels: tuple[str, str] = (DEFAULT_AI_LEVEL, DEFAULT_AI_LEVEL)
     seed: str | None = None
