@@ -7,6 +7,7 @@ chromium``); where either is missing it is skipped and says which.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,7 @@ class Served:
         (home / "config").mkdir(parents=True, exist_ok=True)
         # the AI seats answer at once, so the test waits on the game, not on the pace
         (home / "config" / "settings.json").write_text(
-            Settings(pace="instant", trick_pause=False).model_dump_json())
+            json.dumps(asdict(Settings(pace="instant", trick_pause=False))))
         env = {**os.environ, "STEPPING_STONES_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "stepping_stones", "serve", "--port", str(self.port), *args],

@@ -1,20 +1,22 @@
 """The app's settings and where it keeps its files.
 
-Settings are a small pydantic model stored as JSON in the user's config
-folder; saved games live in the user's data folder (both from platformdirs).
-Setting ``STEPPING_STONES_HOME`` puts both folders under that directory
-instead (tests use a temporary one).  ``NO_COLOR`` in the environment always
-wins over the colour setting.
+Settings are a small dataclass stored as JSON in the user's config folder;
+pydantic checks the file when it is read (and is only imported then: without a
+settings file the app's first screen needs no pydantic).  Saved games live in
+the user's data folder (both folders from platformdirs).  Setting
+``STEPPING_STONES_HOME`` puts both folders under that directory instead (tests
+use a temporary one).  ``NO_COLOR`` in the environment always wins over the
+colour setting.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import Any, Literal, get_args
 
 from .files import atomic_write
 from .safety import FileProblem, read_small, strict_json
@@ -38,10 +40,13 @@ PACE_DELAYS: dict[str, tuple[float, float]] = {
 }
 
 
-class Settings(BaseModel):
-    """What the player chose once and wants kept: pace, colours, symbols."""
+@dataclass
+class Settings:
+    """What the player chose once and wants kept: pace, colours, symbols.
 
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+    A plain dataclass, so that making one needs no pydantic; ``load_settings`` has pydantic
+    check a settings file against these fields and their types (unknown keys are ignored).
+    """
 
     pace: Pace = "normal"
     colour: Colour = "auto"
@@ -56,6 +61,11 @@ class Settings(BaseModel):
         if self.colour == "mono":
             return True
         return self.colour == "auto" and ("NO_COLOR" in os.environ or few_colours(os.environ.get("TERM", "")))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> Settings:
+        """A copy with the settings in ``update`` changed (the name pydantic models use for it,
+        kept for the callers written when the settings were one)."""
+        return replace(self, **(update or {}))
 
 
 _FEW_COLOURS = {"dumb", "linux", "vt100", "vt102", "vt220", "ansi"}
@@ -110,15 +120,22 @@ def settings_path() -> Path:
 
 
 def load_settings() -> Settings:
-    """The saved settings, or the defaults when there are none (or they cannot be read)."""
+    """The saved settings, checked by pydantic, or the defaults when there are none (or they
+    cannot be read, or are not valid settings)."""
     try:
-        return Settings.model_validate(strict_json(read_small(settings_path(), SETTINGS_LIMIT)))
-    except (FileProblem, ValidationError, ValueError):
+        data = strict_json(read_small(settings_path(), SETTINGS_LIMIT))
+    except (FileProblem, ValueError):  # none (the first start), or not a file of settings
+        return Settings()
+    from pydantic import TypeAdapter, ValidationError  # only now: a file came from outside
+
+    try:
+        return TypeAdapter(Settings).validate_python(data)
+    except ValidationError:
         return Settings()
 
 
 def save_settings(settings: Settings) -> None:
     try:
-        atomic_write(settings_path(), json.dumps(settings.model_dump(), indent=2) + "\n")
+        atomic_write(settings_path(), json.dumps(asdict(settings), indent=2) + "\n")
     except OSError:
         pass  # settings are a convenience; a read-only home must not stop the game
