@@ -165,7 +165,7 @@ def test_the_app_crashing_sets_a_non_zero_return_code(monkeypatch):
     def boom(self):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(SetupScreen, "on_mount", boom)
+    monkeypatch.setattr(SetupScreen, "compose", boom)
     app = make_app()
 
     async def run():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from random import Random
 
 import pytest
@@ -353,6 +354,69 @@ def test_the_setup_screen_checks_names_by_the_records_rule():
             await pilot.pause()
             assert isinstance(app.screen, TableScreen)
             assert app.table.game.players[1] == "\U0001f469\u200d\U0001f4bb"
+
+    asyncio.run(run())
+
+
+FIRST_SCREEN_ONLY = """
+import asyncio, sys
+from stepping_stones.tui.app import SteppingStonesApp
+
+async def main():
+    app = SteppingStonesApp()
+    app._look_for_saved = lambda: None  # the first screen alone, before the saved games are looked for
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        print(type(app.screen).__name__)
+asyncio.run(main())
+print(" ".join(sorted(m for m in sys.modules if m.startswith(("pydantic", "stepping_stones")))))
+"""
+
+
+def test_the_first_screen_needs_neither_the_ai_nor_pydantic(home):
+    """The setup screen is drawn from the light modules only (docs/tui.md, "How fast it is"):
+    no computer player, no records, no rich tables, and without a settings file no pydantic."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", FIRST_SCREEN_ONLY], capture_output=True, text=True, check=True,
+                         env={**os.environ, "STEPPING_STONES_HOME": str(home)}).stdout.split("\n")
+    assert out[0] == "SetupScreen"
+    loaded = set(out[1].split())
+    assert "stepping_stones.tui.setup" in loaded
+    for heavy in ("pydantic", "stepping_stones.ai", "stepping_stones.records", "stepping_stones.session",
+                  "stepping_stones.tui.screens", "stepping_stones.tui.table", "stepping_stones.tui.render"):
+        assert heavy not in loaded
+
+
+def test_the_setup_screen_with_the_mouse():
+    """Each choice draws its own label: a click on the label only focuses it, on ``<`` goes
+    back, on the value goes on; "Start game" in the line of keys starts the game."""
+
+    async def run():
+        app = make_app(levels=("random", "random"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            assert not any(screen.query("Button"))  # no Start button: Enter, Ctrl+S or the keys below
+            keys = screen.query_one("#setup-keys")
+            assert " ".join(widget_text(keys).split()) == "⏎/^S Start game f1 Rules f2 History f3 Statistics ^p palette"
+            level = screen.query_one("#level0")
+            await pilot.click(level, offset=(2, 0))  # the label
+            assert app.focused is level and level.value == "random"
+            await pilot.click(level, offset=(level.label_width + 3, 0))  # the value: the next level
+            assert level.value == "heuristic"
+            await pilot.click(level, offset=(level.label_width, 0))  # "<": back
+            assert level.value == "random"
+            await pilot.click("#short_game", offset=(20, 0))
+            assert not screen.query_one("#omit").disabled
+            line = widget_text(keys)  # with a choice focused, its keys come first (and no room for ^p)
+            assert " ".join(line.split()).startswith("← Previous → Next ⏎/^S Start game")
+            await pilot.click(keys, offset=(line.index("Start game"), 0))
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            assert app.table.game.rules.short_game
 
     asyncio.run(run())
 

@@ -157,7 +157,7 @@ class SteppingStonesApp(App):
             self.push_screen(screen)
 
     def show_setup(self) -> None:
-        from .screens import SetupScreen
+        from .setup import SetupScreen
 
         self._base(SetupScreen(self.last_setup))
 

@@ -1,24 +1,19 @@
-"""Full screens: the setup form, the end of a game, the review of a saved game."""
+"""Full screens: the end of a game, the review of a saved game (the setup form is in setup.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Footer, Static
 
-from ..choices import Setup
 from ..engine import (
-    CONTRACT_SETS,
-    CONTRACTS,
-    DEFAULT_CUT,
     HAND_SIZE,
     NINE_HIGH,
     NUM_SEATS,
@@ -26,162 +21,13 @@ from ..engine import (
     PastHand,
     Phase,
     PlayerView,
-    Rules,
     sorted_cards,
 )
-from ..safety import escape, names_problem
-from ..settings import PACES, as_colour, as_pace, save_settings
+from ..safety import escape
 from .host import host
 from .render import Look, contract_line, result_text, sheet_table
-from .seats import DEFAULT_LEVEL, levels
-from .widgets import Choice, TooSmall
-
-
-def _YES_NO(what: str) -> list[tuple[str, str]]:
-    return [("no", "no"), (f"yes, {what}", "yes")]
-
-
-def _yn(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
-def _row(label: str, widget) -> Horizontal:
-    return Horizontal(Static(label, classes="label"), widget, classes="row")
-
-
-class SetupScreen(Screen):
-    """Choose the rules and the opponents; Enter starts with what is shown."""
-
-    BINDINGS = [
-        Binding("ctrl+s", "start", "Start game", id="start", key_display="⏎/^S"),
-        Binding("enter", "start", "Start game", show=False),
-        Binding("f1", "help", "Rules", id="help"),
-        Binding("f2", "app.history", "History", id="history"),
-        Binding("f3", "app.stats", "Statistics", id="stats"),
-    ]
-
-    def __init__(self, setup: Setup | None = None) -> None:
-        super().__init__()
-        self.setup = setup or Setup()
-
-    @property
-    def rules(self) -> Rules:
-        return self.setup.rules
-
-    def _set_rules(self, **changes: Any) -> None:
-        self.setup = replace(self.setup, rules=replace(self.setup.rules, **changes))
-
-    def compose(self) -> ComposeResult:
-        s = self.setup
-        r = s.rules
-        settings = host(self).settings
-        yield TooSmall(id="too-small")
-        with Vertical(classes="body", id="setup"):
-            yield Static(Text.assemble(("Stepping Stones", "bold"),
-                                       " - a new game for three: you and two computer players"),
-                         id="setup-title")
-            with Horizontal(id="setup-columns"):
-                with VerticalScroll(id="setup-rules", can_focus=False):
-                    yield Static("Rules", classes="heading")
-                    yield _row("Contract set", Choice([("Standard", "standard"), ("Advanced", "advanced")],
-                                                      r.contract_set, id="contract_set"))
-                    yield _row("Short game", Choice(_YES_NO("9 hands"), _yn(r.short_game), id="short_game"))
-                    yield _row("Left out", Choice(self._cut_options(r.contract_set),
-                                                  r.omit or DEFAULT_CUT[r.contract_set], id="omit",
-                                                  disabled=not r.short_game))
-                    yield _row("Redo tokens", Choice(_YES_NO("one each"), _yn(r.redo_tokens), id="redo_tokens"))
-                    yield _row("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
-                    yield Static("Display", classes="heading")
-                    yield _row("AI pace", Choice([(p, p) for p in PACES], settings.pace, id="pace"))
-                    yield _row("Colours", Choice([("automatic", "auto"), ("colour", "colour"),
-                                                  ("monochrome", "mono")], settings.colour, id="colour"))
-                    yield _row("Symbols", Choice([("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii),
-                                                 id="ascii"))
-                with VerticalScroll(id="setup-seats", can_focus=False):
-                    yield Static("Players", classes="heading")
-                    yield _row("Your name", Input(s.player, max_length=40, compact=True, id="player"))
-                    level_opts = [(lv, lv) for lv in levels()]
-                    for i in range(2):  # seats 1 and 2, as in the game records (you are seat 0)
-                        yield _row(f"Seat {i + 1} name", Input(s.names[i], max_length=40, compact=True,
-                                                                id=f"name{i}"))
-                        value = s.levels[i] if s.levels[i] in levels() else DEFAULT_LEVEL
-                        if value not in levels():
-                            value = levels()[-1]
-                        yield _row(f"Seat {i + 1} level", Choice(level_opts, value, id=f"level{i}"))
-                    yield Static(id="setup-error")
-            yield Static(self._describe(), id="setup-summary")
-            with Horizontal(id="setup-buttons"):
-                yield Button("Start game", id="start-button", variant="primary", compact=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#start-button").focus()
-
-    @staticmethod
-    def _cut_options(contract_set: str) -> list[tuple[str, str]]:
-        usual = DEFAULT_CUT[contract_set]
-        return [(CONTRACTS[c].label + (" (usual)" if c == usual else ""), c) for c in CONTRACT_SETS[contract_set]]
-
-    def _describe(self) -> Text:
-        rules = self.rules
-        return Text(f"{rules.describe()}: {rules.hands} hands. Enter starts.", style="italic")
-
-    def on_choice_changed(self, event: Choice.Changed) -> None:
-        sid = event.choice.id
-        rules = self.rules
-        omit_choice = self.query_one("#omit", Choice)
-        if sid == "contract_set" and event.value != rules.contract_set:
-            omit_choice.set_options(self._cut_options(event.value), DEFAULT_CUT[event.value])
-            self._set_rules(contract_set=event.value, omit=None)
-        elif sid == "omit" and rules.short_game:
-            self._set_rules(omit=event.value)
-        elif sid == "short_game":
-            short = event.value == "yes"
-            self._set_rules(short_game=short, omit=omit_choice.value if short else None)
-            omit_choice.disabled = not short
-        elif sid == "redo_tokens":
-            self._set_rules(redo_tokens=event.value == "yes")
-        elif sid == "ascii":  # the display choices take effect now, and are kept once a game starts
-            host(self).settings.ascii = event.value == "yes"
-            self.app.set_class(host(self).settings.ascii, "-ascii")
-        elif sid == "pace":
-            host(self).settings.pace = as_pace(event.value)
-        elif sid == "colour" and event.value != host(self).settings.colour:
-            host(self).settings.colour = as_colour(event.value)
-            host(self).apply_colour_mode()
-        self.query_one("#setup-summary", Static).update(self._describe())
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start-button":
-            self.action_start()
-
-    def read_form(self) -> Setup | None:
-        names = [self.query_one(f"#{wid}", Input).value.strip() for wid in ("player", "name0", "name1")]
-        problem = names_problem(names)  # the same rule as for the names in a game record
-        if problem:
-            self.query_one("#setup-error", Static).update(Text(f"{problem[0].upper()}{problem[1:]}.",
-                                                               style="bold red"))
-            return None
-        self.setup = replace(
-            self.setup,
-            player=names[0],
-            names=(names[1], names[2]),
-            levels=(self.query_one("#level0", Choice).value, self.query_one("#level1", Choice).value),
-            seed=self.query_one("#seed", Input).value.strip() or None,
-        )
-        return self.setup
-
-    def action_start(self) -> None:
-        setup = self.read_form()
-        if setup is not None:
-            save_settings(host(self).settings)
-            host(self).start_new_game(setup)
-
-    def action_help(self) -> None:
-        host(self).action_help(self.rules)
+from .setup import SetupScreen as SetupScreen  # it lived here once; the app imports it from .setup
+from .widgets import TooSmall
 
 
 class GameOverScreen(Screen):

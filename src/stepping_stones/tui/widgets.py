@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
@@ -38,6 +39,73 @@ class TooSmall(Static):
                 "and the game comes back, exactly where it was.",
             )
         )
+
+
+class KeyBar(Static):
+    """The keys of the screen in one line at the bottom, drawn like Textual's footer; a click on a
+    key presses it.
+
+    One widget instead of a footer of one widget per key, whose keys only appear a refresh
+    after the rest of the screen: the setup screen, the first screen of the app, uses it so that
+    it is drawn whole, and sooner.  The keys are the screen's active bindings, as in the footer:
+    those of the focused widget, the screen and the app that are shown, one per action, and the
+    command palette's at the right.
+    """
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self._spans: list[tuple[int, int, str]] = []  # (start, end, key) of each key drawn
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _: self.refresh())
+
+    def _keys(self) -> tuple[list[tuple[Binding, bool]], tuple[Binding, bool] | None]:
+        active = self.screen.active_bindings
+        shown: dict[str, tuple[Binding, bool]] = {}
+        for _, binding, enabled, _ in active.values():
+            if binding.show and binding.action not in shown:
+                shown[binding.action] = (binding, enabled)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING) if self.app.ENABLE_COMMAND_PALETTE else None
+        return list(shown.values()), (palette.binding, palette.enabled) if palette else None
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key", partial=True)
+        description_style = self.get_component_rich_style("keybar--description", partial=True)
+        keys, palette = self._keys()
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        spans: list[tuple[int, int, str]] = []
+
+        def add(binding: Binding, enabled: bool, at: Text) -> None:
+            start = at.cell_len
+            at.append(f" {self.app.get_key_display(binding)} ", key_style)
+            at.append(f"{binding.description} ", description_style)
+            if not enabled:
+                at.stylize("dim", start)
+            spans.append((start, at.cell_len, binding.key.split(",")[0]))
+
+        for binding, enabled in keys:
+            add(binding, enabled, text)
+        if palette is not None:
+            right = Text()
+            add(palette[0], palette[1], right)
+            gap = self.size.width - text.cell_len - right.cell_len
+            if gap > 0:
+                start = text.cell_len + gap
+                text.append(" " * gap)
+                text.append_text(right)
+                spans[-1] = (start + spans[-1][0], start + spans[-1][1], spans[-1][2])
+        self._spans = spans
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                self.app.simulate_key(key)
+                return
 
 
 class Clickable(Static):
@@ -102,16 +170,19 @@ class HandView(Static):
 
 
 class Choice(Static, can_focus=True):
-    """A one-line choice among a few values: Left/Right (or a click) moves through them.
+    """A labelled one-line choice among a few values: Left/Right (or a click) moves through them.
 
-    Much lighter than a Select (which builds an overlay of several widgets), so
-    the setup screen appears quickly.
+    The label is drawn by the choice itself, so a row of the setup screen is one widget: much
+    lighter than a Select (an overlay of several widgets), or a label and a choice in a row, so
+    the setup screen appears quickly.  A click on ``<`` goes back, a click on the value forward,
+    a click on the label only moves the focus here.
     """
 
     BINDINGS = [
         ("left", "move(-1)", "Previous"),
         ("right,space", "move(1)", "Next"),
     ]
+    COMPONENT_CLASSES = {"choice--value"}
 
     class Changed(Message):
         def __init__(self, choice: Choice, value: str) -> None:
@@ -123,8 +194,11 @@ class Choice(Static, can_focus=True):
         def control(self) -> Choice:
             return self.choice
 
-    def __init__(self, options: list[tuple[str, str]], value: str, **kwargs) -> None:
+    def __init__(self, label: str, options: list[tuple[str, str]], value: str, *, label_width: int = 13,
+                 **kwargs) -> None:
         super().__init__("", **kwargs)
+        self.label = label
+        self.label_width = max(label_width, len(label) + 1)
         self.options = list(options)
         self.index = next((i for i, (_, v) in enumerate(self.options) if v == value), 0)
 
@@ -135,27 +209,27 @@ class Choice(Static, can_focus=True):
     @value.setter
     def value(self, value: str) -> None:
         self.index = next((i for i, (_, v) in enumerate(self.options) if v == value), 0)
-        self._show()
+        self.refresh()
 
     def set_options(self, options: list[tuple[str, str]], value: str) -> None:
         self.options = list(options)
         self.value = value
 
-    def on_mount(self) -> None:
-        self._show()
-
-    def _show(self) -> None:
-        label = self.options[self.index][0]
-        self.update(Text.assemble(("<", "dim"), label, (">", "dim")))
+    def render(self) -> Text:
+        shown = Text.assemble(("<", "dim"), self.options[self.index][0], (">", "dim"))
+        shown.pad_right(self.size.width - self.label_width - shown.cell_len)  # the highlight spans the row
+        shown.stylize(self.get_component_rich_style("choice--value", partial=True))
+        return Text.assemble(self.label.ljust(self.label_width), shown, no_wrap=True, end="")
 
     def action_move(self, step: int) -> None:
         if self.disabled:
             return
         self.index = (self.index + step) % len(self.options)
-        self._show()
+        self.refresh()
         self.post_message(self.Changed(self, self.value))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.focus()
-        self.action_move(-1 if event.x <= 1 else 1)
+        if event.x >= self.label_width:
+            self.action_move(-1 if event.x <= self.label_width + 1 else 1)
