@@ -71,6 +71,17 @@ class SteppingStonesApp(App):
             shown = shown.replace(symbol, word)
         return shown
 
+    def get_default_screen(self) -> Screen:
+        """The setup screen, when the app opens on it: as Textual's first screen it is drawn
+        whole in one frame, with no empty screen beneath it to set up and draw first.  A review
+        or a resumed game opens on an empty first screen instead (``_base`` puts the others
+        above the first screen)."""
+        if self.review_game is not None or self.resume:
+            return super().get_default_screen()
+        from .setup import SetupScreen
+
+        return SetupScreen(self.last_setup)
+
     def on_mount(self) -> None:
         self.set_class(self.settings.ascii, "-ascii")
         self._check_size()
@@ -82,8 +93,7 @@ class SteppingStonesApp(App):
         if self.resume:
             self._look_for_saved()
             return
-        # The setup screen first; the saved games are looked for once it is on screen.
-        self.show_setup()
+        # The setup screen is the first screen; the saved games are looked for once it is drawn.
         self.call_after_refresh(self._look_for_saved)
 
     def _look_for_saved(self) -> None:
@@ -143,7 +153,8 @@ class SteppingStonesApp(App):
     # --- screens --------------------------------------------------------------
 
     def _base(self, screen: Screen) -> None:
-        """Make ``screen`` the only screen (above Textual's default one)."""
+        """Make ``screen`` the only screen above the first one (Textual's default screen: the
+        setup screen the app opened on, or an empty one), which stays beneath, out of sight."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
         if len(self.screen_stack) == 2:
