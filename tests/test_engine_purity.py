@@ -74,3 +74,26 @@ def test_the_replay_command_does_not_load_the_tui():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_face_loads_the_game_modules_when_their_names_are_asked_for():
+    """The face loads the cards, contracts and errors at once (the setup screen needs no more)
+    and every other name of ``__all__`` from the module the lazy table names, on first use."""
+    code = (
+        "import sys, stepping_stones.engine as e\n"
+        "print(sorted(m for m in sys.modules if m.startswith('stepping_stones.engine.')))\n"
+        "e.Game\n"
+        "print(sorted(m for m in sys.modules if m.startswith('stepping_stones.engine.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    at_once = ["stepping_stones.engine.cards", "stepping_stones.engine.contracts", "stepping_stones.engine.errors"]
+    assert out[0] == str(at_once)
+    assert "stepping_stones.engine.game" in out[1]
+    lazy = engine._MODULE_OF
+    assert set(lazy) <= set(engine.__all__)
+    for name in engine.__all__:
+        value = getattr(engine, name)
+        if name in lazy:
+            defined_in = sys.modules[f"stepping_stones.engine.{lazy[name]}"]
+            assert getattr(defined_in, name) is value
+    assert set(engine.__all__) <= set(dir(engine))

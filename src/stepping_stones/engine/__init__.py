@@ -4,14 +4,21 @@ The app, the AI seats, the replay command and the benchmark all go through
 this package, and only through this public face: the rules are written here
 once.
 
+The cards, the contracts and the errors are loaded with the face; the game and
+its hands, bids, views and scoring when one of their names is first asked for,
+so that the app's setup screen (which needs only the contracts) appears sooner.
+
 >>> from random import Random
+>>> from stepping_stones.engine import Game, Rules
 >>> game = Game(Rules("advanced", short_game=True), first_forehand=2)
 >>> _ = game.deal_hand(Random(3))
 >>> game.bidder, [str(b) for b in game.legal_bids()[:3]]
 (2, ['pass', 'win-last-6 9', 'win-last-6 1'])
 """
 
-from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from .cards import (
     ABOVE,
     BIT,
@@ -67,11 +74,41 @@ from .errors import (
     UnknownContractError,
     WrongPhaseError,
 )
-from .game import DEFAULT_PLAYERS, Game, next_forehand, puddle_seat
-from .hand import NEXT, HandState, Trick, play_seats
-from .log import HandLog, Phase, bid_seat
-from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
-from .view import PastHand, PlayerView
+
+if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
+    from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
+    from .game import DEFAULT_PLAYERS, Game, next_forehand, puddle_seat
+    from .hand import NEXT, HandState, Trick, play_seats
+    from .log import HandLog, Phase, bid_seat
+    from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
+    from .view import PastHand, PlayerView
+
+_LAZY = {  # the modules loaded when one of their names is first asked for, and those names
+    "bids": ("PASS", "Bid", "Declaration", "Pass", "declare", "parse_bid"),
+    "game": ("DEFAULT_PLAYERS", "Game", "next_forehand", "puddle_seat"),
+    "hand": ("NEXT", "HandState", "Trick", "play_seats"),
+    "log": ("HandLog", "Phase", "bid_seat"),
+    "scoring": ("PLACE_POINTS", "contract_points", "score_results", "sheet_firsts", "sheet_totals", "winners"),
+    "view": ("PastHand", "PlayerView"),
+}
+_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
+
+
+if not TYPE_CHECKING:  # (hidden from mypy, which takes the names from the imports above)
+
+    def __getattr__(name: str) -> object:
+        """A name of the game's modules: the module is loaded now, and the name kept in this one."""
+        module = _MODULE_OF.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE_OF})
+
 
 __all__ = [
     "ABOVE",

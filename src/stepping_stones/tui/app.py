@@ -17,12 +17,13 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from ..choices import Setup
-from ..engine import Game, Rules
+from ..engine import Rules
 from ..safety import escape
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
+    from ..engine import Game
     from ..session import Session
 
 HUMAN = 0  # the person's seat in the app's games
