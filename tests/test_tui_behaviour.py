@@ -421,6 +421,22 @@ def test_the_setup_screen_with_the_mouse():
     asyncio.run(run())
 
 
+def test_the_setup_screen_in_ascii_mode_draws_only_ascii():
+    from stepping_stones.settings import Settings
+
+    async def run():
+        app = make_app(settings=Settings(pace="instant", colour="colour", ascii=True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "tab")  # a choice has the focus: its keys are in the line too
+            await pilot.pause()
+            shown = "\n".join(widget_text(w) for w in app.screen.walk_children() if not w.children)
+            assert "Left Previous" in " ".join(shown.split()) and "Contract set" in shown
+            assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
+
+    asyncio.run(run())
+
+
 def test_the_review_steps_through_the_analysis_of_each_finished_hand():
     from stepping_stones.ai.analysis import analyse_hand, position_lines
     from stepping_stones.tui.app import SteppingStonesApp
