@@ -33,7 +33,8 @@ MINIMAL = (
 
 
 # A tmux server of this run's own, so that other tmux users (or another measurement) are not disturbed.
-TMUX = ["tmux", "-L", f"first-screen-{os.getpid()}"]
+SOCKET = f"first-screen-{os.getpid()}"
+TMUX = ["tmux", "-L", SOCKET]
 
 
 def first_screen(command: str, ready: tuple[str, ...], env: dict[str, str]) -> float:
@@ -77,6 +78,9 @@ def main() -> None:
     for _ in range(runs):
         theirs.append(first_screen(f"{sys.executable} {minimal}", ("minimal app ready",), env))
         ours.append(first_screen(app, ("Start game", "Kenji"), env))
+    socket = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), f"tmux-{os.getuid()}", SOCKET)
+    if os.path.exists(socket):
+        os.remove(socket)  # the server has gone; tmux leaves its socket behind
     a, b = statistics.median(ours), statistics.median(theirs)
     print(f"stepping-stones {a:.3f} s, minimal Textual app {b:.3f} s (medians of {runs}"
           f"{', with a settings file' if '--settings' in sys.argv else ''}), ratio {a / b:.2f}")
