@@ -422,3 +422,27 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
             assert not isinstance(app.screen, HandSummaryScreen)
 
     asyncio.run(run())
+
+
+def test_undo_with_nothing_to_take_back_says_why():
+    async def run():
+        app = make_app(seed="undo-none")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await until(pilot, lambda t: t.flow.undo_point() is None)
+            assert "Undo" not in widget_text(app.screen.query_one("Footer"))
+            await press(pilot, "u")
+            assert "Nothing to take back" in widget_text(table.query_one("#log"))
+
+    asyncio.run(run())
+
+
+def test_a_hand_too_long_to_solve_says_so_instead_of_working_on():
+    from stepping_stones.tui import hindsight
+    from tui_support import saved_game_near_the_end as near
+
+    view = near(seed="too-long", hands=2, cards_left=0).game.view(0)
+    past = view.history[0]
+    assert hindsight.analyse(past, limit=50) == hindsight.TOO_LONG  # a tiny budget runs out
+    assert hindsight.known(past) == hindsight.TOO_LONG

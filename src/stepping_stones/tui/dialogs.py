@@ -9,10 +9,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..ai.analysis import HandAnalysis, analysis_lines
+from ..ai.analysis import analysis_lines
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
 from . import hindsight
 from .host import host
@@ -93,12 +94,16 @@ class HandSummaryScreen(Dialog):
         if self.is_attached:
             self.app.call_from_thread(self._show_analysis, found)
 
-    def _show_analysis(self, found: HandAnalysis | None) -> None:
-        if not self.is_attached:
+    def _show_analysis(self, found: hindsight.Outcome) -> None:
+        try:
+            widget = self.query_one("#summary-analysis", Static)
+        except NoMatches:  # the summary was closed while the solver worked
             return
-        widget = self.query_one("#summary-analysis", Static)
         if found is None:
             widget.update("")
+            return
+        if isinstance(found, str):
+            widget.update(Text(found, style="dim"))
             return
         lines = analysis_lines(found, self.view.players, self.view.seat)
         text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))

@@ -13,10 +13,19 @@ import threading
 from collections import OrderedDict
 
 from ..ai.analysis import HandAnalysis, analyse_past
+from ..ai.solver import SearchLimit
 from ..engine import PastHand
 
 _KEEP = 64  # hands kept: more than a game's worth, for a review after a game
-_known: OrderedDict[tuple[object, ...], HandAnalysis | None] = OrderedDict()
+LIMIT = 2_000_000
+"""Solver positions one hand may take here (most take tens of thousands; a few, such as some
+May Trump hands, take millions: a minute of work the app does not spend in the background)."""
+TOO_LONG = ("This hand takes too long to solve here; stepping-stones analyse on the game's record "
+            "works it out in full.")
+
+Outcome = HandAnalysis | str | None
+"""The analysis; or why there is none (a sentence); or None for a hand not played out."""
+_known: OrderedDict[tuple[object, ...], Outcome] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -24,19 +33,24 @@ def _key(past: PastHand) -> tuple[object, ...]:
     return (past.declarer, past.declaration, past.plays, past.play_seats)
 
 
-def known(past: PastHand) -> HandAnalysis | None:
-    """The analysis of ``past`` if it has been worked out already, else None."""
+def known(past: PastHand) -> Outcome:
+    """The outcome for ``past`` if it has been worked out already, else None."""
     with _lock:
         return _known.get(_key(past))
 
 
-def analyse(past: PastHand) -> HandAnalysis | None:
-    """The analysis of ``past`` (None for a hand not played out); slow the first time."""
+def analyse(past: PastHand, limit: int = LIMIT) -> Outcome:
+    """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``);
+    slow the first time."""
     key = _key(past)
     with _lock:
         if key in _known:
             return _known[key]
-    found = analyse_past(past)
+    found: Outcome
+    try:
+        found = analyse_past(past, limit=limit)
+    except SearchLimit:
+        found = TOO_LONG
     with _lock:
         _known[key] = found
         while len(_known) > _KEEP:

@@ -10,6 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -234,7 +235,10 @@ class ReviewScreen(Screen):
         from ..ai.analysis import position_lines  # the first screen need not load the solver
         from . import hindsight
 
-        widget = self.query_one("#review-analysis", Static)
+        try:
+            widget = self.query_one("#review-analysis", Static)
+        except NoMatches:  # the review was left while the solver worked
+            return
         if not frame.finished or frame.full.declaration is None:
             widget.update(Text("The hand in progress is compared with perfect play once it has been played out.",
                                style="dim") if frame.full.declaration is not None else "")
@@ -243,6 +247,9 @@ class ReviewScreen(Screen):
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
             self._analyse(frame.full)
+            return
+        if isinstance(found, str):
+            widget.update(Text(found, style="dim"))
             return
         text = Text("Analysis: ", style="bold")
         text.append(" ".join(position_lines(found, frame.k, self.view.players, self.view.seat)))

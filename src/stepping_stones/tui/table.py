@@ -64,6 +64,7 @@ class TableScreen(Screen[None]):
         *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
         Binding("p", "pass_bid", "Pass", id="pass"),
         Binding("u", "undo", "Undo", id="undo"),
+        Binding("u", "nothing_to_undo", "Undo", id="nothing_to_undo", show=False),
         Binding("i", "hint", "Hint", id="hint"),
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
@@ -193,6 +194,8 @@ class TableScreen(Screen[None]):
     # --- drawing -------------------------------------------------------------
 
     def render_all(self) -> None:
+        if not self.is_attached or not self.children:
+            return  # the table is being taken down: nothing to draw on
         state = self.state()
         view = state.view
         for panel_id in ("#topbar", "#sheet", "#target", "#table", "#log", "#tracker", "#history"):
@@ -384,8 +387,10 @@ class TableScreen(Screen[None]):
             return g.phase is Phase.BIDDING
         if action == "pass_bid":
             return g.phase is Phase.BIDDING and not g.in_puddle
-        if action == "undo":
-            return True if self.flow.undo_point() is not None else None  # None: shown dimmed
+        if action in ("undo", "nothing_to_undo"):
+            # "Undo" is shown only when there is something to take back (so the footer fits 80
+            # columns); otherwise u says why not
+            return (self.flow.undo_point() is not None) == (action == "undo")
         if action in ("tracker", "history"):
             return not self.app.has_class("-wide")  # always on screen in a large window
         return True
@@ -473,11 +478,14 @@ class TableScreen(Screen[None]):
         self.render_all()
         self.advance()
 
+    def action_nothing_to_undo(self) -> None:
+        self.refusal = "Nothing to take back: an undo only reaches back to your last move of this trick."
+        self.render_all()
+
     def action_undo(self) -> None:
         """Take back the person's last bid or card, and the AI moves after it."""
         if self.flow.undo_point() is None:
-            self.refusal = "Nothing to take back: an undo only reaches back to your last move of this trick."
-            self.render_all()
+            self.action_nothing_to_undo()
             return
         self._gen += 1  # an AI answer still on its way is for a position that is gone
         self.thinking = False
