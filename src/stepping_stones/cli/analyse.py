@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,13 +30,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import analyse_game, analysis_json
-    from ..records import RecordError, game_from_record, read_record
-    from .args import progress_bar
+    from .args import game_from_file, progress_bar
 
-    try:
-        game = game_from_record(read_record(args.file))
-    except RecordError as exc:
-        print(exc.line(), file=sys.stderr)
+    game = game_from_file(args.file)
+    if game is None:
         return 2
     bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands")
     with bar:

@@ -8,10 +8,24 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..ai import LEVELS
-from ..engine import CONTRACT_SETS, CONTRACTS, Rules
+from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
 
 if TYPE_CHECKING:
     from ..lab.simulate import Runner
+
+
+def game_from_file(path: str) -> Game | None:
+    """The game a record file holds, every action checked; or None, after one line on standard
+    error naming what is wrong (``hand 3, play 14: ...``), for the command to exit with 2."""
+    import sys
+
+    from ..records import RecordError, game_from_record, read_record
+
+    try:
+        return game_from_record(read_record(path))
+    except RecordError as exc:
+        print(exc.line(), file=sys.stderr)
+        return None
 
 
 def positive(text: str) -> int:

@@ -24,13 +24,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
-    from ..records import RecordError, game_from_record, read_record
     from ..safety import escape
+    from .args import game_from_file
 
-    try:
-        game = game_from_record(read_record(args.file))
-    except RecordError as exc:
-        print(exc.line(), file=sys.stderr)
+    game = game_from_file(args.file)
+    if game is None:
         return 2
     try:
         found = hint_for_game(game)

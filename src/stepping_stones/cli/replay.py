@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..engine import CONTRACTS, Game
-from ..records import RecordError, game_from_record, read_record, summary
+from ..records import summary
+from .args import game_from_file
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,10 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = game_from_record(read_record(args.file))
-    except RecordError as exc:
-        print(exc.line(), file=sys.stderr)
+    game = game_from_file(args.file)
+    if game is None:
         return 2
     facts = summary(game)
     if args.json:
