@@ -35,6 +35,9 @@ TALL = 32  # rows from which the table shows more of what happened
 WIDE = (120, 36)  # columns and rows from which the card tracker and the tricks sit beside the table
 
 
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits (sys.setswitchinterval)
+
+
 class SteppingStonesApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "Stepping Stones"
@@ -85,6 +88,10 @@ class SteppingStonesApp(App):
         return SetupScreen(self.last_setup)
 
     def on_mount(self) -> None:
+        # The computer players, hints and analysis think in threads that hold the GIL for long
+        # stretches; with the default 5 ms switch interval a key waits for several of them
+        # (a median of 40-45 ms while an AI thinks), with 1 ms about 15 ms.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.set_class(self.settings.ascii, "-ascii")
         self._check_size()
         if self.review_game is not None:
