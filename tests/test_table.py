@@ -27,7 +27,7 @@ from stepping_stones.settings import Settings, few_colours, load_settings, setti
 from stepping_stones.tui.dialogs import HandSummaryScreen, PanelScreen
 from stepping_stones.tui.render import Look, hand_summary
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
-from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person, widget_text
+from tui_support import human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person, widget_text
 
 
 @pytest.fixture(autouse=True)
@@ -328,8 +328,7 @@ def test_the_record_and_replay_mark_a_redo_the_same_way(tmp_path, capsys):
 async def _hint_shown(pilot, table):
     for _ in range(2000):  # the expert works in a thread; the screen keeps answering meanwhile
         if table.hint and "thinking" not in table.hint:
-            await pilot.pause()  # the log grows to show the hint whole
-            return widget_text(table.query_one("#log"))
+            return await settled(pilot, table.query_one("#log"))  # the log grows to show the hint whole
         await pilot.pause(0.01)
     raise AssertionError("the hint never came")
 
@@ -408,6 +407,7 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
             for _ in range(3000):
                 shown = widget_text(screen.query_one("#summary-analysis"))
                 if "working it out" not in shown:
+                    shown = await settled(pilot, screen.query_one("#summary-analysis"))
                     break
                 await pilot.pause(0.01)
             # the same as the analysis of the real hand (with its real deal) says

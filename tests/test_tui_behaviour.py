@@ -23,6 +23,7 @@ from tui_support import (
     make_app,
     press,
     saved_game_near_the_end,
+    settled,
     wait_for_person,
     widget_text,
 )
@@ -450,7 +451,7 @@ def test_the_review_steps_through_the_analysis_of_each_finished_hand():
         for _ in range(3000):  # the first look at a hand solves it in a worker
             text = " ".join(widget_text(screen.query_one("#review-analysis")).split())
             if "working it out" not in text:
-                return text
+                return await settled(pilot, screen.query_one("#review-analysis"))
             await pilot.pause(0.01)
         raise AssertionError("the analysis never came")
 

@@ -87,6 +87,22 @@ def widget_text(widget) -> str:
     return "\n".join(strip.text.rstrip() for strip in strips)
 
 
+async def settled(pilot, widget, limit: int = 100) -> str:
+    """The widget's text (words joined by single spaces) once the layout has caught up with it.
+
+    A Static given a longer text is drawn at its old height until the next layout pass, so a read
+    right after an update can be cut short; read until two reads a refresh apart agree.
+    """
+    before = None
+    for _ in range(limit):
+        await pilot.pause()
+        text = " ".join(widget_text(widget).split())
+        if text == before:
+            return text
+        before = text
+    raise AssertionError(f"the text of {widget!r} never settled")
+
+
 async def wait_for_person(pilot, limit: int = 20000):
     """Let the AI seats act until the person must do something; return the screen then."""
     app = pilot.app
