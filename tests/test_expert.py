@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 import random
 
 import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
+from stepping_stones.ai.bidding import points_by_count
+from stepping_stones.ai.expert import TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
 from stepping_stones.ai.planning import BidPlanner, _expected_max, future_estimates, hand_estimates, planning_hands
 from stepping_stones.engine import (
@@ -92,8 +96,55 @@ def test_the_reckoning_picks_the_best_average_for_its_side():
         r = ExpertAI().reckon_card(view, random.Random(5))
         assert set(r.values) == set(cards_of(view.legal_cards))
         sign = 1 if r.wants_more else -1
-        assert sign * r.values[r.chosen] == max(sign * v for v in r.values.values())
+        if r.exact:  # solved to the end: played for sheet points, the count breaking near-ties
+            assert set(r.points) == set(r.values)
+            best = max(r.points.values())
+            assert r.points[r.chosen] >= best - TRICK_WEIGHT * 12
+            assert r.score(r.chosen) == max(r.score(c) for c in r.values)
+        else:  # counts that are only estimates: the best average count for its side
+            assert not r.points
+            assert sign * r.values[r.chosen] == max(sign * v for v in r.values.values())
+        assert r.ranked()[0] == r.chosen
         assert r.layouts >= 1 and all(0 <= v <= 12 for v in r.values.values())
+
+
+def _declared(contract: str, sheet_row: tuple[int | None, int | None, int | None], redo: bool = False):
+    """A view of seat 0 just after ``contract`` was declared, with the sheet's row for it set."""
+    game = Game(Rules("standard", redo_tokens=True), first_forehand=0)
+    game.deal_hand(Seeds("points").deal(1))
+    game.bid(parse_bid(f"{contract} 9"))
+    view = game.view(0)
+    sheet = dict(view.sheet)
+    sheet[contract] = sheet_row
+    declaration = Declaration(view.declaration.contract, 9, None, redo)
+    return lambda seat: dataclasses.replace(game.view(seat), sheet=sheet, declaration=declaration)
+
+
+def test_a_count_is_worth_its_place_on_the_sheet():
+    # Both others recorded 5 in Win Tricks (No Trump): under 5 the declarer is third (-1), at 5
+    # it shares all three places (+1), over 5 it is first (+3); a sixth trick is worth two
+    # points and a seventh nothing.
+    view = _declared("win-no-trump", (None, 5, 5))
+    assert points_by_count(view(0), 0) == (-1,) * 5 + (1,) + (3,) * 7
+    # A defender that recorded 5 loses two points when the declarer passes it, one on a tie.
+    assert [x - points_by_count(view(1), 1)[0] for x in points_by_count(view(1), 1)] == [0] * 5 + [-1] + [-2] * 7
+    # Lose Tricks: fewer is better.
+    view = _declared("lose-no-trump", (None, 2, 4))
+    declarer = points_by_count(view(0), 0)
+    assert declarer[:2] == (3, 3) and declarer[2] == 2 and declarer[3] == 1 and declarer[4] == 0
+    assert set(declarer[5:]) == {-1}
+    # A defender not yet recorded cares about the declarer's count by degrees: its own result is
+    # still to come, as the contract usually goes.
+    values = points_by_count(_declared("win-no-trump", (None, None, None))(1), 1)
+    assert all(a >= b for a, b in itertools.pairwise(values)) and values[0] > values[-1]
+
+
+def test_after_a_redo_the_sheet_keeps_the_better_result():
+    # The declarer recorded 4 and plays Win Tricks again with a redo token; the others have 6
+    # and 3. Ending below 4 changes nothing; it keeps 4 (second).
+    view = _declared("win-no-trump", (4, 6, 3), redo=True)
+    values = points_by_count(view(0), 0)
+    assert values[:5] == (1,) * 5 and values[6] == 2 and values[7] == 3
 
 
 def test_in_the_puddle_the_expert_declares_an_open_contract():

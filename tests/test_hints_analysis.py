@@ -92,6 +92,29 @@ def test_a_card_hint_says_when_the_card_wins_the_trick():
     assert "it wins this trick, your 1st counted trick" in hint.reason
 
 
+def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
+    from stepping_stones.ai.expert import CardReckoning
+    from stepping_stones.ai.hints import _card_hint
+
+    game = Game(Rules("standard"), first_forehand=0)
+    game.deal_hand(Seeds("hint:points").deal(1))
+    game.bid(Declaration(game.rules.contracts[0], 9))
+    view = game.view(0)  # the declarer leads: every card is legal
+    safe, greedy = sorted(c for c in range(36) if view.legal_cards >> c & 1)[:2]
+    wants_more = (view.seat == view.declarer) == view.declaration.contract.is_win
+    sign = 1 if wants_more else -1
+    values = {c: 6.0 for c in range(36) if view.legal_cards >> c & 1}
+    values[greedy] = 6.0 + sign * 0.8  # more tricks for this side ...
+    points = dict.fromkeys(values, 0.0)
+    points[safe] = 1.0  # ... but the safe card is worth more on the sheet
+    reckoning = CardReckoning(view.seat, view.declarer, wants_more, values, points, 20, True, safe)
+    assert reckoning.ranked()[:2] == [safe, greedy]
+    hint = _card_hint(view, reckoning)
+    assert hint.action == safe
+    assert f"{CARD_NAMES[greedy]} makes about 6.8, but" in hint.reason
+    assert f"but {CARD_NAMES[safe]} gives the better chance of a good place on the sheet" in hint.reason
+
+
 def test_words():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]

@@ -85,6 +85,43 @@ def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], wi
     return total
 
 
+def points_by_count(view: PlayerView, seat: int) -> tuple[float, ...]:
+    """What the hand being played is worth to ``seat`` on the sheet, for each count the
+    declarer may end with: ``out[x]`` is seat's expected points from this contract's column
+    if the declarer counts ``x`` tricks.
+
+    Tricks are not points: a declarer who needs six to pass a recorded five gains nothing from
+    a seventh, and a defender whose own result the declarer cannot reach is indifferent.  A
+    result not yet recorded is taken as the contract's usual one (``usual``); after a redo the
+    sheet keeps the declarer's better result.  Terms that ``x`` cannot change are left out, so
+    only differences between entries mean anything.
+    """
+    declaration = view.declaration
+    declarer = view.declarer
+    if declaration is None or declarer is None:
+        raise ValueError("no contract has been declared yet")
+    contract = declaration.contract
+    top = contract.tricks_counted
+    win = contract.goal is Goal.WIN
+    row = view.sheet[contract.id]
+    mean, sd = usual(contract)
+
+    def result(s: int) -> list[float]:
+        recorded = row[s]
+        return _point_mass(recorded, top) if recorded is not None else _pmf(mean, sd, top)
+
+    earlier = row[declarer] if declaration.redo else None
+    out = []
+    for x in range(top + 1):
+        kept = earlier if earlier is not None and not contract.better(x, earlier) else x
+        if seat == declarer:
+            value = expected_points(_point_mass(kept, top), [result(s) for s in range(NUM_SEATS) if s != seat], win)
+        else:
+            value = expected_points(result(seat), [_point_mass(kept, top)], win)
+        out.append(value)
+    return tuple(out)
+
+
 class BidChooser:
     def __init__(self, view: PlayerView, bar_scale: float = BAR_SCALE) -> None:
         self.view = view

@@ -12,8 +12,14 @@ plays perfectly from there on:
   the position there judged by a quick count of each side's winners (``Solver(horizon=...)``),
   so a card is still judged by what it does to the tricks after this one.
 
-It plays the card with the best average for its side (more counted tricks for the declarer of
-a Win contract and the defenders of a Lose contract, fewer for the others).
+Tricks are not what it plays for: places on the sheet are.  Once it solves exactly, each
+layout's count is turned into the points it would bring this seat in the contract's column
+(``bidding.points_by_count``: a declarer who needs six to pass a recorded five gains nothing
+from a seventh and should not risk the sixth for it; a defender the declarer cannot overtake
+is indifferent), and it plays the card with the best average in points, the average count
+breaking near-ties.  Before that, with counts that are only estimates, it plays the card with
+the best average count for its side (more counted tricks for the declarer of a Win contract and
+the defenders of a Lose contract, fewer for the others).
 
 **Bidding.**  ``planning.py``: declaring now against waiting, per contract, in expected sheet
 points, with the risk of the puddle and the bidding position.
@@ -26,10 +32,11 @@ and the injected generator only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from ..engine import NUM_SEATS, STRENGTH, SUIT_OF, TRICKS, Bid, PlayerView, cards_of
+from .bidding import points_by_count
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
 from .planning import BidPlanner, BidReckoning
@@ -42,6 +49,7 @@ LAYOUTS = 24  # layouts drawn by weight and searched
 MIN_LAYOUTS = 6  # searched even past the budget ...
 NODE_BUDGET = 40_000  # ... positions per decision; no new layout is started past this
 HARD_LIMIT = 120_000  # a search still running at this many positions is stopped
+TRICK_WEIGHT = 0.05  # when playing for points: a counted trick's weight beside a sheet point
 TIE = 1e-9
 
 
@@ -54,14 +62,22 @@ class CardReckoning:
     declarer: int
     wants_more: bool  # whether this seat's side wants the declarer to count more tricks
     values: dict[int, float]
+    points: dict[int, float]  # the mean sheet points of each card to this seat (exact search only)
     layouts: int
     exact: bool  # searched to the end of the hand (else to a horizon, then counted)
     chosen: int
 
     def ranked(self) -> list[int]:
-        """The legal cards, best for this seat's side first (ties in the expert's order)."""
+        """The legal cards, best for this seat first (ties in the expert's order)."""
+        return sorted(self.values, key=lambda c: (-self.score(c), c != self.chosen))
+
+    def score(self, card: int) -> float:
+        """What the expert maximises: sheet points (with the count as a tie-break) when it
+        solved exactly, else the count for this seat's side."""
         sign = 1.0 if self.wants_more else -1.0
-        return sorted(self.values, key=lambda c: (-sign * self.values[c], c != self.chosen))
+        if self.points:
+            return self.points[card] + TRICK_WEIGHT * sign * self.values[card]
+        return sign * self.values[card]
 
 
 def _tie_key(view: PlayerView, wants_low: bool) -> dict[int, int]:
@@ -132,7 +148,9 @@ class ExpertAI:
         horizon = TRICKS if exact else len(view.trick_winners) + 1 + self.lookahead
         solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
         taken = view.count()
+        utility = points_by_count(view, me) if exact else None
         sums = dict.fromkeys(legal, 0.0)
+        gains = dict.fromkeys(legal, 0.0)
         done = 0
         solved: dict[int, dict[int, int]] = {}
         for index in layouts:
@@ -150,6 +168,8 @@ class ExpertAI:
                 solved[index] = values
             for c in legal:
                 sums[c] += values[c]
+                if utility is not None:
+                    gains[c] += utility[taken + values[c]]
             done += 1
         if done == 0:
             # Not one layout could be searched within the hard limit: judge the current trick
@@ -163,13 +183,15 @@ class ExpertAI:
                 sums[c] += values[c]
             done = 1
             exact = False
+            utility = None
         means = {c: taken + sums[c] / done for c in legal}
-        sign = 1.0 if wants_more else -1.0
-        best = max(sign * v for v in means.values())
+        points = {c: gains[c] / done for c in legal} if utility is not None else {}
+        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0])
+        best = max(reckoning.score(c) for c in legal)
         ties = _tie_key(view, wants_low=declaration.contract.is_win)
-        close = [c for c in legal if sign * means[c] >= best - TIE]
+        close = [c for c in legal if reckoning.score(c) >= best - TIE]
         chosen = min(close, key=lambda c: (ties[c], c))
-        return CardReckoning(me, declarer, wants_more, means, done, exact, chosen)
+        return replace(reckoning, chosen=chosen)
 
     def _layouts(self, view: PlayerView, rng: Random) -> tuple[list[dict[int, int]], list[int]]:
         """Layouts consistent with the view, and the order in which to search them: indices

@@ -186,7 +186,11 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     if others:
         alt = others[0]
         diff = abs(values[alt] - mine)
-        if diff < 0.05:
+        sign = 1 if reckoning.wants_more else -1
+        if sign * (values[alt] - mine) >= 0.05:  # more tricks for this side, fewer points
+            outlook += (f"; {CARD_NAMES[alt]} makes about {_tricks(values[alt])}, but {CARD_NAMES[card]} gives "
+                        "the better chance of a good place on the sheet")
+        elif diff < 0.05:
             notes.append(f"{CARD_NAMES[alt]} does as well")
         else:
             outlook += f"; with {CARD_NAMES[alt]}, the next best, about {_tricks(values[alt])}"
