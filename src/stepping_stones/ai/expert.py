@@ -42,13 +42,13 @@ from .knowledge import Knowledge
 from .planning import BidPlanner, BidReckoning
 from .solver import SearchLimit, Solver, position
 
-EXACT_TRICKS = 7  # solve exactly when this many tricks (the current one included) are left
+EXACT_TRICKS = 8  # solve exactly when this many tricks (the current one included) are left
 LOOKAHEAD = 1  # earlier: search the current trick and this many more, then count winners
 CANDIDATES = 64  # layouts dealt before weighing them by the bidding
-LAYOUTS = 24  # layouts drawn by weight and searched
+LAYOUTS = 48  # layouts drawn by weight and searched
 MIN_LAYOUTS = 6  # searched even past the budget ...
-NODE_BUDGET = 40_000  # ... positions per decision; no new layout is started past this
-HARD_LIMIT = 120_000  # a search still running at this many positions is stopped
+NODE_BUDGET = 120_000  # ... positions per decision; no new layout is started past this
+HARD_LIMIT = 240_000  # a search still running at this many positions is stopped
 TRICK_WEIGHT = 0.05  # when playing for points: a counted trick's weight beside a sheet point
 TIE = 1e-9
 
