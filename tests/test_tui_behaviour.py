@@ -390,6 +390,33 @@ def test_the_first_screen_needs_neither_the_ai_nor_pydantic(home):
         assert heavy not in loaded
 
 
+def test_a_settings_file_is_checked_by_pydantics_validator_alone(home):
+    """With a settings file the first screen loads pydantic's validator (pydantic_core), not the
+    whole of pydantic, and the settings in the file are the ones in use."""
+    import subprocess
+    import sys
+
+    from stepping_stones.settings import Settings, load_settings, save_settings, settings_path
+
+    save_settings(Settings(pace="slow", ascii=True))
+    script = FIRST_SCREEN_ONLY.replace("print(type(app.screen).__name__)",
+                                       "print(type(app.screen).__name__, app.settings.pace, app.settings.ascii)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**os.environ, "STEPPING_STONES_HOME": str(home)}).stdout.split("\n")
+    assert out[0] == "SetupScreen slow True"
+    loaded = set(out[1].split())
+    assert "pydantic_core" in loaded and "pydantic" not in loaded
+    # Settings left at the defaults are not kept in a file: the next start reads none.
+    save_settings(Settings())
+    assert not settings_path().exists() and load_settings() == Settings()
+    # A file that is not valid settings gives the defaults: none of it is half-applied.
+    for text in ('{"pace": "zoom", "ascii": true}', '{"ascii": "yes"}', '{"ascii": 1}', "[]", '{"pace": null}'):
+        settings_path().write_text(text)
+        assert load_settings() == Settings(), text
+    settings_path().write_text('{"colour": "mono", "from a later version": 5}')  # unknown keys are ignored
+    assert load_settings() == Settings(colour="mono")
+
+
 def test_the_setup_screen_with_the_mouse():
     """Each choice draws its own label: a click on the label only focuses it, on ``<`` goes
     back, on the value goes on; "Start game" in the line of keys starts the game."""
