@@ -45,9 +45,11 @@ class Served:
         self.home = home
         self.port = free_port()
         (home / "config").mkdir(parents=True, exist_ok=True)
-        # the AI seats answer at once, so the test waits on the game, not on the pace
+        # The AI seats answer quickly, so the test waits on the game, not on the pace; not at
+        # once, or the line "You play ..." could be pushed out of the log by the next cards
+        # before the page is ever drawn with it.
         (home / "config" / "settings.json").write_text(
-            json.dumps(asdict(Settings(pace="instant", trick_pause=False))))
+            json.dumps(asdict(Settings(pace="fast", trick_pause=False))))
         env = {**os.environ, "STEPPING_STONES_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "stepping_stones", "serve", "--port", str(self.port), *args],
