@@ -129,16 +129,14 @@ def _validator() -> Any:
     does not know are ignored, and a missing key keeps its default."""
     from pydantic_core import SchemaValidator, core_schema  # only now: a file came from outside
 
-    def field(tp: Any) -> Any:
-        schema: Any = (core_schema.bool_schema(strict=True) if tp in (bool, "bool")
-                       else core_schema.literal_schema(list(get_args(_FIELD_TYPES[tp]))))
-        return core_schema.typed_dict_field(schema, required=False)
-
+    by_type = {  # the fields' annotations, as written (``from __future__ import annotations``)
+        "Pace": core_schema.literal_schema(list(PACES)),
+        "Colour": core_schema.literal_schema(list(COLOURS)),
+        "bool": core_schema.bool_schema(strict=True),
+    }
     return SchemaValidator(core_schema.typed_dict_schema(
-        {f.name: field(f.type) for f in fields(Settings)}, extra_behavior="ignore"))
-
-
-_FIELD_TYPES: dict[str, Any] = {"Pace": Pace, "Colour": Colour}
+        {f.name: core_schema.typed_dict_field(by_type[str(f.type)], required=False) for f in fields(Settings)},
+        extra_behavior="ignore"))
 
 
 def load_settings() -> Settings:

@@ -111,14 +111,12 @@ def points_by_count(view: PlayerView, seat: int) -> tuple[float, ...]:
         return _point_mass(recorded, top) if recorded is not None else _pmf(mean, sd, top)
 
     earlier = row[declarer] if declaration.redo else None
+    others = [result(s) for s in range(NUM_SEATS) if s != seat]  # the declarer's opponents on the sheet
+    mine = result(seat)  # a defender's own result
     out = []
     for x in range(top + 1):
-        kept = earlier if earlier is not None and not contract.better(x, earlier) else x
-        if seat == declarer:
-            value = expected_points(_point_mass(kept, top), [result(s) for s in range(NUM_SEATS) if s != seat], win)
-        else:
-            value = expected_points(result(seat), [_point_mass(kept, top)], win)
-        out.append(value)
+        kept = _point_mass(earlier if earlier is not None and not contract.better(x, earlier) else x, top)
+        out.append(expected_points(kept, others, win) if seat == declarer else expected_points(mine, [kept], win))
     return tuple(out)
 
 
