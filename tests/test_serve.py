@@ -1,35 +1,44 @@
-"""``stepping-stones serve``: the page over HTTP, the warning off 127.0.0.1, a clean stop, and a
-game played by keyboard in a real (headless) Chromium.
+"""``stepping-stones serve``: the door (Host and Origin), the limits on what a tab may cost, true
+messages, and a game played by keyboard in a real (headless) Chromium.
 
-The browser test needs Playwright and a Chromium on this machine (Debian: ``apt-get install
-chromium``); where either is missing it is skipped and says which.
+Every hostile case is sent by a raw client on loopback, as an attacker's page or script would.
+The browser tests need Playwright and a Chromium on this machine (Debian: ``apt-get install
+chromium``); where either is missing they are skipped and say which.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import http.client
 import json
 import os
+import queue
 import re
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-import urllib.request
 from dataclasses import asdict
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from stepping_stones.engine import CARD_NAMES
 from stepping_stones.records import load_game
-from stepping_stones.serve import is_loopback
+from stepping_stones.serve import Door, DoorError, Limits, is_loopback
+from stepping_stones.serve.tabs import Allowance, BadMessage, parse_message
 from stepping_stones.session import open_elsewhere
 from stepping_stones.settings import Settings
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
+LINUX = sys.platform.startswith("linux")
 
 
 def free_port() -> int:
@@ -38,12 +47,32 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux: read from /proc), zombies left out."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid and fields[0] != "Z":
+                    found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
 class Served:
     """``stepping-stones serve`` running in its own process, with its own home folder."""
 
-    def __init__(self, home: Path, *args: str) -> None:
+    def __init__(self, home: Path, *args: str, port: int | None = None) -> None:
         self.home = home
-        self.port = free_port()
+        self.port = port or free_port()
         (home / "config").mkdir(parents=True, exist_ok=True)
         # The AI seats answer quickly, so the test waits on the game, not on the pace; not at
         # once, or the line "You play ..." could be pushed out of the log by the next cards
@@ -54,31 +83,55 @@ class Served:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "stepping_stones", "serve", "--port", str(self.port), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        self.url = f"http://127.0.0.1:{self.port}/"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url, timeout=2) as response:
-                    self.page = response.read().decode()
-                    return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.1)
-        self.stop()
-        raise AssertionError(f"the server did not answer: {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.url = self.origin + "/"
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, self.out, True), daemon=True),
+                        threading.Thread(target=self._read, args=(self.proc.stderr, self.err, False), daemon=True)]
+        for reader in self.readers:
+            reader.start()
+        first = self.lines.get(timeout=60)  # the server says where it is once the port is bound
+        if first is None or "is served at" not in first:
+            _, _, err = self.stop()
+            raise AssertionError(f"the server did not start: {first!r} {err}")
 
-    def stop(self) -> tuple[int, str, str]:
+    def _read(self, stream, lines: list[str], tell: bool) -> None:
+        for line in stream:
+            lines.append(line)
+            if tell:
+                self.lines.put(line)
+        if tell:
+            self.lines.put(None)
+
+    def stop(self, sig: int = signal.SIGINT) -> tuple[int, str, str]:
         """Ctrl+C, as a person at the terminal would; the exit status and what was printed."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
         try:
-            out, err = self.proc.communicate(timeout=30)
+            self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            out, err = self.proc.communicate()
-            raise AssertionError(f"Ctrl+C did not stop the server: {out} {err}") from None
-        return self.proc.returncode, out, err
+            self.proc.wait()
+            raise AssertionError(f"Ctrl+C did not stop the server: {''.join(self.err)}") from None
+        for reader in self.readers:
+            reader.join(timeout=30)
+        return self.proc.returncode, "".join(self.out), "".join(self.err)
+
+    def request(self, path: str = "/", headers: dict[str, str] | None = None) -> http.client.HTTPResponse:
+        """A raw HTTP request, headers exactly as given (no Host unless given or defaulted); its
+        body is in ``response.body``."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = dict(headers or {})
+        connection.putrequest("GET", path, skip_host="Host" in headers or bool(headers.pop("_no_host", "")))
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        response.body = response.read().decode("utf-8", "replace")  # type: ignore[attr-defined]
+        connection.close()
+        return response
 
 
 @pytest.fixture
@@ -88,9 +141,41 @@ def served(tmp_path):
     server.stop()
 
 
+def upgrade_headers(origin: str | None, host: str) -> dict[str, str]:
+    headers = {"Host": host, "Upgrade": "websocket", "Connection": "Upgrade",
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"}
+    if origin is not None:
+        headers["Origin"] = origin
+    return headers
+
+
+async def _first_frame(ws: aiohttp.ClientWebSocketResponse, timeout: float = 60) -> bytes:
+    """The first bytes the tab's app draws (it has started); b"" if the tab was closed first."""
+    async with asyncio.timeout(timeout):
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                return bytes(message.data)
+    return b""
+
+
+async def _until_closed(ws: aiohttp.ClientWebSocketResponse, timeout: float = 60) -> bytes:
+    """Everything drawn until the server closes the tab."""
+    drawn = b""
+    async with asyncio.timeout(timeout):
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                drawn += message.data
+    return drawn
+
+
+# --- the door ---------------------------------------------------------------------------------
+
 def test_the_page_answers_on_127_0_0_1_with_the_game_as_its_title(served):
-    assert "<title>Stepping Stones</title>" in served.page
-    assert f"ws://127.0.0.1:{served.port}/ws" in served.page
+    response = served.request("/")
+    assert response.status == 200
+    page = response.body
+    assert "<title>Stepping Stones</title>" in page
+    assert f"ws://127.0.0.1:{served.port}/ws" in page
     # bound to this machine only: nothing listens on the other addresses
     other = socket.gethostbyname(socket.gethostname())
     if other != "127.0.0.1" and not other.startswith("127."):
@@ -100,20 +185,255 @@ def test_the_page_answers_on_127_0_0_1_with_the_game_as_its_title(served):
     assert status == 0, err
     assert f"Stepping Stones is served at http://127.0.0.1:{served.port}/" in out
     assert "The server has stopped." in out
+    assert "open game" not in out  # no tab was open
     assert "Traceback" not in out + err and "Warning" not in err
 
 
-def test_another_address_is_served_with_a_warning(tmp_path):
-    server = Served(tmp_path / "home", "--host", "0.0.0.0")
-    status, _, err = server.stop()
+def test_the_page_loads_nothing_from_elsewhere_and_cannot_be_framed(served):
+    response = served.request("/")
+    page = response.body
+    policy = response.getheader("Content-Security-Policy") or ""
+    assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+    assert response.getheader("X-Frame-Options") == "DENY"
+    # every URL in the page is this server's own
+    urls = [u for u in re.findall(r"""(?:https?|wss?)://[^\s"')]+""", page)
+            if not u.startswith("http://www.w3.org/")]  # an SVG namespace, not a request
+    assert urls and all(re.match(rf"(?:http|ws)://127\.0\.0\.1:{served.port}/", u) for u in urls), urls
+    assert "googleapis" not in page
+    fonts = re.findall(r'url\("([^"]+\.ttf)"\)', page)
+    assert fonts, "the page names its bundled font"
+    for font in fonts:
+        assert served.request(font.split(str(served.port), 1)[1]).status == 200
+    # no folder listings
+    for folder in ("/static/", "/static/js/", "/static/fonts/"):
+        assert served.request(folder).status in (403, 404)
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost.evil:{port}",
+                                  "127.0.0.1:{port}@evil", ""])
+def test_a_request_that_names_another_host_is_refused(served, host):
+    """DNS rebinding: a name that resolves to 127.0.0.1 is not one of the server's names."""
+    host = host.format(port=served.port)
+    for path in ("/", "/static/js/textual.js"):
+        assert served.request(path, {"Host": host}).status == 403
+    assert served.request("/ws", upgrade_headers(served.origin, host)).status == 403
+
+
+def test_a_request_without_a_host_is_refused(served):
+    assert served.request("/", {"_no_host": "yes"}).status in (400, 403)
+
+
+def test_the_server_answers_to_its_loopback_names(served):
+    for host in (f"127.0.0.1:{served.port}", f"localhost:{served.port}", f"LOCALHOST:{served.port}"):
+        assert served.request("/", {"Host": host}).status == 200
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", None, "http://127.0.0.1:1",
+                                    "https://127.0.0.1:{port}", "http://127.0.0.1:{port}.evil.example",
+                                    "file://", "http://user@127.0.0.1:{port}"])
+def test_a_websocket_from_another_origin_is_refused(served, origin):
+    """Cross-site websocket hijacking: only the page's own origin may open a game."""
+    origin = origin.format(port=served.port) if origin else origin
+    response = served.request("/ws", upgrade_headers(origin, f"127.0.0.1:{served.port}"))
+    assert response.status == 403
+    assert children(served.proc.pid) == set() if LINUX else True  # no app was started
+    _, _, err = served.stop()
+    assert "refused a websocket" in err and "Traceback" not in err
+
+
+def test_the_pages_own_origin_opens_a_game(served):
+    async def main() -> bytes:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(served.origin + "/ws", origin=served.origin)
+            drawn = await _first_frame(ws)
+            await ws.close()
+            return drawn
+
+    assert asyncio.run(main())
+
+
+def test_a_plain_get_of_the_websocket_is_one_line_not_a_traceback(served):
+    assert served.request("/ws", {"Origin": served.origin}).status == 400
+    assert served.request("/ws").status == 403
+    _, _, err = served.stop()
+    assert "Traceback" not in err and len(err.splitlines()) <= 2
+
+
+def test_another_host_needs_a_public_url(tmp_path):
+    env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", "--host", "0.0.0.0",
+                           "--port", str(free_port())], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("serve: listening on 0.0.0.0 needs --public-url URL")
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+def test_the_public_url_is_the_pages_address_and_its_only_name(tmp_path):
+    port = free_port()
+    public = f"http://games.example:{port}"
+    server = Served(tmp_path / "home", "--host", "0.0.0.0", "--public-url", public, port=port)
+    try:
+        assert server.request("/", {"Host": f"127.0.0.1:{port}"}).status == 403
+        assert server.request("/", {"Host": f"0.0.0.0:{port}"}).status == 403
+        page = server.request("/", {"Host": f"games.example:{port}"}).body
+        assert f"ws://games.example:{port}/ws" in page and "0.0.0.0" not in page
+        assert server.request("/ws", upgrade_headers(f"http://127.0.0.1:{port}", f"games.example:{port}")).status == 403
+    finally:
+        status, out, err = server.stop()
     assert status == 0
+    assert f"is served at {public}/" in out
     assert "Warning: serving on 0.0.0.0" in err and "anyone who can reach port" in err
+
+
+def test_doors():
+    door = Door.open("127.0.0.1", 8000)
+    assert door.host_allowed("[::1]:8000") and not door.host_allowed("[::1]:80")
+    assert door.origin_allowed("http://[::1]:8000") and not door.origin_allowed("http://[::2]:8000")
+    public = Door.open("0.0.0.0", 8000, "https://cards.example")
+    assert public.host_allowed("cards.example") and public.host_allowed("cards.example:443")
+    assert public.origin_allowed("https://cards.example") and not public.origin_allowed("http://cards.example")
+    assert not public.host_allowed("127.0.0.1:8000")
+    for bad in ("ftp://x", "http://", "http://x/path", "not a url", "http://x?q=1"):
+        with pytest.raises(DoorError):
+            Door.open("0.0.0.0", 8000, bad)
+    with pytest.raises(DoorError):
+        Door.open("192.168.1.5", 8000)
 
 
 def test_loopback_addresses():
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert is_loopback("127.0.0.2")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5") and not is_loopback("example.org")
+
+
+# --- what a tab may send ------------------------------------------------------------------------
+
+def test_messages_are_checked_and_sizes_clamped():
+    limits = Limits()
+    assert parse_message('["resize", {"width": -5, "height": 0}]', limits).width == 1
+    big = parse_message('["resize", {"width": 5000, "height": 2000}]', limits)
+    assert (big.width, big.height) == (limits.max_width, limits.max_height)
+    assert parse_message('["future-kind", 1]', limits).kind == "ignored"
+    for bad in ('["resize", {"width": "80", "height": 24}]', '["resize", {"width": true, "height": 24}]',
+                '["resize", {"width": 1.5, "height": 24}]', '["resize"]', '["stdin"]', '["stdin", ["a"]]',
+                '"stdin"', "[]", "[1]", "{", "[" * 5000, '["ping", "' + "9" * 100 + '"]',
+                json.dumps(["stdin", "a" * (limits.max_input + 1)]), " " * (limits.max_message + 1)):
+        with pytest.raises(BadMessage):
+            parse_message(bad, limits)
+
+
+def test_the_allowance_holds_a_flood_back_and_lets_a_person_through():
+    now = [0.0]
+    person = Allowance(rate=1024, burst=8192, clock=lambda: now[0])
+    for _ in range(600):  # a minute of brisk typing and mouse moves: 100 bytes a second
+        now[0] += 0.1
+        assert person.take(10) == 0.0
+    flood = Allowance(rate=1024, burst=8192, clock=lambda: now[0])
+    waits = [flood.take(4000) for _ in range(6)]
+    assert waits[:2] == [0.0, 0.0] and waits[-1] > 0 and flood.held > 5
+
+
+@pytest.mark.parametrize("payload", ["not json", '{"a": 1}', '["resize", {"width": "x", "height": 3}]',
+                                     '["stdin", 5]', "[" * 20000, json.dumps(["stdin", "a" * 3_000_000])],
+                         ids=["not-json", "not-a-list", "resize-text", "stdin-number", "deep", "3-MB"])
+def test_a_malformed_message_closes_its_tab_with_one_line(served, payload):
+    async def main() -> int | None:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(served.origin + "/ws", origin=served.origin, max_msg_size=0)
+            assert await _first_frame(ws)
+            with contextlib.suppress(ConnectionError):
+                await ws.send_str(payload)
+            await _until_closed(ws)
+            return ws.close_code
+
+    code = asyncio.run(main())
+    assert code in (1008, 1009, 1006)
+    status, out, err = served.stop()
+    assert status == 0
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("serve: closed a tab from 127.0.0.1: it sent "), err
+    assert "Traceback" not in out + err
+
+
+def test_input_faster_than_a_person_closes_the_tab_and_its_app(served):
+    async def main() -> int | None:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(served.origin + "/ws", origin=served.origin)
+            assert await _first_frame(ws)
+            message = json.dumps(["stdin", "x" * 4000])
+            with contextlib.suppress(ConnectionError):
+                for _ in range(200):
+                    await ws.send_str(message)
+            await _until_closed(ws)
+            return ws.close_code
+
+    assert asyncio.run(main()) == 1008
+    status, _, err = served.stop()
+    assert status == 0
+    assert "it sent input faster than a person types" in err
+
+
+def test_a_tab_that_goes_ends_its_app_even_after_an_absurd_size(served):
+    """5000×2000 then F1: the size is clamped, the app draws, and when the tab goes the app is
+    ended (it is not left blocked on a pipe nobody reads)."""
+    async def main() -> int:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(served.origin + "/ws?width=99999&height=-3", origin=served.origin)
+            assert await _first_frame(ws)
+            apps = children(served.proc.pid) if LINUX else set()
+            await ws.send_str(json.dumps(["resize", {"width": 5000, "height": 2000}]))
+            await ws.send_str(json.dumps(["stdin", "\x1bOP"]))  # F1: the rules, a tall screen
+            await ws.close()
+            return apps.pop() if apps else 0
+
+    app = asyncio.run(main())
+    status, out, err = served.stop()
+    assert status == 0 and "Traceback" not in out + err
+    if LINUX:
+        assert app and not alive(app)
+
+
+def test_tabs_past_the_limit_are_told_why_and_start_no_app(tmp_path):
+    server = Served(tmp_path / "home", "--max-tabs", "1")
+
+    async def main() -> bytes:
+        async with aiohttp.ClientSession() as session:
+            first = await session.ws_connect(server.origin + "/ws", origin=server.origin)
+            assert await _first_frame(first)
+            second = await session.ws_connect(server.origin + "/ws", origin=server.origin)
+            told = await _first_frame(second)
+            if LINUX:
+                assert len(children(server.proc.pid)) == 1
+            await second.close()
+            await first.close()
+            return told
+
+    try:
+        told = asyncio.run(main()).decode()
+    finally:
+        _, _, err = server.stop()
+    assert "1 tab is already playing on this server" in told and "Close one of them" in told
+    assert "turned a tab away" in err
+
+
+@pytest.mark.skipif(not LINUX, reason="counts open files and processes through /proc")
+def test_a_pile_of_idle_connections_does_not_keep_a_real_client_out(served):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1300:
+        pytest.skip(f"this process may open only {hard} files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300), hard))
+    idle = []
+    try:
+        for n in range(1100):
+            connection = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+            if n % 2:
+                connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # half a request
+            idle.append(connection)
+        assert served.request("/").status == 200
+    finally:
+        for connection in idle:
+            connection.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_a_port_in_use_is_one_sentence(tmp_path):
@@ -125,15 +445,45 @@ def test_a_port_in_use_is_one_sentence(tmp_path):
         done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", "--port", str(port)],
                               capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 1
+    assert done.stdout == ""  # never "is served at" for a server that is not
     assert done.stderr.startswith(f"serve: cannot listen on 127.0.0.1 port {port}: ")
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_a_bad_port_is_refused_by_the_arguments(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", "--port", "99999"],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert "99999 is not a port number" in done.stderr
+def test_bad_arguments_are_refused(tmp_path):
+    for args, words in ((["--port", "99999"], "99999 is not a port number"),
+                        (["--max-tabs", "0"], "choose 1 to 64"),
+                        (["--public-url", "ftp://x"], "must be an http:// or https:// address")):
+        done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", *args],
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")})
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not LINUX, reason="the apps die with the server through a Linux prctl")
+def test_no_app_outlives_the_server(served):
+    async def main() -> set[int]:
+        async with aiohttp.ClientSession() as session:
+            tabs = [await session.ws_connect(served.origin + "/ws", origin=served.origin) for _ in range(2)]
+            for tab in tabs:
+                assert await _first_frame(tab)
+            apps = children(served.proc.pid)
+            served.proc.kill()  # kill -9: no chance to end them
+            served.proc.wait()
+            for tab in tabs:
+                await _until_closed(tab)
+            return apps
+
+    apps = asyncio.run(main())
+    assert len(apps) == 2
+    for app in apps:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(app, 0)  # not ours to reap; the kernel ends them with the server
+    deadline = time.monotonic() + 30  # the kernel's SIGKILL is delivered at once; allow a busy machine
+    while any(alive(app) for app in apps):
+        assert time.monotonic() < deadline, "an app outlived its server"
+        time.sleep(0.05)
 
 
 # --- in a real browser ------------------------------------------------------------------------
@@ -187,6 +537,10 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 820})
+            requests: list[str] = []
+            problems: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
             screen = Screen(page)
             page.goto(served.url)
             assert page.title() == "Stepping Stones"
@@ -212,6 +566,10 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
                     page.keyboard.press("ArrowRight")  # the next card, then play it (or be told no)
                     page.keyboard.press("Enter")
             screen.wait_for(page, f"You play {CARD_NAMES[played]}")
+            # the bundled font is the one in use, and nothing was asked of another machine
+            assert page.evaluate("document.fonts.check('16px \"Roboto Mono\"')")
+            assert all(url.startswith((served.origin, f"ws://127.0.0.1:{served.port}")) for url in requests), requests
+            assert not [p for p in problems if "Content Security Policy" in p], problems
             page.wait_for_timeout(500)
             if os.environ.get("STEPPING_STONES_SCREENSHOT"):
                 page.screenshot(path=os.environ["STEPPING_STONES_SCREENSHOT"])
@@ -229,3 +587,50 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
     assert game is not None and any(played in hand.plays for hand in game.log)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(served.home))
     assert not open_elsewhere(served.home / "data" / "current.json")
+
+
+def test_a_page_on_another_origin_can_neither_play_nor_frame_the_game(served, tmp_path):
+    """The attack the browser door is for: a page the person visits, on another port, opens the
+    game's websocket and frames the game.  Neither works, and no app is started."""
+    sync_playwright = _browser()
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    (evil / "index.html").write_text(f"""<!DOCTYPE html><html><body>
+<iframe id="frame" src="{served.url}"></iframe>
+<script>
+  window.result = "pending";
+  const ws = new WebSocket("ws://127.0.0.1:{served.port}/ws?width=80&height=24");
+  ws.onopen = () => {{ window.result = "opened"; ws.send(JSON.stringify(["stdin", "\\r"])); }};
+  ws.onerror = () => {{ window.result = "refused"; }};
+</script></body></html>""")
+    evil_port = free_port()
+    other = subprocess.Popen([sys.executable, "-m", "http.server", str(evil_port), "--bind", "127.0.0.1",
+                              "--directory", str(evil)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert other.stderr is not None
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                deadline = time.monotonic() + 30
+                while True:  # the other server takes a moment to listen
+                    try:
+                        page.goto(f"http://127.0.0.1:{evil_port}/")
+                        break
+                    except Exception:
+                        assert time.monotonic() < deadline
+                        page.wait_for_timeout(100)
+                page.wait_for_function("window.result !== 'pending'", timeout=30000)
+                assert page.evaluate("window.result") == "refused"
+                framed = page.frame_locator("#frame").locator("body")
+                assert framed.count() == 0 or "Stepping Stones" not in (framed.inner_text(timeout=2000) or "")
+            finally:
+                browser.close()
+    finally:
+        other.terminate()
+        other.wait()
+    if LINUX:
+        assert children(served.proc.pid) == set()
+    _, _, err = served.stop()
+    assert "refused a websocket from 'http://127.0.0.1:" in err

@@ -61,6 +61,10 @@ class SessionInfo(BaseModel):
 
 
 
+# The meta packet an app in a browser tab sends its server (stepping-stones serve) as it closes:
+# whether a game in progress was open in it, so the server can count the games it saved.
+SERVED_GAME_META: Final = "stepping-stones-game"
+
 SLOT_STEM = "current"
 SIDECAR_LIMIT = 64 * 1024  # a sidecar is a few lines
 

@@ -1,4 +1,4 @@
-"""``stepping-stones serve [--host H] [--port P]``: the game in a web browser."""
+"""``stepping-stones serve [--host H] [--port P] [--public-url URL] [--max-tabs N]``: the game in a web browser."""
 
 from __future__ import annotations
 
@@ -17,6 +17,17 @@ def port(text: str) -> int:
     return value
 
 
+def tabs(text: str) -> int:
+    """An argparse type: how many tabs may play at once, 1-64."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{value} tabs: choose 1 to 64 (each is an app process of about 55 MiB)")
+    return value
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
@@ -27,12 +38,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1; 0.0.0.0 lets anyone who can "
-                   "reach this machine play)")
+                   "reach this machine play, and needs --public-url)")
     p.add_argument("--port", type=port, default=8000, help="the port to listen on (default 8000)")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address browsers use to reach the server (e.g. http://my-computer.local:8000); "
+                   "needed with a --host other than this machine, and the only name the server then answers to")
+    p.add_argument("--max-tabs", type=tabs, default=4, metavar="N",
+                   help="how many tabs may play at once, each running its own copy of the app "
+                   "(default 4, at most 64)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..serve import serve
 
-    return serve(args.host, args.port, sys.stdout, sys.stderr)
+    return serve(args.host, args.port, sys.stdout, sys.stderr, public_url=args.public_url, max_tabs=args.max_tabs)

@@ -358,7 +358,15 @@ class SteppingStonesApp(App):
     # --- quitting -------------------------------------------------------------------
 
     def on_unmount(self) -> None:
-        """Closing: give up the claim on the game, so that the next copy may open it."""
+        """Closing: give up the claim on the game, so that the next copy may open it.  In a
+        browser tab, tell the server (``stepping-stones serve``) whether a game was left open, so
+        that it can say how many games it saved when it stops."""
+        write_meta = getattr(self._driver, "write_meta", None) if self.is_web else None
+        if write_meta is not None:
+            from ..session import SERVED_GAME_META
+
+            playing = self.session is not None and not self.session.game.over
+            write_meta({"type": SERVED_GAME_META, "open": playing})
         if self.session is not None:
             self.session.release()
 
