@@ -461,6 +461,25 @@ def test_bad_arguments_are_refused(tmp_path):
         assert "Traceback" not in done.stderr
 
 
+def test_ctrl_c_ends_every_app_and_counts_only_games_in_progress(served):
+    """Two tabs on the setup screen: Ctrl+C ends both apps, and says no game was saved."""
+    async def main() -> set[int]:
+        async with aiohttp.ClientSession() as session:
+            tabs = [await session.ws_connect(served.origin + "/ws", origin=served.origin) for _ in range(2)]
+            for tab in tabs:
+                assert await _first_frame(tab)
+            apps = children(served.proc.pid) if LINUX else set()
+            stopped = served.stop()
+            for tab in tabs:
+                await _until_closed(tab)
+            assert stopped[0] == 0
+            assert "The server has stopped." in stopped[1] and "open game" not in stopped[1], stopped[1]
+            return apps
+
+    apps = asyncio.run(main())
+    assert all(not alive(app) for app in apps)
+
+
 @pytest.mark.skipif(not LINUX, reason="the apps die with the server through a Linux prctl")
 def test_no_app_outlives_the_server(served):
     async def main() -> set[int]:
