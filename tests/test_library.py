@@ -442,3 +442,39 @@ def test_the_expected_schema_is_what_the_migrations_make(home):
         assert {name for kind, name, _t, _s in expected_schema(1) if kind == "table"} == {
             "files", "games", "seats", "results"}
     assert expected_schema(0) == []
+
+
+# --- another copy holding the library (issue 16, item 10) -----------------------------------
+
+
+def test_a_busy_library_is_waited_for_in_slices_given_up_plainly_or_stopped(home, capsys, monkeypatch):
+    from stepping_stones.library import LibraryBusy, LibraryCancelled, Patience
+
+    make_records(home / "data" / "games", 2)
+    Library.open().close()
+    make_records(home / "data" / "games", 1, start=2)  # a new record: opening the library writes
+    holder = sqlite3.connect(home / "data" / "library.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another copy's write transaction
+    try:
+        with Library.open(sync=False) as library:  # reading needs no wait (WAL)
+            assert len(library.history()) == 2
+            assert library.conn.execute("PRAGMA busy_timeout").fetchone() == (100,)  # one slice
+        monkeypatch.setattr(library_module, "BUSY_SECONDS", 0.0)
+        waits: list[int] = []
+        with pytest.raises(LibraryBusy, match=r"^gave up waiting for the game library after 0 s: another copy"):
+            Library.open(patience=Patience(on_wait=lambda: waits.append(1)))
+        assert waits == [1]
+        code, _out, err = run_cli(capsys, "history")
+        assert code == 2 and err.startswith("history: gave up waiting for the game library after 0 s") and \
+            len(err.splitlines()) == 1
+        # a wait that would last an hour stops as soon as whoever asked for it says so
+        monkeypatch.setattr(library_module, "BUSY_SECONDS", 3600.0)
+        stop: list[int] = []
+        with pytest.raises(LibraryCancelled):
+            Library.open(patience=Patience(cancelled=lambda: bool(stop), on_wait=lambda: stop.append(1)))
+        assert stop == [1]
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Library.open() as library:
+        assert len(library.history()) == 3
