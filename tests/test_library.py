@@ -478,3 +478,29 @@ def test_a_busy_library_is_waited_for_in_slices_given_up_plainly_or_stopped(home
         holder.close()
     with Library.open() as library:
         assert len(library.history()) == 3
+
+
+def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(home, capsys):
+    """What a folder may hold but SQLite cannot take as it is: a name with control characters or
+    a backslash, a name that is not UTF-8, a time past 2262, a stamp of the year 1, a seed with a
+    lone surrogate. None of it is a traceback, and none is found wrong again at the next opening."""
+    folder = home / "data" / "games"
+    paths = make_records(folder, 6)
+    os.rename(paths[0], folder / "evil\x1b]0;x\x07.json")
+    os.rename(paths[1], folder / "a\\b.json")
+    os.rename(bytes(paths[2]), bytes(folder) + b"/\xff\xfe.json")  # not indexed, left where it is
+    os.utime(paths[3], ns=(0, 10**19))
+    os.rename(paths[4], folder / "game-00010101-000000.json")
+    paths[5].with_suffix(".session.json").write_text(
+        '{"format": "stepping-stones-session/1", "seed": "\\ud800", "levels": [null, "random", "random"]}')
+    for notices in (["The game library was built again from the game records (there was none)."], []):
+        with Library.open() as library:
+            entries = library.history()
+            assert library.notices == notices
+        assert len(entries) == 5
+    by_file = {e.file: e for e in entries}
+    assert by_file["game-00010101-000000.json"].played == "0001-01-01 00:00:00"
+    assert by_file[paths[5].name].seed == "\\ud800"
+    assert "evil\x1b]0;x\x07.json" in by_file and "a\\b.json" in by_file
+    code, out, _err = run_cli(capsys, "history")
+    assert code == 0 and "\x1b" not in out

@@ -250,13 +250,35 @@ def read_sidecar(record: Path) -> SessionInfo | None:
 def played_at(path: Path, mtime_ns: int) -> str:
     """When a game was played: the stamp in its file name (``game-20260101-120000.json``, as the
     app files them), else the file's modification time."""
+    when = None
     m = _STAMP.search(path.name)
     if m:
         try:
-            return datetime.strptime(m[1] + m[2], "%Y%m%d%H%M%S").strftime("%Y-%m-%d %H:%M:%S")
+            when = datetime.strptime(m[1] + m[2], "%Y%m%d%H%M%S")
         except ValueError:
             pass
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(mtime_ns / 1e9))
+    if when is None:
+        try:
+            when = datetime.fromtimestamp(mtime_ns / 1e9)
+        except (OverflowError, OSError, ValueError):  # a time no calendar here holds
+            when = datetime.fromtimestamp(0)
+    # spelled out: strftime's %Y does not always write four digits (the year 1 is "1")
+    return (f"{when.year:04d}-{when.month:02d}-{when.day:02d} "
+            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}")
+
+
+def _mtime_ns(st: os.stat_result) -> int:
+    """A file's modification time as SQLite can keep it (a 64-bit integer)."""
+    return max(-(2**63), min(st.st_mtime_ns, 2**63 - 1))
+
+
+def _storable(text: str) -> str:
+    """Text SQLite can keep: UTF-8, so a lone surrogate (from a JSON escape) is written out."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 # --- what the library answers -------------------------------------------------------------
@@ -361,7 +383,7 @@ def _mean(values: list[int]) -> float | None:
 # a wrong one is said in one line and its game indexed again from its record.
 
 _HASH = r"^[0-9a-f]{64}$"
-_FILE_NAME = r"^[^./\\\x00-\x1f][^/\\\x00-\x1f]{0,250}[.]json$"  # a plain name in games/, as _record_files finds them
+_FILE_NAME = r"^[^./\x00][^/\x00]{0,250}[.]json$"  # a plain name in games/, as _record_files finds them
 _PLAYED = r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$"
 _MAX_RULES_TEXT = 200  # {"contract_set": "advanced", "short_game": true, "omit": "lose-pick-trump", ...}
 _MAX_TRICKS = 36 // NUM_SEATS  # a count on the sheet is a number of tricks of one hand
@@ -432,9 +454,15 @@ _TABLES: Final[tuple[tuple[str, type[_Row]], ...]] = (
 
 
 def _first_error(exc: ValidationError) -> str:
+    """The first thing wrong, in one short line: the column, what is wrong, the value."""
     err = exc.errors(include_url=False)[0]
     where = ".".join(str(x) for x in err["loc"])
-    msg = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] == "string_pattern_mismatch":
+        msg = f"not in the form this program writes ({quote(err['input'])})"
+    elif err["type"] == "value_error":
+        msg = str(err["msg"]).removeprefix("Value error, ")
+    else:
+        msg = f"{err['msg']} ({quote(err['input'])})"
     return f"{where}: {msg}" if where else msg
 
 
@@ -789,6 +817,8 @@ class Library:
             name = entry.name
             if not name.endswith(".json") or name.endswith(".session.json") or name.startswith("."):
                 continue
+            if name != _storable(name):
+                continue  # a name that is not UTF-8 cannot be kept in the index: left where it is
             try:
                 if entry.is_file(follow_symlinks=False):
                     found[name] = entry.stat(follow_symlinks=False)
@@ -801,7 +831,7 @@ class Library:
         names of those that went away."""
         on_disk = self._record_files()
         known = {name: (size, mtime) for name, size, mtime in self._read("SELECT name, size, mtime_ns FROM files")}
-        changed = [name for name, st in on_disk.items() if known.get(name) != (st.st_size, st.st_mtime_ns)]
+        changed = [name for name, st in on_disk.items() if known.get(name) != (st.st_size, _mtime_ns(st))]
         gone = [name for name in known if name not in on_disk]
         return on_disk, changed, gone
 
@@ -838,24 +868,26 @@ class Library:
             _data, game = read_game(path)
         except RecordError as exc:
             self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, NULL, ?)",
-                              (path.name, st.st_size, st.st_mtime_ns, exc.line()))
+                              (path.name, st.st_size, _mtime_ns(st), exc.line()))
             return None
         facts = facts_of(game)
         self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, NULL)",
-                          (path.name, st.st_size, st.st_mtime_ns, facts.hash))
+                          (path.name, st.st_size, _mtime_ns(st), facts.hash))
         exists = self.conn.execute("SELECT 1 FROM games WHERE hash = ?", (facts.hash,)).fetchone()
         if exists is None:
-            self._insert(facts, path, st.st_mtime_ns, read_sidecar(path))
+            self._insert(facts, path, _mtime_ns(st), read_sidecar(path))
         return facts.hash
 
     def _insert(self, f: GameFacts, path: Path, mtime_ns: int, info: SessionInfo | None) -> None:
         self.conn.execute(
             "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (f.hash, path.name, played_at(path, mtime_ns), json.dumps(f.rules.as_dict()), int(f.complete),
-             f.hands, int(info.assisted) if info is not None else 0, info.seed if info is not None else None),
+             f.hands, int(info.assisted) if info is not None else 0,
+             _storable(info.seed) if info is not None else None),
         )
         for seat in range(NUM_SEATS):
             level = info.levels[seat] if info is not None else None
+            level = _storable(level) if level is not None else None
             self.conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (f.hash, seat, f.players[seat], level, f.totals[seat], f.firsts[seat],
                                int(seat in f.winners)))
