@@ -329,3 +329,178 @@ def test_a_finished_game_enters_the_library_when_it_ends(home):
     db = home / "data" / "library.sqlite3"
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT file, complete, seed FROM games").fetchall() == [(step.path.name, 1, "lib-flow")]
+
+
+# --- rows that SQLite finds sound but that are wrong (issue 16, item 8) ---------------------
+
+WRONG_ROWS = {
+    "rules-not-json": "UPDATE games SET rules = 'not json' WHERE rowid = 1",
+    "total-not-a-number": "UPDATE seats SET total = 'x' WHERE rowid = 2",
+    "unknown-contract-set": "UPDATE games SET rules = '{\"contract_set\": \"zzz\", \"short_game\": false, "
+                            "\"redo_tokens\": false}' WHERE rowid = 1",
+    "options-that-make-no-game": "UPDATE games SET rules = '{\"contract_set\": \"standard\", \"short_game\": false, "
+                                 "\"omit\": \"must-beat\", \"redo_tokens\": false}' WHERE rowid = 2",
+    "unknown-contract": "UPDATE results SET contract = 'grab-all' WHERE rowid = 5",
+    "a-seat-missing": "DELETE FROM seats WHERE rowid = 4",
+    "file-outside-games": "UPDATE games SET file = '../../../etc/passwd.json' WHERE rowid = 3",
+    "a-blob-for-a-name": "UPDATE seats SET name = x'00ff' WHERE rowid = 1",
+    "winner-of-seven": "UPDATE seats SET winner = 7 WHERE rowid = 6",
+    "a-game-of-no-file": "UPDATE files SET hash = NULL, problem = 'x' WHERE rowid = 2",
+    "hash-of-nothing": "UPDATE files SET hash = '" + "0" * 64 + "' WHERE rowid = 1",
+}
+
+
+@pytest.mark.parametrize("damage", list(WRONG_ROWS))
+def test_a_wrong_row_is_said_in_one_line_and_its_game_indexed_again(home, tmp_path, capsys, damage):
+    paths = make_records(tmp_path / "in", 6)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    history_before = run_cli(capsys, "history", "--json")[1]
+    stats_before = {name: stats_json(capsys, name) for name in NAMES}
+    with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
+        conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute(WRONG_ROWS[damage])
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]  # SQLite finds nothing wrong
+    code, out, err = run_cli(capsys, "history", "--json")
+    assert (code, out) == (0, history_before)
+    [notice] = err.splitlines()
+    # one wrong thing; a file that names a game of nothing also leaves its own game without a file
+    if damage == "hash-of-nothing":
+        assert notice.startswith("history: The game library had 2 wrong entries (")
+        assert notice.endswith("; their games were indexed again from their records in games/.")
+    else:
+        assert notice.startswith("history: The game library had 1 wrong entry (")
+        assert notice.endswith("; its game was indexed again from its record in games/.")
+    assert run_cli(capsys, "history")[0] == 0
+    for name in NAMES:
+        assert stats_json(capsys, name) == stats_before[name] == expected_stats(paths, name)
+    assert capsys.readouterr().err == ""  # put right once
+
+
+def test_wrong_rows_found_by_stats_first(home, tmp_path, capsys):
+    paths = make_records(tmp_path / "in", 4)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
+        conn.execute("UPDATE seats SET total = 'x'")
+        conn.execute("UPDATE games SET rules = 'not json'")
+    code, out, err = run_cli(capsys, "stats", "--player", "Ann", "--json")
+    assert code == 0 and json.loads(out) == expected_stats(paths, "Ann")
+    assert err.startswith("stats: The game library had 16 wrong entries (games row 1 (")  # 4 games, 12 seats
+    assert err.rstrip().endswith("their games were indexed again from their records in games/.")
+
+
+def test_a_wrong_row_whose_record_went_away_is_dropped(home, capsys):
+    paths = make_records(home / "data" / "games", 3)
+    with Library.open() as library:
+        victim = next(e for e in library.history() if e.file == paths[0].name)
+    with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
+        conn.execute("UPDATE seats SET total = 'x' WHERE hash = (SELECT hash FROM games WHERE file = ?)",
+                     (paths[0].name,))
+    paths[0].unlink()
+    with Library.open() as library:
+        assert [e.file for e in library.history()] == [p.name for p in reversed(paths[1:])]
+        assert len(library.notices) == 1 and "3 wrong entries" in library.notices[0]  # its three seats
+    assert victim.file == paths[0].name
+
+
+# --- a schema that is not the expected one (issue 16, item 9) -------------------------------
+
+WRONG_SCHEMAS = {
+    "version-0-with-tables": "PRAGMA user_version = 0",
+    "version-1-no-tables": "DROP TABLE results; DROP TABLE seats; DROP TABLE games; DROP TABLE files",
+    "a-table-missing": "DROP TABLE results",
+    "an-index-missing": "DROP INDEX seats_by_name",
+    "a-table-more": "CREATE TABLE notes (x TEXT)",
+    "a-trigger": "CREATE TRIGGER t AFTER INSERT ON games BEGIN DELETE FROM seats; END",
+    "a-column-more": "ALTER TABLE games ADD COLUMN extra TEXT",
+    "another-column-type": "DROP TABLE results; CREATE TABLE results (hash TEXT, seat TEXT, contract TEXT, "
+                           "count TEXT, points TEXT, first TEXT)",
+}
+
+
+@pytest.mark.parametrize("damage", list(WRONG_SCHEMAS))
+def test_a_schema_not_the_expected_one_is_moved_aside_and_rebuilt(home, tmp_path, capsys, damage):
+    paths = make_records(tmp_path / "in", 4)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    db = home / "data" / "library.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(WRONG_SCHEMAS[damage])
+    for _ in range(2):  # every run, not only the first, had failed
+        code, out, err = run_cli(capsys, "stats", "--player", "Cy", "--json")
+        assert code == 0 and json.loads(out) == expected_stats(paths, "Cy")
+        if err:
+            assert err.startswith("stats: The game library was built again from the game records (its tables "
+                                  "are not those of schema version ")
+    assert len([p for p in db.parent.glob("library.sqlite3.bad-*") if not p.name.endswith(("-wal", "-shm"))]) == 1
+    assert run_cli(capsys, "history")[2] == ""
+
+
+def test_the_expected_schema_is_what_the_migrations_make(home):
+    with Library.open() as library:
+        from stepping_stones.library import _schema, expected_schema
+
+        assert _schema(library.conn) == expected_schema(library_module.SCHEMA_VERSION)
+        assert {name for kind, name, _t, _s in expected_schema(1) if kind == "table"} == {
+            "files", "games", "seats", "results"}
+    assert expected_schema(0) == []
+
+
+# --- another copy holding the library (issue 16, item 10) -----------------------------------
+
+
+def test_a_busy_library_is_waited_for_in_slices_given_up_plainly_or_stopped(home, capsys, monkeypatch):
+    from stepping_stones.library import LibraryBusy, LibraryCancelled, Patience
+
+    make_records(home / "data" / "games", 2)
+    Library.open().close()
+    make_records(home / "data" / "games", 1, start=2)  # a new record: opening the library writes
+    holder = sqlite3.connect(home / "data" / "library.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another copy's write transaction
+    try:
+        with Library.open(sync=False) as library:  # reading needs no wait (WAL)
+            assert len(library.history()) == 2
+            assert library.conn.execute("PRAGMA busy_timeout").fetchone() == (100,)  # one slice
+        monkeypatch.setattr(library_module, "BUSY_SECONDS", 0.0)
+        waits: list[int] = []
+        with pytest.raises(LibraryBusy, match=r"^gave up waiting for the game library after 0 s: another copy"):
+            Library.open(patience=Patience(on_wait=lambda: waits.append(1)))
+        assert waits == [1]
+        code, _out, err = run_cli(capsys, "history")
+        assert code == 2 and err.startswith("history: gave up waiting for the game library after 0 s") and \
+            len(err.splitlines()) == 1
+        # a wait that would last an hour stops as soon as whoever asked for it says so
+        monkeypatch.setattr(library_module, "BUSY_SECONDS", 3600.0)
+        stop: list[int] = []
+        with pytest.raises(LibraryCancelled):
+            Library.open(patience=Patience(cancelled=lambda: bool(stop), on_wait=lambda: stop.append(1)))
+        assert stop == [1]
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Library.open() as library:
+        assert len(library.history()) == 3
+
+
+def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(home, capsys):
+    """What a folder may hold but SQLite cannot take as it is: a name with control characters or
+    a backslash, a name that is not UTF-8, a time past 2262, a stamp of the year 1, a seed with a
+    lone surrogate. None of it is a traceback, and none is found wrong again at the next opening."""
+    folder = home / "data" / "games"
+    paths = make_records(folder, 6)
+    os.rename(paths[0], folder / "evil\x1b]0;x\x07.json")
+    os.rename(paths[1], folder / "a\\b.json")
+    os.rename(bytes(paths[2]), bytes(folder) + b"/\xff\xfe.json")  # not indexed, left where it is
+    os.utime(paths[3], ns=(0, 10**19))
+    os.rename(paths[4], folder / "game-00010101-000000.json")
+    paths[5].with_suffix(".session.json").write_text(
+        '{"format": "stepping-stones-session/1", "seed": "\\ud800", "levels": [null, "random", "random"]}')
+    for notices in (["The game library was built again from the game records (there was none)."], []):
+        with Library.open() as library:
+            entries = library.history()
+            assert library.notices == notices
+        assert len(entries) == 5
+    by_file = {e.file: e for e in entries}
+    assert by_file["game-00010101-000000.json"].played == "0001-01-01 00:00:00"
+    assert by_file[paths[5].name].seed == "\\ud800"
+    assert "evil\x1b]0;x\x07.json" in by_file and "a\\b.json" in by_file
+    code, out, _err = run_cli(capsys, "history")
+    assert code == 0 and "\x1b" not in out

@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import random_game
+from stepping_stones import library as library_module
 from stepping_stones.engine import Rules
-from stepping_stones.library import Library
+from stepping_stones.library import Library, Patience
 from stepping_stones.records import record_from_game, write_record
 from stepping_stones.tui.library_screens import HistoryScreen, StatsScreen, short_name
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen
@@ -59,9 +62,21 @@ def home(monkeypatch):
 
 
 async def _open(pilot, key: str) -> None:
+    """Open a library screen from the start screen and let it read the library."""
+    await _start_opening(pilot, key)
+    await _settle(pilot)
+
+
+async def _start_opening(pilot, key: str) -> None:
     await pilot.pause()
     assert isinstance(pilot.app.screen, SetupScreen)
     await press(pilot, key)
+    await pilot.pause()
+
+
+async def _settle(pilot) -> None:
+    """Wait for the screen's worker (it reads the library in a thread), then for it to be shown."""
+    await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
@@ -112,10 +127,10 @@ async def _test_statistics_from_the_start_screen():
         table = widget_text(screen.query_one("#stats-table"))
         assert "Win Tricks (Pick Trump)" in table
         await press(pilot, "a")
-        await pilot.pause()
+        await _settle(pilot)
         assert screen.stats is not None and screen.stats.games == 5
         await press(pilot, "p")
-        await pilot.pause()
+        await _settle(pilot)
         assert screen.player != "You" and screen.stats is not None and screen.stats.player == screen.player
         await press(pilot, "escape")
         await pilot.pause()
@@ -134,7 +149,7 @@ async def _test_the_palette_offers_history_and_statistics():
         assert "Game history" in titles and "Statistics" in titles
         command = next(c for c in app.get_system_commands(app.screen) if c.title == "Statistics")
         command.callback()
-        await pilot.pause()
+        await _settle(pilot)
         assert isinstance(app.screen, StatsScreen)
 
 
@@ -149,7 +164,7 @@ async def _test_an_empty_library_says_so():
         await _open(pilot, "f3")
         assert "No game in the library yet" in widget_text(app.screen.query_one("#stats-summary"))
         await press(pilot, "escape", "f2")
-        await pilot.pause()
+        await _settle(pilot)
         assert "No game in the library yet" in widget_text(app.screen.query_one("#history-title"))
 
 
@@ -171,3 +186,119 @@ def test_statistics_screen(snap_compare, size):
         await _open(pilot, "f3")
 
     assert snap_compare(make_app(), terminal_size=size, run_before=before)
+
+
+# --- a damaged library, a busy one (issue 16, items 8 and 10) ----------------------------------
+
+
+def test_wrong_rows_are_put_right_and_the_screens_show_the_games():
+    asyncio.run(_test_wrong_rows_are_put_right_and_the_screens_show_the_games())
+
+
+async def _test_wrong_rows_are_put_right_and_the_screens_show_the_games():
+    with sqlite3.connect(HOME / "data" / "library.sqlite3") as conn:
+        conn.execute("UPDATE games SET rules = 'not json' WHERE rowid = 1")
+        conn.execute("UPDATE seats SET total = 'x' WHERE rowid = 5")
+    conn.close()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f2")
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen) and screen.problem is None
+        assert len(screen.entries) == 5
+        [notice] = screen.notices
+        assert notice.startswith("The game library had 2 wrong entries (games row 1 (game-")
+        await press(pilot, "escape", "f3")
+        await _settle(pilot)
+        stats = app.screen
+        assert isinstance(stats, StatsScreen) and stats.problem is None
+        assert stats.stats is not None and stats.stats.games == 4
+
+
+def _hold_the_library(*, new_game: bool) -> sqlite3.Connection:
+    """Another copy's write transaction on the library; with a new record in games/, opening the
+    library must write (to index it), so it waits for that copy."""
+    if new_game:
+        write_record(HOME / "data" / "games" / "game-20260120-100000.json",
+                     record_from_game(random_game(16)).model_copy(update={"players": ["You", "Hana", "Kenji"]}))
+    holder = sqlite3.connect(HOME / "data" / "library.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def test_a_busy_library_leaves_the_app_answering_and_escape_stops_the_wait(monkeypatch):
+    asyncio.run(_test_a_busy_library_leaves_the_app_answering_and_escape_stops_the_wait(monkeypatch))
+
+
+async def _test_a_busy_library_leaves_the_app_answering_and_escape_stops_the_wait(monkeypatch):
+    waiting, ended = threading.Event(), threading.Event()
+    outcomes: list[str] = []
+    real_open = Library.open
+
+    def watched_open(cls, *args, patience: Patience | None = None, **kwargs):
+        """The real Library.open, noting when its wait begins and how it ends."""
+        assert patience is not None and patience.on_wait is not None
+        told = patience.on_wait
+
+        def on_wait() -> None:
+            told()
+            waiting.set()
+
+        patience.on_wait = on_wait
+        try:
+            library = real_open(*args, patience=patience, **kwargs)
+        except BaseException as exc:
+            outcomes.append(type(exc).__name__)
+            raise
+        else:
+            outcomes.append("opened")
+        finally:
+            ended.set()
+        return library
+
+    monkeypatch.setattr(Library, "open", classmethod(watched_open))
+    holder = _hold_the_library(new_game=True)
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _start_opening(pilot, "f2")
+            screen = app.screen
+            assert isinstance(screen, HistoryScreen)
+            assert "Waiting for the game library" in widget_text(screen.query_one("#history-title"))
+            assert await asyncio.to_thread(waiting.wait, 60)  # the worker waits for the other copy
+            await pilot.pause()
+            assert "another copy of Stepping Stones is writing to it" in widget_text(screen.query_one("#history-title"))
+            # the app answers keys while the library waits: Escape goes back, and stops the wait
+            await press(pilot, "escape")
+            assert isinstance(app.screen, SetupScreen)
+            assert await asyncio.to_thread(ended.wait, 60)
+            assert outcomes == ["LibraryCancelled"]  # not given up after BUSY_SECONDS: stopped
+            holder.execute("ROLLBACK")
+            await _open(pilot, "f2")
+            assert isinstance(app.screen, HistoryScreen) and len(app.screen.entries) == 6
+            assert outcomes == ["LibraryCancelled", "opened"]
+    finally:
+        holder.close()
+
+
+@pytest.mark.parametrize("key", ["f2", "f3"])
+def test_a_wait_that_gives_up_says_so(monkeypatch, key):
+    asyncio.run(_test_a_wait_that_gives_up_says_so(monkeypatch, key))
+
+
+async def _test_a_wait_that_gives_up_says_so(monkeypatch, key):
+    monkeypatch.setattr(library_module, "BUSY_SECONDS", 0.0)  # give up at the first busy answer
+    holder = _hold_the_library(new_game=True)
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _open(pilot, key)
+            where = "#history-title" if key == "f2" else "#stats-summary"
+            text = widget_text(app.screen.query_one(where))
+            assert ("Gave up waiting for the game library after 0 s: another copy of Stepping Stones kept it "
+                    "busy; try again in a moment.") in " ".join(text.split())
+            assert app.screen.problem is not None
+            await press(pilot, "escape")
+            assert isinstance(app.screen, SetupScreen)
+    finally:
+        holder.close()

@@ -5,13 +5,16 @@ sat where, the sheet, the points, the winners, whether the person took help.  Op
 brings the index up to date with the folder (a record that appeared is read, one that went away
 is forgotten), so a game filed while the library could not be written, or an abandoned game the
 app put away, is found at the next opening.  A database that is missing, damaged or of a schema
-version this program does not know is moved aside and built again from the records, with one
-line saying so.
+version or schema this program does not know is moved aside and built again from the records,
+with one line saying so.  Every row read from it is checked (``_Snapshot``); a wrong one is
+said in one line and its game indexed again from its record.
 
-The database is opened in WAL mode with a busy timeout, and every change is one transaction, so
-two copies of the app and the command line can use it at once.  The few steps that must not run
-twice at once (checking the file, moving a damaged one aside, building anew) run under a lock
-file, ``library.sqlite3.lock``.
+The database is opened in WAL mode, and every change is one transaction, so two copies of the
+app and the command line can use it at once.  A copy that finds the database busy waits for the
+other (``Patience``: in short slices, so a screen that closes can stop the wait) and gives up
+after ``BUSY_SECONDS`` with one line saying so.  The few steps that must not run twice at once
+(checking the file, moving a damaged one aside, building anew) run under a lock file,
+``library.sqlite3.lock``.
 
 A game's identity is its content: the SHA-256 of the record as this program writes it after
 replaying it (``records.record_json``), so the same game is never counted twice, whatever its
@@ -26,24 +29,28 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 from filelock import FileLock, Timeout
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from .engine import CONTRACTS, NUM_SEATS, Game, Rules, score_results
 from .files import atomic_write, fsync_folder
 from .records import (
     MAX_RECORD_BYTES,
+    PlayerName,
     RecordError,
+    RecordRules,
     game_from_record,
     load_json,
     parse_record,
+    quote,
     record_from_game,
     record_json,
 )
@@ -54,8 +61,11 @@ from .settings import data_dir
 DB_NAME: Final = "library.sqlite3"
 SCHEMA_VERSION: Final = 1
 BUSY_SECONDS = 10.0
-"""How long a write waits for another copy's transaction before giving up."""
+"""How long the library waits, in all, for another copy's transaction before giving up."""
+BUSY_SLICE = 0.1
+"""SQLite's own busy timeout: one slice of a wait.  Between slices a cancelled wait stops."""
 LOCK_SECONDS = 30.0
+"""How long opening waits for another copy that is checking or building the library."""
 
 # Each entry brings the schema from version i to i + 1 (PRAGMA user_version).  A later version
 # appends its steps here; a database of a version past the end is not ours to read, and is
@@ -108,6 +118,65 @@ _STAMP = re.compile(r"(\d{8})-(\d{6})")
 class LibraryError(Exception):
     """The library cannot be used (a folder that cannot be written, a lock never released).
     ``str()`` is one line, safe to print."""
+
+
+class LibraryBusy(LibraryError):
+    """Another copy kept the library busy longer than the library waits."""
+
+
+class LibraryCancelled(LibraryError):
+    """The wait for the library was stopped by whoever asked for it (a screen that closed)."""
+
+
+_T = TypeVar("_T")
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass
+class Patience:
+    """How the library waits for another copy that holds the database or its lock file.
+
+    Each attempt waits at most ``BUSY_SLICE`` (SQLite's busy timeout, or the lock file's
+    timeout); between attempts a ``cancelled()`` wait stops (``LibraryCancelled``), and after
+    ``seconds`` (default ``BUSY_SECONDS``) it gives up (``LibraryBusy``).  ``on_wait`` is told,
+    from the waiting thread, each time a wait begins (a screen says it is waiting)."""
+
+    seconds: float | None = None
+    cancelled: Callable[[], bool] = _never
+    on_wait: Callable[[], None] | None = None
+
+    def check(self) -> None:
+        if self.cancelled():
+            raise LibraryCancelled("the wait for the game library was stopped")
+
+    def run(self, attempt: Callable[[], _T], seconds: float | None = None) -> _T:
+        """``attempt()``, tried again while it finds the library busy."""
+        limit = seconds if seconds is not None else self.seconds if self.seconds is not None else BUSY_SECONDS
+        started: float | None = None
+        while True:
+            self.check()
+            try:
+                return attempt()
+            except (sqlite3.OperationalError, Timeout) as exc:
+                if isinstance(exc, sqlite3.OperationalError) and not _busy(exc):
+                    raise
+            now = time.monotonic()
+            if started is None:
+                started = now
+                if self.on_wait is not None:
+                    self.on_wait()
+            if now - started >= limit:
+                raise LibraryBusy(f"gave up waiting for the game library after {limit:g} s: another copy "
+                                  "of Stepping Stones kept it busy; try again in a moment")
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether an error says another connection holds the database (try again), not a fault."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(exc)
 
 
 def library_path() -> Path:
@@ -181,13 +250,35 @@ def read_sidecar(record: Path) -> SessionInfo | None:
 def played_at(path: Path, mtime_ns: int) -> str:
     """When a game was played: the stamp in its file name (``game-20260101-120000.json``, as the
     app files them), else the file's modification time."""
+    when = None
     m = _STAMP.search(path.name)
     if m:
         try:
-            return datetime.strptime(m[1] + m[2], "%Y%m%d%H%M%S").strftime("%Y-%m-%d %H:%M:%S")
+            when = datetime.strptime(m[1] + m[2], "%Y%m%d%H%M%S")
         except ValueError:
             pass
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(mtime_ns / 1e9))
+    if when is None:
+        try:
+            when = datetime.fromtimestamp(mtime_ns / 1e9)
+        except (OverflowError, OSError, ValueError):  # a time no calendar here holds
+            when = datetime.fromtimestamp(0)
+    # spelled out: strftime's %Y does not always write four digits (the year 1 is "1")
+    return (f"{when.year:04d}-{when.month:02d}-{when.day:02d} "
+            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}")
+
+
+def _mtime_ns(st: os.stat_result) -> int:
+    """A file's modification time as SQLite can keep it (a 64-bit integer)."""
+    return max(-(2**63), min(st.st_mtime_ns, 2**63 - 1))
+
+
+def _storable(text: str) -> str:
+    """Text SQLite can keep: UTF-8, so a lone surrogate (from a JSON escape) is written out."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 # --- what the library answers -------------------------------------------------------------
@@ -284,15 +375,168 @@ def _mean(values: list[int]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+# --- what the database holds, checked ------------------------------------------------------
+#
+# SQLite checks that a file is a database, not that what the tables hold is what this program
+# wrote: a row can hold text where a number belongs, rules that are not JSON, a contract set
+# that does not exist.  Every row read is checked against these models (strict: no coercion);
+# a wrong one is said in one line and its game indexed again from its record.
+
+_HASH = r"^[0-9a-f]{64}$"
+_FILE_NAME = r"^[^./\x00][^/\x00]{0,250}[.]json$"  # a plain name in games/, as _record_files finds them
+_PLAYED = r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$"
+_MAX_RULES_TEXT = 200  # {"contract_set": "advanced", "short_game": true, "omit": "lose-pick-trump", ...}
+_MAX_TRICKS = 36 // NUM_SEATS  # a count on the sheet is a number of tricks of one hand
+_MAX_SIDECAR_TEXT = SIDECAR_LIMIT  # a seed or a level came from a sidecar, which is at most this long
+
+
+def _rules_of(value: object) -> Rules:
+    """The rules column: the record's rules object as JSON, options that make a game."""
+    if not isinstance(value, str) or len(value) > _MAX_RULES_TEXT:
+        raise ValueError(f"not the JSON of a rules object ({quote(value)})")
+    try:
+        return RecordRules.model_validate_json(value).to_rules()
+    except ValidationError as exc:
+        raise ValueError(_first_error(exc)) from None
+
+
+Hash = Annotated[str, Field(pattern=_HASH)]
+FileName = Annotated[str, Field(pattern=_FILE_NAME)]
+Seat = Annotated[int, Field(ge=0, lt=NUM_SEATS)]
+Flag = Literal[0, 1]
+SidecarText = Annotated[str, Field(max_length=_MAX_SIDECAR_TEXT)]
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+class FileRow(_Row):
+    name: FileName
+    size: Annotated[int, Field(ge=0, le=MAX_RECORD_BYTES * 64)]
+    mtime_ns: int
+    hash: Hash | None
+    problem: Annotated[str, Field(max_length=1000)] | None
+
+
+class GameRow(_Row):
+    hash: Hash
+    file: FileName
+    played: Annotated[str, Field(pattern=_PLAYED)]
+    rules: Annotated[Rules, PlainValidator(_rules_of)]
+    complete: Flag
+    hands: Annotated[int, Field(ge=0, le=1000)]
+    assisted: Flag
+    seed: SidecarText | None
+
+
+class SeatRow(_Row):
+    hash: Hash
+    seat: Seat
+    name: PlayerName
+    level: SidecarText | None
+    total: Annotated[int, Field(ge=-10_000, le=10_000)]
+    firsts: Annotated[int, Field(ge=0, le=100)]
+    winner: Flag
+
+
+class ResultRow(_Row):
+    hash: Hash
+    seat: Seat
+    contract: Literal[tuple(CONTRACTS)]  # type: ignore[valid-type]
+    count: Annotated[int, Field(ge=0, le=_MAX_TRICKS)] | None
+    points: Annotated[int, Field(ge=-1000, le=1000)] | None
+    first: Flag | None
+
+
+_TABLES: Final[tuple[tuple[str, type[_Row]], ...]] = (
+    ("files", FileRow), ("games", GameRow), ("seats", SeatRow), ("results", ResultRow))
+
+
+def _first_error(exc: ValidationError) -> str:
+    """The first thing wrong, in one short line: the column, what is wrong, the value."""
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(x) for x in err["loc"])
+    if err["type"] == "string_pattern_mismatch":
+        msg = f"not in the form this program writes ({quote(err['input'])})"
+    elif err["type"] == "value_error":
+        msg = str(err["msg"]).removeprefix("Value error, ")
+    else:
+        msg = f"{err['msg']} ({quote(err['input'])})"
+    return f"{where}: {msg}" if where else msg
+
+
+@dataclass
+class _Snapshot:
+    """Every row of the library, checked: the rows that are right, and what is wrong."""
+
+    files: list[FileRow] = field(default_factory=list)
+    games: dict[str, GameRow] = field(default_factory=dict)
+    seats: dict[str, list[SeatRow]] = field(default_factory=dict)  # by game, in seat order
+    results: dict[str, list[ResultRow]] = field(default_factory=dict)  # by game
+    bad_rows: dict[str, list[int]] = field(default_factory=dict)  # table: rowids of wrong rows
+    bad_games: set[str] = field(default_factory=set)  # games whose rows are wrong, to index again
+    bad_files: set[str] = field(default_factory=set)  # records to read again (the files of those games)
+    problems: list[str] = field(default_factory=list)  # the first few, one line each
+    count: int = 0  # how many things are wrong
+
+    @property
+    def sound(self) -> bool:
+        return self.count == 0
+
+    def wrong(self, table: str, rowid: int | None, digest: object, why: str, file: object = None) -> None:
+        self.count += 1
+        if rowid is not None:
+            self.bad_rows.setdefault(table, []).append(rowid)
+        if isinstance(digest, str):
+            self.bad_games.add(digest)
+        if isinstance(file, str):
+            self.bad_files.add(file)
+        if len(self.problems) < 3:
+            self.problems.append(f"{table} {escape(why)}")
+
+    def check(self) -> None:
+        """What no single row shows: every game has its three seats and its sheet, every seat and
+        result belongs to a game, every game is held by a file and every file's game is there."""
+        held = {f.hash for f in self.files if f.hash is not None}
+        known_bad = set(self.bad_games)  # a game already found wrong is not counted again
+        for digest, game in self.games.items():
+            if digest in known_bad:
+                continue
+            seats = [s.seat for s in self.seats.get(digest, [])]
+            cells = sorted((r.seat, r.contract) for r in self.results.get(digest, []))
+            expected = sorted((seat, c.id) for seat in range(NUM_SEATS) for c in game.rules.contracts)
+            if seats != list(range(NUM_SEATS)):
+                self.wrong("seats", None, digest, f"of {game.file}: seats {seats}, not one row for each of {NUM_SEATS}",
+                           game.file)
+            elif cells != expected:
+                self.wrong("results", None, digest, f"of {game.file}: not one row for each seat and contract",
+                           game.file)
+            elif digest not in held:
+                self.wrong("games", None, digest, f"{game.file}: no file in games/ holds it", game.file)
+        for table, rows in (("seats", self.seats), ("results", self.results)):
+            for digest in rows:
+                if digest not in self.games and digest not in known_bad:
+                    self.wrong(table, None, digest, f"of a game that is not in the library ({digest[:12]})")
+        for f in self.files:
+            if f.hash is not None and f.hash not in self.games and f.hash not in known_bad:
+                self.wrong("files", None, None, f"{f.name}: its game is not in the library")
+
+
 # --- the database ---------------------------------------------------------------------------
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
+    # SQLite waits one slice for a busy database; ``Patience`` tries again slice by slice.
+    conn = sqlite3.connect(path, timeout=BUSY_SLICE, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -313,10 +557,31 @@ def _sound(conn: sqlite3.Connection) -> bool:
     return rows == [("ok",)]
 
 
-def _migrate(conn: sqlite3.Connection, start: int) -> None:
+def _schema(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    """The tables, indexes, views and triggers of a database (not SQLite's own), as created."""
+    rows = conn.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+        "ORDER BY type, name"
+    ).fetchall()
+    return [(kind, name, table, " ".join(str(sql or "").split())) for kind, name, table, sql in rows]
+
+
+def expected_schema(version: int) -> list[tuple[str, str, str, str]]:
+    """The schema ``MIGRATIONS`` make at ``version``, built in memory to compare a file with."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for step in MIGRATIONS[:version]:
+            for statement in step:
+                conn.execute(statement)
+        return _schema(conn)
+    finally:
+        conn.close()
+
+
+def _migrate(conn: sqlite3.Connection, start: int, patience: Patience) -> None:
     """Bring the schema from version ``start`` to ``SCHEMA_VERSION``, one step per transaction."""
     for version in range(start, SCHEMA_VERSION):
-        conn.execute("BEGIN IMMEDIATE")
+        patience.run(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
             for statement in MIGRATIONS[version]:
                 conn.execute(statement)
@@ -337,38 +602,61 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
-def _checked(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """A connection to a sound database of this schema version (migrated if older), and None;
-    anything else is moved aside and the database made anew, with the line that says so.
-    Runs under the library's lock."""
+def _inspect(path: Path) -> tuple[sqlite3.Connection | None, int, str]:
+    """A connection to the database at ``path`` if it is sound and of a schema this program
+    knows, and its version; else None and why not."""
+    conn = _connect(path)
+    try:
+        version = _version(conn)
+        if version > SCHEMA_VERSION:
+            why = f"it has schema version {version}, which this version does not know"
+        elif version < 0 or _schema(conn) != expected_schema(version):
+            why = f"its tables are not those of schema version {version}"
+        elif not _sound(conn):
+            why = "it was damaged"
+        else:
+            return conn, version, ""
+    except BaseException:
+        conn.close()
+        raise
+    conn.close()
+    return None, version, why
+
+
+def _checked(path: Path, patience: Patience) -> tuple[sqlite3.Connection, str | None]:
+    """A connection to a sound database of this schema (migrated if older), and None; anything
+    else (damaged, a version or tables this program does not know) is moved aside and the
+    database made anew, with the line that says so.  Runs under the library's lock."""
     if not path.exists():
         why = "there was none"
     else:
         try:
-            conn = _connect(path)
-            try:
-                version = _version(conn)
-                if version > SCHEMA_VERSION:
-                    why = f"it has schema version {version}, which this version does not know"
-                elif not _sound(conn):
-                    why = "it was damaged"
-                else:
-                    if version < SCHEMA_VERSION:
-                        _migrate(conn, version)
-                    return conn, None
-            except BaseException:
-                conn.close()
-                raise
-            conn.close()
+            conn, version, why = patience.run(lambda: _inspect(path))
         except sqlite3.DatabaseError as exc:
             if not _damaged(exc):
                 raise
-            why = "it was damaged"
+            conn, version, why = None, 0, "it was damaged"
+        if conn is not None:
+            try:
+                _migrate(conn, version, patience)
+            except BaseException:
+                conn.close()
+                raise
+            return conn, None
         aside = _move_aside(path)
         why += f"; the old file is kept as {escape(aside.name)}"
-    conn = _connect(path)
-    _migrate(conn, 0)
+    conn = patience.run(lambda: _connect(path))
+    try:
+        _migrate(conn, 0, patience)
+    except BaseException:
+        conn.close()
+        raise
     return conn, f"The game library was built again from the game records ({why})."
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _why(exc: OSError | sqlite3.Error) -> str:
@@ -380,10 +668,12 @@ def _why(exc: OSError | sqlite3.Error) -> str:
 class Library:
     """The library of the games in one data folder.  Use ``Library.open()``, as a context manager."""
 
-    def __init__(self, conn: sqlite3.Connection, folder: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, folder: Path, patience: Patience | None = None) -> None:
         self.conn = conn
         self.folder = folder
+        self.patience = patience if patience is not None else Patience()
         self.notices: list[str] = []  # one line each: the database was rebuilt, and why
+        self._snap: _Snapshot | None = None  # every row, checked; read again after a change
 
     @property
     def games_folder(self) -> Path:
@@ -392,24 +682,32 @@ class Library:
     # --- opening -----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, folder: Path | None = None, sync: bool = True) -> Library:
-        """Open (or build) the library of ``folder`` (default: the data folder) and bring it up
-        to date with the records in its ``games/``.  Raises ``LibraryError``."""
+    def open(cls, folder: Path | None = None, sync: bool = True, patience: Patience | None = None) -> Library:
+        """Open (or build) the library of ``folder`` (default: the data folder), check what it
+        holds and bring it up to date with the records in its ``games/``.  Raises
+        ``LibraryError`` (``LibraryBusy`` when another copy kept it busy too long,
+        ``LibraryCancelled`` when ``patience`` was cancelled)."""
+        patience = patience if patience is not None else Patience()
         folder = folder if folder is not None else data_dir()
         path = folder / DB_NAME
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            lock = FileLock(str(path) + ".lock", timeout=LOCK_SECONDS)
-            with lock:
-                conn, notice = _checked(path)
-                library = cls(conn, folder)
-                if notice:
-                    library.notices.append(notice)
-                if sync:
-                    library.sync()
-        except Timeout:
-            raise LibraryError(f"the library {escape(str(path))} stayed locked by another copy for "
-                               f"{LOCK_SECONDS:g} s") from None
+            lock = FileLock(str(path) + ".lock")
+            patience.run(lambda: lock.acquire(timeout=BUSY_SLICE), seconds=LOCK_SECONDS)
+            try:
+                conn, notice = _checked(path, patience)
+                library = cls(conn, folder, patience)
+                try:
+                    if notice:
+                        library.notices.append(notice)
+                    if sync:
+                        library.verify()
+                        library.sync()
+                except BaseException:
+                    conn.close()
+                    raise
+            finally:
+                lock.release()
         except (OSError, sqlite3.Error) as exc:
             raise LibraryError(f"the library {escape(str(path))} cannot be used: {_why(exc)}") from None
         return library
@@ -423,6 +721,90 @@ class Library:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # --- checking what it holds -----------------------------------------------------------
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        return self.patience.run(lambda: self.conn.execute(sql, params).fetchall())
+
+    def _read_tables(self) -> _Snapshot:
+        """Every row of the four tables, checked, in one read transaction (one state of the file)."""
+        snap = _Snapshot()
+        self.conn.execute("BEGIN")
+        try:
+            for table, model in _TABLES:
+                columns = list(model.model_fields)
+                for rowid, *values in self.conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table}"):
+                    try:
+                        row = model.model_validate(dict(zip(columns, values, strict=True)))
+                    except ValidationError as exc:
+                        label = next((v for v in values[:2] if isinstance(v, str) and v.endswith(".json")), None)
+                        where = f"row {rowid}" + (f" ({label[:80]})" if label else "")
+                        snap.wrong(table, rowid, values[0] if table != "files" else None,
+                                   f"{where}: {_first_error(exc)}", values[1] if table == "games" else None)
+                        continue
+                    if isinstance(row, FileRow):
+                        snap.files.append(row)
+                    elif isinstance(row, GameRow):
+                        snap.games[row.hash] = row
+                    elif isinstance(row, SeatRow):
+                        snap.seats.setdefault(row.hash, []).append(row)
+                    elif isinstance(row, ResultRow):
+                        snap.results.setdefault(row.hash, []).append(row)
+        finally:
+            self.conn.execute("COMMIT")
+        for seats in snap.seats.values():
+            seats.sort(key=lambda s: s.seat)
+        snap.check()
+        for digest in snap.bad_games:  # what is left of a wrong game is not shown
+            snap.games.pop(digest, None)
+            snap.seats.pop(digest, None)
+            snap.results.pop(digest, None)
+        return snap
+
+    def _snapshot(self) -> _Snapshot:
+        """Every row, checked; wrong ones said in one line and their games indexed again from their
+        records."""
+        if self._snap is not None:
+            return self._snap
+        snap = self.patience.run(self._read_tables)
+        if not snap.sound:
+            self._rebuild(snap)
+            again = self.patience.run(self._read_tables)
+            n = snap.count
+            line = (f"The game library had {n} wrong {'entry' if n == 1 else 'entries'} "
+                    f"({'; '.join(snap.problems[:1])}); ")
+            if again.sound:
+                line += ("its game was indexed again from its record in games/." if n == 1 else
+                         "their games were indexed again from their records in games/.")
+            else:
+                line += (f"{again.count} could not be put right and are left out "
+                         f"({'; '.join(again.problems[:1])}).")
+            self.notices.append(_one_line(line))
+            snap = again
+        self._snap = snap
+        return snap
+
+    def verify(self) -> None:
+        """Check every row of the library now (``open`` does), putting wrong ones right."""
+        self._snap = None
+        self._snapshot()
+
+    def _rebuild(self, snap: _Snapshot) -> None:
+        """Drop the wrong rows and every row of their games, and index those games again from
+        the records in ``games/``."""
+        with self._transaction():
+            for table, rowids in snap.bad_rows.items():
+                self.conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r,) for r in rowids])
+            for digest in snap.bad_games:
+                for table in ("results", "seats", "games", "files"):  # files: its record is read again
+                    self.conn.execute(f"DELETE FROM {table} WHERE hash = ?", (digest,))
+            self.conn.executemany("DELETE FROM files WHERE name = ?", [(name,) for name in snap.bad_files])
+            # a file whose game is not there is read again; rows of no game go
+            self.conn.execute("DELETE FROM files WHERE hash IS NOT NULL AND hash NOT IN (SELECT hash FROM games)")
+            for table in ("seats", "results"):
+                self.conn.execute(f"DELETE FROM {table} WHERE hash NOT IN (SELECT hash FROM games)")
+            self._sync_now()
+
     # --- indexing -----------------------------------------------------------------------
 
     def _record_files(self) -> dict[str, os.stat_result]:
@@ -435,6 +817,8 @@ class Library:
             name = entry.name
             if not name.endswith(".json") or name.endswith(".session.json") or name.startswith("."):
                 continue
+            if name != _storable(name):
+                continue  # a name that is not UTF-8 cannot be kept in the index: left where it is
             try:
                 if entry.is_file(follow_symlinks=False):
                     found[name] = entry.stat(follow_symlinks=False)
@@ -442,22 +826,32 @@ class Library:
                 continue
         return found
 
+    def _differences(self) -> tuple[dict[str, os.stat_result], list[str], list[str]]:
+        """The record files in ``games/``, those new or changed since they were indexed, and the
+        names of those that went away."""
+        on_disk = self._record_files()
+        known = {name: (size, mtime) for name, size, mtime in self._read("SELECT name, size, mtime_ns FROM files")}
+        changed = [name for name, st in on_disk.items() if known.get(name) != (st.st_size, _mtime_ns(st))]
+        gone = [name for name in known if name not in on_disk]
+        return on_disk, changed, gone
+
     def sync(self) -> None:
         """Bring the index up to date with the records in ``games/``: read new and changed files,
         forget the ones that went away (their games too, unless another file holds them)."""
-        on_disk = self._record_files()
-        known = {name: (size, mtime) for name, size, mtime in
-                 self.conn.execute("SELECT name, size, mtime_ns FROM files")}
-        changed = [name for name, st in on_disk.items() if known.get(name) != (st.st_size, st.st_mtime_ns)]
-        gone = [name for name in known if name not in on_disk]
+        _on_disk, changed, gone = self._differences()
         if not changed and not gone:
-            return
+            return  # nothing to write: no need to wait for a copy that is writing
         with self._transaction():
-            for name in gone:
-                self.conn.execute("DELETE FROM files WHERE name = ?", (name,))
-            for name in sorted(changed):
-                self._index(self.games_folder / name, on_disk[name])
-            self._forget_orphans()
+            self._sync_now()
+
+    def _sync_now(self) -> None:
+        """``sync``'s work, inside a write transaction (the differences read again under it)."""
+        on_disk, changed, gone = self._differences()
+        for name in gone:
+            self.conn.execute("DELETE FROM files WHERE name = ?", (name,))
+        for name in sorted(changed):
+            self._index(self.games_folder / name, on_disk[name])
+        self._forget_orphans()
 
     def _forget_orphans(self) -> None:
         """Games whose file went away: point them at another file with the same game, or drop them."""
@@ -474,24 +868,26 @@ class Library:
             _data, game = read_game(path)
         except RecordError as exc:
             self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, NULL, ?)",
-                              (path.name, st.st_size, st.st_mtime_ns, exc.line()))
+                              (path.name, st.st_size, _mtime_ns(st), exc.line()))
             return None
         facts = facts_of(game)
         self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, NULL)",
-                          (path.name, st.st_size, st.st_mtime_ns, facts.hash))
+                          (path.name, st.st_size, _mtime_ns(st), facts.hash))
         exists = self.conn.execute("SELECT 1 FROM games WHERE hash = ?", (facts.hash,)).fetchone()
         if exists is None:
-            self._insert(facts, path, st.st_mtime_ns, read_sidecar(path))
+            self._insert(facts, path, _mtime_ns(st), read_sidecar(path))
         return facts.hash
 
     def _insert(self, f: GameFacts, path: Path, mtime_ns: int, info: SessionInfo | None) -> None:
         self.conn.execute(
             "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (f.hash, path.name, played_at(path, mtime_ns), json.dumps(f.rules.as_dict()), int(f.complete),
-             f.hands, int(info.assisted) if info is not None else 0, info.seed if info is not None else None),
+             f.hands, int(info.assisted) if info is not None else 0,
+             _storable(info.seed) if info is not None else None),
         )
         for seat in range(NUM_SEATS):
             level = info.levels[seat] if info is not None else None
+            level = _storable(level) if level is not None else None
             self.conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (f.hash, seat, f.players[seat], level, f.totals[seat], f.firsts[seat],
                                int(seat in f.winners)))
@@ -505,8 +901,9 @@ class Library:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One write transaction, taken at once (``BEGIN IMMEDIATE``), so that two writers wait
-        for each other (the busy timeout) instead of failing half-way."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        for each other (``Patience``) instead of failing half-way."""
+        self.patience.run(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+        self._snap = None  # what was read before is read again after the change
         try:
             yield
         except BaseException:
@@ -559,83 +956,63 @@ class Library:
 
     def history(self) -> list[HistoryEntry]:
         """Every game in the library, newest first."""
-        rows = self.conn.execute(
-            "SELECT hash, file, played, rules, complete, assisted, seed FROM games ORDER BY played DESC, file DESC"
-        ).fetchall()
-        seats = self._seats([r[0] for r in rows])
+        snap = self._snapshot()
         out = []
-        for digest, file, played, rules, complete, assisted, seed in rows:
-            s = seats[digest]
+        for game in sorted(snap.games.values(), key=lambda g: (g.played, g.file), reverse=True):
+            seats = snap.seats[game.hash]
             out.append(HistoryEntry(
-                file=file, played=played, rules=Rules(**json.loads(rules)),
-                players=[x[0] for x in s], points=[x[1] for x in s],
-                winners=[i for i, x in enumerate(s) if x[2]], complete=bool(complete), assisted=bool(assisted),
-                seed=seed, levels=[x[3] for x in s],
+                file=game.file, played=game.played, rules=game.rules,
+                players=[s.name for s in seats], points=[s.total for s in seats],
+                winners=[s.seat for s in seats if s.winner], complete=bool(game.complete),
+                assisted=bool(game.assisted), seed=game.seed, levels=[s.level for s in seats],
             ))
         return out
 
-    def _seats(self, hashes: list[str]) -> dict[str, list[tuple[str, int, bool, str | None]]]:
-        seats: dict[str, list[tuple[str, int, bool, str | None]]] = {h: [] for h in hashes}
-        for digest, name, total, winner, level in self.conn.execute(
-            "SELECT hash, name, total, winner, level FROM seats ORDER BY hash, seat"
-        ):
-            if digest in seats:
-                seats[digest].append((name, total, bool(winner), level))
-        return seats
-
     def person(self) -> str | None:
         """The person's name: seat 0 of the most recent game (the app seats the person there)."""
-        row = self.conn.execute(
-            "SELECT name FROM seats JOIN games USING (hash) WHERE seat = 0 ORDER BY played DESC, file DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else str(row[0])
+        snap = self._snapshot()
+        if not snap.games:
+            return None
+        latest = max(snap.games.values(), key=lambda g: (g.played, g.file))
+        return snap.seats[latest.hash][0].name
 
     def names(self) -> list[str]:
         """Every player name in the library, most games first."""
-        return [r[0] for r in self.conn.execute(
-            "SELECT name FROM seats GROUP BY name ORDER BY COUNT(*) DESC, name")]
+        counts = Counter(s.name for seats in self._snapshot().seats.values() for s in seats)
+        return sorted(counts, key=lambda name: (-counts[name], name))
 
     def stats(self, player: str, include_assisted: bool = False) -> PlayerStats:
         """``player``'s figures over their finished games (assisted ones apart, unless included)."""
-        games = self.conn.execute(
-            "SELECT hash, seat, total, winner, assisted, played, file FROM seats JOIN games USING (hash) "
-            "WHERE name = ? AND complete = 1 ORDER BY played, file",
-            (player,),
-        ).fetchall()
-        assisted_games = sum(1 for g in games if g[4])
-        counted = [g for g in games if include_assisted or not g[4]]
-        seat_of = {g[0]: g[1] for g in counted}
-        winners_of: dict[str, int] = {}
-        for digest, n in self.conn.execute("SELECT hash, SUM(winner) FROM seats GROUP BY hash"):
-            winners_of[digest] = int(n)
-        wins = sum(1 for g in counted if g[3])
-        shared = sum(1 for g in counted if g[3] and winners_of.get(g[0], 1) > 1)
-        mine: dict[str, list[tuple[int | None, int | None, int | None]]] = {}
+        snap = self._snapshot()
+        games = [(g, s) for g in sorted(snap.games.values(), key=lambda g: (g.played, g.file)) if g.complete
+                 for s in snap.seats[g.hash] if s.name == player]
+        assisted_games = sum(1 for g, _ in games if g.assisted)
+        counted = [(g, s) for g, s in games if include_assisted or not g.assisted]
+        wins = sum(1 for _, s in counted if s.winner)
+        shared = sum(1 for g, s in counted if s.winner and sum(x.winner for x in snap.seats[g.hash]) > 1)
+        mine: dict[str, list[ResultRow]] = {}
         others: dict[str, list[int]] = {}
-        for digest, seat, cid, count, points, first in self.conn.execute(
-            "SELECT hash, seat, contract, count, points, first FROM results ORDER BY hash, contract, seat"
-        ):
-            if digest not in seat_of:
-                continue
-            if seat == seat_of[digest]:
-                mine.setdefault(cid, []).append((count, points, first))
-            elif count is not None:
-                others.setdefault(cid, []).append(count)
+        for g, s in counted:
+            for r in snap.results[g.hash]:
+                if r.seat == s.seat:
+                    mine.setdefault(r.contract, []).append(r)
+                elif r.count is not None:
+                    others.setdefault(r.contract, []).append(r.count)
         per_contract = {}
         for cid in CONTRACTS:
             rows = mine.get(cid)
             if not rows:
                 continue
-            counts = [c for c, _, _ in rows if c is not None]
-            points = [p for _, p, _ in rows if p is not None]
             per_contract[cid] = ContractStats(
-                games=len(rows), mean_count=_mean(counts), mean_points=_mean(points),
-                firsts=sum(1 for _, _, f in rows if f), others_mean_count=_mean(others.get(cid, [])),
+                games=len(rows), mean_count=_mean([r.count for r in rows if r.count is not None]),
+                mean_points=_mean([r.points for r in rows if r.points is not None]),
+                firsts=sum(1 for r in rows if r.first), others_mean_count=_mean(others.get(cid, [])),
             )
+        trend = [s.total for _, s in counted]
         return PlayerStats(
-            player=player, games=len(counted), wins=wins, shared_wins=shared,
-            mean_points=_mean([g[2] for g in counted]), assisted_games=assisted_games,
-            per_contract=per_contract, include_assisted=include_assisted, trend=[g[2] for g in counted],
+            player=player, games=len(counted), wins=wins, shared_wins=shared, mean_points=_mean(trend),
+            assisted_games=assisted_games, per_contract=per_contract, include_assisted=include_assisted,
+            trend=trend,
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from ..safety import escape
@@ -25,11 +26,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..library import LibraryError
+
     library = open_library("history")
     if library is None:
         return 2
     with library:
-        entries = library.history()
+        try:
+            entries = library.history()
+        except LibraryError as exc:
+            print(f"history: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps([e.to_json() for e in entries]))
     else:

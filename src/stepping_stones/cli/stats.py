@@ -30,16 +30,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..library import LibraryError
+
     library = open_library("stats")
     if library is None:
         return 2
     with library:
-        player = args.player if args.player is not None else library.person()
-        if player is None:
-            print("stats: the library has no games yet: play one, or import records with "
-                  "`stepping-stones library import PATH`", file=sys.stderr)
+        try:
+            player = args.player if args.player is not None else library.person()
+            if player is None:
+                print("stats: the library has no games yet: play one, or import records with "
+                      "`stepping-stones library import PATH`", file=sys.stderr)
+                return 2
+            stats = library.stats(player, include_assisted=args.include_assisted)
+        except LibraryError as exc:
+            print(f"stats: {exc}", file=sys.stderr)
             return 2
-        stats = library.stats(player, include_assisted=args.include_assisted)
     if args.json:
         print(json.dumps(stats.to_json()))
     else:

@@ -1,21 +1,32 @@
 """The game library in the app: the history of games (open one into the review) and the
 person's statistics, with a trend of their points and their results per contract against the
-other players' (charts by textual-plotext).  Both read ``library.Library`` (docs/library.md)."""
+other players' (charts by textual-plotext).  Both read ``library.Library`` (docs/library.md).
+
+The library is read in a thread worker, never on the app's own thread: another copy that holds
+the database makes the screen say it is waiting, not freeze the app; Escape still goes back (and
+stops the wait), and a wait that gives up says so."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rich import box
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 from textual_plotext import PlotextPlot
 
 from ..engine import CONTRACTS, Rules
-from ..library import HistoryEntry, Library, LibraryError, PlayerStats
+from ..library import HistoryEntry, Library, LibraryBusy, LibraryCancelled, LibraryError, Patience, PlayerStats
 from ..records import RecordError, load_game
 from ..session import HUMAN
 from .widgets import TooSmall
@@ -36,12 +47,48 @@ def short_name(cid: str) -> str:
     return SHORT.get(cid, cid)
 
 
-def open_library() -> tuple[Library | None, str | None]:
-    """The library, or None and one line saying why it cannot be opened."""
+WAITING = "Waiting for the game library…"
+BUSY = ("Waiting for the game library: another copy of Stepping Stones is writing to it. "
+        "Escape goes back.")
+_T = TypeVar("_T")
+
+
+class LibraryBusyNow(Message):
+    """Posted from the worker: the library is held by another copy, and the worker waits."""
+
+
+@dataclass
+class Read:
+    """What a worker read from the library, for the screen to show (on the app's thread)."""
+
+    answer: object = None
+    notices: list[str] = field(default_factory=list)
+    problem: str | None = None  # one line: why the library could not be read
+
+
+def read_library(screen: Screen, reader: Callable[[Library], _T]) -> Read:
+    """Open the library and ``reader(library)``, in the worker's thread; never raises.  The wait
+    for a busy library stops when the worker is cancelled (the screen closed), and the screen
+    is told when a wait begins."""
+    worker = get_current_worker()
+
+    def waiting() -> None:
+        screen.post_message(LibraryBusyNow())  # thread-safe: it goes through the app's loop
+
+    patience = Patience(cancelled=lambda: worker.is_cancelled, on_wait=waiting)
     try:
-        return Library.open(), None
+        with Library.open(patience=patience) as library:
+            answer = reader(library)
+            return Read(answer, library.notices)
+    except LibraryCancelled:
+        return Read(problem="the screen was closed")  # nobody sees it
+    except LibraryBusy as exc:
+        text = str(exc)
+        return Read(problem=text[:1].upper() + text[1:] + ".")
     except LibraryError as exc:
-        return None, str(exc)
+        return Read(problem=f"The library cannot be opened: {exc}")
+    except Exception as exc:  # the library is a convenience: it must never end the app
+        return Read(problem=f"The library could not be read ({type(exc).__name__}).")
 
 
 def rules_text(rules: Rules) -> str:
@@ -77,19 +124,36 @@ class HistoryScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="history"):
-            yield Static(id="history-title")
+            yield Static(Text.assemble(("Game history", "bold"), "\n", WAITING), id="history-title")
             yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        library, self.problem = open_library()
-        if library is not None:
-            with library:
-                self.notices = library.notices
-                self.entries = library.history()
+        table = self.query_one("#history-table", DataTable)
+        table.add_columns("Played", "Players and points", "Winner", "Rules", "Help")
+        table.focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, group="library", exit_on_error=False)
+    def load(self) -> Read:
+        return read_library(self, lambda library: library.history())
+
+    def on_library_busy_now(self, _message: LibraryBusyNow) -> None:
+        self.query_one("#history-title", Static).update(Text.assemble(("Game history", "bold"), "\n", BUSY))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "library" and event.state is WorkerState.SUCCESS:
+            read = event.worker.result
+            assert isinstance(read, Read)
+            self.show(read)
+
+    def show(self, read: Read) -> None:
+        self.problem = read.problem
+        self.notices = read.notices
+        self.entries = read.answer if isinstance(read.answer, list) else []
         title = Text("Game history", style="bold")
         if self.problem:
-            title.append(f"\nThe library cannot be opened: {self.problem}")
+            title.append(f"\n{self.problem}")
         elif not self.entries:
             title.append("\nNo game in the library yet: finished games come here by themselves, "
                          "and `stepping-stones library import PATH` brings in others.")
@@ -101,7 +165,7 @@ class HistoryScreen(Screen):
         for notice in self.notices:
             self.notify(notice)
         table = self.query_one("#history-table", DataTable)
-        table.add_columns("Played", "Players and points", "Winner", "Rules", "Help")
+        table.clear()
         for e in self.entries:
             table.add_row(
                 e.played[:16],
@@ -110,7 +174,6 @@ class HistoryScreen(Screen):
                 rules_text(e.rules),
                 "hint/undo" if e.assisted else "",
             )
-        table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.open_row(event.cursor_row)
@@ -133,6 +196,15 @@ class HistoryScreen(Screen):
 
     def action_leave(self) -> None:
         self.app.pop_screen()
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the statistics screen reads: the names to choose from, whose figures, and theirs."""
+
+    names: list[str]
+    player: str | None
+    stats: PlayerStats | None
 
 
 def summary_text(stats: PlayerStats) -> Text:
@@ -191,7 +263,7 @@ class StatsScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="stats"):
-            yield Static(id="stats-summary")
+            yield Static(Text.assemble(("Statistics", "bold"), "\n", WAITING), id="stats-summary")
             with Horizontal(id="stats-charts"):
                 yield PlotextPlot(id="stats-trend")
                 yield PlotextPlot(id="stats-contracts")
@@ -199,19 +271,34 @@ class StatsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#stats-charts", Horizontal).display = False
         self.load()
 
     def load(self) -> None:
-        library, self.problem = open_library()
-        if library is not None:
-            with library:
-                self.names = library.names()
-                if self.player is None:
-                    self.player = library.person()
-                if self.player is not None:
-                    self.stats = library.stats(self.player, self.include_assisted)
-                for notice in library.notices:
-                    self.notify(notice)
+        """Read the figures of ``player`` (default: the person) in a worker; ``show`` them after."""
+        self.read_figures(self.player, self.include_assisted)
+
+    @work(thread=True, exclusive=True, group="library", exit_on_error=False)
+    def read_figures(self, player: str | None, include_assisted: bool) -> Read:
+        def reader(library: Library) -> Figures:
+            who = player if player is not None else library.person()
+            return Figures(library.names(), who, library.stats(who, include_assisted) if who is not None else None)
+
+        return read_library(self, reader)
+
+    def on_library_busy_now(self, _message: LibraryBusyNow) -> None:
+        self.query_one("#stats-summary", Static).update(Text.assemble(("Statistics", "bold"), "\n", BUSY))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "library" or event.state is not WorkerState.SUCCESS:
+            return
+        read = event.worker.result
+        assert isinstance(read, Read)
+        self.problem = read.problem
+        if isinstance(read.answer, Figures):
+            self.names, self.player, self.stats = read.answer.names, read.answer.player, read.answer.stats
+        for notice in read.notices:
+            self.notify(notice)
         self.show()
 
     def show(self) -> None:
@@ -220,8 +307,7 @@ class StatsScreen(Screen):
         table = self.query_one("#stats-table", Static)
         stats = self.stats
         if self.problem or stats is None:
-            why = f"The library cannot be opened: {self.problem}" if self.problem else (
-                "No game in the library yet: finished games come here by themselves.")
+            why = self.problem or "No game in the library yet: finished games come here by themselves."
             summary.update(Text.assemble(("Statistics", "bold"), "\n", why))
             charts.display = False
             table.update("")
