@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -38,17 +39,20 @@ class GameOverScreen(Screen):
         Binding("n,enter", "again", "New game", id="again", key_display="⏎/n"),
         Binding("s", "setup", "Change setup", id="setup"),
         Binding("r", "review", "Review", id="review"),
+        Binding("w", "write", "Write record", id="write"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
     def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
-                 problem: str | None = None, assisted: bool = False) -> None:
+                 problem: str | None = None, assisted: bool = False,
+                 retry: Callable[[], Path | None] | None = None) -> None:
         super().__init__()
         self.view = view
         self.path = path
         self.seed = seed
         self.problem = problem
         self.assisted = assisted
+        self.retry = retry  # writes the finished game again if it could not be: its path, or None
 
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
@@ -60,24 +64,47 @@ class GameOverScreen(Screen):
             if self.assisted:
                 yield Static(Text("This game was assisted (an undo or a hint was used): it is counted apart "
                                   "in your statistics.", style="italic"), id="assisted")
-            if self.path:
-                where = f"The game record is saved as {escape(str(self.path))}."
-            elif self.problem:
-                where = f"The game record was not saved: {self.problem}."
-            else:
-                where = ""
-            if self.seed:
-                where += (f"\nDeal seed: {self.seed} (stepping-stones simulate --seed {self.seed} "
-                          "deals these cards again).")
-            yield Static(Text(where + "\nn or Enter: a new game with the same setup   s: change the setup   "
-                              "r: review this game   q: quit", style="italic"), id="gameover-help")
+            yield Static(self._where(), id="gameover-help")
         yield Footer()
 
+    def _where(self) -> Text:
+        keys = "n or Enter: a new game with the same setup   s: change the setup   r: review this game   q: quit"
+        if self.path:
+            where = f"The game record is saved as {escape(str(self.path))}."
+        elif self.problem:
+            where = f"The game record is not saved: {self.problem}."
+            if self.retry is not None:
+                where += " The finished game is kept here until it is: make room, then press w to write it."
+                keys = "w: write the game record   " + keys
+        else:
+            where = ""
+        if self.seed:
+            seed = escape(self.seed)
+            where += f"\nDeal seed: {seed} (stepping-stones simulate --seed {seed} deals these cards again)."
+        return Text(where.lstrip("\n") + "\n" + keys, style="italic")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "write":
+            return self.path is None and self.retry is not None
+        return True
+
+    def action_write(self) -> None:
+        """Try again to write the finished game (after the person made room on the disk)."""
+        if self.path is not None or self.retry is None:
+            return
+        self.path = self.retry()
+        if self.path is None:
+            self.app.bell()
+            session = host(self).session
+            self.problem = session.problem if session is not None else self.problem
+        self.query_one("#gameover-help", Static).update(self._where())
+        self.refresh_bindings()
+
     def action_again(self) -> None:
-        host(self).start_new_game(replace(host(self).last_setup, seed=None))
+        host(self).leave_finished(lambda: host(self).start_new_game(replace(host(self).last_setup, seed=None)))
 
     def action_setup(self) -> None:
-        host(self).show_setup()
+        host(self).leave_finished(host(self).show_setup)
 
     def action_review(self) -> None:
         self.app.push_screen(ReviewScreen(self.view, title=escape(str(self.path or ""))))
