@@ -574,3 +574,43 @@ def test_plain_resume_of_a_game_closed_on_its_last_summary_shows_the_result(home
     assert "The game is over." in text
     [filed] = _finished_in_games(home)
     assert text.rstrip("\n").endswith(f"record: {filed}")
+
+
+def test_temporary_files_left_by_a_killed_copy_are_removed_under_the_lock(home):
+    import io
+
+    from stepping_stones.choices import Setup
+    from stepping_stones.plain import Options, run
+
+    saved_game_near_the_end(seed="stale", hands=1, cards_left=20, person_to_play=True)
+    folder = current_path().parent
+    stale = [folder / ".current.json.k9x2_a.tmp", folder / ".current.session.json.b7q.tmp"]
+    for path in stale:
+        path.write_text('{"half": ')
+    others = folder / ".current-2.json.zz1.tmp"  # another copy's slot, open in that copy
+    others.write_text("{")
+    other_copy = SlotLock(slot_path(2))
+    assert other_copy.acquire()
+    try:
+        out = io.StringIO()
+        assert run(Options(Setup(), resume=True), Answers(out, lambda _: "quit\n"), out, hinter=None) == 0
+        assert not any(path.exists() for path in stale)
+        assert others.exists()  # not this copy's to clean
+    finally:
+        other_copy.release()
+
+
+def test_a_data_folder_that_is_a_file_is_said_to_be_one(home):
+    import io
+
+    from stepping_stones.choices import Setup
+    from stepping_stones.plain import Options, run
+
+    home.mkdir()
+    (home / "data").write_text("a file where the data folder should be")
+    out = io.StringIO()
+    assert run(Options(Setup(seed="f")), Answers(out, lambda _: "quit\n"), out, hinter=None) == 1
+    text = out.getvalue()
+    said = f"This game is not being saved: the data folder {home / 'data'} is a file, not a folder."
+    assert said in text
+    assert "File exists" not in text and "Not a directory" not in text

@@ -337,12 +337,23 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+def _any_records(folder: Path) -> bool:
+    try:
+        return any(True for _ in folder.glob("*.json"))
+    except OSError:
+        return False
+
+
 def _checked(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """A connection to a sound database of this schema version (migrated if older), and None;
     anything else is moved aside and the database made anew, with the line that says so.
     Runs under the library's lock."""
     if not path.exists():
-        why = "there was none"
+        if not _any_records(path.parent / "games"):
+            conn = _connect(path)  # a first start: a new, empty library is no news
+            _migrate(conn, 0)
+            return conn, None
+        why = "its database was missing"
     else:
         try:
             conn = _connect(path)
