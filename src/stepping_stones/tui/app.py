@@ -64,6 +64,7 @@ class SteppingStonesApp(App):
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
+        self.analyses: set[Callable[[], None]] = set()  # stops of the analyses running in threads
 
     # --- start-up ------------------------------------------------------------
 
@@ -370,8 +371,18 @@ class SteppingStonesApp(App):
 
     def on_unmount(self) -> None:
         """Closing: give up the claim on the game, so that the next copy may open it."""
+        self.stop_analyses()
         if self.session is not None:
             self.session.release()
+
+    def stop_analyses(self) -> None:
+        """Cancel the analysis workers and stop their solvers: quitting does not wait for a
+        hand's analysis (it could take seconds), which is only worked out for the screen."""
+        for stop in list(self.analyses):
+            stop()
+        for worker in list(self.workers):
+            if worker.group == "analysis":
+                worker.cancel()
 
     def unsaved_problem(self) -> str | None:
         """Why this copy's game is not saved, or None: a game in progress whose last save failed,
@@ -410,6 +421,7 @@ class SteppingStonesApp(App):
             if playing:
                 self.farewell = ("Your game is saved. Run stepping-stones (or stepping-stones --resume) "
                                  "to carry on where you stopped.")
+            self.stop_analyses()
             self.exit()
             return
         from .dialogs import ConfirmScreen
@@ -420,6 +432,7 @@ class SteppingStonesApp(App):
         def answer(yes: bool | None) -> None:
             if yes:
                 self.unsaved = f"{what} was not saved: {problem}."
+                self.stop_analyses()
                 self.exit(return_code=1)
 
         self.push_screen(ConfirmScreen(f"{what} is not saved: {problem}.\n"

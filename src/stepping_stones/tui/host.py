@@ -23,6 +23,7 @@ class Host(Protocol):
     settings: Settings
     last_setup: Setup
     session: Session | None
+    analyses: set[Callable[[], None]]  # stops of the analyses running in threads
 
     def leave_finished(self, then: Callable[[], None]) -> None: ...
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -14,6 +15,7 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from ..engine import (
     HAND_SIZE,
@@ -30,6 +32,9 @@ from .host import host
 from .render import Look, contract_line, result_text, sheet_table
 from .setup import SetupScreen as SetupScreen  # it lived here once; the app imports it from .setup
 from .widgets import TooSmall
+
+if TYPE_CHECKING:  # the solver is loaded when a review first needs it
+    from .hindsight import Stop
 
 
 class GameOverScreen(Screen):
@@ -273,7 +278,10 @@ class ReviewScreen(Screen):
         found = hindsight.known(frame.full)
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
-            self._analyse(frame.full)
+            stop = hindsight.Stop()
+            analyses = host(self).analyses
+            analyses.add(stop)  # the app stops it when it quits, rather than wait for it
+            self._analyse(frame.full, stop, analyses)
             return
         if isinstance(found, str):
             widget.update(Text(found, style="dim"))
@@ -283,11 +291,15 @@ class ReviewScreen(Screen):
         widget.update(text)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, past: PastHand) -> None:
+    def _analyse(self, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
         from . import hindsight
 
-        hindsight.analyse(past)
-        self.app.call_from_thread(self._analysed, past)
+        try:
+            hindsight.analyse(past, stop=stop)
+        finally:
+            analyses.discard(stop)
+        if not stop.stopped and not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._analysed, past)
 
     def _analysed(self, past: PastHand) -> None:
         if self.is_attached and self.frames and self.frames[self.index].full is past:
