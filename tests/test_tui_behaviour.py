@@ -500,3 +500,58 @@ def test_the_review_steps_through_the_analysis_of_each_finished_hand():
             assert "once it has been played out" in await shown(pilot, screen)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("where", ["summary", "final result"])
+def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_path, monkeypatch, where):
+    """A hand's analysis can take seconds; quitting (Ctrl+Q on the summary, q on the final result)
+    stops its solver at the next position rather than wait for it with a blank screen."""
+    import threading
+
+    from stepping_stones.ai import analysis
+    from stepping_stones.ai.solver import SearchLimit
+    from stepping_stones.tui import hindsight
+    from stepping_stones.tui.dialogs import HandSummaryScreen
+    from stepping_stones.tui.screens import GameOverScreen
+    from tui_support import saved_game_near_the_end
+
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(hindsight, "LIMIT", 10**12)
+    bound = 20_000_000  # a hand that takes the solver this many positions (seconds of work)
+    started = threading.Event()
+    seen: dict[str, int] = {}
+
+    def slow_hand(state, solver, guess=None):
+        """Works as the solver does, position by position, with its own check of the limit."""
+        started.set()
+        try:
+            while solver.nodes < bound:
+                solver.nodes += 1
+                if solver.nodes > solver.limit:
+                    raise SearchLimit
+        finally:
+            seen["nodes"] = solver.nodes
+        return guess or 0
+
+    monkeypatch.setattr(analysis, "whole_hand_value", slow_hand)
+    saved_game_near_the_end(seed=f"quit-fast-{where}", cards_left=1)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await wait_for_person(pilot)
+            assert isinstance(screen, HandSummaryScreen)
+            assert await asyncio.to_thread(started.wait, 60)  # the solver is at work
+            past = screen.view.history[-1]
+            if where == "final result":
+                await press(pilot, "enter")
+                assert isinstance(await wait_for_person(pilot), GameOverScreen)
+                await press(pilot, "q")
+            else:
+                await press(pilot, "ctrl+q")
+            await app.workers.wait_for_complete()
+        return past
+
+    past = asyncio.run(run())
+    assert seen["nodes"] < bound  # stopped, not worked to its end
+    assert hindsight.known(past) is None  # and a stopped analysis is not kept as an answer

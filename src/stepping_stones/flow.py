@@ -16,7 +16,8 @@ A front end loops on ``next_step()``:
   wait until ``step.delay`` seconds have passed since it asked, then call
   ``ai_answered(step.request, action)``;
 * ``HandSummary`` -- show the summary of hand ``number``, then call ``summary_seen()``;
-* ``GameOver`` -- the game is finished and filed (``path``).
+* ``GameOver`` -- the game is finished and filed (``path``), or could not be written (``path``
+  is None, ``problem`` says why): the game is kept, and ``file()`` tries again.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class GameFlow:
         # summary, and a finished hand whose summary may not have been seen shows it again.
         self._summarized = max(0, len(session.game.log) - 1)
         self._path: Path | None = None
-        self._filed = False
+        self._told_problem = session.problem  # the front end says the problem it starts with
 
     def _match(self, game: Game) -> Match:
         # A faulty AI answer is replaced by a legal one: a person's game never stops on it.
@@ -112,6 +113,7 @@ class GameFlow:
 
     def _save(self, _game: Game) -> None:
         self.session.save()  # never raises: a failure is kept in session.problem
+        self._saving_changed()
 
     # --- reading ---------------------------------------------------------------------
 
@@ -157,16 +159,35 @@ class GameFlow:
         self._summarized = len(self.game.log)
 
     def _file(self) -> Path | None:
-        if not self._filed:
-            self._filed = True
-            self.session.save()
-            self._path = self.session.archive("game")
+        """Write the finished game and file it in the games folder and the library.  Until that
+        has worked the game is kept here and every call tries again; None (with ``problem``)
+        while it has not."""
+        if self._path is None:
+            self._path = self.session.file_finished()
+            self._saving_changed()
+            if self._path is None:
+                return None
             from .library import file_game  # the game enters the library now; a failure is only a notice
 
             if (notice := file_game(self._path)) is not None:
                 self._tell("save", notice)
             self.session.release()
         return self._path
+
+    def file(self) -> Path | None:
+        """Try again to write and file a finished game that could not be saved (its path, or None)."""
+        return self._file() if self.game.over else None
+
+    def _saving_changed(self) -> None:
+        """Tell it when saving stops working, and when it works again."""
+        problem = self.session.problem
+        if problem == self._told_problem:
+            return
+        self._told_problem = problem
+        if problem is not None:
+            self._tell("save", f"The game is not being saved: {problem}. It goes on, kept in memory.")
+        else:
+            self._tell("save", "The game is being saved again.")
 
     def _delay(self) -> float:
         card_delay, trick_delay = PACE_DELAYS[self.settings.pace]
@@ -284,6 +305,7 @@ class GameFlow:
         self.match = self._match(game)
         self.mark_assisted()
         self.session.save()
+        self._saving_changed()
         self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
         return True
 

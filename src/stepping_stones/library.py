@@ -602,6 +602,13 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+def _any_records(folder: Path) -> bool:
+    try:
+        return any(True for _ in folder.glob("*.json"))
+    except OSError:
+        return False
+
+
 def _inspect(path: Path) -> tuple[sqlite3.Connection | None, int, str]:
     """A connection to the database at ``path`` if it is sound and of a schema this program
     knows, and its version; else None and why not."""
@@ -628,7 +635,15 @@ def _checked(path: Path, patience: Patience) -> tuple[sqlite3.Connection, str | 
     else (damaged, a version or tables this program does not know) is moved aside and the
     database made anew, with the line that says so.  Runs under the library's lock."""
     if not path.exists():
-        why = "there was none"
+        if not _any_records(path.parent / "games"):
+            fresh = patience.run(lambda: _connect(path))  # a first start: a new, empty library is no news
+            try:
+                _migrate(fresh, 0, patience)
+            except BaseException:
+                fresh.close()
+                raise
+            return fresh, None
+        why = "its database was missing"
     else:
         try:
             conn, version, why = patience.run(lambda: _inspect(path))

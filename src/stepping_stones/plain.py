@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from .choices import Setup
@@ -37,6 +38,7 @@ from .engine import (
 )
 from .explain import Teller, plural, result_lines, sheet_lines, summary_lines
 from .flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from .safety import escape
 from .session import Session, describe_progress, find_saved, free_slot
 from .settings import Settings
 
@@ -233,6 +235,23 @@ class PlainGame:
 
     # --- the game -----------------------------------------------------------------
 
+    def filed(self, path: Path | None) -> int:
+        """Say where the finished game is saved; if it could not be written, keep it and try again
+        each time the person presses Enter, until it is written or they give up."""
+        while path is None:
+            self.say(f"The finished game is not saved: {self.flow.problem}.",
+                     "It is kept until this program ends: make room (or fix the folder), then press Enter "
+                     "to try again, or type quit to leave it unsaved.")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line or line.strip().lower() in ("quit", "q", "exit"):
+                self.say(f"The finished game was not saved: {self.flow.problem}.")
+                return 1
+            path = self.flow.file()
+        self.say(f"record: {escape(str(path))}")
+        return 0
+
+
     def play(self) -> int:
         """Play to the end (or until the person quits or the input ends); the exit status."""
         flow = self.flow
@@ -251,12 +270,10 @@ class PlainGame:
                 else:
                     assert isinstance(step, GameOver)
                     self.say("The game is over.", *result_lines(step.view))
-                    if step.path is not None:
-                        self.say(f"record: {step.path}")
-                    else:
-                        self.say(f"The game record could not be saved: {flow.problem}.")
-                    return 0 if step.path is not None else 1
+                    return self.filed(step.path)
         except (Quit, KeyboardInterrupt) as why:
+            if flow.problem:
+                flow.session.save()  # one more try: the folder may be writable again
             flow.session.release()
             if flow.problem:
                 self.say(f"The game could not be saved: {flow.problem}.")
@@ -284,7 +301,10 @@ def start(options: Options, settings: Settings, out: TextIO) -> Session | None:
         if not saved.session.claim():
             print("The unfinished game is open in another window; it is left alone there.", file=out)
             return None
-        print(f"Resuming the unfinished game at {describe_progress(saved.session.game)}.", file=out)
+        if saved.session.game.over:
+            print("The last game ended before its result was shown; here it is.", file=out)
+        else:
+            print(f"Resuming the unfinished game at {describe_progress(saved.session.game)}.", file=out)
         return saved.session
     session = Session.new(options.setup, free_slot())
     session.claim()
@@ -295,10 +315,10 @@ def start(options: Options, settings: Settings, out: TextIO) -> Session | None:
 def introduce(session: Session, out: TextIO) -> None:
     game = session.game
     teller = Teller(game.players, HUMAN)
-    others = [f"{game.players[s]} ({session.level(s) or 'a person'})" for s in range(1, NUM_SEATS)]
+    others = [f"{game.players[s]} ({escape(session.level(s) or 'a person')})" for s in range(1, NUM_SEATS)]
     print(f"Stepping Stones: {game.rules.describe()}, {plural(game.rules.hands, 'hand')}.", file=out)
     print(f"{teller.subject(HUMAN, 'play')} as {game.players[HUMAN]} against {' and '.join(others)}.", file=out)
-    print(f"The deal seed is {session.info.seed}. Type help at any prompt for the commands.", file=out)
+    print(f"The deal seed is {escape(session.info.seed)}. Type help at any prompt for the commands.", file=out)
 
 
 def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
@@ -322,5 +342,7 @@ def run(options: Options, inp: TextIO, out: TextIO, hinter: Hinter | None = expe
         out.flush()
         return 2 if options.resume else 1
     introduce(session, out)
+    if session.problem:
+        print(f"This game is not being saved: {session.problem}. It goes on, kept in memory.", file=out)
     flow = GameFlow(session, settings)
     return PlainGame(flow, inp, out, hinter).play()

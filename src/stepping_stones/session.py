@@ -19,10 +19,10 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 from filelock import FileLock, Timeout
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .choices import Setup
 from .engine import Bid, Game, Phase
@@ -46,18 +46,49 @@ __all__ = ["HUMAN", "SavedGame", "Session", "SessionInfo", "Setup", "SlotLock", 
 
 SESSION_FORMAT: Final = "stepping-stones-session/1"
 HUMAN = 0  # the person always sits in seat 0
+DEFAULT_LEVEL = "heuristic"  # the AI level of a seat whose level is unknown (ai.DEFAULT_LEVEL)
+
+
+SEED_LENGTH = 100
+"""The longest deal seed a game keeps (a seed is a word or a number; the app makes 8 hex digits)."""
+LEVEL_LENGTH = 20  # an AI level's name: "heuristic"; an unknown one from a newer version plays as the default
+
+
+def _printable(text: str) -> str:
+    """A seed or a level name is plain text: nothing in it may move the cursor or retitle the window."""
+    if not text.strip():
+        raise ValueError("it may not be blank")
+    if escape(text) != text:
+        raise ValueError("it may not contain control characters")
+    return text
+
+
+Seed = Annotated[str, Field(min_length=1, max_length=SEED_LENGTH), AfterValidator(_printable)]
+Level = Annotated[str, Field(min_length=1, max_length=LEVEL_LENGTH), AfterValidator(_printable)]
 
 
 class SessionInfo(BaseModel):
-    """The sidecar of a saved game: what the record does not say."""
+    """The sidecar of a saved game: what the record does not say.
 
-    model_config = ConfigDict(extra="ignore")
+    Checked as strictly as a record (no coercion, no unknown fields, bounded text): the seat of
+    the person (seat 0) has no level, each AI seat has one."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
     format: Literal["stepping-stones-session/1"] = SESSION_FORMAT
-    seed: str
-    levels: list[str | None] = Field(min_length=3, max_length=3)  # None for the person
+    seed: Seed
+    levels: Annotated[list[Level | None], Field(min_length=3, max_length=3)]  # None for the person
     # The person took help (a hint, an undo): the game is counted apart in the statistics.
     assisted: bool = False
+
+    @field_validator("levels")
+    @classmethod
+    def _person_and_two_ai_seats(cls, levels: list[str | None]) -> list[str | None]:
+        if levels[HUMAN] is not None:
+            raise ValueError("the person's seat (seat 0) has no AI level")
+        if any(level is None for level in levels[1:]):
+            raise ValueError("seats 1 and 2 each need an AI level")
+        return levels
 
 
 
@@ -111,11 +142,46 @@ def _free_name(folder: Path, stem: str, suffix: str) -> Path:
     return path
 
 
-def why_not_saved(exc: OSError) -> str:
-    """A failed write in plain words: where, and why."""
-    where = exc.filename if exc.filename else data_dir()
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The file that stands where ``folder`` (or one of the folders above it) should be, if any."""
+    for place in (folder, *folder.parents):
+        try:
+            if place.is_dir():
+                return None
+            if place.exists():
+                return place
+        except OSError:
+            return None
+    return None
+
+
+def why_not_saved(exc: OSError, target: Path | None = None) -> str:
+    """A failed write of ``target`` (a save, its sidecar) in plain words: which file, and why.
+
+    The file named is the one the person knows (the save), never the temporary file or the lock
+    file the write went through; a data folder that is a file is said to be one."""
+    target = target or current_path()
+    blocker = _file_in_the_way(target.parent)
+    if blocker is not None:
+        if blocker == target.parent:
+            return f"the data folder {escape(str(blocker))} is a file, not a folder"
+        return (f"{escape(str(blocker))} is a file, not a folder, so the data folder "
+                f"{escape(str(target.parent))} cannot be made")
     reason = exc.strerror or str(exc)
-    return f"{escape(str(where))} cannot be written ({reason})"
+    return f"{escape(str(target))} cannot be written ({escape(reason)})"
+
+
+def stale_temporary_files(path: Path) -> list[Path]:
+    """What ``atomic_write`` left behind for the save ``path`` and its sidecar when the program was
+    killed half-way (``.current.json.1a2b3c.tmp``).  Only the copy holding the slot's lock writes
+    them, so under the lock every one of them is stale."""
+    found: list[Path] = []
+    for name in (path.name, sidecar_of(path).name):
+        try:
+            found.extend(p for p in path.parent.glob(f".{name}.*.tmp") if p.is_file())
+        except OSError:
+            pass
+    return found
 
 
 class SlotLock:
@@ -171,6 +237,8 @@ class Session:
     path: Path = field(default_factory=current_path)
     problem: str | None = None
     lock: SlotLock | None = None
+    sidecar_saved: bool = True  # False while the sidecar on disk is missing or not this game's
+    archived: Path | None = None  # where the game was filed in the games folder, once it was
 
     # --- making one ----------------------------------------------------
 
@@ -180,9 +248,8 @@ class Session:
         players = (setup.player, *setup.names)
         game = Game(setup.rules, players, Seeds(seed).first_forehand())
         info = SessionInfo(seed=seed, levels=[None, *setup.levels])
-        session = cls(game, info, path or current_path())
-        session.save_sidecar()
-        return session
+        # Nothing is written yet: the slot is claimed first, and the first save writes the sidecar.
+        return cls(game, info, path or current_path(), sidecar_saved=False)
 
     # --- the seats -----------------------------------------------------
 
@@ -203,28 +270,68 @@ class Session:
     def claim(self) -> bool:
         """Claim this game's save slot for this copy of the app.  False if another copy has it
         open; a slot that cannot be locked at all (the folder cannot be written) is noted as a
-        ``problem`` and the game goes on unsaved."""
+        ``problem`` and the game goes on unsaved (``save`` claims it once the folder can be
+        written, before it writes anything)."""
         if self.lock is None:
             self.lock = SlotLock(self.path)
         try:
-            return self.lock.acquire()
+            claimed = self.lock.acquire()
         except OSError as exc:
-            self.problem = why_not_saved(exc)
+            self.problem = why_not_saved(exc, self.path)
             return True
+        if claimed:
+            self._clean_stale()
+        return claimed
 
     def release(self) -> None:
         if self.lock is not None:
             self.lock.release()
 
+    def _clean_stale(self) -> None:
+        """Remove the temporary files a killed copy left for this slot (the lock is held)."""
+        for tmp in stale_temporary_files(self.path):
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+    def _claimed_for_writing(self) -> bool:
+        """Before a write: a session that tried to claim its slot and could not (a folder that
+        could not be written) claims it now.  If another copy has taken the slot meanwhile, this
+        game moves to a free slot of its own, so two copies never write one file.  False, with
+        ``problem`` set, if no lock can be taken yet: then nothing is written."""
+        lock = self.lock
+        if lock is None or lock.held:
+            return True  # never claimed (a tool, a test), or claimed already
+        try:
+            if lock.acquire():
+                self._clean_stale()
+                return True
+            moved = Session(self.game, self.info, free_slot())
+            if not moved.claim() or moved.lock is None or not moved.lock.held:
+                self.problem = moved.problem or f"{escape(str(self.path))} is open in another window"
+                return False
+        except OSError as exc:
+            self.problem = why_not_saved(exc, self.path)
+            return False
+        self.path, self.lock = moved.path, moved.lock
+        self.sidecar_saved = False  # the new slot has no sidecar yet
+        return True
+
     # --- saving ----------------------------------------------------------
 
     def save(self) -> bool:
-        """Write the game record atomically (after every action).  False, with ``problem`` set,
-        if it could not be written."""
+        """Write the game record atomically (after every action), and the sidecar if it is not on
+        disk yet.  False, with ``problem`` set, if it could not be written: the old save is then
+        untouched and the game is kept in memory; the next save tries again."""
+        if not self._claimed_for_writing():
+            return False
         try:
             write_record(self.path, record_from_game(self.game))
         except OSError as exc:
-            self.problem = why_not_saved(exc)
+            self.problem = why_not_saved(exc, self.path)
+            return False
+        if not self.sidecar_saved and not self.save_sidecar():
             return False
         self.problem = None
         return True
@@ -233,18 +340,32 @@ class Session:
         try:
             atomic_write(sidecar_of(self.path), self.info.model_dump_json(indent=2) + "\n")
         except OSError as exc:
-            self.problem = why_not_saved(exc)
+            self.problem = why_not_saved(exc, sidecar_of(self.path))
             return False
+        self.sidecar_saved = True
         return True
 
     def archive(self, kind: str = "game") -> Path | None:
         """Move the save into the games folder (a finished or abandoned game); return its new path.
         None if there was nothing to move or it could not be moved (then ``problem`` says why)."""
         try:
-            return archive_current(kind, self.path)
+            target = archive_current(kind, self.path)
         except OSError as exc:
-            self.problem = why_not_saved(exc)
+            self.problem = why_not_saved(exc, games_dir() / f"{kind}-{_stamp()}.json")
             return None
+        self.archived = target
+        return target
+
+    def file_finished(self) -> Path | None:
+        """Write a finished game and move it into the games folder; its path there, or None (with
+        ``problem`` set) if either step failed.  A failed write leaves the old save where it was
+        (never filed as if it were the finished game), and the finished game stays in memory:
+        calling this again tries again."""
+        if self.archived is not None:
+            return self.archived
+        if not self.save():
+            return None
+        return self.archive("game")
 
 
 @dataclass
@@ -331,7 +452,8 @@ def _load(path: Path) -> tuple[Session | None, str | None]:
             why = (f"it was written by a newer version of Stepping Stones ({newer})" if newer
                    else f"it is damaged ({exc.line()})")
         else:
-            return Session(game, _read_sidecar(path), path), None
+            info, sidecar_problem = _read_sidecar(path)
+            return Session(game, info, path, sidecar_saved=sidecar_problem is None), sidecar_problem
     try:
         aside = move_aside(path)
     except OSError as move_exc:
@@ -344,8 +466,9 @@ def _load(path: Path) -> tuple[Session | None, str | None]:
 def find_saved() -> SavedGame:
     """Look for an unfinished game to offer, the most recent one no other copy has open.
 
-    A save that cannot be used is moved aside and reported; a finished game left behind is filed
-    in the games folder; games open in other copies are listed and left alone.
+    A save that cannot be used is moved aside and reported; the most recent finished game left
+    behind (closed before its result was seen) is offered so that its result is shown, older ones
+    are filed in the games folder; games open in other copies are listed and left alone.
     """
     found = SavedGame()
     for path in saved_slots():
@@ -353,25 +476,61 @@ def find_saved() -> SavedGame:
             found.open_elsewhere.append(path)
             continue
         session, problem = _load(path)
-        if problem and found.problem is None:
-            found.problem = problem
+        found.problem = found.problem or problem
         if session is None:
             continue
-        if session.game.over:
-            session.archive("game")
-            continue
         if found.session is None:
+            # A finished game here was never filed: the app was closed on its last summary.  It
+            # is offered like any other, and its result shown, then filed.
             found.session = session
+        elif session.game.over:
+            session.archive("game")
     return found
 
 
-def _read_sidecar(path: Path) -> SessionInfo:
+SHOWN_REASON = 160  # characters of a reason quoted from a file's problem
+
+
+def _bounded(text: str, limit: int = SHOWN_REASON) -> str:
+    text = escape(" ".join(text.split()))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _sidecar_reason(exc: ValidationError) -> str:
+    """The first problem pydantic found, in one short line that quotes nothing from the file."""
+    error = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "the file"
+    message = error["msg"].removeprefix("Value error, ")
+    return _bounded(f"{where}: {message}")
+
+
+def _read_sidecar(path: Path) -> tuple[SessionInfo, str | None]:
+    """The sidecar of the save ``path``, checked as strictly as a record, and None; or, for a bad
+    one (moved aside), what the game goes on with instead and the notice that says so.  A missing
+    sidecar is no news: the record alone is enough to go on, and the next save writes one."""
+    side = sidecar_of(path)
+    fresh = SessionInfo(seed=secrets.token_hex(4), levels=[None, DEFAULT_LEVEL, DEFAULT_LEVEL])
     try:
-        info = SessionInfo.model_validate(load_json(read_small(sidecar_of(path), SIDECAR_LIMIT)))
-    except (FileProblem, RecordError, ValidationError):
-        # The record alone is enough to go on: new deals from a fresh seed, default AI.
-        return SessionInfo(seed=secrets.token_hex(4), levels=[None, "heuristic", "heuristic"])
-    return info
+        data = read_small(side, SIDECAR_LIMIT)
+    except MissingFile:
+        return fresh, None
+    except FileProblem as exc:
+        why = _bounded(str(exc))
+    else:
+        try:
+            return SessionInfo.model_validate(load_json(data)), None
+        except RecordError as exc:
+            why = _bounded(exc.reason)
+        except ValidationError as exc:
+            why = _sidecar_reason(exc)
+    goes_on = (f"The game goes on, with new deals from a fresh seed and {DEFAULT_LEVEL} computer players.")
+    try:
+        aside = move_aside(side)
+    except OSError as exc:
+        return fresh, (f"The saved game's settings {escape(str(side))} cannot be used ({why}) and could not "
+                       f"be moved aside ({escape(exc.strerror or str(exc))}). {goes_on}")
+    return fresh, (f"The saved game's settings could not be used ({why}); they were kept as "
+                   f"{escape(str(aside))}. {goes_on}")
 
 
 def describe_progress(game: Game) -> str:

@@ -76,16 +76,20 @@ class HandAnalysis:
         return sorted((m for m in self.mistakes if m.seat == seat), key=lambda m: (-m.cost, m.play))
 
 
-def analyse_hand(hand: HandLog, number: int | None = None, limit: int | None = None) -> HandAnalysis:
+def analyse_hand(hand: HandLog, number: int | None = None, limit: int | None = None,
+                 watch: Callable[[Solver], None] | None = None) -> HandAnalysis:
     """Analyse a declared hand (finished or not) of a game: par, value after each card, mistakes.
 
     ``limit`` bounds the work (solver positions, for the whole hand): past it ``SearchLimit`` is
-    raised.  A rare hand takes millions of positions; a screen that must stay light sets it."""
+    raised.  A rare hand takes millions of positions; a screen that must stay light sets it.
+    ``watch`` is given the solver before it starts, so that another thread may ``stop()`` it."""
     declaration = hand.declaration
     state = HandState(hand.deal, hand.declarer, declaration.contract, declaration.ranking, declaration.trump)
     solver = Solver(declaration.contract, declaration.ranking, declaration.trump, hand.declarer)
     if limit is not None:
         solver.limit = limit
+    if watch is not None:
+        watch(solver)
     win = declaration.contract.is_win
     # The result actually made is a good first guess for par, and each value for the next one.
     par = whole_hand_value(state, solver, hand.result if hand.finished else None)
@@ -141,12 +145,13 @@ def _alternatives(cards: tuple[str, ...]) -> str:
     return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
-def analyse_past(past: PastHand, limit: int | None = None) -> HandAnalysis | None:
+def analyse_past(past: PastHand, limit: int | None = None,
+                 watch: Callable[[Solver], None] | None = None) -> HandAnalysis | None:
     """A finished hand as a player saw it, analysed: once all 36 cards are played the deal is
     public, so this needs nothing the player did not see.  None for a hand not played out;
-    ``limit`` as for ``analyse_hand``."""
+    ``limit`` and ``watch`` as for ``analyse_hand``."""
     log = past.replayed()
-    return None if log is None else analyse_hand(log, limit=limit)
+    return None if log is None else analyse_hand(log, limit=limit, watch=watch)
 
 
 def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: int | None = 0) -> list[str]:

@@ -194,6 +194,11 @@ class Solver:
         self._counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
         self._build()
 
+    def stop(self) -> None:
+        """Stop the search in progress from another thread: its next position raises
+        ``SearchLimit`` (the one check the search already makes, so nothing is slower)."""
+        self.limit = -1
+
     # --- the public questions ---------------------------------------------------------
 
     def value(self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), guess: int | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +64,7 @@ class SteppingStonesApp(App):
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
+        self.analyses: set[Callable[[], None]] = set()  # stops of the analyses running in threads
 
     # --- start-up ------------------------------------------------------------
 
@@ -106,31 +107,42 @@ class SteppingStonesApp(App):
         self.call_after_refresh(self._look_for_saved)
 
     def _look_for_saved(self) -> None:
-        """Offer the unfinished game, or say why a save could not be used."""
+        """Offer the unfinished game, or say why a save could not be used.  A finished game whose
+        result was never seen (the app was closed on its last summary) opens at once to show it."""
         from ..session import describe_progress, find_saved
 
         saved = find_saved()
-        if self.resume and saved.session is not None:
-            self._open_table(saved.session)
+        session = saved.session
+        if session is not None and (self.resume or session.game.over):
+            self._open_table(session)
+            if saved.problem:
+                self._tell_problem(saved.problem, session is not None)
             return
         if self.resume:
             self.show_setup()
+
+        def offer(_: object = None) -> None:
+            if session is not None:
+                from .dialogs import ResumeScreen
+
+                self.push_screen(ResumeScreen(describe_progress(session.game)),
+                                 lambda answer: self._resume_answer(answer, session))
+            elif saved.open_elsewhere:
+                self._offer_open_elsewhere(saved.open_elsewhere[0])
+            elif self.resume and not saved.problem:
+                self.notify("There is no unfinished game to resume.")
+
         if saved.problem:
-            from .dialogs import NoticeScreen
+            self._tell_problem(saved.problem, session is not None, then=offer)
+        else:
+            offer()
 
-            self.startup_notice = saved.problem
-            self.push_screen(NoticeScreen("The saved game could not be used", saved.problem),
-                             lambda _: None)
-        elif saved.session is not None:
-            from .dialogs import ResumeScreen
+    def _tell_problem(self, problem: str, resumed: bool, then: Callable[[object], None] | None = None) -> None:
+        from .dialogs import NoticeScreen
 
-            session = saved.session
-            self.push_screen(ResumeScreen(describe_progress(session.game)),
-                             lambda answer: self._resume_answer(answer, session))
-        elif saved.open_elsewhere:
-            self._offer_open_elsewhere(saved.open_elsewhere[0])
-        elif self.resume:
-            self.notify("There is no unfinished game to resume.")
+        self.startup_notice = problem
+        title = "The saved game's settings could not be used" if resumed else "The saved game could not be used"
+        self.push_screen(NoticeScreen(title, problem), then or (lambda _: None))
 
     def _resume_answer(self, answer: str | None, session: Session) -> None:
         if answer == "resume":
@@ -367,29 +379,71 @@ class SteppingStonesApp(App):
 
             playing = self.session is not None and not self.session.game.over
             write_meta({"type": SERVED_GAME_META, "open": playing})
+        self.stop_analyses()
         if self.session is not None:
             self.session.release()
 
-    async def action_quit(self) -> None:
-        """Quit.  A game in progress is saved: say so, and how to come back.  If it could not be
-        saved, ask first."""
-        table = self.table
-        playing = table is not None and not table.session.game.over
-        problem = table.session.problem if table is not None and playing else None
+    def stop_analyses(self) -> None:
+        """Cancel the analysis workers and stop their solvers: quitting does not wait for a
+        hand's analysis (it could take seconds), which is only worked out for the screen."""
+        for stop in list(self.analyses):
+            stop()
+        for worker in list(self.workers):
+            if worker.group == "analysis":
+                worker.cancel()
+
+    def unsaved_problem(self) -> str | None:
+        """Why this copy's game is not saved, or None: a game in progress whose last save failed,
+        or a finished game not yet written.  It is tried once more first (there may be room now)."""
+        session = self.session
+        if session is None or session.archived is not None or session.problem is None:
+            return None
+        if session.game.over:
+            session.file_finished()
+            return session.problem if session.archived is None else None
+        session.save()
+        return session.problem
+
+    def leave_finished(self, then: Callable[[], None]) -> None:
+        """Go on from the final result with ``then``; if the finished game is not saved, ask first."""
+        problem = self.unsaved_problem()
         if not problem:
-            if playing:
-                self.farewell = ("Your game is saved. Run stepping-stones (or stepping-stones --resume) "
-                                 "to carry on where you stopped.")
-            self.exit()
+            then()
             return
         from .dialogs import ConfirmScreen
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.unsaved = f"The game was not saved: {problem}."
+                then()
+
+        self.push_screen(ConfirmScreen(f"The finished game is not saved: {problem}.\n"
+                                       "If you go on, it is lost. Go on anyway?"), answer)
+
+    async def action_quit(self) -> None:
+        """Quit.  A game in progress is saved: say so, and how to come back.  If it (or a finished
+        game) could not be saved, ask first."""
+        table = self.table
+        playing = table is not None and not table.session.game.over
+        problem = self.unsaved_problem()
+        if not problem:
+            if playing:
+                self.farewell = ("Your game is saved. Run stepping-stones (or stepping-stones --resume) "
+                                 "to carry on where you stopped.")
+            self.stop_analyses()
+            self.exit()
+            return
+        from .dialogs import ConfirmScreen
+
+        finished = self.session is not None and self.session.game.over
+        what = "The finished game" if finished else "This game"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.unsaved = f"{what} was not saved: {problem}."
+                self.stop_analyses()
                 self.exit(return_code=1)
 
-        self.push_screen(ConfirmScreen(f"This game is not saved: {problem}.\n"
+        self.push_screen(ConfirmScreen(f"{what} is not saved: {problem}.\n"
                                        "If you quit now it is lost. Quit anyway?"), answer)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
@@ -12,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from ..ai.analysis import analysis_lines
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
@@ -84,14 +87,20 @@ class HandSummaryScreen(Dialog):
         if found is not None:
             self._show_analysis(found)
         else:
-            self._analyse(past)
+            stop = hindsight.Stop()
+            analyses = host(self).analyses
+            analyses.add(stop)  # the app stops it when it quits, rather than wait for it
+            self._analyse(past, stop, analyses)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, past: PastHand) -> None:
+    def _analyse(self, past: PastHand, stop: hindsight.Stop, analyses: set[Callable[[], None]]) -> None:
         """The solver works in a thread (a hand can take a few seconds); the summary is usable
         meanwhile, and the answer is kept for the review even if the summary has gone."""
-        found = hindsight.analyse(past)
-        if self.is_attached:
+        try:
+            found = hindsight.analyse(past, stop=stop)
+        finally:
+            analyses.discard(stop)
+        if not stop.stopped and not get_current_worker().is_cancelled and self.is_attached:
             self.app.call_from_thread(self._show_analysis, found)
 
     def _show_analysis(self, found: hindsight.Outcome) -> None:

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 
 from ..ai.analysis import HandAnalysis, analyse_past
-from ..ai.solver import SearchLimit
+from ..ai.solver import SearchLimit, Solver
 from ..engine import PastHand
 
 _KEEP = 64  # hands kept: more than a game's worth, for a review after a game
@@ -39,17 +39,44 @@ def known(past: PastHand) -> Outcome:
         return _known.get(_key(past))
 
 
-def analyse(past: PastHand, limit: int = LIMIT) -> Outcome:
-    """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``);
-    slow the first time."""
+class Stop:
+    """Stops an analysis in flight from another thread: the app quitting does not wait for it.
+
+    ``watch`` is given to the analysis, which hands it its solver; calling the ``Stop`` stops
+    that solver at its next position.  A stopped analysis is not kept as an answer."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._solvers: list[Solver] = []
+        self.stopped = False
+
+    def watch(self, solver: Solver) -> None:
+        with self._lock:
+            self._solvers.append(solver)
+            if self.stopped:
+                solver.stop()
+
+    def __call__(self) -> None:
+        with self._lock:
+            self.stopped = True
+            for solver in self._solvers:
+                solver.stop()
+
+
+def analyse(past: PastHand, limit: int | None = None, stop: Stop | None = None) -> Outcome:
+    """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``,
+    by default ``LIMIT``); slow the first time.  None, and nothing kept, if ``stop`` was called."""
     key = _key(past)
     with _lock:
         if key in _known:
             return _known[key]
     found: Outcome
     try:
-        found = analyse_past(past, limit=limit)
+        found = analyse_past(past, limit=LIMIT if limit is None else limit,
+                             watch=None if stop is None else stop.watch)
     except SearchLimit:
+        if stop is not None and stop.stopped:
+            return None
         found = TOO_LONG
     with _lock:
         _known[key] = found

@@ -7,6 +7,7 @@ typed by this protocol, which ``SteppingStonesApp`` implements.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.dom import DOMNode
@@ -14,12 +15,17 @@ from textual.dom import DOMNode
 if TYPE_CHECKING:
     from ..choices import Setup
     from ..engine import Rules
+    from ..session import Session
     from ..settings import Settings
 
 
 class Host(Protocol):
     settings: Settings
     last_setup: Setup
+    session: Session | None
+    analyses: set[Callable[[], None]]  # stops of the analyses running in threads
+
+    def leave_finished(self, then: Callable[[], None]) -> None: ...
 
     def start_new_game(self, setup: Setup) -> None: ...
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -13,6 +15,7 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from ..engine import (
     HAND_SIZE,
@@ -30,6 +33,9 @@ from .render import Look, contract_line, result_text, sheet_table
 from .setup import SetupScreen as SetupScreen  # it lived here once; the app imports it from .setup
 from .widgets import TooSmall
 
+if TYPE_CHECKING:  # the solver is loaded when a review first needs it
+    from .hindsight import Stop
+
 
 class GameOverScreen(Screen):
     """The final sheet, the winner(s) and how a tie was broken."""
@@ -38,17 +44,20 @@ class GameOverScreen(Screen):
         Binding("n,enter", "again", "New game", id="again", key_display="⏎/n"),
         Binding("s", "setup", "Change setup", id="setup"),
         Binding("r", "review", "Review", id="review"),
+        Binding("w", "write", "Write record", id="write"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
     def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
-                 problem: str | None = None, assisted: bool = False) -> None:
+                 problem: str | None = None, assisted: bool = False,
+                 retry: Callable[[], Path | None] | None = None) -> None:
         super().__init__()
         self.view = view
         self.path = path
         self.seed = seed
         self.problem = problem
         self.assisted = assisted
+        self.retry = retry  # writes the finished game again if it could not be: its path, or None
 
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
@@ -60,24 +69,47 @@ class GameOverScreen(Screen):
             if self.assisted:
                 yield Static(Text("This game was assisted (an undo or a hint was used): it is counted apart "
                                   "in your statistics.", style="italic"), id="assisted")
-            if self.path:
-                where = f"The game record is saved as {escape(str(self.path))}."
-            elif self.problem:
-                where = f"The game record was not saved: {self.problem}."
-            else:
-                where = ""
-            if self.seed:
-                where += (f"\nDeal seed: {self.seed} (stepping-stones simulate --seed {self.seed} "
-                          "deals these cards again).")
-            yield Static(Text(where + "\nn or Enter: a new game with the same setup   s: change the setup   "
-                              "r: review this game   q: quit", style="italic"), id="gameover-help")
+            yield Static(self._where(), id="gameover-help")
         yield Footer()
 
+    def _where(self) -> Text:
+        keys = "n or Enter: a new game with the same setup   s: change the setup   r: review this game   q: quit"
+        if self.path:
+            where = f"The game record is saved as {escape(str(self.path))}."
+        elif self.problem:
+            where = f"The game record is not saved: {self.problem}."
+            if self.retry is not None:
+                where += " The finished game is kept here until it is: make room, then press w to write it."
+                keys = "w: write the game record   " + keys
+        else:
+            where = ""
+        if self.seed:
+            seed = escape(self.seed)
+            where += f"\nDeal seed: {seed} (stepping-stones simulate --seed {seed} deals these cards again)."
+        return Text(where.lstrip("\n") + "\n" + keys, style="italic")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "write":
+            return self.path is None and self.retry is not None
+        return True
+
+    def action_write(self) -> None:
+        """Try again to write the finished game (after the person made room on the disk)."""
+        if self.path is not None or self.retry is None:
+            return
+        self.path = self.retry()
+        if self.path is None:
+            self.app.bell()
+            session = host(self).session
+            self.problem = session.problem if session is not None else self.problem
+        self.query_one("#gameover-help", Static).update(self._where())
+        self.refresh_bindings()
+
     def action_again(self) -> None:
-        host(self).start_new_game(replace(host(self).last_setup, seed=None))
+        host(self).leave_finished(lambda: host(self).start_new_game(replace(host(self).last_setup, seed=None)))
 
     def action_setup(self) -> None:
-        host(self).show_setup()
+        host(self).leave_finished(host(self).show_setup)
 
     def action_review(self) -> None:
         self.app.push_screen(ReviewScreen(self.view, title=escape(str(self.path or ""))))
@@ -246,7 +278,10 @@ class ReviewScreen(Screen):
         found = hindsight.known(frame.full)
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
-            self._analyse(frame.full)
+            stop = hindsight.Stop()
+            analyses = host(self).analyses
+            analyses.add(stop)  # the app stops it when it quits, rather than wait for it
+            self._analyse(frame.full, stop, analyses)
             return
         if isinstance(found, str):
             widget.update(Text(found, style="dim"))
@@ -256,11 +291,15 @@ class ReviewScreen(Screen):
         widget.update(text)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, past: PastHand) -> None:
+    def _analyse(self, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
         from . import hindsight
 
-        hindsight.analyse(past)
-        self.app.call_from_thread(self._analysed, past)
+        try:
+            hindsight.analyse(past, stop=stop)
+        finally:
+            analyses.discard(stop)
+        if not stop.stopped and not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._analysed, past)
 
     def _analysed(self, past: PastHand) -> None:
         if self.is_attached and self.frames and self.frames[self.index].full is past:

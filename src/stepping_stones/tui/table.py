@@ -308,7 +308,8 @@ class TableScreen(Screen[None]):
             from .screens import GameOverScreen
 
             self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
-                                                  self.flow.problem, assisted=self.flow.assisted))
+                                                  self.flow.problem, assisted=self.flow.assisted,
+                                                  retry=self.flow.file))
             return
         if isinstance(step, PersonTurn):
             view = step.view
