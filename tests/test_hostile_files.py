@@ -144,3 +144,15 @@ def test_strict_json_limits_directly():
         strict_json('{"a": 1e' + "9" * 40 + "}")
     assert strict_json('{"a": [1, {"b": "[[[["}]}') == {"a": [1, {"b": "[[[["}]}
     assert escape("a\nb\x1bc\u200dd") == "a\\x0ab\\x1bc\u200dd"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"a": "abc', "Unterminated string starting at line 1, column 7"),
+    ('{"a": "a\x01b"}', "Invalid control character at line 1, column 9"),
+    ('{"a" 1}', "Expecting ':' delimiter at line 1, column 6"),
+])
+def test_json_errors_say_where_once(text, said):
+    with pytest.raises(ValueError) as err:
+        strict_json(text)
+    assert str(err.value) == f"not valid JSON ({said})"
+    assert "at at" not in str(err.value)

@@ -208,6 +208,8 @@ def strict_json(text: str | bytes, max_depth: int = 16, max_digits: int = 30) ->
             object_pairs_hook=unique,
         )
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        # Some of the parser's messages end in "at" themselves ("Unterminated string starting at").
+        what = exc.msg.removesuffix(" at")
+        raise ValueError(f"not valid JSON ({what} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise ValueError("not valid JSON for this program: nested too deeply") from None
