@@ -189,12 +189,26 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     return parse_record(data)
 
 
+def _card_names(text: str, hand_no: int, action: str) -> list[str]:
+    """The card names of a deal or play string, which the format separates by single ASCII spaces
+    (not tabs, not two spaces, not the other Unicode spaces such as U+3000 or U+2028).  An empty
+    string is no cards."""
+    if not text:
+        return []
+    names = text.split(" ")
+    if "" in names:
+        where = action if action == "deal" else f"{action} {names.index('') + 1}"
+        raise RecordError("cards are separated by single spaces, with none before the first or after the last",
+                          hand_no, where)
+    return names
+
+
 def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[int, int, int]:
     masks = []
     seen: dict[int, int] = {}
     for seat, text in enumerate(seats):
         mask = 0
-        tokens = text.split()
+        tokens = _card_names(text, hand_no, "deal")
         for token in tokens:
             try:
                 c = parse_card(token)
@@ -241,7 +255,7 @@ def game_from_record(record: GameRecord) -> Game:
                 game.bid(parse_bid(text))
             except SteppingStonesError as exc:
                 raise RecordError(str(exc), h, where) from None
-        cards = rh.play.split()
+        cards = _card_names(rh.play, h, "play")
         for j, token in enumerate(cards, 1):
             where = f"play {j}"
             if hand.finished:
