@@ -302,7 +302,7 @@ def test_bytes_that_are_not_utf8_cost_only_their_line_on_a_strict_locale(tmp_pat
 
 def test_a_ten_megabyte_line_is_not_echoed(tmp_path):
     proc = _plain_process(tmp_path)
-    before, _ = _first_prompt(proc)
+    _first_prompt(proc)
     out, err = proc.communicate(b"K" * (10 * 1024 * 1024) + b"\nhelp\n", timeout=120)
     assert proc.returncode == 0, err.decode(errors="replace")
     assert len(out) < 4000, len(out)
