@@ -79,3 +79,94 @@ def test_tournament_defence_table(capsys):
                                    "win-last-6", "may-trump", "must-beat"}
     row = out["defence"]["must-beat"]
     assert 0 <= row["declarer_vs_candidate_defenders"] <= 12
+
+
+# --- counts of any size: refused past the bound, lazy below it, progress shown -----------
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--games", "1000000000000", "--seats", "random,random,random", "--seed", "1"],
+    ["tournament", "--deals", "1000000000000", "--candidate", "random", "--baseline", "heuristic", "--seed", "1"],
+    ["tournament", "--deals", "1", "--defence", "1000001", "--candidate", "random", "--baseline", "heuristic",
+     "--seed", "1", "--json"],
+])
+def test_counts_past_the_bound_are_refused_in_one_line(capsys, argv):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "is more than one run plays (at most 1,000,000" in err, err
+
+
+def test_simulate_and_tournament_make_their_work_lazily():
+    """A run of two million games (or deal sets) stopped after its first few: before, the whole
+    list of jobs was made first (and a trillion never finished being made)."""
+    import time
+    import tracemalloc
+
+    from stepping_stones.engine import Rules
+    from stepping_stones.lab.simulate import in_process, simulate
+    from stepping_stones.lab.tournament import tournament
+
+    class Enough(Exception):
+        pass
+
+    def stop_after(n):
+        done = []
+
+        def progress():
+            done.append(1)
+            if len(done) >= n:
+                raise Enough
+
+        return progress
+
+    for start in (
+        lambda: simulate(["random"] * 3, Rules(short_game=True), 2_000_000, "lazy", progress=stop_after(3)),
+        lambda: tournament("random", "heuristic", 2_000_000, "lazy", Rules(), progress=stop_after(1),
+                           runner=in_process, sides=("one",)),
+    ):
+        tracemalloc.start()
+        cpu = time.process_time()
+        try:
+            with pytest.raises(Enough):
+                start()
+            cpu = time.process_time() - cpu
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 30 * 1024 * 1024, peak
+        assert cpu < 30, cpu
+
+
+def test_the_local_pool_takes_jobs_a_few_ahead_of_the_results():
+    from itertools import islice
+
+    from stepping_stones.lab import tournament as lab
+
+    taken = []
+
+    def jobs():
+        for i in range(1, 10**9):
+            taken.append(i)
+            yield i
+
+    results = lab.run_pool(jobs(), lab.t95, None)
+    assert list(islice(results, 5)) == [lab.t95(i) for i in range(1, 6)]
+    assert len(taken) <= lab.AHEAD + 5
+    results.close()
+
+
+def test_progress_is_a_line_per_percent_when_standard_error_is_no_terminal(capsys):
+    from stepping_stones.cli.args import percent_lines
+
+    advance = percent_lines(250, "games", "simulate")
+    for _ in range(250):
+        advance()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 100
+    assert lines[0] == "simulate: 3 of 250 games (1%)"
+    assert lines[-1] == "simulate: 250 of 250 games (100%)"
+    short = percent_lines(99, "games", "simulate")
+    for _ in range(99):
+        short()
+    assert capsys.readouterr().err == ""  # a short run stays quiet

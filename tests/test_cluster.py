@@ -141,13 +141,13 @@ def test_only_functions_a_worker_can_import_by_name_are_sent(scheduler):
     with connect(scheduler) as cluster:
         for fn in (nested, lambda job: job):
             with pytest.raises(ValueError, match="module-level"):
-                cluster.map([1], fn, None)
-        assert cluster.map([], play_deal_set, None) == []
+                cluster.map([1], fn, None)  # at once, before any result is asked for
+        assert list(cluster.map([], play_deal_set, None)) == []
 
 
 def test_a_failing_unit_of_work_is_one_line(scheduler):
     with connect(scheduler) as cluster, pytest.raises(ClusterError) as err:
-        cluster.map([("no-such-level", "random", Rules(), "x", 0)], play_deal_set, None)
+        list(cluster.map([("no-such-level", "random", Rules(), "x", 0)], play_deal_set, None))
     assert "\n" not in str(err.value)
     assert str(err.value).startswith(f"the work failed on the Dask scheduler at {scheduler}: ")
 
@@ -167,3 +167,22 @@ def test_no_worker_is_one_line(monkeypatch):
           connect(empty.scheduler_address)):
         pass
     assert "\n" not in str(err.value)
+
+
+def test_the_cluster_takes_jobs_a_bounded_number_ahead_of_the_results(scheduler):
+    from itertools import islice
+
+    from stepping_stones.lab.tournament import t95
+
+    taken = []
+
+    def jobs():
+        for i in range(1, 10**9):
+            taken.append(i)
+            yield i
+
+    with connect(scheduler) as cluster:
+        results = cluster.map(jobs(), t95, None)
+        assert list(islice(results, 5)) == [t95(i) for i in range(1, 6)]
+        assert len(taken) <= max(cluster_module.AHEAD_MIN, cluster_module.AHEAD_PER_WORKER * cluster.workers) + 5
+        results.close()  # the rest is not wanted: what is under way is cancelled

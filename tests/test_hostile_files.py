@@ -137,6 +137,56 @@ def test_names_follow_the_setup_screens_rule(tmp_path, record):
         assert name_problem(f"Eve{override}") is not None
 
 
+def _bulky(record: dict) -> dict[str, dict]:
+    """Records just under the size limit whose lists are far longer than any game's."""
+    room = 250 * 1024
+    empty_hand = {"deal": ["", "", ""], "bids": [], "play": ""}
+    variants = {
+        "empty hands": {"hands": [empty_hand] * (room // 40)},
+        "hands of nothing": {"hands": [{}] * (room // 3)},
+        "hands that are lists": {"hands": [[]] * (room // 3)},
+        "hands of unknown fields": {"hands": [{"x": 1}] * (room // 8)},
+        "many bids": {"hands": [{**record["hands"][0], "bids": ["pass"] * (room // 8)}]},
+        "bids of numbers": {"hands": [{**record["hands"][0], "bids": [1] * (room // 2)}]},
+        "a long play": {"hands": [{**record["hands"][0], "play": "K1 " * (room // 3)}]},
+        "a wide deal": {"hands": [{**record["hands"][0], "deal": [""] * (room // 3)}]},
+        "many players": {"players": [1] * (room // 2)},
+        "unknown fields": {f"k{i}": 0 for i in range(room // 12)},
+        "unknown rules": {"rules": {f"k{i}": 0 for i in range(room // 12)}},
+    }
+    return {name: {**record, **change} for name, change in variants.items()}
+
+
+def test_structural_excess_is_refused_quickly_and_in_little_memory(record):
+    import tracemalloc
+
+    from stepping_stones.records import MAX_RECORD_BYTES, RecordError
+
+    for name, bulky in _bulky(record).items():
+        text = json.dumps(bulky, separators=(",", ":"))
+        assert len(text) <= MAX_RECORD_BYTES, (name, len(text))
+        tracemalloc.start()
+        cpu = time.process_time()
+        try:
+            with pytest.raises(RecordError) as err:
+                parse_record(text)
+            cpu = time.process_time() - cpu
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        # Under the limit: within 1 s of CPU and 100 MB (it takes a few hundredths of a second
+        # and a few MB; before, up to 6 s and 200 MB).
+        assert cpu < 1.0, (name, cpu)
+        assert peak < 100 * 1024 * 1024, (name, peak)
+        assert "\n" not in err.value.line() and len(err.value.line()) <= 300, name
+
+
+def test_87000_empty_hands_are_refused_in_one_line(tmp_path, record):
+    record["hands"] = [{}] * 87_000
+    line = refused(write(tmp_path, json.dumps(record, separators=(",", ":"))))
+    assert line == "record: 87,000 hands, more than any game has (at most 15)"
+
+
 def test_strict_json_limits_directly():
     with pytest.raises(ValueError, match="NaN"):
         strict_json('{"a": NaN}')
@@ -144,3 +194,15 @@ def test_strict_json_limits_directly():
         strict_json('{"a": 1e' + "9" * 40 + "}")
     assert strict_json('{"a": [1, {"b": "[[[["}]}') == {"a": [1, {"b": "[[[["}]}
     assert escape("a\nb\x1bc\u200dd") == "a\\x0ab\\x1bc\u200dd"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"a": "abc', "Unterminated string starting at line 1, column 7"),
+    ('{"a": "a\x01b"}', "Invalid control character at line 1, column 9"),
+    ('{"a" 1}', "Expecting ':' delimiter at line 1, column 6"),
+])
+def test_json_errors_say_where_once(text, said):
+    with pytest.raises(ValueError) as err:
+        strict_json(text)
+    assert str(err.value) == f"not valid JSON ({said})"
+    assert "at at" not in str(err.value)

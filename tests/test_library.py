@@ -167,6 +167,26 @@ def test_bad_records_are_refused_one_line_each_and_the_others_go_on(home, tmp_pa
     assert any("missing.json" in line and "no such file" in line for line in lines)
 
 
+def test_a_refusal_is_one_bounded_line_even_for_a_deep_path_and_a_long_reason(home, tmp_path, capsys):
+    folder = tmp_path / ("a" * 200) / ("b\x1b" * 60) / ("c" * 200)
+    folder.mkdir(parents=True)
+    good = make_records(tmp_path / "good", 1)[0]
+    data = json.loads(good.read_text())
+    data["\u2028" + "k" * 400] = 1
+    (folder / "long.json").write_text(json.dumps(data))
+    (folder / "broken.json").write_text('{"format": ')
+    code, out, err = run_cli(capsys, "library", "import", str(folder))
+    assert (code, out) == (2, "imported 0, already there 0, refused 2\n")
+    lines = [line for line in err.splitlines() if line.startswith("refused ")]
+    assert len(lines) == 2, err
+    for line in lines:
+        assert len(line) <= 300, len(line)
+        assert line.isprintable(), repr(line)
+        assert line.startswith(f"refused {str(tmp_path)[:40]}")
+    assert any(line.endswith("(Expecting value at line 1, column 12)") for line in lines), lines
+    assert "\x1b" not in err and "\u2028" not in err
+
+
 @pytest.mark.parametrize("damage", ["delete", "garbage", "unknown-version", "truncate"])
 def test_a_missing_or_damaged_database_is_rebuilt_with_the_same_answer(home, tmp_path, capsys, damage):
     paths = make_records(tmp_path / "in", 6)

@@ -265,6 +265,69 @@ def test_through_a_real_pipe(tmp_path):
     assert reference.replay(json.loads(path.read_text())) == summary(game_from_record(read_record(path)))
 
 
+def _plain_process(tmp_path: Path, **env: str) -> subprocess.Popen:
+    env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "pipehome"), **env}
+    return subprocess.Popen(
+        [sys.executable, "-m", "stepping_stones", "play", "--plain", "--short", "--seed", "3",
+         "--name", "Ana", "--levels", "random,random"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def _first_prompt(proc: subprocess.Popen) -> tuple[bytes, str]:
+    """What the game printed up to its first prompt, and the first legal action there."""
+    assert proc.stdout is not None
+    told = b""
+    for line in proc.stdout:
+        told += line
+        if line.startswith(b"legal: "):
+            return told, line[len(b"legal: "):].decode().rstrip("\n").split(", ")[0]
+    raise AssertionError(told)
+
+
+def test_bytes_that_are_not_utf8_cost_only_their_line_on_a_strict_locale(tmp_path):
+    proc = _plain_process(tmp_path, PYTHONIOENCODING="utf-8:strict", LC_ALL="C.UTF-8")
+    _, action = _first_prompt(proc)
+    # The action and a line of bad bytes arrive in one read; the action must still be made.
+    out, err = proc.communicate(action.encode() + b"\n\xff\xfe\xc3 bad\n", timeout=120)
+    assert proc.returncode == 0, err.decode(errors="replace")
+    assert b"Traceback" not in err and b"UnicodeDecodeError" not in err, err
+    told = out.decode()
+    assert "bad' is not " in told and "\ufffd" in told
+    assert told.rstrip().endswith("The input ended: the game is saved. Run stepping-stones play --plain --resume "
+                                  "to carry on.")
+    saved = json.loads((tmp_path / "pipehome" / "data" / "current.json").read_text())
+    hand = saved["hands"][-1]
+    assert action in hand["play"].split(" ") + hand["bids"]
+
+
+def test_a_ten_megabyte_line_is_not_echoed(tmp_path):
+    proc = _plain_process(tmp_path)
+    _first_prompt(proc)
+    out, err = proc.communicate(b"K" * (10 * 1024 * 1024) + b"\nhelp\n", timeout=120)
+    assert proc.returncode == 0, err.decode(errors="replace")
+    assert len(out) < 4000, len(out)
+    assert max(len(line) for line in out.splitlines()) < 200
+    assert b"That line is too long (over 1,024 bytes)" in out
+    assert b"sheet (or s) reads the scoresheet" in out  # the next line is read as usual
+
+
+def test_byte_lines_decode_each_line_alone_and_drop_the_rest_of_a_long_one():
+    from stepping_stones.plain import ByteLines, TooLong
+
+    lines = ByteLines(io.BytesIO(b"y" * 5000 + b"\nK3\r\n\xffpass\n" + b"z" * 10 + b"\xe2\x82"), limit=100)
+    long = lines.readline()
+    assert isinstance(long, TooLong) and long == "y" * 100 + "\n"
+    assert [lines.readline() for _ in range(4)] == ["K3\r\n", "\ufffdpass\n", "z" * 10 + "\ufffd", ""]
+
+
+def test_a_long_line_is_quoted_cut_short():
+    status, text, _ = play(Options(setup()), first=["\x1b[2J" + "w" * 500], stop_after=1)
+    assert status == 0
+    said = next(line for line in text.splitlines() if "is not an action" in line)
+    assert said.startswith("'\\x1b[2Jwww") and len(said) < 120, said
+    assert "\x1b" not in text
+
+
 def test_play_without_plain_opens_the_app_with_the_flags_as_its_setup(monkeypatch):
     from stepping_stones import cli
     from stepping_stones.tui import app

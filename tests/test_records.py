@@ -159,6 +159,28 @@ def test_a_deal_that_is_not_36_distinct_cards_is_refused(tmp_path, capsys, done)
     assert "is not a card" in refused(tmp_path, capsys, nonsense)
 
 
+@pytest.mark.parametrize("space", ["\u3000", "\u2028", "\t", "\xa0", "  "])
+def test_cards_are_separated_by_a_single_ascii_space_only(tmp_path, capsys, done, space):
+    deal = copy.deepcopy(done)
+    deal["hands"][1]["deal"][0] = deal["hands"][1]["deal"][0].replace(" ", space, 1)
+    line = refused(tmp_path, capsys, deal)
+    assert line.startswith("hand 2, deal: "), line
+    assert "\u3000" not in line and "\u2028" not in line and "\t" not in line
+    play = copy.deepcopy(done)
+    cards = play["hands"][0]["play"].split(" ")
+    play["hands"][0]["play"] = " ".join(cards[:4]) + space + " ".join(cards[4:])
+    line = refused(tmp_path, capsys, play)
+    assert line.startswith("hand 1, play 4: " if space != "  " else "hand 1, play 5: "), line
+
+
+@pytest.mark.parametrize("where", ["lead", "trail"])
+def test_a_space_before_or_after_the_cards_is_refused(tmp_path, capsys, done, where):
+    text = done["hands"][0]["play"]
+    done["hands"][0]["play"] = " " + text if where == "lead" else text + " "
+    line = refused(tmp_path, capsys, done)
+    assert line.startswith("hand 1, play ") and "single spaces" in line, line
+
+
 def test_an_unknown_contract_is_refused(tmp_path, capsys, done):
     bids = done["hands"][1]["bids"]
     bids[-1] = "win-everything 9"

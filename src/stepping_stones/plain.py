@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, Protocol, TextIO
 
 from .choices import Setup
 from .engine import (
@@ -38,6 +38,7 @@ from .engine import (
 )
 from .explain import Teller, plural, result_lines, sheet_lines, summary_lines
 from .flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from .records import quote
 from .safety import escape
 from .session import Session, describe_progress, find_saved, free_slot
 from .settings import Settings
@@ -56,6 +57,42 @@ HELP = [
 Hinter = Callable[[PlayerView], tuple[Bid | int, str] | None]
 """Suggests the person's next action and a reason, or None if it cannot."""
 
+MAX_INPUT_LINE = 1024
+"""The most bytes of one input line that are read; the longest action is 23 characters."""
+LONGEST_WORD = 60
+"""Input longer than this (in characters) is no action or command, and is quoted cut short."""
+
+
+class Lines(Protocol):
+    """Where the person's lines come from: ``readline()`` gives one line, ``""`` at the end."""
+
+    def readline(self) -> str: ...
+
+
+class TooLong(str):
+    """A line that was cut at ``MAX_INPUT_LINE`` bytes (the rest of it was read and dropped)."""
+
+
+class ByteLines:
+    """The lines of a byte stream (standard input's ``buffer``), read one at a time and decoded as
+    UTF-8 with bytes that are not UTF-8 replaced, so bad bytes in one line cost only that line.
+    At most ``MAX_INPUT_LINE`` bytes of a line are kept: the rest is read in pieces and dropped,
+    so a line of any length takes bounded memory; such a line comes back as ``TooLong``."""
+
+    def __init__(self, stream: BinaryIO, limit: int = MAX_INPUT_LINE) -> None:
+        self.stream = stream
+        self.limit = limit
+
+    def readline(self) -> str:
+        data = self.stream.readline(self.limit + 1)
+        if len(data) <= self.limit or data.endswith(b"\n"):
+            return data.decode("utf-8", "replace")
+        while True:  # drop the rest of an over-long line
+            rest = self.stream.readline(1 << 16)
+            if not rest or rest.endswith(b"\n"):
+                break
+        return TooLong(data[: self.limit].decode("utf-8", "replace") + "\n")
+
 
 @dataclass
 class Options:
@@ -70,7 +107,7 @@ class Quit(Exception):
 class PlainGame:
     """One game told in sentences on ``out``, played from lines read from ``inp``."""
 
-    def __init__(self, flow: GameFlow, inp: TextIO, out: TextIO, hinter: Hinter | None = None) -> None:
+    def __init__(self, flow: GameFlow, inp: Lines, out: TextIO, hinter: Hinter | None = None) -> None:
         self.flow = flow
         self.inp = inp
         self.out = out
@@ -125,6 +162,10 @@ class PlainGame:
             line = self.inp.readline()
             if not line:
                 raise Quit("end of input")
+            if isinstance(line, TooLong):
+                self.say(f"That line is too long (over {MAX_INPUT_LINE:,} bytes), so it is no action or command; "
+                         "type help for the commands.")
+                continue
             text = " ".join(line.split())
             if not text:
                 self.say("Please type an action or a command; help lists them.")
@@ -149,7 +190,10 @@ class PlainGame:
         return True
 
     def why_not(self, text: str, view: PlayerView) -> str:
-        """One sentence: why the input is not an action now."""
+        """One sentence: why the input is not an action now (quoting at most a short, escaped
+        prefix of it)."""
+        if len(text) > LONGEST_WORD:
+            return f"{quote(text)} is not an action or a command; type help for the commands."
         if view.phase is Phase.PLAY:
             try:
                 card: int | None = parse_card(text.upper())
@@ -160,7 +204,7 @@ class PlainGame:
                     self.flow.game.verify_play(card)
                 except IllegalActionError as exc:
                     return self.flow.refusal(exc)
-            return f"{text!r} is not one of your legal cards or a command; type help for the commands."
+            return f"{quote(text)} is not one of your legal cards or a command; type help for the commands."
         try:
             bid = parse_bid(text.lower())
         except IllegalActionError as exc:
@@ -169,7 +213,7 @@ class PlainGame:
             self.flow.game.verify_bid(bid)
         except IllegalActionError as exc:
             return self.flow.refusal(exc)
-        return f"{text!r} is not a bid you can make now."
+        return f"{quote(text)} is not a bid you can make now."
 
     def command(self, word: str, view: PlayerView) -> bool:
         if word in ("help", "?", "h?"):
@@ -332,7 +376,7 @@ def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
     return found.action, found.reason
 
 
-def run(options: Options, inp: TextIO, out: TextIO, hinter: Hinter | None = expert_hint) -> int:
+def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = expert_hint) -> int:
     """Play a game in plain lines; the exit status."""
     from .settings import load_settings
 

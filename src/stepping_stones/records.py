@@ -15,7 +15,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from .engine import (
     CARD_NAMES,
+    CONTRACT_SETS,
+    CONTRACTS,
     HAND_SIZE,
+    NUM_SEATS,
     SUITS,
     TRICKS,
     CardSyntaxError,
@@ -39,6 +42,16 @@ without being read whole."""
 MAX_LINE = 300  # a refusal is one line, and a readable one
 MAX_DEPTH = 8  # a record nests four levels deep
 MAX_DIGITS = 12  # the only numbers in a record are a seat and, nowhere else, nothing
+MAX_HANDS: Final = max(Rules(name, redo_tokens=True).max_hands for name in CONTRACT_SETS)
+"""The most hands any game has: the largest contract set, every redo token spent."""
+MAX_BIDS: Final = NUM_SEATS + 1
+"""The most bidding actions of a hand: each player at most once, then the puddle's declaration."""
+MAX_CARDS_TEXT: Final = 2 * (NUM_SEATS * TRICKS * 3 - 1)
+"""A deal or play string longer than this is refused before it is read: twice a whole hand's
+36 cards ("K1 K2 ...", 107 characters), so that a slightly wrong one still gets the precise
+refusal (a card too many, two spaces) from the replay."""
+MAX_BID_TEXT: Final = 2 * (max(len(cid) for cid in CONTRACTS) + len(" 9 K redo"))
+"""A bid longer than this is refused before it is read: twice the longest bid."""
 
 
 class RecordError(SteppingStonesError, ValueError):
@@ -103,10 +116,13 @@ class RecordRules(_Strict):
         return cls.model_validate(rules.as_dict())
 
 
+CardsText = Annotated[str, Field(max_length=MAX_CARDS_TEXT)]
+
+
 class RecordHand(_Strict):
-    deal: Annotated[list[str], Field(min_length=3, max_length=3)]
-    bids: list[str]
-    play: str
+    deal: Annotated[list[CardsText], Field(min_length=3, max_length=3)]
+    bids: Annotated[list[Annotated[str, Field(max_length=MAX_BID_TEXT)]], Field(max_length=MAX_BIDS)]
+    play: CardsText
 
 
 class GameRecord(_Strict):
@@ -114,7 +130,7 @@ class GameRecord(_Strict):
     rules: RecordRules
     players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
     first_forehand: Annotated[int, Field(ge=0, le=2)]
-    hands: list[RecordHand]
+    hands: Annotated[list[RecordHand], Field(max_length=MAX_HANDS)]
 
     @field_validator("players")
     @classmethod
@@ -135,6 +151,57 @@ def load_json(data: str | bytes) -> Any:
         return strict_json(data, max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
+
+
+def _fields(obj: dict[str, Any], model: type[BaseModel], where: str, hand: int | None = None) -> None:
+    """Refuse an object with more keys than its model has fields, naming the first unknown one
+    (pydantic would build one error for every key)."""
+    fields = model.model_fields
+    if len(obj) > len(fields):
+        key = next(k for k in obj if k not in fields)
+        raise RecordError(f"{where}{escape(key)} is not a field of the record format", hand)
+
+
+def _check_sizes(data: dict[str, Any]) -> None:
+    """Refuse, before pydantic builds anything, what is larger than any record can be: more
+    hands than any game has, more bids than a hand has, longer lists and strings, more fields.
+    Pydantic builds an object or an error for every item of a list of any length (87,000 empty
+    hands took seconds and hundreds of megabytes); after this every list it sees is short.
+    Values of the wrong type are left to pydantic, which says so."""
+    _fields(data, GameRecord, "")
+    rules = data.get("rules")
+    if isinstance(rules, dict):
+        _fields(rules, RecordRules, "rules.")
+    players = data.get("players")
+    if isinstance(players, list) and len(players) > NUM_SEATS:
+        raise RecordError(f"a record has {NUM_SEATS} players, not {len(players):,}")
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        return
+    if len(hands) > MAX_HANDS:
+        raise RecordError(f"{len(hands):,} hands, more than any game has (at most {MAX_HANDS})")
+    for h, hand in enumerate(hands, 1):
+        if not isinstance(hand, dict):
+            continue
+        _fields(hand, RecordHand, "", h)
+        deal = hand.get("deal")
+        if isinstance(deal, list):
+            if len(deal) > NUM_SEATS:
+                raise RecordError(f"a deal is {NUM_SEATS} seats' cards, not {len(deal):,}", h, "deal")
+            if any(isinstance(t, str) and len(t) > MAX_CARDS_TEXT for t in deal):
+                raise RecordError(f"a seat's cards are written in more than {MAX_CARDS_TEXT} characters", h, "deal")
+        bids = hand.get("bids")
+        if isinstance(bids, list):
+            if len(bids) > MAX_BIDS:
+                raise RecordError(f"{len(bids):,} bidding actions, more than a hand has (at most {MAX_BIDS}: each "
+                                  "player once, then the puddle's declaration)", h, f"bid {MAX_BIDS + 1}")
+            for i, bid in enumerate(bids, 1):
+                if isinstance(bid, str) and len(bid) > MAX_BID_TEXT:
+                    raise RecordError(f"{len(bid):,} characters, far longer than any bid", h, f"bid {i}")
+        play = hand.get("play")
+        if isinstance(play, str) and len(play) > MAX_CARDS_TEXT:
+            raise RecordError(f"{len(play):,} characters, far longer than a whole hand's {NUM_SEATS * TRICKS} cards",
+                              h, "play")
 
 
 def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
@@ -161,6 +228,7 @@ def parse_record(text: str | bytes) -> GameRecord:
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {quote(data.get('format'))}")
+    _check_sizes(data)
     try:
         return GameRecord.model_validate(data, strict=True)
     except ValidationError as exc:
@@ -189,12 +257,26 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     return parse_record(data)
 
 
+def _card_names(text: str, hand_no: int, action: str) -> list[str]:
+    """The card names of a deal or play string, which the format separates by single ASCII spaces
+    (not tabs, not two spaces, not the other Unicode spaces such as U+3000 or U+2028).  An empty
+    string is no cards."""
+    if not text:
+        return []
+    names = text.split(" ")
+    if "" in names:
+        where = action if action == "deal" else f"{action} {names.index('') + 1}"
+        raise RecordError("cards are separated by single spaces, with none before the first or after the last",
+                          hand_no, where)
+    return names
+
+
 def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[int, int, int]:
     masks = []
     seen: dict[int, int] = {}
     for seat, text in enumerate(seats):
         mask = 0
-        tokens = text.split()
+        tokens = _card_names(text, hand_no, "deal")
         for token in tokens:
             try:
                 c = parse_card(token)
@@ -241,7 +323,7 @@ def game_from_record(record: GameRecord) -> Game:
                 game.bid(parse_bid(text))
             except SteppingStonesError as exc:
                 raise RecordError(str(exc), h, where) from None
-        cards = rh.play.split()
+        cards = _card_names(rh.play, h, "play")
         for j, token in enumerate(cards, 1):
             where = f"play {j}"
             if hand.finished:

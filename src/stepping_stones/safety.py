@@ -57,6 +57,21 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` as one line safe to print, of at most ``limit`` characters: line breaks become
+    spaces, other control characters escapes, and a longer line keeps its start and its end
+    (where a refusal says why) with ``...`` between.
+
+    >>> one_line("a\\nb"), len(one_line("x" * 1000, 60)), one_line("/" + "d/" * 40 + "f: why", 40)
+    ('a b', 60, '/d/d/d/d/d/d.../d/d/d/d/d/d/d/d/d/f: why')
+    """
+    text = escape(" ".join(text.splitlines()))
+    if len(text) <= limit:
+        return text
+    head = (limit - 3) // 3
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None if it can."""
     if not isinstance(name, str):
@@ -208,6 +223,8 @@ def strict_json(text: str | bytes, max_depth: int = 16, max_digits: int = 30) ->
             object_pairs_hook=unique,
         )
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        # Some of the parser's messages end in "at" themselves ("Unterminated string starting at").
+        what = exc.msg.removesuffix(" at")
+        raise ValueError(f"not valid JSON ({what} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise ValueError("not valid JSON for this program: nested too deeply") from None

@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Callable
 
 from .. import __version__
 
@@ -53,12 +56,27 @@ def _play(resume: bool) -> int:
     """Without a command: open the app (imported only now, so other commands stay light)."""
     from ..tui.app import run
 
-    return run(resume=resume)
+    return _interruptible(lambda: run(resume=resume))
+
+
+def _interruptible(command: Callable[[], int]) -> int:
+    """Run ``command`` with Ctrl+C raising ``KeyboardInterrupt``, which the commands handle (the
+    plain game saves and stops; ``main`` says one line), whatever the entry point made of Ctrl+C
+    before (``entry.py``: end at once during imports and shutdown); put that back afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        return command()
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return command()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; its exit status.  A reader that goes away (``replay FILE | head -1``) or
-    Ctrl+C ends the command quietly, without a traceback."""
+    Ctrl+C ends the command quietly, without a traceback (exit status 130 for Ctrl+C; the console
+    script's ``entry.run`` covers the moments before and after this function too)."""
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -80,8 +98,8 @@ def _main(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         return _play(resume=args.resume)
-    code: int = args.run(args)
-    return code
+    run: Callable[[argparse.Namespace], int] = args.run
+    return _interruptible(lambda: run(args))
 
 
 if __name__ == "__main__":  # pragma: no cover

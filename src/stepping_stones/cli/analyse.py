@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_file(args.file)
     if game is None:
         return 2
-    bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands")
+    bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands", "analyse")
     with bar:
         analyses = analyse_game(game, advance)
     if args.json:

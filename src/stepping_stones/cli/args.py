@@ -87,20 +87,55 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(args.contract_set, short_game=args.short, omit=args.omit, redo_tokens=args.redo)
 
 
-def progress_bar(total: int, description: str) -> tuple[Any, Callable[[], None]]:
-    """A progress bar on standard error (silent when that is not a terminal), and the
-    function to call once per unit done.  Use the bar as a context manager."""
+MAX_COUNT = 1_000_000
+"""The most games, deal sets or hands a lab command plays in one run: a million heuristic games
+take about a week of one core.  A larger count is refused with one line, not started."""
+
+
+def count_problem(command: str, flag: str, value: int) -> str | None:
+    """One line saying why ``value`` is too many for ``flag``, or None."""
+    if value > MAX_COUNT:
+        return f"{command}: {flag} {value:,} is more than one run plays (at most {MAX_COUNT:,}; split the work)"
+    return None
+
+
+def percent_lines(total: int, unit: str, command: str) -> Callable[[], None]:
+    """The function to call once per unit done, printing a line on standard error at every whole
+    percent (``simulate: 12,000 of 1,000,000 games (1%)``) of a run of at least 100 units;
+    shorter runs stay quiet."""
+    import sys
+
+    done = shown = 0
+
+    def advance() -> None:
+        nonlocal done, shown
+        done += 1
+        percent = done * 100 // total
+        if total >= 100 and percent > shown:
+            shown = percent
+            print(f"{command}: {done:,} of {total:,} {unit} ({percent}%)", file=sys.stderr, flush=True)
+
+    return advance
+
+
+def progress_bar(total: int, description: str, command: str) -> tuple[Any, Callable[[], None]]:
+    """A progress bar on standard error when it is a terminal, else a line per percent
+    (``percent_lines``), and the function to call once per unit done.  Use the bar as a context
+    manager."""
+    from contextlib import nullcontext
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     console = Console(stderr=True)
+    if not console.is_terminal:
+        return nullcontext(), percent_lines(total, description, command)
     bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=console,
-        disable=not console.is_terminal,
         transient=True,
     )
     task = bar.add_task(description, total=total)

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..lab.calibrate import fit
     from ..safety import escape
 
-    bar, advance = progress_bar(len(CONTRACTS), "contracts")
+    bar, advance = progress_bar(len(CONTRACTS), "contracts", "calibrate")
     try:
         with work_runner(args.cluster) as runner, bar:
             model = fit(args.hands, args.seed, args.samples, args.workers, advance, runner)

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..library import Library
 
+REFUSAL_LINE = 300
+"""The longest line ``library import`` prints about one refused record."""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -51,14 +54,17 @@ def run_import(args: argparse.Namespace) -> int:
     if library is None:
         return 2
     from ..library import LibraryError
+    from ..safety import one_line
 
     with library:
         try:
             report = library.import_paths(args.paths)
         except LibraryError as exc:
-            print(f"library import: {exc}", file=sys.stderr)
+            print(one_line(f"library import: {exc}", REFUSAL_LINE), file=sys.stderr)
             return 2
     for line in report.refused:
-        print(f"refused {line}", file=sys.stderr)
+        # A deep path and a long reason together: one line of at most REFUSAL_LINE characters,
+        # keeping the start of the path and the end of the reason.
+        print(one_line(f"refused {line}", REFUSAL_LINE), file=sys.stderr)
     print(report.line())
     return 2 if report.refused else 0

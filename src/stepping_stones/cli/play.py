@@ -60,10 +60,11 @@ def run(args: argparse.Namespace) -> int:
     setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels),
                   seed=args.seed)
     if args.plain:
-        from ..plain import Options
+        from ..plain import ByteLines, Options
         from ..plain import run as plain
 
-        return plain(Options(setup, resume=args.resume), sys.stdin, sys.stdout)
+        # Bytes, decoded line by line: a line that is not UTF-8 costs only itself.
+        return plain(Options(setup, resume=args.resume), ByteLines(sys.stdin.buffer), sys.stdout)
     from ..tui.app import run as app
 
     return app(resume=args.resume, setup=setup)

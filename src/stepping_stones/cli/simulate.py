@@ -13,8 +13,10 @@ from ..lab.cluster import ClusterError
 from ..lab.simulate import SimulationResult, simulate
 from ..safety import escape
 from .args import (
+    MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
+    count_problem,
     positive,
     progress_bar,
     rules_from_args,
@@ -32,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "per contract. The same seed plays the same games, and the first game of a seed deals "
         "the cards of the app's game with that seed.",
     )
-    p.add_argument("--games", type=positive, required=True, help="number of games")
+    p.add_argument("--games", type=positive, required=True,
+                   help=f"number of games (at most {MAX_COUNT:,}; progress on standard error)")
     p.add_argument("--seats", type=three_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
                    help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)})")
     add_rules_arguments(p)
@@ -50,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as e:
         print(f"simulate: {e}", file=sys.stderr)
         return 2
+    too_many = count_problem("simulate", "--games", args.games)
+    if too_many:
+        print(too_many, file=sys.stderr)
+        return 2
     if args.records is not None:
         try:
             args.records.mkdir(parents=True, exist_ok=True)
@@ -57,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"simulate: cannot write records into {escape(str(args.records))}: {e.strerror}",
                   file=sys.stderr)
             return 2
-    bar, advance = progress_bar(args.games, "games")
+    bar, advance = progress_bar(args.games, "games", "simulate")
     try:
         with work_runner(args.cluster) as runner, bar:
             result = simulate(args.seats, rules, args.games, args.seed, args.records, advance, runner)

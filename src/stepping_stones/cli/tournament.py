@@ -11,8 +11,10 @@ from ..engine import CONTRACTS, RulesError
 from ..lab.cluster import ClusterError
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
+    MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
+    count_problem,
     level,
     not_negative,
     positive,
@@ -34,11 +36,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--candidate", type=level, required=True, help=f"level tested ({', '.join(LEVELS)})")
     p.add_argument("--baseline", type=level, required=True, help="level it plays against")
     p.add_argument("--deals", type=positive, required=True,
-                   help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only")
+                   help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only "
+                   f"(at most {MAX_COUNT:,}; progress on standard error)")
     p.add_argument("--seed", type=seed, required=True, help="seed of the deals and the AI seats")
     add_rules_arguments(p)
     p.add_argument("--defence", type=not_negative, default=0, metavar="HANDS",
-                   help="also compare the two levels' defence, HANDS deals per contract")
+                   help=f"also compare the two levels' defence, HANDS deals per contract (at most {MAX_COUNT:,})")
     p.add_argument("--only", choices=("one-vs-two",),
                    help="play only the one-against-two games (the JSON's two_vs_one is then null)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -56,8 +59,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
               "measures nothing", file=sys.stderr)
         return 2
+    too_many = count_problem("tournament", "--deals", args.deals) or count_problem("tournament", "--defence",
+                                                                                     args.defence)
+    if too_many:
+        print(too_many, file=sys.stderr)
+        return 2
     sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
-    bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets")
+    bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets", "tournament")
     try:
         with work_runner(args.cluster) as runner, bar:
             result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance,

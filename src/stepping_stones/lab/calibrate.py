@@ -93,7 +93,7 @@ def fit(
     jobs = [(cid, hands, seed, samples) for cid in CONTRACTS]
     data: list[tuple[list[Features], list[float]]] = []
     if runner is not None:
-        data = runner(jobs, contract_data, progress)
+        data = list(runner(jobs, contract_data, progress))  # one result per contract
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for result in pool.map(contract_data, jobs):

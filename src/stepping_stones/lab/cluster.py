@@ -22,9 +22,9 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..safety import escape
 from .simulate import Progress
@@ -42,6 +42,11 @@ WORKER_TIMEOUT = 60.0
 """Seconds to wait for the first worker to join a scheduler that has none."""
 RETRIES = 3
 """How often a unit of work that raised is tried again (work lost with a worker is always redone)."""
+AHEAD_PER_WORKER = 4
+"""How many units of work per worker are sent to the cluster ahead of the results taken from it
+(at least ``AHEAD_MIN``): enough to keep every worker busy, few enough that a run of any length
+holds only these in memory, here and on the scheduler."""
+AHEAD_MIN = 16
 
 LOCAL = "local"
 _ADDRESS = re.compile(r"tcp://(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
@@ -91,30 +96,57 @@ class Cluster:
         """The number of workers connected now."""
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
 
-    def map(self, jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None) -> list[R]:
-        """``fn`` over ``jobs`` on the cluster: results in the order of the jobs, ``progress``
-        called once for each job as it finishes (in whatever order that is)."""
+    def map(self, jobs: Iterable[J], fn: Callable[[J], R], progress: Progress | None) -> Iterator[R]:
+        """``fn`` over ``jobs`` on the cluster: results yielded in the order of the jobs,
+        ``progress`` called once for each job as it finishes (in whatever order that is).  The
+        jobs are taken lazily, a bounded number ahead of the results handed over.  A function a
+        worker cannot import by name is refused at once (``ValueError``)."""
+        return self._map(iter(jobs), _by_name(fn), progress)
+
+    def _map(self, jobs: Iterator[J], fn: Callable[[J], R], progress: Progress | None) -> Iterator[R]:
         from distributed import as_completed
 
-        fn = _by_name(fn)
-        if not jobs:
-            return []
-        futures = self.client.map(fn, list(jobs), pure=False, retries=RETRIES)
-        index = {f.key: i for i, f in enumerate(futures)}
-        results: dict[int, R] = {}
+        ahead = max(AHEAD_MIN, AHEAD_PER_WORKER * self.workers)
+        running = as_completed(with_results=True)
+        index: dict[object, int] = {}  # the key of each unit under way -> its place among the jobs
+        futures: dict[int, Any] = {}
+        results: dict[int, R] = {}  # finished, waiting for the ones before them
+        sent = handed = 0
+        end = object()
+
+        def send() -> None:
+            nonlocal sent
+            while sent - handed < ahead:
+                job = next(jobs, end)
+                if job is end:
+                    return
+                future = self.client.submit(fn, job, pure=False, retries=RETRIES)
+                index[future.key] = sent
+                futures[sent] = future
+                running.add(future)
+                sent += 1
+
         try:
-            for future, result in as_completed(futures, with_results=True):
-                i = index[future.key]
-                if i in results:
+            send()
+            for future, result in running:
+                i = index.pop(future.key, None)
+                if i is None:
                     continue  # a unit done twice (its first result lost with a worker) counts once
                 results[i] = result
+                del futures[i]
                 future.release()  # the cluster may forget it now
                 if progress is not None:
                     progress()
+                while handed in results:
+                    yield results.pop(handed)
+                    handed += 1
+                send()
         except Exception as exc:
-            self.client.cancel(futures)
+            self.client.cancel(list(futures.values()))
             raise ClusterError(f"the work failed on {self.address}: {_describe(exc)}") from exc
-        return [results[i] for i in range(len(futures))]
+        finally:
+            if futures:  # the caller stopped early: the rest of the work is not wanted
+                self.client.cancel(list(futures.values()))
 
 
 def _describe(exc: BaseException) -> str:

@@ -8,7 +8,7 @@ relies on it), and the first game of a series is the app's game of that seed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -27,22 +27,23 @@ R = TypeVar("R")
 
 
 class Runner(Protocol):
-    """Where the units of work run: ``fn`` over ``jobs``, the results in the order of the jobs
-    (whatever order they finished in), ``progress`` called once per job as it finishes.  ``fn``
-    is a module-level function and each job plain data, so that the work can be shipped to
-    another process or machine (``lab/cluster.py``)."""
+    """Where the units of work run: ``fn`` over ``jobs``, the results yielded in the order of the
+    jobs (whatever order they finished in), ``progress`` called once per job as it finishes.
+    Both sides are lazy: the jobs are taken from their iterable only a bounded number ahead of
+    the results handed over, so neither the jobs nor the results of a long run are ever all in
+    memory.  ``fn`` is a module-level function and each job plain data, so that the work can be
+    shipped to another process or machine (``lab/cluster.py``)."""
 
-    def __call__(self, jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None, /) -> list[R]: ...
+    def __call__(self, jobs: Iterable[J], fn: Callable[[J], R], progress: Progress | None, /) -> Iterator[R]: ...
 
 
-def in_process(jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None) -> list[R]:
+def in_process(jobs: Iterable[J], fn: Callable[[J], R], progress: Progress | None) -> Iterator[R]:
     """The plain ``Runner``: one job after the other, in this process."""
-    results = []
     for job in jobs:
-        results.append(fn(job))
+        result = fn(job)
         if progress is not None:
             progress()
-    return results
+        yield result
 
 
 def play_game(
@@ -169,12 +170,15 @@ def simulate(
 
     wins = [0.0, 0.0, 0.0]
     totals = [0, 0, 0]
-    results: dict[str, list[list[int]]] = {c.id: [[], [], []] for c in rules.contracts}
+    # per contract and declaring seat: the sum of the results and how many there were
+    result_sums: dict[str, list[int]] = {c.id: [0, 0, 0] for c in rules.contracts}
+    declared: dict[str, list[int]] = {c.id: [0, 0, 0] for c in rules.contracts}
     points: dict[str, list[int]] = {c.id: [0, 0, 0] for c in rules.contracts}
     hands = 0
     redos = 0
     start = time.perf_counter()
-    jobs: list[SimulationJob] = [(tuple(levels), rules, seed, number, records is not None) for number in range(games)]
+    # Lazily: the jobs are made as the runner takes them, the results added up as they come.
+    jobs = ((tuple(levels), rules, seed, number, records is not None) for number in range(games))
     played = (runner or in_process)(jobs, play_simulated, progress)
     for number, one in enumerate(played):
         stats = one.stats
@@ -185,7 +189,8 @@ def simulate(
             for s in range(NUM_SEATS):
                 points[cid][s] += pts[s]
         for cid, declarer, result, redo in stats.declared:
-            results[cid][declarer].append(result)
+            result_sums[cid][declarer] += result
+            declared[cid][declarer] += 1
             redos += redo
         hands += len(stats.declared)
         if records is not None and one.record is not None:
@@ -194,8 +199,9 @@ def simulate(
     per_contract = {
         c.id: ContractFigures(
             goal=c.goal.value,
-            mean_result=[round(sum(r) / len(r), 3) if r else None for r in results[c.id]],
-            declared=[len(r) for r in results[c.id]],
+            mean_result=[round(total / n, 3) if n else None
+                         for total, n in zip(result_sums[c.id], declared[c.id], strict=True)],
+            declared=list(declared[c.id]),
             mean_points=[round(p / games, 3) for p in points[c.id]],
         )
         for c in rules.contracts

@@ -26,9 +26,11 @@ two candidate defenders and against two baseline defenders.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 from ..ai import make_ai
@@ -104,22 +106,45 @@ def play_deal_set(job: tuple[Any, ...]) -> list[SeatedGame]:
     return out
 
 
-def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-    """The mean and a 95% confidence interval of the mean (Student's t with n - 1 degrees of
-    freedom: for a few values it is much wider than the normal one, as it should be).
+@dataclass
+class Moments:
+    """The count, sum and sum of squares of values added one at a time, kept exactly (the values
+    are fractions of game points), so that a mean and its interval need no list of the values."""
+
+    n: int = 0
+    total: Fraction = Fraction(0)
+    squares: Fraction = Fraction(0)
+
+    def add(self, value: Fraction | float) -> None:
+        value = Fraction(value)
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def mean_ci95(self) -> tuple[float, tuple[float, float]]:
+        """The mean and a 95% confidence interval of the mean (Student's t with n - 1 degrees of
+        freedom: for a few values it is much wider than the normal one, as it should be)."""
+        n = self.n
+        mean = self.total / n
+        if n < 2:
+            return float(mean), (float(mean), float(mean))
+        var = (self.squares - self.total * mean) / (n - 1)
+        half = t95(n - 1) * math.sqrt(var / n)
+        return float(mean), (float(mean) - half, float(mean) + half)
+
+
+def mean_ci95(values: Iterable[float]) -> tuple[float, tuple[float, float]]:
+    """The mean and a 95% confidence interval of the mean of ``values`` (``Moments``).
 
     >>> mean_ci95([1.0, 3.0])
     (2.0, (-10.706..., 14.706...))
     >>> mean_ci95([2.0])
     (2.0, (2.0, 2.0))
     """
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, (mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t95(n - 1) * math.sqrt(var / n)
-    return mean, (mean - half, mean + half)
+    moments = Moments()
+    for v in values:
+        moments.add(v)
+    return moments.mean_ci95()
 
 
 @dataclass(frozen=True)
@@ -159,70 +184,99 @@ class SideSummary:
 
 @dataclass
 class _Tally:
-    cand_results: list[int] = field(default_factory=list)
-    base_results: list[int] = field(default_factory=list)
+    cand_result_sum: int = 0
+    cand_declared: int = 0
+    base_result_sum: int = 0
+    base_declared: int = 0
     cand_points: float = 0.0
     base_points: float = 0.0
 
 
-def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> SideSummary:
-    games = 0
-    base_points: list[float] = []
-    per_set: list[float] = []
-    wins_per_set: list[float] = []
-    wins = 0.0
-    tallies = {c.id: _Tally() for c in rules.contracts}
-    for games_of_set in sets:
-        set_points = []
-        set_wins = 0.0
+@dataclass
+class SideTally:
+    """One side's figures added up deal set by deal set, in memory that does not grow with the
+    number of deal sets."""
+
+    side: Side
+    rules: Rules
+    games: int = 0
+    base_points: float = 0.0
+    wins: float = 0.0
+    per_set: Moments = field(default_factory=Moments)
+    wins_per_set: Moments = field(default_factory=Moments)
+    tallies: dict[str, _Tally] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tallies = {c.id: _Tally() for c in self.rules.contracts}
+
+    def add(self, games_of_set: list[SeatedGame]) -> None:
+        set_points = Fraction(0)
+        set_wins = Fraction(0)
+        counted = 0
         for g in games_of_set:
-            if g.match != side:
+            if g.match != self.side:
                 continue
-            games += 1
+            self.games += 1
+            counted += 1
             cand = g.candidate_seats
             base = [s for s in range(NUM_SEATS) if s not in cand]
             totals = g.stats.totals
-            cp = sum(totals[s] for s in cand) / len(cand)
-            base_points.append(sum(totals[s] for s in base) / len(base))
-            set_points.append(cp)
+            set_points += Fraction(sum(totals[s] for s in cand), len(cand))
+            self.base_points += sum(totals[s] for s in base) / len(base)
             won = sum(g.stats.wins[s] for s in cand)
-            wins += won
-            set_wins += won
+            self.wins += won
+            set_wins += Fraction(won)
             for cid, pts in g.stats.points.items():
-                tallies[cid].cand_points += sum(pts[s] for s in cand) / len(cand)
-                tallies[cid].base_points += sum(pts[s] for s in base) / len(base)
+                self.tallies[cid].cand_points += sum(pts[s] for s in cand) / len(cand)
+                self.tallies[cid].base_points += sum(pts[s] for s in base) / len(base)
             for cid, declarer, result, _redo in g.stats.declared:
-                tally = tallies[cid]
-                (tally.cand_results if declarer in cand else tally.base_results).append(result)
-        per_set.append(sum(set_points) / len(set_points))
-        wins_per_set.append(set_wins / len(set_points))
-    mean, (lo, hi) = mean_ci95(per_set)
-    _, (win_lo, win_hi) = mean_ci95(wins_per_set)
+                tally = self.tallies[cid]
+                if declarer in cand:
+                    tally.cand_result_sum += result
+                    tally.cand_declared += 1
+                else:
+                    tally.base_result_sum += result
+                    tally.base_declared += 1
+        self.per_set.add(set_points / counted)
+        self.wins_per_set.add(set_wins / counted)
 
-    def avg(xs: list[int]) -> float | None:
-        return round(sum(xs) / len(xs), 3) if xs else None
+    def summary(self) -> SideSummary:
+        games = self.games
+        mean, (lo, hi) = self.per_set.mean_ci95()
+        _, (win_lo, win_hi) = self.wins_per_set.mean_ci95()
 
-    per_contract = {
-        cid: ContractComparison(
-            goal=CONTRACTS[cid].goal.value,
-            candidate_mean_result=avg(t.cand_results),
-            baseline_mean_result=avg(t.base_results),
-            candidate_declared=len(t.cand_results),
-            baseline_declared=len(t.base_results),
-            candidate_mean_points=round(t.cand_points / games, 3),
-            baseline_mean_points=round(t.base_points / games, 3),
+        def avg(total: int, n: int) -> float | None:
+            return round(total / n, 3) if n else None
+
+        per_contract = {
+            cid: ContractComparison(
+                goal=CONTRACTS[cid].goal.value,
+                candidate_mean_result=avg(t.cand_result_sum, t.cand_declared),
+                baseline_mean_result=avg(t.base_result_sum, t.base_declared),
+                candidate_declared=t.cand_declared,
+                baseline_declared=t.base_declared,
+                candidate_mean_points=round(t.cand_points / games, 3),
+                baseline_mean_points=round(t.base_points / games, 3),
+            )
+            for cid, t in self.tallies.items()
+        }
+        return SideSummary(
+            games=games,
+            win_rate=round(self.wins / games, 4),
+            win_rate_ci95=(round(max(0.0, win_lo), 4), round(min(1.0, win_hi), 4)),
+            mean_points=round(mean, 3),
+            ci95=(round(lo, 3), round(hi, 3)),
+            baseline_mean_points=round(self.base_points / games, 3),
+            per_contract=per_contract,
         )
-        for cid, t in tallies.items()
-    }
-    return SideSummary(
-        games=games,
-        win_rate=round(wins / games, 4),
-        win_rate_ci95=(round(max(0.0, win_lo), 4), round(min(1.0, win_hi), 4)),
-        mean_points=round(mean, 3),
-        ci95=(round(lo, 3), round(hi, 3)),
-        baseline_mean_points=round(sum(base_points) / games, 3),
-        per_contract=per_contract,
-    )
+
+
+def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> SideSummary:
+    """One side's figures over the deal sets (``SideTally``)."""
+    tally = SideTally(side, rules)
+    for games_of_set in sets:
+        tally.add(games_of_set)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
@@ -270,15 +324,28 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 
-def run_pool(jobs: Sequence[J], fn: Callable[[J], R], progress: Progress | None) -> list[R]:
-    """``fn`` over ``jobs`` on ``WORKERS`` processes, results in the order of the jobs."""
-    results = []
+AHEAD = 8 * WORKERS
+"""How many jobs ``run_pool`` hands to its processes ahead of the results taken from it."""
+
+
+def run_pool(jobs: Iterable[J], fn: Callable[[J], R], progress: Progress | None) -> Iterator[R]:
+    """``fn`` over ``jobs`` on ``WORKERS`` processes, results yielded in the order of the jobs.
+    At most ``AHEAD`` jobs are in the pool at a time, so a run of any length takes the memory of
+    a short one."""
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        for r in pool.map(fn, jobs, chunksize=max(1, min(8, len(jobs) // (4 * WORKERS)))):
-            results.append(r)
+        waiting: deque[Future[R]] = deque()
+        todo = iter(jobs)
+        while True:
+            for job in todo:
+                waiting.append(pool.submit(fn, job))
+                if len(waiting) >= AHEAD:
+                    break
+            if not waiting:
+                return
+            result = waiting.popleft().result()
             if progress is not None:
                 progress()
-    return results
+            yield result
 
 
 def tournament(
@@ -301,20 +368,26 @@ def tournament(
                          "measures nothing")
     if "one" not in sides:
         raise ValueError("the one-against-two games are always played: they give the headline figures")
-    jobs: list[tuple[Any, ...]] = [
+    # Lazily: the deal sets are made as the runner takes them and added up as they come back.
+    jobs: Iterator[tuple[Any, ...]] = (
         (candidate, baseline, rules, seed, d) if tuple(sides) == SIDES else (candidate, baseline, rules, seed, d,
                                                                              tuple(sides))
         for d in range(deals)
-    ]
-    sets = (runner or run_pool)(jobs, play_deal_set, progress)
+    )
+    one = SideTally("one", rules)
+    two = SideTally("two", rules)
+    for games_of_set in (runner or run_pool)(jobs, play_deal_set, progress):
+        one.add(games_of_set)
+        if "two" in sides:
+            two.add(games_of_set)
     return TournamentResult(
         candidate=candidate,
         baseline=baseline,
         seed=seed,
         deal_sets=deals,
         rules=rules,
-        one_vs_two=summarise(sets, "one", rules),
-        two_vs_one=summarise(sets, "two", rules) if "two" in sides else None,
+        one_vs_two=one.summary(),
+        two_vs_one=two.summary() if "two" in sides else None,
         defence=defence_table(candidate, baseline, defence, seed, progress, runner) if defence else None,
     )
 
@@ -357,13 +430,17 @@ def defence_table(
     runner: Runner | None = None,
 ) -> dict[str, DefenceRow]:
     contract_ids = list(CONTRACTS)
-    jobs = [(cid, candidate, baseline, seed, n) for cid in contract_ids for n in range(hands)]
+    jobs = ((cid, candidate, baseline, seed, n) for cid in contract_ids for n in range(hands))
     results = (runner or run_pool)(jobs, play_defence_hand, progress)
+    sums = {cid: [0, 0] for cid in contract_ids}
+    for i, (own_result, other_result) in enumerate(results):  # in the order of the jobs
+        cid = contract_ids[i // hands]
+        sums[cid][0] += own_result
+        sums[cid][1] += other_result
     table = {}
-    for i, cid in enumerate(contract_ids):
-        rows = results[i * hands : (i + 1) * hands]
-        own = sum(r[0] for r in rows) / hands
-        other = sum(r[1] for r in rows) / hands
+    for cid in contract_ids:
+        own = sums[cid][0] / hands
+        other = sums[cid][1] / hands
         win = CONTRACTS[cid].goal is Goal.WIN
         table[cid] = DefenceRow(
             goal=CONTRACTS[cid].goal.value,
