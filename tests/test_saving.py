@@ -614,3 +614,41 @@ def test_a_data_folder_that_is_a_file_is_said_to_be_one(home):
     said = f"This game is not being saved: the data folder {home / 'data'} is a file, not a folder."
     assert said in text
     assert "File exists" not in text and "Not a directory" not in text
+
+
+def test_every_seed_a_game_can_start_with_is_one_its_save_can_resume_with(home):
+    """The command line and the setup screen hold seeds to the length a save's sidecar accepts:
+    the longest seed starts a game that resumes with it, and a longer one is refused at once."""
+    import subprocess
+    import sys
+
+    from stepping_stones.choices import SEED_LENGTH, Setup
+    from stepping_stones.session import Session, find_saved, free_slot
+
+    longest = "7" * SEED_LENGTH
+    session = Session.new(Setup(seed=longest), free_slot())
+    assert session.claim()
+    session.save()
+    session.release()
+    saved = find_saved()
+    assert saved.session is not None and saved.session.info.seed == longest and saved.problem is None
+    too_long = "7" * (SEED_LENGTH + 1)
+    done = subprocess.run([sys.executable, "-m", "stepping_stones", "play", "--plain", "--seed", too_long],
+                          capture_output=True, text=True, input="", timeout=60,
+                          env={**os.environ, "STEPPING_STONES_HOME": str(home)})
+    assert done.returncode == 2 and f"at most {SEED_LENGTH}" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_setup_screen_takes_no_longer_seed_than_a_save_keeps(home):
+    from textual.widgets import Input
+
+    from stepping_stones.choices import SEED_LENGTH
+
+    async def main() -> None:
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert app.screen.query_one("#seed", Input).max_length == SEED_LENGTH
+
+    asyncio.run(main())

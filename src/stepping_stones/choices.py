@@ -15,6 +15,10 @@ AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
 here as well so that the setup screen can offer them without importing the AI (a test checks that
 the two agree)."""
 DEFAULT_AI_LEVEL = "heuristic"
+SEED_LENGTH = 100
+"""The longest deal seed a game takes and keeps (a seed is a word or a number; the app makes 8 hex
+digits).  The command line and the setup screen hold seeds to it, and a save's sidecar is checked
+against it, so every game that starts can be resumed."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Annotated, Final, Literal
 from filelock import FileLock, Timeout
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .choices import Setup
+from .choices import SEED_LENGTH, Setup
 from .engine import Bid, Game, Phase
 from .files import atomic_write, fsync_folder
 from .match import Seeds
@@ -49,8 +49,6 @@ HUMAN = 0  # the person always sits in seat 0
 DEFAULT_LEVEL = "heuristic"  # the AI level of a seat whose level is unknown (ai.DEFAULT_LEVEL)
 
 
-SEED_LENGTH = 100
-"""The longest deal seed a game keeps (a seed is a word or a number; the app makes 8 hex digits)."""
 LEVEL_LENGTH = 20  # an AI level's name: "heuristic"; an unknown one from a newer version plays as the default
 
 

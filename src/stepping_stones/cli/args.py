@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..ai import LEVELS
+from ..choices import SEED_LENGTH
 from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ def seed(text: str) -> str:
     """An argparse type: a seed, any text without control characters (the app's seeds are text)."""
     if not text.strip() or not text.isprintable():
         raise argparse.ArgumentTypeError("a seed is some printable text, e.g. 7 or a1b2c3")
+    if len(text.strip()) > SEED_LENGTH:
+        raise argparse.ArgumentTypeError(f"a seed of {len(text.strip())} characters is too long "
+                                         f"(at most {SEED_LENGTH})")
     return text.strip()
 
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..choices import AI_LEVELS, DEFAULT_AI_LEVEL, Setup
+from ..choices import AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LENGTH, Setup
 from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Rules
 from ..safety import names_problem
 from ..settings import PACES, as_colour, as_pace, save_settings
@@ -82,7 +82,8 @@ class SetupScreen(Screen):
                     yield Choice("Left out", self._cut_options(r.contract_set),
                                  r.omit or DEFAULT_CUT[r.contract_set], id="omit", disabled=not r.short_game)
                     yield Choice("Redo tokens", _yes_no("one each"), _yn(r.redo_tokens), id="redo_tokens")
-                    yield _field("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed"))
+                    yield _field("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed",
+                                                         max_length=SEED_LENGTH))
                     yield Static("Display", classes="heading")
                     yield Choice("AI pace", [(p, p) for p in PACES], settings.pace, id="pace")
                     yield Choice("Colours", [("automatic", "auto"), ("colour", "colour"), ("monochrome", "mono")],
