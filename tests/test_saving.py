@@ -652,3 +652,40 @@ def test_the_setup_screen_takes_no_longer_seed_than_a_save_keeps(home):
             assert app.screen.query_one("#seed", Input).max_length == SEED_LENGTH
 
     asyncio.run(main())
+
+
+def test_a_finished_game_written_but_not_filed_is_not_called_lost(home, monkeypatch):
+    """The finished game reaches its save, but the games folder cannot be written: it is said to
+    be saved (it is), not lost, and the next start files it."""
+    import io
+
+    from stepping_stones import session as session_module
+    from stepping_stones.choices import Setup
+    from stepping_stones.plain import Options, run
+
+    saved_game_near_the_end(seed="no-games-folder", cards_left=1)
+
+    def cannot_file(kind="game", path=None):
+        raise OSError(errno.EACCES, "Permission denied", str(home / "data" / "games"))
+
+    monkeypatch.setattr(session_module, "archive_current", cannot_file)
+    out = io.StringIO()
+    reads: list[str] = []
+
+    def answer(printed: str) -> str:  # Enter (try again) twice, then give up
+        reads.append(printed)
+        return "\n" if len(reads) < 3 else "quit\n"
+
+    status = run(Options(Setup(), resume=True), Answers(out, answer), out, hinter=None)
+    text = out.getvalue()
+    assert status == 0, text
+    assert "not saved" not in text and "lost" not in text
+    assert "could not be put into the games folder" in text
+    assert text.rstrip("\n").endswith(f"record: {current_path()}")
+    assert load_game(current_path()).over  # the finished game is in the save
+    monkeypatch.undo()
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(home))
+    out = io.StringIO()
+    assert run(Options(Setup(), resume=True), Answers(out, lambda _: "\n"), out, hinter=None) == 0
+    [filed] = _finished_in_games(home)
+    assert load_game(filed).over and not current_path().exists()

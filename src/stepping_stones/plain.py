@@ -282,6 +282,11 @@ class PlainGame:
     def filed(self, path: Path | None) -> int:
         """Say where the finished game is saved; if it could not be written, keep it and try again
         each time the person presses Enter, until it is written or they give up."""
+        session = self.flow.session
+        if path is None and session.finished_written:
+            self.say(f"The finished game is saved, but it could not be put into the games folder: "
+                     f"{self.flow.problem}. It is filed there the next time the game starts.")
+            path = session.path
         while path is None:
             self.say(f"The finished game is not saved: {self.flow.problem}.",
                      "It is kept until this program ends: make room (or fix the folder), then press Enter "

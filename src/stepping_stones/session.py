@@ -237,6 +237,9 @@ class Session:
     lock: SlotLock | None = None
     sidecar_saved: bool = True  # False while the sidecar on disk is missing or not this game's
     archived: Path | None = None  # where the game was filed in the games folder, once it was
+    # The finished game is written whole in its save (``path``), even if moving it into the games
+    # folder failed: nothing is lost, and the next start files it (``find_saved``).
+    finished_written: bool = False
 
     # --- making one ----------------------------------------------------
 
@@ -363,6 +366,7 @@ class Session:
             return self.archived
         if not self.save():
             return None
+        self.finished_written = True
         return self.archive("game")
 
 

@@ -400,7 +400,8 @@ class SteppingStonesApp(App):
             return None
         if session.game.over:
             session.file_finished()
-            return session.problem if session.archived is None else None
+            # written in its save but not filed: nothing is lost, the next start files it
+            return session.problem if session.archived is None and not session.finished_written else None
         session.save()
         return session.problem
 
