@@ -512,7 +512,7 @@ def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(ho
     os.rename(paths[4], folder / "game-00010101-000000.json")
     paths[5].with_suffix(".session.json").write_text(
         '{"format": "stepping-stones-session/1", "seed": "\\ud800", "levels": [null, "random", "random"]}')
-    for notices in (["The game library was built again from the game records (there was none)."], []):
+    for notices in (["The game library was built again from the game records (its database was missing)."], []):
         with Library.open() as library:
             entries = library.history()
             assert library.notices == notices

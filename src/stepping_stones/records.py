@@ -42,16 +42,19 @@ without being read whole."""
 MAX_LINE = 300  # a refusal is one line, and a readable one
 MAX_DEPTH = 8  # a record nests four levels deep
 MAX_DIGITS = 12  # the only numbers in a record are a seat and, nowhere else, nothing
-MAX_HANDS: Final = max(Rules(name, redo_tokens=True).max_hands for name in CONTRACT_SETS)
-"""The most hands any game has: the largest contract set, every redo token spent."""
-MAX_BIDS: Final = NUM_SEATS + 1
-"""The most bidding actions of a hand: each player at most once, then the puddle's declaration."""
-MAX_CARDS_TEXT: Final = 2 * (NUM_SEATS * TRICKS * 3 - 1)
-"""A deal or play string longer than this is refused before it is read: twice a whole hand's
-36 cards ("K1 K2 ...", 107 characters), so that a slightly wrong one still gets the precise
-refusal (a card too many, two spaces) from the replay."""
-MAX_BID_TEXT: Final = 2 * (max(len(cid) for cid in CONTRACTS) + len(" 9 K redo"))
-"""A bid longer than this is refused before it is read: twice the longest bid."""
+# Structural excess is refused before pydantic builds anything (``_check_sizes``).  The bounds are
+# four times what any game holds, so that a record a few actions off (a hand too many, a bid after
+# the bidding ended, a card too many) is still replayed and refused at the very action that is
+# wrong, as the spec asks; only what no game comes near is refused as a whole.
+SLACK: Final = 4
+MAX_HANDS: Final = SLACK * max(Rules(name, redo_tokens=True).max_hands for name in CONTRACT_SETS)
+"""Four times the most hands any game has (the largest contract set, every redo token spent)."""
+MAX_BIDS: Final = SLACK * (NUM_SEATS + 1)
+"""Four times the most bidding actions of a hand (each player once, then the puddle's declaration)."""
+MAX_CARDS_TEXT: Final = SLACK * (NUM_SEATS * TRICKS * 3 - 1)
+"""Four times a whole hand's 36 cards written out ("K1 K2 ...", 107 characters)."""
+MAX_BID_TEXT: Final = SLACK * (max(len(cid) for cid in CONTRACTS) + len(" 9 K redo"))
+"""Four times the longest bid."""
 
 
 class RecordError(SteppingStonesError, ValueError):
@@ -179,7 +182,7 @@ def _check_sizes(data: dict[str, Any]) -> None:
     if not isinstance(hands, list):
         return
     if len(hands) > MAX_HANDS:
-        raise RecordError(f"{len(hands):,} hands, more than any game has (at most {MAX_HANDS})")
+        raise RecordError(f"{len(hands):,} hands, far more than any game has")
     for h, hand in enumerate(hands, 1):
         if not isinstance(hand, dict):
             continue
@@ -193,8 +196,8 @@ def _check_sizes(data: dict[str, Any]) -> None:
         bids = hand.get("bids")
         if isinstance(bids, list):
             if len(bids) > MAX_BIDS:
-                raise RecordError(f"{len(bids):,} bidding actions, more than a hand has (at most {MAX_BIDS}: each "
-                                  "player once, then the puddle's declaration)", h, f"bid {MAX_BIDS + 1}")
+                raise RecordError(f"{len(bids):,} bidding actions, far more than a hand has (each player "
+                                  "once, then the puddle's declaration)", h, f"bid {MAX_BIDS + 1}")
             for i, bid in enumerate(bids, 1):
                 if isinstance(bid, str) and len(bid) > MAX_BID_TEXT:
                     raise RecordError(f"{len(bid):,} characters, far longer than any bid", h, f"bid {i}")
