@@ -103,7 +103,7 @@ async def settled(pilot, widget, limit: int = 100) -> str:
     raise AssertionError(f"the text of {widget!r} never settled")
 
 
-async def wait_for_person(pilot, limit: int = 20000):
+async def wait_for_person(pilot, limit: int = 100_000):
     """Let the AI seats act until the person must do something; return the screen then."""
     app = pilot.app
     await pilot.pause(0)

@@ -287,6 +287,7 @@ class PlainGame:
             self.say(f"The finished game is saved, but it could not be put into the games folder: "
                      f"{self.flow.problem}. It is filed there the next time the game starts.")
             path = session.path
+            session.release()  # the next start may file it
         while path is None:
             self.say(f"The finished game is not saved: {self.flow.problem}.",
                      "It is kept until this program ends: make room (or fix the folder), then press Enter "
