@@ -4,7 +4,8 @@ Every action has three forms, after pokerkit: ``verify_x`` raises the precise
 refusal, ``can_x`` answers yes or no, and ``x`` does it (after verifying).  A
 refused action leaves the game exactly as it was.  The game's history is data
 (``Game.log``): the deals, every bid and every card, from which a game record
-is written and from which the game can be rebuilt.
+is written and from which the game can be rebuilt.  ``push`` makes a move and
+``pop`` takes the last one back, exactly, as python-chess's ``Board`` does.
 
 >>> from random import Random
 >>> game = Game(Rules("standard"), ("Ann", "Hana", "Kenji"), first_forehand=0)
