@@ -448,8 +448,8 @@ class Game:
         The last move is the last card played (a card that ended a hand takes its result off
         the sheet, and the end of the game with it), else the last bid (a declaration gives the
         bidding back, and the redo token it spent; the passes that were forced after a bid go
-        with it), else the deal of the hand.  ``push``
-        makes the returned move again, so ``game.push(game.pop())`` changes nothing.
+        with it), else the deal of the hand.  ``push`` makes the returned move again, so
+        ``game.push(game.pop())`` changes nothing.
 
         >>> from random import Random
         >>> game = Game(Rules("standard"), ("Ann", "Hana", "Kenji"), first_forehand=0)
