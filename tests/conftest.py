@@ -7,6 +7,8 @@ import pytest
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
     Game,
+    HandLog,
+    HandState,
     Phase,
     Rules,
     card,
@@ -15,6 +17,7 @@ from stepping_stones.engine import (
     parse_card,
 )
 from stepping_stones.match import Seeds, drive
+from stepping_stones.records import record_from_game
 
 
 def cards(text: str) -> int:
@@ -54,6 +57,34 @@ def play_hand(game: Game, deal: tuple[int, int, int], *bids: str) -> None:
     for b in bids:
         game.bid(parse_bid(b))
     play_out(game)
+
+
+def game_snapshot(game: Game) -> tuple[object, ...]:
+    """Everything a game is and shows, for comparing two moments exactly: its record, every
+    field of the game, of each hand's log and of its card play, every seat's view, the legal
+    actions and the scores."""
+    state = game.state
+    return (
+        record_from_game(game).model_dump(),
+        _fields(game),
+        tuple(game.view(seat) for seat in range(3)),
+        game.phase, game.to_act, game.hand.number if game.hand else None,
+        tuple(game.legal_bids()), game.legal_cards_mask(),
+        None if state is None else (state.legal_mask(), state.winning(), tuple(state.tricks())),
+        game.totals(), game.firsts(), game.winners(),
+    )
+
+
+def _fields(obj: object) -> object:
+    """The value of every field of ``obj`` (a game, a hand's log, its card play), recursively."""
+    if isinstance(obj, Game | HandLog | HandState):
+        names = obj.__slots__ if isinstance(obj, HandLog | HandState) else vars(obj)
+        return (type(obj).__name__, {name: _fields(getattr(obj, name)) for name in names})
+    if isinstance(obj, list):  # (a tuple is compared as it is: nothing in one changes)
+        return ("list", tuple(_fields(x) if isinstance(x, HandLog | list) else x for x in obj))
+    if isinstance(obj, dict):
+        return {k: _fields(v) for k, v in obj.items()}
+    return obj
 
 
 def random_game(seed: int, rules: Rules | None = None, stop_after: int | None = None) -> Game:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import game_snapshot
 from stepping_stones.ai import RandomAI, decide
-from stepping_stones.engine import CONTRACTS, IllegalCardError, Phase, Rules, Trick, parse_card
+from stepping_stones.engine import CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
 from stepping_stones.records import load_game, summary
@@ -98,6 +99,27 @@ def test_undo_takes_back_the_persons_card_and_the_ai_moves_after_it():
     assert saved.log[-1].plays == before  # the record holds only the game as finally played
     assert '"assisted": true' in sidecar_of(current_path()).read_text()
     assert any(e.kind == "undo" for e in flow.events)
+
+
+def test_undo_takes_back_in_place_to_exactly_the_game_before_the_persons_move():
+    # A card, then a bid (a pass, which the computer players answer, perhaps with a declaration).
+    flow = new_flow(seed="undo-exact", contract_set="advanced", redo_tokens=True)
+    game = flow.game  # whoever holds the game sees the undo
+    for phase in (Phase.PLAY, Phase.BIDDING):
+        step = run_until(flow, lambda f, s, phase=phase: isinstance(s, PersonTurn) and s.view.phase is phase
+                         and not s.view.in_puddle and len(s.view.plays) % 3 == 0 and len(s.view.plays) < 30)
+        before = game_snapshot(game)
+        if phase is Phase.PLAY:
+            flow.play(min(c for c in range(36) if step.view.legal_cards >> c & 1))
+        else:
+            flow.bid(PASS)
+        # The computer players answer until the trick is full, or the bidding is over.
+        while (isinstance(step := flow.next_step(), AiTurn)
+               and (game.phase is Phase.BIDDING or len(game.log[-1].plays) % 3)):
+            flow.ai_answered(step.request, step.request.answer())
+        assert flow.undo()
+        assert flow.game is game and game_snapshot(game) == before
+        assert load_game(current_path()).log[-1].plays == game.log[-1].plays
 
 
 def test_undo_is_gone_once_the_next_trick_has_started():

@@ -5,19 +5,25 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ALL_RULES, random_game
+from conftest import ALL_RULES, game_snapshot, random_game
+from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
     BIT,
     CONTRACTS,
     FULL_DECK,
+    Game,
     HandState,
+    Move,
+    NothingToPopError,
     Phase,
     deal,
     mask_of,
 )
+from stepping_stones.match import Match, Seeds
 
 rules_st = st.sampled_from(ALL_RULES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -105,8 +111,59 @@ def test_pop_restores_every_position_exactly(seed, contract, ranking, trump, dec
 
 
 def _snapshot(s: HandState):
-    return (tuple(s.hands), s.turn, s.in_trick, tuple(s.plays), tuple(s.winners), tuple(s.won),
-            s.legal_mask(), s.winning())
+    # Every field, the ones left over from the last trick too: a position is one state.
+    return (*(getattr(s, name) if not isinstance(getattr(s, name), list) else tuple(getattr(s, name))
+              for name in HandState.__slots__), s.legal_mask(), s.winning())
+
+
+def _legal_moves(game: Game, seed: int) -> list[Move]:
+    """Every move the game allows now (for a deal: two random ones)."""
+    if game.phase is Phase.DEAL:
+        rng = random.Random(seed)
+        return [deal(rng), deal(rng)]
+    if game.phase is Phase.BIDDING:
+        return list(game.legal_bids())
+    return list(game.legal_cards())
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, rules=rules_st, cut=st.integers(0, 700))
+def test_push_then_pop_gives_back_exactly_the_same_game(seed, rules, cut):
+    game = random_game(seed, rules, stop_after=cut)
+    before = game_snapshot(game)
+    for move in _legal_moves(game, seed):
+        game.push(move)
+        assert game.pop() == move
+        assert game_snapshot(game) == before
+    # And the other way round: the last move taken back and made again.
+    if game.can_pop():
+        game.push(game.pop())
+        assert game_snapshot(game) == before
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds, cut=st.integers(0, 700))
+def test_popping_back_to_the_start_retraces_the_game_and_replaying_reaches_it_again(seed, rules, cut):
+    source = Seeds(f"random-game:{seed}")
+    game = Game(rules, first_forehand=source.first_forehand())
+    match = Match(game, [RandomAI()] * 3, source)
+    before: list[tuple[object, ...]] = []  # the game before each move
+    while len(before) < cut and not game.over:
+        before.append(game_snapshot(game))
+        match.step()
+    reached = game_snapshot(game)
+    moves = []
+    for snapshot in reversed(before):
+        moves.append(game.pop())
+        assert game_snapshot(game) == snapshot
+    assert not game.can_pop()
+    with pytest.raises(NothingToPopError):
+        game.pop()
+    assert game_snapshot(game) == (before[0] if before else reached)
+    for move in reversed(moves):
+        game.push(move)
+    assert game_snapshot(game) == reached
 
 
 @settings(max_examples=40, deadline=None)

@@ -24,6 +24,7 @@ from stepping_stones.engine import (
     MustBeatError,
     MustDeclareError,
     MustFollowError,
+    NothingToPopError,
     Phase,
     RedoError,
     Rules,
@@ -597,3 +598,77 @@ def test_bids_are_refused_outside_the_bidding(game):
     game.start_hand(same_bands(0, 1, 2))
     with pytest.raises(WrongPhaseError, match="bidding is not over: Ann is to bid"):
         game.play(0)
+
+
+# --- taking moves back (Game.pop) -------------------------------------------------------------
+
+
+def test_pop_with_nothing_played_is_refused_and_changes_nothing(game):
+    assert not game.can_pop()
+    with pytest.raises(NothingToPopError, match="nothing to take back: no hand has been dealt yet"):
+        game.pop()
+    assert game.log == [] and game.phase is Phase.DEAL and game.forehand == 0
+
+
+def test_pop_takes_a_pass_back_with_the_passes_forced_after_it():
+    # As in the forehand test above: Hana has nothing left to declare in hand 4.
+    game = Game(Rules(short_game=True), ("Ann", "Hana", "Kenji"), 0)
+    deal_ = same_bands(0, 1, 2)
+    play_hand(game, deal_, "pass", "win-pick-trump 9 C")
+    play_hand(game, deal_, "lose-no-trump 9")
+    play_hand(game, deal_, "pass", "pass", "lose-pick-trump 9 K")
+    game.start_hand(deal_)  # forehand Ann
+    game.bid(PASS)  # and Hana's forced pass
+    assert game.pop() == PASS
+    assert game.hand.bids == [] and game.bidder == 0
+    game.bid(PASS)
+    game.bid(PASS)  # Kenji passes: the puddle is Ann's
+    assert game.in_puddle and game.bidder == 0
+    game.bid(parse_bid("lose-no-trump 1"))
+    assert str(game.pop()) == "lose-no-trump 1"
+    assert game.in_puddle and game.bidder == 0 and not game.hand.declared
+    assert [game.pop(), game.pop()] == [PASS, PASS]
+    assert game.pop() == deal_
+    assert len(game.log) == 3 and game.phase is Phase.DEAL and game.forehand == 0
+    # Hana's forced pass as the last of the three: taking back Ann's pass takes the puddle too.
+    game = Game(Rules(short_game=True), ("Ann", "Hana", "Kenji"), 1)
+    play_hand(game, deal_, "win-pick-trump 9 C")  # forehand Hana
+    play_hand(game, deal_, "pass", "pass", "lose-no-trump 9")  # forehand Kenji
+    play_hand(game, deal_, "pass", "lose-pick-trump 9 K")  # forehand Ann
+    assert not game.has_open(1) and game.forehand == 2  # Hana is skipped
+    game.start_hand(deal_)
+    game.bid(PASS)  # Kenji
+    game.bid(PASS)  # Ann, and Hana's forced pass: Kenji is in the puddle
+    assert game.in_puddle and game.bidder == 2
+    assert game.pop() == PASS
+    assert game.hand.bids == [PASS] and game.bidder == 0 and not game.in_puddle
+
+
+def test_pop_of_the_last_card_takes_the_result_off_the_sheet_and_gives_the_redo_back():
+    game = redo_game()
+    play_hand(game, half(0), "win-no-trump 9")  # Ann 6
+    play_hand(game, lose(1), "pass", "pass", "win-pick-trump 9 C")
+    play_hand(game, lose(2), "pass", "pass", "pass", "win-pick-trump 9 C")
+    game.start_hand(win(0))  # forehand Ann
+    game.bid(parse_bid("win-no-trump 9 redo"))
+    play_out(game)
+    assert game.sheet["win-no-trump"][0] == 12 and game.redo_spent[0] and game.phase is Phase.DEAL
+    last = game.hand.plays[-1]
+    assert game.pop() == last
+    assert game.sheet["win-no-trump"][0] == 6  # the result before the redo
+    assert game.phase is Phase.PLAY and game.to_act == game.hand.state.turn and len(game._history) == 3
+    while game.hand.plays:
+        game.pop()
+    assert str(game.pop()) == "win-no-trump 9 redo"
+    assert game.redo_spent == [False, False, False] and game.phase is Phase.BIDDING
+    assert game.has_redo(0) and game.bidder == 0
+
+
+def test_pop_after_the_game_ended_takes_back_its_last_card(game):
+    drive(game, [FirstDeclarer()] * 3, Seeds("5"))
+    assert game.over
+    totals, forehand = game.totals(), game.forehand
+    card = game.pop()
+    assert game.phase is Phase.PLAY and not game.winners() and game.forehand == forehand
+    game.push(card)
+    assert game.over and game.totals() == totals

@@ -1,7 +1,8 @@
 """A stateful test that throws legal and illegal actions at the engine.
 
 Refused actions must raise a precise ``IllegalActionError`` and change nothing;
-all 36 cards must stay accounted for; the totals always add up.
+all 36 cards must stay accounted for; the totals always add up.  Moves are taken
+back (``Game.pop``) at any point, and the game goes on from there.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -19,7 +21,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from conftest import ALL_RULES
+from conftest import ALL_RULES, game_snapshot
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
     CONTRACTS,
@@ -28,6 +30,7 @@ from stepping_stones.engine import (
     Declaration,
     Game,
     IllegalActionError,
+    NothingToPopError,
     Phase,
     deal,
     mask_of,
@@ -131,6 +134,24 @@ class GameMachine(RuleBasedStateMachine):
         else:
             raise AssertionError("a deal was accepted out of turn or with cards twice")
         assert snapshot(game) == before
+
+    @rule()
+    def take_back_and_make_again(self):
+        game = self.game
+        before = game_snapshot(game)
+        if not game.can_pop():
+            with pytest.raises(NothingToPopError):
+                game.pop()
+        else:
+            game.push(game.pop())
+        assert game_snapshot(game) == before
+
+    @rule(n=st.integers(1, 40))
+    def take_back(self, n):
+        for _ in range(n):
+            if not self.game.can_pop():
+                return
+            self.game.pop()
 
     @invariant()
     def cards_accounted_for(self):

@@ -444,5 +444,17 @@ def test_a_hand_too_long_to_solve_says_so_instead_of_working_on():
 
     view = near(seed="too-long", hands=2, cards_left=0).game.view(0)
     past = view.history[0]
-    assert hindsight.analyse(past, limit=50) == hindsight.TOO_LONG  # a tiny budget runs out
-    assert hindsight.known(past) == hindsight.TOO_LONG
+    answers = hindsight.Hindsight()
+    assert answers.analyse(past, limit=50) == hindsight.TOO_LONG  # a tiny budget runs out
+    assert answers.known(past) == hindsight.TOO_LONG
+
+
+def test_each_app_keeps_its_own_analyses(home):
+    """The analyses belong to an app: another app (or test) never finds one it did not work out."""
+    from tui_support import saved_game_near_the_end as near
+
+    past = near(seed="own-answers", hands=2, cards_left=0).game.view(0).history[0]
+    first, second = make_app(), make_app()
+    assert first.hindsight.analyse(past, limit=50) is not None
+    assert first.hindsight.known(past) is not None
+    assert second.hindsight.known(past) is None

@@ -550,8 +550,8 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
             else:
                 await press(pilot, "ctrl+q")
             await app.workers.wait_for_complete()
-        return past
+        return past, app
 
-    past = asyncio.run(run())
+    past, app = asyncio.run(run())
     assert seen["nodes"] < bound  # stopped, not worked to its end
-    assert hindsight.known(past) is None  # and a stopped analysis is not kept as an answer
+    assert app.hindsight.known(past) is None  # and a stopped analysis is not kept as an answer

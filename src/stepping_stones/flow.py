@@ -31,7 +31,6 @@ from .ai import Action, Agent, make_ai
 from .engine import NUM_SEATS, Bid, Game, IllegalActionError, Phase, PlayerView, Trick, WrongPhaseError
 from .explain import Teller
 from .match import Match, Request
-from .records import game_from_record, record_from_game
 from .session import HUMAN, Session
 from .settings import PACE_DELAYS, Settings
 
@@ -291,18 +290,17 @@ class GameFlow:
         return mine[-1], 0
 
     def undo(self) -> bool:
-        """Take back the person's last bid or card and every AI move after it.  The record keeps
-        only the game as finally played; the game is marked as assisted."""
+        """Take back the person's last bid or card and every AI move after it, in place
+        (``Game.pop``).  The record keeps only the game as finally played; the game is marked
+        as assisted."""
         point = self.undo_point()
         if point is None:
             return False
         bids, plays = point
-        record = record_from_game(self.game)
-        last = record.hands[-1]
-        kept = last.model_copy(update={"bids": last.bids[:bids], "play": " ".join(last.play.split()[:plays])})
-        game = game_from_record(record.model_copy(update={"hands": [*record.hands[:-1], kept]}))
-        self.session.game = game
-        self.match = self._match(game)
+        game = self.game
+        hand = game.log[-1]
+        while len(hand.plays) > plays or len(hand.bids) > bids:
+            game.pop()  # the person's own bid is never forced, so this stops exactly at it
         self.mark_assisted()
         self.session.save()
         self._saving_changed()

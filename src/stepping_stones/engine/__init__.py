@@ -67,6 +67,7 @@ from .errors import (
     MustBeatError,
     MustDeclareError,
     MustFollowError,
+    NothingToPopError,
     RedoError,
     RulesError,
     SteppingStonesError,
@@ -77,7 +78,7 @@ from .errors import (
 
 if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
     from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
-    from .game import DEFAULT_PLAYERS, Game, next_forehand, puddle_seat
+    from .game import DEFAULT_PLAYERS, Game, Move, next_forehand, puddle_seat
     from .hand import NEXT, HandState, Trick, play_seats
     from .log import HandLog, Phase, bid_seat
     from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
@@ -85,7 +86,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
 
 _LAZY = {  # the modules loaded when one of their names is first asked for, and those names
     "bids": ("PASS", "Bid", "Declaration", "Pass", "declare", "parse_bid"),
-    "game": ("DEFAULT_PLAYERS", "Game", "next_forehand", "puddle_seat"),
+    "game": ("DEFAULT_PLAYERS", "Game", "Move", "next_forehand", "puddle_seat"),
     "hand": ("NEXT", "HandState", "Trick", "play_seats"),
     "log": ("HandLog", "Phase", "bid_seat"),
     "scoring": ("PLACE_POINTS", "contract_points", "score_results", "sheet_firsts", "sheet_totals", "winners"),
@@ -150,9 +151,11 @@ __all__ = [
     "MustBeatError",
     "MustDeclareError",
     "MustFollowError",
+    "Move",
     "NEXT",
     "next_forehand",
     "NINE_HIGH",
+    "NothingToPopError",
     "NUM_CARDS",
     "NUM_SEATS",
     "NUM_SUITS",

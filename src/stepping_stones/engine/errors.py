@@ -23,6 +23,10 @@ class RulesError(SteppingStonesError, ValueError):
     """A combination of game options that does not make a game."""
 
 
+class NothingToPopError(SteppingStonesError, IndexError):
+    """``Game.pop`` on a game with nothing to take back: no hand has been dealt."""
+
+
 class IllegalActionError(SteppingStonesError, ValueError):
     """An action the rules do not allow now.  ``seat`` is the player it was made for."""
 

@@ -4,7 +4,8 @@ Every action has three forms, after pokerkit: ``verify_x`` raises the precise
 refusal, ``can_x`` answers yes or no, and ``x`` does it (after verifying).  A
 refused action leaves the game exactly as it was.  The game's history is data
 (``Game.log``): the deals, every bid and every card, from which a game record
-is written and from which the game can be rebuilt.
+is written and from which the game can be rebuilt.  ``push`` makes a move and
+``pop`` takes the last one back, exactly, as python-chess's ``Board`` does.
 
 >>> from random import Random
 >>> game = Game(Rules("standard"), ("Ann", "Hana", "Kenji"), first_forehand=0)
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
+from typing import TypeAlias
 
 from .bids import PASS, Bid, Declaration, Pass, parse_bid
 from .cards import (
@@ -57,6 +59,7 @@ from .errors import (
     MustBeatError,
     MustDeclareError,
     MustFollowError,
+    NothingToPopError,
     RedoError,
     RulesError,
     TrumpError,
@@ -69,9 +72,13 @@ from .scoring import contract_points, sheet_firsts, sheet_totals
 from .scoring import winners as _winners
 from .view import PastHand, PlayerView
 
-__all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "next_forehand", "parse_bid", "puddle_seat"]
+__all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "Move", "next_forehand", "parse_bid", "puddle_seat"]
 
 DEFAULT_PLAYERS = ("You", "Hana", "Kenji")
+
+Move: TypeAlias = tuple[int, int, int] | Bid | int
+"""One step of a game, as ``Game.push`` makes it and ``Game.pop`` takes it back: a deal (three
+masks, which starts a hand), a bid, or a card."""
 
 
 def puddle_seat(forehand: int, has_open: Sequence[bool]) -> int | None:
@@ -413,6 +420,96 @@ class Game:
         else:
             self.forehand = forehand
             self.phase = Phase.DEAL
+
+    # --- the move stack: push and pop -------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Make ``move``: a deal starts the next hand (``start_hand``), a bid is bid (``bid``),
+        a card is played (``play``).  Refused as those refuse it, and then nothing changes."""
+        if isinstance(move, tuple):
+            self.start_hand(move)
+        elif isinstance(move, Pass | Declaration):
+            self.bid(move)
+        else:
+            self.play(move)
+
+    def verify_pop(self) -> None:
+        """Raise ``NothingToPopError`` if there is nothing to take back (no hand dealt yet)."""
+        if not self.log:
+            raise NothingToPopError("there is nothing to take back: no hand has been dealt yet")
+
+    def can_pop(self) -> bool:
+        """Whether there is a move to take back."""
+        return bool(self.log)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; the game is then exactly as it was before it.
+
+        The last move is the last card played (a card that ended a hand takes its result off
+        the sheet, and the end of the game with it), else the last bid (a declaration gives the
+        bidding back, and the redo token it spent; the passes that were forced after a bid go
+        with it), else the deal of the hand.  ``push`` makes the returned move again, so
+        ``game.push(game.pop())`` changes nothing.
+
+        >>> from random import Random
+        >>> game = Game(Rules("standard"), ("Ann", "Hana", "Kenji"), first_forehand=0)
+        >>> _ = game.deal_hand(Random(1))
+        >>> game.bid(PASS)
+        >>> game.bid(parse_bid("win-no-trump 9"))
+        >>> card = game.legal_cards()[0]
+        >>> game.play(card)
+        >>> game.pop() == card, game.phase, game.to_act
+        (True, <Phase.PLAY: 'play'>, 1)
+        >>> str(game.pop()), game.phase, game.bidder
+        ('win-no-trump 9', <Phase.BIDDING: 'bidding'>, 1)
+        >>> game.pop(), game.bidder
+        (Pass(), 0)
+        >>> len(game.pop()), game.phase, game.log
+        (3, <Phase.DEAL: 'deal'>, [])
+        >>> game.pop()
+        Traceback (most recent call last):
+        ...
+        stepping_stones.engine.errors.NothingToPopError: there is nothing to take back: no hand has been dealt yet
+        """
+        self.verify_pop()
+        hand = self.log[-1]
+        if self.phase is Phase.DEAL or self.phase is Phase.OVER:
+            self._unfinish_hand()  # the last move was the card that ended the hand
+        if self.phase is Phase.PLAY:
+            state = hand.state
+            if state.plays:
+                return state.pop()
+            seat = hand.declarer
+            declaration = hand.undeclare()
+            hand.bids.pop()
+            if declaration.redo:
+                self.redo_spent[seat] = False
+            self.phase = Phase.BIDDING
+            return declaration
+        bids = hand.bids
+        while bids and len(bids) <= NUM_SEATS and self._must_pass(hand.bid_seat(len(bids) - 1)):
+            bids.pop()  # forced: it went with the move before it
+        if bids:
+            return bids.pop()
+        self.log.pop()
+        self.phase = Phase.DEAL
+        return hand.deal
+
+    def _unfinish_hand(self) -> None:
+        """Undo ``_finish_hand``: the sheet as it was before the hand, the forehand back."""
+        hand = self.log[-1]
+        contract = hand.contract
+        seat = hand.declarer
+        best: int | None = None  # the seat's best earlier result for the contract
+        for earlier in self.log[:-1]:
+            if earlier.declarer == seat and earlier.contract == contract:
+                result = earlier.result
+                if best is None or contract.better(result, best):
+                    best = result
+        self.sheet[contract.id][seat] = best
+        self._history.pop()
+        self.forehand = hand.forehand
+        self.phase = Phase.PLAY
 
     def _phase_error(self, wanted: Phase | None = None) -> WrongPhaseError:
         """The refusal of an action that belongs to phase ``wanted``, not to the current one."""

@@ -150,8 +150,12 @@ class HandState:
             winner = self.best_seat
             self.won[winner] |= 1 << len(self.winners)
             self.winners.append(winner)
-            self.in_trick = 0  # ``led`` is stale now; nothing reads it between tricks
+            self.in_trick = 0
             self.turn = winner
+            # Between tricks the trick's fields are as at the start of the hand, so that a
+            # position is the same object state however it was reached (``pop`` relies on it).
+            self.led = self.beat = self._win_suits = 0
+            self.best_key = self.best_seat = -1
             return
         led = SUIT_MASK_OF[card]
         self.led = led
@@ -176,6 +180,8 @@ class HandState:
         hands[(leader + n) % NUM_SEATS] |= BIT[card]
         self.in_trick = 0
         self.turn = leader
+        self.led = self.beat = self._win_suits = 0
+        self.best_key = self.best_seat = -1
         if n:
             # Rebuild the trick so far by playing its first cards again.
             trick = self.plays[-n:]

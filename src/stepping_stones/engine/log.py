@@ -66,6 +66,18 @@ class HandLog:
         self._state = HandState(self.deal, seat, declaration.contract, declaration.ranking, declaration.trump)
         return self._state
 
+    def undeclare(self) -> Declaration:
+        """Take back the declaration before any card is played (the engine calls this): the hand
+        is being bid again.  Returns the declaration; the caller takes the bid off ``bids``."""
+        declaration = self.declaration
+        if self._state is not None and self._state.plays:
+            raise WrongPhaseError(f"hand {self.number} has cards played: take them back first")
+        self._declarer = None
+        self._declaration = None
+        self._puddle = False
+        self._state = None
+        return declaration
+
     def _not_declared(self) -> WrongPhaseError:
         return WrongPhaseError(f"hand {self.number} is still being bid: nobody has declared yet")
 

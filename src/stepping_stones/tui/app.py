@@ -20,6 +20,7 @@ from ..choices import Setup
 from ..engine import Rules
 from ..safety import escape
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
+from .hindsight import Hindsight
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
@@ -65,6 +66,7 @@ class SteppingStonesApp(App):
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
         self.analyses: set[Callable[[], None]] = set()  # stops of the analyses running in threads
+        self.hindsight = Hindsight()  # the hands' analyses this app has worked out
 
     # --- start-up ------------------------------------------------------------
 

@@ -83,21 +83,23 @@ class HandSummaryScreen(Dialog):
 
     def on_mount(self) -> None:
         past = self.view.history[self.number - 1]
-        found = hindsight.known(past)
+        answers = host(self).hindsight
+        found = answers.known(past)
         if found is not None:
             self._show_analysis(found)
         else:
             stop = hindsight.Stop()
             analyses = host(self).analyses
             analyses.add(stop)  # the app stops it when it quits, rather than wait for it
-            self._analyse(past, stop, analyses)
+            self._analyse(answers, past, stop, analyses)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, past: PastHand, stop: hindsight.Stop, analyses: set[Callable[[], None]]) -> None:
+    def _analyse(self, answers: hindsight.Hindsight, past: PastHand, stop: hindsight.Stop,
+                 analyses: set[Callable[[], None]]) -> None:
         """The solver works in a thread (a hand can take a few seconds); the summary is usable
         meanwhile, and the answer is kept for the review even if the summary has gone."""
         try:
-            found = hindsight.analyse(past, stop=stop)
+            found = answers.analyse(past, stop=stop)
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled and self.is_attached:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..engine import Rules
     from ..session import Session
     from ..settings import Settings
+    from .hindsight import Hindsight
 
 
 class Host(Protocol):
@@ -24,6 +25,7 @@ class Host(Protocol):
     last_setup: Setup
     session: Session | None
     analyses: set[Callable[[], None]]  # stops of the analyses running in threads
+    hindsight: Hindsight  # the hands' analyses worked out so far
 
     def leave_finished(self, then: Callable[[], None]) -> None: ...
 

@@ -34,7 +34,7 @@ from .setup import SetupScreen as SetupScreen  # it lived here once; the app imp
 from .widgets import TooSmall
 
 if TYPE_CHECKING:  # the solver is loaded when a review first needs it
-    from .hindsight import Stop
+    from .hindsight import Hindsight, Stop
 
 
 class GameOverScreen(Screen):
@@ -275,13 +275,14 @@ class ReviewScreen(Screen):
             widget.update(Text("The hand in progress is compared with perfect play once it has been played out.",
                                style="dim") if frame.full.declaration is not None else "")
             return
-        found = hindsight.known(frame.full)
+        answers = host(self).hindsight
+        found = answers.known(frame.full)
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
             stop = hindsight.Stop()
             analyses = host(self).analyses
             analyses.add(stop)  # the app stops it when it quits, rather than wait for it
-            self._analyse(frame.full, stop, analyses)
+            self._analyse(answers, frame.full, stop, analyses)
             return
         if isinstance(found, str):
             widget.update(Text(found, style="dim"))
@@ -291,11 +292,9 @@ class ReviewScreen(Screen):
         widget.update(text)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
-        from . import hindsight
-
+    def _analyse(self, answers: Hindsight, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
         try:
-            hindsight.analyse(past, stop=stop)
+            answers.analyse(past, stop=stop)
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled:
