@@ -13,7 +13,7 @@ from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.bidding import points_by_count
 from stepping_stones.ai.expert import TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
-from stepping_stones.ai.planning import BidPlanner, _expected_max, future_estimates, hand_estimates, planning_hands
+from stepping_stones.ai.planning import BidPlanner, future_estimates, hand_estimates, planning_hands
 from stepping_stones.engine import (
     PASS,
     Declaration,
@@ -177,14 +177,6 @@ def test_the_plan_values_waiting_and_declaring():
     for contract in planner.mine_open:
         assert all(-1.0 <= p <= 3.0 for p in planner._future_points[contract.id])
     assert 0.0 <= reckoning.puddle_risk <= 1.0
-
-
-def test_expected_max_of_independent_draws():
-    # Two fair coins with values {0, 1}: the larger is 1 with chance 3/4.
-    assert _expected_max([[0.0, 1.0], [0.0, 1.0]], None, 0.0) == pytest.approx(0.75)
-    # Waiting is worth 0.5: take 1 when it comes, else wait (or, in the puddle, take 0).
-    assert _expected_max([[0.0, 1.0]], 0.5, 0.0) == pytest.approx(0.75)
-    assert _expected_max([[0.0, 1.0]], 0.5, 1.0) == pytest.approx(0.5)
 
 
 def test_future_estimates_are_quantiles_of_random_hands():

@@ -15,6 +15,9 @@ AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
 here as well so that the setup screen can offer them without importing the AI (a test checks that
 the two agree)."""
 DEFAULT_AI_LEVEL = "heuristic"
+HUMAN = 0
+"""The person's seat: in every game a person plays here (the app, the browser, plain mode), the
+person sits in seat 0 and the computer players in seats 1 and 2."""
 SEED_LENGTH = 100
 """The longest deal seed a game takes and keeps (a seed is a word or a number; the app makes 8 hex
 digits).  The command line and the setup screen hold seeds to it, and a save's sidecar is checked

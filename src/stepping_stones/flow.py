@@ -65,7 +65,7 @@ class GameOver:
     path: Path | None
 
 
-Step = PersonTurn | AiTurn | HandSummary | GameOver
+NextStep = PersonTurn | AiTurn | HandSummary | GameOver
 
 
 # --- what happened ---------------------------------------------------------------------
@@ -131,7 +131,7 @@ class GameFlow:
 
     # --- the loop ----------------------------------------------------------------------
 
-    def next_step(self) -> Step:
+    def next_step(self) -> NextStep:
         """What happens next: deals and a forced last card happen here at once."""
         game = self.game
         while True:

@@ -179,10 +179,6 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
     return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(exc)
 
 
-def library_path() -> Path:
-    return data_dir() / DB_NAME
-
-
 # --- what a record says ------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
-from .choices import Setup
+from .choices import HUMAN, Setup
 from .engine import (
     CARD_NAMES,
     NUM_SEATS,
@@ -42,8 +42,6 @@ from .records import quote
 from .safety import escape
 from .session import Session, describe_progress, find_saved, free_slot
 from .settings import Settings
-
-HUMAN = 0
 
 HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",

@@ -25,7 +25,6 @@ import json
 import os
 import stat
 import unicodedata
-from pathlib import Path
 from typing import Any
 
 NAME_LENGTH = 40
@@ -145,15 +144,6 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
         raise FileProblem(f"cannot read {shown}: {exc.strerror}") from None
     finally:
         os.close(fd)
-
-
-def read_small_text(path: Path, limit: int) -> str:
-    """``read_small`` decoded as UTF-8 (``FileProblem`` if it is not)."""
-    data = read_small(path, limit)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FileProblem(f"{escape(os.fspath(path))} is not UTF-8 text") from None
 
 
 # --- JSON ---------------------------------------------------------------------------

@@ -24,8 +24,8 @@ from typing import Annotated, Final, Literal
 from filelock import FileLock, Timeout
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .choices import SEED_LENGTH, Setup
-from .engine import Bid, Game, Phase
+from .choices import HUMAN, SEED_LENGTH, Setup
+from .engine import Game, Phase
 from .files import atomic_write, fsync_folder
 from .match import Seeds
 from .records import (
@@ -45,7 +45,6 @@ from .settings import data_dir
 __all__ = ["HUMAN", "SavedGame", "Session", "SessionInfo", "Setup", "SlotLock", "find_saved", "free_slot"]
 
 SESSION_FORMAT: Final = "stepping-stones-session/1"
-HUMAN = 0  # the person always sits in seat 0
 DEFAULT_LEVEL = "heuristic"  # the AI level of a seat whose level is unknown (ai.DEFAULT_LEVEL)
 
 
@@ -253,10 +252,6 @@ class Session:
         return cls(game, info, path or current_path(), sidecar_saved=False)
 
     # --- the seats -----------------------------------------------------
-
-    @property
-    def human(self) -> int:
-        return HUMAN
 
     @property
     def seeds(self) -> Seeds:
@@ -539,11 +534,3 @@ def describe_progress(game: Game) -> str:
     """``'hand 3 of 12 (Standard set)'`` for the resume question."""
     n = len(game.log) if game.phase is not Phase.DEAL else len(game.log) + 1
     return f"hand {max(n, 1)} of {game.rules.hands} ({game.rules.describe()})"
-
-
-def bid_text(name: str, bid: Bid, puddle: bool = False) -> str:
-    """``'Hana passed'``, ``'Kenji declared from the puddle Must Beat, 1 high'``."""
-    if bid.is_pass:
-        return f"{name} passed"
-    how = " from the puddle" if puddle else ""
-    return f"{name} declared{how} {bid.describe()}"

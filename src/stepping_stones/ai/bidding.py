@@ -2,7 +2,7 @@
 
 For every contract it may declare, and every ranking and trump suit, it
 estimates the tricks this hand would bring (``features.py`` weighted by the
-fitted ``model_data.py``) and keeps the best ranking and trump.  It then turns
+fitted model, ``model.json`` as ``model.py`` reads it) and keeps the best ranking and trump.  It then turns
 tricks into what matters, the points on the sheet: it compares its estimate
 with the results the other players have already recorded for that contract
 (or, where they have not, with what that contract usually yields) and
@@ -71,6 +71,27 @@ def _point_mass(value: int, top: int) -> list[float]:
     return p
 
 
+def result_pmf(recorded: int | None, contract: Contract) -> list[float]:
+    """A seat's result in ``contract``'s column, as chances over 0..tricks counted: the recorded
+    one for certain, else the contract's usual spread (``usual``)."""
+    top = contract.tricks_counted
+    if recorded is not None:
+        return _point_mass(recorded, top)
+    mean, sd = usual(contract)
+    return _pmf(mean, sd, top)
+
+
+def kept_on_sheet(now: Sequence[float], earlier: int | None, contract: Contract) -> list[float]:
+    """What the sheet keeps of a result spread ``now``: after a redo of a recorded ``earlier``,
+    the better of the two (else ``now`` itself)."""
+    if earlier is None:
+        return list(now)
+    kept = [0.0] * len(now)
+    for x, p in enumerate(now):
+        kept[x if contract.better(x, earlier) else earlier] += p
+    return kept
+
+
 def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], win: bool) -> float:
     """Expected sheet points: -1, plus 2 for each other player beaten and 1 for each tie."""
     total = -1.0
@@ -104,18 +125,12 @@ def points_by_count(view: PlayerView, seat: int) -> tuple[float, ...]:
     top = contract.tricks_counted
     win = contract.goal is Goal.WIN
     row = view.sheet[contract.id]
-    mean, sd = usual(contract)
-
-    def result(s: int) -> list[float]:
-        recorded = row[s]
-        return _point_mass(recorded, top) if recorded is not None else _pmf(mean, sd, top)
-
     earlier = row[declarer] if declaration.redo else None
-    others = [result(s) for s in range(NUM_SEATS) if s != seat]  # the declarer's opponents on the sheet
-    mine = result(seat)  # a defender's own result
+    others = [result_pmf(row[s], contract) for s in range(NUM_SEATS) if s != seat]  # on the sheet
+    mine = result_pmf(row[seat], contract)  # a defender's own result
     out = []
     for x in range(top + 1):
-        kept = _point_mass(earlier if earlier is not None and not contract.better(x, earlier) else x, top)
+        kept = kept_on_sheet(_point_mass(x, top), earlier, contract)
         out.append(expected_points(kept, others, win) if seat == declarer else expected_points(mine, [kept], win))
     return tuple(out)
 

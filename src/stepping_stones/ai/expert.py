@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass, replace
 from random import Random
 
-from ..engine import NUM_SEATS, STRENGTH, SUIT_OF, TRICKS, Bid, PlayerView, cards_of
+from ..engine import NUM_SEATS, TRICKS, Bid, PlayerView, cards_of, trick_keys
 from .bidding import points_by_count
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
@@ -84,12 +84,10 @@ def _tie_key(view: PlayerView, wants_low: bool) -> dict[int, int]:
     """Among cards that search found equal: keep strength (Win) or shed it (Lose)."""
     declaration = view.declaration
     assert declaration is not None
-    strength = STRENGTH[declaration.ranking]
-    trump = declaration.trump
+    keys = trick_keys(declaration.ranking, declaration.trump)
     out = {}
     for c in cards_of(view.legal_cards):
-        key = strength[c] + (10 if trump is not None and SUIT_OF[c] == trump else 0)
-        out[c] = key if wants_low else -key
+        out[c] = keys[c] if wants_low else -keys[c]
     return out
 
 

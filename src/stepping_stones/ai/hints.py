@@ -27,6 +27,7 @@ from ..engine import (
     Phase,
     PlayerView,
     cards_of,
+    trick_keys,
 )
 from .expert import CardReckoning, ExpertAI
 from .features import features
@@ -139,12 +140,9 @@ def _certain_winner(view: PlayerView, card: int) -> int | None:
     seats = [s for s, _ in view.current_trick()]
     leader = seats[0] if seats else view.seat
     cards = [*trick, card]
-    key = STRENGTH[declaration.ranking]
     trump = declaration.trump
     trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-
-    def rank(c: int) -> int:
-        return key[c] + (10 if (1 << c) & trump_mask else 0)
+    rank = trick_keys(declaration.ranking, trump).__getitem__
 
     led = SUIT_MASKS[SUIT_OF[cards[0]]]
     best_seat, best_card = leader, cards[0]

@@ -69,10 +69,6 @@ class Knowledge:
                 if strength[c] > strength[best]:
                     best = c
 
-    def possible(self, seat: int) -> int:
-        """The cards still out that ``seat`` may hold."""
-        return self.out & ~self.cannot[seat]
-
     def highest_out(self, suit: int) -> int | None:
         """The strongest card of ``suit`` still out (under the hand's ranking), or None."""
         mask = self.out & SUIT_MASKS[suit]

@@ -31,7 +31,6 @@ chances still to come (an optimal-stopping value).  In the puddle only open cont
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from random import Random
@@ -49,13 +48,12 @@ from ..engine import (
     PlayerView,
     cards_of,
 )
-from .bidding import _pmf, _point_mass, estimate, expected_points, usual
+from .bidding import _pmf, estimate, expected_points, kept_on_sheet, result_pmf
 from .inference import declaration_options
 from .model import model
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
 PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
-JOINT = True  # value coming hands jointly over the contracts (else each contract independently)
 # A player offered the bid declares with (its open contracts) / (OFFER_SHARE * hands left).
 OFFER_SHARE = 0.75
 MAX_DECLARE = 0.95
@@ -159,14 +157,7 @@ class BidPlanner:
     # --- points ---------------------------------------------------------------------------
 
     def _others_pmfs(self, contract: Contract) -> list[list[float]]:
-        top = contract.tricks_counted
-        mean, sd = usual(contract)
-        row = self.view.sheet[contract.id]
-        return [
-            _point_mass(r, top) if r is not None else _pmf(mean, sd, top)
-            for s, r in enumerate(row)
-            if s != self.seat
-        ]
+        return [result_pmf(r, contract) for s, r in enumerate(self.view.sheet[contract.id]) if s != self.seat]
 
     def points(self, contract: Contract, value: float) -> float:
         """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks."""
@@ -175,19 +166,14 @@ class BidPlanner:
 
     def redo_gain(self, contract: Contract, value: float, recorded: int) -> float:
         """Points gained by redoing ``contract`` (recorded ``recorded``) with an estimate of ``value``."""
-        top = contract.tricks_counted
-        now = _pmf(value, model()[contract.id].sigma, top)
-        kept = [0.0] * (top + 1)
-        for x, p in enumerate(now):
-            kept[x if contract.better(x, recorded) else recorded] += p
+        now = _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
         win = contract.goal is Goal.WIN
         others = self._others[contract.id]
-        return expected_points(kept, others, win) - expected_points(_point_mass(recorded, top), others, win)
+        return (expected_points(kept_on_sheet(now, recorded, contract), others, win)
+                - expected_points(result_pmf(recorded, contract), others, win))
 
     def _future_points_of(self, contract: Contract) -> tuple[float, ...]:
-        if JOINT:
-            return tuple(self.points(contract, e) for e in hand_estimates(contract.id))
-        return tuple(sorted(self.points(contract, e) for e in future_estimates(contract.id)))
+        return tuple(self.points(contract, e) for e in hand_estimates(contract.id))
 
     # --- the dynamic programme ------------------------------------------------------------------
 
@@ -231,29 +217,18 @@ class BidPlanner:
         mine = open_mask.bit_count()
         hands = max(hands, mine)
         members = [i for i in range(len(self.mine_open)) if open_mask >> i & 1]
-        if JOINT:
-            rows = [self._future_points[self.mine_open[i].id] for i in members]
-            rest = [self.future(open_mask & ~(1 << i), hands - 1) for i in members]
-            best = [max(v + r for v, r in zip(values, rest, strict=True)) for values in zip(*rows, strict=True)]
-            if mine == hands:
-                value = sum(best) / len(best)
-            else:
-                wait = self.future(open_mask, hands - 1)
-                offered, puddle = self.offer_chances(hands, mine)
-                taken = sum(m if m > wait else (1.0 - puddle) * wait + puddle * m for m in best) / len(best)
-                value = (1.0 - offered) * wait + offered * taken
-            self._memo[key] = value
-            return value
-        shifted = [
-            [u + self.future(open_mask & ~(1 << i), hands - 1) for u in self._future_points[self.mine_open[i].id]]
-            for i in members
-        ]
+        # The coming hands are valued jointly over the contracts: each sampled hand is given to
+        # the open contract it suits best (given what the others are then worth).
+        rows = [self._future_points[self.mine_open[i].id] for i in members]
+        rest = [self.future(open_mask & ~(1 << i), hands - 1) for i in members]
+        best = [max(v + r for v, r in zip(values, rest, strict=True)) for values in zip(*rows, strict=True)]
         if mine == hands:
-            value = _expected_max(shifted, None, 0.0)
+            value = sum(best) / len(best)
         else:
             wait = self.future(open_mask, hands - 1)
             offered, puddle = self.offer_chances(hands, mine)
-            value = (1.0 - offered) * wait + offered * _expected_max(shifted, wait, puddle)
+            taken = sum(m if m > wait else (1.0 - puddle) * wait + puddle * m for m in best) / len(best)
+            value = (1.0 - offered) * wait + offered * taken
         self._memo[key] = value
         return value
 
@@ -330,31 +305,3 @@ class BidPlanner:
             options.append(Option(view.legal_bids[0], 0.0, 0.0, None))
         options.sort(key=lambda o: -o.value)
         return BidReckoning(tuple(options), waiting, n, len(self.mine_open), forehand, puddle_risk)
-
-
-def _expected_max(values: Sequence[Sequence[float]], wait: float | None, puddle: float) -> float:
-    """E[g(M)] where M is the largest of independent draws, one from each list (equally likely
-    values), and g(m) = m when there is no ``wait``; else m if m beats waiting, and otherwise
-    waiting -- except with chance ``puddle``, when m must be taken anyway."""
-    points = sorted((v, i) for i, vs in enumerate(values) for v in vs)
-    sizes = [len(vs) for vs in values]
-    counts = [0] * len(values)
-    missing = len(values)
-    product = 0.0
-    total = 0.0
-    for v, i in points:
-        if counts[i] == 0:
-            missing -= 1
-        counts[i] += 1
-        if missing:
-            continue
-        cdf = 1.0
-        for c, size in zip(counts, sizes, strict=True):
-            cdf *= c / size
-        p = cdf - product
-        product = cdf
-        if wait is None or v > wait:
-            total += p * v
-        else:
-            total += p * ((1.0 - puddle) * wait + puddle * v)
-    return total

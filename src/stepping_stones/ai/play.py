@@ -51,10 +51,6 @@ SPARE_TRUMP_LEAD = 3  # ... or leads one when it holds twice as many as are out
 DEFENDER_TRUMP_LEAD = -4  # defenders keep their trumps to ruff with
 
 
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
 class CardChooser:
     """One card decision.  Build it from a view and an injected generator, call ``choose``."""
 

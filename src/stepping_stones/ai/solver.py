@@ -52,12 +52,11 @@ from ..engine import (
     Contract,
     FollowRule,
     HandState,
-    strength,
+    trick_keys,
 )
 
 _NEXT = (1, 2, 0)
 _SUIT_BITS = (1 << SUIT_SIZE) - 1
-_TRUMP_BONUS = 10
 _MAY_TRUMP = int(FollowRule.MAY_TRUMP)
 _MUST_BEAT = int(FollowRule.MUST_BEAT)
 
@@ -185,9 +184,8 @@ class Solver:
         """Positions (``nodes``) after which a search raises ``SearchLimit``; callers that must
         bound their work set it, so that the same question always takes the same path."""
         self._h = [0, 0, 0]
-        plain = strength(ranking)
         trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        self._key = tuple(plain[c] + (_TRUMP_BONUS if BIT[c] & trump_mask else 0) for c in range(len(BIT)))
+        self._key = trick_keys(ranking, trump)
         self._trump_mask = trump_mask
         counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
         self._counted = counted

@@ -79,7 +79,7 @@ from .errors import (
 if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
     from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
     from .game import DEFAULT_PLAYERS, Game, Move, next_forehand, puddle_seat
-    from .hand import NEXT, HandState, Trick, play_seats
+    from .hand import NEXT, HandState, Trick, play_seats, trick_keys
     from .log import HandLog, Phase, bid_seat
     from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
     from .view import PastHand, PlayerView
@@ -87,7 +87,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
 _LAZY = {  # the modules loaded when one of their names is first asked for, and those names
     "bids": ("PASS", "Bid", "Declaration", "Pass", "declare", "parse_bid"),
     "game": ("DEFAULT_PLAYERS", "Game", "Move", "next_forehand", "puddle_seat"),
-    "hand": ("NEXT", "HandState", "Trick", "play_seats"),
+    "hand": ("NEXT", "HandState", "Trick", "play_seats", "trick_keys"),
     "log": ("HandLog", "Phase", "bid_seat"),
     "scoring": ("PLACE_POINTS", "contract_points", "score_results", "sheet_firsts", "sheet_totals", "winners"),
     "view": ("PastHand", "PlayerView"),
@@ -169,6 +169,7 @@ __all__ = [
     "Phase",
     "PLACE_POINTS",
     "play_seats",
+    "trick_keys",
     "PlayerView",
     "puddle_seat",
     "RANK_OF",

@@ -29,7 +29,6 @@ SUIT_NAMES = ("Cherry Blossoms", "Koi", "Stone Lanterns", "Bridges")
 NUM_SUITS = 4
 SUIT_SIZE = 9
 """Cards in a suit: the ranks 1 to 9."""
-RANKS = range(1, SUIT_SIZE + 1)
 NUM_CARDS = NUM_SUITS * SUIT_SIZE
 NUM_SEATS = 3
 HAND_SIZE = NUM_CARDS // NUM_SEATS

@@ -137,12 +137,6 @@ class Game:
         """The hand being bid or played, or the last one played."""
         return self.log[-1] if self.log else None
 
-    def current_hand(self) -> HandLog:
-        """The hand being bid or played.  Raises ``WrongPhaseError`` between hands."""
-        if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
-            return self.log[-1]
-        raise self._phase_error()
-
     @property
     def state(self) -> HandState | None:
         """The card play of the current hand, once a contract is declared."""
@@ -159,9 +153,6 @@ class Game:
 
     def has_open(self, seat: int) -> bool:
         return any(self.sheet[c.id][seat] is None for c in self.rules.contracts)
-
-    def recorded_contracts(self, seat: int) -> list[Contract]:
-        return [c for c in self.rules.contracts if self.sheet[c.id][seat] is not None]
 
     def has_redo(self, seat: int) -> bool:
         """Whether ``seat`` still holds a redo token it could spend on some contract."""

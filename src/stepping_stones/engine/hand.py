@@ -35,6 +35,19 @@ _KEYS = {
 }
 
 
+def trick_keys(ranking: int, trump: int | None) -> tuple[int, ...]:
+    """Per card, what decides a trick between the cards that may win it (those of the suit led,
+    and trumps): its strength under ``ranking``, plus a bonus above every plain strength for a
+    trump.  The AI's searches and hints compare cards with these, as the engine does.
+
+    >>> keys = trick_keys(9, trump=1)  # 9 high, Koi trump
+    >>> from stepping_stones.engine import parse_card
+    >>> keys[parse_card("K1")] > keys[parse_card("C9")] > keys[parse_card("C8")]
+    True
+    """
+    return _KEYS[ranking][_NO_TRUMP if trump is None else trump]
+
+
 class Trick(NamedTuple):
     """One trick of a hand: ``number`` (1-based), who led, the ``(seat, card)`` pairs in play
     order, and the seat that won it (or is winning it, while ``finished`` is false)."""

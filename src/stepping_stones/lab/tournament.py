@@ -271,14 +271,6 @@ class SideTally:
         )
 
 
-def summarise(sets: Iterable[list[SeatedGame]], side: Side, rules: Rules) -> SideSummary:
-    """One side's figures over the deal sets (``SideTally``)."""
-    tally = SideTally(side, rules)
-    for games_of_set in sets:
-        tally.add(games_of_set)
-    return tally.summary()
-
-
 @dataclass(frozen=True)
 class DefenceRow:
     goal: str

@@ -377,7 +377,8 @@ class GameServer(Server):
 
     def serve(self, debug: bool = False) -> None:
         """Bind the port (an ``OSError`` if it cannot), say where the game is, and serve until
-        Ctrl+C or SIGTERM."""
+        Ctrl+C or SIGTERM.  (``debug`` is textual-serve's; its apps never run with devtools here.)"""
+        self.debug = debug
         self.initialize_logging()
         _more_open_files()
         sock = _bind(self.host, self.port)

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from ..choices import Setup
+from ..choices import HUMAN, Setup
 from ..engine import Rules
 from ..safety import escape
 from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn befor
     from ..engine import Game
     from ..session import Session
 
-HUMAN = 0  # the person's seat in the app's games
 
 _ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
                ("↑", "Up"), ("↓", "Down"))
@@ -61,7 +60,6 @@ class SteppingStonesApp(App):
         self.review_game = review
         self.review_title = review_title
         self.last_setup = setup if setup is not None else Setup()
-        self.startup_notice: str | None = None
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
@@ -142,7 +140,6 @@ class SteppingStonesApp(App):
     def _tell_problem(self, problem: str, resumed: bool, then: Callable[[object], None] | None = None) -> None:
         from .dialogs import NoticeScreen
 
-        self.startup_notice = problem
         title = "The saved game's settings could not be used" if resumed else "The saved game could not be used"
         self.push_screen(NoticeScreen(title, problem), then or (lambda _: None))
 

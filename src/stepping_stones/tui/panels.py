@@ -16,6 +16,7 @@ from textual import events
 from textual.widgets import Static
 
 from ..ai.knowledge import Knowledge
+from ..choices import HUMAN
 from ..engine import (
     HAND_SIZE,
     NUM_SEATS,
@@ -36,7 +37,6 @@ from ..explain import Teller, plural
 from .render import SUIT_COLOURS, Look, sheet_table
 from .widgets import CARD_KEYS, Clickable
 
-PERSON = 0
 LOG_LINES = 2  # the height of #log in app.tcss
 LOG_LINES_TALL = 6  # the height of #log in a tall window (App.-tall #log)
 
@@ -64,7 +64,7 @@ class TableState:
 
     @property
     def teller(self) -> Teller:
-        return Teller(self.names, PERSON)
+        return Teller(self.names, HUMAN)
 
     sort_ranking: int = RANKINGS[0]  # while bidding, the ranking the person is choosing
 
@@ -74,7 +74,7 @@ class TableState:
 
     @property
     def playing(self) -> bool:
-        return self.view.phase is Phase.PLAY and self.view.to_act == PERSON
+        return self.view.phase is Phase.PLAY and self.view.to_act == HUMAN
 
 
 class Panel(Static):
@@ -220,7 +220,7 @@ def target_text(state: TableState) -> Text:
     for s in range(NUM_SEATS):
         if s == d:
             continue
-        who = "you" if s == PERSON else names[s]
+        who = "you" if s == HUMAN else names[s]
         result = view.sheet[contract.id][s]
         if result is not None:
             made.append(f"{who} made {result}")
@@ -258,7 +258,7 @@ def _seat_lines(state: TableState, seat: int) -> list[Text]:
         name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
     info = []
     if hand is not None:
-        if seat != PERSON:
+        if seat != HUMAN:
             info.append(plural(HAND_SIZE - hand.played_by(seat).bit_count(), "card"))
         if hand.declaration is not None:
             info.append(plural(hand.tricks_won(seat), "trick"))
@@ -282,12 +282,12 @@ def table_canvas(state: TableState, width: int, height: int) -> Text:
             said = [state.teller.bid(s, b, puddle=i >= NUM_SEATS)
                     for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
             bidder = view.bidder
-            if bidder is not None and bidder != PERSON:
+            if bidder is not None and bidder != HUMAN:
                 said.append(state.teller.puddle(bidder) if view.in_puddle
                             else f"{state.names[bidder]} is thinking...")
             for i, sentence in enumerate(said[-(height - 5):]):
                 canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
-        for i, line in enumerate(_seat_lines(state, PERSON)):
+        for i, line in enumerate(_seat_lines(state, HUMAN)):
             canvas.put(height - 2 + i, max(0, (width - len(line)) // 2), line)
         return canvas.text()
     tricks = hand.tricks()
@@ -299,7 +299,7 @@ def table_canvas(state: TableState, width: int, height: int) -> Text:
     spots = {
         left: (top, width // 4 - card_w // 2),
         right: (top, width - width // 4 - card_w // 2),
-        PERSON: (top + card_h - (2 if big else 1), (width - card_w) // 2),
+        HUMAN: (top + card_h - (2 if big else 1), (width - card_w) // 2),
     }
     for seat in range(NUM_SEATS):
         row, col = spots[seat]
@@ -316,8 +316,8 @@ def table_canvas(state: TableState, width: int, height: int) -> Text:
             mark = Text(" ".join(marks), style="bold" if "won" in marks[-1] or "winning" in marks[-1] else "dim")
             at = col - len(mark) - 1 if seat == right else col + card_w + 1  # toward the middle
             canvas.put(row + card_h // 2, at, mark)
-    me = _seat_lines(state, PERSON)
-    person_row = spots[PERSON][0] + card_h
+    me = _seat_lines(state, HUMAN)
+    person_row = spots[HUMAN][0] + card_h
     for i, line in enumerate(me):
         canvas.put(person_row + i, max(0, (width - len(line)) // 2), line)
     if trick is None:

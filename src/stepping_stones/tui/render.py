@@ -51,10 +51,6 @@ class Look:
         return "~" if self.ascii else "…"
 
     @property
-    def pile(self) -> str:
-        return "#" if self.ascii else "▮"
-
-    @property
     def dot(self) -> str:
         return "-" if self.ascii else "·"
 

@@ -91,7 +91,6 @@ class TableScreen(Screen[None]):
         self._gen = 0  # bumped when the game moves on without them, so late AI answers are dropped
         self._pending: tuple[Request, Action, int] | None = None
         self._timer: Timer | None = None
-        self.ai_started_at = 0.0
         self._bindings_key: tuple[object, ...] | None = None
         if session.game.log:
             self.events.append("Game resumed where it stopped.")
@@ -289,9 +288,6 @@ class TableScreen(Screen[None]):
         self.events.append(event.text)
         del self.events[:-40]
 
-    def note(self, text: str) -> None:
-        self.events.append(text)
-
     def advance(self) -> None:
         """Ask the flow what happens next, and show it; called after every change."""
         if self.thinking or not self.is_attached:
@@ -327,7 +323,6 @@ class TableScreen(Screen[None]):
             return
         assert isinstance(step, AiTurn)
         self.thinking = True
-        self.ai_started_at = time.monotonic()
         self.render_all()
         self._think(step.request, self._gen, time.monotonic() + step.delay)
 

@@ -127,46 +127,6 @@ class Clickable(Static):
         self.post_message(self.Clicked(self.kind, self.index))
 
 
-CARD_WIDTH = 6  # five columns per card and one between
-
-
-class HandView(Static):
-    """The person's cards in one row, each with the key that picks it underneath.
-
-    Legal cards are underlined, cards that may not be played
-    are dimmed, and the chosen card is reversed with its key in brackets, so
-    nothing depends on colour alone.
-    """
-
-    def show(self, cards: list[int], legal: int, cursor: int | None, playing: bool, look) -> None:
-        self.count = len(cards)
-        top = Text()
-        bottom = Text()
-        for i, c in enumerate(cards):
-            ok = not playing or bool(legal >> c & 1)
-            if playing and i == cursor:
-                style = "reverse bold underline" if ok else "reverse dim"
-            elif playing and not ok:
-                style = "dim"
-            elif playing:
-                style = "underline"  # playable: underlined, a cue that needs no colour
-            else:
-                style = ""
-            label = look.card(c)
-            label.stylize(style)
-            top.append(" ", style=style)
-            top.append_text(label)
-            top.append(" ", style=style)
-            top.append(" ")
-            key = f"[{CARD_KEYS[i]}]" if playing and i == cursor else f" {CARD_KEYS[i]} "
-            bottom.append(f" {key}  ", style="bold" if playing and i == cursor else "dim")
-        self.update(Text.assemble(top, "\n", bottom), layout=False)
-
-    def on_click(self, event: events.Click) -> None:
-        index = event.x // CARD_WIDTH
-        if 0 <= index < getattr(self, "count", 0) and event.x % CARD_WIDTH != CARD_WIDTH - 1:
-            event.stop()
-            self.post_message(Clickable.Clicked("card", index))
 
 
 class Choice(Static, can_focus=True):
