@@ -201,10 +201,9 @@ class TableScreen(Screen[None]):
         for panel_id in ("#topbar", "#sheet", "#target", "#table", "#log", "#tracker", "#history"):
             self.query_one(panel_id).show(state)  # type: ignore[attr-defined]
         human_bids = view.phase is Phase.BIDDING and view.bidder == HUMAN
-        table = self.query_one("#table")
-        if table.display == human_bids:
-            table.display = not human_bids
-            self.query_one("#bidpanel").display = human_bids
+        centre = self.query_one("#centre")
+        if centre.has_class("-bidding") != human_bids:
+            centre.set_class(human_bids, "-bidding")  # the bids in place of the table (app.tcss)
         if human_bids:
             self._render_bidding(state)
         self.query_one("#hand", HandPanel).show(state)
