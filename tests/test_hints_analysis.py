@@ -256,3 +256,36 @@ def test_hint_is_the_same_from_any_hidden_cards(seed):
     assert other.log[-1].deal != hand.deal
     assert other.view(seat) == game.view(seat)
     assert hint_for(other.view(seat)) == hint_for(game.view(seat))
+
+
+@pytest.mark.parametrize("gain", [0.0, 0.03, 0.4])
+def test_a_bid_hints_words_agree_with_its_choice(gain):
+    """Issue 18: "Pass: ... waiting for a better hand is worth 0.0 more" recommended waiting while
+    saying it gains nothing; a gain too small to show is said as such, for a pass or a declaration."""
+    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.planning import BidReckoning, Option
+
+    game = game_at("hint:words", Rules("standard"), 1)
+    view = game.view(game.to_act)
+    assert view.phase is Phase.BIDDING and PASS in view.legal_bids
+    declare = next(b for b in view.legal_bids if isinstance(b, Declaration) and not b.redo)
+
+    def hint(first: Option, second: Option) -> Hint:
+        class Reckoner:
+            def reckon_bid(self, _view):
+                return BidReckoning((first, second), 1.0, 12, 4, False, 0.0)
+
+        return _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+
+    waiting = hint(Option(PASS, 1.0 + gain, 0.0, None), Option(declare, 1.0, 2.1, 3.0))
+    declaring = hint(Option(declare, 1.0 + gain, 2.1, 3.0), Option(PASS, 1.0, 0.0, None))
+    assert waiting.action is PASS and declaring.action == declare
+    for words in (waiting.text, waiting.brief, declaring.text, declaring.brief):
+        assert "0.0 more" not in words
+    if gain < 0.05:
+        assert "gains nothing over waiting" in waiting.text and "gains nothing over waiting" in waiting.brief
+        assert "at least as much as waiting" in declaring.text
+    else:
+        assert f"worth {gain:.1f} more" in waiting.text and f"worth {gain:.1f} more" in waiting.brief
+        assert f"{gain:.1f} more than waiting" in declaring.text
+    assert len(waiting.brief) < len(waiting.text) and len(declaring.brief) < len(declaring.text)

@@ -1,4 +1,4 @@
-"""Snapshots of the app's screens at 80x24, 120x40 and 200x60 (pytest-textual-snapshot).
+"""Snapshots of the app's screens at 80x24, 120x40, 160x50 and 200x60 (pytest-textual-snapshot).
 
 Deals come from fixed seeds and the seats use the ``random`` level with the
 seeded per-decision generator, so every run shows the same cards.  Update the
@@ -17,10 +17,10 @@ import pytest
 from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person
+from tui_support import human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person
 
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
-SIZES = [(80, 24), (120, 40), (200, 60)]
+SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,7 @@ def test_bidding(snap_compare, size):
         await _start(pilot)
         await _until(pilot, lambda app, s: app.table and app.table.game.phase is Phase.BIDDING)
         await press(pilot, "down", "down", "k")
-        await pilot.pause()
+        await settled(pilot, pilot.app.table.query_one("#bidpanel"))  # the bid panel's height follows its text
 
     assert snap_compare(make_app(seed="snap-bid"), terminal_size=size, run_before=before)
 

@@ -9,6 +9,7 @@ engine; this module only says why, in a player's words.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 from .engine import (
@@ -27,6 +28,7 @@ from .engine import (
     MustBeatError,
     MustFollowError,
     PlayerView,
+    Rules,
     Trick,
     contract_points,
     format_cards,
@@ -267,3 +269,26 @@ def short_names(players: Sequence[str], width: int, ellipsis: str = "…") -> tu
         if len(set(names)) == len(names):
             return names
     return tuple(f"{cut(p, 0)[: width - 2]}{s}" for s, p in enumerate(players[:NUM_SEATS]))
+
+
+def simulate_command(seed: str, rules: Rules, levels: Sequence[str]) -> str:
+    """The command that deals a game's cards again: ``stepping-stones simulate`` with every option
+    it needs (one game, the seats' levels, the game's rules and its seed), quoted for a shell.
+    ``levels`` are those of seats 0, 1 and 2 (the person's seat is played by an AI there).
+
+    >>> print(simulate_command("01b2 a270", Rules("advanced", short_game=True, redo_tokens=True),
+    ...                        ("heuristic", "expert", "random")))  # doctest: +NORMALIZE_WHITESPACE
+    stepping-stones simulate --games 1 --seats heuristic,expert,random --set advanced --short
+    --omit win-pick-trump --redo --seed '01b2 a270'
+    """
+    words = ["stepping-stones", "simulate", "--games", "1", "--seats", ",".join(levels)]
+    if rules.contract_set != "standard":
+        words += ["--set", rules.contract_set]
+    if rules.short_game:
+        words.append("--short")
+        if rules.omit is not None:
+            words += ["--omit", rules.omit]
+    if rules.redo_tokens:
+        words.append("--redo")
+    words += ["--seed", seed]
+    return shlex.join(words)

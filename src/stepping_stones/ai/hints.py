@@ -58,6 +58,7 @@ class Hint:
 
     action: Bid | int
     reason: str
+    short: str = ""  # the reason in a few words, for a place too small for all of it
 
     @property
     def action_text(self) -> str:
@@ -74,6 +75,12 @@ class Hint:
     def text(self) -> str:
         """The hint as one line: ``'Play K9: ...'``."""
         return f"{self.action_text}: {self.reason}"
+
+    @property
+    def brief(self) -> str:
+        """The hint in a line or two: ``'Play K9: it wins this trick; you end with about 5 counted
+        tricks'`` (the whole ``text`` when it has no shorter reason)."""
+        return f"{self.action_text}: {self.short}" if self.short else self.text
 
 
 def hint_rng(view: PlayerView) -> Random:
@@ -176,10 +183,10 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
         parts.append(("so " if parts else "") + trick)
     ranked = reckoning.ranked()
     others = [c for c in ranked if c != card]
-    if view.declarer == view.seat:
-        outlook = f"with best play you end with about {_tricks(mine)} counted tricks"
-    else:
-        outlook = f"with best play the declarer ends with about {_tricks(mine)} counted tricks"
+    who = "you end" if view.declarer == view.seat else "the declarer ends"
+    outlook = f"with best play {who} with about {_tricks(mine)} counted tricks"
+    short = [trick] if trick else []
+    short.append(f"{who} with about {_tricks(mine)} counted tricks")
     notes = []
     if others:
         alt = others[0]
@@ -188,16 +195,19 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
         if sign * (values[alt] - mine) >= 0.05:  # more tricks for this side, fewer points
             outlook += (f"; {CARD_NAMES[alt]} makes about {_tricks(values[alt])}, but {CARD_NAMES[card]} gives "
                         "the better chance of a good place on the sheet")
+            short.append(f"{CARD_NAMES[alt]} makes about {_tricks(values[alt])} but places worse")
         elif diff < 0.05:
             notes.append(f"{CARD_NAMES[alt]} does as well")
+            short.append(f"{CARD_NAMES[alt]} does as well")
         else:
             outlook += f"; with {CARD_NAMES[alt]}, the next best, about {_tricks(values[alt])}"
+            short.append(f"{CARD_NAMES[alt]}, the next best, about {_tricks(values[alt])}")
     how = "solved exactly" if reckoning.exact else "searched ahead"
     notes.append(f"{how} over {reckoning.layouts} likely layouts of the hidden cards")
     outlook += f" ({'; '.join(notes)})"
     parts.append(outlook)
     reason = ", ".join(parts[:-1]) + ("; " if len(parts) > 1 else "") + parts[-1]
-    return Hint(card, reason[0].lower() + reason[1:] + ".")
+    return Hint(card, reason[0].lower() + reason[1:] + ".", "; ".join(short) + ".")
 
 
 def _gone_above(view: PlayerView, card: int) -> str:
@@ -277,24 +287,37 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
             recorded = view.sheet[bid.contract.id][view.seat]
             reason = (f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
                       f"worth {best.now:+.1f} points")
+            short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {best.now:+.1f} points"
         elif PASS not in view.legal_bids:
             reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
+            short = f"you must declare; about {_tricks(estimate)} tricks expected"
         else:
             waiting = next(o for o in reckoning.options if o.bid is PASS)
+            gain = best.value - waiting.value
+            # the words follow the choice: a gain too small to show is "as much as waiting"
+            than = f"{gain:.1f} more than waiting" if gain >= 0.05 else "at least as much as waiting"
             reason = (f"{hand}; about {_tricks(estimate)} tricks expected, worth {best.now:+.1f} points now, "
-                      f"{best.value - waiting.value:.1f} more than waiting ({hands})")
+                      f"{than} ({hands})")
+            short = f"about {_tricks(estimate)} tricks expected, worth {best.now:+.1f} points now, {than}"
             if reckoning.forehand and reckoning.puddle_risk > 0.05:
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
-        return Hint(bid, reason + ".")
+        return Hint(bid, reason + ".", short + ".")
     # A pass.
     if declared:
         top = max(declared, key=lambda o: o.value)
         assert isinstance(top.bid, Declaration)
-        reason = (f"your best now, {top.bid.contract.name} ({_hand_words(view, top.bid)}), expects about "
-                  f"{_tricks(top.estimate or 0.0)} tricks, worth {top.now:+.1f} points; waiting for a better hand "
-                  f"is worth {best.value - top.value:.1f} more ({hands})")
+        gain = best.value - top.value
+        name = top.bid.contract.name
+        # the words follow the choice: waiting is never said to be worth nothing more
+        if gain >= 0.05:
+            later = f"waiting for a better hand is worth {gain:.1f} more"
+            short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({top.now:+.1f})"
+        else:
+            later = "declaring it now gains nothing over waiting for a better hand"
+            short = f"{name} now ({top.now:+.1f}) gains nothing over waiting for a better hand"
+        reason = (f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
+                  f"{_tricks(top.estimate or 0.0)} tricks, worth {top.now:+.1f} points; {later} ({hands})")
         if reckoning.forehand and reckoning.puddle_risk > 0.05:
             reason += f"; if both others pass you must declare anyway ({reckoning.puddle_risk:.0%})"
-    else:
-        reason = "no redo is worth your token now"
-    return Hint(bid, reason + ".")
+        return Hint(bid, reason + ".", short + ".")
+    return Hint(bid, "no redo is worth your token now.")

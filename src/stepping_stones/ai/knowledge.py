@@ -16,6 +16,7 @@ searches those layouts with the engine's own ``HandState``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from random import Random
 
 from ..engine import (
@@ -24,10 +25,42 @@ from ..engine import (
     STRENGTH,
     SUIT_MASK_OF,
     SUIT_MASKS,
+    Declaration,
     FollowRule,
     PlayerView,
+    Trick,
     cards_of,
 )
+
+
+def deductions(tricks: Iterable[Trick], declaration: Declaration) -> tuple[list[int], list[int]]:
+    """From the tricks of a hand played under ``declaration``: per seat, the suits (a mask) it
+    has shown out of, and the cards it is known not to hold (the rules above)."""
+    void = [0, 0, 0]  # suit masks each seat has shown out of
+    cannot = [0, 0, 0]  # cards each seat is known not to hold
+    trump = declaration.trump
+    follow = declaration.contract.follow
+    strength = STRENGTH[declaration.ranking]
+    above = ABOVE[declaration.ranking]
+    trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+    for trick in tricks:
+        led = trick.cards[0][1]
+        led_suit = SUIT_MASK_OF[led]
+        best = led  # best card of the led suit so far
+        for s, c in trick.cards[1:]:
+            bit = 1 << c
+            if not bit & led_suit:
+                if follow == FollowRule.MAY_TRUMP and bit & trump_mask and not led_suit & trump_mask:
+                    continue  # a free trump: proves nothing
+                void[s] |= led_suit
+                cannot[s] |= led_suit
+                continue
+            if follow == FollowRule.MUST_BEAT and strength[c] < strength[best]:
+                # It would have had to beat ``best`` with any card above it.
+                cannot[s] |= above[best]
+            if strength[c] > strength[best]:
+                best = c
+    return void, cannot
 
 
 class Knowledge:
@@ -39,35 +72,13 @@ class Knowledge:
         self.seat = seat = view.seat
         self.others = ((seat + 1) % NUM_SEATS, (seat + 2) % NUM_SEATS)
         self.out = view.unseen_cards
-        self.cannot = [0, 0, 0]  # cards each seat is known not to hold
-        self.void = [0, 0, 0]  # suit masks each seat has shown out of
         self.counts = [view.cards_left(s) for s in range(NUM_SEATS)]
         declaration = view.declaration
         if declaration is None:
             raise ValueError("nothing to count before a contract is declared")
-        self.ranking = ranking = declaration.ranking
-        self.trump = trump = declaration.trump
-        follow = declaration.contract.follow
-        strength = STRENGTH[ranking]
-        above = ABOVE[ranking]
-        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        for trick in view.tricks():
-            led = trick.cards[0][1]
-            led_suit = SUIT_MASK_OF[led]
-            best = led  # best card of the led suit so far
-            for s, c in trick.cards[1:]:
-                bit = 1 << c
-                if not bit & led_suit:
-                    if follow == FollowRule.MAY_TRUMP and bit & trump_mask and not led_suit & trump_mask:
-                        continue  # a free trump: proves nothing
-                    self.void[s] |= led_suit
-                    self.cannot[s] |= led_suit
-                    continue
-                if follow == FollowRule.MUST_BEAT and strength[c] < strength[best]:
-                    # It would have had to beat ``best`` with any card above it.
-                    self.cannot[s] |= above[best]
-                if strength[c] > strength[best]:
-                    best = c
+        self.ranking = declaration.ranking
+        self.trump = declaration.trump
+        self.void, self.cannot = deductions(view.tricks(), declaration)
 
     def highest_out(self, suit: int) -> int | None:
         """The strongest card of ``suit`` still out (under the hand's ranking), or None."""

@@ -31,8 +31,10 @@ if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn befor
 _ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
                ("↑", "Up"), ("↓", "Down"))
 
-TALL = 32  # rows from which the table shows more of what happened
-WIDE = (120, 36)  # columns and rows from which the card tracker and the tricks sit beside the table
+# Textual's breakpoints: each screen gets one class for its width and one for its height, and
+# app.tcss lays the table out by them (docs/tui.md, "The table at every size").
+HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (160, "-wider"), (200, "-widest")]
+VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall"), (44, "-taller"), (56, "-tallest")]
 
 
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits (sys.setswitchinterval)
@@ -42,6 +44,8 @@ class SteppingStonesApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "Stepping Stones"
     ENABLE_COMMAND_PALETTE = True
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     def __init__(
         self,
@@ -350,14 +354,6 @@ class SteppingStonesApp(App):
         w, h = size or self.size
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         self.set_class(small, "-too-small")
-        tall = h >= TALL
-        wide = w >= WIDE[0] and h >= WIDE[1]
-        if tall != self.has_class("-tall") or wide != self.has_class("-wide"):
-            self.set_class(tall, "-tall")  # room for more of the recent events at the table
-            self.set_class(wide, "-wide")  # room for the card tracker and the tricks beside the table
-            table = self.table
-            if table is not None and table.is_attached:
-                table.call_after_refresh(table.render_all)
         if small:
             for widget in self.screen.query(TooSmall):
                 widget.update_size(size)

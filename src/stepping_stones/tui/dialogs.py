@@ -18,8 +18,10 @@ from textual.worker import get_current_worker
 
 from ..ai.analysis import analysis_lines
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
+from ..explain import short_names
 from . import hindsight
 from .host import host
+from .panels import HistoryPanel
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
 
@@ -135,10 +137,18 @@ class PanelScreen(Dialog):
 
     def body(self) -> ComposeResult:
         panel = self.panel(id=f"{self.panel_name}-box")
-        yield panel
+        if isinstance(panel, HistoryPanel):
+            panel.fit = False  # all the tricks, in a box that scrolls (Up/Down), the newest in view
+            with VerticalScroll(id="history-scroll"):
+                yield panel
+        else:
+            yield panel
 
     def on_mount(self) -> None:
         self.query_one(f"#{self.panel_name}-box").show(self.state)  # type: ignore[attr-defined]
+        for scroll in self.query("#history-scroll"):
+            scroll.focus()
+            self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
 
 
 class LastTrickScreen(Dialog):
@@ -156,8 +166,8 @@ class LastTrickScreen(Dialog):
 
     def _text(self) -> Text:
         view = self.view
-        name = view.players
         look = self.look
+        name = short_names(view.players, 16, look.ellipsis)
         t = Text()
         shown = view.shown_hand()
         hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
@@ -168,7 +178,7 @@ class LastTrickScreen(Dialog):
         hand, trick = finished[-1]
         t.append(f"Hand {hand.number}, trick {trick.number} of {TRICKS}\n\n", style="bold")
         for seat, c in trick.cards:
-            t.append(f"  {name[seat][:16]:<16} ")
+            t.append(f"  {name[seat]:<16} ")
             t.append_text(look.card(c))
             if seat == trick.winner:
                 t.append(f"  {look.win_mark} won the trick", style="bold")

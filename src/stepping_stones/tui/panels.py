@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
-from ..ai.knowledge import Knowledge
+from ..ai.knowledge import deductions
 from ..choices import HUMAN
 from ..engine import (
     HAND_SIZE,
@@ -33,12 +33,9 @@ from ..engine import (
     play_seats,
     sorted_cards,
 )
-from ..explain import Teller, plural
+from ..explain import Teller, plural, short_names
 from .render import SUIT_COLOURS, Look, sheet_table
 from .widgets import CARD_KEYS, Clickable
-
-LOG_LINES = 2  # the height of #log in app.tcss
-LOG_LINES_TALL = 6  # the height of #log in a tall window (App.-tall #log)
 
 
 @dataclass(frozen=True)
@@ -48,12 +45,11 @@ class TableState:
     view: PlayerView
     names: tuple[str, ...]  # the three players' names, short enough for the panels, still different
     look: Look
-    wide: bool  # a large window: the side panels are shown and the cards are bigger
-    tall: bool
     cursor: int | None  # the chosen card of the person's hand, while they play
     events: tuple[str, ...]  # what happened, newest last
     refusal: str | None  # why the person's last try was refused (until their next action)
     hint: str | None  # the hint the person asked for this turn (until their next action)
+    hint_brief: str | None  # the same hint in a line or two, for a log too small for all of it
     problem: str | None  # why the game is not being saved
     pace: str
     assisted: bool
@@ -102,25 +98,42 @@ def _box(look: Look) -> tuple[str, str, str, str, str, str]:
     return ("+", "+", "+", "+", "-", "|") if look.ascii else ("╭", "╮", "╰", "╯", "─", "│")
 
 
-def card_lines(c: int | None, look: Look, big: bool, style: str = "") -> list[Text]:
-    """A card as a small box of lines (3 rows, or 5 when ``big``); None draws an empty place."""
-    tl, tr, bl, br, h, v = _box(look)
-    inner = 5 if big else 3
-    if c is None:  # an empty place: one faint row of dots in the middle
-        blank = Text(" " * (inner + 2))
-        dots = Text(" " + look.dot * inner + " ", style="dim")
-        return [blank, blank, dots, blank, blank] if big else [blank, dots, blank]
+def card_face(c: int, look: Look, rows: int, inner: int) -> list[str]:
+    """The face of card ``c`` in ``rows`` lines (1, 2, 3 or 5) of ``inner`` columns: its suit
+    letter and rank in the corners, its symbol (with its name, where there is room) in the middle."""
     suit = SUIT_OF[c]
-    colour = f"bold {SUIT_COLOURS[suit]} {style}".strip()
     rank = str(c % 9 + 1)
     letter = SUITS[suit]
     symbol = look.symbols[suit]
-    if big:
-        faces = [f"{letter}   {rank}", f"  {symbol}  ", f"{rank}   {letter}"]
-    else:
-        faces = [f"{symbol}{letter}{rank}"]
+    if rows == 1:
+        return [f"{symbol}{letter}{rank}"[:inner].ljust(inner)]
+    top = f"{letter}{' ' * (inner - 2)}{rank}"
+    if rows == 2:
+        return [top, f" {symbol}".ljust(inner)]
+    bottom = f"{rank}{' ' * (inner - 2)}{letter}"
+    if rows == 3:
+        middle = symbol if inner < 6 else f"{symbol}{letter}{rank}"
+        return [top, middle.center(inner), bottom]
+    blank = " " * inner
+    return [top, blank, f"{symbol} {letter}{rank}".center(inner), blank, bottom]
+
+
+CARD_SIZES = ((1, 3), (3, 5), (5, 9))
+"""The cards on the table: (face rows, inner columns), small to large."""
+
+
+def card_lines(c: int | None, look: Look, size: int, style: str = "") -> list[Text]:
+    """A card as a box of lines (``CARD_SIZES[size]`` inside a border); None draws an empty place."""
+    tl, tr, bl, br, h, v = _box(look)
+    rows, inner = CARD_SIZES[size]
+    if c is None:  # an empty place: one faint row of dots in the middle
+        blank = Text(" " * (inner + 2))
+        dots = Text(" " + look.dot * inner + " ", style="dim")
+        half = (rows + 1) // 2
+        return [blank] * half + [dots] + [blank] * (rows + 1 - half)
+    colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
     out = [Text(tl + h * inner + tr, style=style)]
-    for row in faces:
+    for row in card_face(c, look, rows, inner):
         line = Text(v, style=style)
         line.append(row, style=colour)
         line.append(v, style=style)
@@ -271,7 +284,7 @@ def _seat_lines(state: TableState, seat: int) -> list[Text]:
 
 def table_canvas(state: TableState, width: int, height: int) -> Text:
     view, hand, look = state.view, state.hand, state.look
-    big = state.wide and height >= 15
+    size = 2 if height >= 22 and width >= 60 else 1 if height >= 15 else 0  # the largest cards that fit
     canvas = Canvas(width, height)
     left, right = 1, 2
     canvas.block(0, 0, _seat_lines(state, left))
@@ -293,20 +306,21 @@ def table_canvas(state: TableState, width: int, height: int) -> Text:
     tricks = hand.tricks()
     trick = tricks[-1] if tricks else None
     cards = dict(trick.cards) if trick is not None else {}
-    card_h = 5 if big else 3
-    card_w = 7 if big else 5
-    top = max(2, (height - 2 * card_h - 3) // 2)
+    card_h = CARD_SIZES[size][0] + 2
+    card_w = CARD_SIZES[size][1] + 2
+    below = card_h - size - 1  # the person's card sits this much lower than the others'
+    top = max(2, (height - below - card_h - 3) // 2)  # the trick in the middle of the table
     spots = {
         left: (top, width // 4 - card_w // 2),
         right: (top, width - width // 4 - card_w // 2),
-        HUMAN: (top + card_h - (2 if big else 1), (width - card_w) // 2),
+        HUMAN: (top + below, (width - card_w) // 2),
     }
     for seat in range(NUM_SEATS):
         row, col = spots[seat]
         style = ""
         if trick is not None and seat == trick.winner and seat in cards:
             style = "bold"
-        canvas.block(row, col, card_lines(cards.get(seat), look, big, style))
+        canvas.block(row, col, card_lines(cards.get(seat), look, size, style))
         marks = []
         if trick is not None and seat == trick.leader:
             marks.append("led")
@@ -334,32 +348,46 @@ def table_canvas(state: TableState, width: int, height: int) -> Text:
     return canvas.text()
 
 
+HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
+"""The cards of the hand: (face rows, inner columns), large to small; the hand panel draws the
+largest that fits its height and twelve cards across its width."""
+
+
 class HandPanel(Static):
-    """The person's cards as a row of small cards, with the key that picks each one.
+    """The person's cards as a row of cards, with the key that picks each one.
 
     Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
     reversed with its key in brackets, so nothing depends on colour alone.  A click plays a card.
+    The cards are as large as the panel's height allows (app.tcss sets it by the window's height).
     """
 
     count = 0
     cell = 4
+    _state: TableState | None = None
+
+    def on_resize(self) -> None:
+        if self._state is not None:
+            self.show(self._state)
 
     def show(self, state: TableState) -> None:
+        self._state = state
         cards = state.my_cards
         playing = state.playing
         legal = state.view.legal_cards if playing else 0
         look = state.look
-        big = state.wide
+        height = self.size.height or 3
+        width = self.size.width or 78
+        rows, inner = next(((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width),
+                           HAND_SIZES[-1])
         self.count = len(cards)
-        self.cell = 5 if big else 4
-        inner = self.cell - 1
+        self.cell = inner + 1
         tl, tr, bl, br, h, v = _box(look)
         join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
         if not cards:
             self.update(Text(""), layout=False)
             return
         top = Text(tl)
-        rows = [Text(v) for _ in range(2 if big else 1)]
+        lines = [Text(v) for _ in range(rows)]
         bottom = Text(bl)
         for i, c in enumerate(cards):
             ok = not playing or bool(legal >> c & 1)
@@ -372,24 +400,18 @@ class HandPanel(Static):
                 style = "underline"
             else:
                 style = ""
-            suit = SUIT_OF[c]
-            colour = f"bold {SUIT_COLOURS[suit]} {style}".strip()
-            rank = str(c % 9 + 1)
-            if big:
-                rows[0].append(f"{SUITS[suit]}{' ' * (inner - 2)}{rank}", style=colour)
-                rows[1].append(f" {look.symbols[suit]}".ljust(inner), style=colour)
-            else:
-                rows[0].append(f"{look.symbols[suit]}{SUITS[suit]}{rank}"[:inner].ljust(inner), style=colour)
+            colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
             last = i == len(cards) - 1
-            for row in rows:
-                row.append(v)
+            for line, face in zip(lines, card_face(c, look, rows, inner), strict=True):
+                line.append(face, style=colour)
+                line.append(v)
             top.append(h * inner + (tr if last else join_top))
             key = CARD_KEYS[i]
             label = f"[{key}]" if chosen else (f" {key} " if key == h else f"{h}{key}{h}")
             label = label.center(inner, h)
             bottom.append(label, style="bold" if chosen else "dim")
             bottom.append(br if last else join_bottom)
-        self.update(Text("\n").join([top, *rows, bottom]), layout=False)
+        self.update(Text("\n").join([top, *lines, bottom]), layout=False)
 
     def offset_of(self, index: int) -> tuple[int, int]:
         """Where to click for the card at ``index`` (for the tests, and the docs)."""
@@ -403,23 +425,38 @@ class HandPanel(Static):
 
 
 class LogPanel(Panel):
-    """What happened, newest last; a refused action of the person's, or the hint they asked
-    for, on top until they act."""
+    """What happened, newest last, as many events as the panel has rows (app.tcss sets its height
+    by the window's); a refused action of the person's, or the hint they asked for, on top until
+    they act.  A hint too long for the rows there are is given in brief (the whole of it is one
+    more press of i away)."""
 
     def draw(self, state: TableState) -> RenderableType:
-        lines = LOG_LINES_TALL if state.tall else LOG_LINES
-        t = Text()
-        message = state.refusal or state.hint
-        shown = list(state.events[-(lines - 1 if message else lines):]) if lines else []
-        if state.refusal:
-            t.append(state.refusal, style="bold red")
-        elif state.hint:
-            t.append(state.hint, style="bold")
-        for text in shown:
-            if t:
-                t.append("\n")
-            t.append(text)
-        return t
+        height = max(1, self.size.height or 2)
+        width = max(20, self.size.width or 78)
+        return log_text(state, width, height, self.app.console)
+
+
+def log_text(state: TableState, width: int, height: int, console: Console) -> Text:
+    """The log's lines for a panel of ``width`` x ``height``: the message wrapped (in brief if the
+    whole of it does not fit), then the latest events, one line each."""
+    lines: list[Text] = []
+    message = state.refusal or state.hint
+    if message:
+        style = "bold red" if state.refusal else "bold"
+        room = height if height <= 3 else height - 1  # a tall log keeps a line for the events
+        wrapped = list(Text(message, style=style).wrap(console, width))
+        if len(wrapped) > room and not state.refusal and state.hint_brief:
+            wrapped = list(Text(state.hint_brief, style=style).wrap(console, width))
+        if len(wrapped) > room:
+            wrapped = wrapped[:room]
+            wrapped[-1].truncate(width - 1)
+            wrapped[-1].append("…" if not state.look.ascii else "~")
+        lines.extend(wrapped)
+    for event in state.events[-(height - len(lines)):] if height > len(lines) else ():
+        line = Text(event)
+        line.truncate(width, overflow="ellipsis")
+        lines.append(line)
+    return Text("\n").join(lines)
 
 
 class NoticePanel(Panel):
@@ -430,12 +467,12 @@ class NoticePanel(Panel):
                     "quit.", style="bold")
 
 
-def shown_out(view: PlayerView) -> dict[int, int]:
-    """Per seat, the suits (a mask) it has shown out of this hand, as the AI counts them."""
-    if view.phase is not Phase.PLAY or view.declaration is None:
-        return dict.fromkeys(range(NUM_SEATS), 0)
-    void = Knowledge(view).void
-    return {s: void[s] for s in range(NUM_SEATS)}
+def shown_out(hand: PastHand | None) -> list[int]:
+    """Per seat, the suits (a mask) it has shown out of in ``hand`` (the hand on the table: the one
+    being played, or between hands the one just played), as the AI counts them."""
+    if hand is None or hand.declaration is None:
+        return [0] * NUM_SEATS
+    return deductions(hand.tricks(), hand.declaration)[0]
 
 
 def tracker_text(state: TableState) -> Text:
@@ -451,7 +488,7 @@ def tracker_text(state: TableState) -> Text:
         t.append_text(look.suit(s))
         cards = sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])
         t.append("  " + (" ".join(str(c % 9 + 1) for c in cards) or look.dot) + "\n")
-    voids = shown_out(view)
+    voids = shown_out(state.hand)
     parts = []
     for seat in range(NUM_SEATS):
         suits = [s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]]
@@ -471,36 +508,67 @@ def tracker_text(state: TableState) -> Text:
 
 
 class TrackerPanel(Panel):
+    def show(self, state: TableState) -> None:
+        self._state = state
+        self.update(self.draw(state))  # its height follows its lines (a long "Shown out" wraps)
+
     def draw(self, state: TableState) -> RenderableType:
         return tracker_text(state)
 
 
-def history_text(state: TableState) -> Text:
-    """Every finished trick of the hand: who led, the three cards, who won and why."""
+def history_text(state: TableState, width: int, height: int | None, console: Console) -> Text:
+    """Every finished trick of the hand: who led, the three cards, who won and why, a trick's
+    lines indented under its number.  With a ``height``, the newest tricks that fit it (the
+    newest always in view), and the title says how many of them are shown."""
     hand, look = state.hand, state.look
-    t = Text("Tricks of this hand\n", style="bold")
+    title = Text("Tricks of this hand", style="bold")
     if hand is None or hand.declaration is None:
-        t.append("No trick played yet.", style="dim")
-        return t
+        return Text.assemble(title, "\n", ("No trick played yet.", "dim"))
     finished = [trick for trick in hand.tricks() if trick.finished]
     if not finished:
-        t.append("No trick finished yet.", style="dim")
+        return Text.assemble(title, "\n", ("No trick finished yet.", "dim"))
+    # the names as short as the three cards of a trick need to fit one line (and still different)
+    names = short_names(state.view.players, max(5, min(12, (width - 3 - 3 * 6) // 3)), look.ellipsis)
+    if state.view.seat == HUMAN:
+        names = tuple("You" if s == HUMAN else n for s, n in enumerate(names))
+    blocks: list[list[Text]] = []
     for trick in finished:
-        t.append(f"{trick.number:>2} ", style="bold")
+        line = Text()
         cards = dict(trick.cards)
         for i, seat in enumerate(play_seats(trick.leader, (), NUM_SEATS)):
             if i:
-                t.append(" ")
-            t.append(f"{state.names[seat][:8]} ")
-            t.append_text(look.card(cards[seat]))
+                line.append(" ")
+            line.append(f"{names[seat]} ")
+            line.append_text(look.card(cards[seat]))
             if seat == trick.winner:
-                t.append(look.win_mark, style="bold")
-        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                           hand.declaration.trump)
-        t.append(f"\n   {reason}\n", style="italic")
-    return t
+                line.append(look.win_mark, style="bold")
+        reason = Text(state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                                hand.declaration.trump), style="italic")
+        block = []
+        for i, part in enumerate([*line.wrap(console, width - 3), *reason.wrap(console, width - 3)]):
+            lead = Text(f"{trick.number:>2} " if i == 0 else "   ", style="bold")
+            block.append(Text.assemble(lead, part))
+        blocks.append(block)
+    shown = blocks
+    if height is not None:
+        room = height - 1
+        shown = []
+        for block in reversed(blocks):
+            if sum(map(len, shown)) + len(block) > room and shown:
+                break
+            shown.insert(0, block)
+        if len(shown) < len(blocks):
+            first = len(blocks) - len(shown) + 1
+            title.append(f" ({first}-{len(blocks)}; h: all)" if first < len(blocks) else f" ({first}; h: all)",
+                         style="dim")
+    lines = [title, *(line for block in shown for line in block)]
+    return Text("\n").join(lines)
 
 
 class HistoryPanel(Panel):
+    fit = True  # show the newest tricks that fit the panel (False: all of them, in a scrolling box)
+
     def draw(self, state: TableState) -> RenderableType:
-        return history_text(state)
+        width = max(30, self.size.width or 60)
+        height = max(3, self.size.height) if self.fit and self.size.height else None
+        return history_text(state, width, height, self.app.console)

@@ -21,11 +21,12 @@ from ..engine import (
     PastHand,
     PlayerView,
 )
-from ..explain import result_lines, summary_lines
+from ..explain import result_lines, short_names, summary_lines
 
 SUIT_SYMBOLS = ("✿", "≈", "⌂", "∩")  # blossom, water (koi), lantern, bridge arch
 SUIT_ASCII = ("*", "~", "^", "n")
 SUIT_COLOURS = ("#CC79A7", "#E69F00", "#F0E442", "#56B4E9")  # Okabe-Ito
+NAME_WIDTH = 12  # the players' names on the table and the sheets (``explain.short_names``)
 
 
 class Look:
@@ -103,10 +104,11 @@ def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
 
 def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0,
                 names: tuple[str, ...] | None = None) -> Table:
-    """The scoresheet: a row per player, a column per contract, then totals and firsts."""
-    names = names or view.players
+    """The scoresheet: a row per player, a column per contract, then totals and firsts.  Long
+    names are shortened as on the table (``short_names``), so that they stay different."""
+    names = names or short_names(view.players, NAME_WIDTH, look.ellipsis)
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False, header_style="bold")
-    table.add_column("Player", no_wrap=True, max_width=12)
+    table.add_column("Player", no_wrap=True, max_width=NAME_WIDTH)
     contracts = view.rules.contracts
     for c in contracts:
         table.add_column(c.label or c.id, justify="right", no_wrap=True)

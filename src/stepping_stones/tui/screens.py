@@ -27,9 +27,10 @@ from ..engine import (
     PlayerView,
     sorted_cards,
 )
+from ..explain import short_names, simulate_command
 from ..safety import escape
 from .host import host
-from .render import Look, contract_line, result_text, sheet_table
+from .render import NAME_WIDTH, Look, contract_line, result_text, sheet_table
 from .setup import SetupScreen as SetupScreen  # it lived here once; the app imports it from .setup
 from .widgets import TooSmall
 
@@ -50,9 +51,11 @@ class GameOverScreen(Screen):
 
     def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
                  problem: str | None = None, assisted: bool = False,
-                 retry: Callable[[], Path | None] | None = None) -> None:
+                 retry: Callable[[], Path | None] | None = None,
+                 levels: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic")) -> None:
         super().__init__()
         self.view = view
+        self.levels = levels  # of seats 0 (the person's: an AI in the command), 1 and 2
         self.path = path
         self.seed = seed
         self.problem = problem
@@ -83,10 +86,16 @@ class GameOverScreen(Screen):
                 keys = "w: write the game record   " + keys
         else:
             where = ""
+        text = Text(style="italic")
+        if where:
+            text.append(where + "\n")
         if self.seed:
-            seed = escape(self.seed)
-            where += f"\nDeal seed: {seed} (stepping-stones simulate --seed {seed} deals these cards again)."
-        return Text(where.lstrip("\n") + "\n" + keys, style="italic")
+            command = simulate_command(self.seed, self.view.rules, self.levels)
+            text.append(f"Deal seed: {escape(self.seed)}. To deal these cards again (your seat played by the "
+                        f"{self.levels[0]} level):\n")
+            text.append(f"  {escape(command)}\n", style="bold not italic")
+        text.append(keys)
+        return text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "write":
@@ -201,7 +210,7 @@ class ReviewScreen(Screen):
     def show(self) -> None:
         look = Look(host(self).settings.ascii)
         view = self.view
-        name = view.players
+        name = short_names(view.players, NAME_WIDTH, look.ellipsis)
         top = Text()
         top.append("Review", style="bold")
         if self.title_text:
@@ -242,7 +251,7 @@ class ReviewScreen(Screen):
             ranking = hand.declaration.ranking if hand.declaration is not None else NINE_HIGH
             for seat in range(NUM_SEATS):
                 played_later = frame.full.played_by(seat) & ~hand.played_by(seat)
-                body.append(f"{name[seat][:12]:<12} {hand.tricks_won(seat):>2} tricks  ")
+                body.append(f"{name[seat]:<{NAME_WIDTH}} {hand.tricks_won(seat):>2} tricks  ")
                 if frame.finished:
                     held = played_later
                 elif seat == view.seat:

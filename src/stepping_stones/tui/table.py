@@ -41,11 +41,10 @@ from .panels import (
     TopBar,
     TrackerPanel,
 )
-from .render import Look
+from .render import NAME_WIDTH, Look
 from .widgets import CARD_KEYS, Clickable, TooSmall
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
-NAME_WIDTH = 12
 
 
 class TableScreen(Screen[None]):
@@ -86,7 +85,9 @@ class TableScreen(Screen[None]):
         self.events: list[str] = []  # what happened, newest last
         self.refusal: str | None = None  # the person's last refused try, until they act again
         self.hint: str | None = None  # the hint asked for this turn (or that one is being worked out)
+        self.hint_brief: str | None = None  # the same in a line or two, for a small window
         self._hint_for: tuple[int, int, int] | None = None  # the position the hint is for
+        self._hint_full: str | None = None  # the hint that came for that position
         self.thinking = False  # an AI decision is being computed or waited for
         self._gen = 0  # bumped when the game moves on without them, so late AI answers are dropped
         self._pending: tuple[Request, Action, int] | None = None
@@ -161,12 +162,11 @@ class TableScreen(Screen[None]):
             view=view,
             names=short_names(view.players, NAME_WIDTH, self.look.ellipsis),
             look=self.look,
-            wide=self.app.has_class("-wide"),
-            tall=self.app.has_class("-tall"),
             cursor=self.cursor if playing else None,
             events=tuple(self.events),
             refusal=self.refusal,
             hint=self.hint,
+            hint_brief=self.hint_brief,
             problem=self.flow.problem,
             pace=host(self).settings.pace,
             assisted=self.flow.assisted,
@@ -199,16 +199,10 @@ class TableScreen(Screen[None]):
         view = state.view
         for panel_id in ("#topbar", "#sheet", "#target", "#table", "#log", "#tracker", "#history"):
             self.query_one(panel_id).show(state)  # type: ignore[attr-defined]
-        log = self.query_one("#log")
-        message = bool(state.refusal or state.hint)
-        if message or log.has_class("-message"):
-            log.set_class(message, "-message")
-            log.refresh(layout=True)  # the log's height follows the message's length
         human_bids = view.phase is Phase.BIDDING and view.bidder == HUMAN
-        table = self.query_one("#table")
-        if table.display == human_bids:
-            table.display = not human_bids
-            self.query_one("#bidpanel").display = human_bids
+        centre = self.query_one("#centre")
+        if centre.has_class("-bidding") != human_bids:
+            centre.set_class(human_bids, "-bidding")  # the bids in place of the table (app.tcss)
         if human_bids:
             self._render_bidding(state)
         self.query_one("#hand", HandPanel).show(state)
@@ -305,7 +299,7 @@ class TableScreen(Screen[None]):
 
             self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
                                                   self.flow.problem, assisted=self.flow.assisted,
-                                                  retry=self.flow.file))
+                                                  retry=self.flow.file, levels=self._levels()))
             return
         if isinstance(step, PersonTurn):
             view = step.view
@@ -326,9 +320,16 @@ class TableScreen(Screen[None]):
         self.render_all()
         self._think(step.request, self._gen, time.monotonic() + step.delay)
 
+    def _levels(self) -> tuple[str, str, str]:
+        """The levels of the three seats for ``simulate``: the person's seat played by the default."""
+        from ..choices import DEFAULT_AI_LEVEL
+
+        one, two = (self.session.level(s) or DEFAULT_AI_LEVEL for s in (1, 2))
+        return (DEFAULT_AI_LEVEL, one, two)
+
     def _summary_closed(self, _result: object) -> None:
         self.flow.summary_seen()
-        self.hint = None
+        self.hint = self.hint_brief = None
         self.cursor = 0
         self.bid_index = 0
         self.ranking = NINE_HIGH
@@ -387,9 +388,13 @@ class TableScreen(Screen[None]):
             # "Undo" is shown only when there is something to take back (so the footer fits 80
             # columns); otherwise u says why not
             return (self.flow.undo_point() is not None) == (action == "undo")
-        if action in ("tracker", "history"):
-            return not self.app.has_class("-wide")  # always on screen in a large window
-        return True
+        if action == "tracker":
+            return self.has_class("-narrow")  # beside the table from 120 columns
+        return True  # the tricks are beside the table too, but only the newest that fit
+
+    def on_resize(self) -> None:
+        # The breakpoints (app.py) may have changed the screen's classes: the keys shown with them.
+        self.refresh_bindings()
 
     def action_cursor(self, step: int) -> None:
         if not (self.game.phase is Phase.PLAY and self.my_turn()):
@@ -457,7 +462,7 @@ class TableScreen(Screen[None]):
             self.app.bell()
             return
         self.refusal = None
-        self.hint = None
+        self.hint = self.hint_brief = None
         self._after_card()
         self.render_all()
         self.advance()
@@ -470,7 +475,7 @@ class TableScreen(Screen[None]):
             self.render_all()
             return
         self.refusal = None
-        self.hint = None
+        self.hint = self.hint_brief = None
         self.render_all()
         self.advance()
 
@@ -491,7 +496,7 @@ class TableScreen(Screen[None]):
             self._timer = None
         self.flow.undo()
         self.refusal = None
-        self.hint = None
+        self.hint = self.hint_brief = None
         self._after_card()
         self.render_all()
         self.advance()
@@ -510,8 +515,13 @@ class TableScreen(Screen[None]):
             self.render_all()
             return
         if self._hint_for == self._position() and self.hint:
+            if self._hint_full is not None:  # asked again: all of it, in a box
+                from .dialogs import NoticeScreen
+
+                self.app.push_screen(NoticeScreen("Hint", self._hint_full))
             return  # already there (or on its way)
         self._hint_for = self._position()
+        self._hint_full = None
         self.refusal = None
         self.hint = "Hint: thinking it over..."
         self.render_all()
@@ -538,6 +548,8 @@ class TableScreen(Screen[None]):
             return
         self.flow.mark_assisted()
         self.hint = f"Hint: {found.text}"
+        self.hint_brief = f"Hint: {found.brief} (i: all of it)"
+        self._hint_full = found.text
         action = found.action
         if isinstance(action, int):
             cards = self.my_cards()

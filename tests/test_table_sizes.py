@@ -1,0 +1,295 @@
+"""Issue 18: the table at every size (Textual's breakpoints), and the rough edges players hit:
+long names told apart everywhere, the newest trick always in view, "Shown out" kept with the
+hand's tricks, a replay command that works as printed, hints that fit and agree with themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from stepping_stones.ai import RandomAI
+from stepping_stones.ai.knowledge import deductions
+from stepping_stones.engine import NUM_SEATS, SUIT_MASKS, SUITS, Phase, Rules
+from stepping_stones.explain import short_names
+from stepping_stones.match import drive
+from stepping_stones.session import Session, Setup
+from stepping_stones.tui.dialogs import HandSummaryScreen, LastTrickScreen, NoticeScreen, PanelScreen
+from stepping_stones.tui.screens import GameOverScreen
+from tui_support import human_turn, make_app, press, wait_for_person, widget_text
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+async def until(pilot, stop, seed: int = 1, summaries: bool = True):
+    """Play the person's seat at random (key presses) until ``stop(app, screen)`` holds."""
+    rng = Random(seed)
+    app = pilot.app
+    for _ in range(3000):
+        screen = await wait_for_person(pilot)
+        if stop(app, screen):
+            await pilot.pause()
+            return screen
+        if isinstance(screen, HandSummaryScreen):
+            await press(pilot, "enter")
+            continue
+        assert not isinstance(screen, GameOverScreen)
+        await human_turn(pilot, app.table, rng)
+    raise AssertionError("never got there")
+
+
+def playing(tricks: int):
+    """At the person's turn to play, with at least ``tricks`` tricks finished."""
+    def stop(app, screen) -> bool:
+        table = app.table
+        return (screen is table and table.game.phase is Phase.PLAY
+                and len(table.game.log[-1].plays) >= 3 * tricks)
+    return stop
+
+
+def on_screen(widget) -> bool:
+    """The whole widget is inside the screen, above the line of keys."""
+    region = widget.region
+    return region.height > 0 and region.bottom <= widget.app.size.height - 1 and region.y >= 0
+
+
+# --- the table at every size ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "classes", "sidebar", "log", "hand"), [
+    ((80, 24), {"-narrow", "-short"}, 0, 2, 3),
+    ((120, 40), {"-wide", "-tall"}, 46, 6, 4),
+    ((160, 50), {"-wider", "-taller"}, 62, 8, 5),
+    ((200, 60), {"-widest", "-tallest"}, 76, 11, 7),
+])
+def test_the_table_grows_with_the_window_by_textuals_breakpoints(size, classes, sidebar, log, hand):
+    """Larger cards, a wider side panel and a longer log in a larger window; nothing off screen."""
+    async def run():
+        app = make_app(seed="sizes")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await until(pilot, lambda app, s: playing(5)(app, s) and len(app.table.game.log[-1].plays) % 3 > 0)
+            table = app.table
+            assert classes <= set(table.classes)
+            side = table.query_one("#sidebar")
+            assert (side.outer_size.width if side.display else 0) == sidebar
+            assert table.query_one("#log").size.height == log
+            panel = table.query_one("#hand")
+            assert panel.size.height == hand and on_screen(panel)
+            rows = widget_text(panel).splitlines()
+            assert len(rows) == hand and "[" in rows[-1]  # the whole card and its key row
+            assert rows[-1].rstrip().endswith(("╯", "+"))  # the whole hand across
+            log_lines = widget_text(table.query_one("#log")).splitlines()
+            assert sum(1 for line in log_lines if line.strip()) == log  # as many events as rows
+            if sidebar:
+                history = widget_text(table.query_one("#history"))
+                for line in filter(None, history.splitlines()[1:]):  # no line of a trick wraps onto column 0
+                    assert line.startswith(("  ", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", "1")), line
+            # the cards of the trick grow with the table
+            card_rows = [ln for ln in widget_text(table.query_one("#table")).splitlines() if set(ln) & set("│╭╰")]
+            assert len(card_rows) >= {24: 3, 40: 7, 50: 7, 60: 7}[size[1]]
+
+    asyncio.run(run())
+
+
+# --- 1. long names --------------------------------------------------------------------
+
+
+def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_summary():
+    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
+             "Player With A Very Long Name Three")
+
+    async def run():
+        app = make_app(seed="names", player=names[0], names=names[1:])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await until(pilot, playing(2))
+            table = app.table
+            history = widget_text(table.query_one("#history"))
+            trick = next(line for line in history.splitlines() if line.startswith(" 1 "))
+            shown = short_names(names, 7)
+            assert sum(1 for n in ("You", *shown[1:]) if n in trick) == 3, trick
+            await press(pilot, "t")
+            assert isinstance(app.screen, LastTrickScreen)
+            box = widget_text(app.screen.query_one("#last-trick"))
+            for name in short_names(names, 16):
+                assert name in box
+            await press(pilot, "escape")
+            summary = await until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            sheet = widget_text(summary.query_one("#summary-sheet"))
+            for name in short_names(names, 12):
+                assert name in sheet
+
+    asyncio.run(run())
+
+
+# --- 2. the newest trick in view --------------------------------------------------------
+
+
+def test_the_tricks_of_the_hand_always_show_the_newest_trick():
+    async def run():
+        app = make_app(seed="history")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await until(pilot, playing(10))
+            table = app.table
+            done = len(table.game.log[-1].plays) // NUM_SEATS
+            history = widget_text(table.query_one("#history"))
+            assert any(line.startswith(f"{done:>2} ") for line in history.splitlines()), history
+            assert "h: all" in history.splitlines()[0]  # and it says that the first ones are above
+            # at 80x24 the same list, in a box that scrolls, opens on the newest trick
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await press(pilot, "h")
+            assert isinstance(app.screen, PanelScreen)
+            await pilot.pause()
+            scroll = app.screen.query_one("#history-scroll")
+            assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+
+    asyncio.run(run())
+
+
+# --- 3. shown out stays with the hand -------------------------------------------------
+
+
+def test_shown_out_describes_the_same_hand_as_the_tricks_until_the_next_deal():
+    async def run():
+        app = make_app(seed="voids")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            await until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            table = app.table
+            hand = table.game.log[-1]
+            assert hand.finished
+            void = deductions(hand.state.tricks(), hand.declaration)[0]
+            assert any(void), "this deal has a player showing out"
+            tracker = widget_text(table.query_one("#tracker"))
+            assert "nobody yet" not in tracker
+            line = tracker[tracker.index("Shown out:"):]
+            names = short_names(table.game.players, 12)
+            for seat in range(NUM_SEATS):
+                for s in range(len(SUITS)):
+                    if void[seat] & SUIT_MASKS[s]:
+                        assert names[seat] in line and SUITS[s] in line
+            assert "12 " in widget_text(table.query_one("#history"))  # the tricks beside it, the last one shown
+
+    asyncio.run(run())
+
+
+# --- 4. the replay command works as printed --------------------------------------------
+
+
+def _near_the_end(rules: Rules) -> None:
+    session = Session.new(Setup(rules=rules, seed="again 7", levels=("random", "heuristic")))
+    game = session.game
+
+    def reached(game) -> bool:
+        return len(game.log) == game.rules.max_hands and len(game.log[-1].plays) >= 33
+
+    drive(game, [RandomAI()] * 3, session.seeds, stop=reached)
+    session.save()
+
+
+def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_path):
+    rules = Rules("advanced", short_game=True, redo_tokens=True)
+    _near_the_end(rules)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(200, 50)) as pilot:
+            screen = await until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+            return widget_text(screen.query_one("#gameover-help"))
+
+    text = asyncio.run(run())
+    command = next(line.strip() for line in text.splitlines() if line.strip().startswith("stepping-stones simulate"))
+    words = shlex.split(command)
+    assert words[:4] == ["stepping-stones", "simulate", "--games", "1"]
+    assert "--short" in words and "--redo" in words and words[words.index("--set") + 1] == "advanced"
+    assert words[words.index("--seats") + 1] == "heuristic,random,heuristic"
+    program = shutil.which("stepping-stones") or str(Path(sys.executable).with_name("stepping-stones"))
+    done = subprocess.run([program, *words[1:]], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # and it deals the cards of this game, hand by hand
+    records = tmp_path / "records"
+    done = subprocess.run([program, *words[1:], "--records", str(records)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    def hands(folder: Path) -> list:
+        found = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json")) if ".session." not in p.name]
+        return next(data["hands"] for data in found if "hands" in data)
+
+    dealt = hands(records)
+    played = hands(home / "data" / "games")
+    assert len(played) >= rules.hands
+    for mine, again in zip(played, dealt, strict=False):
+        assert mine["deal"] == again["deal"]
+
+
+# --- 5. hints fit their place and agree with themselves ----------------------------------
+
+
+async def _hint(pilot, table) -> str:
+    await press(pilot, "i")
+    for _ in range(3000):  # the expert works in a thread; the screen keeps answering meanwhile
+        if table.hint and "thinking" not in table.hint:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+    return widget_text(table.query_one("#log"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_a_hint_fits_its_place_at_every_size(size):
+    from stepping_stones.ai.hints import hint_for
+
+    async def run():
+        app = make_app(seed="hint-fit", redo_tokens=True)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            for phase in (Phase.BIDDING, Phase.PLAY):
+                def stop(app, screen, phase=phase) -> bool:
+                    t = app.table
+                    return screen is t and t.game.phase is phase and (phase is Phase.BIDDING
+                                                                     or len(t.game.log[-1].plays) >= 6)
+                await until(pilot, stop)
+                table = app.table
+                expected = hint_for(table.view())
+                log = await _hint(pilot, table)
+                joined = " ".join(log.split())
+                assert joined.startswith(f"Hint: {expected.action_text}:")
+                # the whole hint, or its brief, whole: nothing cut at the end
+                assert (" ".join(expected.text.split()) in joined
+                        or " ".join(f"{expected.brief} (i: all of it)".split()) in joined), log
+                # it moved nothing: the hand with its key row, the table and the bids all in view
+                hand = table.query_one("#hand")
+                assert on_screen(hand)
+                assert "[" in widget_text(hand).splitlines()[-1] or phase is Phase.BIDDING
+                above = table.query_one("#bidpanel" if phase is Phase.BIDDING else "#table")
+                assert above.region.bottom <= table.query_one("#log").region.y
+                if phase is Phase.BIDDING:
+                    bids = [w for w in table.query(".bidopt") if w.display]
+                    assert all(w.region.bottom <= above.region.bottom for w in bids)
+                if "i: all of it" in joined:
+                    await press(pilot, "i")
+                    assert isinstance(app.screen, NoticeScreen)
+                    await press(pilot, "escape")
+                await press(pilot, "enter")  # do what it said
+
+    asyncio.run(run())
