@@ -467,3 +467,22 @@ def test_each_app_keeps_its_own_analyses(home):
     assert first.hindsight.analyse(past, limit=50) is not None
     assert first.hindsight.known(past) is not None
     assert second.hindsight.known(past) is None
+
+
+def test_the_contract_line_tells_long_names_apart():
+    """The header of the table and the review names the declarer by the same shortening as every
+    other panel, so three long names that start alike stay different there too."""
+    from conftest import play_hand, same_bands
+    from stepping_stones.engine import Game, Rules
+    from stepping_stones.tui.render import NAME_WIDTH, contract_line
+
+    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
+             "Player With A Very Long Name Three")
+    shown = short_names(names, 2 * NAME_WIDTH)
+    assert len(set(shown)) == 3
+    for declarer in range(3):
+        game = Game(Rules(), players=names, first_forehand=declarer)
+        play_hand(game, same_bands(0, 1, 2), "win-no-trump 9")
+        view = game.view(0)
+        line = contract_line(view, view.history[-1], Look(False)).plain
+        assert line.startswith(f"{shown[declarer]} declared Win Tricks (No Trump)"), line

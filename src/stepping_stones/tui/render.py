@@ -82,7 +82,8 @@ def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
         text.append(f"Hand {hand.number}: bidding", style="bold")
         return text
     contract = bid.contract
-    text.append(view.players[hand.declarer], style="bold")
+    # a header line has room for longer names than the sheet's column, told apart the same way
+    text.append(short_names(view.players, 2 * NAME_WIDTH, look.ellipsis)[hand.declarer], style="bold")
     text.append(" declared ")
     text.append(contract.name, style="bold")
     if bid.redo:
