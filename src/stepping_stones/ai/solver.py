@@ -384,6 +384,12 @@ class Solver:
                 return mask.bit_length() - 1
             return (mask & -mask).bit_length() - 1
 
+        def weakest(mask: int) -> int:
+            """The weakest card of a one-suit mask under the ranking."""
+            if nine_high:
+                return (mask & -mask).bit_length() - 1
+            return mask.bit_length() - 1
+
         orders: dict[int, list[int]] = {}
 
         def ordered(mask: int, good: int, ascending: bool) -> list[int]:
@@ -556,8 +562,50 @@ class Solver:
             if counted[t]:
                 if win:
                     moves = ordered(cands, 0, False)  # cash the high cards first
+                elif not cands & (cands - 1):
+                    moves = [cands.bit_length() - 1]
+                elif leader == declarer:
+                    # The declarer leads low, first its lowest card of the suits where a defender
+                    # must go over it (all its cards of the suit are higher; under Must Beat, any
+                    # is): a safe exit.
+                    good = 0
+                    for suit in suits:
+                        mine = cands & suit
+                        if mine:
+                            low = weakest(mine)
+                            for other in (h[s2] & suit, h[s3] & suit):
+                                if other and key[strongest(other) if rule == _MUST_BEAT else weakest(other)] > key[low]:
+                                    good |= bit_of[low]
+                                    break
+                    moves = ordered(cands, good, True)
                 else:
-                    moves = ordered(cands, 0, True)  # lead low
+                    # A defender in a Lose contract leads low, first its lowest card of the suits
+                    # where the declarer must take the trick if the partner plays along.
+                    dh = h[declarer]
+                    partner = h[s3] if s2 == declarer else h[s2]
+                    good = 0
+                    for suit in suits:
+                        mine = cands & suit
+                        ds = dh & suit
+                        if mine and ds:
+                            x = weakest(mine)
+                            ps = partner & suit
+                            if rule != _MUST_BEAT:
+                                # Each plays its lowest: the declarer's is above both defenders'.
+                                low = key[weakest(ds)]
+                                forced = low > key[x] and (not ps or low > key[weakest(ps)])
+                            elif s2 == declarer:
+                                # It must go over the lead, and the partner cannot go over it.
+                                over = ds & above[x]
+                                forced = bool(over) and (not ps or key[weakest(over)] > key[strongest(ps)])
+                            else:
+                                # The partner goes over the lead as little as it may; the declarer
+                                # must go over the partner.
+                                over = ps & above[x]
+                                forced = key[strongest(ds)] > key[weakest(over) if over else x]
+                            if forced:
+                                good |= bit_of[x]
+                    moves = ordered(cands, good, True)
             else:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)
