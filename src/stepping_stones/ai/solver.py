@@ -626,6 +626,8 @@ class Solver:
                         moves = ordered(cands, cands & ~trump_mask, False)
                 elif not cands & (cands - 1):
                     moves = [cands.bit_length() - 1]
+                elif k in best_lead:
+                    moves = ordered(cands, 0, True)  # the hint below comes first
                 else:
                     # Lead low, first the cards ``lose_leads`` picks, suit by suit.
                     k0 = leader << 27
@@ -773,13 +775,28 @@ class Solver:
             result = not mx
             declarer_wins_now = best_seat == declarer
             declarer_takes = s3 == declarer
+            # The targets after the trick, whoever takes it; ``lead`` answers the trivial ones
+            # without counting a position, so they are answered here without the call.
+            target_takes = target - count if declarer_takes else target
+            target_stays = target - count if declarer_wins_now else target
+            left = counted_left[t + 1]
             for card in moves:
                 bit = bit_of[card]
-                h[s3] = hand ^ bit
                 if bit & takers:
-                    r = lead(s3, target - count if declarer_takes else target)
+                    if target_takes <= 0:
+                        r = True
+                    elif target_takes > left:
+                        r = False
+                    else:
+                        h[s3] = hand ^ bit
+                        r = lead(s3, target_takes)
+                elif target_stays <= 0:
+                    r = True
+                elif target_stays > left:
+                    r = False
                 else:
-                    r = lead(best_seat, target - count if declarer_wins_now else target)
+                    h[s3] = hand ^ bit
+                    r = lead(best_seat, target_stays)
                 if r == mx:
                     result = mx
                     break
