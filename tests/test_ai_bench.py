@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from stepping_stones.lab.speed import decision_ms, decision_times
+from stepping_stones.lab.speed import GAMES_AT_MOST, decision_times, decisions
 
 
-def test_decision_ms_has_the_levels_asked_with_ordered_percentiles():
-    result = decision_ms(games=1, seed=3, levels=["random", "heuristic"])
-    assert set(result) == {"random", "heuristic"}
-    for figures in result.values():
-        assert set(figures) == {"p50", "p95", "max"}
-        assert 0 <= figures["p50"] <= figures["p95"] <= figures["max"]
+def test_decisions_have_the_levels_asked_with_ordered_percentiles_in_cpu_and_wall_time():
+    result = decisions(games=2, seed=3, levels=["random", "heuristic"])
+    for figures_by_level in (result.cpu_ms, result.wall_ms):
+        assert set(figures_by_level) == {"random", "heuristic"}
+        for figures in figures_by_level.values():
+            assert set(figures) == {"p50", "p95", "max"}
+            assert 0 <= figures["p50"] <= figures["p95"] <= figures["max"]
+    assert result.sets == {"random": ["advanced", "standard"], "heuristic": ["advanced", "standard"]}
 
 
 def test_every_decision_of_a_game_is_timed():
     times = decision_times("random", games=1, seed=1)
     assert len(times) >= 12 * 36  # at least every card of twelve hands
+    assert {t.contract_set for t in times} == {"standard"}
+
+
+def test_the_expert_is_timed_in_both_contract_sets():
+    # two games at most, and the first two games of the bench are one of each set
+    assert GAMES_AT_MOST["expert"] == 2
+    times = decision_times("random", games=GAMES_AT_MOST["expert"], seed=1)
+    assert {t.contract_set for t in times} == {"standard", "advanced"}
 
 
 def test_solver_positions_are_drawn_as_the_bench_says():

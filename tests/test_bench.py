@@ -15,10 +15,13 @@ def test_bench_json_reports_the_engine_figures(capsys):
     assert facts["hands"] == 200
     assert facts["random_hands_per_s"] > 0
     assert facts["state_copy_us"] > 0 and facts["push_pop_us"] > 0
-    assert set(facts["ai_decision_ms"]) == {"random"}
-    assert set(facts["solver_ms"]) == {"6", "8", "10", "12"}
-    for figures in facts["solver_ms"].values():
-        assert set(figures) == {"p50", "p95"} and 0 < figures["p50"] <= figures["p95"]
+    assert set(facts["ai_decision_ms"]) == set(facts["ai_decision_cpu_ms"]) == {"random"}
+    assert facts["ai_decision_sets"] == {"random": ["advanced", "standard"]}  # 4 games: both sets
+    for key in ("solver_ms", "solver_cpu_ms"):
+        assert set(facts[key]) == {"6", "8", "10", "12"}
+        for figures in facts[key].values():
+            assert set(figures) == {"p50", "p95"} and 0 <= figures["p50"] <= figures["p95"]
+    assert facts["solver_positions_per_cpu_s"] > 0
 
 
 def test_random_hands_are_reproducible():

@@ -9,14 +9,16 @@ search pays most often: copying a hand state, and a push/pop pair.
 driver (all three seats at that level, standard and advanced sets
 alternating, redo tokens on in every other game), and every bid and card it
 chooses is timed -- the call to the agent, from a ready ``PlayerView`` to its
-answer.  The expert, which thinks far longer, plays one such game.
+answer -- in CPU time (``time.process_time``, which a busy machine does not inflate) and on the
+wall clock.  The expert, which thinks far longer, plays two such games: one of each contract set.
 
 ``solver_ms``: the exact double-dummy solver (``ai/solver.py``) timed on
 positions with 6, 8, 10 and 12 tricks left, drawn as ``solver_position``
 says: a random deal, a contract drawn uniformly from all seven, a random
 ranking, a random trump where the contract picks one, the declarer leading
 trick 1, then uniformly random legal cards up to that trick.  Each position is
-solved with a fresh solver (an empty table).
+solved with a fresh solver (an empty table), timed in CPU time and on the wall clock; the
+positions it searched over the CPU time give ``solver_positions_per_cpu_s``.
 """
 
 from __future__ import annotations
@@ -126,34 +128,47 @@ def push_pop_cost_us(repeats: int = 200_000) -> float:
     return (time.perf_counter() - start) / repeats * 1e6
 
 
+@dataclass(frozen=True)
+class Timing:
+    """One decision (or solve): the contract set of its game, seconds on the wall clock and of CPU."""
+
+    contract_set: str
+    wall: float
+    cpu: float
+
+
 class _Timed:
     """An agent whose every decision is timed into ``times``."""
 
-    def __init__(self, agent: Agent, times: list[float]) -> None:
+    def __init__(self, agent: Agent, times: list[Timing], contract_set: str = "") -> None:
         self.agent = agent
         self.name = agent.name
         self.times = times
+        self.contract_set = contract_set
 
     def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         bid = self.agent.choose_bid(view, rng)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(Timing(self.contract_set, time.perf_counter() - wall, time.process_time() - cpu))
         return bid
 
     def choose_card(self, view: PlayerView, rng: Random) -> int:
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         card = self.agent.choose_card(view, rng)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(Timing(self.contract_set, time.perf_counter() - wall, time.process_time() - cpu))
         return card
 
 
-def decision_times(level: str, games: int = 4, seed: int = 0) -> list[float]:
-    """Seconds per decision over ``games`` seeded games of three ``level`` seats."""
-    times: list[float] = []
+def decision_times(level: str, games: int = 4, seed: int = 0) -> list[Timing]:
+    """Each decision over ``games`` seeded games of three ``level`` seats (the contract sets
+    alternate, so two games time both)."""
+    times: list[Timing] = []
     seat = _Timed(make_ai(level), times)
     for number in range(games):
         seeds = Seeds.series(f"bench:{seed}", number)
-        match = Match.new(_MODES[number % len(_MODES)], [seat] * NUM_SEATS, seeds)
+        rules = _MODES[number % len(_MODES)]
+        seat.contract_set = rules.contract_set
+        match = Match.new(rules, [seat] * NUM_SEATS, seeds)
         drive(match.game, match.seats, seeds)
     return times
 
@@ -163,22 +178,36 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
-GAMES_AT_MOST = {"expert": 1}
+GAMES_AT_MOST = {"expert": 2}
 """Levels that think long play at most this many games in ``decision_ms`` (one expert game is
-about 450 timed decisions)."""
+about 450 timed decisions): two, so that both contract sets are timed."""
 
 
-def decision_ms(games: int = 4, seed: int = 0, levels: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
-    """For each level (all by default): median, 95th percentile and slowest decision, in ms."""
-    result = {}
+def _figures(seconds: list[float], slowest: bool = True) -> dict[str, float]:
+    ordered = sorted(seconds)
+    figures = {"p50": round(_percentile(ordered, 0.50) * 1e3, 3), "p95": round(_percentile(ordered, 0.95) * 1e3, 3)}
+    if slowest:
+        figures["max"] = round(ordered[-1] * 1e3, 3)
+    return figures
+
+
+@dataclass(frozen=True)
+class DecisionFigures:
+    wall_ms: dict[str, dict[str, float]]  # per level: p50, p95, max on the wall clock
+    cpu_ms: dict[str, dict[str, float]]  # the same in CPU time
+    sets: dict[str, list[str]]  # per level: the contract sets its games were played in
+
+
+def decisions(games: int = 4, seed: int = 0, levels: Sequence[str] | None = None) -> DecisionFigures:
+    """For each level (all by default): median, 95th percentile and slowest decision, in ms, on
+    the wall clock and in CPU time."""
+    wall, cpu, sets = {}, {}, {}
     for level in LEVELS if levels is None else levels:
-        times = sorted(decision_times(level, min(games, GAMES_AT_MOST.get(level, games)), seed))
-        result[level] = {
-            "p50": round(_percentile(times, 0.50) * 1e3, 3),
-            "p95": round(_percentile(times, 0.95) * 1e3, 3),
-            "max": round(times[-1] * 1e3, 3),
-        }
-    return result
+        times = decision_times(level, min(games, GAMES_AT_MOST.get(level, games)), seed)
+        wall[level] = _figures([t.wall for t in times])
+        cpu[level] = _figures([t.cpu for t in times])
+        sets[level] = sorted({t.contract_set for t in times})
+    return DecisionFigures(wall, cpu, sets)
 
 
 SOLVER_TRICKS = (6, 8, 10, 12)
@@ -201,31 +230,47 @@ def solver_position(rng: Random, tricks_left: int) -> HandState:
     return state
 
 
-def solver_times(tricks_left: int, count: int, seed: int = 0) -> list[float]:
-    """Seconds to solve exactly each of ``count`` positions with ``tricks_left`` tricks left."""
+@dataclass(frozen=True)
+class Solve:
+    wall: float
+    cpu: float
+    positions: int  # the positions the search visited (``Solver.nodes``)
+
+
+def solver_times(tricks_left: int, count: int, seed: int = 0) -> list[Solve]:
+    """Each of ``count`` exact solves of positions with ``tricks_left`` tricks left."""
     rng = Random(f"solver-bench:{seed}:{tricks_left}")
     times = []
     for _ in range(count):
         state = solver_position(rng, tricks_left)
         hands, leader, trick = position(state)
-        start = time.perf_counter()
-        Solver(state.contract, state.ranking, state.trump, state.declarer).value(hands, leader, trick)
-        times.append(time.perf_counter() - start)
+        solver = Solver(state.contract, state.ranking, state.trump, state.declarer)
+        wall, cpu = time.perf_counter(), time.process_time()
+        solver.value(hands, leader, trick)
+        times.append(Solve(time.perf_counter() - wall, time.process_time() - cpu, solver.nodes))
     return times
 
 
-def solver_ms(positions: dict[int, int] | None = None, seed: int = 0) -> dict[str, dict[str, float]]:
+@dataclass(frozen=True)
+class SolverFigures:
+    wall_ms: dict[str, dict[str, float]]  # per number of tricks left: p50 and p95 on the wall clock
+    cpu_ms: dict[str, dict[str, float]]  # the same in CPU time
+    positions_per_cpu_s: int  # positions searched per CPU second, over every solve
+
+
+def solver_figures(positions: dict[int, int] | None = None, seed: int = 0) -> SolverFigures:
     """Per number of tricks left ("6", "8", "10", "12"): median and 95th percentile of an exact
-    solve, in milliseconds."""
+    solve, in milliseconds, on the wall clock and in CPU time; and the search's speed."""
     counts = SOLVER_POSITIONS if positions is None else positions
-    result = {}
+    wall, cpu = {}, {}
+    searched, spent = 0, 0.0
     for tricks_left in SOLVER_TRICKS:
-        times = sorted(solver_times(tricks_left, counts[tricks_left], seed))
-        result[str(tricks_left)] = {
-            "p50": round(_percentile(times, 0.50) * 1e3, 3),
-            "p95": round(_percentile(times, 0.95) * 1e3, 3),
-        }
-    return result
+        times = solver_times(tricks_left, counts[tricks_left], seed)
+        wall[str(tricks_left)] = _figures([t.wall for t in times], slowest=False)
+        cpu[str(tricks_left)] = _figures([t.cpu for t in times], slowest=False)
+        searched += sum(t.positions for t in times)
+        spent += sum(t.cpu for t in times)
+    return SolverFigures(wall, cpu, round(searched / spent) if spent > 0 else 0)
 
 
 @dataclass(frozen=True)
@@ -234,8 +279,8 @@ class BenchResult:
     hands: int
     state_copy_us: float
     push_pop_us: float
-    ai_decision_ms: dict[str, dict[str, float]]
-    solver_ms: dict[str, dict[str, float]]
+    decisions: DecisionFigures
+    solver: SolverFigures
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -243,8 +288,12 @@ class BenchResult:
             "hands": self.hands,
             "state_copy_us": self.state_copy_us,
             "push_pop_us": self.push_pop_us,
-            "ai_decision_ms": self.ai_decision_ms,
-            "solver_ms": self.solver_ms,
+            "ai_decision_ms": self.decisions.wall_ms,
+            "ai_decision_cpu_ms": self.decisions.cpu_ms,
+            "ai_decision_sets": self.decisions.sets,
+            "solver_ms": self.solver.wall_ms,
+            "solver_cpu_ms": self.solver.cpu_ms,
+            "solver_positions_per_cpu_s": self.solver.positions_per_cpu_s,
         }
 
 
@@ -263,6 +312,6 @@ def bench(
         hands=hands,
         state_copy_us=round(min(copy_cost_us() for _ in range(repeats)), 3),
         push_pop_us=round(min(push_pop_cost_us() for _ in range(repeats)), 3),
-        ai_decision_ms=decision_ms(decision_games, levels=levels),
-        solver_ms=solver_ms(solver_positions),
+        decisions=decisions(decision_games, levels=levels),
+        solver=solver_figures(solver_positions),
     )
