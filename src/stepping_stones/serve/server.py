@@ -37,7 +37,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
 from ..safety import escape
-from .door import Door, DoorError, is_loopback, url_host
+from .door import Door, DoorError, is_loopback, security_headers, url_host
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
 __all__ = ["GameServer", "Limits", "TITLE", "app_argv", "serve"]
@@ -221,8 +221,6 @@ class GameServer(Server):
         return ("wss" if base.startswith("https") else "ws") + base[base.index(":"):] + "/ws"
 
     def _headers(self, request: web.Request) -> dict[str, str]:
-        from .door import security_headers
-
         return security_headers(self._websocket_url(request))
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
@@ -352,9 +350,6 @@ class GameServer(Server):
         return None
 
     # --- starting and stopping -----------------------------------------------------------------
-
-    async def on_startup(self, app: web.Application) -> None:
-        """Nothing is said before the port is bound (``run``)."""
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Every open tab's app is ended (asked to quit, then made to), and the games that were
