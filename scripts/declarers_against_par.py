@@ -20,7 +20,7 @@ from multiprocessing import Pool
 from stepping_stones.ai import make_ai
 from stepping_stones.ai.solver import SearchLimit, Solver, whole_hand_value
 from stepping_stones.engine import CONTRACTS, Game, HandState, Rules
-from stepping_stones.match import Seeds, drive
+from stepping_stones.game.match import Seeds, drive
 
 LIMIT = 3_000_000  # solver positions for one hand's par; a rare hand past it is left out
 

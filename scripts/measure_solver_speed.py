@@ -28,7 +28,7 @@ from pathlib import Path
 
 from stepping_stones.ai.solver import SearchLimit, Solver
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, deal
-from stepping_stones.match import Seeds
+from stepping_stones.game.match import Seeds
 
 SEED = "solver-speed"
 

@@ -17,7 +17,7 @@ from textual import events
 import tui_support
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import Phase
-from stepping_stones.settings import Settings
+from stepping_stones.storage.settings import Settings
 
 
 class Slow:

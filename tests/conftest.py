@@ -16,8 +16,8 @@ from stepping_stones.engine import (
     parse_bid,
     parse_card,
 )
-from stepping_stones.match import Seeds, drive
-from stepping_stones.records import record_from_game
+from stepping_stones.game.match import Seeds, drive
+from stepping_stones.storage.records import record_from_game
 
 
 def cards(text: str) -> int:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from stepping_stones.cli import main
-from stepping_stones.records import load_game, read_record
+from stepping_stones.storage.records import load_game, read_record
 
 
 def run_json(capsys, *argv: str) -> dict:

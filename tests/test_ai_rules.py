@@ -18,10 +18,10 @@ from stepping_stones.ai import (
     decide,
     make_ai,
 )
-from stepping_stones.choices import AI_LEVELS, DEFAULT_AI_LEVEL
 from stepping_stones.engine import FULL_DECK, Game, Phase, Rules, cards_of
+from stepping_stones.game.choices import AI_LEVELS, DEFAULT_AI_LEVEL
+from stepping_stones.game.match import Match, Seeds, drive
 from stepping_stones.lab.simulate import play_game
-from stepping_stones.match import Match, Seeds, drive
 
 MODES = [
     Rules("standard"),

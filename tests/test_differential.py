@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import reference
 from conftest import ALL_RULES, random_game
 from stepping_stones.engine import CARD_NAMES, CONTRACTS
-from stepping_stones.records import (
+from stepping_stones.storage.records import (
     RecordError,
     game_from_record,
     parse_record,

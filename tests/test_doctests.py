@@ -13,7 +13,7 @@ import stepping_stones.engine as engine
 MODULES = [
     "stepping_stones.engine",
     *(f"stepping_stones.engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__)),
-    "stepping_stones.match",
+    "stepping_stones.game.match",
     "stepping_stones.ai.features",
     "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",

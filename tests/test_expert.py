@@ -25,7 +25,7 @@ from stepping_stones.engine import (
     parse_bid,
     parse_card,
 )
-from stepping_stones.match import Seeds, drive
+from stepping_stones.game.match import Seeds, drive
 
 
 def game_at(seed: str, rules: Rules, actions: int) -> Game:

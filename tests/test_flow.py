@@ -9,9 +9,9 @@ from stepping_stones.ai import RandomAI, decide
 from stepping_stones.engine import CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
-from stepping_stones.records import load_game, summary
-from stepping_stones.session import Session, Setup, current_path, sidecar_of
-from stepping_stones.settings import Settings
+from stepping_stones.storage.records import load_game, summary
+from stepping_stones.storage.session import Session, Setup, current_path, sidecar_of
+from stepping_stones.storage.settings import Settings
 
 
 @pytest.fixture(autouse=True)

@@ -18,8 +18,8 @@ from textual.widgets import Static
 
 from stepping_stones.ai.knowledge import Knowledge
 from stepping_stones.engine import card_name, cards_of
-from stepping_stones.records import game_from_record, record_from_game, write_record
-from stepping_stones.session import current_path
+from stepping_stones.storage.records import game_from_record, record_from_game, write_record
+from stepping_stones.storage.session import current_path
 from stepping_stones.tui.dialogs import LastTrickScreen
 from stepping_stones.tui.screens import ReviewScreen
 from stepping_stones.tui.table import TableScreen

@@ -24,8 +24,8 @@ from stepping_stones.engine import (
     mask_of,
     parse_card,
 )
-from stepping_stones.match import Seeds, drive
-from stepping_stones.records import record_from_game, write_record
+from stepping_stones.game.match import Seeds, drive
+from stepping_stones.storage.records import record_from_game, write_record
 from test_solver import brute_force
 
 

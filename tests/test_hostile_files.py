@@ -18,8 +18,8 @@ import pytest
 
 from conftest import random_game
 from stepping_stones.engine import Rules
-from stepping_stones.records import parse_record, record_from_game, record_json
-from stepping_stones.safety import escape, name_problem, strict_json
+from stepping_stones.storage.records import parse_record, record_from_game, record_json
+from stepping_stones.storage.safety import escape, name_problem, strict_json
 
 MEMORY = 1_500 * 1024 * 1024
 SECONDS = 5.0
@@ -160,7 +160,7 @@ def _bulky(record: dict) -> dict[str, dict]:
 def test_structural_excess_is_refused_quickly_and_in_little_memory(record):
     import tracemalloc
 
-    from stepping_stones.records import MAX_RECORD_BYTES, RecordError
+    from stepping_stones.storage.records import MAX_RECORD_BYTES, RecordError
 
     for name, bulky in _bulky(record).items():
         text = json.dumps(bulky, separators=(",", ":"))

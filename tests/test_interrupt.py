@@ -17,7 +17,7 @@ import pytest
 
 from conftest import random_game
 from stepping_stones.engine import Rules
-from stepping_stones.records import record_from_game, write_record
+from stepping_stones.storage.records import record_from_game, write_record
 
 PRELUDE = """
 import os, signal, sys
@@ -57,7 +57,9 @@ def record_file(tmp_path: Path) -> Path:
 # The moments: the command line's own imports (before cli.main runs), the subcommands' imports
 # (pydantic and the records), inside the command, and the interpreter's shutdown.
 REPLAY_MOMENTS = ["argparse", "stepping_stones.cli.replay", "pydantic", "<exit>"]
-PLAIN_MOMENTS = ["argparse", "stepping_stones.records", "stepping_stones.plain", "stepping_stones.flow", "<exit>"]
+PLAIN_MOMENTS = [
+    "argparse", "stepping_stones.storage.records", "stepping_stones.plain", "stepping_stones.flow", "<exit>",
+]
 
 
 @pytest.mark.parametrize("at", REPLAY_MOMENTS)

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from conftest import random_game
-from stepping_stones import library as library_module
+from stepping_stones.storage import library as library_module
 from stepping_stones.cli import main
 from stepping_stones.engine import CONTRACTS, Goal, Rules
-from stepping_stones.library import Library, file_game
-from stepping_stones.records import read_record, record_from_game, summary, write_record
+from stepping_stones.storage.library import Library, file_game
+from stepping_stones.storage.records import read_record, record_from_game, summary, write_record
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
@@ -55,7 +55,7 @@ def expected_stats(paths: list[Path], name: str, assisted: set[Path] = frozenset
         record = read_record(path)
         if name not in record.players or path in assisted:
             continue
-        from stepping_stones.records import game_from_record
+        from stepping_stones.storage.records import game_from_record
 
         facts = summary(game_from_record(record))
         if not facts["complete"]:
@@ -322,8 +322,8 @@ def test_a_finished_game_enters_the_library_when_it_ends(home):
     from random import Random
 
     from stepping_stones.flow import AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
-    from stepping_stones.session import Session, Setup
-    from stepping_stones.settings import Settings
+    from stepping_stones.storage.session import Session, Setup
+    from stepping_stones.storage.settings import Settings
 
     session = Session.new(Setup(seed="lib-flow", levels=("random", "random")))
     session.claim()
@@ -455,7 +455,7 @@ def test_a_schema_not_the_expected_one_is_moved_aside_and_rebuilt(home, tmp_path
 
 def test_the_expected_schema_is_what_the_migrations_make(home):
     with Library.open() as library:
-        from stepping_stones.library import _schema, expected_schema
+        from stepping_stones.storage.library import _schema, expected_schema
 
         assert _schema(library.conn) == expected_schema(library_module.SCHEMA_VERSION)
         assert {name for kind, name, _t, _s in expected_schema(1) if kind == "table"} == {
@@ -467,7 +467,7 @@ def test_the_expected_schema_is_what_the_migrations_make(home):
 
 
 def test_a_busy_library_is_waited_for_in_slices_given_up_plainly_or_stopped(home, capsys, monkeypatch):
-    from stepping_stones.library import LibraryBusy, LibraryCancelled, Patience
+    from stepping_stones.storage.library import LibraryBusy, LibraryCancelled, Patience
 
     make_records(home / "data" / "games", 2)
     Library.open().close()

@@ -16,11 +16,11 @@ from random import Random
 import pytest
 
 import reference
-from stepping_stones.choices import Setup
 from stepping_stones.engine import CARD_NAMES, Rules
+from stepping_stones.game.choices import Setup
 from stepping_stones.plain import Options, run
-from stepping_stones.records import game_from_record, read_record, summary
-from stepping_stones.session import current_path, sidecar_path
+from stepping_stones.storage.records import game_from_record, read_record, summary
+from stepping_stones.storage.session import current_path, sidecar_path
 
 STANDARD = Rules()
 MODES = {

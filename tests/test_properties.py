@@ -23,7 +23,7 @@ from stepping_stones.engine import (
     deal,
     mask_of,
 )
-from stepping_stones.match import Match, Seeds
+from stepping_stones.game.match import Match, Seeds
 
 rules_st = st.sampled_from(ALL_RULES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conftest import ALL_RULES, random_game
 from stepping_stones.cli import main
 from stepping_stones.engine import SUITS, Declaration, Game, Phase, Rules, parse_bid, parse_card
-from stepping_stones.records import (
+from stepping_stones.storage.records import (
     RecordError,
     game_from_record,
     parse_record,

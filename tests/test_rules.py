@@ -42,7 +42,7 @@ from stepping_stones.engine import (
     score_results,
     winners,
 )
-from stepping_stones.match import Seeds, drive
+from stepping_stones.game.match import Seeds, drive
 
 C = parse_card
 

@@ -11,9 +11,9 @@ from random import Random
 
 import pytest
 
-from stepping_stones.files import atomic_write
-from stepping_stones.records import load_game
-from stepping_stones.session import SlotLock, current_path, slot_path
+from stepping_stones.storage.files import atomic_write
+from stepping_stones.storage.records import load_game
+from stepping_stones.storage.session import SlotLock, current_path, slot_path
 from stepping_stones.tui.dialogs import ConfirmScreen, NoticeScreen, OpenElsewhereScreen
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen
 from stepping_stones.tui.table import TableScreen
@@ -189,7 +189,7 @@ def test_a_full_disk_mid_game_is_reported_and_the_game_goes_on(home, monkeypatch
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             table = app.table
-            monkeypatch.setattr("stepping_stones.files.tempfile.mkstemp", no_space)
+            monkeypatch.setattr("stepping_stones.storage.files.tempfile.mkstemp", no_space)
             await human_turn(pilot, table, Random(2))
             await pilot.pause()
             assert "No space left on device" in widget_text(table.query_one("#save-notice"))
@@ -206,7 +206,7 @@ def test_a_full_disk_mid_game_is_reported_and_the_game_goes_on(home, monkeypatch
 
 
 def test_settings_that_are_a_fifo_or_garbage_give_the_defaults(home):
-    from stepping_stones.settings import Settings, load_settings, settings_path
+    from stepping_stones.storage.settings import Settings, load_settings, settings_path
 
     settings_path().parent.mkdir(parents=True)
     os.mkfifo(settings_path())
@@ -250,7 +250,7 @@ def _finished_in_games(home) -> list:
 def test_a_game_that_ends_on_a_full_disk_is_kept_and_written_once_there_is_room(home, monkeypatch):
     import io
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     saved_game_near_the_end(seed="full-end", cards_left=1)
@@ -285,7 +285,7 @@ def test_a_game_that_ends_on_a_full_disk_is_kept_and_written_once_there_is_room(
 def test_a_game_that_ends_on_a_full_disk_and_is_given_up_says_so_and_keeps_the_old_save(home, monkeypatch):
     import io
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     saved_game_near_the_end(seed="full-quit", cards_left=1)
@@ -335,10 +335,10 @@ def _first_legal(printed: str) -> str:
 def test_after_a_read_only_start_the_lock_is_taken_before_the_first_write(home, monkeypatch):
     import io
 
-    from stepping_stones import session as session_module
-    from stepping_stones.choices import Setup
+    from stepping_stones.storage import session as session_module
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
-    from stepping_stones.session import lock_of, open_elsewhere, sidecar_path
+    from stepping_stones.storage.session import lock_of, open_elsewhere, sidecar_path
 
     saved_game_near_the_end(seed="ro-then-rw", hands=1, cards_left=20, person_to_play=True)
     before = current_path().read_bytes()
@@ -356,7 +356,7 @@ def test_after_a_read_only_start_the_lock_is_taken_before_the_first_write(home, 
         return real_write(path, text)
 
     monkeypatch.setattr(session_module, "atomic_write", spy)
-    monkeypatch.setattr("stepping_stones.records.atomic_write", spy)
+    monkeypatch.setattr("stepping_stones.storage.records.atomic_write", spy)
     out = io.StringIO()
     reads: list[str] = []
 
@@ -386,7 +386,7 @@ def test_after_a_read_only_start_the_lock_is_taken_before_the_first_write(home, 
 def test_after_a_read_only_start_a_slot_taken_meanwhile_is_never_written(home, monkeypatch):
     import io
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     saved_game_near_the_end(seed="ro-two", hands=1, cards_left=20, person_to_play=True)
@@ -429,9 +429,9 @@ def test_a_bad_sidecar_is_moved_aside_with_a_notice_and_the_game_resumes(home, s
     import io
     import json
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
-    from stepping_stones.session import sidecar_path
+    from stepping_stones.storage.session import sidecar_path
 
     saved_game_near_the_end(seed="side", hands=1, cards_left=20, person_to_play=True)
     sidecar_path().write_text(json.dumps(sidecar))
@@ -459,7 +459,7 @@ def test_a_bad_sidecar_is_moved_aside_with_a_notice_and_the_game_resumes(home, s
 def test_a_bad_sidecar_is_reported_in_the_app_and_the_game_resumes(home):
     import json
 
-    from stepping_stones.session import sidecar_path
+    from stepping_stones.storage.session import sidecar_path
 
     saved_game_near_the_end(seed="side-app", hands=1, cards_left=20, person_to_play=True)
     sidecar_path().write_text(json.dumps({"seed": "\x1b]0;pwned\x07", "levels": [None, None, None]}))
@@ -556,10 +556,10 @@ def test_quitting_on_the_last_summary_shows_the_result_on_the_next_start(home):
 def test_plain_resume_of_a_game_closed_on_its_last_summary_shows_the_result(home):
     import io
 
-    from stepping_stones.choices import Setup
-    from stepping_stones.match import drive
+    from stepping_stones.game.choices import Setup
+    from stepping_stones.game.match import drive
     from stepping_stones.plain import Options, run
-    from stepping_stones.session import Session
+    from stepping_stones.storage.session import Session
 
     session = Session.new(Setup(seed="plain-last", levels=("random", "random")))
     from stepping_stones.ai import RandomAI
@@ -579,7 +579,7 @@ def test_plain_resume_of_a_game_closed_on_its_last_summary_shows_the_result(home
 def test_temporary_files_left_by_a_killed_copy_are_removed_under_the_lock(home):
     import io
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     saved_game_near_the_end(seed="stale", hands=1, cards_left=20, person_to_play=True)
@@ -603,7 +603,7 @@ def test_temporary_files_left_by_a_killed_copy_are_removed_under_the_lock(home):
 def test_a_data_folder_that_is_a_file_is_said_to_be_one(home):
     import io
 
-    from stepping_stones.choices import Setup
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     home.mkdir()
@@ -622,8 +622,8 @@ def test_every_seed_a_game_can_start_with_is_one_its_save_can_resume_with(home):
     import subprocess
     import sys
 
-    from stepping_stones.choices import SEED_LENGTH, Setup
-    from stepping_stones.session import Session, find_saved, free_slot
+    from stepping_stones.game.choices import SEED_LENGTH, Setup
+    from stepping_stones.storage.session import Session, find_saved, free_slot
 
     longest = "7" * SEED_LENGTH
     session = Session.new(Setup(seed=longest), free_slot())
@@ -642,7 +642,7 @@ def test_every_seed_a_game_can_start_with_is_one_its_save_can_resume_with(home):
 def test_the_setup_screen_takes_no_longer_seed_than_a_save_keeps(home):
     from textual.widgets import Input
 
-    from stepping_stones.choices import SEED_LENGTH
+    from stepping_stones.game.choices import SEED_LENGTH
 
     async def main() -> None:
         app = make_app()
@@ -659,8 +659,8 @@ def test_a_finished_game_written_but_not_filed_is_not_called_lost(home, monkeypa
     be saved (it is), not lost, and the next start files it."""
     import io
 
-    from stepping_stones import session as session_module
-    from stepping_stones.choices import Setup
+    from stepping_stones.storage import session as session_module
+    from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
 
     saved_game_near_the_end(seed="no-games-folder", cards_left=1)

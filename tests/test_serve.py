@@ -30,11 +30,11 @@ import aiohttp
 import pytest
 
 from stepping_stones.engine import CARD_NAMES
-from stepping_stones.records import load_game
 from stepping_stones.serve import Door, DoorError, Limits, is_loopback
 from stepping_stones.serve.tabs import Allowance, BadMessage, parse_message
-from stepping_stones.session import open_elsewhere
-from stepping_stones.settings import Settings
+from stepping_stones.storage.records import load_game
+from stepping_stones.storage.session import open_elsewhere
+from stepping_stones.storage.settings import Settings
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)

@@ -35,8 +35,8 @@ from stepping_stones.engine import (
     deal,
     mask_of,
 )
-from stepping_stones.match import Match, Seeds
-from stepping_stones.records import record_from_game, record_json
+from stepping_stones.game.match import Match, Seeds
+from stepping_stones.storage.records import record_from_game, record_json
 
 FORGED = replace(CONTRACTS["must-beat"], id="no-such-contract")
 bids = st.one_of(

@@ -22,8 +22,8 @@ from stepping_stones.engine import (
     sorted_cards,
 )
 from stepping_stones.explain import short_names
-from stepping_stones.session import current_path, sidecar_of
-from stepping_stones.settings import Settings, few_colours, load_settings, settings_path
+from stepping_stones.storage.session import current_path, sidecar_of
+from stepping_stones.storage.settings import Settings, few_colours, load_settings, settings_path
 from stepping_stones.tui.dialogs import HandSummaryScreen, PanelScreen
 from stepping_stones.tui.render import Look, hand_summary
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
@@ -312,7 +312,7 @@ def test_pace_gets_faster_then_starts_again_slow():
 def test_the_record_and_replay_mark_a_redo_the_same_way(tmp_path, capsys):
     from conftest import random_game
     from stepping_stones.cli import main
-    from stepping_stones.records import record_from_game, write_record
+    from stepping_stones.storage.records import record_from_game, write_record
 
     for seed in range(60):
         game = random_game(seed, Rules("standard", redo_tokens=True))

@@ -19,8 +19,8 @@ from stepping_stones.ai import RandomAI
 from stepping_stones.ai.knowledge import deductions
 from stepping_stones.engine import NUM_SEATS, SUIT_MASKS, SUITS, Phase, Rules
 from stepping_stones.explain import short_names
-from stepping_stones.match import drive
-from stepping_stones.session import Session, Setup
+from stepping_stones.game.match import drive
+from stepping_stones.storage.session import Session, Setup
 from stepping_stones.tui.dialogs import HandSummaryScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
 from tui_support import human_turn, make_app, press, wait_for_person, widget_text

@@ -10,9 +10,9 @@ from random import Random
 import pytest
 
 from stepping_stones.engine import IllegalCardError, Phase, deal
-from stepping_stones.match import Match
-from stepping_stones.records import load_game, record_from_game
-from stepping_stones.session import Session, Setup, current_path, games_dir, sidecar_path
+from stepping_stones.game.match import Match
+from stepping_stones.storage.records import load_game, record_from_game
+from stepping_stones.storage.session import Session, Setup, current_path, games_dir, sidecar_path
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
 from stepping_stones.tui.table import TableScreen
@@ -385,8 +385,9 @@ def test_the_first_screen_needs_neither_the_ai_nor_pydantic(home):
     assert out[0] == "SetupScreen"
     loaded = set(out[1].split())
     assert "stepping_stones.tui.setup" in loaded
-    for heavy in ("pydantic", "stepping_stones.ai", "stepping_stones.records", "stepping_stones.session",
-                  "stepping_stones.tui.screens", "stepping_stones.tui.table", "stepping_stones.tui.render"):
+    for heavy in ("pydantic", "stepping_stones.ai", "stepping_stones.storage.records",
+                  "stepping_stones.storage.session", "stepping_stones.tui.screens", "stepping_stones.tui.table",
+                  "stepping_stones.tui.render"):
         assert heavy not in loaded
 
 
@@ -396,7 +397,7 @@ def test_a_settings_file_is_checked_by_pydantics_validator_alone(home):
     import subprocess
     import sys
 
-    from stepping_stones.settings import Settings, load_settings, save_settings, settings_path
+    from stepping_stones.storage.settings import Settings, load_settings, save_settings, settings_path
 
     save_settings(Settings(pace="slow", ascii=True))
     script = FIRST_SCREEN_ONLY.replace("print(type(app.screen).__name__)",
@@ -450,7 +451,7 @@ def test_the_setup_screen_with_the_mouse():
 
 
 def test_the_setup_screen_in_ascii_mode_draws_only_ascii():
-    from stepping_stones.settings import Settings
+    from stepping_stones.storage.settings import Settings
 
     async def run():
         app = make_app(settings=Settings(pace="instant", colour="colour", ascii=True))

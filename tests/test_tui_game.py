@@ -8,7 +8,7 @@ import pytest
 
 from stepping_stones.ai import RandomAI, decide
 from stepping_stones.cli import main
-from stepping_stones.records import load_game, read_record, summary
+from stepping_stones.storage.records import load_game, read_record, summary
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen
 from tui_support import (

@@ -28,7 +28,7 @@ def home(monkeypatch):
     shutil.rmtree(HOME, ignore_errors=True)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(HOME))
     monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.setattr("stepping_stones.session._stamp", lambda: "20260101-120000")
+    monkeypatch.setattr("stepping_stones.storage.session._stamp", lambda: "20260101-120000")
     yield HOME
     shutil.rmtree(HOME, ignore_errors=True)
 

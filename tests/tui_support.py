@@ -11,9 +11,9 @@ from textual.geometry import Region
 
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import CONTRACTS, Phase, Rules
-from stepping_stones.match import drive
-from stepping_stones.session import Session, Setup
-from stepping_stones.settings import Settings
+from stepping_stones.game.match import drive
+from stepping_stones.storage.session import Session, Setup
+from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.screens import GameOverScreen

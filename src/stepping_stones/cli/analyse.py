@@ -49,7 +49,7 @@ def render_text(game: Game, analyses: list[HandAnalysis]) -> str:
     """The analysis for people: per hand the declaration, result and par, then each seat's
     costliest mistakes."""
     from ..engine import CONTRACTS
-    from ..safety import escape
+    from ..storage.safety import escape
 
     names = [escape(n) for n in game.players]
     lines = []

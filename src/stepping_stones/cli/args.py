@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..ai import LEVELS
-from ..choices import SEED_LENGTH
 from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
+from ..game.choices import SEED_LENGTH
 
 if TYPE_CHECKING:
     from ..lab.simulate import Runner
@@ -20,7 +20,7 @@ def game_from_file(path: str) -> Game | None:
     error naming what is wrong (``hand 3, play 14: ...``), for the command to exit with 2."""
     import sys
 
-    from ..records import RecordError, game_from_record, read_record
+    from ..storage.records import RecordError, game_from_record, read_record
 
     try:
         return game_from_record(read_record(path))

@@ -31,9 +31,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.model import model_path
-    from ..files import atomic_write
     from ..lab.calibrate import fit
-    from ..safety import escape
+    from ..storage.files import atomic_write
+    from ..storage.safety import escape
 
     bar, advance = progress_bar(len(CONTRACTS), "contracts", "calibrate")
     try:

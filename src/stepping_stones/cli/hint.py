@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
-    from ..safety import escape
+    from ..storage.safety import escape
     from .args import game_from_file
 
     game = game_from_file(args.file)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..library import Library
+    from ..storage.library import Library
 
 REFUSAL_LINE = 300
 """The longest line ``library import`` prints about one refused record."""
@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def open_library(command: str) -> Library | None:
     """The library, its notices said on standard error; None (after one line) if it cannot be used."""
-    from ..library import Library, LibraryError
+    from ..storage.library import Library, LibraryError
 
     try:
         library = Library.open()
@@ -53,8 +53,8 @@ def run_import(args: argparse.Namespace) -> int:
     library = open_library("library import")
     if library is None:
         return 2
-    from ..library import LibraryError
-    from ..safety import one_line
+    from ..storage.library import LibraryError
+    from ..storage.safety import one_line
 
     with library:
         try:

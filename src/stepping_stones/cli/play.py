@@ -44,8 +44,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..choices import Setup
-    from ..safety import names_problem
+    from ..game.choices import Setup
+    from ..storage.safety import names_problem
 
     try:
         rules = rules_from_args(args)

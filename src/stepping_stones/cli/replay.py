@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..engine import CONTRACTS, Game
-from ..records import summary
+from ..storage.records import summary
 from .args import game_from_file
 
 

@@ -19,8 +19,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..records import RecordError, load_game
-    from ..safety import escape
+    from ..storage.records import RecordError, load_game
+    from ..storage.safety import escape
 
     try:
         game = load_game(args.file)

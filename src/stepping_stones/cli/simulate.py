@@ -11,7 +11,7 @@ from ..ai import LEVELS
 from ..engine import RulesError
 from ..lab.cluster import ClusterError
 from ..lab.simulate import SimulationResult, simulate
-from ..safety import escape
+from ..storage.safety import escape
 from .args import (
     MAX_COUNT,
     add_cluster_argument,

@@ -7,11 +7,11 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ..safety import escape
+from ..storage.safety import escape
 from .library import open_library
 
 if TYPE_CHECKING:
-    from ..library import PlayerStats
+    from ..storage.library import PlayerStats
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..library import LibraryError
+    from ..storage.library import LibraryError
 
     library = open_library("stats")
     if library is None:

@@ -20,7 +20,7 @@ from ..ai import HeuristicAI
 from ..ai.features import Features, features
 from ..ai.model import ContractModel, Model
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, NUM_SUITS, RANKINGS, Declaration, Game, Phase, Rules
-from ..match import Seeds, drive
+from ..game.match import Seeds, drive
 from .simulate import Progress, Runner
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..safety import escape
+from ..storage.safety import escape
 from .simulate import Progress
 
 if TYPE_CHECKING:

@@ -15,9 +15,9 @@ from typing import Any, Protocol, TypeVar
 
 from ..ai import Agent, make_ai
 from ..engine import NUM_SEATS, Game, Rules
-from ..files import atomic_write
-from ..match import Match, Seeds, drive
-from ..records import record_from_game, record_json
+from ..game.match import Match, Seeds, drive
+from ..storage.files import atomic_write
+from ..storage.records import record_from_game, record_json
 
 Progress = Callable[[], None]
 """Called once for every unit of work done (a game, a deal set, a hand)."""

@@ -46,7 +46,7 @@ from ..engine import (
     cards_of,
     deal,
 )
-from ..match import Match, Seeds, drive
+from ..game.match import Match, Seeds, drive
 
 _MODES = (
     Rules("standard"),

@@ -36,7 +36,7 @@ from typing import Any, Literal, TypeVar
 from ..ai import make_ai
 from ..ai.bidding import BidChooser
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, deal
-from ..match import Seeds, drive
+from ..game.match import Seeds, drive
 from .simulate import GameStats, Progress, Runner, play_game
 
 WORKERS = 2

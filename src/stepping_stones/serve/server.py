@@ -36,7 +36,7 @@ import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
-from ..safety import escape
+from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, security_headers, url_host
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 

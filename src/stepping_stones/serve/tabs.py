@@ -31,7 +31,7 @@ __all__ = [
     "GAME_META",
 ]
 
-from ..session import SERVED_GAME_META as GAME_META  # what the app says of its game as it closes
+from ..storage.session import SERVED_GAME_META as GAME_META  # what the app says of its game as it closes
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,16 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from ..choices import HUMAN, Setup
 from ..engine import Rules
-from ..safety import escape
-from ..settings import COLOURS, PACES, Settings, load_settings, save_settings
+from ..game.choices import HUMAN, Setup
+from ..storage.safety import escape
+from ..storage.settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .hindsight import Hindsight
 from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
     from ..engine import Game
-    from ..session import Session
+    from ..storage.session import Session
 
 
 _ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
@@ -113,7 +113,7 @@ class SteppingStonesApp(App):
     def _look_for_saved(self) -> None:
         """Offer the unfinished game, or say why a save could not be used.  A finished game whose
         result was never seen (the app was closed on its last summary) opens at once to show it."""
-        from ..session import describe_progress, find_saved
+        from ..storage.session import describe_progress, find_saved
 
         saved = find_saved()
         session = saved.session
@@ -164,7 +164,7 @@ class SteppingStonesApp(App):
         self.push_screen(OpenElsewhereScreen(escape(str(path))), answer)
 
     def _review_file(self, path: Path, title: str) -> None:
-        from ..records import RecordError, load_game
+        from ..storage.records import RecordError, load_game
         from .screens import ReviewScreen
 
         try:
@@ -225,7 +225,7 @@ class SteppingStonesApp(App):
                 table.session.archive("unfinished")
             table.session.release()
         self.last_setup = replace(setup, seed=None)
-        from ..session import Session, free_slot
+        from ..storage.session import Session, free_slot
 
         session = Session.new(setup, free_slot())
         session.claim()
@@ -370,7 +370,7 @@ class SteppingStonesApp(App):
         that it can say how many games it saved when it stops."""
         write_meta = getattr(self._driver, "write_meta", None) if self.is_web else None
         if write_meta is not None:
-            from ..session import SERVED_GAME_META
+            from ..storage.session import SERVED_GAME_META
 
             playing = self.session is not None and not self.session.game.over
             write_meta({"type": SERVED_GAME_META, "open": playing})

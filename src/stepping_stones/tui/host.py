@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol, cast
 from textual.dom import DOMNode
 
 if TYPE_CHECKING:
-    from ..choices import Setup
     from ..engine import Rules
-    from ..session import Session
-    from ..settings import Settings
+    from ..game.choices import Setup
+    from ..storage.session import Session
+    from ..storage.settings import Settings
     from .hindsight import Hindsight
 
 

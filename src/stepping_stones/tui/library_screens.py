@@ -26,9 +26,9 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from textual_plotext import PlotextPlot
 
 from ..engine import CONTRACTS, Rules
-from ..library import HistoryEntry, Library, LibraryBusy, LibraryCancelled, LibraryError, Patience, PlayerStats
-from ..records import RecordError, load_game
-from ..session import HUMAN
+from ..storage.library import HistoryEntry, Library, LibraryBusy, LibraryCancelled, LibraryError, Patience, PlayerStats
+from ..storage.records import RecordError, load_game
+from ..storage.session import HUMAN
 from .widgets import TooSmall
 
 SHORT = {

@@ -16,7 +16,6 @@ from textual import events
 from textual.widgets import Static
 
 from ..ai.knowledge import deductions
-from ..choices import HUMAN
 from ..engine import (
     HAND_SIZE,
     NUM_SEATS,
@@ -34,6 +33,7 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import Teller, plural, short_names
+from ..game.choices import HUMAN
 from .render import SUIT_COLOURS, Look, sheet_table
 from .widgets import CARD_KEYS, Clickable
 

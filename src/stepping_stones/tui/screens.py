@@ -28,7 +28,7 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import short_names, simulate_command
-from ..safety import escape
+from ..storage.safety import escape
 from .host import host
 from .render import NAME_WIDTH, Look, contract_line, result_text, sheet_table
 from .setup import SetupScreen as SetupScreen  # it lived here once; the app imports it from .setup

@@ -16,10 +16,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..choices import AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LENGTH, Setup
 from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Rules
-from ..safety import names_problem
-from ..settings import PACES, as_colour, as_pace, save_settings
+from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LENGTH, Setup
+from ..storage.safety import names_problem
+from ..storage.settings import PACES, as_colour, as_pace, save_settings
 from .host import host
 from .widgets import Choice, KeyBar, TooSmall
 

@@ -25,9 +25,9 @@ from ..ai import Action
 from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, Game, IllegalActionError, Phase, PlayerView
 from ..explain import short_names
 from ..flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
-from ..match import Request
-from ..session import HUMAN, Session
-from ..settings import Settings
+from ..game.match import Request
+from ..storage.session import HUMAN, Session
+from ..storage.settings import Settings
 from .host import host
 from .panels import (
     HandPanel,
@@ -322,7 +322,7 @@ class TableScreen(Screen[None]):
 
     def _levels(self) -> tuple[str, str, str]:
         """The levels of the three seats for ``simulate``: the person's seat played by the default."""
-        from ..choices import DEFAULT_AI_LEVEL
+        from ..game.choices import DEFAULT_AI_LEVEL
 
         one, two = (self.session.level(s) or DEFAULT_AI_LEVEL for s in (1, 2))
         return (DEFAULT_AI_LEVEL, one, two)

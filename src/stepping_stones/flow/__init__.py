@@ -18,6 +18,9 @@ A front end loops on ``next_step()``:
 * ``HandSummary`` -- show the summary of hand ``number``, then call ``summary_seen()``;
 * ``GameOver`` -- the game is finished and filed (``path``), or could not be written (``path``
   is None, ``problem`` says why): the game is kept, and ``file()`` tries again.
+
+May import: the engine's public face, ``explain``, ``ai``, ``game`` and ``storage``; never
+Textual or a front end.  Imported by the front ends (``tui``, ``plain``) and ``cli``.
 """
 
 from __future__ import annotations
@@ -26,13 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ai import LEVELS as AI_LEVELS
-from .ai import Action, Agent, make_ai
-from .engine import NUM_SEATS, Bid, Game, IllegalActionError, Phase, PlayerView, Trick, WrongPhaseError
-from .explain import Teller
-from .match import Match, Request
-from .session import HUMAN, Session
-from .settings import PACE_DELAYS, Settings
+from ..ai import LEVELS as AI_LEVELS
+from ..ai import Action, Agent, make_ai
+from ..engine import NUM_SEATS, Bid, Game, IllegalActionError, Phase, PlayerView, Trick, WrongPhaseError
+from ..explain import Teller
+from ..game.match import Match, Request
+from ..storage.session import HUMAN, Session
+from ..storage.settings import PACE_DELAYS, Settings
 
 TRICK_HOLD = 0.6
 """At instant pace, seconds a finished trick stays in view before an AI seat leads the next one
@@ -166,7 +169,7 @@ class GameFlow:
             self._saving_changed()
             if self._path is None:
                 return None
-            from .library import file_game  # the game enters the library now; a failure is only a notice
+            from ..storage.library import file_game  # the game enters the library now; a failure is only a notice
 
             if (notice := file_game(self._path)) is not None:
                 self._tell("save", notice)

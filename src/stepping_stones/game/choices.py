@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .engine import Rules
+from ..engine import Rules
 
 AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
 """The computer players' levels, weakest first: the names of ``stepping_stones.ai.LEVELS``, written

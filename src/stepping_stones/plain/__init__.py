@@ -11,6 +11,9 @@ gets one sentence saying why not.  The game is saved after every action, as
 in the terminal app and in the same place; ``--resume`` carries on.
 
 It drives the same ``GameFlow`` as the terminal app.
+
+A front end: it may import everything below it (``flow``, ``storage``, ``game``, ``ai``,
+``explain``, the engine's public face), never Textual, ``tui`` or ``serve``.
 """
 
 from __future__ import annotations
@@ -20,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
-from .choices import HUMAN, Setup
-from .engine import (
+from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
     SUIT_MASKS,
@@ -36,12 +38,13 @@ from .engine import (
     parse_card,
     sorted_cards,
 )
-from .explain import Teller, plural, result_lines, sheet_lines, summary_lines
-from .flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
-from .records import quote
-from .safety import escape
-from .session import Session, describe_progress, find_saved, free_slot
-from .settings import Settings
+from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
+from ..flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from ..game.choices import HUMAN, Setup
+from ..storage.records import quote
+from ..storage.safety import escape
+from ..storage.session import Session, describe_progress, find_saved, free_slot
+from ..storage.settings import Settings
 
 HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
@@ -249,7 +252,7 @@ class PlainGame:
 
     def analysis(self) -> list[str]:
         """The last finished hand against perfect play (it can take a few seconds)."""
-        from .ai.analysis import analyse_past, analysis_lines
+        from ..ai.analysis import analyse_past, analysis_lines
 
         view = self.flow.view()
         if not view.history:
@@ -371,7 +374,7 @@ def introduce(session: Session, out: TextIO) -> None:
 
 def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
     """The expert's suggestion for the person, with its reason."""
-    from .ai.hints import hint_for
+    from ..ai.hints import hint_for
 
     try:
         found = hint_for(view)
@@ -382,7 +385,7 @@ def expert_hint(view: PlayerView) -> tuple[Bid | int, str] | None:
 
 def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = expert_hint) -> int:
     """Play a game in plain lines; the exit status."""
-    from .settings import load_settings
+    from ..storage.settings import load_settings
 
     settings = load_settings().model_copy(update={"pace": "instant", "trick_pause": False})
     session = start(options, settings, out)

@@ -40,7 +40,7 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 from filelock import FileLock, Timeout
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
-from .engine import CONTRACTS, NUM_SEATS, Game, Rules, score_results
+from ..engine import CONTRACTS, NUM_SEATS, Game, Rules, score_results
 from .files import atomic_write, fsync_folder
 from .records import (
     MAX_RECORD_BYTES,

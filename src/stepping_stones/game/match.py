@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from enum import Enum
 from random import Random
 
-from .ai import Action, Agent, decide
-from .engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules
+from ..ai import Action, Agent, decide
+from ..engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,10 @@ from typing import Annotated, Final, Literal
 from filelock import FileLock, Timeout
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .choices import HUMAN, SEED_LENGTH, Setup
-from .engine import Game, Phase
+from ..engine import Game, Phase
+from ..game.choices import HUMAN, SEED_LENGTH, Setup
+from ..game.match import Seeds
 from .files import atomic_write, fsync_folder
-from .match import Seeds
 from .records import (
     FORMAT,
     MAX_RECORD_BYTES,

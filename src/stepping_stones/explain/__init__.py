@@ -5,6 +5,9 @@ the same story in the same words, from the person's point of view: the person
 is "You" and gets the second person ("You hold", "You win"), whatever name
 they chose.  Nothing here decides a rule: the trick's winner comes from the
 engine; this module only says why, in a player's words.
+
+A layer of its own, just above the engine: it may import the engine's public face only, so
+that the AI's analysis, the flow and every front end can speak in the same words.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from .engine import (
+from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
     ONE_HIGH,

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .engine import (
+from ..engine import (
     CARD_NAMES,
     CONTRACT_SETS,
     CONTRACTS,
