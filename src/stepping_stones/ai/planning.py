@@ -221,7 +221,9 @@ class BidPlanner:
         # the open contract it suits best (given what the others are then worth).
         rows = [self._future_points[self.mine_open[i].id] for i in members]
         rest = [self.future(open_mask & ~(1 << i), hands - 1) for i in members]
-        best = [max(v + r for v, r in zip(values, rest, strict=True)) for values in zip(*rows, strict=True)]
+        best: list[float] = [
+            max(v + r for v, r in zip(values, rest, strict=True)) for values in zip(*rows, strict=True)
+        ]
         if mine == hands:
             value = sum(best) / len(best)
         else:

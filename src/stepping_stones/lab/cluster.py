@@ -79,7 +79,8 @@ def _by_name(fn: Callable[[J], R]) -> Callable[[J], R]:
     name = getattr(fn, "__qualname__", "")
     if not module or module == "__main__" or "." in name or "<" in name:
         raise ValueError(f"{fn!r} is not a module-level function a worker can import")
-    if getattr(importlib.import_module(module), name, None) is not fn:
+    found: object = getattr(importlib.import_module(module), name, None)
+    if found is not fn:
         raise ValueError(f"{module}.{name} is not importable by that name")
     return fn
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -26,6 +26,7 @@ from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
     from ..engine import Game
     from ..storage.session import Session
+    from .table import TableScreen
 
 
 _ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
@@ -40,7 +41,7 @@ VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall"), (44, "-taller"), (56, "-ta
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits (sys.setswitchinterval)
 
 
-class SteppingStonesApp(App):
+class SteppingStonesApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "Stepping Stones"
     ENABLE_COMMAND_PALETTE = True
@@ -81,7 +82,7 @@ class SteppingStonesApp(App):
             shown = shown.replace(symbol, word)
         return shown
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[None]:
         """The setup screen, when the app opens on it: as Textual's first screen it is drawn
         whole in one frame, with no empty screen beneath it to set up and draw first.  A review
         or a resumed game opens on an empty first screen instead (``_base`` puts the others
@@ -176,7 +177,7 @@ class SteppingStonesApp(App):
 
     # --- screens --------------------------------------------------------------
 
-    def _base(self, screen: Screen) -> None:
+    def _base(self, screen: Screen[None]) -> None:
         """Make ``screen`` the only screen above the first one (Textual's default screen: the
         setup screen the app opened on, or an empty one), which stays beneath, out of sight."""
         while len(self.screen_stack) > 2:
@@ -233,7 +234,7 @@ class SteppingStonesApp(App):
         self._open_table(session)
 
     @property
-    def table(self):
+    def table(self) -> TableScreen | None:
         from .table import TableScreen
 
         for screen in self.screen_stack:
@@ -325,7 +326,7 @@ class SteppingStonesApp(App):
 
         self.push_screen(StatsScreen())
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Set up a new game (asks first if one is going on)", self.action_new_game)
         yield SystemCommand("Rules", "How Stepping Stones is played, for the contracts in play", self.action_help)
         yield SystemCommand("Game history", "The games in the library, newest first; open one to review it",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual import work
@@ -25,8 +26,11 @@ from .panels import HistoryPanel
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
 
+_Answer = TypeVar("_Answer")
+"""What a dialog answers when it closes (None when it is only closed)."""
 
-class Dialog(ModalScreen):
+
+class Dialog(ModalScreen[_Answer]):
     """A box in the middle of the screen; Escape closes it."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="close")]
@@ -44,7 +48,7 @@ class Dialog(ModalScreen):
         self.dismiss(None)
 
 
-class HandSummaryScreen(Dialog):
+class HandSummaryScreen(Dialog[None]):
     """After a hand: what was written on the sheet, and why."""
 
     BINDINGS = [
@@ -123,7 +127,7 @@ class HandSummaryScreen(Dialog):
         widget.update(text)
 
 
-class PanelScreen(Dialog):
+class PanelScreen(Dialog[None]):
     """One of the table's side panels (the card tracker, the tricks of the hand) in a box, for
     windows too small to show it beside the table."""
 
@@ -151,7 +155,7 @@ class PanelScreen(Dialog):
             self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
 
 
-class LastTrickScreen(Dialog):
+class LastTrickScreen(Dialog[None]):
     """The most recent finished trick, again."""
 
     BINDINGS = [Binding("escape,t,enter,space", "close", "Close", id="close", key_display="Esc")]
@@ -187,7 +191,7 @@ class LastTrickScreen(Dialog):
         return t
 
 
-class ConfirmScreen(Dialog):
+class ConfirmScreen(Dialog[bool]):
     """A yes/no question."""
 
     BINDINGS = [
@@ -207,7 +211,7 @@ class ConfirmScreen(Dialog):
         self.dismiss(yes)
 
 
-class ResumeScreen(Dialog):
+class ResumeScreen(Dialog[str]):
     """At start-up: an unfinished game was found."""
 
     BINDINGS = [
@@ -231,7 +235,7 @@ class ResumeScreen(Dialog):
         self.dismiss(what)
 
 
-class OpenElsewhereScreen(Dialog):
+class OpenElsewhereScreen(Dialog[str]):
     """At start-up: the unfinished game is open in another copy of the app."""
 
     BINDINGS = [
@@ -255,7 +259,7 @@ class OpenElsewhereScreen(Dialog):
         self.dismiss(what)
 
 
-class NoticeScreen(Dialog):
+class NoticeScreen(Dialog[None]):
     """A message to acknowledge (e.g. a save that could not be used)."""
 
     BINDINGS = [Binding("enter,escape,space", "close", "OK", id="ok", key_display="⏎")]
@@ -284,7 +288,10 @@ _FOLLOW = {
 
 def help_text(rules: Rules, look: Look) -> Group:
     t = Text()
-    h = lambda s: t.append(s + "\n", style="bold underline")  # noqa: E731
+
+    def h(heading: str) -> None:  # a heading, in the text being written (``t`` at the time)
+        t.append(heading + "\n", style="bold underline")
+
     in_play = rules.contracts
     h("Stepping Stones in one minute")
     t.append(
@@ -296,7 +303,7 @@ def help_text(rules: Rules, look: Look) -> Group:
         t.append_text(look.suit_name(s))
         t.append("  " if s < 3 else "\n\n")
     h(f"Contracts of this game ({rules.describe()})")
-    parts: list = [t]
+    parts: list[RenderableType] = [t]
     for c in in_play:
         head = Text()
         head.append(f"{c.name}", style="bold")
@@ -359,7 +366,7 @@ def help_text(rules: Rules, look: Look) -> Group:
     return Group(*parts)
 
 
-class HelpScreen(Dialog):
+class HelpScreen(Dialog[None]):
     BINDINGS = [Binding("escape,f1,question_mark,q", "close", "Close", id="close", key_display="Esc")]
 
     def __init__(self, rules: Rules) -> None:

@@ -66,7 +66,7 @@ class Read:
     problem: str | None = None  # one line: why the library could not be read
 
 
-def read_library(screen: Screen, reader: Callable[[Library], _T]) -> Read:
+def read_library(screen: Screen[None], reader: Callable[[Library], _T]) -> Read:
     """Open the library and ``reader(library)``, in the worker's thread; never raises.  The wait
     for a busy library stops when the worker is cancelled (the screen closed), and the screen
     is told when a wait begins."""
@@ -107,7 +107,7 @@ def _winner(entry: HistoryEntry) -> str:
     return " & ".join(entry.players[s] for s in entry.winners)
 
 
-class HistoryScreen(Screen):
+class HistoryScreen(Screen[None]):
     """Every game in the library, newest first; Enter opens the chosen one in the review."""
 
     BINDINGS = [
@@ -242,7 +242,7 @@ def contract_table(stats: PlayerStats) -> Table:
     return table
 
 
-class StatsScreen(Screen):
+class StatsScreen(Screen[None]):
     """The person's figures over their finished games, their points game by game, and their mean
     result per contract beside the other players' in the same games."""
 

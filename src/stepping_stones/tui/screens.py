@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the solver is loaded when a review first needs it
     from .hindsight import Hindsight, Stop
 
 
-class GameOverScreen(Screen):
+class GameOverScreen(Screen[None]):
     """The final sheet, the winner(s) and how a tie was broken."""
 
     BINDINGS = [
@@ -173,7 +173,7 @@ def review_frames(view: PlayerView) -> list[Frame]:
     return frames
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Screen[None]):
     """Step through a game trick by trick, as the person saw it: the hands already played face
     up, the hand in progress with only the person's own cards.  Renders from a ``PlayerView``."""
 

@@ -36,7 +36,7 @@ def _field(label: str, field: Input) -> Horizontal:
     return Horizontal(Static(label, classes="label"), field, classes="row")
 
 
-class SetupScreen(Screen):
+class SetupScreen(Screen[None]):
     """Choose the rules and the opponents; Enter starts with what is shown.
 
     Each choice is one widget that draws its own label, and there is no Start button (Enter,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static
 
@@ -29,7 +32,7 @@ class TooSmall(Static):
     def on_mount(self) -> None:
         self.update_size()
 
-    def update_size(self, size=None) -> None:
+    def update_size(self, size: Size | None = None) -> None:
         w, h = size or self.app.size
         self.update(
             Text.assemble(
@@ -55,7 +58,7 @@ class KeyBar(Static):
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self._spans: list[tuple[int, int, str]] = []  # (start, end, key) of each key drawn
 
@@ -117,7 +120,7 @@ class Clickable(Static):
             self.kind = kind
             self.index = index
 
-    def __init__(self, kind: str, index: int, **kwargs) -> None:
+    def __init__(self, kind: str, index: int, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.kind = kind
         self.index = index
@@ -155,7 +158,7 @@ class Choice(Static, can_focus=True):
             return self.choice
 
     def __init__(self, label: str, options: list[tuple[str, str]], value: str, *, label_width: int = 13,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.label = label
         self.label_width = max(label_width, len(label) + 1)
