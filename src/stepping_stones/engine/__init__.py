@@ -4,6 +4,9 @@ The app, the AI seats, the replay command and the benchmark all go through
 this package, and only through this public face: the rules are written here
 once.
 
+A card, a seat and a set of cards are ints, named ``Card``, ``Seat`` and ``Mask`` (aliases of
+``int``, see ``cards.py``) so that a signature says which it takes.
+
 The cards, the contracts and the errors are loaded with the face; the game and
 its hands, bids, views and scoring when one of their names is first asked for,
 so that the app's setup screen (which needs only the contracts) appears sooner.
@@ -40,6 +43,9 @@ from .cards import (
     SUIT_SIZE,
     SUITS,
     TRICKS,
+    Card,
+    Mask,
+    Seat,
     card,
     card_name,
     cards_of,
@@ -118,6 +124,7 @@ __all__ = [
     "BidSyntaxError",
     "bid_seat",
     "card",
+    "Card",
     "card_name",
     "contract_points",
     "CARD_NAMES",
@@ -147,6 +154,7 @@ __all__ = [
     "IllegalBidError",
     "IllegalCardError",
     "InvalidDealError",
+    "Mask",
     "mask_of",
     "MustBeatError",
     "MustDeclareError",
@@ -179,6 +187,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "score_results",
+    "Seat",
     "sheet_firsts",
     "sheet_totals",
     "sorted_cards",

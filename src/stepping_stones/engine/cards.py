@@ -5,6 +5,13 @@ A card is an ``int`` from 0 to 35: ``suit * 9 + (rank - 1)``.  A set of cards
 set when card ``c`` is in the set.  Everything here is plain data and
 functions: no classes in the hot path.
 
+The ints have names for the reader and for mypy, as python-chess names its
+``Square`` and ``Bitboard``: ``Card`` (0-35), ``Seat`` (0, 1, 2 clockwise) and
+``Mask`` (a set of cards).  They are aliases of ``int``, not ``NewType``s: they
+cost nothing at run time, in the hot loops least of all, and an ``int`` is
+accepted where they are asked for.  A rank, a suit, a count or a trick number
+stays a plain ``int``, and so does a set of tricks (bit ``t`` for trick ``t``).
+
 >>> k7 = parse_card("K7")
 >>> k7, card_name(k7), SUIT_NAMES[SUIT_OF[k7]]
 (15, 'K7', 'Koi')
@@ -19,8 +26,16 @@ import struct
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from random import Random
+from typing import TypeAlias
 
 from .errors import CardSyntaxError
+
+Card: TypeAlias = int
+"""A card: ``suit * 9 + (rank - 1)``, from 0 (C1) to 35 (B9)."""
+Seat: TypeAlias = int
+"""A seat at the table: 0, 1 or 2, clockwise."""
+Mask: TypeAlias = int
+"""A set of cards: bit ``c`` is set when card ``c`` is in it."""
 
 SUITS = "CKLB"
 """Suit letters in suit-index order."""
@@ -39,16 +54,16 @@ NINE_HIGH = 9
 ONE_HIGH = 1
 RANKINGS = (NINE_HIGH, ONE_HIGH)
 
-FULL_DECK = (1 << NUM_CARDS) - 1
-SUIT_MASKS = tuple(((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * s) for s in range(NUM_SUITS))
+FULL_DECK: Mask = (1 << NUM_CARDS) - 1
+SUIT_MASKS: tuple[Mask, ...] = tuple(((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * s) for s in range(NUM_SUITS))
 
-BIT = tuple(1 << c for c in range(NUM_CARDS))
+BIT: tuple[Mask, ...] = tuple(1 << c for c in range(NUM_CARDS))
 SUIT_OF = tuple(c // SUIT_SIZE for c in range(NUM_CARDS))
 RANK_OF = tuple(c % SUIT_SIZE + 1 for c in range(NUM_CARDS))
-SUIT_MASK_OF = tuple(SUIT_MASKS[c // SUIT_SIZE] for c in range(NUM_CARDS))
+SUIT_MASK_OF: tuple[Mask, ...] = tuple(SUIT_MASKS[c // SUIT_SIZE] for c in range(NUM_CARDS))
 
 
-def card(suit: int, rank: int) -> int:
+def card(suit: int, rank: int) -> Card:
     """The card of ``suit`` (0-3) and ``rank`` (1-9).
 
     >>> card_name(card(1, 7))
@@ -76,7 +91,7 @@ def strength(ranking: int) -> tuple[int, ...]:
     return STRENGTH[ranking]
 
 
-def _above_table(ranking: int) -> tuple[int, ...]:
+def _above_table(ranking: int) -> tuple[Mask, ...]:
     table = []
     key = STRENGTH[ranking]
     for c in range(NUM_CARDS):
@@ -98,7 +113,7 @@ ABOVE = {r: _above_table(r) for r in RANKINGS}
 """
 
 
-def card_name(c: int) -> str:
+def card_name(c: Card) -> str:
     """``'K7'`` for the 7 of Koi."""
     return SUITS[c // SUIT_SIZE] + str(c % SUIT_SIZE + 1)
 
@@ -107,7 +122,7 @@ CARD_NAMES = tuple(card_name(c) for c in range(NUM_CARDS))
 _CARD_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     """The card written as ``text`` (suit letter then rank, e.g. ``'L1'``).
 
     >>> parse_card("L1")
@@ -136,7 +151,7 @@ def parse_suit(text: str) -> int:
     raise CardSyntaxError(f"{text!r} is not a suit (C, K, L or B)")
 
 
-def cards_of(mask: int) -> Iterator[int]:
+def cards_of(mask: Mask) -> Iterator[Card]:
     """The cards in ``mask``, lowest index first.
 
     >>> [card_name(c) for c in cards_of(mask_of([parse_card("B2"), parse_card("C9")]))]
@@ -148,7 +163,7 @@ def cards_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> Mask:
     """The set of ``cards`` as a mask."""
     mask = 0
     for c in cards:
@@ -156,7 +171,7 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def sorted_cards(mask: int, ranking: int = NINE_HIGH) -> list[int]:
+def sorted_cards(mask: Mask, ranking: int = NINE_HIGH) -> list[Card]:
     """The cards of ``mask`` by suit, strongest first within each suit.
 
     >>> hand = mask_of(parse_card(t) for t in "K1 K9 C5".split())
@@ -167,12 +182,12 @@ def sorted_cards(mask: int, ranking: int = NINE_HIGH) -> list[int]:
     return sorted(cards_of(mask), key=lambda c: (SUIT_OF[c], -key[c]))
 
 
-def format_cards(mask: int) -> str:
+def format_cards(mask: Mask) -> str:
     """``'K4, K8'`` -- the cards of ``mask`` for a message to a player, by suit and rank."""
     return ", ".join(CARD_NAMES[c] for c in cards_of(mask))
 
 
-def record_cards(cards: Iterable[int]) -> str:
+def record_cards(cards: Iterable[Card]) -> str:
     """Cards as a game record writes them: names separated by single spaces.
 
     >>> record_cards([parse_card("K9"), parse_card("K1")])
@@ -184,7 +199,7 @@ def record_cards(cards: Iterable[int]) -> str:
 _KEYS = struct.Struct(f"<{NUM_CARDS}Q")
 
 
-def deal(rng: Random) -> tuple[int, int, int]:
+def deal(rng: Random) -> tuple[Mask, Mask, Mask]:
     """Deal the 36 cards, 12 to each seat, from the injected ``rng``.
 
     Each card gets a random 64-bit key and the deck is sorted by key: a

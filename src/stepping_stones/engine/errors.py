@@ -7,6 +7,11 @@ user interface say the same thing its own way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (cards.py imports this module: the names are for the annotations only)
+    from .cards import Card, Mask, Seat
+
 
 class SteppingStonesError(Exception):
     """Base class of everything Stepping Stones refuses: bad actions, bad options, bad input.
@@ -30,7 +35,7 @@ class NothingToPopError(SteppingStonesError, IndexError):
 class IllegalActionError(SteppingStonesError, ValueError):
     """An action the rules do not allow now.  ``seat`` is the player it was made for."""
 
-    def __init__(self, message: str, seat: int | None = None) -> None:
+    def __init__(self, message: str, seat: Seat | None = None) -> None:
         super().__init__(message)
         self.seat = seat
 
@@ -88,7 +93,7 @@ class RedoError(IllegalBidError):
 class IllegalCardError(IllegalActionError):
     """A card the player to act may not play.  ``card`` is the card."""
 
-    def __init__(self, message: str, seat: int | None = None, card: int | None = None) -> None:
+    def __init__(self, message: str, seat: Seat | None = None, card: Card | None = None) -> None:
         super().__init__(message, seat)
         self.card = card
 
@@ -100,7 +105,7 @@ class CardNotHeldError(IllegalCardError):
 class MustFollowError(IllegalCardError):
     """The player holds the led suit and must play it.  ``suit`` is the led suit, ``holding`` the cards."""
 
-    def __init__(self, message: str, seat: int, card: int, suit: int, holding: int) -> None:
+    def __init__(self, message: str, seat: Seat, card: Card, suit: int, holding: Mask) -> None:
         super().__init__(message, seat, card)
         self.suit = suit
         self.holding = holding
@@ -109,7 +114,7 @@ class MustFollowError(IllegalCardError):
 class MustBeatError(IllegalCardError):
     """Must Beat: the player holds a card of the led suit that beats the best one played."""
 
-    def __init__(self, message: str, seat: int, card: int, best: int, holding: int) -> None:
+    def __init__(self, message: str, seat: Seat, card: Card, best: Card, holding: Mask) -> None:
         super().__init__(message, seat, card)
         self.best = best
         self.holding = holding

@@ -42,6 +42,9 @@ from .cards import (
     SUIT_MASK_OF,
     SUIT_NAMES,
     SUIT_OF,
+    Card,
+    Mask,
+    Seat,
     cards_of,
     format_cards,
 )
@@ -76,12 +79,12 @@ __all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "Move", "next_forehand", "parse_bi
 
 DEFAULT_PLAYERS = ("You", "Hana", "Kenji")
 
-Move: TypeAlias = tuple[int, int, int] | Bid | int
+Move: TypeAlias = tuple[Mask, Mask, Mask] | Bid | Card
 """One step of a game, as ``Game.push`` makes it and ``Game.pop`` takes it back: a deal (three
 masks, which starts a hand), a bid, or a card."""
 
 
-def puddle_seat(forehand: int, has_open: Sequence[bool]) -> int | None:
+def puddle_seat(forehand: Seat, has_open: Sequence[bool]) -> Seat | None:
     """Who is pushed in the puddle: the forehand, or the next seat clockwise with an open contract.
 
     >>> puddle_seat(1, [True, False, True])
@@ -94,7 +97,7 @@ def puddle_seat(forehand: int, has_open: Sequence[bool]) -> int | None:
     return None
 
 
-def next_forehand(forehand: int, has_open: Sequence[bool]) -> int | None:
+def next_forehand(forehand: Seat, has_open: Sequence[bool]) -> Seat | None:
     """Where the forehand card goes after a hand: clockwise to the next seat with an open contract.
 
     >>> next_forehand(0, [True, False, True]), next_forehand(0, [False, False, False])
@@ -114,7 +117,7 @@ class Game:
         self,
         rules: Rules | None = None,
         players: Sequence[str] = DEFAULT_PLAYERS,
-        first_forehand: int = 0,
+        first_forehand: Seat = 0,
     ) -> None:
         if len(players) != NUM_SEATS:
             raise RulesError("Stepping Stones is played by exactly three players")
@@ -122,8 +125,8 @@ class Game:
             raise RulesError("the first forehand must be seat 0, 1 or 2")
         self.rules = rules if rules is not None else Rules()
         self.players: tuple[str, str, str] = (players[0], players[1], players[2])
-        self.first_forehand = first_forehand
-        self.forehand = first_forehand
+        self.first_forehand: Seat = first_forehand
+        self.forehand: Seat = first_forehand
         self.sheet: dict[str, list[int | None]] = {c.id: [None, None, None] for c in self.rules.contracts}
         self.redo_spent = [False, False, False]
         self.log: list[HandLog] = []
@@ -144,17 +147,17 @@ class Game:
             return None
         return self.log[-1].state
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: Seat) -> str:
         return self.players[seat]
 
-    def open_contracts(self, seat: int) -> list[Contract]:
+    def open_contracts(self, seat: Seat) -> list[Contract]:
         """The contracts ``seat`` has not recorded yet."""
         return [c for c in self.rules.contracts if self.sheet[c.id][seat] is None]
 
-    def has_open(self, seat: int) -> bool:
+    def has_open(self, seat: Seat) -> bool:
         return any(self.sheet[c.id][seat] is None for c in self.rules.contracts)
 
-    def has_redo(self, seat: int) -> bool:
+    def has_redo(self, seat: Seat) -> bool:
         """Whether ``seat`` still holds a redo token it could spend on some contract."""
         return (
             self.rules.redo_tokens
@@ -168,7 +171,7 @@ class Game:
         return self.phase is Phase.BIDDING and len(self.log[-1].bids) >= NUM_SEATS
 
     @property
-    def bidder(self) -> int | None:
+    def bidder(self) -> Seat | None:
         """The seat whose bid it is, or None outside the bidding."""
         if self.phase is not Phase.BIDDING:
             return None
@@ -178,7 +181,7 @@ class Game:
         return puddle_seat(self.forehand, [self.has_open(s) for s in range(NUM_SEATS)])
 
     @property
-    def to_act(self) -> int | None:
+    def to_act(self) -> Seat | None:
         """The seat to bid or play now, or None (waiting for a deal, or game over)."""
         if self.phase is Phase.BIDDING:
             return self.bidder
@@ -192,7 +195,7 @@ class Game:
 
     # --- dealing --------------------------------------------------------
 
-    def verify_deal(self, deal: Sequence[int]) -> None:
+    def verify_deal(self, deal: Sequence[Mask]) -> None:
         """Raise ``InvalidDealError`` (or a phase error) unless ``deal`` may start the next hand."""
         if self.phase is not Phase.DEAL:
             raise self._phase_error(Phase.DEAL)
@@ -210,7 +213,7 @@ class Game:
                 raise InvalidDealError(f"{format_cards(mask & seen)} dealt twice", seat)
             seen |= mask
 
-    def start_hand(self, deal: Sequence[int]) -> HandLog:
+    def start_hand(self, deal: Sequence[Mask]) -> HandLog:
         """Begin the next hand with ``deal`` (three masks of 12 cards)."""
         self.verify_deal(deal)
         hand = HandLog(len(self.log) + 1, (deal[0], deal[1], deal[2]), self.forehand)
@@ -225,7 +228,7 @@ class Game:
 
     # --- bidding --------------------------------------------------------
 
-    def _must_pass(self, seat: int) -> bool:
+    def _must_pass(self, seat: Seat) -> bool:
         return not self.has_open(seat) and not self.has_redo(seat)
 
     def _forced_passes(self) -> None:
@@ -329,16 +332,16 @@ class Game:
 
     # --- card play ------------------------------------------------------
 
-    def legal_cards_mask(self) -> int:
+    def legal_cards_mask(self) -> Mask:
         """The cards the player to act may play, as a mask (0 outside the play)."""
         if self.phase is not Phase.PLAY:
             return 0
         return self.log[-1].state.legal_mask()
 
-    def legal_cards(self) -> list[int]:
+    def legal_cards(self) -> list[Card]:
         return list(cards_of(self.legal_cards_mask()))
 
-    def verify_play(self, card: int) -> None:
+    def verify_play(self, card: Card) -> None:
         """Raise the precise ``IllegalCardError`` (or phase error) if ``card`` may not be played now."""
         if self.phase is not Phase.PLAY:
             raise self._phase_error(Phase.PLAY)
@@ -378,7 +381,7 @@ class Game:
             seat, card, led_suit, holding,
         )
 
-    def can_play(self, card: int) -> bool:
+    def can_play(self, card: Card) -> bool:
         """Whether ``card`` may be played now."""
         try:
             self.verify_play(card)
@@ -386,7 +389,7 @@ class Game:
             return False
         return True
 
-    def play(self, card: int) -> None:
+    def play(self, card: Card) -> None:
         """Play ``card`` for the player to act.  After the 36th card the result is recorded."""
         self.verify_play(card)
         state = self.log[-1].state
@@ -533,7 +536,7 @@ class Game:
         """How many scored contracts each seat placed first in (a shared first counts)."""
         return sheet_firsts(self.sheet, self.rules.contracts)
 
-    def winners(self) -> list[int]:
+    def winners(self) -> list[Seat]:
         """The winning seat(s) once the game is over, else ``[]``."""
         if self.phase is not Phase.OVER:
             return []
@@ -541,7 +544,7 @@ class Game:
 
     # --- what one seat may see ------------------------------------------------
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: Seat) -> PlayerView:
         """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and the open table."""
         phase = self.phase
         current = self.log[-1] if phase is Phase.BIDDING or phase is Phase.PLAY else None

@@ -13,10 +13,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import ABOVE, BIT, NUM_CARDS, NUM_SEATS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, TRICKS
+from .cards import (
+    ABOVE,
+    BIT,
+    NUM_CARDS,
+    NUM_SEATS,
+    STRENGTH,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    TRICKS,
+    Card,
+    Mask,
+    Seat,
+)
 from .contracts import Contract, FollowRule
 
-NEXT = (1, 2, 0)
+NEXT: tuple[Seat, Seat, Seat] = (1, 2, 0)
 """The seat after each seat, clockwise."""
 _STANDARD = int(FollowRule.STANDARD)
 _MAY_TRUMP = int(FollowRule.MAY_TRUMP)
@@ -53,20 +66,20 @@ class Trick(NamedTuple):
     order, and the seat that won it (or is winning it, while ``finished`` is false)."""
 
     number: int
-    leader: int
-    cards: tuple[tuple[int, int], ...]
-    winner: int
+    leader: Seat
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
     finished: bool
 
 
-def play_seats(leader: int, winners: Sequence[int], plays: int) -> list[int]:
+def play_seats(leader: Seat, winners: Sequence[Seat], plays: int) -> list[Seat]:
     """Who played each of the first ``plays`` cards of a hand led by ``leader`` whose tricks
     were won by ``winners``: the leader of a trick is the winner of the one before.
 
     >>> play_seats(2, [0, 0], 7)
     [2, 0, 1, 0, 1, 2, 0]
     """
-    seats: list[int] = []
+    seats: list[Seat] = []
     first = leader
     for t in range((plays + NUM_SEATS - 1) // NUM_SEATS):
         if t:
@@ -99,35 +112,35 @@ class HandState:
 
     def __init__(
         self,
-        hands: tuple[int, int, int] | list[int],
-        declarer: int,
+        hands: tuple[Mask, Mask, Mask] | list[Mask],
+        declarer: Seat,
         contract: Contract,
         ranking: int,
         trump: int | None = None,
     ) -> None:
-        self.hands = list(hands)
-        self.declarer = declarer
+        self.hands: list[Mask] = list(hands)
+        self.declarer: Seat = declarer
         self.contract = contract
         self.ranking = ranking
         self.trump = trump
         self.follow = int(contract.follow)
         self._key = _KEYS[ranking][_NO_TRUMP if trump is None else trump]
         self._above = ABOVE[ranking]
-        self._trump_mask = 0 if trump is None else SUIT_MASKS[trump]
-        self.turn = declarer
+        self._trump_mask: Mask = 0 if trump is None else SUIT_MASKS[trump]
+        self.turn: Seat = declarer
         self.in_trick = 0  # cards already in the current trick
-        self.led = 0  # mask of the led suit (0 between tricks)
+        self.led: Mask = 0  # mask of the led suit (0 between tricks)
         self.best_key = -1  # strength key of the card winning the current trick so far
-        self.best_seat = -1  # the seat that played it
-        self.beat = 0  # led-suit cards that beat the best led-suit card so far
-        self._win_suits = 0  # led suit | trump suit: the cards that can win
-        self.plays: list[int] = []
-        self.winners: list[int] = []
-        self.won = [0, 0, 0]
+        self.best_seat: Seat = -1  # the seat that played it
+        self.beat: Mask = 0  # led-suit cards that beat the best led-suit card so far
+        self._win_suits: Mask = 0  # led suit | trump suit: the cards that can win
+        self.plays: list[Card] = []
+        self.winners: list[Seat] = []
+        self.won = [0, 0, 0]  # per seat, a set of tricks (bit t for trick t)
 
     # --- the hot path ---------------------------------------------------
 
-    def legal_mask(self) -> int:
+    def legal_mask(self) -> Mask:
         """The cards the player to act may play, as a mask."""
         hand = self.hands[self.turn]
         if self.in_trick:
@@ -141,7 +154,7 @@ class HandState:
                 return (follow & self.beat) or follow
         return hand
 
-    def push(self, card: int) -> None:
+    def push(self, card: Card) -> None:
         """Play ``card`` for the player to act.  Not checked: see ``legal_mask``."""
         seat = self.turn
         bit = BIT[card]
@@ -179,7 +192,7 @@ class HandState:
         self.in_trick = 1
         self.turn = NEXT[seat]
 
-    def pop(self) -> int:
+    def pop(self) -> Card:
         """Take back the last card played and return it."""
         card = self.plays.pop()
         n = self.in_trick
@@ -242,11 +255,11 @@ class HandState:
         return len(self.winners) == TRICKS
 
     @property
-    def leader(self) -> int:
+    def leader(self) -> Seat:
         """The seat that led (or will lead) the current trick."""
         return self.winners[-1] if self.winners else self.declarer
 
-    def current_trick(self) -> list[tuple[int, int]]:
+    def current_trick(self) -> list[tuple[Seat, Card]]:
         """``(seat, card)`` for the cards of the unfinished trick, in play order."""
         n = self.in_trick
         if not n:
@@ -254,19 +267,19 @@ class HandState:
         leader = self.leader
         return [((leader + i) % NUM_SEATS, c) for i, c in enumerate(self.plays[-n:])]
 
-    def trick(self, t: int) -> list[tuple[int, int]]:
+    def trick(self, t: int) -> list[tuple[Seat, Card]]:
         """``(seat, card)`` for trick ``t`` (0-based), finished or in progress."""
         leader = self.winners[t - 1] if t else self.declarer
         cards = self.plays[NUM_SEATS * t : NUM_SEATS * t + NUM_SEATS]
         return [((leader + i) % NUM_SEATS, c) for i, c in enumerate(cards)]
 
-    def seat_of(self, k: int) -> int:
+    def seat_of(self, k: int) -> Seat:
         """The seat that played card ``k`` (0-based) of the hand, or is to play it."""
         t, i = divmod(k, NUM_SEATS)
         leader = self.winners[t - 1] if t else self.declarer
         return (leader + i) % NUM_SEATS
 
-    def play_seats(self) -> list[int]:
+    def play_seats(self) -> list[Seat]:
         """Who played each card of ``plays``, in order."""
         return play_seats(self.declarer, self.winners, len(self.plays))
 
@@ -283,14 +296,14 @@ class HandState:
                 out.append(Trick(t + 1, cards[0][0], cards, winning[0], False))
         return out
 
-    def tricks_won(self, seat: int) -> int:
+    def tricks_won(self, seat: Seat) -> int:
         return self.won[seat].bit_count()
 
     def count(self) -> int:
         """The declarer's result as the sheet counts it (only counted tricks)."""
         return (self.won[self.declarer] & self.contract.counted_mask).bit_count()
 
-    def winning(self) -> tuple[int, int] | None:
+    def winning(self) -> tuple[Seat, Card] | None:
         """``(seat, card)`` currently winning the unfinished trick, or None."""
         n = self.in_trick
         if not n:

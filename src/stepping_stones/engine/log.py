@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 
 from .bids import Bid, Declaration
-from .cards import NUM_SEATS
+from .cards import NUM_SEATS, Card, Mask, Seat
 from .contracts import Contract
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
@@ -25,7 +25,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-def bid_seat(forehand: int, i: int, declarer: int | None) -> int:
+def bid_seat(forehand: Seat, i: int, declarer: Seat | None) -> Seat:
     """Who made bid ``i`` (0-based) of a hand: the forehand first, then clockwise; a bid after
     three passes is the puddle declaration, made by the declarer.
 
@@ -48,17 +48,17 @@ class HandLog:
 
     __slots__ = ("number", "deal", "forehand", "bids", "_declarer", "_declaration", "_puddle", "_state")
 
-    def __init__(self, number: int, deal: tuple[int, int, int], forehand: int) -> None:
+    def __init__(self, number: int, deal: tuple[Mask, Mask, Mask], forehand: Seat) -> None:
         self.number = number
         self.deal = deal
         self.forehand = forehand
         self.bids: list[Bid] = []
-        self._declarer: int | None = None
+        self._declarer: Seat | None = None
         self._declaration: Declaration | None = None
         self._puddle = False
         self._state: HandState | None = None
 
-    def declare(self, seat: int, declaration: Declaration, puddle: bool) -> HandState:
+    def declare(self, seat: Seat, declaration: Declaration, puddle: bool) -> HandState:
         """Record ``seat``'s declaration and start the card play (the engine calls this)."""
         self._declarer = seat
         self._declaration = declaration
@@ -89,7 +89,7 @@ class HandLog:
         return self._declaration is not None
 
     @property
-    def declarer(self) -> int:
+    def declarer(self) -> Seat:
         if self._declarer is None:
             raise self._not_declared()
         return self._declarer
@@ -119,12 +119,12 @@ class HandLog:
         return self._state
 
     @property
-    def plays(self) -> tuple[int, ...]:
+    def plays(self) -> tuple[Card, ...]:
         """The cards played so far, in order (none before the declaration)."""
         return tuple(self._state.plays) if self._state is not None else ()
 
     @property
-    def trick_winners(self) -> tuple[int, ...]:
+    def trick_winners(self) -> tuple[Seat, ...]:
         return tuple(self._state.winners) if self._state is not None else ()
 
     @property
@@ -141,18 +141,18 @@ class HandLog:
 
     # --- who did what -------------------------------------------------------------
 
-    def bid_seat(self, i: int) -> int:
+    def bid_seat(self, i: int) -> Seat:
         """Who made bid ``i`` (0-based)."""
         return bid_seat(self.forehand, i, self._declarer)
 
-    def bid_seats(self) -> list[int]:
+    def bid_seats(self) -> list[Seat]:
         return [self.bid_seat(i) for i in range(len(self.bids))]
 
-    def play_seat(self, k: int) -> int:
+    def play_seat(self, k: int) -> Seat:
         """Who played card ``k`` (0-based) of the hand."""
         return self.state.seat_of(k)
 
-    def play_seats(self) -> list[int]:
+    def play_seats(self) -> list[Seat]:
         return self._state.play_seats() if self._state is not None else []
 
     def tricks(self) -> list[Trick]:

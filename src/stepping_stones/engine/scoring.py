@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .cards import NUM_SEATS
+from .cards import NUM_SEATS, Seat
 from .contracts import Contract, Goal
 
 Sheet = Mapping[str, Sequence[int | None]]
@@ -42,7 +42,7 @@ def score_results(results: Sequence[int], goal: Goal) -> tuple[list[int], list[b
     return points, firsts
 
 
-def winners(totals: Sequence[int], firsts: Sequence[int]) -> list[int]:
+def winners(totals: Sequence[int], firsts: Sequence[int]) -> list[Seat]:
     """The winning seat(s): highest total, then most firsts; a tie after that is shared.
 
     >>> winners([4, 4, 4], [1, 2, 1])

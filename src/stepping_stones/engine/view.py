@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bids import Bid, Declaration
-from .cards import FULL_DECK, HAND_SIZE, NUM_CARDS, NUM_SEATS, TRICKS
+from .cards import FULL_DECK, HAND_SIZE, NUM_CARDS, NUM_SEATS, TRICKS, Card, Mask, Seat
 from .contracts import CONTRACTS, Contract, Rules
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
@@ -24,11 +24,11 @@ from .scoring import contract_points, sheet_firsts, sheet_totals, winners
 class _OpenPlay:
     """The cards of one hand as everyone at the table saw them."""
 
-    plays: tuple[int, ...]
-    play_seats: tuple[int, ...]
-    trick_winners: tuple[int, ...]
-    winning: int | None
-    declarer: int | None
+    plays: tuple[Card, ...]
+    play_seats: tuple[Seat, ...]
+    trick_winners: tuple[Seat, ...]
+    winning: Seat | None
+    declarer: Seat | None
     declaration: Declaration | None
 
     @property
@@ -44,7 +44,7 @@ class _OpenPlay:
         return self.declaration.trump if self.declaration is not None else None
 
     @property
-    def played_mask(self) -> int:
+    def played_mask(self) -> Mask:
         mask = 0
         for c in self.plays:
             mask |= 1 << c
@@ -55,7 +55,7 @@ class _OpenPlay:
         """Whether all twelve tricks of the hand have been played."""
         return len(self.trick_winners) == TRICKS
 
-    def tricks_won(self, seat: int) -> int:
+    def tricks_won(self, seat: Seat) -> int:
         return sum(1 for w in self.trick_winners if w == seat)
 
     def count(self) -> int:
@@ -66,7 +66,7 @@ class _OpenPlay:
         mask = contract.counted_mask
         return sum(1 for t, w in enumerate(self.trick_winners) if w == self.declarer and mask >> t & 1)
 
-    def played_by(self, seat: int) -> int:
+    def played_by(self, seat: Seat) -> Mask:
         """The cards ``seat`` has played in this hand, as a mask."""
         mask = 0
         for s, c in zip(self.play_seats, self.plays, strict=True):
@@ -88,7 +88,7 @@ class _OpenPlay:
                 out.append(Trick(t + 1, cards[0][0], cards, winner, False))
         return out
 
-    def current_trick(self) -> list[tuple[int, int]]:
+    def current_trick(self) -> list[tuple[Seat, Card]]:
         """``(seat, card)`` for the cards of the unfinished trick, in play order."""
         n = len(self.plays) % NUM_SEATS
         if not n:
@@ -101,16 +101,16 @@ class PastHand(_OpenPlay):
     """A finished hand as everyone saw it: no deals."""
 
     number: int
-    forehand: int
+    forehand: Seat
     bids: tuple[Bid, ...]
-    bid_seats: tuple[int, ...]
-    declarer: int | None
+    bid_seats: tuple[Seat, ...]
+    declarer: Seat | None
     declaration: Declaration | None
     puddle: bool
-    plays: tuple[int, ...]
-    play_seats: tuple[int, ...]
-    trick_winners: tuple[int, ...]
-    winning: int | None
+    plays: tuple[Card, ...]
+    play_seats: tuple[Seat, ...]
+    trick_winners: tuple[Seat, ...]
+    winning: Seat | None
     result: int | None
 
     def replayed(self) -> HandLog | None:
@@ -119,7 +119,7 @@ class PastHand(_OpenPlay):
         was not played out (a game record can end part-way)."""
         if self.declarer is None or self.declaration is None or len(self.plays) != NUM_CARDS:
             return None
-        deal = [0] * NUM_SEATS
+        deal: list[Mask] = [0] * NUM_SEATS
         for seat, card in zip(self.play_seats, self.plays, strict=True):
             deal[seat] |= 1 << card
         log = HandLog(self.number, (deal[0], deal[1], deal[2]), self.forehand)
@@ -132,32 +132,32 @@ class PastHand(_OpenPlay):
 
 @dataclass(frozen=True)
 class PlayerView(_OpenPlay):
-    seat: int
+    seat: Seat
     rules: Rules
     players: tuple[str, str, str]
     phase: Phase
     hand_number: int  # 1-based number of the current hand (0 before the first deal)
-    forehand: int
+    forehand: Seat
     sheet: dict[str, tuple[int | None, int | None, int | None]]
     redo_spent: tuple[bool, bool, bool]
     history: tuple[PastHand, ...]  # the hands before the current one
     # --- the current hand (empty before a deal) ---
-    own_cards: int  # mask of the cards this player still holds
-    dealt_cards: int  # mask of the 12 cards this player was dealt this hand
+    own_cards: Mask  # the cards this player still holds
+    dealt_cards: Mask  # the 12 cards this player was dealt this hand
     bids: tuple[Bid, ...]
-    bid_seats: tuple[int, ...]  # who made each of them
-    bidder: int | None
+    bid_seats: tuple[Seat, ...]  # who made each of them
+    bidder: Seat | None
     in_puddle: bool
-    declarer: int | None
+    declarer: Seat | None
     declaration: Declaration | None
     puddle: bool
-    plays: tuple[int, ...]  # cards played this hand, in order
-    play_seats: tuple[int, ...]  # who played each of them
-    trick_winners: tuple[int, ...]
-    winning: int | None  # the seat winning the unfinished trick so far
-    to_act: int | None
+    plays: tuple[Card, ...]  # cards played this hand, in order
+    play_seats: tuple[Seat, ...]  # who played each of them
+    trick_winners: tuple[Seat, ...]
+    winning: Seat | None  # the seat winning the unfinished trick so far
+    to_act: Seat | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
-    legal_cards: int  # mask of this player's legal cards, when it is their card
+    legal_cards: Mask  # this player's legal cards, when it is their card
 
     def points(self, contract_id: str) -> list[int] | None:
         """The three seats' points for a contract once all three recorded it, else None."""
@@ -169,11 +169,11 @@ class PlayerView(_OpenPlay):
     def firsts(self) -> list[int]:
         return sheet_firsts(self.sheet, self.rules.contracts)
 
-    def winners(self) -> list[int]:
+    def winners(self) -> list[Seat]:
         """The winning seat(s) once the game is over, else ``[]``."""
         return winners(self.totals(), self.firsts()) if self.phase is Phase.OVER else []
 
-    def redone(self) -> set[tuple[str, int]]:
+    def redone(self) -> set[tuple[str, Seat]]:
         """(contract id, seat) for every contract played again with a redo token."""
         hands: list[_OpenPlay] = [*self.history, self]
         return {
@@ -195,15 +195,15 @@ class PlayerView(_OpenPlay):
         return self.history[-1] if self.history else None
 
     @property
-    def unseen_cards(self) -> int:
+    def unseen_cards(self) -> Mask:
         """Cards held by the other two players: not ours, not yet played."""
         return FULL_DECK & ~self.dealt_cards & ~self.played_mask
 
-    def cards_left(self, seat: int) -> int:
+    def cards_left(self, seat: Seat) -> int:
         """How many cards ``seat`` still holds."""
         return HAND_SIZE - sum(1 for s in self.play_seats if s == seat)
 
-    def state_with(self, hidden: dict[int, int]) -> HandState:
+    def state_with(self, hidden: dict[Seat, Mask]) -> HandState:
         """The hand's card play as it would be if the other seats held ``hidden`` now.
 
         ``hidden`` maps each other seat to the mask of cards it holds now;
@@ -213,7 +213,7 @@ class PlayerView(_OpenPlay):
         declaration = self.declaration
         if declaration is None or self.declarer is None:
             raise WrongPhaseError("no contract has been declared yet")
-        start = [0, 0, 0]
+        start: list[Mask] = [0, 0, 0]
         start[self.seat] = self.dealt_cards
         for seat, mask in hidden.items():
             start[seat] = mask
