@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import CARD_NAMES, NUM_SEATS, Game, HandLog, HandState, PastHand, Phase, cards_of
+from ..engine import CARD_NAMES, NUM_SEATS, Game, HandLog, HandState, Mask, PastHand, Phase, Seat, cards_of
 from ..explain import Teller, plural
 from .hints import Hint, hint_for
 from .solver import Solver, position, whole_hand_value
@@ -39,7 +39,7 @@ class Mistake:
     """A card that cost its side ``cost`` counted tricks against perfect play."""
 
     play: int  # 1-based number of the card in the hand's play
-    seat: int
+    seat: Seat
     card: str
     better: tuple[str, ...]  # the cards that would have kept the best result
     cost: int
@@ -54,7 +54,7 @@ class HandAnalysis:
     """One hand, analysed: its par, the exact value after every card, and the mistakes."""
 
     number: int  # 1-based number of the hand in the game
-    declarer: int
+    declarer: Seat
     contract: str
     count: int | None  # the declarer's result (None while the hand is unfinished)
     par: int
@@ -71,7 +71,7 @@ class HandAnalysis:
             "mistakes": [m.to_json() for m in self.mistakes],
         }
 
-    def costliest(self, seat: int) -> list[Mistake]:
+    def costliest(self, seat: Seat) -> list[Mistake]:
         """``seat``'s mistakes, the costliest first (earlier first among equals)."""
         return sorted((m for m in self.mistakes if m.seat == seat), key=lambda m: (-m.cost, m.play))
 
@@ -119,7 +119,7 @@ def analyse_hand(hand: HandLog, number: int | None = None, limit: int | None = N
     )
 
 
-def _better(state: HandState, solver: Solver, legal: int, best: int) -> tuple[str, ...]:
+def _better(state: HandState, solver: Solver, legal: Mask, best: int) -> tuple[str, ...]:
     """The legal cards in ``state`` that keep the whole-hand value at ``best``."""
     hands, leader, trick = position(state)
     values = solver.card_values(hands, leader, trick)
@@ -154,7 +154,7 @@ def analyse_past(past: PastHand, limit: int | None = None,
     return None if log is None else analyse_hand(log, limit=limit, watch=watch)
 
 
-def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: int | None = 0) -> list[str]:
+def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
     """The analysis in sentences for the hand's summary: par, the result, and each seat's
     costliest card (``you`` is told as "You")."""
     teller = Teller(players, you)
@@ -178,7 +178,7 @@ def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: i
     return lines
 
 
-def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str], you: int | None = 0) -> list[str]:
+def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
     """The analysis at the position after ``k`` cards of the hand (a trick's end): what perfect
     play from there would make, and what the cards of the trick just played cost."""
     teller = Teller(players, you)
@@ -217,7 +217,7 @@ class GameHint:
     """The expert's hint for the player to act in a game."""
 
     hand: int  # 1-based number of the hand being bid or played
-    seat: int
+    seat: Seat
     player: str
     phase: str  # "bidding" or "play"
     hint: Hint

@@ -11,9 +11,9 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol, TypeAlias, runtime_checkable
 
-from ..engine import Bid, Phase, PlayerView
+from ..engine import Bid, Card, Mask, Phase, PlayerView
 
-Action: TypeAlias = Bid | int
+Action: TypeAlias = Bid | Card
 """A bid (in the bidding) or a card (in the play)."""
 
 
@@ -27,7 +27,7 @@ class Agent(Protocol):
         """One of ``view.legal_bids``."""
         ...
 
-    def choose_card(self, view: PlayerView, rng: Random) -> int:
+    def choose_card(self, view: PlayerView, rng: Random) -> Card:
         """One of the cards in the mask ``view.legal_cards``."""
         ...
 
@@ -43,7 +43,7 @@ def decide(agent: Agent, view: PlayerView, rng: Random) -> Action:
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 
 
-def nth_card(mask: int, k: int) -> int:
+def nth_card(mask: Mask, k: int) -> Card:
     """The ``k``-th card (0-based, lowest index first) of ``mask``."""
     while k:
         mask &= mask - 1

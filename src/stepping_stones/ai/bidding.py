@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, PlayerView
+from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, Mask, PlayerView, Seat
 from .features import features
 from .model import model
 
@@ -43,7 +43,7 @@ LATE_HANDS = 3  # "near the end": this many hands or fewer still to be played
 MIN_SPREAD = 0.3
 
 
-def estimate(contract: Contract, hand: int, ranking: int, trump: int | None) -> float:
+def estimate(contract: Contract, hand: Mask, ranking: int, trump: int | None) -> float:
     """Expected result (counted tricks) of declaring ``contract`` with ``hand``."""
     value = model()[contract.id].estimate(features(hand, ranking, trump))
     return min(max(value, 0.0), float(contract.tricks_counted))
@@ -106,7 +106,7 @@ def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], wi
     return total
 
 
-def points_by_count(view: PlayerView, seat: int) -> tuple[float, ...]:
+def points_by_count(view: PlayerView, seat: Seat) -> tuple[float, ...]:
     """What the hand being played is worth to ``seat`` on the sheet, for each count the
     declarer may end with: ``out[x]`` is seat's expected points from this contract's column
     if the declarer counts ``x`` tricks.

@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass, replace
 from random import Random
 
-from ..engine import NUM_SEATS, TRICKS, Bid, PlayerView, cards_of, trick_keys
+from ..engine import NUM_SEATS, TRICKS, Bid, Card, Mask, PlayerView, Seat, cards_of, trick_keys
 from .bidding import points_by_count
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
@@ -58,20 +58,20 @@ class CardReckoning:
     """What the expert found for each legal card: the declarer's mean counted tricks for the
     whole hand (tricks already taken included) over the layouts it searched."""
 
-    seat: int
-    declarer: int
+    seat: Seat
+    declarer: Seat
     wants_more: bool  # whether this seat's side wants the declarer to count more tricks
-    values: dict[int, float]
-    points: dict[int, float]  # the mean sheet points of each card to this seat (exact search only)
+    values: dict[Card, float]
+    points: dict[Card, float]  # the mean sheet points of each card to this seat (exact search only)
     layouts: int
     exact: bool  # searched to the end of the hand (else to a horizon, then counted)
-    chosen: int
+    chosen: Card
 
-    def ranked(self) -> list[int]:
+    def ranked(self) -> list[Card]:
         """The legal cards, best for this seat first (ties in the expert's order)."""
         return sorted(self.values, key=lambda c: (-self.score(c), c != self.chosen))
 
-    def score(self, card: int) -> float:
+    def score(self, card: Card) -> float:
         """What the expert maximises: sheet points (with the count as a tie-break) when it
         solved exactly, else the count for this seat's side."""
         sign = 1.0 if self.wants_more else -1.0
@@ -80,7 +80,7 @@ class CardReckoning:
         return sign * self.values[card]
 
 
-def _tie_key(view: PlayerView, wants_low: bool) -> dict[int, int]:
+def _tie_key(view: PlayerView, wants_low: bool) -> dict[Card, int]:
     """Among cards that search found equal: keep strength (Win) or shed it (Lose)."""
     declaration = view.declaration
     assert declaration is not None
@@ -123,7 +123,7 @@ class ExpertAI:
 
     # --- card play --------------------------------------------------------------------------
 
-    def choose_card(self, view: PlayerView, rng: Random) -> int:
+    def choose_card(self, view: PlayerView, rng: Random) -> Card:
         legal = view.legal_cards
         if not legal:
             raise ValueError(f"seat {view.seat} has no card to play")
@@ -150,7 +150,7 @@ class ExpertAI:
         sums = dict.fromkeys(legal, 0.0)
         gains = dict.fromkeys(legal, 0.0)
         done = 0
-        solved: dict[int, dict[int, int]] = {}
+        solved: dict[int, dict[Card, int]] = {}  # per layout searched, each card's value
         for index in layouts:
             values = solved.get(index)
             if values is None:
@@ -191,7 +191,7 @@ class ExpertAI:
         chosen = min(close, key=lambda c: (ties[c], c))
         return replace(reckoning, chosen=chosen)
 
-    def _layouts(self, view: PlayerView, rng: Random) -> tuple[list[dict[int, int]], list[int]]:
+    def _layouts(self, view: PlayerView, rng: Random) -> tuple[list[dict[Seat, Mask]], list[int]]:
         """Layouts consistent with the view, and the order in which to search them: indices
         drawn in proportion to what the bidding makes likely (a heavy layout may come twice)."""
         know = Knowledge(view)

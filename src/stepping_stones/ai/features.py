@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..engine import FULL_DECK, NUM_SUITS, STRENGTH, SUIT_SIZE
+from ..engine import FULL_DECK, NUM_SUITS, STRENGTH, SUIT_SIZE, Mask
 
 HIGH_STRENGTH = 8  # strength 8-9: the two top cards of a suit
 LOW_STRENGTH = 2  # strength 1-2: the two bottom cards of a suit
@@ -39,7 +39,7 @@ class Features(NamedTuple):
 FEATURE_NAMES: tuple[str, ...] = Features._fields
 
 
-def features(hand: int, ranking: int, trump: int | None) -> Features:
+def features(hand: Mask, ranking: int, trump: int | None) -> Features:
     """The features of ``hand`` declared with ``ranking`` and ``trump``.
 
     >>> from stepping_stones.engine import mask_of, parse_card

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine import Bid, PlayerView
+from ..engine import Bid, Card, PlayerView
 from .bidding import BAR_SCALE, BidChooser
 from .play import CardChooser
 
@@ -23,7 +23,7 @@ class HeuristicAI:
             raise ValueError(f"seat {view.seat} has no bid to make")
         return BidChooser(view, self.bar_scale).choose()
 
-    def choose_card(self, view: PlayerView, rng: Random) -> int:
+    def choose_card(self, view: PlayerView, rng: Random) -> Card:
         legal = view.legal_cards
         if not legal:
             raise ValueError(f"seat {view.seat} has no card to play")

@@ -23,9 +23,12 @@ from ..engine import (
     SUIT_NAMES,
     SUIT_OF,
     Bid,
+    Card,
     Declaration,
+    Mask,
     Phase,
     PlayerView,
+    Seat,
     cards_of,
     trick_keys,
 )
@@ -56,7 +59,7 @@ def _tricks(x: float) -> str:
 class Hint:
     """A suggested action and why: ``action`` is a bid or a card (as the view's legal actions)."""
 
-    action: Bid | int
+    action: Bid | Card
     reason: str
     short: str = ""  # the reason in a few words, for a place too small for all of it
 
@@ -107,7 +110,7 @@ def hint_for(view: PlayerView, rng: Random | None = None, expert: ExpertAI | Non
 # --- cards ---------------------------------------------------------------------------------
 
 
-def role(view: PlayerView, seat: int) -> str:
+def role(view: PlayerView, seat: Seat) -> str:
     """Another seat as the player at ``view.seat`` thinks of it: ``'the declarer'``, ``'your
     partner'`` (the other defender), ``'the defender on your left'`` (next clockwise)."""
     if seat == view.seat:
@@ -119,7 +122,7 @@ def role(view: PlayerView, seat: int) -> str:
     return "the defender on your left" if seat == (view.seat + 1) % NUM_SEATS else "the defender on your right"
 
 
-def _trick_words(view: PlayerView, card: int) -> str:
+def _trick_words(view: PlayerView, card: Card) -> str:
     """', and it wins this trick' when the view shows for certain who takes the trick."""
     fate = _certain_winner(view, card)
     if fate is None:
@@ -139,7 +142,7 @@ def _count_words(view: PlayerView) -> str:
     return f", your {ordinal(view.count() + 1)} counted trick"
 
 
-def _certain_winner(view: PlayerView, card: int) -> int | None:
+def _certain_winner(view: PlayerView, card: Card) -> Seat | None:
     """Who wins the current trick if this seat plays ``card``, when the view makes it certain."""
     declaration = view.declaration
     assert declaration is not None
@@ -210,7 +213,7 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     return Hint(card, reason[0].lower() + reason[1:] + ".", "; ".join(short) + ".")
 
 
-def _gone_above(view: PlayerView, card: int) -> str:
+def _gone_above(view: PlayerView, card: Card) -> str:
     """'K8' or 'K8 and K7': the cards above ``card`` in its suit that have been played, when
     no card above it is still out (so it is the top card because those are gone)."""
     declaration = view.declaration
@@ -230,7 +233,7 @@ def _gone_above(view: PlayerView, card: int) -> str:
 # --- bids ----------------------------------------------------------------------------------
 
 
-def sure_winners(hand: int, ranking: int) -> int:
+def sure_winners(hand: Mask, ranking: int) -> int:
     """Cards in an unbroken run down from the top of their suit: each wins a trick when led.
 
     >>> from stepping_stones.engine import mask_of, parse_card

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..engine import NUM_SUITS, RANKINGS, Contract, Goal, Pass, PlayerView
+from ..engine import NUM_SUITS, RANKINGS, Contract, Goal, Mask, Pass, PlayerView, Seat
 from .bidding import estimate
 from .model import model
 
@@ -45,7 +45,7 @@ def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
     return [(r, t) for r in RANKINGS for t in trumps]
 
 
-def best_estimate(contract: Contract, hand: int) -> float:
+def best_estimate(contract: Contract, hand: Mask) -> float:
     """The declarer's estimate for ``contract`` with the best ranking and trump for ``hand``,
     as a goal-signed number (higher is better for the declarer)."""
     sign = _sign(contract)
@@ -78,7 +78,7 @@ class BiddingEvidence:
         declarer_speaks = self.declaration is not None and self.declarer is not None and self.declarer != self.seat
         return declarer_speaks or bool(self.passers)
 
-    def log_weight(self, dealt: dict[int, int]) -> float:
+    def log_weight(self, dealt: dict[Seat, Mask]) -> float:
         """The log-weight of a layout, given the hand each other seat was *dealt* in it."""
         total = 0.0
         declaration = self.declaration

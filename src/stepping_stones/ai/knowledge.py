@@ -25,19 +25,22 @@ from ..engine import (
     STRENGTH,
     SUIT_MASK_OF,
     SUIT_MASKS,
+    Card,
     Declaration,
     FollowRule,
+    Mask,
     PlayerView,
+    Seat,
     Trick,
     cards_of,
 )
 
 
-def deductions(tricks: Iterable[Trick], declaration: Declaration) -> tuple[list[int], list[int]]:
+def deductions(tricks: Iterable[Trick], declaration: Declaration) -> tuple[list[Mask], list[Mask]]:
     """From the tricks of a hand played under ``declaration``: per seat, the suits (a mask) it
     has shown out of, and the cards it is known not to hold (the rules above)."""
-    void = [0, 0, 0]  # suit masks each seat has shown out of
-    cannot = [0, 0, 0]  # cards each seat is known not to hold
+    void: list[Mask] = [0, 0, 0]  # suit masks each seat has shown out of
+    cannot: list[Mask] = [0, 0, 0]  # cards each seat is known not to hold
     trump = declaration.trump
     follow = declaration.contract.follow
     strength = STRENGTH[declaration.ranking]
@@ -80,7 +83,7 @@ class Knowledge:
         self.trump = declaration.trump
         self.void, self.cannot = deductions(view.tricks(), declaration)
 
-    def highest_out(self, suit: int) -> int | None:
+    def highest_out(self, suit: int) -> Card | None:
         """The strongest card of ``suit`` still out (under the hand's ranking), or None."""
         mask = self.out & SUIT_MASKS[suit]
         if not mask:
@@ -88,11 +91,11 @@ class Knowledge:
         key = STRENGTH[self.ranking]
         return max(cards_of(mask), key=key.__getitem__)
 
-    def is_boss(self, card: int) -> bool:
+    def is_boss(self, card: Card) -> bool:
         """Whether no card still out beats ``card`` in its suit."""
         return not ABOVE[self.ranking][card] & self.out
 
-    def sample_layout(self, rng: Random) -> dict[int, int]:
+    def sample_layout(self, rng: Random) -> dict[Seat, Mask]:
         """The cards still out, dealt to the other two seats consistently with what is known."""
         a, b = self.others
         na = self.counts[a]

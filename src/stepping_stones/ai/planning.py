@@ -45,6 +45,7 @@ from ..engine import (
     Contract,
     Declaration,
     Goal,
+    Mask,
     PlayerView,
     cards_of,
 )
@@ -62,7 +63,7 @@ MARGIN = 0.02
 
 
 @cache
-def planning_hands() -> tuple[int, ...]:
+def planning_hands() -> tuple[Mask, ...]:
     """``PLANNING_DEALS`` seeded random 12-card hands: the coming hands the plan imagines."""
     rng = Random("expert-planning")
     deck = list(cards_of(FULL_DECK))

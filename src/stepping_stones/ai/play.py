@@ -24,7 +24,19 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine import ABOVE, NUM_SEATS, STRENGTH, SUIT_MASK_OF, SUIT_MASKS, Goal, HandState, PlayerView, cards_of
+from ..engine import (
+    ABOVE,
+    NUM_SEATS,
+    STRENGTH,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    Card,
+    Goal,
+    HandState,
+    PlayerView,
+    Seat,
+    cards_of,
+)
 from .knowledge import Knowledge
 
 # Weight of a card's future worth against the chance of the wanted trick
@@ -79,11 +91,11 @@ class CardChooser:
 
     # --- whose side is pleased by a trick ----------------------------------
 
-    def pleased(self, seat: int, winner: int) -> bool:
+    def pleased(self, seat: Seat, winner: Seat) -> bool:
         """Whether ``seat``'s side wants the trick to go to ``winner``."""
         return ((winner == self.declarer) == self.win_goal) == (seat == self.declarer)
 
-    def _answer(self, st: HandState) -> int:
+    def _answer(self, st: HandState) -> Seat:
         """The trick's winner when the players still to play answer as their side wants."""
         seat = st.turn
         winner = -1
@@ -96,14 +108,14 @@ class CardChooser:
                 return winner
         return winner
 
-    def outcome(self, st: HandState, card: int) -> int:
+    def outcome(self, st: HandState, card: Card) -> Seat:
         self.nodes += 1
         st.push(card)
         winner = st.winners[-1] if not st.in_trick else self._answer(st)
         st.pop()
         return winner
 
-    def chances(self, legal: list[int]) -> list[float]:
+    def chances(self, legal: list[Card]) -> list[float]:
         """Per legal card, the chance that the trick goes the way this seat's side wants."""
         view = self.view
         if self.position == NUM_SEATS - 1:
@@ -122,7 +134,7 @@ class CardChooser:
 
     # --- what a card is worth later ------------------------------------------
 
-    def worth(self, card: int) -> float:
+    def worth(self, card: Card) -> float:
         """Win contracts: how much keeping ``card`` is worth (a winner, a trump)."""
         value = float(self.strength[card])
         if (1 << card) & self.trump_mask:
@@ -131,7 +143,7 @@ class CardChooser:
             value += BOSS_WORTH
         return value
 
-    def danger(self, card: int) -> float:
+    def danger(self, card: Card) -> float:
         """Lose contracts: how likely ``card`` is to take a trick if kept."""
         value = float(self.strength[card])
         if (1 << card) & self.trump_mask:
@@ -141,7 +153,7 @@ class CardChooser:
         below = SUIT_MASK_OF[card] & self.know.out & ~self.above[card] & ~(1 << card)
         return value - DUCK_RELIEF * below.bit_count()
 
-    def preference(self, card: int) -> float:
+    def preference(self, card: Card) -> float:
         """Tie-break: higher is preferred, in ranks (about 0-20)."""
         if self.win_goal:
             pref = -self.worth(card)
@@ -151,7 +163,7 @@ class CardChooser:
         pref = self.danger(card)
         return pref
 
-    def _lead_bonus_win(self, card: int) -> float:
+    def _lead_bonus_win(self, card: Card) -> float:
         """Leading in a Win contract: long suits to set up, trumps to draw for a strong declarer."""
         suit_mask = SUIT_MASK_OF[card]
         bonus = LENGTH_LEAD * (self.hand & suit_mask).bit_count()
@@ -168,7 +180,7 @@ class CardChooser:
 
     # --- the choice -----------------------------------------------------------
 
-    def choose(self) -> int:
+    def choose(self) -> Card:
         legal = list(cards_of(self.view.legal_cards))
         if len(legal) == 1:
             return legal[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..engine import Bid, PlayerView
+from ..engine import Bid, Card, PlayerView
 from .base import nth_card
 
 
@@ -19,7 +19,7 @@ class RandomAI:
             raise ValueError(f"seat {view.seat} has no bid to make")
         return bids[rng.randrange(len(bids))]
 
-    def choose_card(self, view: PlayerView, rng: Random) -> int:
+    def choose_card(self, view: PlayerView, rng: Random) -> Card:
         legal = view.legal_cards
         if not legal:
             raise ValueError(f"seat {view.seat} has no card to play")
