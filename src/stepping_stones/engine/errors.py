@@ -3,14 +3,12 @@
 Every refusal leaves the game exactly as it was.  Messages name the player,
 the card or bid and the rule, in words a player understands; the fields let a
 user interface say the same thing its own way.
+
+The fields' seats, cards and sets of cards are written ``int`` here, not ``Seat``, ``Card``
+and ``Mask``: ``cards.py`` imports this module, and this one imports nothing back.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # (cards.py imports this module: the names are for the annotations only)
-    from .cards import Card, Mask, Seat
 
 
 class SteppingStonesError(Exception):
@@ -35,7 +33,7 @@ class NothingToPopError(SteppingStonesError, IndexError):
 class IllegalActionError(SteppingStonesError, ValueError):
     """An action the rules do not allow now.  ``seat`` is the player it was made for."""
 
-    def __init__(self, message: str, seat: Seat | None = None) -> None:
+    def __init__(self, message: str, seat: int | None = None) -> None:
         super().__init__(message)
         self.seat = seat
 
@@ -93,7 +91,7 @@ class RedoError(IllegalBidError):
 class IllegalCardError(IllegalActionError):
     """A card the player to act may not play.  ``card`` is the card."""
 
-    def __init__(self, message: str, seat: Seat | None = None, card: Card | None = None) -> None:
+    def __init__(self, message: str, seat: int | None = None, card: int | None = None) -> None:
         super().__init__(message, seat)
         self.card = card
 
@@ -105,7 +103,7 @@ class CardNotHeldError(IllegalCardError):
 class MustFollowError(IllegalCardError):
     """The player holds the led suit and must play it.  ``suit`` is the led suit, ``holding`` the cards."""
 
-    def __init__(self, message: str, seat: Seat, card: Card, suit: int, holding: Mask) -> None:
+    def __init__(self, message: str, seat: int, card: int, suit: int, holding: int) -> None:
         super().__init__(message, seat, card)
         self.suit = suit
         self.holding = holding
@@ -114,7 +112,7 @@ class MustFollowError(IllegalCardError):
 class MustBeatError(IllegalCardError):
     """Must Beat: the player holds a card of the led suit that beats the best one played."""
 
-    def __init__(self, message: str, seat: Seat, card: Card, best: Card, holding: Mask) -> None:
+    def __init__(self, message: str, seat: int, card: int, best: int, holding: int) -> None:
         super().__init__(message, seat, card)
         self.best = best
         self.holding = holding
