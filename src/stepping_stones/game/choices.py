@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import Rules
+from ..engine import Rules, Seat
 
 AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
 """The computer players' levels, weakest first: the names of ``stepping_stones.ai.LEVELS``, written
 here as well so that the setup screen can offer them without importing the AI (a test checks that
 the two agree)."""
 DEFAULT_AI_LEVEL = "heuristic"
-HUMAN = 0
+HUMAN: Seat = 0
 """The person's seat: in every game a person plays here (the app, the browser, plain mode), the
 person sits in seat 0 and the computer players in seats 1 and 2."""
 SEED_LENGTH = 100

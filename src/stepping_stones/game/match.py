@@ -33,7 +33,7 @@ from enum import Enum
 from random import Random
 
 from ..ai import Action, Agent, decide
-from ..engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules
+from ..engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules, Seat
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Seeds:
         """
         return cls(str(seed) if number == 0 else f"{seed}/{number}")
 
-    def first_forehand(self) -> int:
+    def first_forehand(self) -> Seat:
         """The seat holding the forehand card in hand 1."""
         return Random(f"{self.game}:forehand").randrange(NUM_SEATS)
 
@@ -72,7 +72,7 @@ class Seeds:
         declaration that a test or a calibration imposes)."""
         return Random(f"{self.game}:{name}")
 
-    def decision(self, game: Game, seat: int) -> Random:
+    def decision(self, game: Game, seat: Seat) -> Random:
         """The generator of ``seat``'s decision now: the same position gives the same choice."""
         hand = game.hand
         bids = len(hand.bids) if hand else 0
@@ -94,7 +94,7 @@ class Request:
     """Everything an AI seat needs to decide, taken on the thread that owns the game:
     the agent, its view and its generator.  ``answer()`` may run on any thread."""
 
-    seat: int
+    seat: Seat
     agent: Agent
     view: PlayerView
     rng: Random

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ..ai import Agent, make_ai
-from ..engine import NUM_SEATS, Game, Rules
+from ..engine import NUM_SEATS, Game, Rules, Seat
 from ..game.match import Match, Seeds, drive
 from ..storage.files import atomic_write
 from ..storage.records import record_from_game, record_json
@@ -66,7 +66,7 @@ class GameStats:
     totals: list[int]
     wins: list[float]  # 1 for a sole winner, 1/k for k winners sharing the win
     points: dict[str, list[int]]  # contract id -> points per seat
-    declared: list[tuple[str, int, int, bool]] = field(default_factory=list)
+    declared: list[tuple[str, Seat, int, bool]] = field(default_factory=list)
     # (contract id, declarer, result, redo) for every hand played
 
     @classmethod

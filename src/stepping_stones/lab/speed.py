@@ -39,6 +39,7 @@ from ..engine import (
     ONE_HIGH,
     TRICKS,
     Bid,
+    Card,
     Contract,
     HandState,
     PlayerView,
@@ -152,7 +153,7 @@ class _Timed:
         self.times.append(Timing(self.contract_set, time.perf_counter() - wall, time.process_time() - cpu))
         return bid
 
-    def choose_card(self, view: PlayerView, rng: Random) -> int:
+    def choose_card(self, view: PlayerView, rng: Random) -> Card:
         wall, cpu = time.perf_counter(), time.process_time()
         card = self.agent.choose_card(view, rng)
         self.times.append(Timing(self.contract_set, time.perf_counter() - wall, time.process_time() - cpu))

@@ -35,7 +35,7 @@ from typing import Any, Literal, TypeVar
 
 from ..ai import make_ai
 from ..ai.bidding import BidChooser
-from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, deal
+from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, Seat, deal
 from ..game.match import Seeds, drive
 from .simulate import GameStats, Progress, Runner, play_game
 
@@ -73,15 +73,15 @@ class SeatedGame:
     """One game of a deal set, as plain data: which side it was, where the candidates sat."""
 
     match: Side
-    candidate_seats: tuple[int, ...]
+    candidate_seats: tuple[Seat, ...]
     stats: GameStats
 
 
 def _seatings(
     candidate: str, baseline: str, sides: Sequence[Side] = SIDES
-) -> list[tuple[Side, tuple[str, str, str], tuple[int, ...]]]:
+) -> list[tuple[Side, tuple[str, str, str], tuple[Seat, ...]]]:
     """(side, seat levels, candidate seats) for the games of one deal set (six with both sides)."""
-    games: list[tuple[Side, tuple[str, str, str], tuple[int, ...]]] = []
+    games: list[tuple[Side, tuple[str, str, str], tuple[Seat, ...]]] = []
     if "one" in sides:
         for odd in range(NUM_SEATS):
             levels = tuple(candidate if s == odd else baseline for s in range(NUM_SEATS))
@@ -396,7 +396,7 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
     rules = Rules(set_name)
     cards = deal(seeds.deal(1))
     # The seat whose hand suits the contract best declares it, as it would bid it.
-    best: tuple[float, int, int, int | None] | None = None
+    best: tuple[float, Seat, int, int | None] | None = None  # (key, declarer, ranking, trump)
     for seat in range(NUM_SEATS):
         probe = Game(rules, first_forehand=seat)
         probe.start_hand(cards)

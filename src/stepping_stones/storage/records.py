@@ -21,11 +21,14 @@ from ..engine import (
     NUM_SEATS,
     SUITS,
     TRICKS,
+    Card,
     CardSyntaxError,
     Game,
+    Mask,
     Phase,
     Rules,
     RulesError,
+    Seat,
     SteppingStonesError,
     cards_of,
     parse_bid,
@@ -132,7 +135,7 @@ class GameRecord(_Strict):
     format: Literal["stepping-stones-record/1"]
     rules: RecordRules
     players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
-    first_forehand: Annotated[int, Field(ge=0, le=2)]
+    first_forehand: Annotated[Seat, Field(ge=0, le=2)]
     hands: Annotated[list[RecordHand], Field(max_length=MAX_HANDS)]
 
     @field_validator("players")
@@ -274,9 +277,9 @@ def _card_names(text: str, hand_no: int, action: str) -> list[str]:
     return names
 
 
-def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[int, int, int]:
+def _deal(hand_no: int, seats: list[str], players: tuple[str, ...]) -> tuple[Mask, Mask, Mask]:
     masks = []
-    seen: dict[int, int] = {}
+    seen: dict[Card, Seat] = {}
     for seat, text in enumerate(seats):
         mask = 0
         tokens = _card_names(text, hand_no, "deal")

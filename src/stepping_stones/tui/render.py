@@ -18,8 +18,10 @@ from ..engine import (
     SUIT_OF,
     SUITS,
     TRICKS,
+    Card,
     PastHand,
     PlayerView,
+    Seat,
 )
 from ..explain import result_lines, short_names, summary_lines
 
@@ -66,7 +68,7 @@ class Look:
         return Text(f"{self.symbols[suit]} {SUIT_NAMES[suit]} ({SUITS[suit]})",
                     style=f"bold {SUIT_COLOURS[suit]}")
 
-    def card(self, c: int, style: str = "") -> Text:
+    def card(self, c: Card, style: str = "") -> Text:
         """``✿C7``: symbol, letter and rank."""
         suit = SUIT_OF[c]
         return Text(f"{self.symbols[suit]}{CARD_NAMES[c]}", style=f"bold {SUIT_COLOURS[suit]} {style}".strip())
@@ -103,7 +105,7 @@ def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
     return text
 
 
-def sheet_table(view: PlayerView, look: Look, highlight: int | None = 0,
+def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
                 names: tuple[str, ...] | None = None) -> Table:
     """The scoresheet: a row per player, a column per contract, then totals and firsts.  Long
     names are shortened as on the table (``short_names``), so that they stay different."""
