@@ -92,6 +92,37 @@ def kept_on_sheet(now: Sequence[float], earlier: int | None, contract: Contract)
     return kept
 
 
+def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
+    """Every (ranking, trump) a declarer of ``contract`` may name."""
+    trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
+    return [(r, t) for r in RANKINGS for t in trumps]
+
+
+def best_declaration(contract: Contract, hand: Mask) -> tuple[float, int, int | None]:
+    """(estimate, ranking, trump): the best ranking and trump for ``contract`` with ``hand``
+    (the first of equals in ``declaration_options``' order)."""
+    win = contract.goal is Goal.WIN
+    best: tuple[float, float, int, int | None] | None = None
+    for ranking, trump in declaration_options(contract):
+        value = estimate(contract, hand, ranking, trump)
+        key = value if win else -value
+        if best is None or key > best[0]:
+            best = (key, value, ranking, trump)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def estimate_pmf(contract: Contract, value: float) -> list[float]:
+    """The results a declaration of ``contract`` estimated at ``value`` tricks may end with: the
+    estimate spread by the model's error for that contract."""
+    return _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
+
+
+def others_pmfs(view: PlayerView, seat: Seat, contract: Contract) -> list[list[float]]:
+    """The other two seats' results in ``contract``'s column, as ``result_pmf`` gives them."""
+    return [result_pmf(r, contract) for s, r in enumerate(view.sheet[contract.id]) if s != seat]
+
+
 def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], win: bool) -> float:
     """Expected sheet points: -1, plus 2 for each other player beaten and 1 for each tie."""
     total = -1.0
@@ -104,6 +135,15 @@ def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], wi
             total += p * (2 * beaten + tie)
             below += tie
     return total
+
+
+def declaring_gain(contract: Contract, value: float, recorded: int | None, others: Sequence[Sequence[float]]) -> float:
+    """The sheet points declaring ``contract`` now (estimated at ``value`` tricks) is expected to
+    gain against the others' results ``others``: over a usual result when it is not recorded yet,
+    over keeping ``recorded`` when this is a redo (the sheet then keeps the better of the two)."""
+    win = contract.goal is Goal.WIN
+    kept = kept_on_sheet(estimate_pmf(contract, value), recorded, contract)
+    return expected_points(kept, others, win) - expected_points(result_pmf(recorded, contract), others, win)
 
 
 def points_by_count(view: PlayerView, seat: Seat) -> tuple[float, ...]:
@@ -142,42 +182,6 @@ class BidChooser:
         self.seat = view.seat
         self.hand = view.own_cards
 
-    def best_declaration(self, contract: Contract) -> tuple[float, int, int | None]:
-        """The best ranking and trump for ``contract`` with this hand, and the estimate."""
-        win = contract.goal is Goal.WIN
-        best: tuple[float, float, int, int | None] | None = None
-        trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
-        for ranking in RANKINGS:
-            for trump in trumps:
-                value = estimate(contract, self.hand, ranking, trump)
-                key = value if win else -value
-                if best is None or key > best[0]:
-                    best = (key, value, ranking, trump)
-        assert best is not None
-        return best[1], best[2], best[3]
-
-    def others(self, contract: Contract) -> list[list[float]]:
-        top = contract.tricks_counted
-        mean, sd = usual(contract)
-        recorded = [r for s, r in enumerate(self.view.sheet[contract.id]) if s != self.seat]
-        return [_point_mass(r, top) if r is not None else _pmf(mean, sd, top) for r in recorded]
-
-    def gain(self, contract: Contract, value: float, recorded: int | None) -> float:
-        """Expected points of declaring now, minus those of an ordinary hand (or of the recorded result)."""
-        top = contract.tricks_counted
-        win = contract.goal is Goal.WIN
-        sigma = model()[contract.id].sigma
-        others = self.others(contract)
-        now = _pmf(value, sigma, top)
-        if recorded is None:
-            mean, sd = usual(contract)
-            return expected_points(now, others, win) - expected_points(_pmf(mean, sd, top), others, win)
-        # A redo: the sheet keeps the better of the two results.
-        kept = [0.0] * (top + 1)
-        for x, p in enumerate(now):
-            kept[x if contract.better(x, recorded) else recorded] += p
-        return expected_points(kept, others, win) - expected_points(_point_mass(recorded, top), others, win)
-
     def hands_left(self) -> tuple[int, int]:
         """(hands still to be played in the game, of which this seat must declare)."""
         view = self.view
@@ -209,11 +213,11 @@ class BidChooser:
         options: list[tuple[float, Declaration]] = []
         for contract in view.rules.contracts:
             recorded = view.sheet[contract.id][self.seat]
-            value, ranking, trump = self.best_declaration(contract)
+            value, ranking, trump = best_declaration(contract, self.hand)
             bid = Declaration(contract, ranking, trump, recorded is not None)
             if bid not in legal:
                 continue
-            g = self.gain(contract, value, recorded)
+            g = declaring_gain(contract, value, recorded, others_pmfs(view, self.seat, contract))
             if recorded is not None:
                 g -= self.redo_bar()
             options.append((g, bid))

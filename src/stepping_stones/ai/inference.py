@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..engine import NUM_SUITS, RANKINGS, Contract, Goal, Mask, Pass, PlayerView, Seat
-from .bidding import estimate
+from ..engine import Contract, Goal, Mask, Pass, PlayerView, Seat
+from .bidding import best_declaration, estimate
 from .model import model
 
 # Weight per spread of the declarer's estimate above a random hand's (log scale).
@@ -39,17 +39,10 @@ def _sign(contract: Contract) -> int:
     return 1 if contract.goal is Goal.WIN else -1
 
 
-def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
-    """Every (ranking, trump) a declarer of ``contract`` may name."""
-    trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
-    return [(r, t) for r in RANKINGS for t in trumps]
-
-
 def best_estimate(contract: Contract, hand: Mask) -> float:
     """The declarer's estimate for ``contract`` with the best ranking and trump for ``hand``,
     as a goal-signed number (higher is better for the declarer)."""
-    sign = _sign(contract)
-    return max(sign * estimate(contract, hand, r, t) for r, t in declaration_options(contract))
+    return _sign(contract) * best_declaration(contract, hand)[0]
 
 
 class BiddingEvidence:
@@ -88,7 +81,7 @@ class BiddingEvidence:
             sign = _sign(contract)
             data = model()[contract.id]
             chosen = sign * estimate(contract, hand, declaration.ranking, declaration.trump)
-            best = max(sign * estimate(contract, hand, r, t) for r, t in declaration_options(contract))
+            best = best_estimate(contract, hand)
             strength = (chosen - sign * data.random_hand_mean) / max(data.random_hand_sd, 0.5)
             factor = PUDDLE_FACTOR if self.puddle else 1.0
             total += factor * (DECLARER_STRENGTH * strength - DECLARER_CHOICE * (best - chosen))

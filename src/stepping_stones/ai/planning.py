@@ -48,10 +48,15 @@ from ..engine import (
     Mask,
     PlayerView,
     cards_of,
+    mask_of,
 )
-from .bidding import _pmf, estimate, expected_points, kept_on_sheet, result_pmf
-from .inference import declaration_options
-from .model import model
+from .bidding import (
+    best_declaration,
+    declaring_gain,
+    estimate_pmf,
+    expected_points,
+    others_pmfs,
+)
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
 PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
@@ -62,18 +67,16 @@ MAX_DECLARE = 0.95
 MARGIN = 0.02
 
 
+def _random_hands(rng: Random) -> list[Mask]:
+    """``PLANNING_DEALS`` random 12-card hands drawn from ``rng``."""
+    deck = list(cards_of(FULL_DECK))
+    return [mask_of(rng.sample(deck, HAND_SIZE)) for _ in range(PLANNING_DEALS)]
+
+
 @cache
 def planning_hands() -> tuple[Mask, ...]:
     """``PLANNING_DEALS`` seeded random 12-card hands: the coming hands the plan imagines."""
-    rng = Random("expert-planning")
-    deck = list(cards_of(FULL_DECK))
-    hands = []
-    for _ in range(PLANNING_DEALS):
-        hand = 0
-        for c in rng.sample(deck, HAND_SIZE):
-            hand |= 1 << c
-        hands.append(hand)
-    return tuple(hands)
+    return tuple(_random_hands(Random("expert-planning")))
 
 
 @cache
@@ -82,12 +85,7 @@ def hand_estimates(contract_id: str) -> tuple[float, ...]:
     and trump.  Aligned by hand, so that the contracts of one hand are valued together: a hand
     strong for one Win contract is strong for the others, and weak for the Lose ones."""
     contract = CONTRACTS[contract_id]
-    win = contract.goal is Goal.WIN
-    out = []
-    for hand in planning_hands():
-        options = [estimate(contract, hand, r, t) for r, t in declaration_options(contract)]
-        out.append(max(options) if win else min(options))
-    return tuple(out)
+    return tuple(best_declaration(contract, hand)[0] for hand in planning_hands())
 
 
 @cache
@@ -95,17 +93,8 @@ def future_estimates(contract_id: str) -> tuple[float, ...]:
     """The estimate a random hand gives ``contract_id`` with its best ranking and trump, as
     ``QUANTILES`` equally likely values (midpoints of the quantile bands), from seeded deals."""
     contract = CONTRACTS[contract_id]
-    rng = Random(f"expert-planning:{contract_id}")
-    values = []
-    deck = list(cards_of(FULL_DECK))
-    win = contract.goal is Goal.WIN
-    for _ in range(PLANNING_DEALS):
-        hand = 0
-        for c in rng.sample(deck, HAND_SIZE):
-            hand |= 1 << c
-        options = [estimate(contract, hand, r, t) for r, t in declaration_options(contract)]
-        values.append(max(options) if win else min(options))
-    values.sort()
+    hands = _random_hands(Random(f"expert-planning:{contract_id}"))
+    values = sorted(best_declaration(contract, hand)[0] for hand in hands)
     n = len(values)
     return tuple(values[min(n - 1, int((q + 0.5) * n / QUANTILES))] for q in range(QUANTILES))
 
@@ -151,27 +140,19 @@ class BidPlanner:
             s: sum(1 for c in contracts if sheet[c.id][s] is None) for s in range(NUM_SEATS) if s != self.seat
         }
         self.hands_left = sum(1 for c in contracts for s in range(NUM_SEATS) if sheet[c.id][s] is None)
-        self._others = {c.id: self._others_pmfs(c) for c in contracts}
+        self._others = {c.id: others_pmfs(view, self.seat, c) for c in contracts}
         self._memo: dict[tuple[int, int], float] = {}
         self._future_points = {c.id: self._future_points_of(c) for c in self.mine_open}
 
     # --- points ---------------------------------------------------------------------------
 
-    def _others_pmfs(self, contract: Contract) -> list[list[float]]:
-        return [result_pmf(r, contract) for s, r in enumerate(self.view.sheet[contract.id]) if s != self.seat]
-
     def points(self, contract: Contract, value: float) -> float:
         """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks."""
-        mine = _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
-        return expected_points(mine, self._others[contract.id], contract.goal is Goal.WIN)
+        return expected_points(estimate_pmf(contract, value), self._others[contract.id], contract.goal is Goal.WIN)
 
     def redo_gain(self, contract: Contract, value: float, recorded: int) -> float:
         """Points gained by redoing ``contract`` (recorded ``recorded``) with an estimate of ``value``."""
-        now = _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
-        win = contract.goal is Goal.WIN
-        others = self._others[contract.id]
-        return (expected_points(kept_on_sheet(now, recorded, contract), others, win)
-                - expected_points(result_pmf(recorded, contract), others, win))
+        return declaring_gain(contract, value, recorded, self._others[contract.id])
 
     def _future_points_of(self, contract: Contract) -> tuple[float, ...]:
         return tuple(self.points(contract, e) for e in hand_estimates(contract.id))
@@ -249,18 +230,6 @@ class BidPlanner:
 
     # --- the decision -----------------------------------------------------------------------
 
-    def best_declaration(self, contract: Contract) -> tuple[float, int, int | None]:
-        """(estimate, ranking, trump): the best ranking and trump for ``contract`` with this hand."""
-        win = contract.goal is Goal.WIN
-        best: tuple[float, float, int, int | None] | None = None
-        for ranking, trump in declaration_options(contract):
-            value = estimate(contract, self.hand, ranking, trump)
-            key = value if win else -value
-            if best is None or key > best[0]:
-                best = (key, value, ranking, trump)
-        assert best is not None
-        return best[1], best[2], best[3]
-
     def reckon(self) -> BidReckoning:
         view = self.view
         legal = set(view.legal_bids)
@@ -280,7 +249,7 @@ class BidPlanner:
         options: list[Option] = []
         best_now = -math.inf
         for i, contract in enumerate(self.mine_open):
-            value, ranking, trump = self.best_declaration(contract)
+            value, ranking, trump = best_declaration(contract, self.hand)
             bid = Declaration(contract, ranking, trump)
             if bid not in legal:
                 continue
@@ -297,7 +266,7 @@ class BidPlanner:
                 recorded = view.sheet[contract.id][self.seat]
                 if recorded is None:
                     continue
-                value, ranking, trump = self.best_declaration(contract)
+                value, ranking, trump = best_declaration(contract, self.hand)
                 bid = Declaration(contract, ranking, trump, True)
                 if bid not in legal:
                     continue

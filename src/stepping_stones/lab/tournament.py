@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 from ..ai import make_ai
-from ..ai.bidding import BidChooser
+from ..ai.bidding import best_declaration
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, Seat, deal
 from ..game.match import Seeds, drive
 from .simulate import GameStats, Progress, Runner, play_game
@@ -400,7 +400,7 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
     for seat in range(NUM_SEATS):
         probe = Game(rules, first_forehand=seat)
         probe.start_hand(cards)
-        value, ranking, trump = BidChooser(probe.view(seat)).best_declaration(contract)
+        value, ranking, trump = best_declaration(contract, probe.view(seat).own_cards)
         key = value if contract.goal is Goal.WIN else -value
         if best is None or key > best[0]:
             best = (key, seat, ranking, trump)
