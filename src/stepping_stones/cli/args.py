@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..ai import LEVELS
 from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
@@ -13,6 +13,8 @@ from ..game.choices import SEED_LENGTH
 
 if TYPE_CHECKING:
     from ..lab.simulate import Runner
+
+_R = TypeVar("_R")
 
 
 def game_from_file(path: str) -> Game | None:
@@ -29,26 +31,25 @@ def game_from_file(path: str) -> Game | None:
         return None
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
+def _whole(text: str, least: int, refusal: str) -> int:
+    """``text`` as a whole number of at least ``least``; else argparse's error, ``refusal``."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(refusal)
     return value
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    return _whole(text, 1, "must be at least 1")
 
 
 def not_negative(text: str) -> int:
     """An argparse type: a whole number of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
+    return _whole(text, 0, "must be 0 or more")
 
 
 def level(text: str) -> str:
@@ -176,3 +177,21 @@ def work_runner(address: str | None) -> Iterator[Runner | None]:
 
     with connect(address) as cluster:
         yield cluster.map
+
+
+def run_work(command: str, total: int, unit: str, address: str | None,
+             work: Callable[[Runner | None, Callable[[], None]], _R]) -> _R | None:
+    """A lab command's work, ``work(runner, advance)``, with a progress bar of ``total``
+    ``unit`` and on the cluster at ``address`` (``--cluster``) if one is given.  When the
+    cluster cannot be used: one line on standard error, and None, for the command to exit with 2."""
+    import sys
+
+    from ..lab.cluster import ClusterError
+
+    bar, advance = progress_bar(total, unit, command)
+    try:
+        with work_runner(address) as runner, bar:
+            return work(runner, advance)
+    except ClusterError as e:
+        print(f"{command}: {e}", file=sys.stderr)
+        return None

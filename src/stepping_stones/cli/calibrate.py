@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from ..lab.cluster import ClusterError
-from .args import add_cluster_argument, positive, progress_bar, seed, work_runner
+from .args import add_cluster_argument, positive, run_work, seed
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,12 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from ..storage.files import atomic_write
     from ..storage.safety import escape
 
-    bar, advance = progress_bar(len(CONTRACTS), "contracts", "calibrate")
-    try:
-        with work_runner(args.cluster) as runner, bar:
-            model = fit(args.hands, args.seed, args.samples, args.workers, advance, runner)
-    except ClusterError as e:
-        print(f"calibrate: {e}", file=sys.stderr)
+    model = run_work("calibrate", len(CONTRACTS), "contracts", args.cluster,
+                     lambda runner, advance: fit(args.hands, args.seed, args.samples, args.workers, advance, runner))
+    if model is None:
         return 2
     for cid, m in model.contracts.items():
         print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")

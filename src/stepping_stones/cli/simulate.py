@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ..ai import LEVELS
 from ..engine import RulesError
-from ..lab.cluster import ClusterError
 from ..lab.simulate import SimulationResult, simulate
 from ..storage.safety import escape
 from .args import (
@@ -18,11 +17,10 @@ from .args import (
     add_rules_arguments,
     count_problem,
     positive,
-    progress_bar,
     rules_from_args,
+    run_work,
     seed,
     three_levels,
-    work_runner,
 )
 
 
@@ -64,12 +62,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"simulate: cannot write records into {escape(str(args.records))}: {e.strerror}",
                   file=sys.stderr)
             return 2
-    bar, advance = progress_bar(args.games, "games", "simulate")
-    try:
-        with work_runner(args.cluster) as runner, bar:
-            result = simulate(args.seats, rules, args.games, args.seed, args.records, advance, runner)
-    except ClusterError as e:
-        print(f"simulate: {e}", file=sys.stderr)
+    result = run_work("simulate", args.games, "games", args.cluster,
+                      lambda runner, advance: simulate(args.seats, rules, args.games, args.seed, args.records,
+                                                       advance, runner))
+    if result is None:
         return 2
     if args.json:
         print(json.dumps(result.to_json()))

@@ -8,7 +8,6 @@ import sys
 
 from ..ai import LEVELS
 from ..engine import CONTRACTS, RulesError
-from ..lab.cluster import ClusterError
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
     MAX_COUNT,
@@ -18,10 +17,9 @@ from .args import (
     level,
     not_negative,
     positive,
-    progress_bar,
     rules_from_args,
+    run_work,
     seed,
-    work_runner,
 )
 
 
@@ -65,13 +63,10 @@ def run(args: argparse.Namespace) -> int:
         print(too_many, file=sys.stderr)
         return 2
     sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
-    bar, advance = progress_bar(args.deals + args.defence * len(CONTRACTS), "deal sets", "tournament")
-    try:
-        with work_runner(args.cluster) as runner, bar:
-            result = tournament(args.candidate, args.baseline, args.deals, args.seed, rules, args.defence, advance,
-                                runner, sides)
-    except ClusterError as e:
-        print(f"tournament: {e}", file=sys.stderr)
+    result = run_work("tournament", args.deals + args.defence * len(CONTRACTS), "deal sets", args.cluster,
+                      lambda runner, advance: tournament(args.candidate, args.baseline, args.deals, args.seed, rules,
+                                                         args.defence, advance, runner, sides))
+    if result is None:
         return 2
     if args.json:
         print(json.dumps(result.to_json()))
