@@ -43,6 +43,17 @@ def decide(agent: Agent, view: PlayerView, rng: Random) -> Action:
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 
 
+def forced_card(view: PlayerView) -> Card | None:
+    """The card ``view``'s seat must play when it has one legal card, else None (it has a
+    choice).  ``ValueError`` when it has no card to play."""
+    legal = view.legal_cards
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no card to play")
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    return None
+
+
 def nth_card(mask: Mask, k: int) -> Card:
     """The ``k``-th card (0-based, lowest index first) of ``mask``."""
     while k:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from ..engine import NUM_SEATS, TRICKS, Bid, Card, Mask, PlayerView, Seat, cards_of, trick_keys
+from .base import forced_card
 from .bidding import points_by_count
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
@@ -124,11 +125,9 @@ class ExpertAI:
     # --- card play --------------------------------------------------------------------------
 
     def choose_card(self, view: PlayerView, rng: Random) -> Card:
-        legal = view.legal_cards
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no card to play")
-        if not legal & (legal - 1):
-            return legal.bit_length() - 1
+        forced = forced_card(view)
+        if forced is not None:
+            return forced
         return self.reckon_card(view, rng).chosen
 
     def reckon_card(self, view: PlayerView, rng: Random) -> CardReckoning:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from ..engine import Bid, Card, PlayerView
+from .base import forced_card
 from .bidding import BAR_SCALE, BidChooser
 from .play import CardChooser
 
@@ -24,9 +25,7 @@ class HeuristicAI:
         return BidChooser(view, self.bar_scale).choose()
 
     def choose_card(self, view: PlayerView, rng: Random) -> Card:
-        legal = view.legal_cards
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no card to play")
-        if not legal & (legal - 1):
-            return legal.bit_length() - 1
+        forced = forced_card(view)
+        if forced is not None:
+            return forced
         return CardChooser(view, rng, self.samples).choose()
