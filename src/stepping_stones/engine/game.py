@@ -71,9 +71,7 @@ from .errors import (
 )
 from .hand import HandState
 from .log import HandLog, Phase
-from .scoring import contract_points, sheet_firsts, sheet_totals
-from .scoring import winners as _winners
-from .view import PastHand, PlayerView
+from .view import PastHand, PlayerView, _Scored
 
 __all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "Move", "next_forehand", "parse_bid", "puddle_seat"]
 
@@ -110,8 +108,9 @@ def next_forehand(forehand: Seat, has_open: Sequence[bool]) -> Seat | None:
     return None
 
 
-class Game:
-    """A game of Stepping Stones between three seats, 0, 1, 2 clockwise."""
+class Game(_Scored):
+    """A game of Stepping Stones between three seats, 0, 1, 2 clockwise.  The sheet is scored by
+    ``points``, ``totals``, ``firsts`` and ``winners``, as a seat's ``PlayerView`` scores it."""
 
     def __init__(
         self,
@@ -522,25 +521,6 @@ class Game:
         bidder = self.bidder
         assert bidder is not None
         return WrongPhaseError(f"the bidding is not over: {self.players[bidder]} is to bid")
-
-    # --- the sheet --------------------------------------------------------
-
-    def points(self, contract_id: str) -> list[int] | None:
-        """The three seats' points for a contract once all three recorded it, else None."""
-        return contract_points(self.sheet[contract_id], CONTRACTS[contract_id].goal)
-
-    def totals(self) -> list[int]:
-        return sheet_totals(self.sheet, self.rules.contracts)
-
-    def firsts(self) -> list[int]:
-        """How many scored contracts each seat placed first in (a shared first counts)."""
-        return sheet_firsts(self.sheet, self.rules.contracts)
-
-    def winners(self) -> list[Seat]:
-        """The winning seat(s) once the game is over, else ``[]``."""
-        if self.phase is not Phase.OVER:
-            return []
-        return _winners(self.totals(), self.firsts())
 
     # --- what one seat may see ------------------------------------------------
 

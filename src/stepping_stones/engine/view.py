@@ -18,7 +18,32 @@ from .contracts import CONTRACTS, Contract, Rules
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
 from .log import HandLog, Phase
-from .scoring import contract_points, sheet_firsts, sheet_totals, winners
+from .scoring import Sheet, contract_points, sheet_firsts, sheet_totals, winners
+
+
+class _Scored:
+    """The scoring of the sheet, for the game and for what one seat sees of it: both hold the
+    same sheet, rules and phase, and score them alike."""
+
+    sheet: Sheet
+    rules: Rules
+    phase: Phase
+
+    def points(self, contract_id: str) -> list[int] | None:
+        """The three seats' points for a contract once all three recorded it, else None."""
+        return contract_points(self.sheet[contract_id], CONTRACTS[contract_id].goal)
+
+    def totals(self) -> list[int]:
+        """Each seat's points over the scored contracts."""
+        return sheet_totals(self.sheet, self.rules.contracts)
+
+    def firsts(self) -> list[int]:
+        """How many scored contracts each seat placed first in (a shared first counts)."""
+        return sheet_firsts(self.sheet, self.rules.contracts)
+
+    def winners(self) -> list[Seat]:
+        """The winning seat(s) once the game is over, else ``[]``."""
+        return winners(self.totals(), self.firsts()) if self.phase is Phase.OVER else []
 
 
 class _OpenPlay:
@@ -131,7 +156,7 @@ class PastHand(_OpenPlay):
 
 
 @dataclass(frozen=True)
-class PlayerView(_OpenPlay):
+class PlayerView(_OpenPlay, _Scored):
     seat: Seat
     rules: Rules
     players: tuple[str, str, str]
@@ -158,20 +183,6 @@ class PlayerView(_OpenPlay):
     to_act: Seat | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
     legal_cards: Mask  # this player's legal cards, when it is their card
-
-    def points(self, contract_id: str) -> list[int] | None:
-        """The three seats' points for a contract once all three recorded it, else None."""
-        return contract_points(self.sheet[contract_id], CONTRACTS[contract_id].goal)
-
-    def totals(self) -> list[int]:
-        return sheet_totals(self.sheet, self.rules.contracts)
-
-    def firsts(self) -> list[int]:
-        return sheet_firsts(self.sheet, self.rules.contracts)
-
-    def winners(self) -> list[Seat]:
-        """The winning seat(s) once the game is over, else ``[]``."""
-        return winners(self.totals(), self.firsts()) if self.phase is Phase.OVER else []
 
     def redone(self) -> set[tuple[str, Seat]]:
         """(contract id, seat) for every contract played again with a redo token."""
