@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import SteppingStonesError
-from .base import Action, Agent, decide
+from .base import Action, Agent, decide, sees_every_hand
+from .cheat import DoubleDummyAI
 from .expert import ExpertAI
 from .heuristic import HeuristicAI
 from .random_ai import RandomAI
@@ -19,6 +20,11 @@ LEVELS: dict[str, Callable[[], Agent]] = {
     "expert": ExpertAI,
 }
 DEFAULT_LEVEL = "heuristic"
+LAB_LEVELS: dict[str, Callable[[], Agent]] = {
+    "cheat": DoubleDummyAI,
+}
+"""Seats for the lab only (``tournament``, ``simulate``): ``cheat`` sees every hand, to measure the
+ceiling of card play.  ``make_ai`` refuses them; ``make_lab_ai`` makes them."""
 
 
 class UnknownLevelError(SteppingStonesError, ValueError):
@@ -36,15 +42,25 @@ def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
     return factory()
 
 
+def make_lab_ai(level: str) -> Agent:
+    """A new seat of ``level`` for the lab: a level of ``LEVELS`` or of ``LAB_LEVELS``."""
+    factory = LAB_LEVELS.get(level)
+    return factory() if factory is not None else make_ai(level)
+
+
 __all__ = [
     "DEFAULT_LEVEL",
+    "LAB_LEVELS",
     "LEVELS",
     "Action",
     "Agent",
+    "DoubleDummyAI",
     "ExpertAI",
     "HeuristicAI",
     "RandomAI",
     "UnknownLevelError",
     "decide",
     "make_ai",
+    "make_lab_ai",
+    "sees_every_hand",
 ]

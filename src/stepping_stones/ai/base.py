@@ -32,13 +32,35 @@ class Agent(Protocol):
         ...
 
 
-def decide(agent: Agent, view: PlayerView, rng: Random) -> Action:
-    """The agent's action for ``view``: a bid in the bidding, a card in the play."""
+@runtime_checkable
+class SeesEveryHand(Agent, Protocol):
+    """A seat that is shown every hand: only the lab's ``cheat`` seat (``cheat.py``), never a level
+    of the app.  The match driver gives it the cards each seat holds as it asks for a card."""
+
+    sees_every_hand: bool
+
+    def choose_card_seeing(self, view: PlayerView, hands: tuple[Mask, Mask, Mask], rng: Random) -> Card:
+        """One of the cards in ``view.legal_cards``, knowing ``hands``."""
+        ...
+
+
+def sees_every_hand(agent: Agent) -> bool:
+    """Whether the match driver shows ``agent`` every hand (the lab's ``cheat`` seat only)."""
+    return getattr(agent, "sees_every_hand", False) is True
+
+
+def decide(agent: Agent, view: PlayerView, rng: Random, hands: tuple[Mask, Mask, Mask] | None = None) -> Action:
+    """The agent's action for ``view``: a bid in the bidding, a card in the play.  ``hands`` (what
+    every seat holds) goes only to a seat that sees every hand, and such a seat needs it."""
     if view.to_act != view.seat:
         raise ValueError(f"seat {view.seat} is not to act")
     if view.phase is Phase.BIDDING:
         return agent.choose_bid(view, rng)
     if view.phase is Phase.PLAY:
+        if isinstance(agent, SeesEveryHand) and sees_every_hand(agent):
+            if hands is None:
+                raise ValueError(f"seat {view.seat} ({agent.name}) plays only where it is shown every hand")
+            return agent.choose_card_seeing(view, hands, rng)
         return agent.choose_card(view, rng)
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 

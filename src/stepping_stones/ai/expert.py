@@ -103,11 +103,13 @@ class ExpertAI:
         node_budget: int = NODE_BUDGET,
         exact_tricks: int = EXACT_TRICKS,
         lookahead: int = LOOKAHEAD,
+        hard_limit: int = HARD_LIMIT,
     ) -> None:
         self.layouts = layouts
         self.node_budget = node_budget
         self.exact_tricks = exact_tricks
         self.lookahead = lookahead
+        self.hard_limit = hard_limit
 
     # --- bidding ----------------------------------------------------------------------------
 
@@ -130,8 +132,13 @@ class ExpertAI:
             return forced
         return self.reckon_card(view, rng).chosen
 
-    def reckon_card(self, view: PlayerView, rng: Random) -> CardReckoning:
-        """Search the legal cards over weighted layouts; the reckoning behind the choice."""
+    def reckon_card(self, view: PlayerView, rng: Random, known: dict[Seat, Mask] | None = None,
+                    solver: Solver | None = None) -> CardReckoning:
+        """Search the legal cards over weighted layouts; the reckoning behind the choice.
+
+        ``known`` (the lab's double-dummy seat only, ``cheat.py``) is the one true layout of the
+        cards the others hold, searched instead of sampled ones; ``solver`` a solver of this hand
+        to reuse (its table stays valid for every position of the hand)."""
         declaration = view.declaration
         if declaration is None or view.declarer is None:
             raise ValueError("no card to choose: no contract has been declared yet")
@@ -141,9 +148,11 @@ class ExpertAI:
         legal = list(cards_of(view.legal_cards))
         tricks_left = TRICKS - len(view.trick_winners)
         exact = tricks_left <= self.exact_tricks
-        sampled, layouts = self._layouts(view, rng)
+        sampled, layouts = self._layouts(view, rng) if known is None else ([known], [0])
         horizon = TRICKS if exact else len(view.trick_winners) + 1 + self.lookahead
-        solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
+        if solver is None or solver.horizon != horizon:
+            solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
+        start = solver.nodes
         taken = view.count()
         utility = points_by_count(view, me) if exact else None
         sums = dict.fromkeys(legal, 0.0)
@@ -153,9 +162,9 @@ class ExpertAI:
         for index in layouts:
             values = solved.get(index)
             if values is None:
-                if done >= MIN_LAYOUTS and solver.nodes >= self.node_budget:
+                if done >= MIN_LAYOUTS and solver.nodes - start >= self.node_budget:
                     break
-                solver.limit = HARD_LIMIT
+                solver.limit = start + self.hard_limit
                 state = view.state_with(sampled[index])
                 hands, leader, trick = position(state)
                 try:

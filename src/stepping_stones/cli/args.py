@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..ai import LEVELS
+from ..ai import LAB_LEVELS, LEVELS
 from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
 from ..game.choices import SEED_LENGTH
 
@@ -53,18 +53,31 @@ def not_negative(text: str) -> int:
 
 
 def level(text: str) -> str:
-    """An argparse type: the name of an AI level."""
+    """An argparse type: the name of an AI level (never a lab-only seat: see ``lab_level``)."""
+    if text in LAB_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} sees every hand: it plays only in tournament and simulate (choose {', '.join(LEVELS)})")
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join(LEVELS)})")
     return text
 
 
-def three_levels(text: str) -> list[str]:
-    """An argparse type: three AI levels separated by commas, for seats 0, 1 and 2."""
+def lab_level(text: str) -> str:
+    """An argparse type for tournament and simulate: an AI level, or ``cheat`` (the lab's seat that
+    sees every hand)."""
+    if text in LAB_LEVELS:
+        return text
+    if text not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join([*LEVELS, *LAB_LEVELS])})")
+    return text
+
+
+def three_lab_levels(text: str) -> list[str]:
+    """An argparse type: three levels for seats 0, 1 and 2, separated by commas (``lab_level``)."""
     levels = [t.strip() for t in text.split(",")]
     if len(levels) != 3:
         raise argparse.ArgumentTypeError("give exactly three levels, e.g. heuristic,random,random")
-    return [level(t) for t in levels]
+    return [lab_level(t) for t in levels]
 
 
 def seed(text: str) -> str:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..ai import LEVELS
+from ..ai import LAB_LEVELS, LEVELS
 from ..engine import RulesError
 from ..lab.simulate import SimulationResult, simulate
 from ..storage.safety import escape
@@ -20,7 +20,7 @@ from .args import (
     rules_from_args,
     run_work,
     seed,
-    three_levels,
+    three_lab_levels,
 )
 
 
@@ -34,8 +34,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--games", type=positive, required=True,
                    help=f"number of games (at most {MAX_COUNT:,}; progress on standard error)")
-    p.add_argument("--seats", type=three_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
-                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)})")
+    p.add_argument("--seats", type=three_lab_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
+                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)}, or {', '.join(LAB_LEVELS)}: "
+                   "a seat that sees every hand)")
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed, required=True,
                    help="seed of the deals and the AI seats (any text; the app shows its game's seed)")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..ai import LEVELS
+from ..ai import LAB_LEVELS, LEVELS
 from ..engine import CONTRACTS, RulesError
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
@@ -14,7 +14,7 @@ from .args import (
     add_cluster_argument,
     add_rules_arguments,
     count_problem,
-    level,
+    lab_level,
     not_negative,
     positive,
     rules_from_args,
@@ -31,8 +31,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "in turn, alone against two baselines and two against one. Reports the candidate's mean game "
         "points with a 95% confidence interval, win rate and per-contract results.",
     )
-    p.add_argument("--candidate", type=level, required=True, help=f"level tested ({', '.join(LEVELS)})")
-    p.add_argument("--baseline", type=level, required=True, help="level it plays against")
+    p.add_argument("--candidate", type=lab_level, required=True,
+                   help=f"level tested ({', '.join(LEVELS)}, or {', '.join(LAB_LEVELS)}: "
+                   "a seat that sees every hand, the ceiling of card play)")
+    p.add_argument("--baseline", type=lab_level, required=True, help="level it plays against")
     p.add_argument("--deals", type=positive, required=True,
                    help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only "
                    f"(at most {MAX_COUNT:,}; progress on standard error)")

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from enum import Enum
 from random import Random
 
-from ..ai import Action, Agent, decide
-from ..engine import NUM_SEATS, Declaration, Game, HandLog, Pass, Phase, PlayerView, Rules, Seat
+from ..ai import Action, Agent, decide, sees_every_hand
+from ..engine import NUM_SEATS, Declaration, Game, HandLog, Mask, Pass, Phase, PlayerView, Rules, Seat
 
 
 @dataclass(frozen=True)
@@ -92,15 +92,20 @@ class Step(Enum):
 @dataclass(frozen=True)
 class Request:
     """Everything an AI seat needs to decide, taken on the thread that owns the game:
-    the agent, its view and its generator.  ``answer()`` may run on any thread."""
+    the agent, its view and its generator.  ``answer()`` may run on any thread.
+
+    ``hands`` (what each seat holds) is given only to a seat that sees every hand, the lab's
+    ``cheat`` seat, as it plays a card; every level of the app gets ``None`` and decides from its
+    view alone."""
 
     seat: Seat
     agent: Agent
     view: PlayerView
     rng: Random
+    hands: tuple[Mask, Mask, Mask] | None = None
 
     def answer(self) -> Action:
-        return decide(self.agent, self.view, self.rng)
+        return decide(self.agent, self.view, self.rng, self.hands)
 
 
 class Match:
@@ -164,7 +169,12 @@ class Match:
         agent = self.seats[seat] if seat is not None else None
         if seat is None or agent is None:
             raise ValueError("no AI seat is to act")
-        return Request(seat, agent, self.game.view(seat), self.seeds.decision(self.game, seat))
+        hands = None
+        game = self.game
+        if sees_every_hand(agent) and game.phase is Phase.PLAY and game.hand is not None:
+            held = game.hand.state.hands
+            hands = (held[0], held[1], held[2])
+        return Request(seat, agent, game.view(seat), self.seeds.decision(game, seat), hands)
 
     # --- changing the game -------------------------------------------------------
 

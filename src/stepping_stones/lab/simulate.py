@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..ai import Agent, make_ai
+from ..ai import Agent, make_lab_ai
 from ..engine import NUM_SEATS, Game, Rules, Seat
 from ..game.match import Match, Seeds, drive
 from ..storage.files import atomic_write
@@ -148,7 +148,7 @@ class SimulatedGame:
 def play_simulated(job: SimulationJob) -> SimulatedGame:
     """One game of a simulation, as plain data: the unit of work of ``simulate``."""
     levels, rules, seed, number, want_record = job
-    game = play_game([make_ai(level) for level in levels], rules, seed, number)
+    game = play_game([make_lab_ai(level) for level in levels], rules, seed, number)
     return SimulatedGame(GameStats.of(game), record_json(record_from_game(game)) if want_record else None)
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
-from ..ai import make_ai
+from ..ai import make_lab_ai
 from ..ai.bidding import best_declaration
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, Seat, deal
 from ..game.match import Seeds, drive
@@ -100,7 +100,7 @@ def play_deal_set(job: tuple[Any, ...]) -> list[SeatedGame]:
     sides: Sequence[Side] = job[5] if len(job) > 5 else SIDES
     out = []
     for side, levels, candidate_seats in _seatings(candidate, baseline, sides):
-        agents = [make_ai(level) for level in levels]
+        agents = [make_lab_ai(level) for level in levels]
         stats = GameStats.of(play_game(agents, rules, seed, number))
         out.append(SeatedGame(side, candidate_seats, stats))
     return out
@@ -408,7 +408,7 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
     _, declarer, ranking, trump = best
     results = []
     for defender_level in (declarer_level, baseline):
-        agents = [make_ai(declarer_level if s == declarer else defender_level) for s in range(NUM_SEATS)]
+        agents = [make_lab_ai(declarer_level if s == declarer else defender_level) for s in range(NUM_SEATS)]
         game = Game(rules, first_forehand=declarer)
         game.start_hand(cards)
         game.bid(Declaration(contract, ranking, trump))
