@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import random_game
-from stepping_stones.storage import library as library_module
 from stepping_stones.cli import main
 from stepping_stones.engine import CONTRACTS, Goal, Rules
+from stepping_stones.storage import library as library_module
 from stepping_stones.storage.library import Library, file_game
 from stepping_stones.storage.records import read_record, record_from_game, summary, write_record
 

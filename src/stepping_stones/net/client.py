@@ -241,8 +241,10 @@ async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] 
     ``on_state`` hears of every state."""
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
+    latest: Message | None = client.state  # the state already read, if any, comes first
     while True:
-        message = await client.receive()
+        message = latest if latest is not None else await client.receive()
+        latest = None
         if not isinstance(message, State):
             continue
         if on_state is not None:

@@ -278,40 +278,56 @@ class TableServer:
                 exc = ws.exception()
                 self.log(f"closed a connection from {remote}: {type(exc).__name__ if exc else 'error'}")
                 return
-            if not allowance.take():
-                dropped += 1
-                if dropped > limits.max_held:
-                    self.log(f"closed a connection from {remote}: messages far faster than a person plays")
-                    client.close()
-                    return
-                now = time.monotonic()
-                if now - warned >= 1.0:
-                    warned = now
-                    client.send(dump(Error(code="too-fast", message=f"too fast: at most "
-                                           f"{limits.message_rate:g} messages a second; this one was dropped")))
-            elif message.type != WSMsgType.TEXT:
-                client.send(dump(Error(code="bad-message", message="messages are JSON text")))
-            elif await self._handle(client, message.data, remote):
-                allowance.refund()
+            if message.type != WSMsgType.TEXT:
+                if allowance.take():
+                    client.send(dump(Error(code="bad-message", message="messages are JSON text")))
+                else:
+                    dropped += 1
+            else:
+                # Every message spends from the allowance but an accepted action, which the server
+                # paces itself (a seat acts once per state that makes it its turn): so a bid or a
+                # card is read even when the allowance is spent, and anything else is dropped.
+                spent = not allowance.take()
+                outcome = await self._handle(client, message.data, remote, only_actions=spent)
+                if outcome == "accepted" and not spent:
+                    allowance.refund()
+                elif spent and outcome != "accepted":
+                    dropped += 1
+                    now = time.monotonic()
+                    if now - warned >= 1.0:
+                        warned = now
+                        client.send(dump(Error(code="too-fast", message=f"too fast: at most "
+                                               f"{limits.message_rate:g} messages a second; this one was dropped")))
+            if dropped > limits.max_held:
+                self.log(f"closed a connection from {remote}: messages far faster than a person plays")
+                client.close()
+                return
             message = await ws.receive()
 
-    async def _handle(self, client: _Client, data: str, remote: str) -> bool:
-        """One message; whether it was an accepted action (which costs nothing of the allowance)."""
+    async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
+        """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
+        ``only_actions``, anything but an action is not even looked at)."""
         try:
             message = parse_client(data)
         except VersionMismatch as exc:
+            if only_actions:
+                return "dropped"
             client.send(dump(VersionReply(message=str(exc))))
             client.close()
-            return False
+            return "refused"
         except ProtocolError as exc:
+            if only_actions:
+                return "dropped"
             client.send(dump(Error(code=exc.code, message=str(exc))))
-            return False
+            return "refused"
+        if only_actions and not isinstance(message, Act):
+            return "dropped"
         try:
             if isinstance(message, Hello):
                 await self.tables.hello(client, message.code, message.secret, message.name)
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
-                return True
+                return "accepted"
             elif isinstance(message, Ping):
                 client.send(dump(Pong(nonce=message.nonce)))
             else:
@@ -324,7 +340,7 @@ class TableServer:
                 # one guess per connection; and the guess itself is never logged
                 self.log(f"refused a hello from {remote}: {exc}")
                 client.close()
-        return False
+        return "refused"
 
     # --- starting and stopping --------------------------------------------------------------------
 

@@ -619,8 +619,14 @@ class Tables:
     async def act(self, conn: Connection, seq: int, action: Action) -> None:
         seated = self._seat(conn)
         table = seated.table
-        table.come_back(seated.seat)
-        table.act(seated.seat, seq, action)
+        back = table.seats[seated.seat].stand_in
+        table.come_back(seated.seat)  # any action of theirs says the person is there
+        try:
+            table.act(seated.seat, seq, action)
+        except TableError:
+            if back:
+                await self._changed(table)
+            raise
         await self._changed(table)
 
     async def start(self, conn: Connection) -> None:
