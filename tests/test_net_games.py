@@ -139,8 +139,9 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                 assert server.tables.tables[opened.table].overdue() is None  # not yet
                 clock.now += 1.0
                 await server.tables.sweep()  # two minutes: a computer plays for Ann
-                after = await next_state(ann, lambda s: s.seq > state.seq or s.seats[0].stand_in)
-                assert after.seats[0].stand_in and after.seats[0].kind == "human"
+                after = await next_state(ann, lambda s: s.seats[0].stand_in)
+                assert after.seq == state.seq and after.seats[0].kind == "human"
+                assert after.waiting is not None and after.waiting.seat == 0 and after.waiting.computer
                 table = server.tables.tables[opened.table]
                 async with asyncio.timeout(WAIT):
                     while not table.substitutions:  # the computer acts for Ann: a state Bo hears
