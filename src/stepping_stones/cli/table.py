@@ -92,6 +92,7 @@ def run_bot(args: argparse.Namespace) -> int:
     from random import Random
 
     from ..net.client import Refused, SeatClient, play_randomly
+    from ..net.protocol import view_from_json
 
     def say(line: str) -> None:
         print(f"table bot: {line}", file=sys.stderr, flush=True)
@@ -102,9 +103,10 @@ def run_bot(args: argparse.Namespace) -> int:
             welcome = await client.join()
             say(f"{welcome.name} sits in seat {welcome.seat}")
             final = await play_randomly(client, Random(f"{args.seed}:{i}" if args.seed else None))
-            if i == 0 and final.view is not None:
-                totals = final.view.sheet  # the game is over: say the result once
-                print(f"game over: {', '.join(final.view.players)}; {len(totals)} contracts scored")
+            if i == 0 and final.view is not None:  # the game is over: say the result once
+                view = view_from_json(final.view)
+                print("game over: " + ", ".join(f"{name} {total:+d}" for name, total
+                                                in zip(view.players, view.totals(), strict=True)))
 
     async def all_bots() -> None:
         await asyncio.gather(*(one(i) for i in range(args.count)))
