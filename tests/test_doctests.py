@@ -18,7 +18,7 @@ MODULES = [
     "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",
     "stepping_stones.lab.tournament",
-    "stepping_stones.serve.door",
+    "stepping_stones.net.door",
     "stepping_stones.serve.tabs",
 ]
 

@@ -23,6 +23,8 @@ from .. import __version__
 SUBCOMMANDS = {
     "play": ".play",
     "serve": ".serve",
+    "host": ".host",
+    "table": ".table",
     "replay": ".replay",
     "review": ".review",
     "simulate": ".simulate",

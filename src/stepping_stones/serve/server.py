@@ -7,9 +7,10 @@ the same folder).
 textual-serve gives the page, the websocket protocol and the app process.  What this module adds,
 and why (docs/architecture.md says the same for maintainers):
 
-- **the door** (``door.py``): requests must name this server in ``Host`` (no DNS rebinding), a
-  websocket must come from the page's own ``Origin`` (no other site can play the person's game),
-  and every answer forbids framing and loading from elsewhere (a Content-Security-Policy);
+- **the door** (``net/door.py``, shared with ``stepping-stones host``): requests must name this
+  server in ``Host`` (no DNS rebinding), a websocket must come from the page's own ``Origin`` (no
+  other site can play the person's game), and every answer forbids framing and loading from
+  elsewhere (a Content-Security-Policy);
 - **limits** (``tabs.py``): a cap on live app processes, checked messages with sizes clamped, a
   rate for input, a stop that always ends the app, a cap on open connections that drops the
   oldest idle one so a real browser still gets in;
@@ -36,8 +37,8 @@ import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
+from ..net.door import Door, DoorError, is_loopback, security_headers, url_host
 from ..storage.safety import escape
-from .door import Door, DoorError, is_loopback, security_headers, url_host
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
 __all__ = ["GameServer", "Limits", "TITLE", "app_argv", "serve"]

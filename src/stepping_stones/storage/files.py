@@ -24,12 +24,17 @@ def fsync_folder(folder: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write(path: str | os.PathLike[str], text: str, *, flush: bool = True) -> None:
     """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never half.
 
     The text goes to a temporary file in the same folder, is flushed to disk, replaces ``path``
     in one step, and then the folder itself is flushed so that the new entry is on disk too.
     Raises ``OSError`` (the old file untouched) when the folder cannot be made or written.
+
+    With ``flush`` off the two flushes are left to the caller (the table server flushes its
+    tables once a second, ``net.tables.FileTableStore.sync``): the file is still replaced in one
+    step, so a crash of the process (even ``kill -9``) leaves the old file or the new one; only a
+    crash of the whole machine can lose the last second.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,7 +43,8 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if flush:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -46,4 +52,5 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         except OSError:
             pass
         raise
-    fsync_folder(path.parent)
+    if flush:
+        fsync_folder(path.parent)

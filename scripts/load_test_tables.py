@@ -1,0 +1,131 @@
+"""Load test of the table server: N tables of three bot clients each, over loopback.
+
+Starts ``stepping-stones host`` in its own process (a temporary data folder), opens N tables
+(short games, every seat open), seats three bots at each, and lets them all play their game to the
+end, each bot acting as soon as the server says it is its turn.  A separate client pings the
+server every 0.2 s throughout, to show whether a real client still gets answers.  Reports, per N:
+actions per second, the latency of an action (from sending it to the state after it) at
+p50/p95/p99, the ping's p95 and worst, and the server's memory per table (its peak resident
+memory over its memory before the tables, divided by N).
+
+    python scripts/load_test_tables.py --tables 1 10 100 300
+
+The bots run in this process, so on a small machine they share the cores with the server and the
+figures are a floor for the server alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from random import Random
+
+import aiohttp
+
+from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.protocol import NewTable
+from stepping_stones.storage.records import RecordRules
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def _run(url: str, pid: int, n: int) -> dict[str, float]:
+    rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
+    limit = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=limit) as session:
+        base = _rss_kib(pid)
+        codes = [(await open_table(url, NewTable(rules=rules, seed=f"load-{i}"), session)).code for i in range(n)]
+        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=session) for code in codes for k in range(3)]
+        for client in clients:
+            await client.join()
+        latencies: list[float] = []
+        pings: list[float] = []
+        peak = base
+        done = asyncio.Event()
+
+        async def watch() -> None:
+            nonlocal peak
+            async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
+                nonce = 0
+                while not done.is_set():
+                    peak = max(peak, _rss_kib(pid))
+                    nonce += 1
+                    start = time.perf_counter()
+                    await ws.send_str(json.dumps({"type": "ping", "nonce": nonce}))
+                    await ws.receive()
+                    pings.append(time.perf_counter() - start)
+                    try:
+                        await asyncio.wait_for(done.wait(), 0.2)
+                    except TimeoutError:
+                        pass
+
+        watcher = asyncio.ensure_future(watch())
+        start = time.perf_counter()
+        await asyncio.gather(*(play_randomly(c, Random(i), latencies) for i, c in enumerate(clients)))
+        wall = time.perf_counter() - start
+        done.set()
+        await watcher
+        for client in clients:
+            await client.close()
+    return {
+        "tables": n,
+        "actions": len(latencies),
+        "seconds": round(wall, 2),
+        "actions_per_s": round(len(latencies) / wall, 1),
+        "p50_ms": round(_percentile(latencies, 50) * 1000, 2),
+        "p95_ms": round(_percentile(latencies, 95) * 1000, 2),
+        "p99_ms": round(_percentile(latencies, 99) * 1000, 2),
+        "ping_p95_ms": round(_percentile(pings, 95) * 1000, 2) if pings else 0.0,
+        "ping_max_ms": round(max(pings) * 1000, 2) if pings else 0.0,
+        "kib_per_table": round((peak - base) / n, 1),
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 100])
+    args = parser.parse_args()
+    for n in args.tables:
+        with tempfile.TemporaryDirectory() as folder:
+            proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()),
+                                     "--data-dir", folder], stdout=subprocess.PIPE, text=True)
+            try:
+                assert proc.stdout is not None
+                line = proc.stdout.readline()
+                url = line.split(" at ", 1)[1].strip()
+                print(json.dumps(asyncio.run(_run(url, proc.pid, n))), flush=True)
+            finally:
+                proc.terminate()
+                proc.wait(timeout=30)
+    print(f"cpu cores: {os.cpu_count()}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

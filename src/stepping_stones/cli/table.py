@@ -1,0 +1,119 @@
+"""``stepping-stones table new|bot``: open a table on a table server, or seat a bot at one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from ..ai import LEVELS
+from ..engine import RulesError
+from .args import add_rules_arguments, positive, rules_from_args, seed
+
+
+def seats(text: str) -> list[str]:
+    """An argparse type: three seats, each ``open`` or a computer's level."""
+    parts = [t.strip() for t in text.split(",")]
+    if len(parts) != 3 or any(p != "open" and p not in LEVELS for p in parts):
+        raise argparse.ArgumentTypeError(f"give three seats, each 'open' or a level ({', '.join(LEVELS)}), "
+                                         "e.g. open,open,expert")
+    if "open" not in parts:
+        raise argparse.ArgumentTypeError("at least one seat must be open, for a person")
+    return parts
+
+
+def names(text: str) -> list[str | None]:
+    """An argparse type: three names for the seats, any left empty (``Ann,,Bo``)."""
+    parts = [t.strip() for t in text.split(",")]
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError("give three names separated by commas (an empty one: the default)")
+    return [p or None for p in parts]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("table", help="open a table on a table server, or seat a bot at one (docs/online.md)",
+                       description="Tables on a table server (stepping-stones host).")
+    tsub = p.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
+    new = tsub.add_parser("new", help="open a table and print its invite code",
+                          description="Open a table on the server and print its invite code as 'code: CODE' "
+                          "(or JSON with --json). Send the code to the people who play; the table starts "
+                          "when every open seat is taken, or when the first person to sit starts it.")
+    new.add_argument("--server", required=True, metavar="URL", help="the server's address, as 'host' printed it")
+    add_rules_arguments(new)
+    new.add_argument("--seats", type=seats, default=["open", "open", "open"], metavar="SEAT,SEAT,SEAT",
+                     help="each seat 'open' (for a person) or a computer's level (default open,open,open)")
+    new.add_argument("--level", choices=tuple(LEVELS), default="heuristic",
+                     help="the level of the computers that take the seats still open when the table starts early")
+    new.add_argument("--names", type=names, default=[None, None, None], metavar="NAME,NAME,NAME",
+                     help="the computer seats' names (people name themselves when they join)")
+    new.add_argument("--seed", type=seed, help="deal seed (default: a fresh one)")
+    new.add_argument("--json", action="store_true", help="print the table as JSON")
+    new.set_defaults(run=run_new)
+    bot = tsub.add_parser("bot", help="seat bots that play random legal moves at a table",
+                          description="Take seats at a table with bots that play random legal moves as fast "
+                          "as the server answers, until the game is over.")
+    bot.add_argument("code", help="the table's invite code")
+    bot.add_argument("--server", required=True, metavar="URL", help="the server's address")
+    bot.add_argument("--name", default="Bot", help="the bots' name (default Bot; the server numbers repeats)")
+    bot.add_argument("--count", type=positive, default=1, help="how many seats to take (default 1)")
+    bot.add_argument("--seed", type=seed, help="the bots' random seed")
+    bot.set_defaults(run=run_bot)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from ..net.client import Refused, open_table
+    from ..net.protocol import NewTable
+    from ..storage.records import RecordRules
+
+    try:
+        rules = rules_from_args(args)
+        request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names,
+                           seed=args.seed)
+    except (RulesError, ValueError) as exc:
+        print(f"table new: {' '.join(str(exc).split())[:300]}", file=sys.stderr)
+        return 2
+    try:
+        opened = asyncio.run(open_table(args.server, request))
+    except Refused as exc:
+        print(f"table new: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"code": opened.code, "table": opened.table, "server": args.server,
+                          "seats": [s.kind if s.kind == "open" else s.level for s in opened.seats]}))
+    else:
+        print(f"code: {opened.code}")
+        print(f"Send the code to the players; each joins with it. A bot: stepping-stones table bot "
+              f"{opened.code} --server {args.server}", file=sys.stderr)
+    return 0
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    from random import Random
+
+    from ..net.client import Refused, SeatClient, play_randomly
+    from ..net.protocol import view_from_json
+
+    def say(line: str) -> None:
+        print(f"table bot: {line}", file=sys.stderr, flush=True)
+
+    async def one(i: int) -> None:
+        name = args.name if args.count == 1 else f"{args.name} {i + 1}"
+        async with SeatClient(args.server, code=args.code, name=name, notice=say) as client:
+            welcome = await client.join()
+            say(f"{welcome.name} sits in seat {welcome.seat}")
+            final = await play_randomly(client, Random(f"{args.seed}:{i}" if args.seed else None))
+            if i == 0 and final.view is not None:  # the game is over: say the result once
+                view = view_from_json(final.view)
+                print("game over: " + ", ".join(f"{name} {total:+d}" for name, total
+                                                in zip(view.players, view.totals(), strict=True)))
+
+    async def all_bots() -> None:
+        await asyncio.gather(*(one(i) for i in range(args.count)))
+
+    try:
+        asyncio.run(all_bots())
+    except Refused as exc:
+        say(str(exc))
+        return 1
+    return 0

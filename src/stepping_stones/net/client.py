@@ -1,0 +1,260 @@
+"""A small client of the table server (aiohttp): opening a table, taking a seat, playing it.
+
+``open_table`` asks a server for a new table and returns its invite code.  ``SeatClient`` holds
+one seat: it says hello with the invite code (or the seat's secret), hands on every message from
+the server, checked, and sends bids and cards with the number of the state they were made on.
+When the connection drops it comes back by itself with the seat's secret, saying so through
+``notice``.  ``play_randomly`` is the bot: random legal moves as fast as the server answers
+(``stepping-stones table bot``, the tests, the load test).  The front ends' join (the app, plain
+mode, the browser) will drive the same client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+import aiohttp
+from yarl import URL
+
+from .protocol import (
+    MAX_SERVER_MESSAGE,
+    VERSION,
+    Act,
+    Error,
+    NewTable,
+    Pong,
+    ProtocolError,
+    State,
+    TableOpened,
+    VersionReply,
+    Welcome,
+    dump,
+    parse_server,
+)
+
+
+class Refused(Exception):
+    """The server refused, or cannot be reached: one line for a person."""
+
+
+def server_url(text: str) -> URL:
+    """The server's address as given to ``--server``.  Raises ``Refused`` for what is not one."""
+    try:
+        url = URL(text)
+    except ValueError:
+        raise Refused(f"{text!r} is not an address (for example http://127.0.0.1:8765)") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise Refused(f"{text!r} is not an http:// or https:// address (for example http://127.0.0.1:8765)")
+    return url.origin()
+
+
+def websocket_url(server: str) -> URL:
+    url = server_url(server)
+    return url.with_scheme("wss" if url.scheme == "https" else "ws").with_path("/ws")
+
+
+async def open_table(server: str, request: NewTable, session: aiohttp.ClientSession | None = None) -> TableOpened:
+    """Open a table on ``server``; its invite code and seats.  Raises ``Refused``."""
+    url = server_url(server).with_path("/tables")
+    own = session is None
+    session = session or aiohttp.ClientSession()
+    try:
+        async with session.post(url, data=request.model_dump_json(),
+                                headers={"Content-Type": "application/json"}) as response:
+            text = await response.text()
+        if response.status != 200:
+            with contextlib.suppress(ProtocolError):
+                reply = parse_server(text)
+                if isinstance(reply, Error):
+                    raise Refused(reply.message)
+            raise Refused(f"the server answered {response.status}: {text.strip()[:200]}")
+        return TableOpened.model_validate_json(text, strict=True)
+    except (aiohttp.ClientError, OSError) as exc:
+        raise Refused(f"cannot reach {server}: {exc}") from None
+    finally:
+        if own:
+            await session.close()
+
+
+Message = Welcome | State | Error | VersionReply | Pong
+
+
+class SeatClient:
+    """One seat at a table on ``server``: taken with ``code`` and ``name``, or taken back with
+    ``secret``.  Use ``async with``; ``join()`` first."""
+
+    def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
+                 session: aiohttp.ClientSession | None = None, retry_seconds: float = 120.0,
+                 notice: Callable[[str], None] | None = None) -> None:
+        self.url = websocket_url(server)
+        self.code = code
+        self.name = name
+        self.secret = secret
+        self.retry_seconds = retry_seconds
+        self.notice = notice or (lambda _line: None)
+        self._session = session
+        self._own_session = session is None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self.welcome: Welcome | None = None
+        self.state: State | None = None
+        self.connections = 0  # how many times the seat was (re)joined
+        self.closed = False
+
+    async def __aenter__(self) -> SeatClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._own_session and self._session is not None:
+            await self._session.close()
+
+    @property
+    def seat(self) -> int:
+        assert self.welcome is not None
+        return self.welcome.seat
+
+    async def _connect(self) -> Welcome:
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        try:
+            self._ws = await self._session.ws_connect(self.url, max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0)
+        except (aiohttp.ClientError, OSError) as exc:
+            raise ConnectionError(str(exc)) from exc
+        hello: dict[str, Any] = {"type": "hello", "version": VERSION}
+        if self.secret is not None:
+            hello["secret"] = self.secret
+        else:
+            hello["code"] = self.code
+            hello["name"] = self.name
+        await self._ws.send_str(dump_json(hello))
+        message = await self._read()
+        if isinstance(message, Welcome):
+            if message.secret is not None:
+                self.secret = message.secret
+            self.welcome = message
+            self.connections += 1
+            return message
+        await self._ws.close()
+        if isinstance(message, Error | VersionReply):
+            raise Refused(message.message)
+        raise Refused("the server did not welcome this seat")
+
+    async def join(self) -> Welcome:
+        """Take the seat.  Raises ``Refused`` (a wrong code or secret, a full table, another
+        version, no server)."""
+        try:
+            return await self._connect()
+        except ConnectionError as exc:
+            raise Refused(f"cannot reach the server at {self.url}: {exc}") from None
+
+    async def _read(self) -> Message:
+        assert self._ws is not None
+        message = await self._ws.receive()
+        if message.type != aiohttp.WSMsgType.TEXT:
+            raise ConnectionError("the connection closed")
+        try:
+            parsed = parse_server(message.data)
+        except ProtocolError as exc:
+            raise Refused(str(exc)) from None
+        if isinstance(parsed, State):
+            self.state = parsed
+        return parsed
+
+    async def receive(self) -> Message:
+        """The server's next message.  A dropped connection is taken up again with the seat's secret
+        (``notice`` says so); raises ``Refused`` when the server cannot be had for
+        ``retry_seconds``, or refuses the seat."""
+        while True:
+            try:
+                message = await self._read()
+            except ConnectionError:
+                if self.closed or self.secret is None:
+                    raise Refused("the connection to the server closed") from None
+                await self._reconnect()
+                continue
+            if isinstance(message, Error) and message.code == "replaced":
+                self.closed = True
+                raise Refused(message.message)
+            if not isinstance(message, Welcome):
+                return message
+
+    async def _reconnect(self) -> None:
+        self.notice("the connection to the server was lost; trying again")
+        give_up = time.monotonic() + self.retry_seconds
+        delay = 0.05
+        while True:
+            try:
+                await self._connect()
+            except ConnectionError:
+                if time.monotonic() >= give_up:
+                    raise Refused(f"the server at {self.url} cannot be reached; gave up after "
+                                  f"{self.retry_seconds:g} s") from None
+                await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
+                delay = min(delay * 2, 1.0)
+                continue
+            self.notice("back at the table")
+            return
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send a message as it is (the tests' hostile clients use this too)."""
+        assert self._ws is not None
+        with contextlib.suppress(ConnectionError):
+            await self._ws.send_str(dump_json(message))
+
+    async def act(self, move: str, seq: int) -> None:
+        """A bid or a card in the record's spelling, made on state ``seq``."""
+        state = self.state
+        bidding = state is not None and state.view is not None and state.view.phase == "bidding"
+        action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
+        assert self._ws is not None
+        with contextlib.suppress(ConnectionError):
+            await self._ws.send_str(dump(action))
+
+    async def start(self) -> None:
+        await self.send({"type": "start"})
+
+
+def dump_json(value: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":"))
+
+
+def is_over(state: State) -> bool:
+    return state.record is not None
+
+
+async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] | None = None,
+                        on_state: Callable[[State], None] | None = None) -> State:
+    """Play the seat with random legal moves, each as soon as it is the seat's turn, until the game
+    is over; the last state.  ``latencies`` gets the seconds from each action to the state after it;
+    ``on_state`` hears of every state."""
+    acted: tuple[int, int] | None = None  # (connection, seq) of the last action
+    sent = 0.0
+    latest: Message | None = client.state  # the state already read, if any, comes first
+    while True:
+        message = latest if latest is not None else await client.receive()
+        latest = None
+        if not isinstance(message, State):
+            continue
+        if on_state is not None:
+            on_state(message)
+        if latencies is not None and acted is not None and sent and message.seq > acted[1]:
+            latencies.append(time.perf_counter() - sent)
+            sent = 0.0
+        if is_over(message):
+            return message
+        if message.legal and acted != (client.connections, message.seq):
+            acted = (client.connections, message.seq)
+            sent = time.perf_counter()
+            await client.act(rng.choice(message.legal), message.seq)

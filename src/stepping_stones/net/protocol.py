@@ -1,0 +1,463 @@
+"""The table protocol, version 1: JSON messages over a websocket (docs/protocol.md).
+
+Every message is one JSON object whose ``type`` names it, checked at the boundary by the pydantic
+model of that type (strict, no unknown fields, every string and list bounded).  A client sends
+``hello``, ``action``, ``start`` and ``ping``; the server sends ``welcome``, ``state``, ``error``,
+``version`` and ``pong``.  Bids and cards are written as in game records (``"pass"``,
+``"may-trump 9 B"``, ``"K9"``).
+
+``view_to_json`` / ``view_from_json`` are the one codec of a seat's ``PlayerView``: the server
+sends a seat nothing about the game but its view, and the round trip is exact
+(``view_from_json(view_to_json(v)) == v``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
+
+from ..engine import (
+    CONTRACTS,
+    NUM_SEATS,
+    Bid,
+    CardSyntaxError,
+    Declaration,
+    Phase,
+    PlayerView,
+    SteppingStonesError,
+    cards_of,
+    mask_of,
+    parse_bid,
+    parse_card,
+    record_cards,
+)
+from ..engine import PastHand as _PastHand
+from ..game.choices import AI_LEVELS, SEED_LENGTH
+from ..storage.records import MAX_BID_TEXT, MAX_CARDS_TEXT, GameRecord, PlayerName, RecordRules
+from ..storage.safety import escape, strict_json
+
+VERSION: Final = 1
+"""The protocol's version: a client of another version is told so in one line (``version``)."""
+MAX_CLIENT_MESSAGE: Final = 4096
+"""The largest message a client may send, in bytes (the longest real one is about 200)."""
+MAX_SERVER_MESSAGE: Final = 256 * 1024
+"""The largest message a client accepts from a server (a whole game's state is some 20 KiB)."""
+MAX_LINE: Final = 300
+CODE_LENGTH: Final = 20  # an invite code as typed: 10 letters, a dash, spaces around
+SECRET_LENGTH: Final = 64  # a seat secret (43 characters of token_urlsafe(32))
+MAX_HANDS: Final = 64  # more hands than any game has (16 at most)
+MAX_SEQ: Final = 10**6
+MAX_NONCE: Final = 2**31
+
+Seat = Annotated[int, Field(ge=0, le=NUM_SEATS - 1)]
+Cards = Annotated[str, Field(max_length=MAX_CARDS_TEXT)]
+BidText = Annotated[str, Field(max_length=MAX_BID_TEXT)]
+Line = Annotated[str, Field(max_length=MAX_LINE)]
+Level = Literal["random", "heuristic", "expert"]
+assert set(AI_LEVELS) == {"random", "heuristic", "expert"}
+
+
+class ProtocolError(ValueError):
+    """A message that is not one of the protocol's: one line, quoting nothing raw."""
+
+    def __init__(self, message: str, code: ErrorCode = "bad-message") -> None:
+        self.code: ErrorCode = code
+        super().__init__(_line(message))
+
+
+class VersionMismatch(ProtocolError):
+    """A ``hello`` of another protocol version."""
+
+    def __init__(self, version: object) -> None:
+        super().__init__(f"this server speaks version {VERSION} of the table protocol, the client "
+                         f"version {escape(str(version))[:20]}: use the same version of stepping-stones",
+                         "bad-message")
+
+
+def _line(text: str) -> str:
+    text = escape(" ".join(str(text).split()))
+    return text if len(text) <= MAX_LINE else text[: MAX_LINE - 3] + "..."
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+# --- a seat's view -------------------------------------------------------------------------------
+
+
+def _cards(mask: int) -> str:
+    return record_cards(cards_of(mask))
+
+
+def _mask(text: str) -> int:
+    return mask_of(parse_card(t) for t in text.split(" ")) if text else 0
+
+
+def _ordered(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(t) for t in text.split(" ")) if text else ()
+
+
+def _declaration(text: str | None) -> Declaration | None:
+    if text is None:
+        return None
+    bid = parse_bid(text)
+    if not isinstance(bid, Declaration):
+        raise ValueError("a declaration cannot be a pass")
+    return bid
+
+
+class PastHandJSON(_Model):
+    """A finished hand as everyone saw it (``engine.PastHand``)."""
+
+    number: Annotated[int, Field(ge=1, le=MAX_HANDS)]
+    forehand: Seat
+    bids: Annotated[list[BidText], Field(max_length=NUM_SEATS + 1)]
+    bid_seats: Annotated[list[Seat], Field(max_length=NUM_SEATS + 1)]
+    declarer: Seat | None
+    declaration: BidText | None
+    puddle: bool
+    plays: Cards
+    play_seats: Annotated[list[Seat], Field(max_length=36)]
+    trick_winners: Annotated[list[Seat], Field(max_length=12)]
+    winning: Seat | None
+    result: Annotated[int, Field(ge=0, le=12)] | None
+
+
+SheetRow = Annotated[list[Annotated[int, Field(ge=0, le=12)] | None], Field(min_length=3, max_length=3)]
+
+
+class ViewJSON(_Model):
+    """A seat's ``PlayerView``: card sets and card sequences in the record's spelling."""
+
+    seat: Seat
+    rules: RecordRules
+    players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
+    phase: Literal["deal", "bidding", "play", "over"]
+    hand_number: Annotated[int, Field(ge=0, le=MAX_HANDS)]
+    forehand: Seat
+    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS))]
+    redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3)]
+    history: Annotated[list[PastHandJSON], Field(max_length=MAX_HANDS)]
+    own_cards: Cards
+    dealt_cards: Cards
+    bids: Annotated[list[BidText], Field(max_length=NUM_SEATS + 1)]
+    bid_seats: Annotated[list[Seat], Field(max_length=NUM_SEATS + 1)]
+    bidder: Seat | None
+    in_puddle: bool
+    declarer: Seat | None
+    declaration: BidText | None
+    puddle: bool
+    plays: Cards
+    play_seats: Annotated[list[Seat], Field(max_length=36)]
+    trick_winners: Annotated[list[Seat], Field(max_length=12)]
+    winning: Seat | None
+    to_act: Seat | None
+    legal_bids: Annotated[list[BidText], Field(max_length=64)]
+    legal_cards: Cards
+
+
+def _past_to_json(hand: _PastHand) -> PastHandJSON:
+    return PastHandJSON(
+        number=hand.number, forehand=hand.forehand, bids=[str(b) for b in hand.bids],
+        bid_seats=list(hand.bid_seats), declarer=hand.declarer,
+        declaration=str(hand.declaration) if hand.declaration is not None else None, puddle=hand.puddle,
+        plays=record_cards(hand.plays), play_seats=list(hand.play_seats), trick_winners=list(hand.trick_winners),
+        winning=hand.winning, result=hand.result,
+    )
+
+
+def _past_from_json(hand: PastHandJSON) -> _PastHand:
+    return _PastHand(
+        number=hand.number, forehand=hand.forehand, bids=tuple(parse_bid(b) for b in hand.bids),
+        bid_seats=tuple(hand.bid_seats), declarer=hand.declarer, declaration=_declaration(hand.declaration),
+        puddle=hand.puddle, plays=_ordered(hand.plays), play_seats=tuple(hand.play_seats),
+        trick_winners=tuple(hand.trick_winners), winning=hand.winning, result=hand.result,
+    )
+
+
+def view_to_json(view: PlayerView) -> ViewJSON:
+    """The view as the protocol sends it."""
+    return ViewJSON(
+        seat=view.seat, rules=RecordRules.of(view.rules), players=list(view.players), phase=view.phase.value,
+        hand_number=view.hand_number, forehand=view.forehand,
+        sheet={cid: list(row) for cid, row in view.sheet.items()}, redo_spent=list(view.redo_spent),
+        history=[_past_to_json(h) for h in view.history], own_cards=_cards(view.own_cards),
+        dealt_cards=_cards(view.dealt_cards), bids=[str(b) for b in view.bids], bid_seats=list(view.bid_seats),
+        bidder=view.bidder, in_puddle=view.in_puddle, declarer=view.declarer,
+        declaration=str(view.declaration) if view.declaration is not None else None, puddle=view.puddle,
+        plays=record_cards(view.plays), play_seats=list(view.play_seats), trick_winners=list(view.trick_winners),
+        winning=view.winning, to_act=view.to_act, legal_bids=[str(b) for b in view.legal_bids],
+        legal_cards=_cards(view.legal_cards),
+    )
+
+
+def view_from_json(data: ViewJSON) -> PlayerView:
+    """The ``PlayerView`` a ``ViewJSON`` describes.  Raises ``ProtocolError`` for a card, a bid or
+    rules that do not exist."""
+    try:
+        sheet = {cid: (row[0], row[1], row[2]) for cid, row in data.sheet.items()}
+        return PlayerView(
+            seat=data.seat, rules=data.rules.to_rules(), players=(data.players[0], data.players[1], data.players[2]),
+            phase=Phase(data.phase), hand_number=data.hand_number, forehand=data.forehand, sheet=sheet,
+            redo_spent=(data.redo_spent[0], data.redo_spent[1], data.redo_spent[2]),
+            history=tuple(_past_from_json(h) for h in data.history), own_cards=_mask(data.own_cards),
+            dealt_cards=_mask(data.dealt_cards), bids=tuple(parse_bid(b) for b in data.bids),
+            bid_seats=tuple(data.bid_seats), bidder=data.bidder, in_puddle=data.in_puddle, declarer=data.declarer,
+            declaration=_declaration(data.declaration), puddle=data.puddle, plays=_ordered(data.plays),
+            play_seats=tuple(data.play_seats), trick_winners=tuple(data.trick_winners), winning=data.winning,
+            to_act=data.to_act, legal_bids=tuple(parse_bid(b) for b in data.legal_bids),
+            legal_cards=_mask(data.legal_cards),
+        )
+    except (SteppingStonesError, ValueError) as exc:
+        raise ProtocolError(f"the view does not describe a game: {exc}") from None
+
+
+def legal_actions(view: PlayerView) -> list[str]:
+    """What the seat may do now, in the record's spelling: its bids, or its cards, or nothing."""
+    if view.to_act != view.seat:
+        return []
+    if view.phase is Phase.BIDDING:
+        return [str(b) for b in view.legal_bids]
+    return [record_cards([c]) for c in cards_of(view.legal_cards)]
+
+
+# --- what a client sends -------------------------------------------------------------------------
+
+
+class Hello(_Model):
+    """Take a seat: a free one with the table's invite ``code`` (and a ``name``), or one's own
+    seat back with its ``secret``."""
+
+    type: Literal["hello"]
+    version: int
+    code: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None
+    secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None = None
+    name: PlayerName | None = None
+
+    @model_validator(mode="after")
+    def _code_or_secret(self) -> Hello:
+        if (self.code is None) == (self.secret is None):
+            raise ValueError("a hello has an invite code (to take a seat) or a seat secret (to come back), "
+                             "not both")
+        return self
+
+
+class Act(_Model):
+    """A bid or a card for the seat, made on the state numbered ``seq``."""
+
+    type: Literal["action"]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    bid: BidText | None = None
+    card: Annotated[str, Field(max_length=3)] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Act:
+        if (self.bid is None) == (self.card is None):
+            raise ValueError("an action is a bid or a card")
+        return self
+
+    def action(self) -> Bid | int:
+        """The engine's bid or card.  Raises ``ProtocolError`` when it is not one."""
+        try:
+            if self.bid is not None:
+                return parse_bid(self.bid)
+            assert self.card is not None
+            return parse_card(self.card)
+        except (SteppingStonesError, CardSyntaxError) as exc:
+            raise ProtocolError(str(exc), "illegal") from None
+
+
+class Start(_Model):
+    """The table's opener starts it before every seat is taken: computers take the rest."""
+
+    type: Literal["start"]
+
+
+class Ping(_Model):
+    type: Literal["ping"]
+    nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)] = 0
+
+
+ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Act | Start | Ping] = TypeAdapter(ClientMessage)
+
+
+# --- what the server sends -----------------------------------------------------------------------
+
+
+class SeatFacts(_Model):
+    """One seat as everyone at the table sees it."""
+
+    name: PlayerName | None  # None for a seat still open
+    kind: Literal["open", "human", "computer"]
+    level: Level | None  # a computer's level, or the level that stands in for a person
+    connected: bool  # a person's client is connected (a computer always is)
+    stand_in: bool  # a computer plays for this person until they come back
+
+
+class Waiting(_Model):
+    """Whose bid or card the table waits for."""
+
+    seat: Seat
+    name: PlayerName
+    connected: bool
+    computer: bool  # a computer seat, or one a computer stands in for
+
+
+class Welcome(_Model):
+    """The seat is the client's.  ``secret`` is sent once, to this seat only, when it is first
+    taken: it is how the client comes back to it."""
+
+    type: Literal["welcome"] = "welcome"
+    version: int = VERSION
+    table: Annotated[str, Field(max_length=32)]
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+    seat: Seat
+    name: PlayerName
+    secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None
+    opener: bool  # this seat may start the table early
+    timeout: float  # seconds the table waits for a person before a computer stands in
+
+
+class State(_Model):
+    """The table as this seat may see it, after every change."""
+
+    type: Literal["state"] = "state"
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]  # an action must name it
+    started: bool
+    seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
+    help: bool  # hints and undo are allowed (one person at the table)
+    view: ViewJSON | None  # None before the table starts
+    legal: Annotated[list[BidText], Field(max_length=64)]
+    waiting: Waiting | None
+    record: GameRecord | None = None  # the finished game, once it is over
+
+
+ErrorCode: TypeAlias = Literal[
+    "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
+    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server",
+]
+
+
+class Error(_Model):
+    """A refusal, in one line; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: Line
+
+
+class VersionReply(_Model):
+    type: Literal["version"] = "version"
+    version: int = VERSION
+    message: Line
+
+
+class Pong(_Model):
+    type: Literal["pong"] = "pong"
+    nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)]
+
+
+ServerMessage: TypeAlias = Annotated[Welcome | State | Error | VersionReply | Pong, Field(discriminator="type")]
+_SERVER: TypeAdapter[Welcome | State | Error | VersionReply | Pong] = TypeAdapter(ServerMessage)
+
+
+# --- opening a table (HTTP) ----------------------------------------------------------------------
+
+
+class NewTable(_Model):
+    """``POST /tables``: the rules, each seat (``open`` for a person, or a computer's level), the
+    level that takes the seats still open when the table starts early, the computers' names."""
+
+    rules: RecordRules
+    seats: Annotated[list[Literal["open"] | Level], Field(min_length=3, max_length=3)] = ["open", "open", "open"]
+    level: Level = "heuristic"
+    names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
+    seed: Annotated[str, Field(min_length=1, max_length=SEED_LENGTH)] | None = None
+
+    @field_validator("seed")
+    @classmethod
+    def _printable(cls, seed: str | None) -> str | None:
+        if seed is not None and not seed.isprintable():
+            raise ValueError("a seed is printable text")
+        return seed
+
+    @field_validator("seats")
+    @classmethod
+    def _someone(cls, seats: list[str]) -> list[str]:
+        if "open" not in seats:
+            raise ValueError("a table needs at least one open seat for a person")
+        return seats
+
+
+class TableOpened(_Model):
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+    table: Annotated[str, Field(max_length=32)]
+    seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
+
+
+# --- reading ----------------------------------------------------------------------------------------
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "is not a field of this message"
+    elif err["type"] == "missing":
+        msg = "is missing"
+    elif msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return f"{where}: {msg}" if where else msg
+
+
+def _json(data: str | bytes, limit: int, depth: int) -> Any:
+    if len(data) > limit:
+        raise ProtocolError(f"a message of {len(data):,} bytes is too large (at most {limit:,})")
+    try:
+        return strict_json(data, max_depth=depth, max_digits=12)
+    except ValueError as exc:
+        raise ProtocolError(f"not a JSON message: {exc}") from None
+
+
+def parse_client(data: str | bytes) -> Hello | Act | Start | Ping:
+    """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
+    ``ProtocolError`` for anything else that is not a message of this protocol."""
+    value = _json(data, MAX_CLIENT_MESSAGE, 4)
+    if not isinstance(value, dict):
+        raise ProtocolError("a message is a JSON object with a type")
+    if value.get("type") == "hello" and value.get("version") != VERSION:
+        raise VersionMismatch(value.get("version"))
+    try:
+        return _CLIENT.validate_python(value, strict=True)
+    except ValidationError as exc:
+        raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
+
+
+def parse_server(data: str | bytes) -> Welcome | State | Error | VersionReply | Pong:
+    """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
+    the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
+    if len(data) > MAX_SERVER_MESSAGE:
+        raise ProtocolError(f"a message of {len(data):,} bytes is too large (at most {MAX_SERVER_MESSAGE:,})")
+    try:
+        return _SERVER.validate_json(data, strict=True)
+    except ValidationError as exc:
+        raise ProtocolError(f"the server sent what is not a message of the table protocol "
+                            f"({_first_error(exc)})") from None
+
+
+def parse_new_table(data: str | bytes) -> NewTable:
+    """A request to open a table, checked.  Raises ``ProtocolError``."""
+    value = _json(data, MAX_CLIENT_MESSAGE, 4)
+    try:
+        return NewTable.model_validate(value, strict=True)
+    except ValidationError as exc:
+        raise ProtocolError(f"not a table to open ({_first_error(exc)})") from None
+
+
+def dump(message: BaseModel) -> str:
+    """A message as it goes on the wire: compact JSON, fields in their declared order."""
+    return message.model_dump_json()

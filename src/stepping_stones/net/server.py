@@ -1,0 +1,474 @@
+"""The table server (``stepping-stones host``): aiohttp, a websocket per seat, the door in front.
+
+- ``GET /``: one line saying what this is;
+- ``POST /tables``: open a table (``protocol.NewTable`` in, ``protocol.TableOpened`` out);
+- ``GET /ws``: a seat's websocket, speaking ``protocol`` (docs/protocol.md).
+
+Every request must name this server in ``Host``, and one that carries an ``Origin`` (a browser
+always does) must come from a page of this server (``door.py``, as for ``serve``).  Each
+connection's messages are held to a size and a rate; the server holds at most so many
+connections and tables.  A refusal is one line to the client (``error``) and one escaped line on
+the server's stderr; a fault of the server is never a traceback, to anyone.  Seat secrets and
+invite codes are never written to the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import ssl
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from ..storage.safety import escape
+from .door import Door, DoorError, is_loopback, url_host
+from .protocol import (
+    VERSION,
+    Act,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    TableOpened,
+    VersionMismatch,
+    VersionReply,
+    dump,
+    parse_client,
+    parse_new_table,
+)
+from .tables import DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
+
+__all__ = ["Limits", "TableServer", "host"]
+
+SWEEP_SECONDS = 1.0  # how often the server looks for seats that waited too long
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may cost."""
+
+    max_message: int = 64 * 1024  # past this aiohttp closes the websocket (1009); past 4 KiB it is refused
+    message_rate: float = 20.0  # messages a second, after a burst of
+    message_burst: int = 40  # (an accepted action costs nothing: the server paces those itself)
+    max_held: int = 400  # messages dropped for going too fast before the connection is closed
+    max_connections: int = 2048
+    max_tables: int = 1000
+    hello_seconds: float = 10.0  # a connection must say hello within this
+    heartbeat: float = 20.0  # a peer that answers no ping for this long is gone
+    queue: int = 512  # messages waiting for a client that does not read; past it, it is closed
+
+
+class Allowance:
+    """A token bucket: ``rate`` messages a second after a burst of ``burst``."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def refund(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
+
+
+class _Log:
+    """One escaped line per event on the server's stderr, at most 300 characters."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+
+    def __call__(self, text: str) -> None:
+        line = escape(" ".join(text.split()))
+        if len(line) > 300:
+            line = line[:297] + "..."
+        print(f"host: {line}", file=self.err, flush=True)
+
+
+class _OneLine(logging.Handler):
+    """aiohttp's and asyncio's loggers into the one-line log, without tracebacks."""
+
+    def __init__(self, log: _Log) -> None:
+        super().__init__(logging.WARNING)
+        self.log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):
+            message = (record.getMessage().splitlines() or [record.levelname])[0]
+            if record.exc_info and record.exc_info[1] is not None:
+                message += f" ({type(record.exc_info[1]).__name__})"
+            self.log(message)
+
+
+class _Client:
+    """One websocket as the tables see it: messages queue up and one task writes them, so a client
+    that reads slowly never holds up a table (past ``Limits.queue`` it is closed)."""
+
+    def __init__(self, ws: web.WebSocketResponse, limit: int) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.closing = False
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closing = True
+            self.writer.cancel()
+
+    def close(self) -> None:
+        if not self.closing:
+            self.closing = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+                return
+            self.writer.cancel()
+
+    async def _write(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=WSCloseCode.POLICY_VIOLATION if self.closing and not self.ws.closed
+                                    else WSCloseCode.OK)
+
+
+class TableServer:
+    """The tables of one data folder behind the door, on one port."""
+
+    def __init__(self, data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
+                 public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
+                 limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.data_dir = data_dir
+        self.out = out
+        self.log = _Log(err)
+        self.host = host
+        self.port = port
+        self.public_url = public_url
+        self.ssl_context = ssl_context
+        self.limits = limits or Limits()
+        self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
+                             max_tables=self.limits.max_tables, log=self.log)
+        self.door: Door | None = None
+        self.clients: set[_Client] = set()
+        self._runner: web.AppRunner | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._sock: socket.socket | None = None
+
+    # --- the door -------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Every request: the Host check, the Origin check for a browser's, no traceback to anyone."""
+        assert self.door is not None
+        host = request.headers.get("Host")
+        if not self.door.host_allowed(host):
+            self.log(f"refused a request for {host or 'no host'!r}: not a name of this server")
+            return web.Response(status=403, text=f"This server answers only as {self.door.shown_url}\n")
+        origin = request.headers.get("Origin")
+        if origin is not None and not self.door.origin_allowed(origin):
+            self.log(f"refused a request from {origin!r}: not a page of this server")
+            return web.Response(status=403, text="Pages of other sites may not use this server.\n")
+        try:
+            return await handler(request)
+        except web.HTTPException as exc:
+            return exc
+        except (asyncio.CancelledError, ConnectionError):
+            raise
+        except Exception as exc:  # a fault of ours: one line here, a plain 500 there
+            self.log(f"{request.method} {request.path}: {type(exc).__name__}: {exc}")
+            return web.Response(status=500, text="The server could not answer this request.\n")
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard], client_max_size=4096)
+        app.add_routes([
+            web.get("/", self.handle_index),
+            web.post("/tables", self.handle_new_table),
+            web.get("/ws", self.handle_ws),
+        ])
+        return app
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=f"Stepping Stones table server (protocol {VERSION}). Open a table with: "
+                                 f"stepping-stones table new --server {self.door.shown_url if self.door else ''}\n")
+
+    async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
+        try:
+            body = await request.read()
+            table = await self.tables.open(parse_new_table(body))
+        except web.HTTPRequestEntityTooLarge:
+            return _json_error(413, Error(code="bad-message", message="a table request is at most 4 KiB"))
+        except ProtocolError as exc:
+            self.log(f"refused a table from {request.remote}: {exc}")
+            return _json_error(400, Error(code=exc.code, message=str(exc)))
+        except TableError as exc:
+            self.log(f"refused a table: {exc}")
+            return _json_error(503, exc.reply())
+        self.log(f"opened table {table.id}")
+        opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
+        return web.Response(text=dump(opened), content_type="application/json")
+
+    # --- a seat's websocket ----------------------------------------------------------------------
+
+    async def handle_ws(self, request: web.Request) -> web.StreamResponse:
+        if len(self.clients) >= self.limits.max_connections:
+            self.log(f"turned a connection away: {self.limits.max_connections} are open")
+            return web.Response(status=503, text="The server is full; try again later.\n")
+        ws = web.WebSocketResponse(heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message)
+        if not ws.can_prepare(request).ok:
+            return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
+        await ws.prepare(request)
+        client = _Client(ws, self.limits.queue)
+        self.clients.add(client)
+        try:
+            await self._serve(client, ws, request.remote or "?")
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        except Exception as exc:  # a fault of ours: one line here, one line there
+            self.log(f"a connection failed: {type(exc).__name__}: {exc}")
+            client.send(dump(Error(code="server", message="the server could not go on with this connection")))
+        finally:
+            self.clients.discard(client)
+            await self.tables.gone(client)
+            client.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await client.writer
+        return ws
+
+    async def _serve(self, client: _Client, ws: web.WebSocketResponse, remote: str) -> None:
+        limits = self.limits
+        allowance = Allowance(limits.message_rate, limits.message_burst)
+        dropped = 0
+        warned = -1.0
+        try:
+            message = await ws.receive(timeout=limits.hello_seconds)
+        except TimeoutError:
+            self.log(f"closed a connection from {remote}: it said nothing for {limits.hello_seconds:g} s")
+            return
+        while message is not None and not client.closing:
+            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return
+            if message.type == WSMsgType.ERROR:
+                exc = ws.exception()
+                self.log(f"closed a connection from {remote}: {type(exc).__name__ if exc else 'error'}")
+                return
+            if message.type != WSMsgType.TEXT:
+                if allowance.take():
+                    client.send(dump(Error(code="bad-message", message="messages are JSON text")))
+                else:
+                    dropped += 1
+            else:
+                # Every message spends from the allowance but an accepted action, which the server
+                # paces itself (a seat acts once per state that makes it its turn): so a bid or a
+                # card is read even when the allowance is spent, and anything else is dropped.
+                spent = not allowance.take()
+                outcome = await self._handle(client, message.data, remote, only_actions=spent)
+                if outcome == "accepted" and not spent:
+                    allowance.refund()
+                elif spent and outcome != "accepted":
+                    dropped += 1
+                    now = time.monotonic()
+                    if now - warned >= 1.0:
+                        warned = now
+                        client.send(dump(Error(code="too-fast", message=f"too fast: at most "
+                                               f"{limits.message_rate:g} messages a second; this one was dropped")))
+            if dropped > limits.max_held:
+                self.log(f"closed a connection from {remote}: messages far faster than a person plays")
+                client.close()
+                return
+            message = await ws.receive()
+
+    async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
+        """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
+        ``only_actions``, anything but an action is not even looked at)."""
+        try:
+            message = parse_client(data)
+        except VersionMismatch as exc:
+            if only_actions:
+                return "dropped"
+            client.send(dump(VersionReply(message=str(exc))))
+            client.close()
+            return "refused"
+        except ProtocolError as exc:
+            if only_actions:
+                return "dropped"
+            client.send(dump(Error(code=exc.code, message=str(exc))))
+            return "refused"
+        if only_actions and not isinstance(message, Act):
+            return "dropped"
+        try:
+            if isinstance(message, Hello):
+                await self.tables.hello(client, message.code, message.secret, message.name)
+            elif isinstance(message, Act):
+                await self.tables.act(client, message.seq, message.action())
+                return "accepted"
+            elif isinstance(message, Ping):
+                client.send(dump(Pong(nonce=message.nonce)))
+            else:
+                await self.tables.start(client)
+        except ProtocolError as exc:
+            client.send(dump(Error(code=exc.code, message=str(exc))))
+        except TableError as exc:
+            client.send(dump(exc.reply()))
+            if exc.code in ("unknown-code", "bad-secret"):
+                # one guess per connection; and the guess itself is never logged
+                self.log(f"refused a hello from {remote}: {exc}")
+                client.close()
+        return "refused"
+
+    # --- starting and stopping --------------------------------------------------------------------
+
+    def initialize_logging(self) -> None:
+        handler = _OneLine(self.log)
+        for name in ("aiohttp", "asyncio"):
+            logger = logging.getLogger(name)
+            logger.handlers[:] = [handler]
+            logger.propagate = False
+            logger.setLevel(logging.WARNING)
+        logging.getLogger("aiohttp.access").disabled = True
+
+    async def start(self) -> str:
+        """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
+        when the port cannot be had and ``DoorError`` for a public host without a public URL."""
+        sock = _bind(self.host, self.port)
+        try:
+            port = sock.getsockname()[1]
+            public_url = self.public_url
+            if public_url is None and self.ssl_context is not None:
+                public_url = f"https://{url_host(self.host)}:{port}"
+            self.door = Door.open(self.host, port, public_url)
+            resumed = await self.tables.resume()
+            if resumed:
+                self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
+            self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2)
+            await self._runner.setup()
+            await web.SockSite(self._runner, sock, ssl_context=self.ssl_context).start()
+        except BaseException:
+            sock.close()
+            raise
+        self._sock = sock
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        return self.door.shown_url
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.tables.sweep()
+                await self.tables.sync()
+            except Exception as exc:
+                self.log(f"the sweep failed: {type(exc).__name__}: {exc}")
+
+    async def stop(self) -> None:
+        """Close every connection (the clients come back to the next server), let the computers
+        finish thinking (their answers are saved), and stop."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for client in list(self.clients):
+            with contextlib.suppress(Exception):
+                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
+        await self.tables.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._sock is not None:
+            self._sock.close()
+
+    async def run(self) -> None:
+        """Serve until Ctrl+C or SIGTERM, saying where."""
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: self.log(str(context.get("message", "fault"))))
+        stop = asyncio.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(signum, stop.set)
+        url = await self.start()
+        print(f"Stepping Stones table server at {url}", file=self.out)
+        print(f"Open a table: stepping-stones table new --server {url}", file=self.out)
+        print("Press Ctrl+C to stop; every table is saved after every action and resumes at the next start.",
+              file=self.out, flush=True)
+        try:
+            await stop.wait()
+        finally:
+            await self.stop()
+            live = sum(1 for t in self.tables.tables.values() if not t.over)
+            after_ctrl_c = "\n" if self.out.isatty() else ""
+            print(f"{after_ctrl_c}The table server has stopped ({live} {'table' if live == 1 else 'tables'} "
+                  "in play, saved).", file=self.out, flush=True)
+
+
+def _json_error(status: int, error: Error) -> web.Response:
+    return web.Response(status=status, text=dump(error), content_type="application/json")
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (0: a free port); ``OSError`` when it cannot be had."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(512)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
+         public_url: str | None = None, certfile: str | None = None, keyfile: str | None = None,
+         timeout: float = DEFAULT_TIMEOUT) -> int:
+    """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
+    context = None
+    if certfile is not None:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        try:
+            context.load_cert_chain(certfile, keyfile)
+        except (OSError, ssl.SSLError) as exc:
+            print(f"host: cannot use the certificate {escape(certfile)}: {escape(str(exc))}", file=err)
+            return 2
+    server = TableServer(data_dir, out, err, host=host, port=port, public_url=public_url, ssl_context=context,
+                         timeout=timeout)
+    server.initialize_logging()
+    if not is_loopback(host) and public_url is None:
+        print(f"host: listening on {host} needs --public-url URL: the address that clients on other "
+              f"machines use to reach this one (for example http://my-computer.local:{port})", file=err)
+        return 2
+    try:
+        asyncio.run(server.run())
+    except DoorError as exc:
+        print(f"host: {exc}", file=err)
+        return 2
+    except OSError as exc:
+        print(f"host: cannot listen on {url_host(host)} port {port}: {exc.strerror or exc}", file=err)
+        return 1
+    return 0

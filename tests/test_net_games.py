@@ -1,0 +1,163 @@
+"""Whole games at the table server over loopback: three bot clients, one bot and two computers,
+an early start, two clients taking the last seat at once, and a person who never answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from random import Random
+
+from net_support import WAIT, Clock, new_table, next_state, running
+from stepping_stones.cli import main
+from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
+from stepping_stones.net.protocol import State, view_from_json
+from stepping_stones.net.tables import TableFile
+
+
+def _replays(path: Path, capsys) -> dict:
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _finished(folder: Path) -> tuple[Path, TableFile]:
+    (record,) = sorted((folder / "games").glob("table-*.json"))
+    notes = TableFile.model_validate_json((folder / "notes" / f"{record.stem}.table.json").read_text())
+    return record, notes
+
+
+def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
+    async def game() -> list[State]:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table())
+            clients = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(3)]
+            try:
+                for client in clients:
+                    await client.join()
+                async with asyncio.timeout(WAIT):
+                    return await asyncio.gather(*(play_randomly(c, Random(i)) for i, c in enumerate(clients)))
+            finally:
+                for client in clients:
+                    await client.close()
+
+    finals = asyncio.run(game())
+    record, notes = _finished(tmp_path)
+    summary = _replays(record, capsys)
+    assert summary["complete"]
+    for final in finals:
+        assert final.record is not None and final.record.model_dump_json() == finals[0].record.model_dump_json()
+        assert final.view is not None and final.view.phase == "over"
+        assert not final.help  # three people: no hints, no undo
+    assert finals[0].view is not None
+    assert json.loads(record.read_text()) == json.loads(finals[0].record.model_dump_json())
+    assert [s.kind for s in notes.seats] == ["human"] * 3 and notes.substitutions == []
+    view = view_from_json(finals[0].view)
+    assert summary["totals"] == view.totals() and summary["winners"] == view.winners()
+    assert list((tmp_path / "tables").glob("*.json")) == []  # a finished table leaves the store
+
+
+def test_one_bot_and_two_computers(tmp_path, capsys):
+    async def game() -> State:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table(("random", "open", "random"), names=["Rin", None, "Tau"]))
+            assert [s.kind for s in opened.seats] == ["computer", "open", "computer"]
+            async with SeatClient(url, code=opened.code, name="Ann") as client:
+                welcome = await client.join()
+                assert welcome.seat == 1 and welcome.secret is not None
+                async with asyncio.timeout(WAIT):
+                    return await play_randomly(client, Random(1))
+
+    final = asyncio.run(game())
+    assert final.help and final.view is not None and final.view.players == ["Rin", "Ann", "Tau"]
+    record, notes = _finished(tmp_path)
+    assert _replays(record, capsys)["complete"]
+    assert [s.kind for s in notes.seats] == ["computer", "human", "computer"]
+
+
+def test_the_opener_starts_early_and_computers_take_the_open_seats(tmp_path):
+    async def game() -> None:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table(level="random"))
+            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
+                    SeatClient(url, code=opened.code, name="Bo") as bo:
+                assert (await ann.join()).opener
+                assert not (await bo.join()).opener
+                await bo.start()
+                async with asyncio.timeout(WAIT):
+                    while True:  # Bo is told no, and nothing starts
+                        message = await bo.receive()
+                        if not isinstance(message, State):
+                            assert message.type == "error" and message.code == "not-opener"
+                            break
+                await ann.start()
+                state = await next_state(ann, lambda s: s.started)
+                assert [s.kind for s in state.seats] == ["human", "human", "computer"]
+                assert state.seats[2].level == "random" and state.seats[2].name
+                assert not state.help  # two people
+                async with asyncio.timeout(WAIT):
+                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
+
+    asyncio.run(game())
+
+
+def test_two_clients_claiming_the_last_seat_at_once(tmp_path):
+    async def game() -> None:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as ann:
+                await ann.join()
+                rivals = [SeatClient(url, code=opened.code, name=n) for n in ("Bo", "Cy")]
+                results = await asyncio.gather(*(r.join() for r in rivals), return_exceptions=True)
+                won = [r for r in results if not isinstance(r, BaseException)]
+                lost = [r for r in results if isinstance(r, BaseException)]
+                assert len(won) == 1 and won[0].seat == 1
+                assert len(lost) == 1 and isinstance(lost[0], Refused)
+                assert "started" in str(lost[0]) or "taken" in str(lost[0])
+                state = await next_state(ann, lambda s: s.started)
+                assert [s.kind for s in state.seats] == ["human", "human", "computer"]
+                for rival in rivals:
+                    await rival.close()
+
+    asyncio.run(game())
+
+
+def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_path):
+    clock = Clock()
+
+    async def game() -> None:
+        async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
+                    SeatClient(url, code=opened.code, name="Bo") as bo:
+                await ann.join()
+                await bo.join()
+                # Bo plays; Ann never answers.  Wait until the table waits for Ann.
+                state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat == 0)
+                clock.now += 119.0
+                await server.tables.sweep()
+                assert server.tables.tables[opened.table].overdue() is None  # not yet
+                clock.now += 1.0
+                await server.tables.sweep()  # two minutes: a computer plays for Ann
+                after = await next_state(ann, lambda s: s.seats[0].stand_in)
+                assert after.seq == state.seq and after.seats[0].kind == "human"
+                assert after.waiting is not None and after.waiting.seat == 0 and after.waiting.computer
+                table = server.tables.tables[opened.table]
+                async with asyncio.timeout(WAIT):
+                    while not table.substitutions:  # the computer acts for Ann: a state Bo hears
+                        message = await bo.receive()
+                        if isinstance(message, State) and message.legal:
+                            await bo.act(Random(3).choice(message.legal), message.seq)
+                assert {s.seat for s in table.substitutions} == {0}
+                # Ann comes back: her next action takes the seat back from the computer
+                latest = ann.state
+                assert latest is not None
+                await ann.send({"type": "action", "seq": latest.seq, "bid": "pass"})
+                back = await next_state(ann, lambda s: not s.seats[0].stand_in)
+                assert back.seats[0].connected
+                async with asyncio.timeout(WAIT):
+                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
+        _record, notes = _finished(tmp_path)
+        assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
+
+    asyncio.run(game())

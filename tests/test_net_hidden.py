@@ -1,0 +1,128 @@
+"""Hidden information at the table server: what a seat is sent never depends on where the cards it
+has not seen lie.  Each position is stored twice, the second time with the other seats' unseen
+cards dealt again in another way that agrees with everything played; a client at the seat then
+gets every kind of message (welcome, state, each error, pong, version, the state after its own
+action), and every byte must be the same at both tables."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from random import Random
+
+import pytest
+
+from net_support import Raw, running
+from stepping_stones.ai import make_ai
+from stepping_stones.ai.knowledge import Knowledge
+from stepping_stones.engine import FULL_DECK, Phase, Rules, cards_of, mask_of, record_cards
+from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.tables import TABLE_FORMAT, FileTableStore, SeatFile, TableFile, digest
+from stepping_stones.storage.records import RecordRules, game_from_record, record_from_game
+
+SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
+NAMES = ("Ann", "Bo", "Cy")
+
+
+def _position(seed: str, steps: int):
+    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds(seed), players=NAMES)
+    for _ in range(steps):
+        if match.step() is Step.OVER:
+            break
+    return match.game
+
+
+def _redealt(game, seat: int, rng: Random):
+    """The same record with the cards ``seat`` has not seen dealt again to the other two seats in
+    another way that agrees with every card played (None when there is no other way)."""
+    record = record_from_game(game)
+    hand = game.hand
+    view = game.view(seat)
+    others = [s for s in range(3) if s != seat]
+    played = [mask_of(c for s2, c in zip(view.play_seats, view.plays, strict=True) if s2 == s) for s in range(3)]
+    for _ in range(50):
+        if view.phase is Phase.PLAY:
+            layout = Knowledge(view).sample_layout(rng)
+        else:
+            unseen = sorted(cards_of(FULL_DECK & ~view.dealt_cards))
+            rng.shuffle(unseen)
+            layout = {others[0]: mask_of(unseen[:12]), others[1]: mask_of(unseen[12:])}
+        deal = list(hand.deal)
+        for s in others:
+            deal[s] = layout[s] | played[s]
+        if deal == list(hand.deal):
+            continue
+        hands = list(record.hands)
+        hands[-1] = hands[-1].model_copy(update={"deal": [record_cards(cards_of(m)) for m in deal]})
+        other = record.model_copy(update={"hands": hands})
+        replayed = game_from_record(other)  # every card played is still legal
+        assert replayed.view(seat) == view
+        return other
+    return None
+
+
+def _file(table_id: str, record) -> str:
+    return TableFile(
+        format=TABLE_FORMAT, id=table_id, code="ABCDE-FGHJK", rules=RecordRules.of(Rules("standard", short_game=True)),
+        level="random", seed="hidden", opener=0,
+        seats=[SeatFile(kind="human", name=n, level=None, digest=digest(s))
+               for n, s in zip(NAMES, SECRETS, strict=True)],
+        record=record,
+    ).model_dump_json()
+
+
+async def _everything_sent(url: str, seat: int) -> list[str]:
+    sent: list[str] = []
+    async with Raw.to(url) as raw:
+        await raw.send({"type": "hello", "version": 1, "secret": SECRETS[seat]})
+        sent += [await raw.text(), await raw.text()]  # welcome, state
+        state = json.loads(sent[-1])
+        seq = state["seq"]
+        probes = [
+            {"type": "action", "seq": seq, "card": "K9"},
+            {"type": "action", "seq": seq, "card": "B1"},
+            {"type": "action", "seq": seq, "card": "C5"},
+            {"type": "action", "seq": seq, "bid": "pass"},
+            {"type": "action", "seq": seq, "bid": "lose-no-trump 9"},
+            {"type": "action", "seq": max(seq - 1, 0), "card": "L3"},
+            {"type": "start"},
+            {"type": "ping", "nonce": 3},
+            "junk",
+        ]
+        for probe in probes:
+            await raw.send(probe)
+            sent.append(await raw.text())
+        if state["legal"]:  # its own action, and the state after it
+            move = state["legal"][0]
+            kind = "bid" if state["view"]["phase"] == "bidding" else "card"
+            await raw.send({"type": "action", "seq": seq, kind: move})
+            sent.append(await raw.text())
+        await raw.send({"type": "hello", "version": 9})
+        sent.append(await raw.text())
+    return sent
+
+
+@pytest.mark.parametrize("seed,steps", [("h1", 2), ("h2", 6), ("h3", 12), ("h4", 25), ("h5", 40), ("h6", 70)])
+def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps):
+    game = _position(seed, steps)
+    rng = Random(seed)
+    checked = 0
+    for seat in range(3):
+        other = _redealt(game, seat, rng)
+        if other is None:
+            continue
+        worlds = []
+        for n, record in enumerate((record_from_game(game), other)):
+            folder = tmp_path / f"{seat}-{n}"
+            FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
+
+            async def collect(folder=folder, seat=seat) -> list[str]:
+                async with running(folder) as (_server, url):
+                    return await _everything_sent(url, seat)
+
+            worlds.append(asyncio.run(collect()))
+        assert worlds[0] == worlds[1]
+        kinds = {json.loads(t)["type"] for t in worlds[0] if t}
+        assert {"welcome", "state", "error", "pong", "version"} <= kinds
+        checked += 1
+    assert checked >= 2

@@ -1,0 +1,172 @@
+"""Hostile clients at the table server: each gets one clear error (or a closed door), nothing at
+the table changes, and the table plays on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from random import Random
+
+import aiohttp
+
+from net_support import WAIT, Raw, new_table, next_state, running
+from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.protocol import Error, State, Welcome
+from stepping_stones.net.server import Limits
+
+
+def test_hostile_clients_change_nothing(tmp_path):
+    async def game() -> None:
+        async with running(tmp_path, limits=Limits(message_rate=5.0, message_burst=10)) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            table = server.tables.tables[opened.table]
+            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
+                    SeatClient(url, code=opened.code, name="Bo") as bo:
+                await ann.join()
+                await bo.join()
+                state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
+                mover, other = (ann, bo) if state.waiting and state.waiting.seat == 0 else (bo, ann)
+                first = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
+                assert first.legal and first.view is not None
+                before = table.to_file().model_dump_json()
+
+                async def refused(raw: Raw, message: object, code: str) -> None:
+                    await raw.send(message)
+                    reply = await raw.reply()
+                    assert isinstance(reply, Error) and reply.code == code, reply
+                    assert "\n" not in reply.message and "Traceback" not in reply.message
+
+                # a forged seat secret, a forged invite code: one error, and the door closes
+                for hello, code in (({"secret": "x" * 43}, "bad-secret"),
+                                    ({"code": "ABCDE-FGHJK", "name": "Eve"}, "unknown-code"),
+                                    ({"code": "not a code!", "name": "Eve"}, "unknown-code")):
+                    async with Raw.to(url) as raw:
+                        await refused(raw, {"type": "hello", "version": 1, **hello}, code)
+                        assert await raw.text() is None  # closed after one guess
+                # random bytes, junk, oversized: one error each, the connection stays
+                async with Raw.to(url) as raw:
+                    await raw.ws.send_bytes(bytes(Random(1).randrange(256) for _ in range(200)))
+                    assert (await raw.reply()).code == "bad-message"
+                    await refused(raw, "\x00\x01garbage{", "bad-message")
+                    await refused(raw, {"type": "ping", "pad": "x" * 5000}, "bad-message")
+                    await refused(raw, {"type": "action", "seq": first.seq, "card": "K1"}, "no-seat")
+                # far too large: the websocket is closed with 1009
+                async with Raw.to(url) as raw:
+                    await raw.send({"type": "ping", "pad": "x" * 100_000})
+                    assert await raw.text() is None and raw.ws.close_code == 1009
+                # another version: one line, then closed
+                async with Raw.to(url) as raw:
+                    await raw.send({"type": "hello", "version": 2})
+                    reply = await raw.reply()
+                    assert reply.type == "version" and "version 1" in reply.message
+                    assert await raw.text() is None
+                # the seat not to act, an illegal card, an old action replayed
+                await other.send({"type": "action", "seq": first.seq,
+                                  **({"bid": "pass"} if first.view.phase == "bidding" else {"card": "K1"})})
+                assert (await _error(other)).code == "not-your-turn"
+                await mover.send({"type": "action", "seq": first.seq, "card": first.view.own_cards.split()[0]}
+                                 if first.view.phase == "bidding" else
+                                 {"type": "action", "seq": first.seq, "bid": "pass"})
+                assert (await _error(mover)).code == "illegal"
+                held_by_others = [c for c in ("C1", "C2", "C3", "K1", "K2", "K3")
+                                  if first.view.phase == "play" and c not in first.view.own_cards.split()]
+                for card in held_by_others[:1]:
+                    await mover.send({"type": "action", "seq": first.seq, "card": card})
+                    assert (await _error(mover)).code == "illegal"
+                await mover.send({"type": "action", "seq": first.seq - 1, "bid": first.legal[0]}
+                                 if first.view.phase == "bidding" else
+                                 {"type": "action", "seq": first.seq - 1, "card": first.legal[0]})
+                assert (await _error(mover)).code == "stale"
+                # the table has not moved
+                assert table.to_file().model_dump_json() == before
+                # too fast: past the burst, one error; the rest dropped
+                for _ in range(40):
+                    await other.send({"type": "ping"})
+                errors = await _errors_until_pongs_stop(other)
+                assert errors == ["too-fast"]
+                assert table.to_file().model_dump_json() == before
+                # and the table plays on, the flooder included
+                async with asyncio.timeout(WAIT):
+                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
+
+    asyncio.run(game())
+
+
+async def _error(client: SeatClient) -> Error:
+    async with asyncio.timeout(WAIT):
+        while True:
+            message = await client.receive()
+            if isinstance(message, Error):
+                return message
+
+
+async def _errors_until_pongs_stop(client: SeatClient) -> list[str]:
+    """The errors among the replies to a flood of pings, read until a last ping of our own (sent
+    once the flood's allowance has come back) is answered."""
+    codes: list[str] = []
+    pongs = 0
+    async with asyncio.timeout(WAIT):
+        while True:
+            message = await client.receive()
+            if isinstance(message, Error):
+                codes.append(message.code)
+                break
+            if message.type == "pong":
+                pongs += 1
+    assert 5 <= pongs <= 40
+    return codes
+
+
+def test_the_door_refuses_foreign_hosts_and_origins(tmp_path):
+    async def probe() -> None:
+        async with running(tmp_path) as (server, url):
+            async with aiohttp.ClientSession() as session:
+                body = new_table().model_dump_json()
+                headers = {"Content-Type": "application/json"}
+                async with session.post(url + "/tables", data=body,
+                                        headers={**headers, "Origin": "http://evil.example"}) as r:
+                    assert r.status == 403
+                async with session.post(url + "/tables", data=body, headers={**headers, "Host": "evil.example"}) as r:
+                    assert r.status == 403
+                for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Host": "evil.example:1"}):
+                    try:
+                        await session.ws_connect(url.replace("http", "ws") + "/ws", headers=extra)
+                    except aiohttp.WSServerHandshakeError as exc:
+                        assert exc.status == 403
+                    else:
+                        raise AssertionError(f"a websocket with {extra} was let in")
+                # the page's own origin is welcome; so is a client that is no browser (no Origin)
+                async with Raw.to(url, origin=url) as raw:
+                    await raw.send({"type": "ping", "nonce": 5})
+                    assert (await raw.reply()).nonce == 5
+                async with session.post(url + "/tables", data="{", headers=headers) as r:
+                    assert r.status == 400 and json.loads(await r.text())["type"] == "error"
+            assert server.tables.tables == {}
+
+    asyncio.run(probe())
+
+
+def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
+    async def game() -> tuple[list[str], str, str]:
+        seen: list[str] = []
+        async with running(tmp_path) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as ann:
+                welcome = await ann.join()
+                assert isinstance(welcome, Welcome) and welcome.secret
+                async with Raw.to(url) as raw:  # Bo takes the last seat; the table starts
+                    await raw.send({"type": "hello", "version": 1, "code": opened.code, "name": "Bo"})
+                    while (reply := await raw.reply()) is not None:
+                        seen.append(reply.model_dump_json())
+                        if isinstance(reply, State) and reply.started:
+                            break
+                await next_state(ann, lambda s: s.started)
+                async with Raw.to(url) as raw:
+                    await raw.send({"type": "hello", "version": 1, "secret": "guess" + welcome.secret[5:]})
+                    assert (await raw.reply()).code == "bad-secret"
+            log = server.log.err.getvalue()
+        return seen, log, welcome.secret
+
+    seen, log, secret = asyncio.run(game())
+    assert len(seen) >= 2 and all(secret not in text for text in seen)
+    assert "refused a hello" in log and secret[5:] not in log

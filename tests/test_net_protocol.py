@@ -1,0 +1,167 @@
+"""The table protocol: the PlayerView codec's exact round trip, the checks at the boundary, invite
+codes and seat secrets."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from stepping_stones.ai import make_ai
+from stepping_stones.engine import Rules
+from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.protocol import (
+    MAX_CLIENT_MESSAGE,
+    Act,
+    Hello,
+    Ping,
+    ProtocolError,
+    Start,
+    State,
+    VersionMismatch,
+    ViewJSON,
+    legal_actions,
+    parse_client,
+    parse_new_table,
+    parse_server,
+    view_from_json,
+    view_to_json,
+)
+from stepping_stones.net.tables import CODE_ALPHABET, CODE_CHARS, Table, TableError, new_code, normal_code
+from stepping_stones.storage.records import RecordRules
+
+
+@pytest.mark.parametrize("rules", [Rules("standard", short_game=True), Rules("advanced", redo_tokens=True)])
+def test_every_view_of_a_game_goes_through_json_and_back_exactly(rules):
+    match = Match.new(rules, [make_ai("random")] * 3, Seeds(f"codec-{rules.contract_set}"))
+    seen = 0
+    while True:
+        for seat in range(3):
+            view = match.game.view(seat)
+            text = view_to_json(view).model_dump_json()
+            back = view_from_json(ViewJSON.model_validate_json(text, strict=True))
+            assert back == view
+            assert view_to_json(back).model_dump_json() == text
+            seen += 1
+        if match.step() is Step.OVER:
+            break
+    assert seen > 300
+
+
+def test_legal_actions_are_the_seat_s_own_in_the_record_spelling():
+    match = Match.new(Rules(), [make_ai("random")] * 3, Seeds("legal"))
+    match.step()  # the deal
+    game = match.game
+    seat = game.to_act
+    assert legal_actions(game.view(seat)) == [str(b) for b in game.legal_bids()]
+    assert legal_actions(game.view((seat + 1) % 3)) == []
+
+
+def test_a_view_that_describes_no_game_is_refused_in_one_line():
+    match = Match.new(Rules(), [make_ai("random")] * 3, Seeds("bad"))
+    match.step()
+    data = json.loads(view_to_json(match.game.view(0)).model_dump_json())
+    data["own_cards"] = "K1 X9"
+    with pytest.raises(ProtocolError, match="does not describe a game"):
+        view_from_json(ViewJSON.model_validate(data, strict=True))
+
+
+def test_client_messages_are_checked_at_the_boundary():
+    assert isinstance(parse_client('{"type":"hello","version":1,"code":"ABCDE-FGHJK","name":"Ann"}'), Hello)
+    assert isinstance(parse_client('{"type":"action","seq":3,"card":"K9"}'), Act)
+    assert isinstance(parse_client('{"type":"start"}'), Start)
+    assert parse_client('{"type":"ping","nonce":7}') == Ping(type="ping", nonce=7)
+    bad = [
+        b"\xff\xfe\x00garbage",
+        "not json",
+        "[1,2,3]",
+        '{"type":"fly"}',
+        '{"type":"action","seq":3,"card":"K9","seat":2}',  # no such field: a seat acts only for itself
+        '{"type":"action","seq":"3","card":"K9"}',  # no coercion
+        '{"type":"action","seq":3}',
+        '{"type":"action","seq":3,"card":"K9","bid":"pass"}',
+        '{"type":"hello","version":1,"code":"ABCDE-FGHJK","secret":"x","name":"Ann"}',
+        '{"type":"hello","version":1,"code":"ABCDE-FGHJK","name":"\\u001b[2J"}',
+        '{"type":"ping","nonce":1,"nonce":2}',
+        '{"type":"ping","nonce":' + "9" * 40 + "}",
+        '{"type":"start","x":' + "[" * 50 + "]" * 50 + "}",
+        '{"type":"ping","pad":"' + "x" * MAX_CLIENT_MESSAGE + '"}',
+    ]
+    for data in bad:
+        with pytest.raises(ProtocolError) as caught:
+            parse_client(data)
+        line = str(caught.value)
+        assert "\n" not in line and len(line) <= 300 and "\x1b" not in line and "Traceback" not in line
+
+
+def test_another_version_is_told_so_in_one_line():
+    with pytest.raises(VersionMismatch, match="version 1 of the table protocol, the client version 2"):
+        parse_client('{"type":"hello","version":2,"whatever":"a later version may send"}')
+
+
+def test_an_action_that_is_no_bid_or_card_is_refused_as_illegal():
+    with pytest.raises(ProtocolError) as caught:
+        Act(type="action", seq=0, card="Z9").action()
+    assert caught.value.code == "illegal"
+    assert str(Act(type="action", seq=0, bid="may-trump 9 B").action()) == "may-trump 9 B"
+
+
+def test_server_messages_are_checked_by_the_client():
+    with pytest.raises(ProtocolError):
+        parse_server('{"type":"state","seq":0}')
+    with pytest.raises(ProtocolError):
+        parse_server("x" * (300 * 1024))
+
+
+def test_a_table_request_is_checked():
+    ok = parse_new_table('{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
+                         '"seats":["open","expert","open"]}')
+    assert ok.seats == ["open", "expert", "open"]
+    for data in ['{"rules":{}}', '{"rules":{"contract_set":"standard","short_game":true,"redo_tokens":false},'
+                 '"seats":["expert","expert","expert"]}', '{"seed":"\\u0007"}']:
+        with pytest.raises(ProtocolError):
+            parse_new_table(data)
+
+
+def test_invite_codes_are_short_readable_and_hard_to_guess():
+    codes = {new_code() for _ in range(2000)}
+    assert len(codes) == 2000
+    assert CODE_CHARS * math.log2(len(CODE_ALPHABET)) >= 40
+    assert not set("01ILOUV") & set(CODE_ALPHABET)
+    for code in list(codes)[:50]:
+        assert len(code) == 11 and code[5] == "-" and set(code.replace("-", "")) <= set(CODE_ALPHABET)
+        assert normal_code(code.lower().replace("-", " ")) == code
+    assert normal_code("O0000-11111") is None
+    assert normal_code("ABCDE-FGHJ") is None
+
+
+def test_seat_secrets_are_long_compared_by_digest_and_never_kept():
+    from stepping_stones.net.protocol import NewTable
+
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    seat, secret = table.claim("Ann")
+    assert len(secret) >= 22 and len(secret.encode()) * 6 // 8 >= 16  # >= 128 bits of urlsafe base64
+    assert table.seat_of(secret) == seat
+    assert table.seat_of(secret[:-1] + ("A" if secret[-1] != "A" else "B")) is None
+    kept = table.to_file().model_dump_json()
+    assert secret not in kept
+    second, other = table.claim("Ann")
+    assert table.seats[second].name == "Ann 2" and other != secret
+    table.claim("Bo")  # the last seat: the table starts
+    assert table.started
+    with pytest.raises(TableError) as caught:
+        table.claim("Cy")
+    assert caught.value.code == "table-full"
+
+
+def test_state_messages_are_plain_json_of_the_declared_fields():
+    from stepping_stones.net.protocol import NewTable
+
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
+                               seats=["open", "random", "random"]))
+    table.claim("Ann")  # the only open seat: the table starts
+    state = table.state_for(0)
+    assert isinstance(parse_server(state.model_dump_json()), State)
+    assert state.help and state.seats[1].kind == "computer" and state.seats[0].kind == "human"
+    assert table.state_for(0).model_dump_json() == state.model_dump_json()
