@@ -160,8 +160,9 @@ class TableScreen(Screen[None]):
         self.session.release()  # another copy of the app may open this game now
 
     def watch_state(self, old: TableState, new: TableState) -> None:
-        """The panels draw themselves (they are bound to ``state``); the screen arranges them."""
-        if not self.is_mounted:
+        """The panels draw themselves (they are bound to ``state``); the screen arranges them
+        (not once it has gone: the end of the game may still file the game through the flow)."""
+        if not self.is_mounted or not self.is_attached:
             return
         self._arrange(new)
         if _footer_key(old) != _footer_key(new):
