@@ -54,7 +54,7 @@ async def main():
         table.flow.seats[1:] = [Slow(make_ai("heuristic")), Slow(make_ai("heuristic"))]
         table.flow.match = table.flow._match(table.game)
         while len(lat) < 12:
-            if table.thinking:
+            if table.state.thinking is not None:
                 before = app.settings.pace
                 key = events.Key("f", "f")
                 key.set_sender(app)
@@ -69,7 +69,7 @@ async def main():
             if table.game.phase is Phase.BIDDING:
                 await tui_support.press(pilot, "p")
             elif screen is table:
-                cards = table.my_cards()
+                cards = table.state.my_cards
                 legal = [i for i, c in enumerate(cards) if table.game.legal_cards_mask() >> c & 1]
                 await tui_support.press(pilot, tui_support.CARD_KEYS[legal[0]], "enter")
             else:

@@ -20,6 +20,20 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
+def told(flow: GameFlow) -> list:
+    """Every event the flow tells from now on, in order, as its states bring them."""
+    events = []
+
+    def tell(state):
+        new = state.told - tell.last
+        events.extend(state.log[-new:] if new else ())
+        tell.last = state.told
+
+    tell.last = flow.state.told
+    flow.subscribe(tell)
+    return events
+
+
 def new_flow(seed: str = "flow", pace: str = "instant", **setup) -> GameFlow:
     session = Session.new(Setup(rules=Rules(**setup), levels=("random", "random"), seed=seed))
     return GameFlow(session, Settings(pace=pace, trick_pause=False))
@@ -67,10 +81,11 @@ def test_a_whole_game_through_the_flow_is_saved_and_filed():
 
 def test_events_tell_the_game_in_sentences_with_the_person_as_you():
     flow = new_flow(seed="events")
+    events = told(flow)
     run_until(flow, lambda f, s: isinstance(s, HandSummary))
-    texts = [e.text for e in flow.events]
+    texts = [e.text for e in events]
     assert texts[0].startswith("Hand 1 is dealt.")
-    tricks = [e for e in flow.events if e.kind == "trick"]
+    tricks = [e for e in events if e.kind == "trick"]
     assert len(tricks) == 12 and all(isinstance(e.trick, Trick) for e in tricks)
     assert all("(" in e.text and e.text.endswith(").") for e in tricks)
     leads = [t for t in texts if t.startswith("Trick ")]
@@ -98,7 +113,7 @@ def test_undo_takes_back_the_persons_card_and_the_ai_moves_after_it():
     saved = load_game(current_path())
     assert saved.log[-1].plays == before  # the record holds only the game as finally played
     assert '"assisted": true' in sidecar_of(current_path()).read_text()
-    assert any(e.kind == "undo" for e in flow.events)
+    assert flow.state.log[-1].kind == "undo"  # the state tells it, last
 
 
 def test_undo_takes_back_in_place_to_exactly_the_game_before_the_persons_move():
@@ -225,3 +240,86 @@ def test_a_random_person_and_the_flow_agree_with_a_fixed_seed():
     a = run_until(new_flow(seed="same"), lambda f, s: False)
     b = run_until(new_flow(seed="same"), lambda f, s: False)
     assert summary(load_game(a.path)) == summary(load_game(b.path))
+
+
+# --- the state the flow publishes ---------------------------------------------------------
+
+
+def test_one_state_per_change_and_the_persons_view_built_once(monkeypatch):
+    from stepping_stones.engine import Game
+
+    flow = new_flow(seed="once")
+    states = []
+    flow.subscribe(states.append)
+    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY)
+    built = []
+    real_view = Game.view
+    monkeypatch.setattr(Game, "view", lambda game, seat: built.append(seat) or real_view(game, seat))
+    states.clear()
+    flow.move_cursor(1)  # a cursor move: a new state, and no new view
+    assert len(states) == 1 and built == [] and states[0].view is step.view
+    card = min(cards_of_mask(step.view.legal_cards))
+    flow.play(card)  # a card: one state, one view of the person's
+    assert len(states) == 2 and built.count(0) == 1
+    assert states[-1] is flow.state and states[-1].view.plays[-1] == card
+    step = flow.next_step()
+    if isinstance(step, AiTurn):  # the seat thinking is told: the person's view is not built again
+        assert flow.state.thinking == step.request.seat and built.count(0) == 1
+        assert flow.next_step() == step  # asked again while it is out: the same request
+
+
+def cards_of_mask(mask: int) -> list[int]:
+    return [c for c in range(36) if mask >> c & 1]
+
+
+def test_an_ai_answer_held_for_the_pace_is_dropped_after_an_undo():
+    flow = new_flow(seed="held")
+    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
+                     and len(s.view.plays) % 3 == 0 and len(s.view.plays) < 30)
+    flow.play(min(cards_of_mask(step.view.legal_cards)))
+    step = flow.next_step()
+    assert isinstance(step, AiTurn)
+    assert flow.hold(step.request, step.request.answer())
+    plays = len(flow.game.log[-1].plays)
+    assert flow.undo()
+    assert flow.state.thinking is None
+    assert not flow.go_on(step.request) and not flow.go_on()  # the answer is for a position that is gone
+    assert len(flow.game.log[-1].plays) == plays - 1
+    # and a new request is answered as usual, once
+    step = flow.next_step()
+    assert isinstance(step, PersonTurn)
+    flow.play(min(cards_of_mask(step.view.legal_cards)))
+    step = flow.next_step()
+    answer = step.request.answer()
+    assert flow.hold(step.request, answer) and flow.go_on(step.request)
+    assert not flow.hold(step.request, answer)
+
+
+def test_a_hint_is_asked_for_worked_out_elsewhere_and_taken_only_for_its_position():
+    from stepping_stones.ai.hints import Hint
+    from stepping_stones.flow import HINT_OUT_OF_TURN, HINT_WORKING, NO_HINT
+
+    flow = new_flow(seed="hints")
+    step = run_until(flow, lambda f, s: isinstance(s, AiTurn))
+    assert flow.ask_hint() is None and flow.state.refusal == HINT_OUT_OF_TURN
+    flow.ai_answered(step.request, step.request.answer())
+    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
+                     and s.view.legal_cards.bit_count() > 1)
+    request = flow.ask_hint()
+    assert request is not None and flow.state.message == HINT_WORKING and flow.state.refusal is None
+    assert flow.ask_hint() is None  # one on its way already
+    cards = flow.state.my_cards
+    wanted = max(cards_of_mask(step.view.legal_cards))
+    stale = request
+    flow.hint_came(request, None)
+    assert flow.state.message == NO_HINT and not flow.assisted
+    request = flow.ask_hint()
+    flow.hint_came(stale, Hint(cards[0], "stale"))  # an answer for an earlier ask: dropped
+    assert flow.state.hint is None
+    flow.hint_came(request, Hint(wanted, "it is the highest"))
+    state = flow.state
+    assert state.hint == Hint(wanted, "it is the highest") and state.assisted
+    assert state.chosen_card == wanted  # the cursor rests on it: Enter plays it
+    assert flow.confirm()
+    assert flow.game.log[-1].plays[-1] == wanted
+    assert flow.state.hint is None and flow.state.message is None

@@ -24,10 +24,20 @@ from stepping_stones.engine import (
 from stepping_stones.explain import short_names
 from stepping_stones.storage.session import current_path, sidecar_of
 from stepping_stones.storage.settings import Settings, few_colours, load_settings, settings_path
+from stepping_stones.tui import hindsight
 from stepping_stones.tui.dialogs import HandSummaryScreen, PanelScreen
 from stepping_stones.tui.render import Look, hand_summary
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
-from tui_support import human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person, widget_text
+from tui_support import (
+    analysed,
+    human_turn,
+    make_app,
+    press,
+    saved_game_near_the_end,
+    settled,
+    wait_for_person,
+    widget_text,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +77,7 @@ def test_the_card_tracker_lists_the_unseen_cards_in_the_ranking_and_the_voids():
             await pilot.pause()
             await press(pilot, "enter")
             table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12)
-            view = table.view()
+            view = table.state.view
             tracker = widget_text(table.query_one("#tracker"))
             key = STRENGTH[view.ranking]
             for suit, letter in enumerate("CKLB"):
@@ -229,12 +239,12 @@ def test_choosing_the_ranking_while_bidding_sorts_the_hand_that_way():
             await pilot.pause()
             await press(pilot, "enter")
             table = await until(pilot, lambda t: t.game.phase is Phase.BIDDING and t.game.bidder == 0)
-            mine = table.view().own_cards
-            assert table.my_cards() == sorted_cards(mine, RANKINGS[0])
+            mine = table.state.view.own_cards
+            assert table.state.my_cards == sorted_cards(mine, RANKINGS[0])
             await press(pilot, "1")
-            assert table.my_cards() == sorted_cards(mine, 1)
+            assert table.state.my_cards == sorted_cards(mine, 1)
             await press(pilot, "9")
-            assert table.my_cards() == sorted_cards(mine, 9)
+            assert table.state.my_cards == sorted_cards(mine, 9)
 
     asyncio.run(run())
 
@@ -326,11 +336,9 @@ def test_the_record_and_replay_mark_a_redo_the_same_way(tmp_path, capsys):
 
 
 async def _hint_shown(pilot, table):
-    for _ in range(2000):  # the expert works in a thread; the screen keeps answering meanwhile
-        if table.hint and "thinking" not in table.hint:
-            return await settled(pilot, table.query_one("#log"))
-        await pilot.pause(0.01)
-    raise AssertionError("the hint never came")
+    text = await settled(pilot, table.query_one("#log"))  # the expert works in a worker thread
+    assert table.state.hint is not None, text
+    return text
 
 
 @pytest.mark.parametrize("phase", [Phase.PLAY, Phase.BIDDING])
@@ -345,11 +353,10 @@ def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assist
             table = await until(pilot, lambda t: t.game.phase is phase and (
                 phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6))
             assert "assisted" not in widget_text(table.query_one("#topbar"))
-            await press(pilot, "i")
-            assert "thinking it over" in widget_text(table.query_one("#log"))
+            await press(pilot, "i")  # (the note while it is worked out: tests/test_flow.py)
             log = await _hint_shown(pilot, table)
-            expected = hint_for(table.view())  # the same position gets the same hint
-            assert table.hint == f"Hint: {expected.text}"
+            expected = hint_for(table.state.view)  # the same position gets the same hint
+            assert table.state.hint == expected and table.state.message == f"Hint: {expected.text}"
             assert " ".join(log.split()).startswith(f"Hint: {expected.action_text}:")
             # all of it, or (too long for the two lines of the log at 80x24) its brief, and then
             # one more i shows all of it in a box
@@ -364,15 +371,15 @@ def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assist
             assert "assisted" in widget_text(table.query_one("#topbar"))
             assert json.loads(sidecar_of(current_path()).read_text())["assisted"] is True
             # Enter does what the hint said
-            before = (len(table.view().bids), len(table.view().plays))
+            before = (len(table.state.view.bids), len(table.state.view.plays))
             await press(pilot, "enter")
             await pilot.pause()
-            view = table.view()
+            view = table.state.view
             if phase is Phase.PLAY:
                 assert view.plays[before[1]] == expected.action
             else:
                 assert table.game.log[-1].bids[before[0]] == expected.action
-            assert table.hint is None
+            assert table.state.hint is None and table.state.message is None
 
     asyncio.run(run())
 
@@ -383,14 +390,12 @@ def test_a_hint_out_of_turn_says_so():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            for _ in range(2000):  # until a computer player is thinking (slow pace: a while)
-                table = app.table
-                if table is not None and table.thinking:
+            for _ in range(20):  # until a computer player is thinking (slowly) after the person's turn
+                table = await wait_for_person(pilot)
+                await human_turn(pilot, table, Random(1))
+                if table.state.thinking is not None:
                     break
-                if table is not None and table.my_turn():
-                    await human_turn(pilot, table, Random(1))
-                await pilot.pause(0.01)
-            assert table.thinking
+            assert table.state.thinking is not None
             await press(pilot, "i")
             assert "A hint is for your own turn" in widget_text(table.query_one("#log"))
             assert not table.flow.assisted
@@ -402,7 +407,7 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
     from stepping_stones.ai.analysis import analyse_hand, analysis_lines
 
     async def run():
-        app = make_app(seed="analysis")
+        app = make_app(seed="analysis", analysis_limit=hindsight.LIMIT)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
@@ -412,13 +417,8 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
                 if isinstance(screen, HandSummaryScreen):
                     break
                 await human_turn(pilot, app.table, rng)
-            assert "working it out" in widget_text(screen.query_one("#summary-analysis"))
-            for _ in range(3000):
-                shown = widget_text(screen.query_one("#summary-analysis"))
-                if "working it out" not in shown:
-                    shown = await settled(pilot, screen.query_one("#summary-analysis"))
-                    break
-                await pilot.pause(0.01)
+            await analysed(pilot)  # worked out in a thread worker, and shown when it is done
+            shown = await settled(pilot, screen.query_one("#summary-analysis"))
             # the same as the analysis of the real hand (with its real deal) says
             hand = app.table.game.log[0]
             lines = analysis_lines(analyse_hand(hand), app.table.game.players, 0)
@@ -448,7 +448,6 @@ def test_undo_with_nothing_to_take_back_says_why():
 
 
 def test_a_hand_too_long_to_solve_says_so_instead_of_working_on():
-    from stepping_stones.tui import hindsight
     from tui_support import saved_game_near_the_end as near
 
     view = near(seed="too-long", hands=2, cards_left=0).game.view(0)

@@ -23,7 +23,7 @@ from stepping_stones.game.match import drive
 from stepping_stones.storage.session import Session, Setup
 from stepping_stones.tui.dialogs import HandSummaryScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import human_turn, make_app, press, wait_for_person, widget_text
+from tui_support import human_turn, make_app, press, settled, wait_for_person, widget_text
 
 
 @pytest.fixture(autouse=True)
@@ -246,11 +246,8 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
 
 async def _hint(pilot, table) -> str:
     await press(pilot, "i")
-    for _ in range(3000):  # the expert works in a thread; the screen keeps answering meanwhile
-        if table.hint and "thinking" not in table.hint:
-            break
-        await pilot.pause(0.01)
-    await pilot.pause()
+    await settled(pilot, table.query_one("#log"))  # the expert works in a worker thread
+    assert table.state.hint is not None
     return widget_text(table.query_one("#log"))
 
 
@@ -270,7 +267,7 @@ def test_a_hint_fits_its_place_at_every_size(size):
                                                                      or len(t.game.log[-1].plays) >= 6)
                 await until(pilot, stop)
                 table = app.table
-                expected = hint_for(table.view())
+                expected = hint_for(table.state.view)
                 log = await _hint(pilot, table)
                 joined = " ".join(log.split())
                 assert joined.startswith(f"Hint: {expected.action_text}:")

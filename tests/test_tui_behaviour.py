@@ -19,6 +19,7 @@ from stepping_stones.tui.table import TableScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (
     KEY_NAMES,
+    analysed,
     human_turn,
     make_app,
     press,
@@ -66,7 +67,7 @@ def test_illegal_card_changes_nothing_and_says_why():
             await press(pilot, "enter")
             table = await _until(pilot, Random(1), _must_follow)
             game = table.game
-            cards = table.my_cards()
+            cards = table.state.my_cards
             bad = next(i for i, c in enumerate(cards) if not game.legal_cards_mask() >> c & 1)
             with pytest.raises(IllegalCardError) as refused:
                 game.verify_play(cards[bad])
@@ -75,7 +76,7 @@ def test_illegal_card_changes_nothing_and_says_why():
             await press(pilot, KEY_NAMES.get(CARD_KEYS[bad], CARD_KEYS[bad]), "enter")
             assert record_from_game(game) == before
             assert current_path().read_bytes() == saved
-            assert game.to_act == 0 and table.my_cards() == cards
+            assert game.to_act == 0 and table.state.my_cards == cards
             await pilot.pause()
             shown = " ".join(widget_text(table.query_one("#log")).split())
             assert table.flow.refusal(refused.value) in shown
@@ -304,20 +305,20 @@ def test_bidding_and_playing_with_the_mouse():
             await pilot.pause()
             await press(pilot, "enter")
             table = await _until(pilot, Random(6), lambda t: t.game.phase is Phase.BIDDING)
-            options = table.bid_options()
+            options = table.state.bid_options
             pick = next(i for i, (cid, _) in enumerate(options) if cid is not None)
             opt_widgets = list(table.query(".bidopt"))
             await pilot.click(opt_widgets[pick])
-            assert table.bid_index == pick
+            assert table.state.bid.index == pick
             rank_chips = [w for w in table.query(".chip") if w.kind == "rank"]
             await pilot.click(rank_chips[1])  # 1 high
-            assert table.ranking == 1
+            assert table.state.bid.ranking == 1
             from stepping_stones.engine import CONTRACTS
 
             if CONTRACTS[options[pick][0]].picks_trump:
                 trump_chips = [w for w in table.query(".chip") if w.kind == "trump"]
                 await pilot.click(trump_chips[2])
-                assert table.trump == 2
+                assert table.state.bid.trump == 2
             await pilot.click(opt_widgets[pick])  # a second click declares
             await pilot.pause()
             hand = table.game.hand
@@ -325,7 +326,7 @@ def test_bidding_and_playing_with_the_mouse():
             assert hand.declaration.ranking == 1
             # the declarer leads: a click on a card plays it
             await wait_for_person(pilot)
-            cards = table.my_cards()
+            cards = table.state.my_cards
             await pilot.click("#hand", offset=table.query_one("#hand").offset_of(3))
             assert table.game.hand.plays[0] == cards[3]
 
@@ -476,12 +477,8 @@ def test_the_review_steps_through_the_analysis_of_each_finished_hand():
     analysis = analyse_hand(game.log[0])
 
     async def shown(pilot, screen) -> str:
-        for _ in range(3000):  # the first look at a hand solves it in a worker
-            text = " ".join(widget_text(screen.query_one("#review-analysis")).split())
-            if "working it out" not in text:
-                return await settled(pilot, screen.query_one("#review-analysis"))
-            await pilot.pause(0.01)
-        raise AssertionError("the analysis never came")
+        await analysed(pilot)  # the first look at a hand solves it in a worker
+        return await settled(pilot, screen.query_one("#review-analysis"))
 
     async def run():
         app = SteppingStonesApp(review=game, review_title="saved.json")
@@ -511,13 +508,11 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
 
     from stepping_stones.ai import analysis
     from stepping_stones.ai.solver import SearchLimit
-    from stepping_stones.tui import hindsight
     from stepping_stones.tui.dialogs import HandSummaryScreen
     from stepping_stones.tui.screens import GameOverScreen
     from tui_support import saved_game_near_the_end
 
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(hindsight, "LIMIT", 10**12)
     bound = 20_000_000  # a hand that takes the solver this many positions (seconds of work)
     started = threading.Event()
     seen: dict[str, int] = {}
@@ -538,7 +533,7 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
     saved_game_near_the_end(seed=f"quit-fast-{where}", cards_left=1)
 
     async def run():
-        app = make_app(resume=True)
+        app = make_app(resume=True, analysis_limit=10**12)
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await wait_for_person(pilot)
             assert isinstance(screen, HandSummaryScreen)

@@ -16,8 +16,9 @@ import pytest
 
 from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
+from stepping_stones.tui.hindsight import LIMIT
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person
+from tui_support import analysed, human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person
 
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
 SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
@@ -87,14 +88,9 @@ def test_end_of_hand(snap_compare, size):
     async def before(pilot):
         await _start(pilot)
         await _until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
-        analysis = pilot.app.screen.query_one("#summary-analysis")
-        for _ in range(3000):  # the analysis is worked out in a thread; wait for it
-            if "working it out" not in str(analysis.render()):
-                break
-            await pilot.pause(0.01)
-        await pilot.pause()
+        await analysed(pilot)  # the analysis is worked out in a thread worker
 
-    assert snap_compare(make_app(seed="snap-hand"), terminal_size=size, run_before=before)
+    assert snap_compare(make_app(seed="snap-hand", analysis_limit=LIMIT), terminal_size=size, run_before=before)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import re
 from random import Random
 
-from textual import events
 from textual.geometry import Region
+from textual.worker import WorkerCancelled
 
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import CONTRACTS, Phase, Rules
@@ -16,6 +16,7 @@ from stepping_stones.storage.session import Session, Setup
 from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen
+from stepping_stones.tui.hindsight import Hindsight
 from stepping_stones.tui.screens import GameOverScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 
@@ -24,36 +25,48 @@ _CHARS = {"minus": "-", "equals_sign": "=", "space": " ", "enter": "\r"}
 
 
 async def press(pilot, *keys: str) -> None:
-    """Press keys as the terminal would send them, then wait until the screen has handled them.
+    """Press keys through Pilot (which waits until the screen has handled them); when a screen
+    came or went, let the new one mount and lay itself out."""
+    before = pilot.app.screen
+    await pilot.press(*keys)
+    if pilot.app.screen is not before:
+        await pilot.pause()
 
-    The same key events as ``Pilot.press`` sends, but it waits for the screen's
-    queues instead of for the whole process to be idle, which makes a
-    600-key game several times faster.
-    """
+
+TABLE_WORK = ("ai", "hint")
+"""The table's worker groups: the AI seats and the hints (a hand's analysis is not waited for)."""
+
+
+async def settle(pilot) -> None:
+    """Let the table's workers finish, and the messages they sent be handled (no clock)."""
     app = pilot.app
-    for key in keys:
-        before = app.screen
-        char = _CHARS.get(key, key if len(key) == 1 else None)
-        event = events.Key(key, char)
-        event.set_sender(app)
-        app._driver.send_message(event)
-        await asyncio.sleep(0)
+    while busy := [w for w in app.workers if w.group in TABLE_WORK and not w.is_finished]:
+        with contextlib.suppress(WorkerCancelled):  # the table was left: its answers are not wanted
+            await app.workers.wait_for_complete(busy)
         await pilot.pause(0)
-        if app.screen is not before:
-            await pilot.pause()  # a screen came or went: let it mount and settle
+    await pilot.pause(0)
 
 
 RULE_OPTIONS = ("contract_set", "short_game", "omit", "redo_tokens")
 
 
-def make_app(resume: bool = False, settings: Settings | None = None, **setup) -> SteppingStonesApp:
+SMALL_ANALYSIS = 30_000
+"""Solver positions a hand's analysis may take in the tests (past it, the summary says the hand
+takes too long): tests that read the analysis give it the app's own budget."""
+
+
+def make_app(resume: bool = False, settings: Settings | None = None, analysis_limit: int = SMALL_ANALYSIS,
+             **setup) -> SteppingStonesApp:
     """The app with a setup screen filled in from ``setup``: the rules' options
-    (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields."""
+    (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields; its
+    hands' analyses get ``analysis_limit`` solver positions."""
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
     rules = Rules(**{k: setup.pop(k) for k in RULE_OPTIONS if k in setup})
     settings = settings or Settings(pace="instant", colour="colour", trick_pause=False)
-    return SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
+    app = SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
+    app.hindsight = Hindsight(limit=analysis_limit)
+    return app
 
 
 def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int | None = None,
@@ -87,49 +100,41 @@ def widget_text(widget) -> str:
     return "\n".join(strip.text.rstrip() for strip in strips)
 
 
-async def settled(pilot, widget, limit: int = 100) -> str:
-    """The widget's text (words joined by single spaces) once the layout has caught up with it.
-
-    A Static given a longer text is drawn at its old height until the next layout pass, so a read
-    right after an update can be cut short; read until two reads a refresh apart agree.
-    """
-    before = None
-    for _ in range(limit):
-        await pilot.pause()
-        text = " ".join(widget_text(widget).split())
-        if text == before:
-            return text
-        before = text
-    raise AssertionError(f"the text of {widget!r} never settled")
+async def analysed(pilot) -> None:
+    """Let the analyses being worked out (a hand's summary, the review) finish and show."""
+    app = pilot.app
+    while busy := [w for w in app.workers if w.group == "analysis" and not w.is_finished]:
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete(busy)
+    await pilot.pause()
 
 
-async def wait_for_person(pilot, limit: int = 100_000):
+async def settled(pilot, widget) -> str:
+    """The widget's text (words joined by single spaces) once the layout has caught up with it:
+    a Static given a longer text is drawn at its old height until the next layout pass."""
+    await settle(pilot)
+    await pilot.pause()
+    return " ".join(widget_text(widget).split())
+
+
+async def wait_for_person(pilot, limit: int = 10_000):
     """Let the AI seats act until the person must do something; return the screen then."""
     app = pilot.app
-    await pilot.pause(0)
     for _ in range(limit):
-        await asyncio.sleep(0.002)  # let the app (and the AI worker) run; cheaper than a full pause
         screen = app.screen
         if isinstance(screen, (HandSummaryScreen, GameOverScreen)) and screen.is_attached:
-            await pilot.pause(0)
             return screen
         table = app.table
-        if (
-            table is not None
-            and screen is table
-            and not table.thinking
-            and table.game.to_act == 0
-            and table.game.phase in (Phase.BIDDING, Phase.PLAY)
-        ):
-            await pilot.pause(0)
+        if table is not None and screen is table and table.state.my_turn:
             return screen
+        await settle(pilot)
     raise AssertionError("the app never came back to the person")
 
 
 async def press_card(pilot, table, index: int, rng: Random) -> None:
     """Choose the card at ``index`` of the shown hand by its number key or by arrows, then Enter."""
-    n = len(table.my_cards())
-    steps = (index - table.cursor) % n
+    n = len(table.state.my_cards)
+    steps = (index - table.state.cursor) % n
     if steps == 0:
         pass
     elif steps <= 2 and rng.random() < 0.5:
@@ -140,12 +145,12 @@ async def press_card(pilot, table, index: int, rng: Random) -> None:
             await press(pilot, "left")
     else:
         await press(pilot, KEY_NAMES.get(CARD_KEYS[index], CARD_KEYS[index]))
-    assert table.cursor == index
+    assert table.state.cursor == index
     await press(pilot, "enter")
 
 
 async def human_bid(pilot, table, rng: Random, want_redo: bool = False) -> None:
-    opts = table.bid_options()
+    opts = table.state.bid_options
     game = table.game
     choice = None
     if want_redo:
@@ -159,31 +164,12 @@ async def human_bid(pilot, table, rng: Random, want_redo: bool = False) -> None:
     if choice is None:
         await press(pilot, "p")
         return
-    for _ in range((choice - table.bid_index) % len(opts)):
+    for _ in range((choice - table.state.bid.index) % len(opts)):
         await press(pilot, "down")
     await press(pilot, rng.choice("91"))
     cid = opts[choice][0]
     if CONTRACTS[cid].picks_trump:
         await press(pilot, rng.choice("cklb"))
-    await press(pilot, "enter")
-
-
-async def press_action(pilot, table, action) -> None:
-    """Make ``action`` (a bid or a card, as an engine value) at the table with key presses only."""
-    game = table.game
-    if game.phase is Phase.PLAY:
-        await press_card(pilot, table, table.my_cards().index(action), Random(0))
-        return
-    if action.is_pass:
-        await press(pilot, "p")
-        return
-    opts = table.bid_options()
-    choice = opts.index((action.contract.id, action.redo))
-    for _ in range((choice - table.bid_index) % len(opts)):
-        await press(pilot, "down")
-    await press(pilot, str(action.ranking))
-    if action.trump is not None:
-        await press(pilot, "cklb"[action.trump])
     await press(pilot, "enter")
 
 
@@ -193,7 +179,7 @@ async def human_turn(pilot, table, rng: Random, want_redo: bool = False) -> None
     if game.phase is Phase.BIDDING:
         await human_bid(pilot, table, rng, want_redo)
     else:
-        cards = table.my_cards()
+        cards = table.state.my_cards
         legal = [i for i, c in enumerate(cards) if game.legal_cards_mask() >> c & 1]
         await press_card(pilot, table, rng.choice(legal), rng)
 

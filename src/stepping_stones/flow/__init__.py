@@ -9,15 +9,29 @@ sentence each.  It imports nothing of Textual: the terminal table, the
 browser (the same app) and the plain line mode all drive this one flow, and it
 is tested on its own.
 
+State flows one way.  The flow owns everything the table shows -- the person's
+view, the card cursor and the bid being chosen, refusals, the hint, the AI seat
+that is thinking, the log, the summaries -- and after every change it builds
+one immutable ``TableState`` (``flow.state``; the person's ``PlayerView`` is
+built once per change of the game) and hands it to each subscriber
+(``subscribe``).  A front end draws that state and turns the person's keys or
+lines into calls on the flow; it keeps no game state of its own.
+
 A front end loops on ``next_step()``:
 
-* ``PersonTurn`` -- wait for the person, then call ``bid()`` or ``play()``;
-* ``AiTurn`` -- run ``step.request.answer()`` (on a worker thread if it likes),
-  wait until ``step.delay`` seconds have passed since it asked, then call
-  ``ai_answered(step.request, action)``;
+* ``PersonTurn`` -- wait for the person, then call ``bid()`` or ``play()`` (or the cursor
+  and bid-choice calls, and ``confirm()``);
+* ``AiTurn`` -- run ``step.request.answer()`` (on a worker thread if it likes), then call
+  ``ai_answered(step.request, action)``; or, to keep the pace, ``hold(step.request, action)``
+  as soon as it is known and ``go_on(step.request)`` once ``step.delay`` seconds have passed
+  since it asked (``go_on()`` without a request: at once, when the person skips the wait);
 * ``HandSummary`` -- show the summary of hand ``number``, then call ``summary_seen()``;
 * ``GameOver`` -- the game is finished and filed (``path``), or could not be written (``path``
   is None, ``problem`` says why): the game is kept, and ``file()`` tries again.
+
+Work done elsewhere (an AI seat's answer, a hint) is asked for with a request object
+(``Request``, ``HintRequest``); an answer whose request is no longer the one the flow waits
+for -- the person undid a move, the game was left -- is dropped here, and only here.
 
 May import: the engine's public face, ``explain``, ``ai``, ``game`` and ``storage``; never
 Textual or a front end.  Imported by the front ends (``tui``, ``plain``) and ``cli``.
@@ -25,21 +39,40 @@ Textual or a front end.  Imported by the front ends (``tui``, ``plain``) and ``c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..ai import LEVELS as AI_LEVELS
 from ..ai import Action, Agent, make_ai
-from ..engine import NUM_SEATS, Bid, Game, IllegalActionError, Phase, PlayerView, Trick, WrongPhaseError
+from ..ai.hints import Hint
+from ..engine import (
+    NUM_SEATS,
+    Bid,
+    Declaration,
+    Game,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    Trick,
+    WrongPhaseError,
+    sorted_cards,
+)
 from ..explain import Teller
 from ..game.match import Match, Request
 from ..storage.session import HUMAN, Session
 from ..storage.settings import PACE_DELAYS, Settings
+from .state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 
 TRICK_HOLD = 0.6
 """At instant pace, seconds a finished trick stays in view before an AI seat leads the next one
 (a key skips it)."""
+
+NOTHING_TO_UNDO = "Nothing to take back: an undo only reaches back to your last move of this trick."
+HINT_OUT_OF_TURN = "A hint is for your own turn to bid or play."
+HINT_WORKING = "Hint: thinking it over..."
+NO_HINT = "There is no hint for this position."
 
 
 # --- what the front end must do next ------------------------------------------------
@@ -71,17 +104,20 @@ class GameOver:
 NextStep = PersonTurn | AiTurn | HandSummary | GameOver
 
 
-# --- what happened ---------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class HintRequest:
+    """A hint asked for the person's position ``view``; ``answer()`` may run on any thread.
+    Its identity is the token: the flow takes the answer only while this is the hint it waits for."""
 
+    view: PlayerView
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened at the table, and the sentence that tells it."""
+    def answer(self) -> Hint | None:
+        from ..ai.hints import hint_for  # the expert is loaded by the first hint
 
-    kind: str  # "deal", "bid", "puddle", "card", "trick", "undo", "save"
-    text: str
-    seat: int | None = None
-    trick: Trick | None = None
+        try:
+            return hint_for(self.view)
+        except ValueError:
+            return None
 
 
 def level_of(name: str | None) -> str:
@@ -92,28 +128,49 @@ def level_of(name: str | None) -> str:
 class GameFlow:
     """One game with a person at seat 0, whatever shows it."""
 
-    def __init__(self, session: Session, settings: Settings, listener: Callable[[Event], None] | None = None,
-                 seats: list[Agent | None] | None = None) -> None:
+    def __init__(self, session: Session, settings: Settings, seats: list[Agent | None] | None = None) -> None:
         self.session = session
         self.settings = settings
-        self.listener = listener
         if seats is None:
             seats = [None if (lv := session.level(s)) is None else make_ai(level_of(lv)) for s in range(NUM_SEATS)]
         self.seats = seats
         self.match = self._match(session.game)
         self.teller = Teller(session.game.players, HUMAN)
-        self.events: list[Event] = []
+        self._subscribers: list[Callable[[TableState], None]] = []
         # Hands whose summary was shown: after a resume the hand in progress still gets its
         # summary, and a finished hand whose summary may not have been seen shows it again.
         self._summarized = max(0, len(session.game.log) - 1)
         self._path: Path | None = None
         self._told_problem = session.problem  # the front end says the problem it starts with
+        # --- the table's own facts, which the state carries ---
+        self._log: list[Event] = []
+        self._told = 0
+        self._cursor = 0
+        self._bid = BidChoice()
+        self._refusal: str | None = None
+        self._hint: Hint | None = None
+        self._hint_note: str | None = None
+        self._summary: int | None = None
+        self._over = False
+        # --- work out elsewhere: the one request of each kind whose answer is taken ---
+        self._asked: Request | None = None  # the AI seat's request now out
+        self._held: tuple[Request, Action] | None = None  # its answer, waiting for the pace
+        self._hint_asked: HintRequest | None = None
+        self._closed = False
+        # --- publishing ---
+        self._view: PlayerView | None = None  # the person's view of the game as it is now
+        self._depth = 0
+        self._dirty = False
+        if session.game.log:
+            self._tell("resume", "Game resumed where it stopped.")
+        self._state = self._build()
 
     def _match(self, game: Game) -> Match:
         # A faulty AI answer is replaced by a legal one: a person's game never stops on it.
         return Match(game, self.seats, self.session.seeds, listener=self._save, strict=False)
 
     def _save(self, _game: Game) -> None:
+        self._game_changed()
         self.session.save()  # never raises: a failure is kept in session.problem
         self._saving_changed()
 
@@ -124,25 +181,115 @@ class GameFlow:
         return self.session.game
 
     def view(self) -> PlayerView:
-        """What the person may see now; every screen draws from this."""
-        return self.game.view(HUMAN)
+        """What the person may see now; every screen draws from this (built once per change)."""
+        if self._view is None:
+            self._view = self.game.view(HUMAN)
+        return self._view
+
+    @property
+    def state(self) -> TableState:
+        """What the table shows now."""
+        return self._state
 
     @property
     def problem(self) -> str | None:
         """Why the game is not being saved, or None."""
         return self.session.problem
 
+    @property
+    def assisted(self) -> bool:
+        return self.session.info.assisted
+
+    # --- publishing ------------------------------------------------------------------
+
+    def subscribe(self, subscriber: Callable[[TableState], None]) -> None:
+        """Hand every new state to ``subscriber`` (called on the thread that changed the flow)."""
+        self._subscribers.append(subscriber)
+
+    def refresh(self) -> None:
+        """Publish again: something the state shows from outside the game changed (the pace)."""
+        with self._change():
+            self._dirty = True
+
+    @contextmanager
+    def _change(self) -> Iterator[None]:
+        """One change, however many steps it takes: the state is built and published once, at
+        the end of the outermost change (also when it ends in a refusal)."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0 and self._dirty:
+                self._dirty = False
+                self._state = self._build()
+                for subscriber in list(self._subscribers):
+                    subscriber(self._state)
+
+    def _game_changed(self) -> None:
+        self._view = None
+        self._dirty = True
+
+    def _build(self) -> TableState:
+        view = self.view()
+        state = TableState(view=view)
+        cards = view.own_cards.bit_count()
+        self._cursor = max(0, min(self._cursor, cards - 1))
+        if state.bidding:
+            opts = bid_options(view)
+            if self._bid.index >= len(opts):
+                self._bid = replace(self._bid, index=max(0, len(opts) - 1))
+        return replace(
+            state,
+            cursor=self._cursor,
+            bid=self._bid,
+            refusal=self._refusal,
+            hint_note=self._hint_note,
+            hint=self._hint,
+            thinking=self._asked.seat if self._asked is not None else None,
+            log=tuple(self._log),
+            told=self._told,
+            summary=self._summary,
+            over=self._over,
+            filed=str(self._path) if self._path is not None else None,
+            problem=self.session.problem,
+            pace=self.settings.pace,
+            assisted=self.assisted,
+            can_undo=self.undo_point() is not None,
+        )
+
     # --- the loop ----------------------------------------------------------------------
 
     def next_step(self) -> NextStep:
-        """What happens next: deals and a forced last card happen here at once."""
+        """What happens next: deals and a forced last card happen here at once.  While an AI
+        seat's request is out, the same ``AiTurn`` again."""
+        with self._change():
+            got = self._next()
+        if isinstance(got, AiTurn):
+            return got
+        view = self._state.view
+        if got is HandSummary:
+            assert self._summary is not None
+            return HandSummary(self._summary, view)
+        if got is GameOver:
+            return GameOver(view, self._path)
+        return PersonTurn(view)
+
+    def _next(self) -> AiTurn | type[PersonTurn | HandSummary | GameOver]:
         game = self.game
+        if self._asked is not None and not self._closed:
+            return AiTurn(self._asked, self._delay())
         while True:
             if game.phase in (Phase.DEAL, Phase.OVER):
                 if game.log and self._summarized < len(game.log):
-                    return HandSummary(len(game.log), self.view())
+                    self._set_summary(len(game.log))
+                    return HandSummary
                 if game.over:
-                    return GameOver(self.view(), self._file())
+                    self._file()
+                    if not self._over:
+                        self._over = True
+                        self._dirty = True
+                    return GameOver
                 hand = self.match.deal()
                 self._tell("deal", self.teller.dealt(hand.number, hand.forehand), hand.forehand)
                 self._tell_bids(0)  # players with nothing left to declare pass at once
@@ -152,13 +299,38 @@ class GameFlow:
             if seat == HUMAN:
                 forced = self._forced_last_card()
                 if forced is not None:
-                    self.play(forced)
+                    self._act(forced)
                     continue
-                return PersonTurn(self.view())
-            return AiTurn(self.match.request(), self._delay())
+                self._start_turn()
+                return PersonTurn
+            self._asked = self.match.request()
+            self._dirty = True  # the seat is thinking
+            return AiTurn(self._asked, self._delay())
+
+    def _set_summary(self, number: int) -> None:
+        if self._summary != number:
+            self._summary = number
+            self._dirty = True
+
+    def _start_turn(self) -> None:
+        """Start the person's turn to play on a card they may play."""
+        if self.game.phase is not Phase.PLAY:
+            return
+        view = self.view()
+        cards = sorted_cards(view.own_cards, view.ranking or self._bid.ranking)
+        if cards and not view.legal_cards >> cards[min(self._cursor, len(cards) - 1)] & 1:
+            self._cursor = next(i for i, c in enumerate(cards) if view.legal_cards >> c & 1)
+            self._dirty = True
 
     def summary_seen(self) -> None:
-        self._summarized = len(self.game.log)
+        """The hand's summary was seen: the next hand starts with a fresh cursor and bid."""
+        with self._change():
+            self._summarized = len(self.game.log)
+            self._summary = None
+            self._cursor = 0
+            self._bid = BidChoice()
+            self._clear_hint()
+            self._dirty = True
 
     def _file(self) -> Path | None:
         """Write the finished game and file it in the games folder and the library.  Until that
@@ -169,6 +341,7 @@ class GameFlow:
             self._saving_changed()
             if self._path is None:
                 return None
+            self._dirty = True
             from ..storage.library import file_game  # the game enters the library now; a failure is only a notice
 
             if (notice := file_game(self._path)) is not None:
@@ -178,7 +351,10 @@ class GameFlow:
 
     def file(self) -> Path | None:
         """Try again to write and file a finished game that could not be saved (its path, or None)."""
-        return self._file() if self.game.over else None
+        if not self.game.over:
+            return None
+        with self._change():
+            return self._file()
 
     def _saving_changed(self) -> None:
         """Tell it when saving stops working, and when it works again."""
@@ -207,32 +383,198 @@ class GameFlow:
             return None
         return state.hands[HUMAN].bit_length() - 1
 
-    # --- actions -----------------------------------------------------------------------
+    # --- the person's actions ----------------------------------------------------------
 
     def bid(self, bid: Bid) -> None:
-        """The person's bid.  Raises the engine's ``IllegalActionError`` (nothing changes)."""
-        self._act(HUMAN, bid)
+        """The person's bid.  Raises the engine's ``IllegalActionError`` (nothing changes but the
+        state's refusal, which says why in the person's words)."""
+        with self._change():
+            self._act(bid)
 
     def play(self, card: int) -> None:
-        """The person's card.  Raises the engine's ``IllegalActionError`` (nothing changes)."""
-        self._act(HUMAN, card)
+        """The person's card.  Raises the engine's ``IllegalActionError`` (nothing changes but the
+        state's refusal)."""
+        with self._change():
+            self._act(card)
 
-    def ai_answered(self, request: Request, action: Action) -> None:
-        """An AI seat's answer to ``request`` (ignored if the game has moved on since)."""
-        if self.game.to_act != request.seat or self.game.view(request.seat) != request.view:
-            return
-        self._record(request.seat, lambda: self.match.answer(request, action))
+    def confirm(self) -> bool:
+        """Make what the cursor or the bid choices show (Enter): whether it was made (not when it
+        is not the person's turn, or the contract still needs a trump suit).  Raises
+        ``IllegalActionError`` for a card the rules refuse (the state's refusal says why)."""
+        state = self._state
+        if state.thinking is not None:
+            return False
+        if state.playing and (card := state.chosen_card) is not None:
+            self.play(card)
+            return True
+        if state.bidding and (bid := state.chosen_bid) is not None:
+            self.bid(bid)
+            return True
+        return False
 
     def refusal(self, exc: IllegalActionError) -> str:
         """A refusal of the person's action, in words for them."""
         return self.teller.refusal(exc)
 
-    def _act(self, seat: int, action: Action) -> None:
-        if self.game.to_act != seat:
-            raise WrongPhaseError("it is not your turn" if seat == HUMAN else f"seat {seat} is not to act")
-        self._record(seat, lambda: self.match.apply(action))
+    def why_not(self, action: Action) -> str | None:
+        """Why the rules would refuse the person ``action`` now, in words for them (None if they
+        would not); nothing changes."""
+        try:
+            if isinstance(action, int):
+                self.game.verify_play(action)
+            else:
+                self.game.verify_bid(action)
+        except IllegalActionError as exc:
+            return self.refusal(exc)
+        return None
 
-    def _record(self, seat: int, do: Callable[[], None]) -> None:
+    def _act(self, action: Action) -> None:
+        if self.game.to_act != HUMAN:
+            raise WrongPhaseError("it is not your turn")
+        try:
+            self._record(lambda: self.match.apply(action))
+        except IllegalActionError as exc:
+            self._refuse(self.refusal(exc))
+            raise
+        self._refusal = None
+        self._clear_hint()
+
+    def _refuse(self, why: str) -> None:
+        self._refusal = why
+        self._dirty = True
+
+    # --- the cursor and the bid being chosen -------------------------------------------
+
+    def move_cursor(self, step: int) -> None:
+        """Move the card cursor ``step`` cards along the hand (round the ends)."""
+        state = self._state
+        if state.playing and state.thinking is None and (n := len(state.my_cards)):
+            self.put_cursor((state.cursor + step) % n)
+
+    def put_cursor(self, index: int) -> None:
+        """Put the card cursor on the card at ``index`` of the person's hand in order."""
+        state = self._state
+        if state.playing and state.thinking is None and 0 <= index < len(state.my_cards):
+            with self._change():
+                self._cursor = index
+                self._dirty = True
+
+    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
+                   trump: int | None = None) -> None:
+        """Change the bid being put together: the option at ``index`` (or ``step`` options along,
+        round the ends), the ranking, the trump suit."""
+        state = self._state
+        if not state.bidding:
+            return
+        bid = self._bid
+        opts = state.bid_options
+        if index is not None and 0 <= index < len(opts):
+            bid = replace(bid, index=index)
+        if step and opts:
+            bid = replace(bid, index=(bid.index + step) % len(opts))
+        if ranking is not None:
+            bid = replace(bid, ranking=ranking)
+        if trump is not None:
+            bid = replace(bid, trump=trump)
+        with self._change():
+            self._bid = bid
+            self._dirty = True
+
+    # --- the AI seats ---------------------------------------------------------------------
+
+    def ai_answered(self, request: Request, action: Action) -> None:
+        """An AI seat's answer to ``request``, made now; dropped if it is not the request out
+        (the game has moved on since, or was left)."""
+        if request is not self._asked:
+            return
+        with self._change():
+            self._asked = None
+            self._held = None
+            self._dirty = True
+            self._record(lambda: self.match.answer(request, action))
+
+    def hold(self, request: Request, action: Action) -> bool:
+        """Keep an AI seat's answer to ``request`` until ``go_on``: the pace.  False (and it is
+        dropped) if it is not the request out."""
+        if request is not self._asked:
+            return False
+        self._held = (request, action)
+        return True
+
+    def go_on(self, request: Request | None = None) -> bool:
+        """Make the held AI answer (only if it answers ``request``, when one is given): whether
+        one was made."""
+        held = self._held
+        if held is None or (request is not None and held[0] is not request):
+            return False
+        self.ai_answered(*held)
+        return True
+
+    def close(self) -> None:
+        """The game is being left: no answer asked for before is taken any more."""
+        self._closed = True
+        self._asked = None
+        self._held = None
+        self._hint_asked = None
+
+    # --- hints -----------------------------------------------------------------------------
+
+    def ask_hint(self) -> HintRequest | None:
+        """Ask for a hint for the person's turn: the request to work out (``answer()``, then
+        ``hint_came``), or None -- out of turn (the state's refusal says so), or one on its way."""
+        with self._change():
+            game = self.game
+            if game.to_act != HUMAN or game.phase not in (Phase.BIDDING, Phase.PLAY) or self._asked is not None:
+                self._refuse(HINT_OUT_OF_TURN)
+                return None
+            if self._hint_asked is not None and self._hint is None and self._hint_note == HINT_WORKING:
+                return None
+            self._hint_asked = HintRequest(self.view())
+            self._refusal = None
+            self._hint = None
+            self._hint_note = HINT_WORKING
+            self._dirty = True
+            return self._hint_asked
+
+    def hint_came(self, request: HintRequest, hint: Hint | None) -> None:
+        """The hint worked out for ``request``: shown, with the cursor or the bid choices put on
+        it (so Enter does it), and the game marked as assisted.  Dropped if the person has moved on."""
+        if request is not self._hint_asked:
+            return
+        with self._change():
+            self._dirty = True
+            if hint is None:
+                self._hint_note = NO_HINT
+                return
+            self.mark_assisted()
+            self._hint = hint
+            self._hint_note = None
+            view = self.view()
+            action = hint.action
+            if isinstance(action, int):
+                cards = sorted_cards(view.own_cards, view.ranking or self._bid.ranking)
+                if action in cards:
+                    self._cursor = cards.index(action)
+                return
+            key = (action.contract.id, action.redo) if isinstance(action, Declaration) else (None, False)
+            opts = bid_options(view)
+            bid = self._bid
+            if key in opts:
+                bid = replace(bid, index=opts.index(key))
+            if isinstance(action, Declaration):
+                bid = replace(bid, ranking=action.ranking, trump=action.trump)
+            self._bid = bid
+
+    def _clear_hint(self) -> None:
+        if self._hint is not None or self._hint_note is not None or self._hint_asked is not None:
+            self._dirty = True
+        self._hint = None
+        self._hint_note = None
+        self._hint_asked = None
+
+    # --- telling ------------------------------------------------------------------------
+
+    def _record(self, do: Callable[[], None]) -> None:
         game = self.game
         hand = game.log[-1]
         bids, plays = len(hand.bids), len(hand.plays)
@@ -262,11 +604,10 @@ class GameFlow:
             self._tell("puddle", self.teller.puddle(bidder), bidder)
 
     def _tell(self, kind: str, text: str, seat: int | None = None, trick: Trick | None = None) -> None:
-        event = Event(kind, text, seat, trick)
-        self.events.append(event)
-        del self.events[:-200]
-        if self.listener is not None:
-            self.listener(event)
+        self._log.append(Event(kind, text, seat, trick))
+        del self._log[:-LOG_KEPT]
+        self._told += 1
+        self._dirty = True
 
     # --- undo ----------------------------------------------------------------------------
 
@@ -294,29 +635,52 @@ class GameFlow:
 
     def undo(self) -> bool:
         """Take back the person's last bid or card and every AI move after it, in place
-        (``Game.pop``).  The record keeps only the game as finally played; the game is marked
-        as assisted."""
-        point = self.undo_point()
-        if point is None:
-            return False
-        bids, plays = point
-        game = self.game
-        hand = game.log[-1]
-        while len(hand.plays) > plays or len(hand.bids) > bids:
-            game.pop()  # the person's own bid is never forced, so this stops exactly at it
-        self.mark_assisted()
-        self.session.save()
-        self._saving_changed()
-        self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
-        return True
+        (``Game.pop``); an AI answer on its way is dropped.  The record keeps only the game as
+        finally played; the game is marked as assisted.  False (and the state's refusal says
+        why) if there is nothing to take back."""
+        with self._change():
+            point = self.undo_point()
+            if point is None:
+                self._refuse(NOTHING_TO_UNDO)
+                return False
+            bids, plays = point
+            game = self.game
+            hand = game.log[-1]
+            while len(hand.plays) > plays or len(hand.bids) > bids:
+                game.pop()  # the person's own bid is never forced, so this stops exactly at it
+            self._game_changed()
+            self._asked = None
+            self._held = None
+            self._refusal = None
+            self._clear_hint()
+            self.mark_assisted()
+            self.session.save()
+            self._saving_changed()
+            self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
+            return True
 
     def mark_assisted(self) -> None:
         """The person took help (an undo, a hint): the game is counted apart in the statistics."""
-        if not self.session.info.assisted:
+        if self.session.info.assisted:
+            return
+        with self._change():
             self.session.info = self.session.info.model_copy(update={"assisted": True})
             self.session.save_sidecar()
+            self._dirty = True
 
-    @property
-    def assisted(self) -> bool:
-        return self.session.info.assisted
 
+__all__ = [
+    "TRICK_HOLD",
+    "AiTurn",
+    "BidChoice",
+    "Event",
+    "GameOver",
+    "GameFlow",
+    "HandSummary",
+    "NO_HINT",
+    "HintRequest",
+    "NextStep",
+    "PersonTurn",
+    "TableState",
+    "level_of",
+]

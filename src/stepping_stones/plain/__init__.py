@@ -10,7 +10,8 @@ command word (``sheet``, ``trick``, ``hand``, ``hint``, ``help``, ``quit``) or
 gets one sentence saying why not.  The game is saved after every action, as
 in the terminal app and in the same place; ``--resume`` carries on.
 
-It drives the same ``GameFlow`` as the terminal app.
+It drives the same ``GameFlow`` as the terminal app, and tells the same ``TableState``s in
+sentences: it holds no game state and decides no rule of its own.
 
 A front end: it may import everything below it (``flow``, ``storage``, ``game``, ``ai``,
 ``explain``, the engine's public face), never Textual, ``tui`` or ``serve``.
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
+from ..ai.hints import Hint
 from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
@@ -39,7 +41,7 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
-from ..flow import AiTurn, Event, GameFlow, GameOver, HandSummary, PersonTurn
+from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableState
 from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -106,7 +108,11 @@ class Quit(Exception):
 
 
 class PlainGame:
-    """One game told in sentences on ``out``, played from lines read from ``inp``."""
+    """One game told in sentences on ``out``, played from lines read from ``inp``.
+
+    It is a renderer of the flow's states: each new ``TableState`` is told by what changed in
+    it (the new events of the log, a hand's summary, the end of the game, a refusal, a hint),
+    and each line read becomes a call on the flow.  It decides no rule itself."""
 
     def __init__(self, flow: GameFlow, inp: Lines, out: TextIO, hinter: Hinter | None = None) -> None:
         self.flow = flow
@@ -114,7 +120,8 @@ class PlainGame:
         self.out = out
         self.hinter = hinter
         self.teller = Teller(flow.game.players, HUMAN)
-        flow.listener = self._event
+        self.shown = flow.state  # the state told last: the game as it stood is told by introduce()
+        flow.subscribe(self.tell)
 
     # --- telling ------------------------------------------------------------------
 
@@ -122,8 +129,24 @@ class PlainGame:
         for line in lines:
             print(line, file=self.out)
 
-    def _event(self, event: Event) -> None:
-        self.say(event.text)
+    def tell(self, state: TableState) -> None:
+        """Tell what changed since the state told last."""
+        old, self.shown = self.shown, state
+        new = min(state.told - old.told, len(state.log))
+        if new > 0:
+            self.say(*(event.text for event in state.log[-new:]))
+        if state.refusal is not None and state.refusal != old.refusal:
+            self.say(state.refusal)
+        if state.hint is not None and state.hint != old.hint:
+            self.say(self.hint_sentence(state.hint, newly=state.assisted and not old.assisted))
+        elif state.hint_note == NO_HINT and old.hint_note != NO_HINT:
+            self.say(NO_HINT)
+        if state.summary is not None and state.summary != old.summary:
+            self.say(*summary_lines(state.view, state.summary, "to"))
+            if state.summary == 1:
+                self.say("After any hand, type analysis to compare it with perfect play.")
+        if state.over and not old.over:
+            self.say("The game is over.", *result_lines(state.view))
 
     def describe_turn(self, view: PlayerView) -> None:
         ranking = view.ranking or 9
@@ -185,8 +208,7 @@ class PlainGame:
                 self.flow.bid(parse_bid(token))
             else:
                 self.flow.play(parse_card(token))
-        except IllegalActionError as exc:  # cannot happen for a legal token; said all the same
-            self.say(self.flow.refusal(exc))
+        except IllegalActionError:  # cannot happen for a legal token; the refusal is told all the same
             return False
         return True
 
@@ -200,33 +222,28 @@ class PlainGame:
                 card: int | None = parse_card(text.upper())
             except SteppingStonesError:
                 card = None
-            if card is not None:
-                try:
-                    self.flow.game.verify_play(card)
-                except IllegalActionError as exc:
-                    return self.flow.refusal(exc)
+            if card is not None and (refused := self.flow.why_not(card)) is not None:
+                return refused
             return f"{quote(text)} is not one of your legal cards or a command; type help for the commands."
         try:
             bid = parse_bid(text.lower())
         except IllegalActionError as exc:
             return f"{exc}; type help for the commands."
-        try:
-            self.flow.game.verify_bid(bid)
-        except IllegalActionError as exc:
-            return self.flow.refusal(exc)
+        if (refused := self.flow.why_not(bid)) is not None:
+            return refused
         return f"{quote(text)} is not a bid you can make now."
 
     def command(self, word: str, view: PlayerView) -> bool:
         if word in ("help", "?", "h?"):
             self.say(*HELP)
         elif word in ("sheet", "s", "score", "scores"):
-            self.say(*sheet_lines(self.flow.view()))
+            self.say(*sheet_lines(self.flow.state.view))
         elif word in ("hand", "h", "cards"):
             self.describe_turn(view)
         elif word in ("trick", "t", "last", "last trick"):
             self.say(self.last_trick())
         elif word in ("hint",):
-            self.say(self.hint(view))
+            self.hint()
         elif word in ("analysis", "analyse", "analyze", "a"):
             self.say(*self.analysis())
         elif word in ("quit", "q", "exit"):
@@ -236,7 +253,7 @@ class PlainGame:
         return True
 
     def last_trick(self) -> str:
-        view = self.flow.view()
+        view = self.flow.state.view
         shown = view.shown_hand()
         hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
         finished = [(h, t) for h in hands for t in h.tricks() if t.finished]
@@ -254,7 +271,7 @@ class PlainGame:
         """The last finished hand against perfect play (it can take a few seconds)."""
         from ..ai.analysis import analyse_past, analysis_lines
 
-        view = self.flow.view()
+        view = self.flow.state.view
         if not view.history:
             return ["No hand has been finished yet."]
         past = view.history[-1]
@@ -263,17 +280,22 @@ class PlainGame:
             return [f"Hand {past.number} was not played out."]
         return [f"Hand {past.number} against perfect play:", *analysis_lines(found, view.players, HUMAN)]
 
-    def hint(self, view: PlayerView) -> str:
+    def hint(self) -> None:
+        """Ask the flow for a hint and work it out here; the new state tells it."""
         if self.hinter is None:
-            return "No hints are available in this version."
-        found = self.hinter(view)
-        if found is None:
-            return "There is no hint for this position."
-        newly = not self.flow.session.info.assisted
-        self.flow.mark_assisted()
-        action, reason = found
+            self.say("No hints are available in this version.")
+            return
+        request = self.flow.ask_hint()
+        if request is None:
+            return  # the state's refusal says why
+        found = self.hinter(request.view)
+        self.flow.hint_came(request, None if found is None else Hint(*found))
+
+    @staticmethod
+    def hint_sentence(hint: Hint, newly: bool) -> str:
+        action = hint.action
         token = CARD_NAMES[action] if isinstance(action, int) else str(action)
-        reason = reason[:1].upper() + reason[1:]
+        reason = hint.reason[:1].upper() + hint.reason[1:]
         reason = reason if reason.endswith(".") else reason + "."
         marked = " This game is now marked as assisted." if newly else ""
         return f"Hint: {token}. {reason}{marked}"
@@ -302,7 +324,6 @@ class PlainGame:
         self.say(f"record: {escape(str(path))}")
         return 0
 
-
     def play(self) -> int:
         """Play to the end (or until the person quits or the input ends); the exit status."""
         flow = self.flow
@@ -310,17 +331,13 @@ class PlainGame:
             while True:
                 step = flow.next_step()
                 if isinstance(step, HandSummary):
-                    self.say(*summary_lines(step.view, step.number, "to"))
-                    if step.number == 1:
-                        self.say("After any hand, type analysis to compare it with perfect play.")
-                    flow.summary_seen()
+                    flow.summary_seen()  # told as the state showed it
                 elif isinstance(step, AiTurn):
                     flow.ai_answered(step.request, step.request.answer())
                 elif isinstance(step, PersonTurn):
                     self.ask(step.view)
                 else:
                     assert isinstance(step, GameOver)
-                    self.say("The game is over.", *result_lines(step.view))
                     return self.filed(step.path)
         except (Quit, KeyboardInterrupt) as why:
             if flow.problem:

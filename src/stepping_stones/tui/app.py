@@ -280,7 +280,7 @@ class SteppingStonesApp(App[None]):
         save_settings(self.settings)
         self.notify(f"AI pace: {self.settings.pace}")
         if self.table is not None:
-            self.table.render_all()
+            self.table.flow.refresh()  # the top bar shows the pace
 
     def action_toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii
@@ -288,7 +288,9 @@ class SteppingStonesApp(App[None]):
         self.set_class(self.settings.ascii, "-ascii")
         self.notify("Suit symbols: " + ("ASCII" if self.settings.ascii else "Unicode"))
         if self.table is not None:
-            self.table.render_all()
+            from .render import Look
+
+            self.table.look = Look(self.settings.ascii)
 
     def action_cycle_colour(self) -> None:
         self.settings.colour = COLOURS[(COLOURS.index(self.settings.colour) + 1) % len(COLOURS)]
@@ -312,7 +314,7 @@ class SteppingStonesApp(App[None]):
             return
         from .screens import ReviewScreen
 
-        self.push_screen(ReviewScreen(table.view(), "this game"))
+        self.push_screen(ReviewScreen(table.state.view, "this game"))
 
     def action_history(self) -> None:
         """The games in the library, newest first (tui/library_screens.py)."""

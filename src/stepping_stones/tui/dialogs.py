@@ -20,9 +20,10 @@ from textual.worker import get_current_worker
 from ..ai.analysis import analysis_lines
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
 from ..explain import short_names
+from ..flow import TableState
 from . import hindsight
 from .host import host
-from .panels import HistoryPanel
+from .panels import HistoryPanel, Panel
 from .render import Look, hand_summary, sheet_table
 from .widgets import TooSmall
 
@@ -131,10 +132,11 @@ class PanelScreen(Dialog[None]):
     """One of the table's side panels (the card tracker, the tricks of the hand) in a box, for
     windows too small to show it beside the table."""
 
-    def __init__(self, panel: type[Static], state: object, name: str) -> None:
+    def __init__(self, panel: type[Panel], state: TableState, look: Look, name: str) -> None:
         super().__init__()
         self.panel = panel
-        self.state = state
+        self.table_state = state
+        self.look = look
         self.panel_name = name
 
     BINDINGS = [Binding("escape,enter,space,o,h", "close", "Close", id="close", key_display="Esc")]
@@ -149,7 +151,9 @@ class PanelScreen(Dialog[None]):
             yield panel
 
     def on_mount(self) -> None:
-        self.query_one(f"#{self.panel_name}-box").show(self.state)  # type: ignore[attr-defined]
+        panel = self.query_one(f"#{self.panel_name}-box", Panel)
+        panel.look = self.look
+        panel.state = self.table_state
         for scroll in self.query("#history-scroll"):
             scroll.focus()
             self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)

@@ -61,8 +61,9 @@ class Stop:
 class Hindsight:
     """The analyses one app has worked out, by hand (the last ``keep``), safe across threads."""
 
-    def __init__(self, keep: int = _KEEP) -> None:
+    def __init__(self, keep: int = _KEEP, limit: int = LIMIT) -> None:
         self.keep = keep
+        self.limit = limit  # solver positions one hand may take (a test gives a small budget)
         self._known: OrderedDict[tuple[object, ...], Outcome] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -73,7 +74,7 @@ class Hindsight:
 
     def analyse(self, past: PastHand, limit: int | None = None, stop: Stop | None = None) -> Outcome:
         """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``,
-        by default ``LIMIT``); slow the first time.  None, and nothing kept, if ``stop`` was
+        by default this one's ``limit``); slow the first time.  None, and nothing kept, if ``stop`` was
         called."""
         from ..ai.analysis import analyse_past
         from ..ai.solver import SearchLimit
@@ -84,7 +85,7 @@ class Hindsight:
                 return self._known[key]
         found: Outcome
         try:
-            found = analyse_past(past, limit=LIMIT if limit is None else limit,
+            found = analyse_past(past, limit=self.limit if limit is None else limit,
                                  watch=None if stop is None else stop.watch)
         except SearchLimit:
             if stop is not None and stop.stopped:

@@ -1,22 +1,29 @@
-"""The panels of the table, each a widget that draws from one immutable ``TableState``.
+"""The panels of the table, each a widget that draws from the flow's one immutable ``TableState``.
 
-A ``TableState`` is a snapshot of what the person may see (their ``PlayerView``)
-plus what the screen itself holds (the card cursor, the recent events, the
-look).  The table screen builds one after every change and hands it to each
-panel; no panel reads the game.
+The table screen holds the state as one reactive (``TableScreen.state``) and the look (symbols
+or ASCII) as another; each panel is bound to both (``data_bind``) and draws itself again when
+either changes, or when its size does.  A panel draws a ``Scene``: the state with the look and
+the players' names cut to fit.  No panel reads the game, and none keeps anything of its own
+but what it drew.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..ai.knowledge import deductions
 from ..engine import (
+    CONTRACTS,
     HAND_SIZE,
     NUM_SEATS,
     RANKINGS,
@@ -30,63 +37,88 @@ from ..engine import (
     PlayerView,
     cards_of,
     play_seats,
-    sorted_cards,
 )
 from ..explain import Teller, plural, short_names
+from ..flow import TableState
 from ..game.choices import HUMAN
-from .render import SUIT_COLOURS, Look, sheet_table
+from .render import NAME_WIDTH, SUIT_COLOURS, Look, sheet_table
 from .widgets import CARD_KEYS, Clickable
 
 
 @dataclass(frozen=True)
-class TableState:
-    """Everything a panel may draw: the person's view and the screen's own state."""
+class Scene:
+    """A ``TableState`` as the panels draw it: with the look, and the names short enough for
+    the panels (still told apart).  Made for each drawing; nothing is kept in it."""
 
-    view: PlayerView
-    names: tuple[str, ...]  # the three players' names, short enough for the panels, still different
+    table: TableState
     look: Look
-    cursor: int | None  # the chosen card of the person's hand, while they play
-    events: tuple[str, ...]  # what happened, newest last
-    refusal: str | None  # why the person's last try was refused (until their next action)
-    hint: str | None  # the hint the person asked for this turn (until their next action)
-    hint_brief: str | None  # the same hint in a line or two, for a log too small for all of it
-    problem: str | None  # why the game is not being saved
-    pace: str
-    assisted: bool
 
     @property
+    def view(self) -> PlayerView:
+        return self.table.view
+
+    @cached_property
     def hand(self) -> PastHand | None:
         return self.view.shown_hand()
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return short_names(self.view.players, NAME_WIDTH, self.look.ellipsis)
 
     @property
     def teller(self) -> Teller:
         return Teller(self.names, HUMAN)
 
-    sort_ranking: int = RANKINGS[0]  # while bidding, the ranking the person is choosing
-
-    @property
+    @cached_property
     def my_cards(self) -> list[int]:
-        return sorted_cards(self.view.own_cards, self.view.ranking or self.sort_ranking)
+        return self.table.my_cards
 
     @property
     def playing(self) -> bool:
-        return self.view.phase is Phase.PLAY and self.view.to_act == HUMAN
+        return self.table.playing
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return tuple(event.text for event in self.table.log)
+
+    @property
+    def hint_brief(self) -> str | None:
+        """The hint in a line or two, for a log too small for all of it."""
+        hint = self.table.hint
+        return None if hint is None else f"Hint: {hint.brief} (i: all of it)"
 
 
-class Panel(Static):
-    """A part of the table that draws itself from a ``TableState`` (again when its size changes)."""
+class Bound(Widget):
+    """A part of the table bound to the screen's state and look (``data_bind``).  It comes after
+    the widget class in a panel's bases: Textual's CSS follows the first base (``Static``, ...)."""
 
-    _state: TableState | None = None
+    state: reactive[TableState | None] = reactive(None, repaint=False)
+    look: reactive[Look] = reactive(Look, repaint=False)
 
-    def show(self, state: TableState) -> None:
-        self._state = state
-        self.update(self.draw(state), layout=False)
+    def watch_state(self) -> None:
+        self.redraw()
+
+    def watch_look(self) -> None:
+        self.redraw()
 
     def on_resize(self) -> None:
-        if self._state is not None:
-            self.update(self.draw(self._state), layout=False)
+        self.redraw()
 
-    def draw(self, state: TableState) -> RenderableType:
+    def redraw(self) -> None:
+        if self.state is not None:
+            self.draw_scene(Scene(self.state, self.look))
+
+    def draw_scene(self, scene: Scene) -> None:
+        raise NotImplementedError
+
+
+class Panel(Static, Bound):
+    """A part of the table drawn as one piece of text."""
+
+    def draw_scene(self, scene: Scene) -> None:
+        self.update(self.draw(scene), layout=False)
+
+    def draw(self, state: Scene) -> RenderableType:
         raise NotImplementedError
 
 
@@ -174,7 +206,7 @@ class Canvas:
 
 
 class TopBar(Panel):
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         look = state.look
         view = state.view
         rules = view.rules
@@ -186,18 +218,18 @@ class TopBar(Panel):
         t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
         if hand is not None:
             t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-        t.append(f"{look.sep}Pace: {state.pace}")
-        if state.assisted:
+        t.append(f"{look.sep}Pace: {state.table.pace}")
+        if state.table.assisted:
             t.append(f"{look.sep}assisted", style="italic")
         return t
 
 
 class SheetPanel(Panel):
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         return sheet_table(state.view, state.look, names=state.names)
 
 
-def target_text(state: TableState) -> Text:
+def target_text(state: Scene) -> Text:
     """The declarer's target: contract, ranking, trump, the count so far, and what the others
     already recorded for this contract."""
     view, hand, names, look = state.view, state.hand, state.names, state.look
@@ -247,7 +279,7 @@ def target_text(state: TableState) -> Text:
 
 
 class TargetPanel(Panel):
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         return target_text(state)
 
 
@@ -256,13 +288,13 @@ class TablePanel(Panel):
     trick in front of the one who played it, the leader and the winning card marked, and why the
     last trick was won."""
 
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         width = max(40, self.size.width or 76)
         height = max(9, self.size.height or 11)
         return table_canvas(state, width, height)
 
 
-def _seat_lines(state: TableState, seat: int) -> list[Text]:
+def _seat_lines(state: Scene, seat: int) -> list[Text]:
     view, hand, look = state.view, state.hand, state.look
     name = Text(state.names[seat], style="bold")
     if view.to_act == seat:
@@ -282,7 +314,7 @@ def _seat_lines(state: TableState, seat: int) -> list[Text]:
     return [name, Text(look.sep.join(info))]
 
 
-def table_canvas(state: TableState, width: int, height: int) -> Text:
+def table_canvas(state: Scene, width: int, height: int) -> Text:
     view, hand, look = state.view, state.hand, state.look
     size = 2 if height >= 22 and width >= 60 else 1 if height >= 15 else 0  # the largest cards that fit
     canvas = Canvas(width, height)
@@ -353,7 +385,7 @@ HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
 largest that fits its height and twelve cards across its width."""
 
 
-class HandPanel(Static):
+class HandPanel(Static, Bound):
     """The person's cards as a row of cards, with the key that picks each one.
 
     Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
@@ -361,16 +393,10 @@ class HandPanel(Static):
     The cards are as large as the panel's height allows (app.tcss sets it by the window's height).
     """
 
-    count = 0
+    count = 0  # what was drawn: how many cards, and the columns of each (for a click)
     cell = 4
-    _state: TableState | None = None
 
-    def on_resize(self) -> None:
-        if self._state is not None:
-            self.show(self._state)
-
-    def show(self, state: TableState) -> None:
-        self._state = state
+    def draw_scene(self, state: Scene) -> None:
         cards = state.my_cards
         playing = state.playing
         legal = state.view.legal_cards if playing else 0
@@ -391,7 +417,7 @@ class HandPanel(Static):
         bottom = Text(bl)
         for i, c in enumerate(cards):
             ok = not playing or bool(legal >> c & 1)
-            chosen = playing and i == state.cursor
+            chosen = playing and i == state.table.cursor
             if chosen:
                 style = "reverse bold underline" if ok else "reverse dim"
             elif playing and not ok:
@@ -430,22 +456,22 @@ class LogPanel(Panel):
     they act.  A hint too long for the rows there are is given in brief (the whole of it is one
     more press of i away)."""
 
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         height = max(1, self.size.height or 2)
         width = max(20, self.size.width or 78)
         return log_text(state, width, height, self.app.console)
 
 
-def log_text(state: TableState, width: int, height: int, console: Console) -> Text:
+def log_text(state: Scene, width: int, height: int, console: Console) -> Text:
     """The log's lines for a panel of ``width`` x ``height``: the message wrapped (in brief if the
     whole of it does not fit), then the latest events, one line each."""
     lines: list[Text] = []
-    message = state.refusal or state.hint
+    message = state.table.message
     if message:
-        style = "bold red" if state.refusal else "bold"
+        style = "bold red" if state.table.refusal else "bold"
         room = height if height <= 3 else height - 1  # a tall log keeps a line for the events
         wrapped = list(Text(message, style=style).wrap(console, width))
-        if len(wrapped) > room and not state.refusal and state.hint_brief:
+        if len(wrapped) > room and not state.table.refusal and state.hint_brief:
             wrapped = list(Text(state.hint_brief, style=style).wrap(console, width))
         if len(wrapped) > room:
             wrapped = wrapped[:room]
@@ -460,10 +486,10 @@ def log_text(state: TableState, width: int, height: int, console: Console) -> Te
 
 
 class NoticePanel(Panel):
-    def draw(self, state: TableState) -> RenderableType:
-        if not state.problem:
+    def draw(self, state: Scene) -> RenderableType:
+        if not state.table.problem:
             return Text("")
-        return Text(f"This game is not being saved: {state.problem}. It goes on, but it is lost when you "
+        return Text(f"This game is not being saved: {state.table.problem}. It goes on, but it is lost when you "
                     "quit.", style="bold")
 
 
@@ -475,7 +501,7 @@ def shown_out(hand: PastHand | None) -> list[int]:
     return deductions(hand.tricks(), hand.declaration)[0]
 
 
-def tracker_text(state: TableState) -> Text:
+def tracker_text(state: Scene) -> Text:
     """The cards still unseen by the person, per suit, strongest first in the ranking in play,
     and the suits each player has shown out of."""
     view, look = state.view, state.look
@@ -508,15 +534,14 @@ def tracker_text(state: TableState) -> Text:
 
 
 class TrackerPanel(Panel):
-    def show(self, state: TableState) -> None:
-        self._state = state
-        self.update(self.draw(state))  # its height follows its lines (a long "Shown out" wraps)
+    def draw_scene(self, scene: Scene) -> None:
+        self.update(self.draw(scene))  # its height follows its lines (a long "Shown out" wraps)
 
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         return tracker_text(state)
 
 
-def history_text(state: TableState, width: int, height: int | None, console: Console) -> Text:
+def history_text(state: Scene, width: int, height: int | None, console: Console) -> Text:
     """Every finished trick of the hand: who led, the three cards, who won and why, a trick's
     lines indented under its number.  With a ``height``, the newest tricks that fit it (the
     newest always in view), and the title says how many of them are shown."""
@@ -568,7 +593,90 @@ def history_text(state: TableState, width: int, height: int | None, console: Con
 class HistoryPanel(Panel):
     fit = True  # show the newest tricks that fit the panel (False: all of them, in a scrolling box)
 
-    def draw(self, state: TableState) -> RenderableType:
+    def draw(self, state: Scene) -> RenderableType:
         width = max(30, self.size.width or 60)
         height = max(3, self.size.height) if self.fit and self.size.height else None
         return history_text(state, width, height, self.app.console)
+
+
+class BidPanel(Vertical, Bound):
+    """The person's bid, in place of the card table while they bid: the bids so far, the bid
+    list (a click chooses, a second click declares), the ranking and trump chips, and what
+    Enter does."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="bidlog")
+        with Horizontal(id="bidrow"):
+            with Vertical(id="bidopts"):
+                for i in range(5):
+                    yield Clickable("bid", i, classes="bidopt")
+            with Vertical(id="bidchoices"):
+                yield Static("Ranking (keys 9, 1)", classes="choicelabel")
+                with Horizontal(classes="chips"):
+                    yield Clickable("rank", 9, classes="chip")
+                    yield Clickable("rank", 1, classes="chip")
+                yield Static("Trump (keys c, k, l, b)", id="trumplabel", classes="choicelabel")
+                with Horizontal(classes="chips", id="trumpchips"):
+                    for s in range(4):
+                        yield Clickable("trump", s, classes="chip")
+        yield Static(id="bidhint")
+
+    def draw_scene(self, scene: Scene) -> None:
+        table = scene.table
+        if not table.bidding or not self.children:
+            return
+        look, view = scene.look, scene.view
+        opts = table.bid_options
+        chosen = table.bid
+        hand = scene.hand
+        log = Text()
+        if hand is not None:
+            for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
+                log.append(scene.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
+        if view.in_puddle:
+            log.append("You are in the puddle: you must declare one of your open contracts.",
+                       style="bold reverse")
+        else:
+            log.append("Your bid: declare a contract, or pass.", style="bold")
+        self.query_one("#bidlog", Static).update(log)
+        for i, w in enumerate(self.query(".bidopt").results(Clickable)):
+            if i < len(opts):
+                cid, redo = opts[i]
+                w.display = True
+                if cid is None:
+                    label = "Pass"
+                else:
+                    c = CONTRACTS[cid]
+                    label = c.name
+                    if redo:
+                        label = f"Redo {c.name} (sheet: {view.sheet[cid][HUMAN]})"
+                marker = ">" if i == chosen.index else " "
+                w.update(Text(f"{marker} {label}"))
+                w.set_class(i == chosen.index, "-selected")
+            else:
+                w.display = False
+        cid, _ = opts[chosen.index] if opts else (None, False)
+        picks = cid is not None and CONTRACTS[cid].picks_trump
+        for w in self.query(".chip").results(Clickable):
+            on = w.index == (chosen.ranking if w.kind == "rank" else chosen.trump)
+            mark = ("(*)" if look.ascii else "◉") if on else ("( )" if look.ascii else "○")
+            if w.kind == "rank":
+                w.update(Text(f"{mark} {w.index} high"))
+            else:
+                w.update(Text.assemble(f"{mark} ", look.suit(w.index)))
+            w.set_class(on, "-selected")
+        self.query_one("#trumpchips").display = picks
+        self.query_one("#trumplabel").display = picks
+        hint = Text()
+        enter = "Enter" if look.ascii else "⏎"
+        if cid is None:
+            hint.append(f"{enter} or p: pass")
+        else:
+            picked = table.chosen_bid
+            if picked is None:
+                hint.append(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", style="bold")
+            else:
+                hint.append(f"{enter}: declare ")
+                hint.append(picked.describe(), style="bold")
+                hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
+        self.query_one("#bidhint", Static).update(hint)

@@ -1,0 +1,118 @@
+"""The contract a networked table needs: a ``TableState`` is plain data, built from a
+``PlayerView`` and the table's facts, that goes through JSON and comes back equal, and the table
+draws the same screen from the copy."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from rich.console import Console
+
+from stepping_stones.ai import RandomAI, decide
+from stepping_stones.ai.hints import Hint
+from stepping_stones.engine import PASS, Phase
+from stepping_stones.flow import AiTurn, BidChoice, GameFlow, HandSummary, PersonTurn, TableState
+from stepping_stones.storage.session import Session, Setup
+from stepping_stones.storage.settings import Settings
+from stepping_stones.tui.panels import (
+    BidPanel,
+    Bound,
+    Scene,
+    history_text,
+    log_text,
+    table_canvas,
+    target_text,
+    tracker_text,
+)
+from stepping_stones.tui.render import Look, sheet_table
+from tui_support import make_app, press, saved_game_near_the_end, wait_for_person, widget_text
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+def mid_hand(seed: str = "wire") -> GameFlow:
+    """A flow in the second hand, the person to play with a trick under way and a refusal shown."""
+    session = Session.new(Setup(seed=seed, levels=("random", "random")))
+    flow = GameFlow(session, Settings(pace="instant", trick_pause=False))
+    person = RandomAI()
+    for _ in range(3000):
+        step = flow.next_step()
+        if (isinstance(step, PersonTurn) and len(flow.game.log) == 2 and step.view.phase is Phase.PLAY
+                and len(step.view.plays) % 3 and step.view.legal_cards != step.view.own_cards):
+            bad = next(c for c in range(36) if (step.view.own_cards & ~step.view.legal_cards) >> c & 1)
+            with pytest.raises(Exception):  # noqa: B017 - the engine's refusal, whichever it is
+                flow.play(bad)
+            return flow
+        if isinstance(step, HandSummary):
+            flow.summary_seen()
+        elif isinstance(step, AiTurn):
+            flow.ai_answered(step.request, step.request.answer())
+        else:
+            action = decide(person, step.view, session.seeds.decision(flow.game, 0))
+            (flow.play if step.view.phase is Phase.PLAY else flow.bid)(action)
+    raise AssertionError("never got there")
+
+
+def drawn(state: TableState, look: Look) -> list:
+    """Every panel of the table drawn from ``state`` (as rich Text, spans and all)."""
+    scene = Scene(state, look)
+    console = Console(width=120)
+    return [table_canvas(scene, 76, 16), log_text(scene, 78, 6, console), tracker_text(scene),
+            history_text(scene, 60, None, console), target_text(scene), sheet_table(state.view, look).columns,
+            scene.names, scene.my_cards, scene.hint_brief]
+
+
+def test_a_state_goes_through_json_and_draws_the_same():
+    flow = mid_hand()
+    state = flow.state
+    assert state.refusal and state.log and state.view.plays and state.view.history
+    again = TableState.from_json(state.to_json())
+    assert again == state
+    for look in (Look(), Look(ascii=True)):
+        assert drawn(again, look) == drawn(state, look)
+    # and with everything else the table can show: a hint, the bid being chosen, a summary
+    hinted = TableState.of(state.view, cursor=2, bid=BidChoice(1, 1, 3), hint=Hint(PASS, "why not", "short"),
+                           thinking=2, summary=1, over=False, filed="/x/y.json", problem="disk full",
+                           pace="slow", assisted=True, can_undo=True, log=state.log, told=state.told)
+    back = TableState.from_json(hinted.to_json())
+    assert back == hinted and back.hint == hinted.hint and back.bid == hinted.bid
+    assert drawn(back, Look()) == drawn(hinted, Look())
+
+
+def test_a_state_built_from_a_view_alone():
+    flow = mid_hand("alone")
+    view = flow.state.view
+    state = TableState.of(view)
+    assert state.view is view and state.my_cards == flow.state.my_cards and state.playing
+    assert state.cursor == 0 and state.refusal is None and state.log == ()
+    assert drawn(TableState.from_json(state.to_json()), Look()) == drawn(state, Look())
+
+
+def test_the_table_draws_the_same_screen_from_a_state_rebuilt_from_json(home):
+    saved_game_near_the_end(seed="wire-table", hands=2, cards_left=20, person_to_play=True)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = await wait_for_person(pilot)
+            await press(pilot, "right")  # the cursor moves: a state of the table's own
+            await pilot.pause()
+            panels = [w for w in table.walk_children() if isinstance(w, Bound)]
+            assert len(panels) >= 9 and any(isinstance(p, BidPanel) for p in panels)
+            before = [widget_text(p) for p in panels]
+            state = table.state
+            again = TableState.from_json(state.to_json())
+            assert again == state and again is not state
+            for panel in panels:  # each panel draws itself from the copy
+                panel.draw_scene(Scene(again, panel.look))
+            await pilot.pause()
+            return before, [widget_text(p) for p in panels]
+
+    before, after = asyncio.run(run())
+    assert before == after
