@@ -58,7 +58,10 @@ def regrouped(record, seed: int):
 
 
 async def screen_texts(pilot, screen) -> list[str]:
-    await pilot.pause()  # let the layout settle before reading
+    # Every analysis the screen asked for is finished and shown (never "working it out" in one
+    # run and an answer in the other), and the layout has settled.
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
     return [f"{w.id}: {widget_text(w)}" for w in screen.query(Static) if w.display]
 
 

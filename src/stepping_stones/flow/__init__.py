@@ -44,8 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..ai import LEVELS as AI_LEVELS
-from ..ai import Action, Agent, make_ai
+from ..ai import DEFAULT_LEVEL, LEVELS, Action, Agent, make_ai
 from ..ai.hints import Hint
 from ..engine import (
     NUM_SEATS,
@@ -122,7 +121,7 @@ class HintRequest:
 
 def level_of(name: str | None) -> str:
     """An AI level this version knows: an old save's unknown level plays as the default."""
-    return name if name in AI_LEVELS else "heuristic"
+    return name if name in LEVELS else DEFAULT_LEVEL
 
 
 class GameFlow:
