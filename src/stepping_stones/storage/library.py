@@ -41,7 +41,8 @@ from filelock import FileLock, Timeout
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from ..engine import CONTRACTS, NUM_SEATS, Game, Rules, score_results
-from .files import atomic_write, fsync_folder
+from .files import move_aside
+from .games import file_copy, games_dir
 from .records import (
     MAX_RECORD_BYTES,
     PlayerName,
@@ -55,8 +56,8 @@ from .records import (
     record_json,
 )
 from .safety import FileProblem, escape, read_small
-from .session import SIDECAR_LIMIT, SessionInfo, games_dir, move_aside, sidecar_of
 from .settings import data_dir
+from .sidecar import SIDECAR_LIMIT, SessionInfo, sidecar_of
 
 DB_NAME: Final = "library.sqlite3"
 SCHEMA_VERSION: Final = 1
@@ -954,11 +955,8 @@ class Library:
                     report.already += 1
                     continue
                 stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(st.st_mtime))
-                target = self.games_folder / f"imported-{stamp}-{digest[:12]}.json"
-                if info is not None:
-                    atomic_write(sidecar_of(target), info.model_dump_json(indent=2) + "\n")
-                atomic_write(target, data.decode("utf-8"))
-                fsync_folder(self.games_folder)
+                target = file_copy(self.games_folder, f"imported-{stamp}-{digest[:12]}.json", data.decode("utf-8"),
+                                   info.text() if info is not None else None)
                 self._index(target, target.stat())
             report.imported += 1
         return report
