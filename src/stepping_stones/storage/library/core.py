@@ -124,15 +124,15 @@ class Library(Index):
 
     def person(self) -> str | None:
         """The person's name: seat 0 of the most recent game (the app seats the person there)."""
-        return answers.person(self._snapshot())
+        return answers.person(self, self._snapshot())
 
     def names(self) -> list[str]:
         """Every player name in the library, most games first."""
-        return answers.names(self._snapshot())
+        return answers.names(self, self._snapshot())
 
     def stats(self, player: str, include_assisted: bool = False) -> PlayerStats:
         """``player``'s figures over their finished games (assisted ones apart, unless included)."""
-        return answers.player_stats(self._snapshot(), player, include_assisted)
+        return answers.player_stats(self, self._snapshot(), player, include_assisted)
 
 
 def file_game(path: Path | None) -> str | None:

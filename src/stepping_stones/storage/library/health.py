@@ -13,6 +13,7 @@ May import: ``database`` of the library package (nothing above it); storage's ``
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Annotated, Final, Literal
@@ -136,6 +137,15 @@ class Snapshot:
             self.bad_files.add(file)
         if len(self.problems) < 3:
             self.problems.append(f"{table} {escape(why)}")
+
+    def left_out(self) -> dict[str, str]:
+        """What answers read with SQL leave out, as the JSON arrays ``stats.SHOWN`` takes: the
+        games found wrong, and the rowids of wrong rows (those that could not be put right)."""
+        return {
+            "wrong_hashes": json.dumps(sorted(self.bad_games)),
+            **{f"wrong_{table}": json.dumps(sorted(self.bad_rows.get(table, [])))
+               for table in ("games", "seats", "results")},
+        }
 
     def check(self) -> None:
         """What no single row shows: every game has its three seats and its sheet, every seat and

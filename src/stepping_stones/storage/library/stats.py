@@ -1,7 +1,12 @@
 """What the library answers: the history of the games and a player's statistics.
 
 ``HistoryEntry``, ``PlayerStats`` and ``ContractStats`` are what ``history``, ``stats`` and the
-app's screens show (docs/library.md); the functions here work them out from the checked rows.
+app's screens show (docs/library.md).  The statistics are worked out by SQLite (``GROUP BY``,
+``COUNT``, ``SUM``), not by Python over every row: each query reads the checked rows only
+(``SHOWN``: a game or a row that ``health`` found wrong and could not put right is left out, as it
+is from the history), in one read transaction, so that its figures are of one state of the file.
+A mean is the exact ``SUM`` divided by the ``COUNT`` in Python (``total / count``, as docs/library.md
+promises), never SQLite's floating ``AVG``.
 
 May import: ``health`` and ``sync`` of the library package (the checked rows, the index);
 storage's ``games`` (where a game's record is); the engine's public face.
@@ -9,14 +14,15 @@ storage's ``games`` (where a game's record is); the engine's public face.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...engine import CONTRACTS, Rules
 from ..games import games_dir
-from .health import ResultRow, Snapshot
+from .health import Snapshot
+from .sync import Index
 
 
 @dataclass(frozen=True)
@@ -94,11 +100,84 @@ class PlayerStats:
         }
 
 
-def _mean(values: list[int]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _mean(total: int | None, count: int) -> float | None:
+    return total / count if count and total is not None else None
+
+
+# The rows an answer may read: the games, seats and results that passed ``health``'s checks.
+# ``:wrong_hashes`` and ``:wrong_games``/``seats``/``results`` are JSON arrays
+# (``Snapshot.left_out``): the games found wrong, and the rowids of wrong rows.  ``mine`` is
+# the player's seats in finished games, ``counted`` those the figures count (assisted games only
+# when ``:include``); ``winners`` is how many won that game.
+SHOWN = """
+WITH g AS (SELECT * FROM games
+           WHERE hash NOT IN (SELECT value FROM json_each(:wrong_hashes))
+             AND rowid NOT IN (SELECT value FROM json_each(:wrong_games))),
+     s AS (SELECT * FROM seats
+           WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_seats))),
+     r AS (SELECT * FROM results
+           WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_results))),
+     mine AS (SELECT g.hash, g.played, g.file, g.assisted, s.seat, s.total, s.winner,
+                     (SELECT SUM(x.winner) FROM s AS x WHERE x.hash = g.hash) AS winners
+              FROM g JOIN s ON s.hash = g.hash
+              WHERE g.complete = 1 AND s.name = :player),
+     counted AS (SELECT * FROM mine WHERE :include OR assisted = 0)
+"""
+
+_FIGURES = SHOWN + """
+SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
+       COUNT(*),
+       COUNT(*) FILTER (WHERE winner = 1),
+       COUNT(*) FILTER (WHERE winner = 1 AND winners > 1),
+       SUM(total)
+FROM counted
+"""
+
+_TREND = SHOWN + "SELECT total FROM counted ORDER BY played, file, seat"
+
+# Per contract: the player's own results (the games it was in play, the kept counts and the
+# points where recorded, the firsts), and beside them the other seats' counts in the same games.
+_PER_CONTRACT = SHOWN + """
+SELECT r.contract,
+       COUNT(*) FILTER (WHERE r.seat = c.seat),
+       COUNT(r.count) FILTER (WHERE r.seat = c.seat),
+       SUM(r.count) FILTER (WHERE r.seat = c.seat),
+       COUNT(r.points) FILTER (WHERE r.seat = c.seat),
+       SUM(r.points) FILTER (WHERE r.seat = c.seat),
+       COUNT(*) FILTER (WHERE r.seat = c.seat AND r.first = 1),
+       COUNT(r.count) FILTER (WHERE r.seat <> c.seat),
+       SUM(r.count) FILTER (WHERE r.seat <> c.seat)
+FROM counted AS c JOIN r ON r.hash = c.hash
+GROUP BY r.contract
+"""
+
+_NAMES = SHOWN + "SELECT name FROM s GROUP BY name ORDER BY COUNT(*) DESC, name"
+
+_PERSON = SHOWN + """
+SELECT s.name FROM g JOIN s ON s.hash = g.hash AND s.seat = 0 ORDER BY g.played DESC, g.file DESC LIMIT 1
+"""
+
+_T = TypeVar("_T")
+
+
+def _one_read(index: Index, snap: Snapshot, work: Callable[[Callable[..., list[Any]]], _T], **params: Any) -> _T:
+    """``work(query)`` in one read transaction, where ``query(sql)`` is the rows of one of the
+    queries above; waiting (``Patience``) while another copy holds the database."""
+    bound = {"player": None, "include": 0, **snap.left_out(), **params}
+
+    def attempt() -> _T:
+        conn = index.conn
+        conn.execute("BEGIN")
+        try:
+            return work(lambda sql: conn.execute(sql, bound).fetchall())
+        finally:
+            conn.execute("COMMIT")
+
+    return index.patience.run(attempt)
+
 
 def history(snap: Snapshot) -> list[HistoryEntry]:
-    """Every game in the library, newest first."""
+    """Every game in the library, newest first (every row is shown: ``snap`` holds them checked)."""
     out = []
     for game in sorted(snap.games.values(), key=lambda g: (g.played, g.file), reverse=True):
         seats = snap.seats[game.hash]
@@ -111,49 +190,39 @@ def history(snap: Snapshot) -> list[HistoryEntry]:
     return out
 
 
-def person(snap: Snapshot) -> str | None:
+def person(index: Index, snap: Snapshot) -> str | None:
     """The person's name: seat 0 of the most recent game (the app seats the person there)."""
-    if not snap.games:
-        return None
-    latest = max(snap.games.values(), key=lambda g: (g.played, g.file))
-    return snap.seats[latest.hash][0].name
+    rows = _one_read(index, snap, lambda query: query(_PERSON))
+    return str(rows[0][0]) if rows else None
 
 
-def names(snap: Snapshot) -> list[str]:
+def names(index: Index, snap: Snapshot) -> list[str]:
     """Every player name in the library, most games first."""
-    counts = Counter(s.name for seats in snap.seats.values() for s in seats)
-    return sorted(counts, key=lambda name: (-counts[name], name))
+    return [str(name) for (name,) in _one_read(index, snap, lambda query: query(_NAMES))]
 
 
-def player_stats(snap: Snapshot, player: str, include_assisted: bool = False) -> PlayerStats:
+def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bool = False) -> PlayerStats:
     """``player``'s figures over their finished games (assisted ones apart, unless included)."""
-    games = [(g, s) for g in sorted(snap.games.values(), key=lambda g: (g.played, g.file)) if g.complete
-             for s in snap.seats[g.hash] if s.name == player]
-    assisted_games = sum(1 for g, _ in games if g.assisted)
-    counted = [(g, s) for g, s in games if include_assisted or not g.assisted]
-    wins = sum(1 for _, s in counted if s.winner)
-    shared = sum(1 for g, s in counted if s.winner and sum(x.winner for x in snap.seats[g.hash]) > 1)
-    mine: dict[str, list[ResultRow]] = {}
-    others: dict[str, list[int]] = {}
-    for g, s in counted:
-        for r in snap.results[g.hash]:
-            if r.seat == s.seat:
-                mine.setdefault(r.contract, []).append(r)
-            elif r.count is not None:
-                others.setdefault(r.contract, []).append(r.count)
+
+    def work(query: Callable[[str], list[Any]]) -> tuple[list[Any], list[Any], list[Any]]:
+        return query(_FIGURES), query(_PER_CONTRACT), query(_TREND)
+
+    figures, contracts, trend = _one_read(index, snap, work, player=player, include=int(include_assisted))
+    ((assisted_games, games, wins, shared, points),) = figures
+    by_contract = {row[0]: row[1:] for row in contracts}
     per_contract = {}
-    for cid in CONTRACTS:
-        rows = mine.get(cid)
-        if not rows:
+    for cid in CONTRACTS:  # in the order of the rules
+        if cid not in by_contract:
             continue
+        n, n_count, sum_count, n_points, sum_points, firsts, n_others, sum_others = by_contract[cid]
+        if not n:
+            continue  # the others played it, the player did not
         per_contract[cid] = ContractStats(
-            games=len(rows), mean_count=_mean([r.count for r in rows if r.count is not None]),
-            mean_points=_mean([r.points for r in rows if r.points is not None]),
-            firsts=sum(1 for r in rows if r.first), others_mean_count=_mean(others.get(cid, [])),
+            games=n, mean_count=_mean(sum_count, n_count), mean_points=_mean(sum_points, n_points),
+            firsts=firsts, others_mean_count=_mean(sum_others, n_others),
         )
-    trend = [s.total for _, s in counted]
     return PlayerStats(
-        player=player, games=len(counted), wins=wins, shared_wins=shared, mean_points=_mean(trend),
+        player=player, games=games, wins=wins, shared_wins=shared, mean_points=_mean(points, games),
         assisted_games=assisted_games, per_contract=per_contract, include_assisted=include_assisted,
-        trend=trend,
+        trend=[total for (total,) in trend],
     )
