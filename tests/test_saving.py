@@ -335,9 +335,9 @@ def _first_legal(printed: str) -> str:
 def test_after_a_read_only_start_the_lock_is_taken_before_the_first_write(home, monkeypatch):
     import io
 
-    from stepping_stones.storage import session as session_module
     from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
+    from stepping_stones.storage import session as session_module
     from stepping_stones.storage.session import lock_of, open_elsewhere, sidecar_path
 
     saved_game_near_the_end(seed="ro-then-rw", hands=1, cards_left=20, person_to_play=True)
@@ -659,9 +659,9 @@ def test_a_finished_game_written_but_not_filed_is_not_called_lost(home, monkeypa
     be saved (it is), not lost, and the next start files it."""
     import io
 
-    from stepping_stones.storage import session as session_module
     from stepping_stones.game.choices import Setup
     from stepping_stones.plain import Options, run
+    from stepping_stones.storage import session as session_module
 
     saved_game_near_the_end(seed="no-games-folder", cards_left=1)
 
