@@ -14,6 +14,7 @@ MODULES = [
     "stepping_stones.engine",
     *(f"stepping_stones.engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__)),
     "stepping_stones.game.match",
+    "stepping_stones.explain.saving",
     "stepping_stones.ai.features",
     "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",

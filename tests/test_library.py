@@ -15,8 +15,8 @@ import pytest
 from conftest import random_game
 from stepping_stones.cli import main
 from stepping_stones.engine import CONTRACTS, Goal, Rules
-from stepping_stones.storage import library as library_module
 from stepping_stones.storage.library import Library, file_game
+from stepping_stones.storage.library import database as library_module
 from stepping_stones.storage.records import read_record, record_from_game, summary, write_record
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -455,7 +455,7 @@ def test_a_schema_not_the_expected_one_is_moved_aside_and_rebuilt(home, tmp_path
 
 def test_the_expected_schema_is_what_the_migrations_make(home):
     with Library.open() as library:
-        from stepping_stones.storage.library import _schema, expected_schema
+        from stepping_stones.storage.library.database import _schema, expected_schema
 
         assert _schema(library.conn) == expected_schema(library_module.SCHEMA_VERSION)
         assert {name for kind, name, _t, _s in expected_schema(1) if kind == "table"} == {

@@ -14,8 +14,8 @@ import pytest
 
 from conftest import random_game
 from stepping_stones.engine import Rules
-from stepping_stones.storage import library as library_module
 from stepping_stones.storage.library import Library, Patience
+from stepping_stones.storage.library import database as library_module
 from stepping_stones.storage.records import record_from_game, write_record
 from stepping_stones.tui.library_screens import HistoryScreen, StatsScreen, short_name
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen

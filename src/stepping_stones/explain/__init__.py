@@ -6,6 +6,9 @@ is "You" and gets the second person ("You hold", "You win"), whatever name
 they chose.  Nothing here decides a rule: the trick's winner comes from the
 engine; this module only says why, in a player's words.
 
+``saving`` has the words for saving and resuming (a save that could not be written or used, how
+far a game is), made from plain values for the save slots.
+
 A layer of its own, just above the engine: it may import the engine's public face only, so
 that the AI's analysis, the flow and every front end can speak in the same words.
 """

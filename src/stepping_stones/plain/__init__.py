@@ -41,11 +41,12 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
+from ..explain.saving import describe_progress
 from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableState
 from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
-from ..storage.session import Session, describe_progress, find_saved, free_slot
+from ..storage.session import Session, find_saved, free_slot
 from ..storage.settings import Settings
 
 HELP = [

@@ -1,9 +1,14 @@
-"""Writing files so that a crash never leaves half of one, and a power cut never loses one."""
+"""Writing files so that a crash never leaves half of one, and a power cut never loses one; and
+keeping a file that cannot be used under another name (``move_aside``), never deleting it.
+
+The bottom of storage: it imports nothing of ours.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -54,3 +59,26 @@ def atomic_write(path: str | os.PathLike[str], text: str, *, flush: bool = True)
         raise
     if flush:
         fsync_folder(path.parent)
+
+
+def stamp() -> str:
+    """The local time as files are named after it: ``20260101-120000``."""
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def free_name(folder: Path, stem: str, suffix: str) -> Path:
+    """``folder/stem+suffix``, or ``stem-2``, ``stem-3``... if that name is taken."""
+    path = folder / f"{stem}{suffix}"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return path
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a file that cannot be used (a bad save, a damaged database) so it is kept but no
+    longer loaded: ``current.json.bad-20260101-120000``.  Raises ``OSError`` when it cannot."""
+    target = free_name(path.parent, f"{path.name}.bad-{stamp()}", "")
+    os.replace(path, target)
+    return target

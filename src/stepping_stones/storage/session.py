@@ -1,4 +1,5 @@
-"""A game being played by a person: the engine's Game, its seats, its seeds, its save files.
+"""A game being played by a person: the engine's Game, its seats, its seeds, its save slots and
+their locks.
 
 Nothing here imports Textual: the terminal app, the browser and the plain line
 mode all save and resume through it, and it is tested on its own.  The save file is a game record in the public format
@@ -10,24 +11,31 @@ another slot (``current-2.json``).  Every deal
 is derived from the seed and the hand number (``match.Seeds``), so a resumed
 game deals the same cards it would have dealt without the interruption, and
 ``stepping-stones simulate --seed SEED`` deals the same game.
+
+A finished or abandoned game leaves its slot for the games folder through ``games`` (the folder's
+one writer); the sidecar's format is ``sidecar``'s; the sentences that tell the person about a save
+that failed are ``explain.saving``'s.  May import: the engine's public face, ``explain``, ``game``,
+and storage's lower layers (``games``, ``records``, ``settings``, ``sidecar``, ``files``,
+``safety``).
 """
 
 from __future__ import annotations
 
-import os
 import secrets
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Final, Literal
+from typing import Final
 
 from filelock import FileLock, Timeout
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
-from ..engine import Game, Phase
-from ..game.choices import HUMAN, SEED_LENGTH, Setup
+from ..engine import Game
+from ..explain import saving as words
+from ..game.choices import HUMAN, Setup
 from ..game.match import Seeds
-from .files import atomic_write, fsync_folder
+from .files import atomic_write, move_aside
+from .files import stamp as _stamp
+from .games import file_save, games_dir
 from .records import (
     FORMAT,
     MAX_RECORD_BYTES,
@@ -41,52 +49,9 @@ from .records import (
 )
 from .safety import FileProblem, MissingFile, escape, read_small
 from .settings import data_dir
+from .sidecar import DEFAULT_LEVEL, SIDECAR_LIMIT, SessionInfo, sidecar_of
 
 __all__ = ["HUMAN", "SavedGame", "Session", "SessionInfo", "Setup", "SlotLock", "find_saved", "free_slot"]
-
-SESSION_FORMAT: Final = "stepping-stones-session/1"
-DEFAULT_LEVEL = "heuristic"  # the AI level of a seat whose level is unknown (ai.DEFAULT_LEVEL)
-
-
-LEVEL_LENGTH = 20  # an AI level's name: "heuristic"; an unknown one from a newer version plays as the default
-
-
-def _printable(text: str) -> str:
-    """A seed or a level name is plain text: nothing in it may move the cursor or retitle the window."""
-    if not text.strip():
-        raise ValueError("it may not be blank")
-    if escape(text) != text:
-        raise ValueError("it may not contain control characters")
-    return text
-
-
-Seed = Annotated[str, Field(min_length=1, max_length=SEED_LENGTH), AfterValidator(_printable)]
-Level = Annotated[str, Field(min_length=1, max_length=LEVEL_LENGTH), AfterValidator(_printable)]
-
-
-class SessionInfo(BaseModel):
-    """The sidecar of a saved game: what the record does not say.
-
-    Checked as strictly as a record (no coercion, no unknown fields, bounded text): the seat of
-    the person (seat 0) has no level, each AI seat has one."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    format: Literal["stepping-stones-session/1"] = SESSION_FORMAT
-    seed: Seed
-    levels: Annotated[list[Level | None], Field(min_length=3, max_length=3)]  # None for the person
-    # The person took help (a hint, an undo): the game is counted apart in the statistics.
-    assisted: bool = False
-
-    @field_validator("levels")
-    @classmethod
-    def _person_and_two_ai_seats(cls, levels: list[str | None]) -> list[str | None]:
-        if levels[HUMAN] is not None:
-            raise ValueError("the person's seat (seat 0) has no AI level")
-        if any(level is None for level in levels[1:]):
-            raise ValueError("seats 1 and 2 each need an AI level")
-        return levels
-
 
 
 # The meta packet an app in a browser tab sends its server (stepping-stones serve) as it closes:
@@ -94,7 +59,6 @@ class SessionInfo(BaseModel):
 SERVED_GAME_META: Final = "stepping-stones-game"
 
 SLOT_STEM = "current"
-SIDECAR_LIMIT = 64 * 1024  # a sidecar is a few lines
 
 
 def slot_path(slot: int = 1) -> Path:
@@ -109,34 +73,12 @@ def current_path() -> Path:
     return slot_path(1)
 
 
-def sidecar_of(path: Path) -> Path:
-    """The sidecar of the save ``path``: ``current.json`` -> ``current.session.json``."""
-    return path.with_suffix(".session.json")
-
-
 def sidecar_path() -> Path:
     return sidecar_of(current_path())
 
 
 def lock_of(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
-
-
-def games_dir() -> Path:
-    return data_dir() / "games"
-
-
-def _stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")
-
-
-def _free_name(folder: Path, stem: str, suffix: str) -> Path:
-    path = folder / f"{stem}{suffix}"
-    n = 2
-    while path.exists():
-        path = folder / f"{stem}-{n}{suffix}"
-        n += 1
-    return path
 
 
 def _file_in_the_way(folder: Path) -> Path | None:
@@ -152,20 +94,13 @@ def _file_in_the_way(folder: Path) -> Path | None:
     return None
 
 
-def why_not_saved(exc: OSError, target: Path | None = None) -> str:
-    """A failed write of ``target`` (a save, its sidecar) in plain words: which file, and why.
+def why_not_saved(exc: OSError, target: Path) -> str:
+    """A failed write of ``target`` (a save, its sidecar) in plain words, safe to print: which
+    file, and why (``explain.saving.why_not_saved``).
 
     The file named is the one the person knows (the save), never the temporary file or the lock
     file the write went through; a data folder that is a file is said to be one."""
-    target = target or current_path()
-    blocker = _file_in_the_way(target.parent)
-    if blocker is not None:
-        if blocker == target.parent:
-            return f"the data folder {escape(str(blocker))} is a file, not a folder"
-        return (f"{escape(str(blocker))} is a file, not a folder, so the data folder "
-                f"{escape(str(target.parent))} cannot be made")
-    reason = exc.strerror or str(exc)
-    return f"{escape(str(target))} cannot be written ({escape(reason)})"
+    return escape(words.why_not_saved(target, exc.strerror or str(exc), _file_in_the_way(target.parent)))
 
 
 def stale_temporary_files(path: Path) -> list[Path]:
@@ -305,7 +240,7 @@ class Session:
                 return True
             moved = Session(self.game, self.info, free_slot())
             if not moved.claim() or moved.lock is None or not moved.lock.held:
-                self.problem = moved.problem or f"{escape(str(self.path))} is open in another window"
+                self.problem = moved.problem or escape(words.open_in_another_window(self.path))
                 return False
         except OSError as exc:
             self.problem = why_not_saved(exc, self.path)
@@ -334,7 +269,7 @@ class Session:
 
     def save_sidecar(self) -> bool:
         try:
-            atomic_write(sidecar_of(self.path), self.info.model_dump_json(indent=2) + "\n")
+            atomic_write(sidecar_of(self.path), self.info.text())
         except OSError as exc:
             self.problem = why_not_saved(exc, sidecar_of(self.path))
             return False
@@ -376,28 +311,12 @@ class SavedGame:
 
 
 def archive_current(kind: str = "game", path: Path | None = None) -> Path | None:
-    """Move a save (and its sidecar) into the games folder; never deletes anything.
-    Raises ``OSError`` when it cannot."""
+    """File a save (and its sidecar) in the games folder as ``KIND-DATE.json`` (``games.file_save``);
+    never deletes anything.  Raises ``OSError`` when it cannot."""
     path = path or current_path()
     if not path.exists():
         return None
-    folder = games_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    target = _free_name(folder, f"{kind}-{_stamp()}", ".json")
-    os.replace(path, target)
-    try:
-        os.replace(sidecar_of(path), target.with_suffix(".session.json"))
-    except OSError:
-        pass
-    fsync_folder(folder)
-    return target
-
-
-def move_aside(path: Path) -> Path:
-    """Rename a bad save so it is kept but no longer loaded."""
-    target = _free_name(path.parent, f"{path.name}.bad-{_stamp()}", "")
-    os.replace(path, target)
-    return target
+    return file_save(path, f"{kind}-{_stamp()}")
 
 
 def _newer_format(data: bytes) -> str | None:
@@ -445,19 +364,15 @@ def _load(path: Path) -> tuple[Session | None, str | None]:
         try:
             game = game_from_record(parse_record(data))
         except RecordError as exc:
-            newer = _newer_format(data)
-            why = (f"it was written by a newer version of Stepping Stones ({newer})" if newer
-                   else f"it is damaged ({exc.line()})")
+            why = words.why_save_unusable(exc.line(), _newer_format(data))
         else:
             info, sidecar_problem = _read_sidecar(path)
             return Session(game, info, path, sidecar_saved=sidecar_problem is None), sidecar_problem
     try:
         aside = move_aside(path)
     except OSError as move_exc:
-        return None, (f"The saved game {escape(str(path))} cannot be used ({why}) and could not be "
-                      f"moved aside ({move_exc.strerror}).")
-    return None, (f"The saved game could not be resumed: {why}. "
-                  f"It was kept as {escape(str(aside))}. A new game can start.")
+        return None, escape(words.save_stuck(path, why, str(move_exc.strerror)))
+    return None, escape(words.save_kept_aside(why, aside))
 
 
 def find_saved() -> SavedGame:
@@ -520,17 +435,8 @@ def _read_sidecar(path: Path) -> tuple[SessionInfo, str | None]:
             why = _bounded(exc.reason)
         except ValidationError as exc:
             why = _sidecar_reason(exc)
-    goes_on = (f"The game goes on, with new deals from a fresh seed and {DEFAULT_LEVEL} computer players.")
     try:
         aside = move_aside(side)
     except OSError as exc:
-        return fresh, (f"The saved game's settings {escape(str(side))} cannot be used ({why}) and could not "
-                       f"be moved aside ({escape(exc.strerror or str(exc))}). {goes_on}")
-    return fresh, (f"The saved game's settings could not be used ({why}); they were kept as "
-                   f"{escape(str(aside))}. {goes_on}")
-
-
-def describe_progress(game: Game) -> str:
-    """``'hand 3 of 12 (Standard set)'`` for the resume question."""
-    n = len(game.log) if game.phase is not Phase.DEAL else len(game.log) + 1
-    return f"hand {max(n, 1)} of {game.rules.hands} ({game.rules.describe()})"
+        return fresh, escape(words.sidecar_stuck(side, why, exc.strerror or str(exc), DEFAULT_LEVEL))
+    return fresh, escape(words.sidecar_kept_aside(why, aside, DEFAULT_LEVEL))

@@ -114,7 +114,8 @@ class SteppingStonesApp(App[None]):
     def _look_for_saved(self) -> None:
         """Offer the unfinished game, or say why a save could not be used.  A finished game whose
         result was never seen (the app was closed on its last summary) opens at once to show it."""
-        from ..storage.session import describe_progress, find_saved
+        from ..explain.saving import describe_progress
+        from ..storage.session import find_saved
 
         saved = find_saved()
         session = saved.session

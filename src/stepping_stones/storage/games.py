@@ -1,0 +1,54 @@
+"""The games folder, ``<data dir>/games/``: the one module that writes into it.
+
+Every finished or abandoned game is filed there as a record with its sidecar, and the library
+indexes what it holds (docs/library.md).  Nothing there is ever deleted or rewritten: a save is
+moved in under a name of its own (``file_save``: ``game-DATE.json``, ``unfinished-DATE.json``), and
+an imported record is copied in (``file_copy``: ``imported-DATE-HASH.json``).  Each new entry is
+flushed to disk with its folder.  The save slots (``session``) and the library call these; neither
+writes into the folder itself (import-linter keeps the library away from ``files``' write helpers).
+
+May import: ``files`` (the writes), ``settings`` (where the data folder is) and ``sidecar`` (a
+record's sidecar file name).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .files import atomic_write, free_name, fsync_folder
+from .settings import data_dir
+from .sidecar import sidecar_of
+
+
+def games_dir() -> Path:
+    """The games folder of the data folder."""
+    return data_dir() / "games"
+
+
+def file_save(save: Path, stem: str) -> Path:
+    """Move the save ``save`` and its sidecar (if there is one) into the games folder, as
+    ``stem.json`` (or ``stem-2.json``... when that name is taken); return where it went.  Never
+    deletes anything.  Raises ``OSError`` when it cannot."""
+    folder = games_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = free_name(folder, stem, ".json")
+    os.replace(save, target)
+    try:
+        os.replace(sidecar_of(save), sidecar_of(target))
+    except OSError:
+        pass
+    fsync_folder(folder)
+    return target
+
+
+def file_copy(folder: Path, name: str, record: str, sidecar: str | None) -> Path:
+    """Write a copy of a record (and the text of its sidecar, if any) into the games folder
+    ``folder`` as ``name``, each atomically, the sidecar first so that the record never appears
+    without it; return the record's path.  Raises ``OSError`` when it cannot."""
+    target = folder / name
+    if sidecar is not None:
+        atomic_write(sidecar_of(target), sidecar)
+    atomic_write(target, record)
+    fsync_folder(folder)
+    return target
