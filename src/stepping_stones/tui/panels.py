@@ -218,7 +218,11 @@ class TopBar(Panel):
         t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
         if hand is not None:
             t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-        t.append(f"{look.sep}Pace: {state.table.pace}")
+        if state.table.online:
+            if state.table.waiting:
+                t.append(f"{look.sep}{state.table.waiting}", style="italic")
+        else:
+            t.append(f"{look.sep}Pace: {state.table.pace}")
         if state.table.assisted:
             t.append(f"{look.sep}assisted", style="italic")
         return t
@@ -311,6 +315,8 @@ def _seat_lines(state: Scene, seat: int) -> list[Text]:
         info.append("forehand")
     if hand is not None and hand.declarer == seat:
         info.append("declarer")
+    if state.table.seats:  # at a table on a server: who is a person, a computer, away
+        info.append(state.table.seats[seat])
     return [name, Text(look.sep.join(info))]
 
 
