@@ -64,7 +64,7 @@ def test_plain_join_plays_a_whole_game_against_a_bot_and_a_computer(tmp_path, ca
     text = "\n".join(lines)
     assert status == 0, text
     assert lines[0] == "You sit in seat 3 of table " + lines[0].split(" table ")[1]
-    assert "You play as Ann against Bot (person) and Rin (computer (random))." in text
+    assert "You play as Ann against Bot (person) and Rin (computer)." in text
     assert all(line.startswith("legal: ") for line in before_reads) and len(before_reads) > 20
     assert "Hints are off at this table: more than one person plays at it." in lines
     assert "Undo is off at a table on a server: a card or bid once made stays made." in lines

@@ -32,10 +32,11 @@ def run(args: argparse.Namespace) -> int:
     except Refused as exc:
         print(f"join: {exc}", file=sys.stderr)
         return 2
-    if not args.plain:
-        print("join: this version plays a table in plain lines only: add --plain", file=sys.stderr)
-        return 2
-    from ..plain import ByteLines
-    from ..plain.remote import run as plain
+    if args.plain:
+        from ..plain import ByteLines
+        from ..plain.remote import run as plain
 
-    return plain(args.server, args.code, name, ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
+        return plain(args.server, args.code, name, ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
+    from ..tui.app import run as app
+
+    return app(join=(args.server, args.code, name))

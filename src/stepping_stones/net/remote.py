@@ -166,13 +166,13 @@ def refusal_of(view: PlayerView, action: Bid | int) -> IllegalActionError | None
 
 
 def seat_words(facts: SeatFacts) -> str:
-    """A seat in a few words, as the table shows it."""
+    """A seat in a word or two, as the table shows it under the player's name."""
     if facts.kind == "open":
         return "open seat"
     if facts.kind == "computer":
-        return f"computer ({facts.level})" if facts.level else "computer"
+        return "computer"
     if facts.stand_in:
-        return "away: a computer plays"
+        return "away, computer plays"
     return "person" if facts.connected else "person, away"
 
 

@@ -301,6 +301,8 @@ class TablePanel(Panel):
 def _seat_lines(state: Scene, seat: int) -> list[Text]:
     view, hand, look = state.view, state.hand, state.look
     name = Text(state.names[seat], style="bold")
+    if state.table.seats:  # at a table on a server: who is a person, a computer, away
+        name.append(f" ({state.table.seats[seat]})", style="italic")
     if view.to_act == seat:
         arrow = "<" if look.ascii else "◀"
         name.append(" ")
@@ -315,8 +317,6 @@ def _seat_lines(state: Scene, seat: int) -> list[Text]:
         info.append("forehand")
     if hand is not None and hand.declarer == seat:
         info.append("declarer")
-    if state.table.seats:  # at a table on a server: who is a person, a computer, away
-        info.append(state.table.seats[seat])
     return [name, Text(look.sep.join(info))]
 
 
