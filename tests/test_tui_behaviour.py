@@ -431,7 +431,8 @@ def test_the_setup_screen_with_the_mouse():
             assert isinstance(screen, SetupScreen)
             assert not any(screen.query("Button"))  # no Start button: Enter, Ctrl+S or the keys below
             keys = screen.query_one("#setup-keys")
-            assert " ".join(widget_text(keys).split()) == "⏎/^S Start game f1 Rules f2 History f3 Statistics ^p palette"
+            assert " ".join(widget_text(keys).split()) == ("⏎/^S Start game f1 Rules f2 History f3 Statistics "
+                                                          "f4 Online ^p palette")
             level = screen.query_one("#level0")
             await pilot.click(level, offset=(2, 0))  # the label
             assert app.focused is level and level.value == "random"

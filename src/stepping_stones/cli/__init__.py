@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "serve": ".serve",
     "host": ".host",
     "table": ".table",
+    "join": ".join",
     "replay": ".replay",
     "review": ".review",
     "simulate": ".simulate",

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from ..ai import DEFAULT_LEVEL, LEVELS, Action, Agent, make_ai
 from ..ai.hints import Hint
@@ -117,6 +118,38 @@ class HintRequest:
             return hint_for(self.view)
         except ValueError:
             return None
+
+
+class TableFlow(Protocol):
+    """What a front end drives: ``GameFlow`` for a game on this machine, ``net.remote.RemoteFlow``
+    for a seat at a table on a server.  States come from ``subscribe``; keys and lines become
+    these calls."""
+
+    @property
+    def state(self) -> TableState: ...
+
+    def subscribe(self, subscriber: Callable[[TableState], None]) -> None: ...
+
+    def move_cursor(self, step: int) -> None: ...
+
+    def put_cursor(self, index: int) -> None: ...
+
+    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
+                   trump: int | None = None) -> None: ...
+
+    def confirm(self) -> bool: ...
+
+    def bid(self, bid: Bid) -> None: ...
+
+    def play(self, card: int) -> None: ...
+
+    def why_not(self, action: Action) -> str | None: ...
+
+    def undo(self) -> bool: ...
+
+    def ask_hint(self) -> HintRequest | None: ...
+
+    def hint_came(self, request: HintRequest, hint: Hint | None) -> None: ...
 
 
 def level_of(name: str | None) -> str:
@@ -680,6 +713,7 @@ __all__ = [
     "HintRequest",
     "NextStep",
     "PersonTurn",
+    "TableFlow",
     "TableState",
     "level_of",
 ]

@@ -87,6 +87,9 @@ class TableState:
     pace: str = "normal"
     assisted: bool = False  # the person took help (a hint, an undo)
     can_undo: bool = False
+    # --- at a table on a server (net.remote); empty in a game on this machine ---
+    seats: tuple[str, ...] = ()  # each seat in a few words: "person", "computer (expert)", "away"
+    waiting: str | None = None  # whom the table waits for, when it is not the person
 
     @classmethod
     def of(cls, view: PlayerView, **facts: Any) -> TableState:
@@ -140,6 +143,11 @@ class TableState:
                 return None
             return Declaration(contract, self.bid.ranking, self.bid.trump, redo)
         return Declaration(contract, self.bid.ranking, None, redo)
+
+    @property
+    def online(self) -> bool:
+        """The game is played at a table on a server (the seats' words are known)."""
+        return bool(self.seats)
 
     @property
     def message(self) -> str | None:

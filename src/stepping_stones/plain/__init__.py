@@ -42,7 +42,7 @@ from ..engine import (
 )
 from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
 from ..explain.saving import describe_progress
-from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableState
+from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableFlow, TableState
 from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -108,19 +108,20 @@ class Quit(Exception):
     """The person asked to stop (or the input ended)."""
 
 
-class PlainGame:
-    """One game told in sentences on ``out``, played from lines read from ``inp``.
+class PlainTable:
+    """A game told in sentences on ``out``, played from lines read from ``inp``, whatever flow
+    runs it (``TableFlow``: a game on this machine, or a seat at a table on a server).
 
     It is a renderer of the flow's states: each new ``TableState`` is told by what changed in
     it (the new events of the log, a hand's summary, the end of the game, a refusal, a hint),
     and each line read becomes a call on the flow.  It decides no rule itself."""
 
-    def __init__(self, flow: GameFlow, inp: Lines, out: TextIO, hinter: Hinter | None = None) -> None:
+    def __init__(self, flow: TableFlow, inp: Lines, out: TextIO, hinter: Hinter | None = None) -> None:
         self.flow = flow
         self.inp = inp
         self.out = out
         self.hinter = hinter
-        self.teller = Teller(flow.game.players, HUMAN)
+        self.teller = Teller(flow.state.view.players, HUMAN)
         self.shown = flow.state  # the state told last: the game as it stood is told by introduce()
         flow.subscribe(self.tell)
 
@@ -301,33 +302,43 @@ class PlainGame:
         marked = " This game is now marked as assisted." if newly else ""
         return f"Hint: {token}. {reason}{marked}"
 
+
+
+class PlainGame(PlainTable):
+    """One game on this machine told in sentences (``GameFlow``): the game is saved as it goes,
+    and filed at its end."""
+
+    def __init__(self, flow: GameFlow, inp: Lines, out: TextIO, hinter: Hinter | None = None) -> None:
+        super().__init__(flow, inp, out, hinter)
+        self.local = flow
+
     # --- the game -----------------------------------------------------------------
 
     def filed(self, path: Path | None) -> int:
         """Say where the finished game is saved; if it could not be written, keep it and try again
         each time the person presses Enter, until it is written or they give up."""
-        session = self.flow.session
+        session = self.local.session
         if path is None and session.finished_written:
             self.say(f"The finished game is saved, but it could not be put into the games folder: "
-                     f"{self.flow.problem}. It is filed there the next time the game starts.")
+                     f"{self.local.problem}. It is filed there the next time the game starts.")
             path = session.path
             session.release()  # the next start may file it
         while path is None:
-            self.say(f"The finished game is not saved: {self.flow.problem}.",
+            self.say(f"The finished game is not saved: {self.local.problem}.",
                      "It is kept until this program ends: make room (or fix the folder), then press Enter "
                      "to try again, or type quit to leave it unsaved.")
             self.out.flush()
             line = self.inp.readline()
             if not line or line.strip().lower() in ("quit", "q", "exit"):
-                self.say(f"The finished game was not saved: {self.flow.problem}.")
+                self.say(f"The finished game was not saved: {self.local.problem}.")
                 return 1
-            path = self.flow.file()
+            path = self.local.file()
         self.say(f"record: {escape(str(path))}")
         return 0
 
     def play(self) -> int:
         """Play to the end (or until the person quits or the input ends); the exit status."""
-        flow = self.flow
+        flow = self.local
         try:
             while True:
                 step = flow.next_step()

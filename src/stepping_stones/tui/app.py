@@ -56,6 +56,7 @@ class SteppingStonesApp(App[None]):
         review_title: str = "",
         settings: Settings | None = None,
         setup: Setup | None = None,
+        join: tuple[str, str, str] | None = None,
     ) -> None:
         self.settings = settings if settings is not None else load_settings()
         if self.settings.monochrome:
@@ -64,6 +65,7 @@ class SteppingStonesApp(App[None]):
         self.resume = resume
         self.review_game = review
         self.review_title = review_title
+        self.join = join  # (server, invite code, name): take that seat at once
         self.last_setup = setup if setup is not None else Setup()
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
@@ -107,6 +109,12 @@ class SteppingStonesApp(App[None]):
             return
         if self.resume:
             self._look_for_saved()
+            return
+        if self.join is not None:
+            from .online import OnlineScreen
+
+            server, code, name = self.join
+            self.push_screen(OnlineScreen(server, code, name, join=True))
             return
         # The setup screen is the first screen; the saved games are looked for once it is drawn.
         self.call_after_refresh(self._look_for_saved)
@@ -323,6 +331,12 @@ class SteppingStonesApp(App[None]):
 
         self.push_screen(HistoryScreen())
 
+    def action_online(self) -> None:
+        """Play online: open a table on a table server, or join one with its invite code."""
+        from .online import OnlineScreen
+
+        self.push_screen(OnlineScreen())
+
     def action_stats(self) -> None:
         """The person's statistics over the games in the library."""
         from .library_screens import StatsScreen
@@ -334,6 +348,8 @@ class SteppingStonesApp(App[None]):
         yield SystemCommand("Rules", "How Stepping Stones is played, for the contracts in play", self.action_help)
         yield SystemCommand("Game history", "The games in the library, newest first; open one to review it",
                             self.action_history)
+        yield SystemCommand("Play online", "Open a table on a table server, or join one with an invite code",
+                            self.action_online)
         yield SystemCommand("Statistics", "Your games, wins and points, and how you do in each contract",
                             self.action_stats)
         if self.table is not None:
@@ -447,10 +463,10 @@ class SteppingStonesApp(App[None]):
                                        "If you quit now it is lost. Quit anyway?"), answer)
 
 
-def run(resume: bool = False, setup: Setup | None = None) -> int:
-    """Run the app (its setup screen filled in from ``setup``); the exit status: 0, or non-zero
-    after an error (a crash, a lost game)."""
-    app = SteppingStonesApp(resume=resume, setup=setup)
+def run(resume: bool = False, setup: Setup | None = None, join: tuple[str, str, str] | None = None) -> int:
+    """Run the app (its setup screen filled in from ``setup``; with ``join``, taking that seat at a
+    table on a server at once); the exit status: 0, or non-zero after an error (a crash, a lost game)."""
+    app = SteppingStonesApp(resume=resume, setup=setup, join=join)
     # What has been imported lives as long as the program: freezing it spares the garbage collector
     # going through it all again (a full collection took 25-30 ms while the first screen was drawn).
     gc.freeze()

@@ -218,7 +218,11 @@ class TopBar(Panel):
         t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
         if hand is not None:
             t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-        t.append(f"{look.sep}Pace: {state.table.pace}")
+        if state.table.online:
+            if state.table.waiting:
+                t.append(f"{look.sep}{state.table.waiting}", style="italic")
+        else:
+            t.append(f"{look.sep}Pace: {state.table.pace}")
         if state.table.assisted:
             t.append(f"{look.sep}assisted", style="italic")
         return t
@@ -297,6 +301,8 @@ class TablePanel(Panel):
 def _seat_lines(state: Scene, seat: int) -> list[Text]:
     view, hand, look = state.view, state.hand, state.look
     name = Text(state.names[seat], style="bold")
+    if state.table.seats:  # at a table on a server: who is a person, a computer, away
+        name.append(f" ({state.table.seats[seat]})", style="italic")
     if view.to_act == seat:
         arrow = "<" if look.ascii else "◀"
         name.append(" ")

@@ -51,6 +51,7 @@ class SetupScreen(Screen[None]):
         Binding("f1", "help", "Rules", id="help"),
         Binding("f2", "app.history", "History", id="history"),
         Binding("f3", "app.stats", "Statistics", id="stats"),
+        Binding("f4", "app.online", "Online", id="online"),
     ]
 
     def __init__(self, setup: Setup | None = None) -> None:

@@ -30,7 +30,7 @@ from textual.widgets import Footer
 from ..ai import Action
 from ..ai.hints import Hint
 from ..engine import PASS, Game, IllegalActionError, Phase
-from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableState
+from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableFlow, TableState
 from ..game.match import Request
 from ..storage.session import Session
 from ..storage.settings import Settings
@@ -63,8 +63,12 @@ def _unset() -> TableState:
     raise RuntimeError("the table's state is set as the screen is made")
 
 
-class TableScreen(Screen[None]):
-    """One game in progress."""
+class TableBase(Screen[None]):
+    """A table on show: the panels, bound to the flow's latest state, and the keys, which become
+    calls on the flow (``TableFlow``).  ``TableScreen`` plays a game on this machine;
+    ``tui.online.RemoteTableScreen`` a seat at a table on a server."""
+
+    flow: TableFlow
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", id="cursor_left", key_display="←→"),
@@ -96,15 +100,6 @@ class TableScreen(Screen[None]):
     look: reactive[Look] = reactive(Look, init=False)
     """How it is drawn: symbols or ASCII."""
 
-    class AiAnswered(Message):
-        """An AI seat's answer, worked out in a worker; it may show from ``not_before`` on."""
-
-        def __init__(self, request: Request, action: Action, not_before: float) -> None:
-            super().__init__()
-            self.request = request
-            self.action = action
-            self.not_before = not_before
-
     class HintCame(Message):
         """A hint worked out in a worker (None: there is none)."""
 
@@ -113,27 +108,13 @@ class TableScreen(Screen[None]):
             self.request = request
             self.hint = hint
 
-    def __init__(self, session: Session, settings: Settings) -> None:
-        super().__init__()
-        self.session = session
-        self.flow = GameFlow(session, settings)
-        self.set_reactive(TableScreen.state, self.flow.state)
-        self.set_reactive(TableScreen.look, Look(settings.ascii))
-        self.flow.subscribe(self._publish)
-
     def _publish(self, state: TableState) -> None:
         self.state = state
-
-    @property
-    def game(self) -> Game:
-        """The game itself, for the app's own uses (the review, quitting) and the tests; nothing
-        on the table is drawn from it."""
-        return self.session.game
 
     # --- layout ------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        bound = (TableScreen.state, TableScreen.look)
+        bound = (TableBase.state, TableBase.look)
         yield TooSmall(id="too-small")
         with Vertical(classes="body"):
             yield TopBar(id="topbar").data_bind(*bound)
@@ -155,10 +136,6 @@ class TableScreen(Screen[None]):
         self._arrange(self.state)
         self.call_after_refresh(self.advance)
 
-    def on_unmount(self) -> None:
-        self.leave()
-        self.session.release()  # another copy of the app may open this game now
-
     def watch_state(self, old: TableState, new: TableState) -> None:
         """The panels draw themselves (they are bound to ``state``); the screen arranges them
         (not once it has gone: the end of the game may still file the game through the flow)."""
@@ -178,61 +155,15 @@ class TableScreen(Screen[None]):
         if notice.display != bool(state.problem):
             notice.display = bool(state.problem)
 
-    # --- the flow of the game -------------------------------------------------
-
     def advance(self) -> None:
         """Ask the flow what happens next, and start it; called after every change."""
-        if not self.is_attached or self.state.thinking is not None:
-            return
-        step = self.flow.next_step()
-        if isinstance(step, HandSummary):
-            from .dialogs import HandSummaryScreen
+        raise NotImplementedError
 
-            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
-        elif isinstance(step, GameOver):
-            from .screens import GameOverScreen
+    def _go_on(self) -> None:
+        """Enter, Space or a click while others act: skip the wait for them, if there is one."""
 
-            self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
-                                                  self.flow.problem, assisted=self.flow.assisted,
-                                                  retry=self.flow.file, levels=self._levels()))
-        elif isinstance(step, AiTurn):
-            self._think(step, time.monotonic() + step.delay)
-
-    def _levels(self) -> tuple[str, str, str]:
-        """The levels of the three seats for ``simulate``: the person's seat played by the default."""
-        from ..game.choices import DEFAULT_AI_LEVEL
-
-        one, two = (self.session.level(s) or DEFAULT_AI_LEVEL for s in (1, 2))
-        return (DEFAULT_AI_LEVEL, one, two)
-
-    def _summary_closed(self, _result: object) -> None:
-        self.flow.summary_seen()
-        self.advance()
-
-    @work(thread=True, exclusive=True, group="ai", exit_on_error=True)
-    def _think(self, turn: AiTurn, not_before: float) -> None:
-        """In a worker thread: ask the AI, then send its choice back as a message."""
-        self.post_message(self.AiAnswered(turn.request, turn.request.answer(), not_before))
-
-    def on_table_screen_ai_answered(self, message: AiAnswered) -> None:
-        if not self.flow.hold(message.request, message.action):
-            return  # the flow has moved on without it
-        wait = message.not_before - time.monotonic()
-        if wait > 0.005:
-            self.set_timer(wait, partial(self._go_on, message.request))
-        else:
-            self._go_on(message.request)
-
-    def _go_on(self, request: Request | None = None) -> None:
-        """Show the held AI answer (that of ``request``, or any: the person skipped the wait)."""
-        if self.flow.go_on(request):
-            self.advance()
-
-    def leave(self) -> None:
-        """Stop taking answers: the game is being left."""
-        self.flow.close()
-        self.workers.cancel_group(self, "ai")
-        self.workers.cancel_group(self, "hint")
+    def after_undo(self) -> None:
+        """An undo was made: what the screen does then."""
 
     # --- the person's actions ----------------------------------------------------
 
@@ -293,7 +224,7 @@ class TableScreen(Screen[None]):
     def action_undo(self) -> None:
         """Take back the person's last bid or card, and the AI moves after it."""
         if self.flow.undo():
-            self.workers.cancel_group(self, "ai")
+            self.after_undo()
             self.advance()
 
     def action_nothing_to_undo(self) -> None:
@@ -319,7 +250,7 @@ class TableScreen(Screen[None]):
     def _work_out_hint(self, request: HintRequest) -> None:
         self.post_message(self.HintCame(request, request.answer()))
 
-    def on_table_screen_hint_came(self, message: HintCame) -> None:
+    def on_table_base_hint_came(self, message: HintCame) -> None:
         self.flow.hint_came(message.request, message.hint)
 
     def action_bid_cursor(self, step: int) -> None:
@@ -380,3 +311,95 @@ class TableScreen(Screen[None]):
 
     def action_new_game(self) -> None:
         host(self).action_new_game()
+
+
+class TableScreen(TableBase):
+    """One game in progress on this machine (``GameFlow``)."""
+
+    flow: GameFlow
+
+    class AiAnswered(Message):
+        """An AI seat's answer, worked out in a worker; it may show from ``not_before`` on."""
+
+        def __init__(self, request: Request, action: Action, not_before: float) -> None:
+            super().__init__()
+            self.request = request
+            self.action = action
+            self.not_before = not_before
+
+    def __init__(self, session: Session, settings: Settings) -> None:
+        super().__init__()
+        self.session = session
+        self.flow = GameFlow(session, settings)
+        self.set_reactive(TableScreen.state, self.flow.state)
+        self.set_reactive(TableScreen.look, Look(settings.ascii))
+        self.flow.subscribe(self._publish)
+
+    @property
+    def game(self) -> Game:
+        """The game itself, for the app's own uses (the review, quitting) and the tests; nothing
+        on the table is drawn from it."""
+        return self.session.game
+
+    def on_unmount(self) -> None:
+        self.leave()
+        self.session.release()  # another copy of the app may open this game now
+
+    # --- the flow of the game -------------------------------------------------
+
+    def advance(self) -> None:
+        """Ask the flow what happens next, and start it; called after every change."""
+        if not self.is_attached or self.state.thinking is not None:
+            return
+        step = self.flow.next_step()
+        if isinstance(step, HandSummary):
+            from .dialogs import HandSummaryScreen
+
+            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
+        elif isinstance(step, GameOver):
+            from .screens import GameOverScreen
+
+            self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
+                                                  self.flow.problem, assisted=self.flow.assisted,
+                                                  retry=self.flow.file, levels=self._levels()))
+        elif isinstance(step, AiTurn):
+            self._think(step, time.monotonic() + step.delay)
+
+    def _levels(self) -> tuple[str, str, str]:
+        """The levels of the three seats for ``simulate``: the person's seat played by the default."""
+        from ..game.choices import DEFAULT_AI_LEVEL
+
+        one, two = (self.session.level(s) or DEFAULT_AI_LEVEL for s in (1, 2))
+        return (DEFAULT_AI_LEVEL, one, two)
+
+    def _summary_closed(self, _result: object) -> None:
+        self.flow.summary_seen()
+        self.advance()
+
+    @work(thread=True, exclusive=True, group="ai", exit_on_error=True)
+    def _think(self, turn: AiTurn, not_before: float) -> None:
+        """In a worker thread: ask the AI, then send its choice back as a message."""
+        self.post_message(self.AiAnswered(turn.request, turn.request.answer(), not_before))
+
+    def on_table_screen_ai_answered(self, message: AiAnswered) -> None:
+        if not self.flow.hold(message.request, message.action):
+            return  # the flow has moved on without it
+        wait = message.not_before - time.monotonic()
+        if wait > 0.005:
+            self.set_timer(wait, partial(self._go_on, message.request))
+        else:
+            self._go_on(message.request)
+
+    def _go_on(self, request: Request | None = None) -> None:
+        """Show the held AI answer (that of ``request``, or any: the person skipped the wait)."""
+        if self.flow.go_on(request):
+            self.advance()
+
+    def leave(self) -> None:
+        """Stop taking answers: the game is being left."""
+        self.flow.close()
+        self.workers.cancel_group(self, "ai")
+        self.workers.cancel_group(self, "hint")
+
+    def after_undo(self) -> None:
+        self.workers.cancel_group(self, "ai")

@@ -1,0 +1,168 @@
+"""Plain mode at a table on a server (``stepping-stones join CODE --server URL --plain``).
+
+The same sentences, the same ``legal:`` line before every read and the same commands as a game on
+this machine (``PlainTable``), told from the ``TableState``s of a ``net.remote.RemoteFlow``: the
+server's states go in, the person's bids and cards go out.  Before the table starts it says who
+sits where; while others play it waits for the server.  Hints are there only when the person is
+the only one at the table, undo never (it says so); at the end the finished game is kept in the
+person's own games folder and library, and ``record: PATH`` says where.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from ..engine import NUM_SEATS, PlayerView
+from ..flow import GameOver, HandSummary, PersonTurn
+from ..net.client import Refused
+from ..net.protocol import Error, SeatFacts, State, Welcome
+from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
+from ..storage.safety import escape
+from . import Hinter, Lines, PlainTable, Quit, expert_hint
+
+HELP = [
+    "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
+    "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
+    "hint asks the computer for a suggestion, when you are the only person at the table; undo is off at a table.",
+    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
+    "quit (or q) leaves the table; the server keeps your seat, and a computer plays it if you do not come back.",
+    "help (or ?) says this again.",
+]
+
+LEFT = ("You left the table. The server keeps your seat for a while; after its timeout a computer "
+        "plays it.")
+
+
+def seats_line(seats: list[SeatFacts], mine: int) -> str:
+    """Who sits where, in one sentence."""
+    parts = []
+    for seat, facts in enumerate(seats):
+        who = "you" if seat == mine else (escape(facts.name) if facts.name else "nobody yet")
+        parts.append(f"seat {seat + 1}: {who} ({seat_words(facts)})" if facts.kind != "open"
+                     else f"seat {seat + 1}: open")
+    return "Seats: " + "; ".join(parts) + "."
+
+
+class RemotePlain(PlainTable):
+    """A seat at a table on a server, told and played in plain lines."""
+
+    def __init__(self, flow: RemoteFlow, connection: Connection, inp: Lines, out: TextIO,
+                 hinter: Hinter | None = None) -> None:
+        super().__init__(flow, inp, out, hinter)
+        self.remote = flow
+        self.connection = connection
+        self.say(*(event.text for event in flow.state.log))  # the table as it started
+
+    def command(self, word: str, view: PlayerView) -> bool:
+        if word in ("help", "?", "h?"):
+            self.say(*HELP)
+            return True
+        if word in ("undo", "u"):
+            self.say(UNDO_OFF)
+            return True
+        return super().command(word, view)
+
+    def hint(self) -> None:
+        if not self.remote.help:
+            self.say(HINTS_OFF)
+            return
+        super().hint()
+
+    def wait(self) -> bool:
+        """Take the next thing from the server: False when the connection ended for good."""
+        item = self.connection.get()
+        if isinstance(item, State):
+            self.remote.receive(item)
+        elif isinstance(item, Error):
+            self.remote.refused(item.message)
+        elif isinstance(item, Refused):
+            self.say(f"The table is lost: {item}.")
+            return False
+        else:
+            self.remote.notice(item)
+        return True
+
+    def filed(self, path: Path | None) -> int:
+        if path is None:
+            self.say(f"The finished game could not be kept: {self.remote.problem}.")
+            return 1
+        self.say(f"record: {escape(str(path))}")
+        return 0
+
+    def play(self) -> int:
+        flow = self.remote
+        try:
+            while True:
+                step = flow.next_step()
+                if isinstance(step, HandSummary):
+                    flow.summary_seen()
+                elif isinstance(step, GameOver):
+                    return self.filed(step.path)
+                elif isinstance(step, PersonTurn):
+                    self.ask(step.view)
+                elif not self.wait():
+                    return 1
+        except (Quit, KeyboardInterrupt):
+            self.say(LEFT)
+            return 0
+        finally:
+            self.out.flush()
+
+
+def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO) -> bool:
+    """Wait for the table to start, saying who sits where as seats are taken; False if the
+    connection ended first."""
+    said = ""
+    print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
+          file=out)
+    print("The table starts when every open seat is taken, or when its first person starts it.", file=out,
+          flush=True)
+    while not flow.started:
+        item = connection.get()
+        if isinstance(item, Refused):
+            print(f"The table is lost: {item}.", file=out)
+            return False
+        if isinstance(item, str):
+            print(item[:1].upper() + item[1:] + ".", file=out, flush=True)
+            continue
+        if not isinstance(item, State):
+            continue
+        line = seats_line(item.seats, welcome.seat)
+        if line != said and item.view is None:
+            said = line
+            print(line, file=out, flush=True)
+        flow.receive(item)
+    return True
+
+
+def introduce(flow: RemoteFlow, out: TextIO) -> None:
+    view = flow.state.view
+    others = [f"{escape(view.players[s])} ({flow.state.seats[s]})" for s in range(1, NUM_SEATS)]
+    print(f"Stepping Stones at a table on a server: {view.rules.describe()}, {view.rules.hands} hands.", file=out)
+    print(f"You play as {escape(view.players[0])} against {' and '.join(others)}. "
+          "Type help at any prompt for the commands.", file=out)
+
+
+def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: TextIO,
+        retry_seconds: float = 120.0) -> int:
+    """Take a seat at the table ``code`` on ``server`` and play it in plain lines; the exit status."""
+    connection = Connection(server, code, name, retry_seconds=retry_seconds)
+    try:
+        try:
+            welcome = connection.join()
+        except Refused as exc:
+            print(f"join: {exc}", file=err)
+            return 1
+        flow = RemoteFlow(welcome, connection.send)
+        try:
+            if not lobby(connection, welcome, flow, out):
+                return 1
+        except KeyboardInterrupt:
+            print(LEFT, file=out)
+            return 0
+        introduce(flow, out)
+        return RemotePlain(flow, connection, inp, out, expert_hint).play()
+    finally:
+        out.flush()
+        connection.close()

@@ -1,0 +1,368 @@
+"""Play online: open a table on a table server or join one with its invite code, wait for the
+others in the lobby, then play the seat on the same table screen as a local game.
+
+``RemoteSeat`` runs the seat's ``SeatClient`` on the app's own event loop: each state the server
+sends goes to the seat's ``net.remote.RemoteFlow``, whose ``TableState``s the table screen draws
+(``RemoteTableScreen``, the same panels as ``TableScreen``); keys become the flow's calls, and the
+bids and cards go to the server.  Hints are worked out here only when the person is the only one
+at the table; undo is off (the state's refusal says so).  A dropped connection is taken up again
+by the client, and the table's log says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from ..flow import GameOver, HandSummary
+from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL
+from ..storage.safety import escape, name_problem
+from ..storage.settings import Settings
+from .host import host
+from .render import Look
+from .table import TableBase
+from .widgets import Choice, KeyBar, TooSmall
+
+if TYPE_CHECKING:
+    from ..net.client import SeatClient
+    from ..net.protocol import State, Welcome
+    from ..net.remote import RemoteFlow
+
+DEFAULT_SERVER = "http://127.0.0.1:8765"
+SEATS = [
+    ("you and two people", "people"),
+    ("you, a person and a computer", "one"),
+    ("you and two computers", "computers"),
+]
+
+
+class RemoteSeat:
+    """A seat at a table on a server, played on the app's event loop."""
+
+    def __init__(self, client: SeatClient, welcome: Welcome) -> None:
+        from ..net.remote import RemoteFlow
+
+        self.client = client
+        self.welcome = welcome
+        self.flow: RemoteFlow = RemoteFlow(welcome, self._send)
+        self.listeners: list[Callable[[], None]] = []  # told after every message
+        self.notes: list[str] = []  # the connection's notices before the table starts
+        self.lost: str | None = None  # why the seat cannot be played any more
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def _send(self, move: str, seq: int) -> None:
+        task = asyncio.ensure_future(self.client.act(move, seq))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    def notice(self, line: str) -> None:
+        if self.flow.started:
+            self.flow.notice(line)
+        else:
+            self.notes.append(line)
+        self._tell()
+
+    def _tell(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    async def read(self) -> None:
+        """Hand every message of the server on, until the game is over or the seat is lost."""
+        from ..net.client import Refused
+        from ..net.protocol import Error, State
+
+        try:
+            if self.client.state is not None:
+                self.flow.receive(self.client.state)
+                self._tell()
+            while True:
+                message = await self.client.receive()
+                if isinstance(message, State):
+                    self.flow.receive(message)
+                elif isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn"):
+                    self.flow.refused(message.message)
+                self._tell()
+                if isinstance(message, State) and message.record is not None:
+                    return
+        except Refused as exc:
+            self.lost = str(exc)
+            self.notice(f"the table is lost: {exc}")
+
+    async def start(self) -> None:
+        await self.client.start()
+
+    async def close(self) -> None:
+        self.flow.close()
+        await self.client.close()
+
+    @property
+    def message(self) -> State | None:
+        return self.flow.message
+
+
+def seat_lines(message: State | None, mine: int) -> Text:
+    from ..net.remote import seat_words
+
+    text = Text()
+    if message is None:
+        return text
+    for seat, facts in enumerate(message.seats):
+        who = "you" if seat == mine else (escape(facts.name) if facts.name else "-")
+        text.append(f"Seat {seat + 1}: ", style="bold")
+        text.append(f"{who} ({seat_words(facts)})\n" if facts.kind != "open" else "open: waiting for a person\n")
+    return text
+
+
+class OnlineScreen(Screen[None]):
+    """Open a table on a server (its invite code is shown in the lobby), or join one with a code."""
+
+    BINDINGS = [
+        Binding("ctrl+o", "open_table", "Open a table", id="open_table", key_display="^O"),
+        Binding("ctrl+j", "join", "Join with the code", id="join", key_display="^J"),
+        Binding("escape", "back", "Back", id="back"),
+    ]
+
+    def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str = "", join: bool = False) -> None:
+        super().__init__()
+        self.server = server
+        self.code = code
+        self.person = name
+        self.join_now = join
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        name = self.person or host(self).last_setup.player
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="online"):
+            yield Static(Text.assemble(("Play online", "bold"), " - a table on a table server (stepping-stones host)"),
+                         id="online-title")
+            yield Horizontal(Static("Server", classes="label"),
+                             Input(self.server, compact=True, id="server", max_length=200), classes="row")
+            yield Horizontal(Static("Your name", classes="label"),
+                             Input(name, compact=True, id="online-name", max_length=40), classes="row")
+            yield Static("Open a table (Ctrl+O), with the rules of the setup screen", classes="heading")
+            yield Choice("Seats", SEATS, "people", id="seats")
+            yield Choice("Computers", [(level, level) for level in AI_LEVELS], DEFAULT_AI_LEVEL, id="level")
+            yield Static("Or join a table (Enter or Ctrl+J)", classes="heading")
+            yield Horizontal(Static("Invite code", classes="label"),
+                             Input(self.code, placeholder="XXXXX-XXXXX", compact=True, id="code", max_length=20),
+                             classes="row")
+            yield Static(id="online-status")
+        yield KeyBar(id="online-keys")
+
+    def on_mount(self) -> None:
+        if self.join_now:
+            self.action_join()
+
+    def _say(self, line: str, error: bool = False) -> None:
+        self.query_one("#online-status", Static).update(Text(line, style="bold red" if error else "italic"))
+
+    def _form(self) -> tuple[str, str] | None:
+        server = self.query_one("#server", Input).value.strip()
+        name = self.query_one("#online-name", Input).value.strip()
+        problem = name_problem(name)
+        if problem:
+            self._say(f"{problem[:1].upper()}{problem[1:]}.", error=True)
+            return None
+        return server, name
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "code" or self.query_one("#code", Input).value.strip():
+            self.action_join()
+
+    def action_open_table(self) -> None:
+        form = self._form()
+        if form is None or self.busy:
+            return
+        level = self.query_one("#level", Choice).value
+        seats = {"people": ["open", "open", "open"], "one": ["open", "open", level],
+                 "computers": ["open", level, level]}[self.query_one("#seats", Choice).value]
+        self.busy = True
+        self._say("Opening a table...")
+        self._open(*form, seats, level)
+
+    @work(exclusive=True, group="online", exit_on_error=False)
+    async def _open(self, server: str, name: str, seats: list[str], level: str) -> None:
+        from ..net.client import Refused, open_table
+        from ..net.protocol import NewTable
+        from ..storage.records import RecordRules
+
+        try:
+            request = NewTable.model_validate({"rules": RecordRules.of(host(self).last_setup.rules).model_dump(),
+                                               "seats": seats, "level": level})
+            opened = await open_table(server, request)
+        except Refused as exc:
+            self.busy = False
+            self._say(str(exc), error=True)
+            return
+        self.query_one("#code", Input).value = opened.code
+        await self._take_seat(server, opened.code, name)
+
+    def action_join(self) -> None:
+        form = self._form()
+        code = self.query_one("#code", Input).value.strip()
+        if form is None or self.busy:
+            return
+        if not code:
+            self._say("Type the invite code you were sent (XXXXX-XXXXX), or open a table with Ctrl+O.", error=True)
+            return
+        self.busy = True
+        self._say("Joining the table...")
+        self._join(form[0], code, form[1])
+
+    @work(exclusive=True, group="online", exit_on_error=False)
+    async def _join(self, server: str, code: str, name: str) -> None:
+        await self._take_seat(server, code, name)
+
+    async def _take_seat(self, server: str, code: str, name: str) -> None:
+        from ..net.client import Refused, SeatClient
+
+        seat: list[RemoteSeat] = []
+        try:
+            client = SeatClient(server, code=code, name=name,
+                                notice=lambda line: seat[0].notice(line) if seat else None)
+        except Refused as exc:
+            self.busy = False
+            self._say(str(exc), error=True)
+            return
+        try:
+            welcome = await client.join()
+        except Refused as exc:
+            await client.close()
+            self.busy = False
+            self._say(str(exc), error=True)
+            return
+        seat.append(RemoteSeat(client, welcome))
+        self.busy = False
+        self.app.switch_screen(LobbyScreen(seat[0], server))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class LobbyScreen(Screen[None]):
+    """The table before it starts: its invite code, who sits where; its opener may start it."""
+
+    BINDINGS = [
+        Binding("s", "start", "Start now (computers take the open seats)", id="start"),
+        Binding("escape", "leave", "Leave", id="leave"),
+    ]
+
+    def __init__(self, seat: RemoteSeat, server: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.server = server
+
+    def compose(self) -> ComposeResult:
+        welcome = self.seat.welcome
+        yield TooSmall(id="too-small")
+        with Vertical(classes="body", id="lobby"):
+            yield Static(Text.assemble(("Invite code: ", "bold"), (welcome.code, "bold reverse")), id="lobby-code")
+            yield Static(Text(f"Send it to the people you play with: they join with it from the app's Play online, "
+                              f"or with  stepping-stones join {welcome.code} --server {self.server}", style="italic"),
+                         id="lobby-how")
+            yield Static(id="lobby-seats")
+            yield Static(id="lobby-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.seat.listeners.append(self._changed)
+        self.app.run_worker(self.seat.read(), group="table-client", exit_on_error=False)
+        self._changed()
+
+    def on_unmount(self) -> None:
+        if self._changed in self.seat.listeners:
+            self.seat.listeners.remove(self._changed)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return self.seat.welcome.opener
+        return True
+
+    def _changed(self) -> None:
+        if not self.is_attached:
+            return
+        if self.seat.flow.started:  # once: the table screen takes the seat's messages from now on
+            self.seat.listeners.remove(self._changed)
+            self.app.switch_screen(RemoteTableScreen(self.seat, host(self).settings))
+            return
+        self.query_one("#lobby-seats", Static).update(seat_lines(self.seat.message, self.seat.welcome.seat))
+        notes = Text("The table starts when every open seat is taken" +
+                     (", or when you start it (s)." if self.seat.welcome.opener else "."), style="italic")
+        for line in self.seat.notes[-3:]:
+            notes.append(f"\n{line}")
+        self.query_one("#lobby-notes", Static).update(notes)
+
+    def action_start(self) -> None:
+        if self.seat.welcome.opener:
+            self.run_worker(self.seat.start(), exit_on_error=False)
+
+    def action_leave(self) -> None:
+        self.app.run_worker(self.seat.close(), exit_on_error=False)
+        host(self).show_setup()
+
+
+class RemoteTableScreen(TableBase):
+    """A seat at a table on a server: the same table as a local game, drawn from the states the
+    server sends."""
+
+    flow: RemoteFlow
+
+    def __init__(self, seat: RemoteSeat, settings: Settings) -> None:
+        super().__init__()
+        self.seat = seat
+        self.flow = seat.flow
+        self.set_reactive(TableBase.state, self.flow.state)
+        self.set_reactive(TableBase.look, Look(settings.ascii))
+        self.flow.subscribe(self._publish)
+        self._summary_up = False
+        seat.listeners.append(self.advance)
+
+    def on_unmount(self) -> None:
+        if self.advance in self.seat.listeners:
+            self.seat.listeners.remove(self.advance)
+        self.app.run_worker(self.seat.close(), exit_on_error=False)
+
+    def advance(self) -> None:
+        if not self.is_attached or self._summary_up:
+            return
+        step = self.flow.next_step()
+        if isinstance(step, HandSummary):
+            from .dialogs import HandSummaryScreen
+
+            self._summary_up = True
+            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
+        elif isinstance(step, GameOver):
+            from .screens import GameOverScreen
+
+            self.app.switch_screen(GameOverScreen(step.view, step.path, None, self.flow.problem,
+                                                  assisted=self.flow.state.assisted, retry=self.flow.file))
+
+    def _summary_closed(self, _result: object) -> None:
+        self._summary_up = False
+        self.flow.summary_seen()
+        self.advance()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pace":
+            return False  # the table goes at the pace of its players
+        return super().check_action(action, parameters)
+
+    def action_new_game(self) -> None:
+        from .dialogs import ConfirmScreen
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                host(self).show_setup()
+
+        self.app.push_screen(ConfirmScreen("Leave the table and set up a new game?\n(The server keeps your seat "
+                                           "for a while; then a computer plays it.)"), answer)

@@ -1,0 +1,128 @@
+"""The app at a table on a server: it joins with an invite code (Pilot), waits in the lobby, and
+plays a trick against two bot clients; and the seat's screen shows nothing of the cards it has
+not seen: the same position at a server whose other hands are dealt again draws the same."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from random import Random
+
+from net_support import WAIT, new_table, running
+from stepping_stones.ai import make_ai
+from stepping_stones.engine import Phase, Rules
+from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.protocol import SeatFacts, State, Welcome, legal_actions, view_to_json
+from stepping_stones.net.remote import turned
+from stepping_stones.storage.records import game_from_record
+from stepping_stones.storage.settings import Settings
+from stepping_stones.tui.app import SteppingStonesApp
+from stepping_stones.tui.online import LobbyScreen, RemoteSeat, RemoteTableScreen
+from test_net_hidden import _redealt
+from tui_support import widget_text
+
+
+def _settings() -> Settings:
+    return Settings(pace="instant", colour="colour", trick_pause=False)
+
+
+async def _until(pilot, holds) -> None:
+    """Let the app handle its messages until ``holds()`` (each pause waits for the app's queue,
+    not for the clock; the timeout is only a safety net)."""
+    async with asyncio.timeout(WAIT):
+        while not holds():
+            await pilot.pause()
+
+
+def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table())
+            bots = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(2)]
+            await bots[0].join()  # seat 0; the app takes seat 1, the second bot seat 2
+            app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
+            tasks: list[asyncio.Future[State]] = []
+            try:
+                async with app.run_test(size=(120, 40)) as pilot:
+                    await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                    lobby = app.screen
+                    assert opened.code in widget_text(lobby.query_one("#lobby-code"))
+                    assert "Seat 2: you (person)" in widget_text(lobby.query_one("#lobby-seats"))
+                    await bots[1].join()
+                    tasks = [asyncio.ensure_future(play_randomly(b, Random(i))) for i, b in enumerate(bots)]
+                    await _until(pilot, lambda: isinstance(app.screen, RemoteTableScreen))
+                    table = app.screen
+                    assert isinstance(table, RemoteTableScreen) and table.flow.seat == 1
+                    assert table.state.view.players == ("Ann", "Bot 1", "Bot 0")  # turned: the person in seat 0
+                    acted = 0
+                    while not any(t.finished for t in (table.state.view.shown_hand() or _none()).tricks()
+                                  if any(s == 0 for s, _ in t.cards)):
+                        await _until(pilot, lambda: table.state.my_turn or table.state.view.trick_winners)
+                        state = table.state
+                        if not state.my_turn:
+                            continue
+                        seq = table.flow.message.seq
+                        if state.bidding:
+                            await pilot.press("p" if not state.view.in_puddle else "enter")
+                            if table.state.my_turn and table.state.bidding:
+                                await pilot.press("c", "enter")  # a contract that needs a trump suit
+                        else:
+                            await pilot.press("enter")  # the cursor rests on a legal card
+                        acted += 1
+                        await _until(pilot, lambda seq=seq: table.flow.message.seq != seq or table.state.refusal)
+                        assert table.state.refusal is None
+                    assert acted >= 1
+                    told = " ".join(e.text for e in table.state.log)
+                    assert "You play" in told or "You lead" in told
+                    assert "(person)" in widget_text(table.query_one("#table"))
+            finally:
+                for task in tasks:
+                    task.cancel()
+                for bot in bots:
+                    await bot.close()
+
+    asyncio.run(game())
+
+
+class _none:
+    def tricks(self) -> list:
+        return []
+
+
+def _state(game, seat: int) -> State:
+    view = game.view(seat)
+    seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
+    return State(seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view),
+                 waiting=None)
+
+
+def test_the_seats_screen_is_the_same_whatever_the_cards_it_has_not_seen(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("hidden-online"),
+                      players=("Ann", "Bo", "Cy"))
+    seat = 2
+    while not (match.game.phase is Phase.PLAY and len(match.game.hand.plays) % 3 == 1
+               and len(match.game.hand.plays) > 6):
+        assert match.step() is not Step.OVER
+    other = game_from_record(_redealt(match.game, seat, Random(3)))
+    assert other.hand.deal != match.game.hand.deal and turned(other.view(seat)) == turned(match.game.view(seat))
+
+    async def screen(game) -> str:
+        welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=seat, name="Cy", secret=None, opener=False,
+                          timeout=120.0)
+        app = SteppingStonesApp(settings=_settings())
+        async with app.run_test(size=(120, 40)) as pilot:
+            remote = RemoteSeat(SeatClient("http://127.0.0.1:9", code="AAAAA-AAAAA", name="Cy"), welcome)
+            remote.flow.receive(_state(game, seat))
+            await app.push_screen(RemoteTableScreen(remote, app.settings))
+            await pilot.pause()
+            text = "\n".join(widget_text(w) for w in app.screen.query("Panel"))
+            with contextlib.suppress(Exception):
+                await remote.client.close()
+            return text
+
+    first, second = asyncio.run(screen(match.game)), asyncio.run(screen(other))
+    assert "Cy" in first and first == second
