@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stepping_stones.ai import RandomAI
@@ -105,6 +107,21 @@ ALL_RULES = [
     Rules("standard", redo_tokens=True),
     Rules("advanced", redo_tokens=True),
 ]
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's own home for the game's files (settings, saves, the library), so that no
+    test reads or writes the person's real ones, or another test's: ``STEPPING_STONES_HOME``
+    points at ``tmp_path / "home"`` (not yet made), as do the XDG folders that platformdirs
+    would use without it.  ``NO_COLOR`` is cleared so that colour does not depend on the shell.
+    Subprocesses inherit all of it."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "xdg" / name.lower()))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return home
 
 
 @pytest.fixture

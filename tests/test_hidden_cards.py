@@ -26,13 +26,6 @@ from stepping_stones.tui.table import TableScreen
 from tui_support import make_app, press, saved_game_near_the_end, widget_text
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path
-
-
 def regrouped(record, seed: int):
     """The same record, but the opponents' cards still unplayed in its last hand split another
     way that agrees with everything the person has seen (voids shown stay voids)."""
