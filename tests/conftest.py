@@ -124,6 +124,37 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+class StepClock:
+    """A stand-in for the ``time`` module of ``lab/speed.py``: each reading of a clock is one
+    step after the last (steps that are powers of two, so that differences are exact).  With it
+    every timed call lasts exactly one step, and the bench's arithmetic can be checked to the
+    digit: what is CPU time and what is wall time, milliseconds, rates."""
+
+    WALL = 2.0**-10  # seconds between two readings of perf_counter
+    CPU = 2.0**-8  # and of process_time: another step, so that a swap of the clocks shows
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def perf_counter(self) -> float:
+        self.wall += self.WALL
+        return self.wall
+
+    def process_time(self) -> float:
+        self.cpu += self.CPU
+        return self.cpu
+
+
+@pytest.fixture
+def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
+    """The bench (``lab/speed.py``) reads ``StepClock`` instead of the real clocks."""
+    from stepping_stones.lab import speed
+
+    clock = StepClock()
+    monkeypatch.setattr(speed, "time", clock)
+    return clock
+
+
 @pytest.fixture
 def game() -> Game:
     return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)
