@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from conftest import StepClock
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import TRICKS
@@ -24,7 +26,8 @@ from stepping_stones.lab.speed import (
 )
 
 
-def test_decisions_are_cpu_and_wall_milliseconds_of_each_level_asked(step_clock):
+@pytest.mark.usefixtures("step_clock")
+def test_decisions_are_cpu_and_wall_milliseconds_of_each_level_asked():
     result = decisions(games=2, seed=3, levels=["random", "heuristic"])
     cpu_ms, wall_ms = round(StepClock.CPU * 1e3, 3), round(StepClock.WALL * 1e3, 3)
     assert result.cpu_ms == {level: {"p50": cpu_ms, "p95": cpu_ms, "max": cpu_ms} for level in ("random", "heuristic")}
@@ -33,7 +36,8 @@ def test_decisions_are_cpu_and_wall_milliseconds_of_each_level_asked(step_clock)
     assert result.sets == {"random": ["advanced", "standard"], "heuristic": ["advanced", "standard"]}
 
 
-def test_every_decision_of_the_games_played_is_timed_once(step_clock):
+@pytest.mark.usefixtures("step_clock")
+def test_every_decision_of_the_games_played_is_timed_once():
     times = decision_times("random", games=2, seed=1)
     # the same two games, played again untimed: every step in which an AI seat acted (a bid or
     # a card; the engine makes the forced passes itself)
@@ -68,7 +72,8 @@ def test_solver_positions_are_drawn_as_the_bench_says():
     assert len(contracts) == 7
 
 
-def test_the_solvers_speed_is_its_positions_over_its_cpu_seconds(step_clock, monkeypatch):
+@pytest.mark.usefixtures("step_clock")
+def test_the_solvers_speed_is_its_positions_over_its_cpu_seconds(monkeypatch):
     solves = []
 
     def recorded(tricks_left: int, count: int, seed: int = 0):

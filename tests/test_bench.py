@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import StepClock
 from stepping_stones.cli import main
 from stepping_stones.lab import speed
 from stepping_stones.lab.speed import random_hands, solver_times
 
 
-def test_bench_json_reports_the_engine_figures(capsys, step_clock, monkeypatch):
+@pytest.mark.usefixtures("step_clock")
+def test_bench_json_reports_the_engine_figures(capsys, monkeypatch):
     """Every figure is what it says it is: with a clock that moves one step per reading, each
     one can be worked out exactly from the steps and the work done."""
     solves = []
