@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 from random import Random
 
-import pytest
 from textual.widgets import Static
 
 from stepping_stones.ai.knowledge import Knowledge
@@ -51,6 +50,9 @@ def regrouped(record, seed: int):
 
 
 async def screen_texts(pilot, screen) -> list[str]:
+    # The analysis of a finished hand is solved in a worker, which hands its answer to the screen
+    # before it completes: wait for it, so that every run reads the answer, never "working it out".
+    await pilot.app.workers.wait_for_complete()
     await pilot.pause()  # let the layout settle before reading
     return [f"{w.id}: {widget_text(w)}" for w in screen.query(Static) if w.display]
 
