@@ -11,3 +11,4 @@ _open_app_process, _stdin  # serve/tabs.py: textual-serve's AppService calls and
 parameters  # tui/*: the second argument of Textual's check_action(action, parameters)
 control  # tui/widgets.py: Textual's Message.control, read by @on(..., selector)
 _return_code  # tests/test_saving.py: what Textual's App.run sets when the app stops on an exception
+log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request

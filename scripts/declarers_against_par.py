@@ -9,6 +9,10 @@ higher par in a Lose contract (lower in a Win one) chose, or was forced into, wo
 with the same par but a worse result played them worse.
 
     .venv/bin/python scripts/declarers_against_par.py --set advanced --games 30 --seed diagB
+
+``--hands N`` keeps only the first N hands of each game, ``--limit`` bounds the positions of one
+par and ``--budget`` the expert's positions per decision (``ExpertAI.node_budget``): the smoke test
+(tests/test_scripts.py) runs one hand of one game with small ones.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import argparse
 from collections import defaultdict
 from multiprocessing import Pool
 
-from stepping_stones.ai import make_ai
+from stepping_stones.ai import ExpertAI, make_ai
+from stepping_stones.ai.expert import NODE_BUDGET
 from stepping_stones.ai.solver import SearchLimit, Solver, whole_hand_value
 from stepping_stones.engine import CONTRACTS, Game, HandState, Rules
 from stepping_stones.game.match import Seeds, drive
@@ -25,21 +30,24 @@ from stepping_stones.game.match import Seeds, drive
 LIMIT = 3_000_000  # solver positions for one hand's par; a rare hand past it is left out
 
 
-def play(job: tuple[str, str, int]) -> list[tuple[str, bool, bool, int, int | None]]:
+Job = tuple[str, str, int, int | None, int, int]  # seed, contract set, game number, hands, limit, budget
+
+
+def play(job: Job) -> list[tuple[str, bool, bool, int, int | None]]:
     """One game: (contract id, declared by the expert, from the puddle, result, par) per hand."""
-    seed, contract_set, number = job
+    seed, contract_set, number, hands, limit, budget = job
     seeds = Seeds.series(seed, number)
     game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
     seat = number % 3
     seats = [make_ai("heuristic")] * 3
-    seats[seat] = make_ai("expert")
-    drive(game, seats, seeds)
+    seats[seat] = ExpertAI(node_budget=budget)
+    drive(game, seats, seeds, stop=None if hands is None else lambda g: len(g.log) > hands)
     out = []
-    for hand in game.log:
+    for hand in game.log[:hands]:  # the hand dealt past ``hands`` is not played
         d = hand.declaration
         state = HandState(hand.deal, hand.declarer, d.contract, d.ranking, d.trump)
         solver = Solver(d.contract, d.ranking, d.trump, hand.declarer)
-        solver.limit = LIMIT
+        solver.limit = limit
         try:
             par: int | None = whole_hand_value(state, solver, hand.result)
         except SearchLimit:
@@ -54,9 +62,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", default="diag")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--hands", type=int, default=None, help="hands of each game (default: all)")
+    parser.add_argument("--limit", type=int, default=LIMIT, help=f"positions of one par (default {LIMIT:,})")
+    parser.add_argument("--budget", type=int, default=NODE_BUDGET,
+                        help=f"the expert's positions per decision (default {NODE_BUDGET:,})")
     args = parser.parse_args()
+    jobs: list[Job] = [(args.seed, args.set, n, args.hands, args.limit, args.budget) for n in range(args.games)]
     with Pool(args.workers) as pool:
-        games = pool.map(play, [(args.seed, args.set, n) for n in range(args.games)])
+        games = pool.map(play, jobs)
     rows: dict[tuple[str, str], list[tuple[bool, int, int | None]]] = defaultdict(list)
     for game in games:
         for contract, expert, puddle, result, par in game:

@@ -8,6 +8,7 @@ contracts, both rankings).  Runs alternate, best of five each, so a busy machine
 Run from the repository: ``python scripts/measure_engine_ratio.py``.
 """
 
+import argparse
 import time
 from random import Random
 
@@ -45,9 +46,13 @@ def plain_hands(hands: int, seed: int) -> float:
 
 
 def main() -> None:
-    n = 5000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000, help="hands per run (default 5000)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each; the best counts (default 5)")
+    args = parser.parse_args()
+    n = args.hands
     engine, plain = [], []
-    for r in range(5):
+    for r in range(args.runs):
         engine.append(random_hands(n, seed=r).seconds)
         plain.append(plain_hands(n, seed=r))
     e, p = n / min(engine), n / min(plain)

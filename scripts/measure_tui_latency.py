@@ -1,8 +1,9 @@
 """Key latency while an AI seat is thinking (the seat is slowed to think for 2 s of pure CPU).
 
-Run from the repository: ``python scripts/measure_tui_latency.py``.
+Run from the repository: ``python scripts/measure_tui_latency.py [--spin SECONDS] [--keys N]``.
 """
 
+import argparse
 import asyncio
 import os
 import sys
@@ -21,14 +22,15 @@ from stepping_stones.storage.settings import Settings
 
 
 class Slow:
-    """An AI seat that spins the CPU for two seconds before each answer."""
+    """An AI seat that spins the CPU for ``spin`` seconds (two by default) before each answer."""
 
-    def __init__(self, inner):
+    def __init__(self, inner, spin=2.0):
         self.inner = inner
         self.name = inner.name
+        self.spin = spin
 
     def _spin(self):
-        end = time.perf_counter() + 2.0
+        end = time.perf_counter() + self.spin
         x = 0
         while time.perf_counter() < end:
             x += sum(range(200))
@@ -42,7 +44,7 @@ class Slow:
         return self.inner.choose_card(view, rng)
 
 
-async def main():
+async def main(spin, keys):
     settings = Settings(pace="instant", colour="colour")
     app = tui_support.make_app(settings=settings, levels=("heuristic", "heuristic"), seed="lat")
     lat = []
@@ -51,9 +53,9 @@ async def main():
         await tui_support.press(pilot, "enter")
         await pilot.pause()
         table = app.table
-        table.flow.seats[1:] = [Slow(make_ai("heuristic")), Slow(make_ai("heuristic"))]
+        table.flow.seats[1:] = [Slow(make_ai("heuristic"), spin), Slow(make_ai("heuristic"), spin)]
         table.flow.match = table.flow._match(table.game)
-        while len(lat) < 12:
+        while len(lat) < keys:
             if table.state.thinking is not None:
                 before = app.settings.pace
                 key = events.Key("f", "f")
@@ -79,4 +81,8 @@ async def main():
     print(f"key answered while an AI thinks: n={len(lat)} median {median:.1f} ms, max {worst:.1f} ms")
 
 
-asyncio.run(main())
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--spin", type=float, default=2.0, help="seconds each AI answer spins the CPU (default 2)")
+parser.add_argument("--keys", type=int, default=12, help="keys timed (default 12)")
+args = parser.parse_args()
+asyncio.run(main(args.spin, args.keys))

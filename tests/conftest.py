@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stepping_stones.ai import RandomAI
@@ -105,6 +107,52 @@ ALL_RULES = [
     Rules("standard", redo_tokens=True),
     Rules("advanced", redo_tokens=True),
 ]
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's own home for the game's files (settings, saves, the library), so that no
+    test reads or writes the person's real ones, or another test's: ``STEPPING_STONES_HOME``
+    points at ``tmp_path / "home"`` (not yet made), as do the XDG folders that platformdirs
+    would use without it.  ``NO_COLOR`` is cleared so that colour does not depend on the shell.
+    Subprocesses inherit all of it."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "xdg" / name.lower()))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return home
+
+
+class StepClock:
+    """A stand-in for the ``time`` module of ``lab/speed.py``: each reading of a clock is one
+    step after the last (steps that are powers of two, so that differences are exact).  With it
+    every timed call lasts exactly one step, and the bench's arithmetic can be checked to the
+    digit: what is CPU time and what is wall time, milliseconds, rates."""
+
+    WALL = 2.0**-10  # seconds between two readings of perf_counter
+    CPU = 2.0**-8  # and of process_time: another step, so that a swap of the clocks shows
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def perf_counter(self) -> float:
+        self.wall += self.WALL
+        return self.wall
+
+    def process_time(self) -> float:
+        self.cpu += self.CPU
+        return self.cpu
+
+
+@pytest.fixture
+def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
+    """The bench (``lab/speed.py``) reads ``StepClock`` instead of the real clocks."""
+    from stepping_stones.lab import speed
+
+    clock = StepClock()
+    monkeypatch.setattr(speed, "time", clock)
+    return clock
 
 
 @pytest.fixture

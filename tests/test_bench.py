@@ -1,27 +1,46 @@
-"""The bench command runs and reports what it promises (figures are checked by people, not tests)."""
+"""The bench command runs and reports what it promises: the figures are read by people; what they
+are figures of is checked here, with a clock that moves one step per reading (``step_clock``)."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+from conftest import StepClock
 from stepping_stones.cli import main
-from stepping_stones.lab.speed import random_hands
+from stepping_stones.lab import speed
+from stepping_stones.lab.speed import random_hands, solver_times
 
 
-def test_bench_json_reports_the_engine_figures(capsys):
+@pytest.mark.usefixtures("step_clock")
+def test_bench_json_reports_the_engine_figures(capsys, monkeypatch):
+    """Every figure is what it says it is: with a clock that moves one step per reading, each
+    one can be worked out exactly from the steps and the work done."""
+    solves = []
+
+    def recorded(tricks_left: int, count: int, seed: int = 0):
+        times = solver_times(tricks_left, count, seed)
+        solves.extend(times)
+        return times
+
+    monkeypatch.setattr(speed, "solver_times", recorded)
     assert main(["bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
-                 "--solver-positions", "1"]) == 0
+                 "--decision-games", "2", "--solver-positions", "1"]) == 0
     facts = json.loads(capsys.readouterr().out)
+    wall, cpu = StepClock.WALL, StepClock.CPU
     assert facts["hands"] == 200
-    assert facts["random_hands_per_s"] > 0
-    assert facts["state_copy_us"] > 0 and facts["push_pop_us"] > 0
-    assert set(facts["ai_decision_ms"]) == set(facts["ai_decision_cpu_ms"]) == {"random"}
-    assert facts["ai_decision_sets"] == {"random": ["advanced", "standard"]}  # 4 games: both sets
-    for key in ("solver_ms", "solver_cpu_ms"):
-        assert set(facts[key]) == {"6", "8", "10", "12"}
-        for figures in facts[key].values():
-            assert set(figures) == {"p50", "p95"} and 0 <= figures["p50"] <= figures["p95"]
-    assert facts["solver_positions_per_cpu_s"] > 0
+    assert facts["random_hands_per_s"] == round(200 / wall)  # a run lasts one step
+    assert facts["state_copy_us"] == round(wall / 200_000 * 1e6, 3)  # one step over 200,000 copies
+    assert facts["push_pop_us"] == round(wall / 200_000 * 1e6, 3)
+    assert facts["ai_decision_ms"] == {"random": dict.fromkeys(("p50", "p95", "max"), round(wall * 1e3, 3))}
+    assert facts["ai_decision_cpu_ms"] == {"random": dict.fromkeys(("p50", "p95", "max"), round(cpu * 1e3, 3))}
+    assert facts["ai_decision_sets"] == {"random": ["advanced", "standard"]}  # 2 games: both sets
+    sizes = ("6", "8", "10", "12")  # tricks left
+    assert facts["solver_ms"] == {t: dict.fromkeys(("p50", "p95"), round(wall * 1e3, 3)) for t in sizes}
+    assert facts["solver_cpu_ms"] == {t: dict.fromkeys(("p50", "p95"), round(cpu * 1e3, 3)) for t in sizes}
+    assert len(solves) == 4  # one position of each size
+    assert facts["solver_positions_per_cpu_s"] == round(sum(solve.positions for solve in solves) / (4 * cpu))
 
 
 def test_random_hands_are_reproducible():

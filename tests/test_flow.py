@@ -14,12 +14,6 @@ from stepping_stones.storage.session import Session, Setup, current_path, sideca
 from stepping_stones.storage.settings import Settings
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    return tmp_path
-
-
 def told(flow: GameFlow) -> list:
     """Every event the flow tells from now on, in order, as its states bring them."""
     events = []

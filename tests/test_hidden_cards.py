@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 from random import Random
 
-import pytest
 from textual.widgets import Static
 
 from stepping_stones.ai.knowledge import Knowledge
@@ -24,13 +23,6 @@ from stepping_stones.tui.dialogs import LastTrickScreen
 from stepping_stones.tui.screens import ReviewScreen
 from stepping_stones.tui.table import TableScreen
 from tui_support import make_app, press, saved_game_near_the_end, widget_text
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path
 
 
 def regrouped(record, seed: int):
@@ -58,10 +50,10 @@ def regrouped(record, seed: int):
 
 
 async def screen_texts(pilot, screen) -> list[str]:
-    # Every analysis the screen asked for is finished and shown (never "working it out" in one
-    # run and an answer in the other), and the layout has settled.
+    # The analysis of a finished hand is solved in a worker, which hands its answer to the screen
+    # before it completes: wait for it, so that every run reads the answer, never "working it out".
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await pilot.pause()  # let the layout settle before reading
     return [f"{w.id}: {widget_text(w)}" for w in screen.query(Static) if w.display]
 
 

@@ -138,7 +138,7 @@ def test_analysis_values_equal_brute_force_near_the_end_and_mistakes_add_up():
     game = game_at("analysis", Rules("advanced"), 10**6)
     assert game.over
     checked = 0
-    for hand in game.log[:3]:
+    for hand in game.log[:2]:  # (each hand is solved from every one of its 36 positions)
         a = analyse_hand(hand)
         assert a.count == hand.result and len(a.dd_after) == 3 * TRICKS
         assert a.dd_after[-1] == hand.result

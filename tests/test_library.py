@@ -22,12 +22,6 @@ from stepping_stones.storage.records import read_record, record_from_game, summa
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def make_records(folder: Path, count: int, start: int = 0) -> list[Path]:
     """Whole games of random play, the names in varying seats, some short, advanced or with redo."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -32,12 +32,6 @@ MODES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 class Script(io.TextIOBase):
     """Input that answers each ``legal:`` line printed so far on ``out``: first the lines of
     ``first`` (commands, bad input), then a random legal token.  It checks that the prompt is the

@@ -403,7 +403,7 @@ def _paths(value, path=()):
             yield from _paths(v, (*path, i))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 50), data=st.data())
 def test_any_damage_to_a_record_gives_a_result_or_one_record_error(seed, data):
     record = record_dict(random_game(seed, Rules("advanced", redo_tokens=True), stop_after=seed * 13))

@@ -6,7 +6,6 @@ import asyncio
 import errno
 import os
 import stat
-import time
 from random import Random
 
 import pytest
@@ -20,20 +19,18 @@ from stepping_stones.tui.table import TableScreen
 from tui_support import human_turn, make_app, press, saved_game_near_the_end, wait_for_person, widget_text
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path / "home"
-
-
-async def _start(app, size=(80, 24)):
-    """Run ``app`` and return the screen it settles on and the text of its notice, if any."""
+async def _notice_at_start(app, size=(80, 24)) -> str:
+    """Run ``app`` until it shows the notice it opens with (it looks for the saved game once its
+    first screen is drawn) and return the notice's text."""
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        text = widget_text(screen.query_one("#notice")) if isinstance(screen, NoticeScreen) else ""
-        return type(screen), text
+        shown = asyncio.Event()
+        app.screen_change_signal.subscribe(app, lambda screen: shown.set())
+        async with asyncio.timeout(60):  # a safety net only: the notice comes with the first screen
+            while not isinstance(app.screen, NoticeScreen):
+                shown.clear()
+                await shown.wait()
+        await pilot.pause()  # the notice is mounted
+        return widget_text(app.screen.query_one("#notice"))
 
 
 @pytest.mark.parametrize("content", [
@@ -43,23 +40,35 @@ async def _start(app, size=(80, 24)):
 def test_a_hostile_save_is_moved_aside_and_the_app_opens(home, content):
     current_path().parent.mkdir(parents=True)
     current_path().write_text(content)
-    screen, text = asyncio.run(_start(make_app()))
-    assert screen is NoticeScreen
+    text = asyncio.run(_notice_at_start(make_app()))
     assert "could not be resumed" in text
     assert not current_path().exists()
     assert len(list(current_path().parent.glob("current.json.bad-*"))) == 1
 
 
-def test_a_50_megabyte_save_is_refused_at_once(home):
+def test_a_50_megabyte_save_is_refused_at_once(home, monkeypatch):
+    """Refused by its size, before it is read: not one byte of the 50 MB is read or parsed."""
     current_path().parent.mkdir(parents=True)
     with open(current_path(), "w") as f:
         f.write('{"format": "stepping-stones-record/1", "hands": [')
-        f.write(", ".join(["{}"] * (50 * 1024 * 1024 // 4)))
-        f.write("]}")
-    start = time.monotonic()
-    screen, text = asyncio.run(_start(make_app()))
-    assert time.monotonic() - start < 5
-    assert screen is NoticeScreen and "too large" in text
+        f.write("{}, " * (50 * 1024 * 1024 // 4))
+        f.write("{}]}")
+    save = os.stat(current_path())
+    read_from_save = []
+    real_read = os.read
+
+    def read(fd: int, n: int) -> bytes:
+        data = real_read(fd, n)
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) == (save.st_dev, save.st_ino):
+            read_from_save.append(len(data))
+        return data
+
+    monkeypatch.setattr(os, "read", read)
+    text = asyncio.run(_notice_at_start(make_app()))
+    assert f"is too large ({save.st_size:,} bytes" in "".join(text.split("\n"))
+    assert read_from_save == []
+    assert len(list(current_path().parent.glob("current.json.bad-*"))) == 1  # moved aside, whole
 
 
 def test_a_save_folder_that_cannot_be_made_never_stops_the_game(tmp_path, monkeypatch):

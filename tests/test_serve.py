@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import http.client
+import http.server
 import json
 import os
 import queue
 import re
 import resource
+import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -480,14 +482,15 @@ def test_ctrl_c_ends_every_app_and_counts_only_games_in_progress(served):
     assert all(not alive(app) for app in apps)
 
 
-@pytest.mark.skipif(not LINUX, reason="the apps die with the server through a Linux prctl")
+@pytest.mark.skipif(not LINUX, reason="the apps die with the server through a Linux prctl; pidfds are Linux's")
 def test_no_app_outlives_the_server(served):
-    async def main() -> set[int]:
+    async def main() -> dict[int, int]:
         async with aiohttp.ClientSession() as session:
             tabs = [await session.ws_connect(served.origin + "/ws", origin=served.origin) for _ in range(2)]
             for tab in tabs:
                 assert await _first_frame(tab)
-            apps = children(served.proc.pid)
+            # a handle on each app (a pidfd) that tells when it ends, taken while it certainly runs
+            apps = {pid: os.pidfd_open(pid) for pid in children(served.proc.pid)}
             served.proc.kill()  # kill -9: no chance to end them
             served.proc.wait()
             for tab in tabs:
@@ -496,17 +499,17 @@ def test_no_app_outlives_the_server(served):
 
     apps = asyncio.run(main())
     assert len(apps) == 2
-    for app in apps:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(app, 0)  # not ours to reap; the kernel ends them with the server
-    deadline = time.monotonic() + 30  # the kernel's SIGKILL is delivered at once; allow a busy machine
-    while any(alive(app) for app in apps):
-        assert time.monotonic() < deadline, "an app outlived its server"
-        time.sleep(0.05)
+    for app, handle in apps.items():
+        try:  # readable once the process has ended; the timeout is a safety net, not a measure
+            ended, _, _ = select.select([handle], [], [], 120)
+        finally:
+            os.close(handle)
+        assert ended, f"the app {app} outlived its server"
 
 
 # --- in a real browser ------------------------------------------------------------------------
 
+SAFETY_MS = 120_000  # how long a browser test waits for an event before it fails: never reached when all is well
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P^_].*?(?:\x07|\x1b\\)|\x1b[()][0-9A-B]|\x1b[=>78]")
 
 
@@ -521,11 +524,19 @@ def _browser():
 
 
 class Screen:
-    """What the app in the page has drawn: the terminal output the page received, as text."""
+    """What the app in the page has drawn: the terminal output the page received, as text.
+
+    Waiting is on the frames themselves (Playwright's events): the timeouts are safety nets."""
 
     def __init__(self, page) -> None:
+        self.page = page
         self.chunks: list[bytes] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.sockets: list = []
+        page.on("websocket", self._opened)
+
+    def _opened(self, ws) -> None:
+        self.sockets.append(ws)
+        ws.on("framereceived", self._frame)  # before any waiter below: it sees every frame first
 
     def _frame(self, payload) -> None:
         if isinstance(payload, bytes):
@@ -534,12 +545,20 @@ class Screen:
     def text(self) -> str:
         return ANSI.sub("", b"".join(self.chunks).decode("utf-8", "replace"))
 
-    def wait_for(self, page, words: str, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while words not in self.text():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{words!r} never appeared in the page")
-            page.wait_for_timeout(50)
+    def _socket(self):
+        if not self.sockets:
+            self.page.wait_for_event("websocket", timeout=SAFETY_MS)
+        return self.sockets[-1]
+
+    def next_frame(self) -> None:
+        """Wait until the app draws again."""
+        self._socket().wait_for_event("framereceived", timeout=SAFETY_MS)
+
+    def wait_for(self, words: str) -> None:
+        """Wait until ``words`` have been drawn."""
+        if words not in self.text():
+            self._socket().wait_for_event("framereceived", predicate=lambda _: words in self.text(),
+                                          timeout=SAFETY_MS)
 
 
 def _saved(home: Path):
@@ -563,14 +582,14 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
             screen = Screen(page)
             page.goto(served.url)
             assert page.title() == "Stepping Stones"
-            screen.wait_for(page, "Start game")
+            screen.wait_for("Start game")
             page.locator(".xterm-screen").click()
             page.keyboard.press("Enter")  # the setup screen's Start game
             played = None
-            deadline = time.monotonic() + 90
             while played is None:
-                assert time.monotonic() < deadline, "the person's card never reached the saved game"
-                page.wait_for_timeout(150)
+                # Every move is saved before the frame that shows it is drawn: read the save
+                # after each frame.
+                screen.next_frame()
                 game = _saved(served.home)
                 if game is None or game.to_act != 0:
                     continue
@@ -584,18 +603,16 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
                 else:
                     page.keyboard.press("ArrowRight")  # the next card, then play it (or be told no)
                     page.keyboard.press("Enter")
-            screen.wait_for(page, f"You play {CARD_NAMES[played]}")
+            screen.wait_for(f"You play {CARD_NAMES[played]}")
             # the bundled font is the one in use, and nothing was asked of another machine
             assert page.evaluate("document.fonts.check('16px \"Roboto Mono\"')")
             assert all(url.startswith((served.origin, f"ws://127.0.0.1:{served.port}")) for url in requests), requests
             assert not [p for p in problems if "Content Security Policy" in p], problems
-            page.wait_for_timeout(500)
             if os.environ.get("STEPPING_STONES_SCREENSHOT"):
                 page.screenshot(path=os.environ["STEPPING_STONES_SCREENSHOT"])
             # Ctrl+C with the tab still open: its app is told to quit, and the page says so
             status, out, err = served.stop()
-            page.wait_for_timeout(300)
-            assert "Session ended" in page.evaluate("document.body.innerText")
+            page.wait_for_function("document.body.innerText.includes('Session ended')", timeout=SAFETY_MS)
         finally:
             browser.close()
     assert status == 0, err
@@ -606,6 +623,11 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
     assert game is not None and any(played in hand.plays for hand in game.log)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(served.home))
     assert not open_elsewhere(served.home / "data" / "current.json")
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args) -> None:
+        pass
 
 
 def test_a_page_on_another_origin_can_neither_play_nor_frame_the_game(served, tmp_path):
@@ -622,33 +644,25 @@ def test_a_page_on_another_origin_can_neither_play_nor_frame_the_game(served, tm
   ws.onopen = () => {{ window.result = "opened"; ws.send(JSON.stringify(["stdin", "\\r"])); }};
   ws.onerror = () => {{ window.result = "refused"; }};
 </script></body></html>""")
-    evil_port = free_port()
-    other = subprocess.Popen([sys.executable, "-m", "http.server", str(evil_port), "--bind", "127.0.0.1",
-                              "--directory", str(evil)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True)
+    # the other site, listening from the moment it is made (its socket is bound and listening)
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(evil)))
+    evil_port = other.server_address[1]
+    threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
-        assert other.stderr is not None
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             try:
                 page = browser.new_page()
-                deadline = time.monotonic() + 30
-                while True:  # the other server takes a moment to listen
-                    try:
-                        page.goto(f"http://127.0.0.1:{evil_port}/")
-                        break
-                    except Exception:
-                        assert time.monotonic() < deadline
-                        page.wait_for_timeout(100)
-                page.wait_for_function("window.result !== 'pending'", timeout=30000)
+                page.goto(f"http://127.0.0.1:{evil_port}/")
+                page.wait_for_function("window.result !== 'pending'", timeout=SAFETY_MS)
                 assert page.evaluate("window.result") == "refused"
                 framed = page.frame_locator("#frame").locator("body")
                 assert framed.count() == 0 or "Stepping Stones" not in (framed.inner_text(timeout=2000) or "")
             finally:
                 browser.close()
     finally:
-        other.terminate()
-        other.wait()
+        other.shutdown()
+        other.server_close()
     if LINUX:
         assert children(served.proc.pid) == set()
     _, _, err = served.stop()

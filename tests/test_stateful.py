@@ -171,5 +171,5 @@ class GameMachine(RuleBasedStateMachine):
         assert sum(game.totals()) == 3 * scored
 
 
-GameMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=120, deadline=None)
+GameMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=120, deadline=None)
 TestGameMachine = GameMachine.TestCase

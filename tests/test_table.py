@@ -41,11 +41,9 @@ from tui_support import (
 
 
 @pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+def term(monkeypatch):
+    """The table's colours as in a 256-colour terminal, whatever runs the tests."""
     monkeypatch.setenv("TERM", "xterm-256color")
-    return tmp_path
 
 
 async def until(pilot, stop, seed: int = 1):

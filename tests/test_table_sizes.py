@@ -26,13 +26,6 @@ from stepping_stones.tui.screens import GameOverScreen
 from tui_support import human_turn, make_app, press, settled, wait_for_person, widget_text
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path
-
-
 async def until(pilot, stop, seed: int = 1, summaries: bool = True):
     """Play the person's seat at random (key presses) until ``stop(app, screen)`` holds."""
     rng = Random(seed)

@@ -39,17 +39,17 @@ def test_a_level_against_itself_is_refused(capsys):
 
 
 def test_only_one_vs_two(capsys):
-    assert main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "2",
+    assert main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1",
                  "--seed", "5", "--only", "one-vs-two", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["two_vs_one"] is None
-    assert out["games"] == 6 and out["games_played"] == 6
+    assert out["games"] == 3 and out["games_played"] == 3  # one deal set: the candidate in each seat
     lo, hi = out["win_rate_ci95"]
     assert 0.0 <= lo <= out["win_rate"] <= hi <= 1.0
     # The same one-against-two games as a full tournament of the same seed.
-    full = tournament("heuristic", "random", 2, "5", Rules())
+    full = tournament("heuristic", "random", 1, "5", Rules())
     assert full.one_vs_two.to_json() == {k: v for k, v in out.items() if k in full.one_vs_two.to_json()}
-    assert full.two_vs_one is not None and full.to_json()["two_vs_one"]["games"] == 6
+    assert full.two_vs_one is not None and full.to_json()["two_vs_one"]["games"] == 3
 
 
 def test_only_refuses_other_values(capsys):

@@ -30,13 +30,6 @@ from tui_support import (
 )
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path
-
-
 async def _until(pilot, rng, stop, summaries: list | None = None):
     """Play the person's seat (key presses) until ``stop(table)`` holds at the person's turn."""
     app = pilot.app

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from random import Random
 
-import pytest
 from rich.console import Console
 
 from stepping_stones.ai import RandomAI, decide
@@ -23,13 +22,6 @@ from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.render import Look, result_text, sheet_table
 from stepping_stones.tui.screens import GameOverScreen
 from tui_support import make_app, play_to_the_end, press, sheet_from_screen, widget_text
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return tmp_path
 
 
 def _check(shown, facts, result, game):

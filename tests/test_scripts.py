@@ -1,0 +1,135 @@
+"""Every script in scripts/ runs, on the smallest input that exercises it, and prints figures that
+make sense.  The figures themselves (speeds, ratios) depend on the machine and are not judged:
+what is checked is that each line is there, well formed, and agrees with the input and with
+itself.  Each script runs in its own process, as a person runs it from the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stepping_stones.engine import CONTRACTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
+
+
+def run(*args: str, env: dict[str, str] | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """A script run from the repository's folder; ``timeout`` is only a safety net."""
+    command = [*args] if args[0] == "bash" else [sys.executable, str(SCRIPTS / args[0]), *args[1:]]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **(env or {})})
+    if check:
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+    return done
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def test_every_script_is_run_here():
+    tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
+              "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
+              "measure_tui_latency.py", "measure_tui_startup.sh"}
+    assert {p.name for p in SCRIPTS.iterdir() if p.suffix in (".py", ".sh")} == tested
+
+
+def test_declarers_against_par(tmp_path):
+    out = run("declarers_against_par.py", "--games", "1", "--hands", "1", "--workers", "1", "--seed", "b",
+              "--limit", "200000", "--budget", "2000").stdout
+    header, *rows = out.splitlines()
+    assert header.split() == ["contract", "declarer", "hands", "result", "par", "vs", "par", "puddle"]
+    assert len(rows) == 1  # one hand of one game: one contract, declared by one side
+    contract, side, hands, result, par, off, puddle = rows[0].split()
+    assert side in ("expert", "heuristic") and hands == "1" and puddle in ("0%", "100%")
+    sign = 1 if CONTRACTS[contract].is_win else -1
+    assert 0 <= float(result) <= 12 and 0 <= float(par) <= 12  # (this seed's par is found within the limit)
+    assert float(off) == sign * (float(par) - float(result))
+
+
+def test_measure_engine_ratio():
+    out = run("measure_engine_ratio.py", "--hands", "200", "--runs", "1").stdout
+    found = re.fullmatch(rf"engine ({NUMBER}) hands/s, plain loop ({NUMBER}) hands/s, ratio ({NUMBER})\n", out)
+    assert found, out
+    engine, plain, ratio = (number(g) for g in found.groups())
+    assert engine > 0 and plain > 0
+    assert abs(ratio - engine / plain) <= 0.01 + 0.01 * ratio  # the ratio of the two rounded speeds
+
+
+def test_measure_solver_ratio():
+    out = run("measure_solver_ratio.py", "--tricks", "3", "--positions", "3").stdout
+    solver = re.search(rf"solver p50\s*: ({NUMBER}) ms", out)
+    plain = re.search(rf"plain minimax p50\s*: ({NUMBER}) ms", out)
+    ratio = re.search(r"ratio of the medians: ([0-9]+)x", out)
+    assert solver and plain and ratio, out
+
+
+def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
+    contracts = ["win-no-trump", "lose-pick-trump"]
+    values = tmp_path / "values.json"
+    args = ("measure_solver_speed.py", "--first", "1", "--deals", "1", "--contracts", ",".join(contracts))
+    out = run(*args, "--save", str(values)).stdout
+    header, *rows = out.splitlines()
+    assert header.split() == ["contract", "deals", "p50", "s", "p95", "s", "max", "s", "positions/s", "over"]
+    assert [row.split()[0] for row in rows] == [*contracts, "all"]
+    for row in rows[:-1]:
+        _, deals, p50, p95, most, speed, over = row.split()
+        assert deals == "1" and over == "0" and p50 == p95 == most and number(speed) > 0
+    saved = json.loads(values.read_text())
+    assert set(saved) == {f"{c}:1" for c in contracts} and all(0 <= v <= 12 for v in saved.values())
+
+    assert run(*args, "--compare", str(values)).stdout.endswith(f"2 values equal to {values}\n")
+    values.write_text(json.dumps({name: value + 1 for name, value in saved.items()}))
+    refused = run(*args, "--compare", str(values), check=False)
+    assert refused.returncode == 1 and refused.stderr.startswith(f"2 values differ from {values}")
+
+
+def test_measure_tui_first_paint():
+    out = run("measure_tui_first_paint.py").stdout
+    found = re.fullmatch(rf"import ({NUMBER})  init ({NUMBER})  run->painted ({NUMBER})  total ({NUMBER})\n", out)
+    assert found, out
+    parts, total = [number(g) for g in found.groups()[:3]], number(found.group(4))
+    assert all(p >= 0 for p in parts) and abs(sum(parts) - total) <= 0.002  # three rounded parts of the total
+
+
+def test_measure_tui_latency():
+    out = run("measure_tui_latency.py", "--spin", "0.1", "--keys", "2").stdout
+    found = re.fullmatch(rf"key answered while an AI thinks: n=2 median ({NUMBER}) ms, max ({NUMBER}) ms\n", out)
+    assert found, out
+    median, most = (number(g) for g in found.groups())
+    assert 0 < median <= most
+
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="the script draws the app in tmux")
+
+
+@needs_tmux
+def test_measure_first_screen(tmp_path):
+    app = f"{sys.executable} -m stepping_stones"
+    out = run("measure_first_screen.py", "1", app, env={"TMUX_TMPDIR": str(tmp_path)}).stdout
+    found = re.fullmatch(rf"stepping-stones ({NUMBER}) s, minimal Textual app ({NUMBER}) s \(medians of 1\), "
+                         rf"ratio ({NUMBER})\n", out)
+    assert found, out
+    ours, theirs, ratio = (number(g) for g in found.groups())
+    assert ours > 0 and theirs > 0 and abs(ratio - ours / theirs) <= 0.01 + 0.01 * ratio
+
+
+@needs_tmux
+@pytest.mark.skipif(shutil.which("bc") is None, reason="the script subtracts the times with bc")
+def test_measure_tui_startup(tmp_path):
+    out = run("bash", str(SCRIPTS / "measure_tui_startup.sh"),
+              env={"TMUX_TMPDIR": str(tmp_path),  # a tmux server of its own, not the person's
+                   "STEPPING_STONES_BIN": f"{sys.executable} -m stepping_stones"}).stdout
+    found = re.fullmatch(r"startup: ([0-9]*\.[0-9]+) s\n", out)
+    assert found, out
+    assert float(found.group(1)) > 0
