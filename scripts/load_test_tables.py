@@ -4,14 +4,19 @@ Starts ``stepping-stones host`` in its own process (a temporary data folder), op
 (short games, every seat open), seats three bots at each, and lets them all play their game to the
 end, each bot acting as soon as the server says it is its turn.  A separate client pings the
 server every 0.2 s throughout, to show whether a real client still gets answers.  Reports, per N:
-actions per second, the latency of an action (from sending it to the state after it) at
-p50/p95/p99, the ping's p95 and worst, and the server's memory per table (its peak resident
-memory over its memory before the tables, divided by N).
+
+- the server's CPU time per action (user + system of the server's process, from ``/proc``, over
+  the play only), the primary figure: on a shared machine the wall clock says as much about the
+  other processes as about the server;
+- the bots' CPU time per action (this process), apart from the server's;
+- actions per second, the latency of an action (from sending it to the state after it) at
+  p50/p95/p99, the ping's p95 and worst, the server's memory per table (its peak resident memory
+  over its memory before the tables, divided by N), and the load average before and after.
 
     python scripts/load_test_tables.py --tables 1 10 100 300
 
-The bots run in this process, so on a small machine they share the cores with the server and the
-figures are a floor for the server alone.
+The bots run in this process, the server in its own: on a machine of two cores each has one, when
+the machine is otherwise idle.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -47,6 +53,22 @@ def _rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the process ``pid`` so far (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -85,18 +107,28 @@ async def _run(url: str, pid: int, n: int) -> dict[str, float]:
                         pass
 
         watcher = asyncio.ensure_future(watch())
+        load_before = _load()
+        server_cpu = _cpu_seconds(pid)
+        own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
         await asyncio.gather(*(play_randomly(c, Random(i), latencies) for i, c in enumerate(clients)))
         wall = time.perf_counter() - start
+        server_cpu = _cpu_seconds(pid) - server_cpu
+        own_cpu = _own_cpu_seconds() - own_cpu
+        load_after = _load()
         done.set()
         await watcher
         for client in clients:
             await client.close()
+    actions = len(latencies)
     return {
         "tables": n,
-        "actions": len(latencies),
+        "actions": actions,
         "seconds": round(wall, 2),
-        "actions_per_s": round(len(latencies) / wall, 1),
+        "server_cpu_ms_per_action": round(server_cpu / actions * 1000, 3),
+        "bots_cpu_ms_per_action": round(own_cpu / actions * 1000, 3),
+        "server_cpu_share": round(server_cpu / wall, 2),
+        "actions_per_s": round(actions / wall, 1),
         "p50_ms": round(_percentile(latencies, 50) * 1000, 2),
         "p95_ms": round(_percentile(latencies, 95) * 1000, 2),
         "p99_ms": round(_percentile(latencies, 99) * 1000, 2),
@@ -104,6 +136,8 @@ async def _run(url: str, pid: int, n: int) -> dict[str, float]:
         "ping_max_ms": round(max(pings) * 1000, 2) if pings else 0.0,
         "kib_per_table": round((peak - base) / n, 1),
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
+        "load_before": round(load_before, 2),
+        "load_after": round(load_after, 2),
     }
 
 
