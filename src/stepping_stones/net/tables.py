@@ -73,10 +73,12 @@ from .protocol import (
     NewTable,
     SeatFacts,
     State,
+    ViewWriter,
     Waiting,
     Welcome,
     dump,
     legal_actions,
+    state_text,
     view_to_json,
 )
 
@@ -92,6 +94,10 @@ COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 MAX_TABLE_FILE: Final = 512 * 1024
 TABLE_FORMAT: Final = "stepping-stones-table/1"
 _ID = re.compile(r"[0-9a-f]{16}")
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 Clock = Callable[[], float]
 
@@ -303,6 +309,8 @@ class Table:
     filed: bool = False  # the finished game is in the library
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
+    writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
+    record_text: str | None = None  # the finished game's record as JSON, once it is over
 
     @classmethod
     def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT) -> Table:
@@ -356,6 +364,40 @@ class Table:
         seat = self.seats[game.to_act]
         return Waiting(seat=game.to_act, name=game.players[game.to_act],
                        connected=seat.connected or seat.kind == "computer", computer=seat.computer_plays)
+
+    def _facts(self) -> list[dict[str, object]]:
+        return [{"name": s.name, "kind": s.kind,
+                 "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
+                for s in self.seats]
+
+    def _waiting(self) -> dict[str, object] | None:
+        game = self.game
+        if game is None or game.to_act is None:
+            return None
+        seat = self.seats[game.to_act]
+        return {"seat": game.to_act, "name": game.players[game.to_act],
+                "connected": seat.connected or seat.kind == "computer", "computer": seat.computer_plays}
+
+    def states(self, seats: list[int]) -> list[str]:
+        """What each of ``seats`` may see now, as the protocol sends it: ``state_for(seat)``'s JSON,
+        byte for byte, written without the models (the parts every seat sees, once)."""
+        game = self.game
+        seq, facts, people = self.seq, _dumps(self._facts()), self.humans <= 1
+        waiting = self._waiting()
+        waiting_text = _dumps(waiting) if waiting is not None else None
+        if game is not None and game.over and self.record_text is None:
+            self.record_text = record_from_game(game).model_dump_json()
+        texts = []
+        for seat in seats:
+            view = game.view(seat) if game is not None else None
+            texts.append(state_text(
+                seq=seq, started=game is not None, seats=facts, help=people,
+                view=self.writer.text(view) if view is not None else None,
+                legal=legal_actions(view) if view is not None else [], waiting=waiting_text,
+                record=self.record_text if game is not None and game.over else None,
+            ))
+        return texts
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -490,7 +532,7 @@ class Table:
                 else {"seq": seq, "seat": seat, "card": record_cards([action])})
         if stand_in:
             move["stand_in"] = True
-        self.unsaved.append(json.dumps(move, separators=(",", ":")))
+        self.unsaved.append(_dumps(move))
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
@@ -797,9 +839,10 @@ class Tables:
     async def _changed(self, table: Table, save: bool = True) -> None:
         """Save the table, then tell every connected seat its state; let a computer act; file a
         finished game.  The states are made now, so they are the table as it was saved."""
-        messages = [(seat, conn, dump(table.state_for(seat)))
-                    for seat in range(NUM_SEATS)
-                    if (conn := self.holders.get((table.id, seat))) is not None]
+        held = [(seat, conn) for seat in range(NUM_SEATS)
+                if (conn := self.holders.get((table.id, seat))) is not None]
+        messages = [(seat, conn, text)
+                    for (seat, conn), text in zip(held, table.states([seat for seat, _ in held]), strict=True)]
         if save:
             self._keep(table)
         for seat, conn, message in messages:
