@@ -148,7 +148,8 @@ def main() -> int:
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
             proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()),
-                                     "--data-dir", folder], stdout=subprocess.PIPE, text=True)
+                                     "--data-dir", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True)
             try:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()

@@ -262,24 +262,34 @@ class ViewWriter:
         return "[" + ",".join(text for _hand, text in cache[: len(history)]) + "]"
 
     def text(self, view: PlayerView) -> str:
-        head = _dumps({
-            "seat": view.seat, "rules": 0, "players": list(view.players), "phase": view.phase.value,
+        return self.texts([view])[0]
+
+    def texts(self, views: list[PlayerView]) -> list[str]:
+        """The JSON of each of ``views``, views of one game at one moment (one per seat): what
+        every seat sees alike is written once, from the first, and each seat's own cards and
+        choices from its own view."""
+        if not views:
+            return []
+        view = views[0]
+        # the fields in ViewJSON's order: seat, [public], own_cards, dealt_cards, [public], legal_*
+        public = _dumps({
+            "rules": 0, "players": list(view.players), "phase": view.phase.value,
             "hand_number": view.hand_number, "forehand": view.forehand,
             "sheet": {cid: list(row) for cid, row in view.sheet.items()}, "redo_spent": list(view.redo_spent),
             "history": 0,
-        })
-        tail = _dumps({
-            "own_cards": _cards(view.own_cards), "dealt_cards": _cards(view.dealt_cards),
+        }).replace('"rules":0', '"rules":' + self._rules_text(view), 1)
+        middle = public[1:-len('"history":0}')] + '"history":' + self._history_text(view.history)
+        rest = _dumps({
             "bids": [str(b) for b in view.bids], "bid_seats": list(view.bid_seats), "bidder": view.bidder,
             "in_puddle": view.in_puddle, "declarer": view.declarer,
             "declaration": str(view.declaration) if view.declaration is not None else None, "puddle": view.puddle,
             "plays": record_cards(view.plays), "play_seats": list(view.play_seats),
             "trick_winners": list(view.trick_winners), "winning": view.winning, "to_act": view.to_act,
-            "legal_bids": [str(b) for b in view.legal_bids], "legal_cards": _cards(view.legal_cards),
-        })
-        # the two placeholders (``0``) stand where the cached parts go, in the fields' own order
-        head = head.replace('"rules":0', '"rules":' + self._rules_text(view), 1)
-        return head[:-len('"history":0}')] + '"history":' + self._history_text(view.history) + "," + tail[1:]
+        })[1:-1]
+        return [f'{{"seat":{v.seat},{middle},"own_cards":"{_cards(v.own_cards)}",'
+                f'"dealt_cards":"{_cards(v.dealt_cards)}",{rest},'
+                f'"legal_bids":{_dumps([str(b) for b in v.legal_bids])},"legal_cards":"{_cards(v.legal_cards)}"}}'
+                for v in views]
 
 
 def legal_actions(view: PlayerView) -> list[str]:

@@ -388,16 +388,14 @@ class Table:
         waiting_text = _dumps(waiting) if waiting is not None else None
         if game is not None and game.over and self.record_text is None:
             self.record_text = record_from_game(game).model_dump_json()
-        texts = []
-        for seat in seats:
-            view = game.view(seat) if game is not None else None
-            texts.append(state_text(
-                seq=seq, started=game is not None, seats=facts, help=people,
-                view=self.writer.text(view) if view is not None else None,
-                legal=legal_actions(view) if view is not None else [], waiting=waiting_text,
-                record=self.record_text if game is not None and game.over else None,
-            ))
-        return texts
+        if game is None:
+            return [state_text(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
+                               waiting=waiting_text, record=None)] * len(seats)
+        views = [game.view(seat) for seat in seats]
+        record = self.record_text if game.over else None
+        return [state_text(seq=seq, started=True, seats=facts, help=people, view=text, legal=legal_actions(view),
+                           waiting=waiting_text, record=record)
+                for view, text in zip(views, self.writer.texts(views), strict=True)]
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
