@@ -26,7 +26,9 @@ from typing import Annotated, Any, Final, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from ..engine import (
+    CARD_NAMES,
     CONTRACTS,
+    NUM_CARDS,
     NUM_SEATS,
     Bid,
     CardSyntaxError,
@@ -95,8 +97,30 @@ class _Model(BaseModel):
 # --- a seat's view -------------------------------------------------------------------------------
 
 
+_CHUNK: Final = 9
+_RUN: Final = (1 << _CHUNK) - 1
+_CHUNK_NAMES: Final = tuple(
+    tuple(record_cards(cards_of(bits << shift)) for bits in range(1 << _CHUNK))
+    for shift in range(0, NUM_CARDS, _CHUNK)
+)
+"""The record's spelling of every set of cards within each run of nine card indexes: a set is
+written from its four runs, lowest first, as ``record_cards(cards_of(mask))`` writes it."""
+
+
 def _cards(mask: int) -> str:
-    return record_cards(cards_of(mask))
+    """``record_cards(cards_of(mask))``, from ``_CHUNK_NAMES``: the server writes some ten sets of
+    cards per action.
+
+    >>> from stepping_stones.engine import FULL_DECK
+    >>> all(_cards(m) == record_cards(cards_of(m)) for m in (0, 1, FULL_DECK, 0b1011 << 7, FULL_DECK >> 3))
+    True
+    """
+    names = []
+    for run in _CHUNK_NAMES:
+        if bits := mask & _RUN:
+            names.append(run[bits])
+        mask >>= _CHUNK
+    return " ".join(names)
 
 
 def _mask(text: str) -> int:
@@ -222,9 +246,13 @@ def view_from_json(data: ViewJSON) -> PlayerView:
         raise ProtocolError(f"the view does not describe a game: {exc}") from None
 
 
-def _dumps(value: object) -> str:
-    """Compact JSON as pydantic writes it (``model_dump_json``): no spaces, text as it is."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""Compact JSON as pydantic writes it (``model_dump_json``): no spaces, text as it is."""
+
+
+def _sequence(cards: tuple[int, ...]) -> str:
+    """``record_cards(cards)``: cards in their order."""
+    return " ".join([CARD_NAMES[c] for c in cards])
 
 
 def _past_text(hand: _PastHand) -> str:
@@ -283,7 +311,7 @@ class ViewWriter:
             "bids": [str(b) for b in view.bids], "bid_seats": list(view.bid_seats), "bidder": view.bidder,
             "in_puddle": view.in_puddle, "declarer": view.declarer,
             "declaration": str(view.declaration) if view.declaration is not None else None, "puddle": view.puddle,
-            "plays": record_cards(view.plays), "play_seats": list(view.play_seats),
+            "plays": _sequence(view.plays), "play_seats": list(view.play_seats),
             "trick_winners": list(view.trick_winners), "winning": view.winning, "to_act": view.to_act,
         })[1:-1]
         return [f'{{"seat":{v.seat},{middle},"own_cards":"{_cards(v.own_cards)}",'

@@ -96,8 +96,7 @@ TABLE_FORMAT: Final = "stepping-stones-table/1"
 _ID = re.compile(r"[0-9a-f]{16}")
 
 
-def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 Clock = Callable[[], float]
 
@@ -311,6 +310,8 @@ class Table:
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
     writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
     record_text: str | None = None  # the finished game's record as JSON, once it is over
+    _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
+    _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
 
     @classmethod
     def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT) -> Table:
@@ -343,9 +344,16 @@ class Table:
     def seq(self) -> int:
         """The number of the table's state: how many deals, bids and cards it has seen.  It is
         derived from the game, so it is the same after a restart."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             return 0
-        return sum(1 + len(h.bids) + len(h.plays) for h in self.game.log)
+        log = game.log
+        done, count = self._finished_seq
+        if done != len(log) - 1:  # the hands before the last one, counted once
+            done, count = len(log) - 1, sum(1 + len(h.bids) + len(h.plays) for h in log[:-1])
+            self._finished_seq = (done, count)
+        last = log[-1] if log else None
+        return count + (1 + len(last.bids) + len(last.plays) if last is not None else 0)
 
     @property
     def humans(self) -> int:
@@ -371,6 +379,12 @@ class Table:
                  "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
                 for s in self.seats]
 
+    def _facts_json(self) -> str:
+        key = tuple((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats)
+        if self._facts_text is None or self._facts_text[0] != key:
+            self._facts_text = (key, _dumps(self._facts()))
+        return self._facts_text[1]
+
     def _waiting(self) -> dict[str, object] | None:
         game = self.game
         if game is None or game.to_act is None:
@@ -383,7 +397,7 @@ class Table:
         """What each of ``seats`` may see now, as the protocol sends it: ``state_for(seat)``'s JSON,
         byte for byte, written without the models (the parts every seat sees, once)."""
         game = self.game
-        seq, facts, people = self.seq, _dumps(self._facts()), self.humans <= 1
+        seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
         waiting = self._waiting()
         waiting_text = _dumps(waiting) if waiting is not None else None
         if game is not None and game.over and self.record_text is None:
