@@ -182,7 +182,7 @@ class SeatClient:
                     raise Refused("the connection to the server closed") from None
                 await self._reconnect()
                 continue
-            if isinstance(message, Error) and message.code == "replaced":
+            if isinstance(message, Error) and message.code in ("replaced", "expired"):
                 self.closed = True
                 raise Refused(message.message)
             if not isinstance(message, Welcome):

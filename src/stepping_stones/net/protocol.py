@@ -453,7 +453,7 @@ def state_text(*, seq: int, started: bool, seats: str, help: bool, view: str | N
 
 ErrorCode: TypeAlias = Literal[
     "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
-    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server",
+    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
 ]
 
 

@@ -45,7 +45,7 @@ from .protocol import (
     parse_client,
     parse_new_table,
 )
-from .tables import DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
+from .tables import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
 
 __all__ = ["Limits", "TableServer", "host"]
 
@@ -163,7 +163,8 @@ class TableServer:
     def __init__(self, data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
                  public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
                  limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, wall_clock: Clock = time.time,
+                 expire_after: float = DEFAULT_EXPIRY) -> None:
         self.data_dir = data_dir
         self.out = out
         self.log = _Log(err)
@@ -173,7 +174,8 @@ class TableServer:
         self.ssl_context = ssl_context
         self.limits = limits or Limits()
         self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
-                             max_tables=self.limits.max_tables, log=self.log)
+                             max_tables=self.limits.max_tables, log=self.log, wall_clock=wall_clock,
+                             expire_after=expire_after)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None

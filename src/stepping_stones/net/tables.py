@@ -89,6 +89,8 @@ CODE_CHARS: Final = 10
 SECRET_BYTES: Final = 32  # a seat secret: 256 bits from the system's generator
 DEFAULT_TIMEOUT: Final = 120.0
 """Seconds the table waits for a person's bid or card before a computer plays for them."""
+DEFAULT_EXPIRY: Final = 24 * 3600.0
+"""Seconds a table that never starts is kept before it is closed (a day)."""
 STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 MAX_TABLE_FILE: Final = 512 * 1024
@@ -171,6 +173,7 @@ class TableFile(_Strict):
     seats: Annotated[list[SeatFile], Field(min_length=3, max_length=3)]
     record: GameRecord | None
     substitutions: Annotated[list[Substitution], Field(max_length=2000)] = []
+    opened: Annotated[float, Field(ge=0)] | None = None  # when it was opened (seconds since 1970)
 
 
 class Move(_Strict):
@@ -306,6 +309,7 @@ class Table:
     waiting_since: float = 0.0
     thinking: bool = False  # a computer is deciding for the seat to act
     filed: bool = False  # the finished game is in the library
+    opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
     writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
@@ -314,7 +318,8 @@ class Table:
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
 
     @classmethod
-    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT) -> Table:
+    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
+            opened: float = 0.0) -> Table:
         taken = {n for n in request.names if n is not None}
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
         seats = []
@@ -324,7 +329,8 @@ class Table:
             else:
                 seats.append(Seat("computer", name or next(pool), kind))
         return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
-                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout)
+                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout,
+                   opened=opened)
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -611,22 +617,24 @@ class Table:
             seats=[SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
                    for s in self.seats],
             record=record_from_game(self.game) if self.game is not None else None,
-            substitutions=list(self.substitutions),
+            substitutions=list(self.substitutions), opened=self.opened,
         )
 
     @classmethod
     def from_file(cls, data: TableFile, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
-                  moves: tuple[Move, ...] = ()) -> Table:
+                  moves: tuple[Move, ...] = (), now: float = 0.0) -> Table:
         """The table a snapshot holds, every action of its game replayed through the engine, then
-        the ``moves`` of its journal after it.  Raises ``RecordError`` for a game the rules refuse
-        or a move that does not follow."""
+        the ``moves`` of its journal after it (a table of a file that does not say when it was opened
+        counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
+        that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
         seats = [Seat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
         table = cls(id=data.id, code=data.code, rules=data.rules, level=data.level, seed=data.seed, seats=seats,
                     clock=clock, timeout=timeout, opener=data.opener, game=game,
-                    substitutions=list(data.substitutions), waiting_since=clock(), resave=False)
+                    substitutions=list(data.substitutions), waiting_since=clock(), resave=False,
+                    opened=data.opened if data.opened is not None else now)
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal
         for number, move in enumerate(moves, 1):
@@ -696,10 +704,13 @@ class Tables:
 
     def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
-                 log: Callable[[str], None] = lambda _line: None) -> None:
+                 log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
+                 expire_after: float = DEFAULT_EXPIRY) -> None:
         self.store = store
         self.data_dir = data_dir
         self.clock = clock
+        self.wall_clock = wall_clock  # a table's age survives a restart: it is kept by the wall clock
+        self.expire_after = expire_after
         self.timeout = timeout
         self.max_tables = max_tables
         self.log = log
@@ -720,7 +731,7 @@ class Tables:
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
-        table = Table.new(request, self.clock, self.timeout)
+        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock())
         while table.code in self.by_code:
             table.code = new_code()
         self._add(table)
@@ -735,7 +746,7 @@ class Tables:
             try:
                 text = await asyncio.to_thread(self.store.load, table_id)
                 snapshot, moves = read_table(text)
-                table = Table.from_file(snapshot, self.clock, self.timeout, moves)
+                table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
             except (KeyError, RecordError) as exc:
                 self.log(f"table {table_id} cannot be resumed: {exc}")
                 continue
@@ -837,14 +848,39 @@ class Tables:
             self.log(f"the tables could not be flushed to the disk: {exc.strerror or exc}")
 
     async def sweep(self) -> None:
-        """Hand every seat its table has waited on for too long to a computer."""
+        """Hand every seat its table has waited on for too long to a computer, and close the tables
+        that were never started within ``expire_after``."""
+        now = self.wall_clock()
         for table in list(self.tables.values()):
+            if not table.started and now - table.opened >= self.expire_after:
+                await self._expire(table)
+                continue
             seat = table.overdue()
             if seat is not None:
                 table.stand_in(seat)
                 self.log(f"table {table.id}: a computer plays for {table.seats[seat].name} "
                          f"after {table.timeout:g} s without an answer")
                 await self._changed(table)
+
+    async def _expire(self, table: Table) -> None:
+        """Close a table that never started: its people are told so, its code and secrets are
+        good for nothing any more, and it leaves the store."""
+        del self.tables[table.id]
+        self.by_code.pop(table.code, None)
+        hours = self.expire_after / 3600
+        message = dump(Error(code="expired", message=f"this table was not started within {hours:g} hours "
+                                                     "and has closed: open a new one"))
+        for seat in range(NUM_SEATS):
+            conn = self.holders.pop((table.id, seat), None)
+            if conn is not None:
+                self.seated.pop(conn, None)
+                conn.send(message)
+                conn.close()
+        self.log(f"table {table.id} closed: not started within {hours:g} hours")
+        try:
+            await asyncio.to_thread(self.store.delete, table.id)
+        except OSError as exc:
+            self.log(f"table {table.id} could not be removed: {exc.strerror or exc}")
 
     # --- after every change ---------------------------------------------------------------------------
 
