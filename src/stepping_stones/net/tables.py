@@ -173,7 +173,7 @@ class TableFile(_Strict):
     seats: Annotated[list[SeatFile], Field(min_length=3, max_length=3)]
     record: GameRecord | None
     substitutions: Annotated[list[Substitution], Field(max_length=2000)] = []
-    opened: Annotated[float, Field(ge=0)] | None = None  # when it was opened (seconds since 1970)
+    opened: Annotated[int, Field(ge=0, le=2**40)] | None = None  # when it was opened (whole seconds since 1970)
 
 
 class Move(_Strict):
@@ -617,7 +617,7 @@ class Table:
             seats=[SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
                    for s in self.seats],
             record=record_from_game(self.game) if self.game is not None else None,
-            substitutions=list(self.substitutions), opened=self.opened,
+            substitutions=list(self.substitutions), opened=int(self.opened),
         )
 
     @classmethod
