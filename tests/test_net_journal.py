@@ -125,3 +125,22 @@ def test_the_server_resumes_a_journal_and_writes_a_torn_one_again_as_a_snapshot(
     assert resumed.to_file() == table.to_file()
     text = path.read_text()
     assert text.endswith("\n") and len(text.splitlines()) == 1  # one snapshot, nothing torn before new lines
+
+
+def test_journals_kept_open_for_appending_are_closed_past_the_most_and_before_a_snapshot(tmp_path):
+    store = FileTableStore(tmp_path)
+    store.MAX_OPEN = 2
+    ids = [f"{n:016x}" for n in range(3)]
+    for table_id in ids:
+        store.save(table_id, "{}")
+    for n in range(4):
+        for table_id in ids:
+            store.append(table_id, f"line {n}\n")
+    assert len(store._open) == 2
+    store.save(ids[2], "{}")  # replaced: its open file was the old one
+    store.append(ids[2], "after\n")
+    store.delete(ids[1])
+    assert ids[1] not in store._open
+    assert [store.load(i) for i in (ids[0], ids[2])] == ["{}\n" + "".join(f"line {n}\n" for n in range(4)),
+                                                        "{}\nafter\n"]
+    store.sync()
