@@ -6,10 +6,11 @@
 
 Every request must name this server in ``Host``, and one that carries an ``Origin`` (a browser
 always does) must come from a page of this server (``door.py``, as for ``serve``).  Each
-connection's messages are held to a size and a rate; the server holds at most so many
-connections and tables.  A refusal is one line to the client (``error``) and one escaped line on
-the server's stderr; a fault of the server is never a traceback, to anyone.  Seat secrets and
-invite codes are never written to the log.
+connection's messages are held to a size and a rate, each address's hellos and wrong codes or
+secrets to a rate (``Addresses``); the server holds at most so many connections and tables.  A
+refusal is one line to the client (``error``) and one escaped line on the server's stderr; a
+fault of the server is never a traceback, to anyone.  Seat secrets and invite codes are never
+written to the log.
 """
 
 from __future__ import annotations
