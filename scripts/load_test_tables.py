@@ -11,9 +11,13 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
 - the bots' CPU time per action (this process), apart from the server's;
 - actions per second, the latency of an action (from sending it to the state after it) at
   p50/p95/p99, the ping's p95 and worst, the server's memory per table (its peak resident memory
-  over its memory before the tables, divided by N), and the load average before and after.
+  over its memory before the tables, divided by N), and the load average before and after;
+- from the CPU per action, what one core of the server's own could do (actions a second), and the
+  latency N tables acting flat out would see there (N x the CPU per action: each action waits
+  behind one of every other table's).
 
     python scripts/load_test_tables.py --tables 1 10 100 300
+    python scripts/load_test_tables.py --tables 100 --think 0.5   # each bot waits 0.5 s before acting
 
 The bots run in this process, the server in its own: on a machine of two cores each has one, when
 the machine is otherwise idle.
@@ -80,7 +84,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def _run(url: str, pid: int, n: int) -> dict[str, float]:
+async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
     limit = aiohttp.TCPConnector(limit=0)
     # each table's bots come from an address of their own (all of 127.0.0.0/8 is this machine), as
@@ -119,7 +123,7 @@ async def _run(url: str, pid: int, n: int) -> dict[str, float]:
         server_cpu = _cpu_seconds(pid)
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
-        await asyncio.gather(*(play_randomly(c, Random(i), latencies) for i, c in enumerate(clients)))
+        await asyncio.gather(*(play_randomly(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
         wall = time.perf_counter() - start
         server_cpu = _cpu_seconds(pid) - server_cpu
         own_cpu = _own_cpu_seconds() - own_cpu
@@ -133,11 +137,16 @@ async def _run(url: str, pid: int, n: int) -> dict[str, float]:
     actions = len(latencies)
     return {
         "tables": n,
+        "think_s": think,
         "actions": actions,
         "seconds": round(wall, 2),
         "server_cpu_ms_per_action": round(server_cpu / actions * 1000, 3),
         "bots_cpu_ms_per_action": round(own_cpu / actions * 1000, 3),
         "server_cpu_share": round(server_cpu / wall, 2),
+        # what one core of the server's own could do, and the latency N tables acting flat out would
+        # then see (each action waits behind the other tables' one: N x the CPU per action)
+        "capacity_per_core": round(actions / server_cpu),
+        "flat_out_latency_on_a_core_ms": round(n * server_cpu / actions * 1000, 1),
         "actions_per_s": round(actions / wall, 1),
         "p50_ms": round(_percentile(latencies, 50) * 1000, 2),
         "p95_ms": round(_percentile(latencies, 95) * 1000, 2),
@@ -154,6 +163,9 @@ async def _run(url: str, pid: int, n: int) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 100])
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="each bot waits this long before each action (default 0: as fast as the "
+                        "server answers)")
     args = parser.parse_args()
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
@@ -164,7 +176,7 @@ def main() -> int:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
                 url = line.split(" at ", 1)[1].strip()
-                print(json.dumps(asyncio.run(_run(url, proc.pid, n))), flush=True)
+                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think))), flush=True)
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)

@@ -265,9 +265,10 @@ def is_over(state: State) -> bool:
 
 
 async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] | None = None,
-                        on_state: Callable[[State], None] | None = None) -> State:
-    """Play the seat with random legal moves, each as soon as it is the seat's turn, until the game
-    is over; the last state.  ``latencies`` gets the seconds from each action to the state after it;
+                        on_state: Callable[[State], None] | None = None, think: float = 0.0) -> State:
+    """Play the seat with random legal moves, each as soon as it is the seat's turn (or ``think``
+    seconds later: the load test's tables that play at a person's pace), until the game is over;
+    the last state.  ``latencies`` gets the seconds from each action to the state after it;
     ``on_state`` hears of every state."""
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
@@ -286,5 +287,7 @@ async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] 
             return message
         if message.legal and acted != (client.connections, message.seq):
             acted = (client.connections, message.seq)
+            if think:
+                await asyncio.sleep(think)  # a pace, not a wait for an event
             sent = time.perf_counter()
             await client.act(rng.choice(message.legal), message.seq)
