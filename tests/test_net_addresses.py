@@ -84,3 +84,15 @@ def test_hellos_from_one_address_are_limited_whatever_connections_they_come_on(t
             assert reply.type == "welcome" and reply.seat == welcome.seat
 
     asyncio.run(scenario())
+
+
+def test_an_ipv6_host_counts_by_its_network():
+    from stepping_stones.net.server import Addresses
+
+    clock = Clock()
+    addresses = Addresses(Limits(guess_rate=1 / 60, guess_burst=2), clock)
+    addresses.wrong_guess("2001:db8:1:2::1")
+    addresses.wrong_guess("2001:db8:1:2:ffff::9")  # another address of the same /64
+    assert addresses.hello("2001:db8:1:2::77") is not None
+    assert addresses.hello("2001:db8:1:3::1") is None  # another network
+    assert addresses.hello("192.0.2.1") is None and addresses.hello("fe80::1%eth0") is None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 import socket
@@ -110,15 +111,26 @@ class Allowance:
 
 class Addresses:
     """What each client address may still try: hellos (``hello_rate``), and wrong invite codes or
-    seat secrets (``guess_rate``), whatever connections it opens.  Behind a reverse proxy every
-    client has the proxy's address: the limits are then the proxy's to keep, or set higher."""
+    seat secrets (``guess_rate``), whatever connections it opens.  An IPv6 address counts by its
+    /64 network (one host may have any address in it).  Behind a reverse proxy every client has
+    the proxy's address: the limits are then the proxy's to keep, or set higher."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
         self.limits = limits
         self.clock = clock
         self.seen: dict[str, tuple[Allowance, Allowance]] = {}
 
+    @staticmethod
+    def _key(address: str) -> str:
+        if ":" not in address:
+            return address
+        try:
+            return str(ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False))
+        except ValueError:
+            return address
+
     def _of(self, address: str) -> tuple[Allowance, Allowance]:
+        address = self._key(address)
         found = self.seen.get(address)
         if found is None:
             if len(self.seen) >= self.limits.max_addresses:
