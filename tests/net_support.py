@@ -41,9 +41,10 @@ class Clock:
 
 @asynccontextmanager
 async def running(folder: Path, *, clock: Callable[[], float] | None = None, limits: Limits | None = None,
-                  timeout: float = 120.0) -> AsyncIterator[tuple[TableServer, str]]:
+                  timeout: float = 120.0, **more: Any) -> AsyncIterator[tuple[TableServer, str]]:
+    """A server on a free port; ``more`` goes to ``TableServer`` (``wall_clock``, ``expire_after``)."""
     err = io.StringIO()
-    kwargs: dict[str, Any] = {"clock": clock} if clock is not None else {}
+    kwargs: dict[str, Any] = {"clock": clock, **more} if clock is not None else more
     server = TableServer(folder, io.StringIO(), err, port=0, limits=limits, timeout=timeout, **kwargs)
     url = await server.start()
     try:

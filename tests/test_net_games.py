@@ -132,7 +132,17 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                     SeatClient(url, code=opened.code, name="Bo") as bo:
                 await ann.join()
                 await bo.join()
-                # Bo plays; Ann never answers.  Wait until the table waits for Ann.
+                # Bo plays; Ann never answers.  Wait until the table waits for Ann (Bo may be the
+                # first to bid: the table's seed is a fresh one, so he acts until then).
+                async with asyncio.timeout(WAIT):
+                    while True:
+                        message = await bo.receive()
+                        if not isinstance(message, State):
+                            continue
+                        if message.waiting is not None and message.waiting.seat == 0:
+                            break
+                        if message.legal:
+                            await bo.act(Random(4).choice(message.legal), message.seq)
                 state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat == 0)
                 clock.now += 119.0
                 await server.tables.sweep()

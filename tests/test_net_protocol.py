@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from random import Random
 
 import pytest
 
@@ -21,6 +22,7 @@ from stepping_stones.net.protocol import (
     State,
     VersionMismatch,
     ViewJSON,
+    ViewWriter,
     legal_actions,
     parse_client,
     parse_new_table,
@@ -34,12 +36,15 @@ from stepping_stones.storage.records import RecordRules
 
 @pytest.mark.parametrize("rules", [Rules("standard", short_game=True), Rules("advanced", redo_tokens=True)])
 def test_every_view_of_a_game_goes_through_json_and_back_exactly(rules):
-    match = Match.new(rules, [make_ai("random")] * 3, Seeds(f"codec-{rules.contract_set}"))
+    match = Match.new(rules, [make_ai("random")] * 3, Seeds(f"codec-{rules.contract_set}"),
+                      players=("Zoë", 'Jo "J" \\', "Ren 連"))
+    writer = ViewWriter()  # one per game, as a table has: each finished hand written once
     seen = 0
     while True:
         for seat in range(3):
             view = match.game.view(seat)
             text = view_to_json(view).model_dump_json()
+            assert writer.text(view) == text  # the server's writer, byte for byte
             back = view_from_json(ViewJSON.model_validate_json(text, strict=True))
             assert back == view
             assert view_to_json(back).model_dump_json() == text
@@ -165,3 +170,48 @@ def test_state_messages_are_plain_json_of_the_declared_fields():
     assert isinstance(parse_server(state.model_dump_json()), State)
     assert state.help and state.seats[1].kind == "computer" and state.seats[0].kind == "human"
     assert table.state_for(0).model_dump_json() == state.model_dump_json()
+
+
+def _same_states(table: Table) -> None:
+    assert table.states([0, 1, 2]) == [table.state_for(s).model_dump_json() for s in range(3)]
+    assert table.states([2]) == [table.state_for(2).model_dump_json()]
+
+
+def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
+    """``Table.states`` writes states without the models; at every step of whole games (an open
+    table, a stand-in, the end with its record) they are ``State``'s own JSON."""
+    from stepping_stones.engine import Phase, parse_bid, parse_card
+    from stepping_stones.net.protocol import NewTable
+
+    for seed, seats in (("w1", ["open", "open", "open"]), ("w2", ["open", "random", "open"])):
+        table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
+                                   seats=seats, seed=seed))  # type: ignore[arg-type]
+        rng = Random(seed)
+
+        _same_states(table)
+        table.claim("Zoë")
+        table.seats[0].connected = True
+        _same_states(table)
+        if seats[1] == "open":
+            table.claim('Jo "J"')
+            _same_states(table)
+            table.claim("Ren 連")  # the last seat: the table starts
+        else:
+            table.start(0)  # the opener starts early: a computer takes the open seat
+        _same_states(table)
+        steps = 0
+        while not table.over:
+            game = table.game
+            assert game is not None and game.to_act is not None
+            if steps == 30 and table.seats[game.to_act].kind == "human":
+                table.stand_in(game.to_act)
+            request = table.computer_request()
+            if request is not None:
+                table.answer(request, request.answer())
+            else:
+                move = rng.choice(legal_actions(game.view(game.to_act)))
+                table.act(game.to_act, table.seq,
+                          parse_bid(move) if game.phase is Phase.BIDDING else parse_card(move))
+            _same_states(table)
+            steps += 1
+        assert table.states([0])[0].count('"record":{') == 1

@@ -4,17 +4,21 @@
 one seat: it says hello with the invite code (or the seat's secret), hands on every message from
 the server, checked, and sends bids and cards with the number of the state they were made on.
 When the connection drops it comes back by itself with the seat's secret, saying so through
-``notice``.  ``play_randomly`` is the bot: random legal moves as fast as the server answers
-(``stepping-stones table bot``, the tests, the load test).  The front ends' join (the app, plain
-mode, the browser) will drive the same client.
+``notice``.  With ``keep`` the seat (server, table, seat, secret) is written to a file of its own
+(readable by its owner only) as soon as it is taken, so that a client killed outright comes back
+to it when it starts again (``SeatClient.resume``).  ``play_randomly`` is the bot: random legal
+moves as fast as the server answers (``stepping-stones table bot``, the tests, the load test).
+The front ends' join (the app, plain mode, the browser) will drive the same client.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -90,7 +94,9 @@ class SeatClient:
 
     def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
                  session: aiohttp.ClientSession | None = None, retry_seconds: float = 120.0,
-                 notice: Callable[[str], None] | None = None) -> None:
+                 notice: Callable[[str], None] | None = None, keep: Path | None = None) -> None:
+        self.server = server
+        self.keep = keep
         self.url = websocket_url(server)
         self.code = code
         self.name = name
@@ -141,6 +147,8 @@ class SeatClient:
         if isinstance(message, Welcome):
             if message.secret is not None:
                 self.secret = message.secret
+                if self.keep is not None:
+                    self._keep_seat(self.keep, message)
             self.welcome = message
             self.connections += 1
             return message
@@ -148,6 +156,28 @@ class SeatClient:
         if isinstance(message, Error | VersionReply):
             raise Refused(message.message)
         raise Refused("the server did not welcome this seat")
+
+    def _keep_seat(self, path: Path, welcome: Welcome) -> None:
+        from ..storage.files import atomic_write
+
+        try:  # a temporary file (its owner's only) renamed into place: the secret is never half-written
+            atomic_write(path, json.dumps({"server": self.server, "table": welcome.table, "seat": welcome.seat,
+                                           "secret": welcome.secret}))
+        except OSError as exc:
+            self.notice(f"the seat could not be kept in {path}: {exc.strerror or exc}")
+
+    @classmethod
+    def resume(cls, path: Path, **kw: Any) -> SeatClient:
+        """The client of the seat kept in ``path`` (``keep``), taken back with its secret by
+        ``join``.  Raises ``Refused`` when the file holds no seat."""
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            server, secret = kept["server"], kept["secret"]
+            if not isinstance(server, str) or not isinstance(secret, str):
+                raise TypeError("not text")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise Refused(f"no seat is kept in {path}: {exc}") from None
+        return cls(server, secret=secret, keep=path, **kw)
 
     async def join(self) -> Welcome:
         """Take the seat.  Raises ``Refused`` (a wrong code or secret, a full table, another
@@ -182,7 +212,7 @@ class SeatClient:
                     raise Refused("the connection to the server closed") from None
                 await self._reconnect()
                 continue
-            if isinstance(message, Error) and message.code == "replaced":
+            if isinstance(message, Error) and message.code in ("replaced", "expired"):
                 self.closed = True
                 raise Refused(message.message)
             if not isinstance(message, Welcome):
@@ -235,9 +265,10 @@ def is_over(state: State) -> bool:
 
 
 async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] | None = None,
-                        on_state: Callable[[State], None] | None = None) -> State:
-    """Play the seat with random legal moves, each as soon as it is the seat's turn, until the game
-    is over; the last state.  ``latencies`` gets the seconds from each action to the state after it;
+                        on_state: Callable[[State], None] | None = None, think: float = 0.0) -> State:
+    """Play the seat with random legal moves, each as soon as it is the seat's turn (or ``think``
+    seconds later: the load test's tables that play at a person's pace), until the game is over;
+    the last state.  ``latencies`` gets the seconds from each action to the state after it;
     ``on_state`` hears of every state."""
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
@@ -256,5 +287,7 @@ async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] 
             return message
         if message.legal and acted != (client.connections, message.seq):
             acted = (client.connections, message.seq)
+            if think:
+                await asyncio.sleep(think)  # a pace, not a wait for an event
             sent = time.perf_counter()
             await client.act(rng.choice(message.legal), message.seq)

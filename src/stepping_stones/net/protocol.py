@@ -9,16 +9,26 @@ model of that type (strict, no unknown fields, every string and list bounded).  
 ``view_to_json`` / ``view_from_json`` are the one codec of a seat's ``PlayerView``: the server
 sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).
+
+What the server sends goes out without a model on the way: ``ViewWriter`` and ``state_text`` write
+the very JSON of ``view_to_json(v)`` and of ``State`` (their ``model_dump_json``, byte for byte:
+``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
+that do not change (the rules, the players, each finished hand) written once per table.  Building
+and validating three pydantic states per action cost the server most of its time; what comes in
+is still checked by the models at the boundary.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from ..engine import (
+    CARD_NAMES,
     CONTRACTS,
+    NUM_CARDS,
     NUM_SEATS,
     Bid,
     CardSyntaxError,
@@ -87,8 +97,30 @@ class _Model(BaseModel):
 # --- a seat's view -------------------------------------------------------------------------------
 
 
+_CHUNK: Final = 9
+_RUN: Final = (1 << _CHUNK) - 1
+_CHUNK_NAMES: Final = tuple(
+    tuple(record_cards(cards_of(bits << shift)) for bits in range(1 << _CHUNK))
+    for shift in range(0, NUM_CARDS, _CHUNK)
+)
+"""The record's spelling of every set of cards within each run of nine card indexes: a set is
+written from its four runs, lowest first, as ``record_cards(cards_of(mask))`` writes it."""
+
+
 def _cards(mask: int) -> str:
-    return record_cards(cards_of(mask))
+    """``record_cards(cards_of(mask))``, from ``_CHUNK_NAMES``: the server writes some ten sets of
+    cards per action.
+
+    >>> from stepping_stones.engine import FULL_DECK
+    >>> all(_cards(m) == record_cards(cards_of(m)) for m in (0, 1, FULL_DECK, 0b1011 << 7, FULL_DECK >> 3))
+    True
+    """
+    names = []
+    for run in _CHUNK_NAMES:
+        if bits := mask & _RUN:
+            names.append(run[bits])
+        mask >>= _CHUNK
+    return " ".join(names)
 
 
 def _mask(text: str) -> int:
@@ -214,6 +246,80 @@ def view_from_json(data: ViewJSON) -> PlayerView:
         raise ProtocolError(f"the view does not describe a game: {exc}") from None
 
 
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""Compact JSON as pydantic writes it (``model_dump_json``): no spaces, text as it is."""
+
+
+def _sequence(cards: tuple[int, ...]) -> str:
+    """``record_cards(cards)``: cards in their order."""
+    return " ".join([CARD_NAMES[c] for c in cards])
+
+
+def _past_text(hand: _PastHand) -> str:
+    """``_past_to_json(hand).model_dump_json()``, without the model."""
+    return _dumps({
+        "number": hand.number, "forehand": hand.forehand, "bids": [str(b) for b in hand.bids],
+        "bid_seats": list(hand.bid_seats), "declarer": hand.declarer,
+        "declaration": str(hand.declaration) if hand.declaration is not None else None, "puddle": hand.puddle,
+        "plays": record_cards(hand.plays), "play_seats": list(hand.play_seats),
+        "trick_winners": list(hand.trick_winners), "winning": hand.winning, "result": hand.result,
+    })
+
+
+class ViewWriter:
+    """Writes the views of one game as the protocol sends them (``view_to_json(v).model_dump_json()``,
+    byte for byte), each finished hand once: a finished hand never changes, and every seat sees it
+    the same."""
+
+    def __init__(self) -> None:
+        self._rules: tuple[object, str] | None = None
+        self._history: list[tuple[_PastHand, str]] = []
+
+    def _rules_text(self, view: PlayerView) -> str:
+        if self._rules is None or self._rules[0] != view.rules:
+            self._rules = (view.rules, RecordRules.of(view.rules).model_dump_json())
+        return self._rules[1]
+
+    def _history_text(self, history: tuple[_PastHand, ...]) -> str:
+        cache = self._history
+        for i, hand in enumerate(history):
+            if i == len(cache):
+                cache.append((hand, _past_text(hand)))
+            elif cache[i][0] is not hand and cache[i][0] != hand:
+                cache[i:] = [(hand, _past_text(hand))]
+        return "[" + ",".join(text for _hand, text in cache[: len(history)]) + "]"
+
+    def text(self, view: PlayerView) -> str:
+        return self.texts([view])[0]
+
+    def texts(self, views: list[PlayerView]) -> list[str]:
+        """The JSON of each of ``views``, views of one game at one moment (one per seat): what
+        every seat sees alike is written once, from the first, and each seat's own cards and
+        choices from its own view."""
+        if not views:
+            return []
+        view = views[0]
+        # the fields in ViewJSON's order: seat, [public], own_cards, dealt_cards, [public], legal_*
+        public = _dumps({
+            "rules": 0, "players": list(view.players), "phase": view.phase.value,
+            "hand_number": view.hand_number, "forehand": view.forehand,
+            "sheet": {cid: list(row) for cid, row in view.sheet.items()}, "redo_spent": list(view.redo_spent),
+            "history": 0,
+        }).replace('"rules":0', '"rules":' + self._rules_text(view), 1)
+        middle = public[1:-len('"history":0}')] + '"history":' + self._history_text(view.history)
+        rest = _dumps({
+            "bids": [str(b) for b in view.bids], "bid_seats": list(view.bid_seats), "bidder": view.bidder,
+            "in_puddle": view.in_puddle, "declarer": view.declarer,
+            "declaration": str(view.declaration) if view.declaration is not None else None, "puddle": view.puddle,
+            "plays": _sequence(view.plays), "play_seats": list(view.play_seats),
+            "trick_winners": list(view.trick_winners), "winning": view.winning, "to_act": view.to_act,
+        })[1:-1]
+        return [f'{{"seat":{v.seat},{middle},"own_cards":"{_cards(v.own_cards)}",'
+                f'"dealt_cards":"{_cards(v.dealt_cards)}",{rest},'
+                f'"legal_bids":{_dumps([str(b) for b in v.legal_bids])},"legal_cards":"{_cards(v.legal_cards)}"}}'
+                for v in views]
+
+
 def legal_actions(view: PlayerView) -> list[str]:
     """What the seat may do now, in the record's spelling: its bids, or its cards, or nothing."""
     if view.to_act != view.seat:
@@ -335,9 +441,19 @@ class State(_Model):
     record: GameRecord | None = None  # the finished game, once it is over
 
 
+def state_text(*, seq: int, started: bool, seats: str, help: bool, view: str | None, legal: list[str],
+               waiting: str | None, record: str | None) -> str:
+    """``State(...).model_dump_json()`` from the JSON of its parts, without the model: ``seats`` (the
+    list of ``SeatFacts``), ``view`` (``ViewWriter.text``), ``waiting`` and ``record`` as JSON."""
+    null = "null"
+    return (f'{{"type":"state","seq":{seq},"started":{"true" if started else "false"},"seats":{seats},'
+            f'"help":{"true" if help else "false"},"view":{view or null},"legal":{_dumps(legal)},'
+            f'"waiting":{waiting or null},"record":{record or null}}}')
+
+
 ErrorCode: TypeAlias = Literal[
     "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
-    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server",
+    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
 ]
 
 

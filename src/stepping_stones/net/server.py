@@ -6,16 +6,18 @@
 
 Every request must name this server in ``Host``, and one that carries an ``Origin`` (a browser
 always does) must come from a page of this server (``door.py``, as for ``serve``).  Each
-connection's messages are held to a size and a rate; the server holds at most so many
-connections and tables.  A refusal is one line to the client (``error``) and one escaped line on
-the server's stderr; a fault of the server is never a traceback, to anyone.  Seat secrets and
-invite codes are never written to the log.
+connection's messages are held to a size and a rate, each address's hellos and wrong codes or
+secrets to a rate (``Addresses``); the server holds at most so many connections and tables.  A
+refusal is one line to the client (``error``) and one escaped line on the server's stderr; a
+fault of the server is never a traceback, to anyone.  Seat secrets and invite codes are never
+written to the log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 import socket
@@ -45,7 +47,7 @@ from .protocol import (
     parse_client,
     parse_new_table,
 )
-from .tables import DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
+from .tables import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
 
 __all__ = ["Limits", "TableServer", "host"]
 
@@ -65,6 +67,11 @@ class Limits:
     hello_seconds: float = 10.0  # a connection must say hello within this
     heartbeat: float = 20.0  # a peer that answers no ping for this long is gone
     queue: int = 512  # messages waiting for a client that does not read; past it, it is closed
+    hello_rate: float = 1.0  # hellos a second from one address (whatever its connections), after a burst of
+    hello_burst: int = 30
+    guess_rate: float = 1 / 60  # wrong invite codes or seat secrets a second from one address, after
+    guess_burst: int = 10
+    max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)
 
 
 class Allowance:
@@ -78,9 +85,7 @@ class Allowance:
         self.last = clock()
 
     def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
+        self._refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
@@ -88,6 +93,75 @@ class Allowance:
 
     def refund(self) -> None:
         self.tokens = min(self.burst, self.tokens + 1)
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def available(self) -> bool:
+        """Whether ``take`` would succeed now (nothing is spent)."""
+        self._refill()
+        return self.tokens >= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+class Addresses:
+    """What each client address may still try: hellos (``hello_rate``), and wrong invite codes or
+    seat secrets (``guess_rate``), whatever connections it opens.  An IPv6 address counts by its
+    /64 network (one host may have any address in it).  Behind a reverse proxy every client has
+    the proxy's address: the limits are then the proxy's to keep, or set higher."""
+
+    def __init__(self, limits: Limits, clock: Clock) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.seen: dict[str, tuple[Allowance, Allowance]] = {}
+
+    @staticmethod
+    def _key(address: str) -> str:
+        if ":" not in address:
+            return address
+        try:
+            return str(ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False))
+        except ValueError:
+            return address
+
+    def _of(self, address: str) -> tuple[Allowance, Allowance]:
+        address = self._key(address)
+        found = self.seen.get(address)
+        if found is None:
+            if len(self.seen) >= self.limits.max_addresses:
+                self._forget()
+            limits = self.limits
+            found = (Allowance(limits.hello_rate, limits.hello_burst, self.clock),
+                     Allowance(limits.guess_rate, limits.guess_burst, self.clock))
+            self.seen[address] = found
+        return found
+
+    def _forget(self) -> None:
+        """Forget the addresses that have their whole allowance back; if that is not enough, the
+        oldest half (they start again from a full allowance)."""
+        for address, (hellos, guesses) in list(self.seen.items()):
+            if hellos.full() and guesses.full():
+                del self.seen[address]
+        if len(self.seen) >= self.limits.max_addresses:
+            for address in list(self.seen)[: len(self.seen) // 2]:
+                del self.seen[address]
+
+    def hello(self, address: str) -> str | None:
+        """Spend a hello of ``address``; why it may not say hello now, or None."""
+        hellos, guesses = self._of(address)
+        if not guesses.available():
+            return "too many wrong invite codes or seat secrets from your address: try again in a minute"
+        if not hellos.take():
+            return "too many hellos from your address: try again in a minute"
+        return None
+
+    def wrong_guess(self, address: str) -> None:
+        self._of(address)[1].take()
 
 
 class _Log:
@@ -163,7 +237,8 @@ class TableServer:
     def __init__(self, data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
                  public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
                  limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, wall_clock: Clock = time.time,
+                 expire_after: float = DEFAULT_EXPIRY) -> None:
         self.data_dir = data_dir
         self.out = out
         self.log = _Log(err)
@@ -172,8 +247,10 @@ class TableServer:
         self.public_url = public_url
         self.ssl_context = ssl_context
         self.limits = limits or Limits()
+        self.addresses = Addresses(self.limits, clock)
         self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
-                             max_tables=self.limits.max_tables, log=self.log)
+                             max_tables=self.limits.max_tables, log=self.log, wall_clock=wall_clock,
+                             expire_after=expire_after)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None
@@ -324,6 +401,12 @@ class TableServer:
             return "dropped"
         try:
             if isinstance(message, Hello):
+                refusal = self.addresses.hello(remote)
+                if refusal is not None:
+                    self.log(f"refused a hello from {remote}: {refusal}")
+                    client.send(dump(Error(code="too-fast", message=refusal)))
+                    client.close()
+                    return "refused"
                 await self.tables.hello(client, message.code, message.secret, message.name)
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
@@ -337,7 +420,8 @@ class TableServer:
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
-                # one guess per connection; and the guess itself is never logged
+                # one guess per connection, so many per address; the guess itself is never logged
+                self.addresses.wrong_guess(remote)
                 self.log(f"refused a hello from {remote}: {exc}")
                 client.close()
         return "refused"

@@ -6,13 +6,16 @@ computer), the invite code, each person's seat secret (only its SHA-256 is kept)
 through the engine; a refusal is a ``TableError`` with one line and changes nothing.  The clock is
 injected, so a test can pass the two minutes of a stand-in's timeout in no time.
 
-``Tables`` holds every table of a server: it lets the computers think (in a thread), saves each
+``Tables`` holds every table of a server: it lets the computers think (in a thread), keeps each
 table after every change through a ``TableStore`` before anyone hears of it, tells every connected
 seat its new state, hands an overdue seat to a computer (``sweep``), and files each finished game
-in the record format into the server's game library.  ``FileTableStore`` keeps one JSON file per
-table, written atomically, so a server that is killed resumes every table as it was
-(``Tables.resume``).  Another backend (PostgreSQL, Redis) is another class with the four methods
-of ``TableStore`` (docs/online.md).
+in the record format into the server's game library.  A table is kept as a journal: a snapshot
+(``TableFile``, one JSON line, written atomically when the seats change) and then one short line
+per bid or card (``Move``) appended after it, so an action costs one small write, not a rewrite
+of the whole game.  ``FileTableStore`` keeps one journal file per table, so a server that is
+killed resumes every table as it was (``Tables.resume``; a torn last line, the action in flight,
+is dropped).  Another backend (PostgreSQL, Redis) is another class with the six methods of
+``TableStore`` (docs/online.md).
 
 Seat secrets are compared in constant time and never logged, stored or sent to another seat; the
 invite code is only good for a seat that is still open.
@@ -22,12 +25,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +43,29 @@ from typing import Annotated, Final, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..ai import Action, Agent, make_ai
-from ..engine import NUM_SEATS, Declaration, Game, IllegalActionError, Pass, Phase, SteppingStonesError
+from ..engine import (
+    NUM_SEATS,
+    CardSyntaxError,
+    Declaration,
+    Game,
+    IllegalActionError,
+    Pass,
+    Phase,
+    SteppingStonesError,
+    parse_bid,
+    parse_card,
+    record_cards,
+)
 from ..game.match import Match, Request, Seeds
-from ..storage.records import GameRecord, PlayerName, RecordError, RecordRules, game_from_record, record_from_game
+from ..storage.records import (
+    MAX_BID_TEXT,
+    GameRecord,
+    PlayerName,
+    RecordError,
+    RecordRules,
+    game_from_record,
+    record_from_game,
+)
 from ..storage.records import write_record as _write_record
 from ..storage.safety import FileProblem, escape, read_small
 from .protocol import (
@@ -49,10 +76,12 @@ from .protocol import (
     NewTable,
     SeatFacts,
     State,
+    ViewWriter,
     Waiting,
     Welcome,
     dump,
     legal_actions,
+    state_text,
     view_to_json,
 )
 
@@ -63,11 +92,16 @@ CODE_CHARS: Final = 10
 SECRET_BYTES: Final = 32  # a seat secret: 256 bits from the system's generator
 DEFAULT_TIMEOUT: Final = 120.0
 """Seconds the table waits for a person's bid or card before a computer plays for them."""
+DEFAULT_EXPIRY: Final = 24 * 3600.0
+"""Seconds a table that never starts is kept before it is closed (a day)."""
 STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 MAX_TABLE_FILE: Final = 512 * 1024
 TABLE_FORMAT: Final = "stepping-stones-table/1"
 _ID = re.compile(r"[0-9a-f]{16}")
+
+
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 Clock = Callable[[], float]
 
@@ -142,16 +176,32 @@ class TableFile(_Strict):
     seats: Annotated[list[SeatFile], Field(min_length=3, max_length=3)]
     record: GameRecord | None
     substitutions: Annotated[list[Substitution], Field(max_length=2000)] = []
+    opened: Annotated[int, Field(ge=0, le=2**40)] | None = None  # when it was opened (whole seconds since 1970)
+
+
+class Move(_Strict):
+    """One line of a table's journal: the bid or card that ``seat`` made on state ``seq`` (a
+    computer's for a person who did not answer, with ``stand_in``).  Replayed through the engine
+    on top of the snapshot, in order; ``seq`` must be the table's at that point."""
+
+    seq: Annotated[int, Field(ge=0, le=10**6)]
+    seat: Annotated[int, Field(ge=0, le=2)]
+    bid: Annotated[str, Field(max_length=MAX_BID_TEXT)] | None = None
+    card: Annotated[str, Field(max_length=3)] | None = None
+    stand_in: bool = False
 
 
 class TableStore(Protocol):
-    """Where tables live between actions: a table's JSON text by its id.  ``save`` replaces the
-    whole text at once (a reader sees the old table or the new one, and a crash of the server
-    process loses nothing saved); ``sync`` makes what was saved survive a crash of the machine too
-    (the server calls it once a second and when it stops); ``load`` raises ``KeyError`` for a
-    table it does not hold."""
+    """Where tables live between actions: a table's journal by its id, one line per entry (a
+    snapshot, then moves).  ``save`` replaces the whole journal with one snapshot at once (a
+    reader sees the old journal or the new one); ``append`` adds lines after it (a crash of the
+    server process loses at most a torn last line, which ``load``'s reader drops); ``sync`` makes
+    what was written survive a crash of the machine too (the server calls it once a second and
+    when it stops); ``load`` raises ``KeyError`` for a table it does not hold."""
 
     def save(self, table_id: str, text: str) -> None: ...
+
+    def append(self, table_id: str, lines: str) -> None: ...
 
     def load(self, table_id: str) -> str: ...
 
@@ -163,23 +213,56 @@ class TableStore(Protocol):
 
 
 class FileTableStore:
-    """One file per table, ``<folder>/<id>.json``, replaced atomically at every save
-    (``storage.files.atomic_write``) and flushed to the disk in one batch by ``sync``: a flush
-    costs some 15 ms here, and a busy server saves hundreds of tables a second."""
+    """One journal file per table, ``<folder>/<id>.jsonl``: replaced atomically by ``save``
+    (``storage.files.atomic_write``), grown by ``append`` (one ``write`` to a file opened for
+    appending, and kept open for the next: the busiest ``MAX_OPEN`` stay open), and flushed to the
+    disk in one batch by ``sync``: a flush costs some 15 ms here, and a busy server keeps hundreds
+    of actions a second."""
+
+    MAX_OPEN = 256
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._unsynced: set[str] = set()
+        self._open: OrderedDict[str, int] = OrderedDict()  # journals open for appending, oldest first
+        self._lock = threading.Lock()  # ``delete`` and ``sync`` may run on another thread
+
+    def _close(self, table_id: str) -> None:
+        with self._lock:
+            fd = self._open.pop(table_id, None)
+            if fd is not None:
+                os.close(fd)
 
     def _path(self, table_id: str) -> Path:
         if not _ID.fullmatch(table_id):
             raise KeyError(table_id)
-        return self.folder / f"{table_id}.json"
+        return self.folder / f"{table_id}.jsonl"
 
     def save(self, table_id: str, text: str) -> None:
         from ..storage.files import atomic_write
 
-        atomic_write(self._path(table_id), text, flush=False)
+        self._close(table_id)  # the file open for appending is about to be the old one
+        atomic_write(self._path(table_id), text if text.endswith("\n") else text + "\n", flush=False)
+        self._unsynced.add(table_id)
+
+    def append(self, table_id: str, lines: str) -> None:
+        """Add ``lines`` (each ending in a newline) after the journal.  Raises ``OSError`` (and
+        ``FileNotFoundError`` for a journal never saved)."""
+        data = lines.encode("utf-8")
+        with self._lock:
+            fd = self._open.pop(table_id, None)
+            if fd is None:
+                fd = os.open(self._path(table_id), os.O_WRONLY | os.O_APPEND)
+                if len(self._open) >= self.MAX_OPEN:
+                    os.close(self._open.popitem(last=False)[1])
+            self._open[table_id] = fd  # the most recent last
+            try:
+                if os.write(fd, data) != len(data):  # a disk that is full: a snapshot rewrites it all
+                    raise OSError(errno.ENOSPC, "the journal was written only in part")
+            except OSError:
+                del self._open[table_id]
+                os.close(fd)
+                raise
         self._unsynced.add(table_id)
 
     def sync(self) -> None:
@@ -209,9 +292,10 @@ class FileTableStore:
             names = sorted(os.listdir(self.folder))
         except FileNotFoundError:
             return []
-        return [n[:-5] for n in names if n.endswith(".json") and _ID.fullmatch(n[:-5])]
+        return [n[:-6] for n in names if n.endswith(".jsonl") and _ID.fullmatch(n[:-6])]
 
     def delete(self, table_id: str) -> None:
+        self._close(table_id)
         with contextlib.suppress(FileNotFoundError):
             self._path(table_id).unlink()
 
@@ -251,9 +335,17 @@ class Table:
     waiting_since: float = 0.0
     thinking: bool = False  # a computer is deciding for the seat to act
     filed: bool = False  # the finished game is in the library
+    opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
+    resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
+    unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
+    writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
+    record_text: str | None = None  # the finished game's record as JSON, once it is over
+    _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
+    _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
 
     @classmethod
-    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT) -> Table:
+    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
+            opened: float = 0.0) -> Table:
         taken = {n for n in request.names if n is not None}
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
         seats = []
@@ -263,7 +355,8 @@ class Table:
             else:
                 seats.append(Seat("computer", name or next(pool), kind))
         return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
-                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout)
+                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout,
+                   opened=opened)
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -283,9 +376,16 @@ class Table:
     def seq(self) -> int:
         """The number of the table's state: how many deals, bids and cards it has seen.  It is
         derived from the game, so it is the same after a restart."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             return 0
-        return sum(1 + len(h.bids) + len(h.plays) for h in self.game.log)
+        log = game.log
+        done, count = self._finished_seq
+        if done != len(log) - 1:  # the hands before the last one, counted once
+            done, count = len(log) - 1, sum(1 + len(h.bids) + len(h.plays) for h in log[:-1])
+            self._finished_seq = (done, count)
+        last = log[-1] if log else None
+        return count + (1 + len(last.bids) + len(last.plays) if last is not None else 0)
 
     @property
     def humans(self) -> int:
@@ -304,6 +404,44 @@ class Table:
         seat = self.seats[game.to_act]
         return Waiting(seat=game.to_act, name=game.players[game.to_act],
                        connected=seat.connected or seat.kind == "computer", computer=seat.computer_plays)
+
+    def _facts(self) -> list[dict[str, object]]:
+        return [{"name": s.name, "kind": s.kind,
+                 "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
+                for s in self.seats]
+
+    def _facts_json(self) -> str:
+        key = tuple((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats)
+        if self._facts_text is None or self._facts_text[0] != key:
+            self._facts_text = (key, _dumps(self._facts()))
+        return self._facts_text[1]
+
+    def _waiting(self) -> dict[str, object] | None:
+        game = self.game
+        if game is None or game.to_act is None:
+            return None
+        seat = self.seats[game.to_act]
+        return {"seat": game.to_act, "name": game.players[game.to_act],
+                "connected": seat.connected or seat.kind == "computer", "computer": seat.computer_plays}
+
+    def states(self, seats: list[int]) -> list[str]:
+        """What each of ``seats`` may see now, as the protocol sends it: ``state_for(seat)``'s JSON,
+        byte for byte, written without the models (the parts every seat sees, once)."""
+        game = self.game
+        seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
+        waiting = self._waiting()
+        waiting_text = _dumps(waiting) if waiting is not None else None
+        if game is not None and game.over and self.record_text is None:
+            self.record_text = record_from_game(game).model_dump_json()
+        if game is None:
+            return [state_text(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
+                               waiting=waiting_text, record=None)] * len(seats)
+        views = [game.view(seat) for seat in seats]
+        record = self.record_text if game.over else None
+        return [state_text(seq=seq, started=True, seats=facts, help=people, view=text, legal=legal_actions(view),
+                           waiting=waiting_text, record=record)
+                for view, text in zip(views, self.writer.texts(views), strict=True)]
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -345,6 +483,7 @@ class Table:
             raise TableError("table-full", "every seat at this table is taken")
         secret = secrets.token_urlsafe(SECRET_BYTES)
         self.seats[seat] = Seat("human", self._free_name(name), None, digest(secret))
+        self.resave = True
         if self.opener is None:
             self.opener = seat
         if all(s.kind != "open" for s in self.seats):
@@ -375,6 +514,7 @@ class Table:
                 self.seats[i] = Seat("computer", next(pool), self.level)
         names = [s.name or "" for s in self.seats]
         self.game = Game(self.rules.to_rules(), names, self.seeds.first_forehand())
+        self.resave = True
         self._advance()
 
     def come_back(self, seat: int) -> None:
@@ -382,7 +522,13 @@ class Table:
         wait for them starts again."""
         if self.seats[seat].stand_in:
             self.seats[seat].stand_in = False
+            self.resave = True
             self.waiting_since = self.clock()
+
+    def stand_in(self, seat: int) -> None:
+        """A computer plays for the person of ``seat`` until they come back."""
+        self.seats[seat].stand_in = True
+        self.resave = True
 
     # --- the game -------------------------------------------------------------------------------
 
@@ -414,13 +560,23 @@ class Table:
             raise TableError("illegal", "it is the bidding: bid, or pass")
         if game.phase is Phase.PLAY and is_bid:
             raise TableError("illegal", "the bidding is over: play a card")
+        before = self.seq
         try:
             Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
         except IllegalActionError as exc:
             raise TableError("illegal", str(exc)) from None
         except SteppingStonesError as exc:
             raise TableError("illegal", str(exc)) from None
+        self._journal(before, seat, action, stand_in=False)
         self._advance()
+
+    def _journal(self, seq: int, seat: int, action: Action, stand_in: bool) -> None:
+        """Note the move just made for the journal (``keep``)."""
+        move = ({"seq": seq, "seat": seat, "bid": str(action)} if isinstance(action, Pass | Declaration)
+                else {"seq": seq, "seat": seat, "card": record_cards([action])})
+        if stand_in:
+            move["stand_in"] = True
+        self.unsaved.append(_dumps(move))
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
@@ -439,12 +595,23 @@ class Table:
         if game.to_act != request.seat or not self.seats[request.seat].computer_plays:
             return False
         hand = game.hand
-        where = f"bid {len(hand.bids) + 1}" if game.phase is Phase.BIDDING else f"play {len(hand.plays) + 1}"
+        before = self.seq
+        bidding = game.phase is Phase.BIDDING
+        made = len(hand.bids) if bidding else len(hand.plays)
         Match(game, self._agents(), self.seeds, strict=False).answer(request, action)
-        if self.seats[request.seat].kind == "human":
-            self.substitutions.append(Substitution(hand=len(game.log), action=where, seat=request.seat))
+        # what was made: the answer, or the first legal action in place of one the rules refuse
+        made_action: Action = hand.bids[made] if bidding else hand.plays[made]
+        stand_in = self.seats[request.seat].kind == "human"
+        if stand_in:
+            self._substituted(bidding, made, request.seat)
+        self._journal(before, request.seat, made_action, stand_in)
         self._advance()
         return True
+
+    def _substituted(self, bidding: bool, made: int, seat: int) -> None:
+        assert self.game is not None
+        where = f"bid {made + 1}" if bidding else f"play {made + 1}"
+        self.substitutions.append(Substitution(hand=len(self.game.log), action=where, seat=seat))
 
     def overdue(self) -> int | None:
         """The person's seat the table has waited on for longer than its timeout, if any."""
@@ -458,6 +625,17 @@ class Table:
 
     # --- keeping --------------------------------------------------------------------------------
 
+    def keep(self) -> tuple[Literal["save", "append"], str]:
+        """What to write to the table's journal now: a whole snapshot (``save``) when the seats
+        changed since the last one, else the moves made since (``append``, possibly none)."""
+        if self.resave:
+            self.resave = False
+            self.unsaved.clear()
+            return "save", self.to_file().model_dump_json() + "\n"
+        lines = "".join(line + "\n" for line in self.unsaved)
+        self.unsaved.clear()
+        return "append", lines
+
     def to_file(self) -> TableFile:
         return TableFile(
             format=TABLE_FORMAT, id=self.id, code=self.code, rules=self.rules, level=self.level, seed=self.seed,
@@ -465,35 +643,69 @@ class Table:
             seats=[SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
                    for s in self.seats],
             record=record_from_game(self.game) if self.game is not None else None,
-            substitutions=list(self.substitutions),
+            substitutions=list(self.substitutions), opened=int(self.opened),
         )
 
     @classmethod
-    def from_file(cls, data: TableFile, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT) -> Table:
-        """The table a file holds, every action of its game replayed through the engine.  Raises
-        ``RecordError`` for a game the rules refuse."""
+    def from_file(cls, data: TableFile, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
+                  moves: tuple[Move, ...] = (), now: float = 0.0) -> Table:
+        """The table a snapshot holds, every action of its game replayed through the engine, then
+        the ``moves`` of its journal after it (a table of a file that does not say when it was opened
+        counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
+        that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
         seats = [Seat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
         table = cls(id=data.id, code=data.code, rules=data.rules, level=data.level, seed=data.seed, seats=seats,
                     clock=clock, timeout=timeout, opener=data.opener, game=game,
-                    substitutions=list(data.substitutions), waiting_since=clock())
+                    substitutions=list(data.substitutions), waiting_since=clock(), resave=False,
+                    opened=data.opened if data.opened is not None else now)
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal
+        for number, move in enumerate(moves, 1):
+            table._replay(move, number)
         return table
 
+    def _replay(self, move: Move, number: int) -> None:
+        game = self.game
+        if game is None or game.over or move.seq != self.seq or game.to_act != move.seat:
+            raise RecordError(f"table journal: move {number} does not follow the table")
+        try:
+            action: Action = parse_bid(move.bid) if move.bid is not None else parse_card(move.card or "")
+            hand = game.hand
+            assert hand is not None
+            bidding = game.phase is Phase.BIDDING
+            made = len(hand.bids) if bidding else len(hand.plays)
+            Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
+        except (SteppingStonesError, CardSyntaxError) as exc:
+            raise RecordError(f"table journal: move {number}: {exc}") from None
+        if move.stand_in:
+            self._substituted(bidding, made, move.seat)
+        self._advance()
 
-def read_table(text: str) -> TableFile:
-    """A table's file, checked.  Raises ``RecordError`` with one line."""
+
+def read_table(text: str) -> tuple[TableFile, tuple[Move, ...]]:
+    """A table's journal, checked: its snapshot and the moves after it.  A last line without its
+    newline is a write that a crash cut short (the action in flight) and is dropped.  Raises
+    ``RecordError`` with one line."""
     from ..storage.records import load_json
 
-    data = load_json(text)
+    lines = text.split("\n")
+    lines.pop()  # "" after the last newline, or a torn last line
+    if not lines:
+        raise RecordError("table file: it is empty")
+    data = load_json(lines[0])
     try:
-        return TableFile.model_validate(data, strict=True)
+        snapshot = TableFile.model_validate(data, strict=True)
+        moves = tuple(Move.model_validate(load_json(line), strict=True) for line in lines[1:])
     except ValidationError as exc:
         err = exc.errors()[0]
         raise RecordError(f"table file: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}") from None
+    for move in moves:
+        if (move.bid is None) == (move.card is None):
+            raise RecordError("table file: a move is a bid or a card")
+    return snapshot, moves
 
 
 # --- every table of a server ---------------------------------------------------------------------
@@ -518,10 +730,13 @@ class Tables:
 
     def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
-                 log: Callable[[str], None] = lambda _line: None) -> None:
+                 log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
+                 expire_after: float = DEFAULT_EXPIRY) -> None:
         self.store = store
         self.data_dir = data_dir
         self.clock = clock
+        self.wall_clock = wall_clock  # a table's age survives a restart: it is kept by the wall clock
+        self.expire_after = expire_after
         self.timeout = timeout
         self.max_tables = max_tables
         self.log = log
@@ -542,7 +757,7 @@ class Tables:
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
-        table = Table.new(request, self.clock, self.timeout)
+        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock())
         while table.code in self.by_code:
             table.code = new_code()
         self._add(table)
@@ -556,12 +771,18 @@ class Tables:
         for table_id in await asyncio.to_thread(self.store.list):
             try:
                 text = await asyncio.to_thread(self.store.load, table_id)
-                table = Table.from_file(read_table(text), self.clock, self.timeout)
+                snapshot, moves = read_table(text)
+                table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
             except (KeyError, RecordError) as exc:
                 self.log(f"table {table_id} cannot be resumed: {exc}")
                 continue
             self._add(table)
             count += 1
+            if moves or not text.endswith("\n"):
+                # one snapshot in place of the journal: a torn last line must not stay in front of
+                # the lines appended next
+                table.resave = True
+                self._keep(table)
             if table.over:
                 await self._finish(table)
             else:
@@ -653,31 +874,51 @@ class Tables:
             self.log(f"the tables could not be flushed to the disk: {exc.strerror or exc}")
 
     async def sweep(self) -> None:
-        """Hand every seat its table has waited on for too long to a computer."""
+        """Hand every seat its table has waited on for too long to a computer, and close the tables
+        that were never started within ``expire_after``."""
+        now = self.wall_clock()
         for table in list(self.tables.values()):
+            if not table.started and now - table.opened >= self.expire_after:
+                await self._expire(table)
+                continue
             seat = table.overdue()
             if seat is not None:
-                table.seats[seat].stand_in = True
+                table.stand_in(seat)
                 self.log(f"table {table.id}: a computer plays for {table.seats[seat].name} "
                          f"after {table.timeout:g} s without an answer")
                 await self._changed(table)
+
+    async def _expire(self, table: Table) -> None:
+        """Close a table that never started: its people are told so, its code and secrets are
+        good for nothing any more, and it leaves the store."""
+        del self.tables[table.id]
+        self.by_code.pop(table.code, None)
+        hours = self.expire_after / 3600
+        message = dump(Error(code="expired", message=f"this table was not started within {hours:g} hours "
+                                                     "and has closed: open a new one"))
+        for seat in range(NUM_SEATS):
+            conn = self.holders.pop((table.id, seat), None)
+            if conn is not None:
+                self.seated.pop(conn, None)
+                conn.send(message)
+                conn.close()
+        self.log(f"table {table.id} closed: not started within {hours:g} hours")
+        try:
+            await asyncio.to_thread(self.store.delete, table.id)
+        except OSError as exc:
+            self.log(f"table {table.id} could not be removed: {exc.strerror or exc}")
 
     # --- after every change ---------------------------------------------------------------------------
 
     async def _changed(self, table: Table, save: bool = True) -> None:
         """Save the table, then tell every connected seat its state; let a computer act; file a
         finished game.  The states are made now, so they are the table as it was saved."""
-        text = table.to_file().model_dump_json() if save else None
-        messages = [(seat, conn, dump(table.state_for(seat)))
-                    for seat in range(NUM_SEATS)
-                    if (conn := self.holders.get((table.id, seat))) is not None]
-        if text is not None:
-            # On the loop itself, in the order of the changes: a save without its flush (``sync``)
-            # takes some 0.1 ms, less than handing it to a thread.
-            try:
-                self.store.save(table.id, text)
-            except OSError as exc:
-                self.log(f"table {table.id} could not be saved: {exc.strerror or exc}")
+        held = [(seat, conn) for seat in range(NUM_SEATS)
+                if (conn := self.holders.get((table.id, seat))) is not None]
+        messages = [(seat, conn, text)
+                    for (seat, conn), text in zip(held, table.states([seat for seat, _ in held]), strict=True)]
+        if save:
+            self._keep(table)
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
@@ -685,6 +926,21 @@ class Tables:
             await self._finish(table)
         else:
             self._kick(table)
+
+    def _keep(self, table: Table) -> None:
+        """Write what changed to the table's journal.  On the loop itself, in the order of the
+        changes: appending a line takes some 0.05 ms, less than handing it to a thread."""
+        how, text = table.keep()
+        if not text:
+            return
+        try:
+            if how == "save":
+                self.store.save(table.id, text)
+            else:
+                self.store.append(table.id, text)
+        except OSError as exc:
+            table.resave = True  # the next change writes the whole table again
+            self.log(f"table {table.id} could not be saved: {exc.strerror or exc}")
 
     def _kick(self, table: Table) -> None:
         request = table.computer_request()
