@@ -40,8 +40,20 @@ def number(text: str) -> float:
 def test_every_script_is_run_here():
     tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
-              "measure_tui_latency.py", "measure_tui_startup.sh"}
+              "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py"}
     assert {p.name for p in SCRIPTS.iterdir() if p.suffix in (".py", ".sh")} == tested
+
+
+def test_load_test_tables():
+    out = run("load_test_tables.py", "--tables", "1").stdout
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert len(rows) == 1, out
+    row = rows[0]
+    assert row["tables"] == 1 and row["think_s"] == 0
+    assert row["actions"] >= 9 * 36  # a whole game: at least nine hands of 36 cards, and the bids
+    assert 0 < row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"]
+    assert row["server_cpu_ms_per_action"] > 0 and row["bots_cpu_ms_per_action"] > 0
+    assert abs(row["actions_per_s"] - row["actions"] / row["seconds"]) <= 0.01 * row["actions_per_s"] + 5
 
 
 def test_declarers_against_par(tmp_path):

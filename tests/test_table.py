@@ -186,6 +186,7 @@ def test_the_last_hands_summary_says_final_result_in_the_footer():
             while not isinstance(screen, HandSummaryScreen):
                 await human_turn(pilot, app.table, Random(1))
                 screen = await wait_for_person(pilot)
+            await pilot.pause()  # the summary's footer is composed once the screen has mounted
             footer = " ".join(widget_text(w) for w in app.screen.query("FooterKey"))
             assert "Final result" in footer and "Next hand" not in footer
 
