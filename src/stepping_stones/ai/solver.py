@@ -8,8 +8,7 @@ fewer; for a Lose contract the other way round.  The answer is exact for every c
 contract, never from its id), under both rankings, from any position -- between tricks or in
 the middle of one.
 
-How it is fast enough in pure Python (the ideas of bridge double-dummy solvers, adapted to
-three hands):
+How it is fast (the ideas of bridge double-dummy solvers, adapted to three hands):
 
 * **Zero-window search.**  The core only answers yes/no questions: "does the declarer take at
   least ``target`` counted tricks from here?"  A yes/no search prunes far more than a search
@@ -28,6 +27,16 @@ three hands):
 * **Move ordering**: each seat tries first the card its side would usually play (cheapest
   winner, highest card that ducks, a low lead in a Lose contract), so a yes or a no is found
   early.
+
+The rules of play come from the engine's table: what a follower may play (``FOLLOW_SPECS``,
+``legal_reply``) and which card takes a trick (``trick_takers``), never from a contract's id.
+
+**Two cores search the same way.**  ``_PythonSearch`` below is pure Python; ``solver_core`` is
+the same search compiled by numba (``pip install 'stepping-stones[fast]'``), about ten times
+faster.  Both search the same positions in the same order, so their answers and their ``nodes``
+are equal and a budget in positions makes the same choices with either.  A solver uses the
+compiled core when numba is installed and loads (``choose_core``); ``Solver(core="python")`` or
+``STEPPING_STONES_SOLVER=python`` forces the Python one.
 
 Everything works on the engine's bitmasks: a hand is an ``int``, a suit a mask.  The solver
 never changes what it is given; its only state is the table, which depends on the contract,
@@ -168,6 +177,7 @@ def _compiled() -> tuple[ModuleType, tuple[object, ...]] | str:
         return f"numba could not load the compiled core: {error}"
     try:
         tables = solver_core.suit_tables()
+        solver_core.warm_up(tables)
     except Exception as error:
         return f"numba could not compile the solver: {error}"
     return solver_core, tables

@@ -110,7 +110,8 @@ def _low(_typingctx, x):
 @njit(cache=True)
 def _suit_tables():
     """``spread`` (9 bits to base-4 digits), and per base-4 index (0 = played, 1 + owner) of a
-    suit: its relative-rank code (``solver._suit_info``) and per owner one card per run."""
+    suit, in one integer: its relative-rank code (``solver._suit_info``, 15 bits) and per owner
+    one card per run (9 bits each, from bit 15 on).  One integer, so one memory access a suit."""
     spread = np.zeros(512, np.int64)
     for x in range(512):
         v = 0
@@ -122,8 +123,7 @@ def _suit_tables():
     for k in range(9):
         offset[k + 1] = offset[k] + 3**k
     size = 1 << 18
-    code = np.zeros(size, np.int64)
-    reps = np.zeros((3, size), np.int64)
+    info = np.zeros(size, np.int64)
     for index in range(size):
         value = 0
         length = 0
@@ -157,11 +157,8 @@ def _suit_tables():
                 r2 |= bit
             prev_owner = owner
             prev_bit = bit
-        code[index] = offset[length] + value
-        reps[0, index] = r0
-        reps[1, index] = r1
-        reps[2, index] = r2
-    return spread, code, reps
+        info[index] = offset[length] + value | r0 << 15 | r1 << 24 | r2 << 33
+    return spread, info
 
 
 # --- the transposition table ------------------------------------------------------------------
@@ -398,7 +395,7 @@ _I = types.int64
 _V = types.Array(types.int64, 1, "C")
 _M = types.Array(types.int64, 2, "C")
 _NODE = _I(_I, _V, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I,
-           _V, _M, _V, _V, _M, _V, types.Array(types.int16, 1, "C"), _V, _M)
+           _V, _M, _V, _V, _V, types.Array(types.int16, 1, "C"), _V, _M)
 """``_node``'s one signature.  A recursive function must call itself with these types only:
 never with a bare constant, which numba types as a literal and compiles a version for (versions
 that then fail to link, or take minutes to compile)."""
@@ -406,7 +403,7 @@ that then fail to link, or take minutes to compile)."""
 
 @njit(_NODE, cache=True, nogil=True)
 def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, depth,
-          par, rules, spread, code, reps, tk, tv, meta, buf):
+          par, rules, spread, info, tk, tv, meta, buf):
     """Whether the declarer takes at least ``target`` more counted tricks: 1 (yes), 0 (no), or
     ``ABORT`` (the limit of positions was reached).  ``level`` is the seat to play in the trick:
     0 leads (``solver``'s ``lead``), 1 plays second to ``c1`` (``second``), 2 plays third
@@ -447,10 +444,11 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
             shift = 9 * s
             index = spread[a >> shift & _SUIT_BITS] + 2 * spread[b >> shift & _SUIT_BITS] \
                 + 3 * spread[c >> shift & _SUIT_BITS]
-            k |= code[index] << (15 * s)
-            r0 |= reps[0, index] << shift
-            r1 |= reps[1, index] << shift
-            r2 |= reps[2, index] << shift
+            f = info[index]
+            k |= (f & 32767) << (15 * s)
+            r0 |= (f >> 15 & _SUIT_BITS) << shift
+            r1 |= (f >> 24 & _SUIT_BITS) << shift
+            r2 |= (f >> 33 & _SUIT_BITS) << shift
         if t >= par[P_HORIZON]:
             return 1 if estimate(h, t, par, rules) >= target else 0
         left = par[P_LEFT + t]
@@ -559,7 +557,7 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
             card = buf[depth, j]
             h[leader] = hand ^ (1 << card)
             r = _node(level + 1, h, leader, target, t, card, best_card, best_seat, beat, rep2, rep3, depth + 1,
-                      par, rules, spread, code, reps, tk, tv, meta, buf)
+                      par, rules, spread, info, tk, tv, meta, buf)
             if r == ABORT:
                 h[leader] = hand
                 return ABORT
@@ -618,10 +616,10 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
             if bit & over:
                 r = _node(level + 1, h, leader, target, t, c1, card, s2,
                           rules[R_ABOVE, card] if bit & beat else beat, rep2, rep3, depth + 1,
-                          par, rules, spread, code, reps, tk, tv, meta, buf)
+                          par, rules, spread, info, tk, tv, meta, buf)
             else:
                 r = _node(level + 1, h, leader, target, t, c1, c1, leader, beat, rep2, rep3, depth + 1,
-                          par, rules, spread, code, reps, tk, tv, meta, buf)
+                          par, rules, spread, info, tk, tv, meta, buf)
             if r == ABORT:
                 h[s2] = hand
                 return ABORT
@@ -676,7 +674,7 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
             else:
                 h[s3] = hand ^ bit
                 r = _node(level - 2, h, s3, target_takes, t, c1, best_card, best_seat, beat, rep2, rep3, depth + 1,
-                          par, rules, spread, code, reps, tk, tv, meta, buf)
+                          par, rules, spread, info, tk, tv, meta, buf)
         elif target_stays <= 0:
             r = 1
         elif target_stays > left:
@@ -684,7 +682,7 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         else:
             h[s3] = hand ^ bit
             r = _node(level - 2, h, best_seat, target_stays, t, c1, best_card, best_seat, beat, rep2, rep3, depth + 1,
-                      par, rules, spread, code, reps, tk, tv, meta, buf)
+                      par, rules, spread, info, tk, tv, meta, buf)
         if r == ABORT:
             h[s3] = hand
             return ABORT
@@ -697,11 +695,11 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
 
 @njit(cache=True, nogil=True)
 def at_least(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3,
-             par, rules, spread, code, reps, tk, tv, meta):
+             par, rules, spread, info, tk, tv, meta):
     """``_node`` from the root of a question (its move lists in a buffer of its own)."""
     buf = np.empty((_MAX_DEPTH, _MAX_MOVES), np.int64)
     return _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, 0,
-                 par, rules, spread, code, reps, tk, tv, meta, buf)
+                 par, rules, spread, info, tk, tv, meta, buf)
 
 
 class Kernel:
@@ -712,7 +710,7 @@ class Kernel:
                  beat_led: bool, trump_over: bool, horizon: int,
                  counted: Sequence[int], counted_left: Sequence[int], keys: Sequence[int],
                  above: Sequence[int], takers: Sequence[int],
-                 tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+                 tables: tuple[np.ndarray, np.ndarray]) -> None:
         par = np.zeros(PAR_SIZE, np.int64)
         par[P_DECLARER] = declarer
         par[P_WIN] = win
@@ -734,7 +732,7 @@ class Kernel:
         rules[R_DESC] = sorted(range(36), key=lambda c: (-keys[c], c))
         self._par = par
         self._rules = rules
-        self._spread, self._code, self._reps = tables
+        self._spread, self._info = tables
         self._tk, self._tv, self._meta = new_table()
         self._meta[M_LIMIT] = 1 << 62
         self._h = np.zeros(3, np.int64)
@@ -767,14 +765,14 @@ class Kernel:
                best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> int:
         self._h[:] = hands
         return int(at_least(level, self._h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3,
-                            self._par, self._rules, self._spread, self._code, self._reps,
+                            self._par, self._rules, self._spread, self._info,
                             self._tk, self._tv, self._meta))
 
 
-def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The per-suit table (``_suit_tables``): built by every process that uses this core."""
-    spread, code, reps = _suit_tables()
-    return spread, code, reps
+def suit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The per-suit tables (``_suit_tables``): built by every process that uses this core."""
+    spread, info = _suit_tables()
+    return spread, info
 
 
 def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -783,3 +781,15 @@ def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     meta = np.zeros(META_SIZE, np.int64)
     meta[M_MASK] = FIRST_SLOTS - 1
     return np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int16), meta
+
+
+def warm_up(tables: tuple[np.ndarray, np.ndarray]) -> None:
+    """Load (or, the first time on a machine, compile) every function of the search now, on a
+    one-trick position, so that no solve pays for it later."""
+    kernel = Kernel(declarer=0, win=True, trump=0, nine_high=True, beat_led=False, trump_over=False,
+                    horizon=12, counted=[1] * 12, counted_left=list(range(12, -1, -1)),
+                    keys=list(range(36)), above=[0] * 36, takers=[0] * 36, tables=tables)
+    hands = (1 << 0 | 1 << 9, 1 << 1 | 1 << 10, 1 << 2 | 1 << 11)
+    kernel.search(hands, 0, 0, 1, 10, 0, 0, 0, 0, 0, 0)
+    kernel.estimate(hands, 10)
+    kernel.stored(1)
