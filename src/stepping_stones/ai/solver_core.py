@@ -780,7 +780,16 @@ def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     of this size takes fresh pages from the system, which cost nothing until written)."""
     meta = np.zeros(META_SIZE, np.int64)
     meta[M_MASK] = FIRST_SLOTS - 1
-    return np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int16), meta
+    slots = MAX_SLOTS
+    while True:
+        try:
+            return np.zeros(slots, np.int64), np.zeros(slots, np.int16), meta
+        except MemoryError:
+            # A system that refuses to reserve memory it has not used (strict overcommit):
+            # a smaller table, which stops adding entries sooner (answers stay exact).
+            if slots <= FIRST_SLOTS:
+                raise
+            slots //= 4
 
 
 def warm_up(tables: tuple[np.ndarray, np.ndarray]) -> None:
