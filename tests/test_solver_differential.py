@@ -19,9 +19,22 @@ from stepping_stones.ai.solver import CORE_VARIABLE, Solver, position
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
 from test_solver import CORES
 
+_KNOWN: dict[tuple[object, ...], int] = {}
+"""The minimax's answers by position, so that the second core's run does not work them out again
+(the minimax is a pure function of the position: this changes the time, never a result)."""
+
 
 def memoised_minimax(state: HandState) -> int:
     """The declarer's counted tricks from ``state`` to the end (the current trick included)."""
+    position_key = (tuple(state.hands), state.leader, tuple(c for _, c in state.current_trick()),
+                    state.contract.id, state.ranking, state.trump, state.declarer)
+    known = _KNOWN.get(position_key)
+    if known is None:
+        known = _KNOWN[position_key] = _minimax(state)
+    return known
+
+
+def _minimax(state: HandState) -> int:
     declarer = state.declarer
     counted = state.contract.counted_mask
     memo: dict[tuple[int, int, int, int, tuple[int, ...]], int] = {}
