@@ -12,6 +12,11 @@ the CPU seconds, summed over the contract's deals.
     .venv/bin/python scripts/measure_solver_speed.py --deals 6 --contracts must-beat,lose-no-trump
     .venv/bin/python scripts/measure_solver_speed.py --save /tmp/values.json   # keep each value
     .venv/bin/python scripts/measure_solver_speed.py --compare /tmp/values.json  # and check them
+    .venv/bin/python scripts/measure_solver_speed.py --core python    # the pure-Python core
+
+``--core`` picks the solver's core (``python`` or ``numba``; by default the solver's own choice,
+see ``STEPPING_STONES_SOLVER``).  The compiled core is loaded (and compiled, the first time on a
+machine) before the first solve is timed; the time that took is printed on its own line.
 
 ``--limit N`` stops a solve after N positions (``Solver.limit``): it is then reported as over the
 budget, its time counts as a lower bound in the percentiles, and its value is not compared.
@@ -26,7 +31,7 @@ import json
 import time
 from pathlib import Path
 
-from stepping_stones.ai.solver import SearchLimit, Solver
+from stepping_stones.ai.solver import SearchLimit, Solver, choose_core
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, deal
 from stepping_stones.game.match import Seeds
 
@@ -55,7 +60,11 @@ def main() -> None:
     parser.add_argument("--save", help="write every value to this JSON file")
     parser.add_argument("--compare", help="check every value against this JSON file")
     parser.add_argument("--verbose", action="store_true", help="one line per solve")
+    parser.add_argument("--core", choices=("python", "numba"), help="the solver's core (default: its own choice)")
     args = parser.parse_args()
+    start = time.process_time()
+    core = choose_core(args.core)
+    print(f"core: {core} (ready in {time.process_time() - start:.2f} s of CPU)")
     expected = json.loads(Path(args.compare).read_text()) if args.compare else {}
     values: dict[str, int] = {}
     mismatches = []
@@ -68,7 +77,7 @@ def main() -> None:
         over = 0
         for i in range(args.first, args.first + args.deals):
             hands, declarer, ranking, trump = position_of(contract_id, i)
-            solver = Solver(contract, ranking, trump, declarer)
+            solver = Solver(contract, ranking, trump, declarer, core=core)
             if args.limit:
                 solver.limit = args.limit
             start = time.process_time()

@@ -3,17 +3,47 @@
 The brute force below shares no search code with the solver: it plays every legal card on the
 engine's own ``HandState`` (so the rules come from the engine, which ``test_rules`` checks) and
 takes the best result for the side to play, with no pruning and no table.
+
+Every test that solves runs with both cores (the ``core`` fixture): the pure-Python search and
+the one numba compiles (``ai/solver_core.py``).  Where numba is not installed the compiled core's
+tests are skipped, with the reason; ``pip install -e '.[fast]'`` installs it.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
 from conftest import cards
-from stepping_stones.ai.solver import Solver, position, run_of, run_representatives, solve, whole_hand_value
+from stepping_stones.ai.solver import (
+    CORE_VARIABLE,
+    SearchLimit,
+    Solver,
+    choose_core,
+    compiled_core_problem,
+    position,
+    run_of,
+    run_representatives,
+    solve,
+    whole_hand_value,
+)
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
+
+_PROBLEM = compiled_core_problem()
+CORES = [
+    pytest.param("python", id="python"),
+    pytest.param("numba", id="numba", marks=pytest.mark.skipif(
+        _PROBLEM is not None, reason=f"the compiled core cannot run here: {_PROBLEM}")),
+]
+
+
+@pytest.fixture(params=CORES)
+def core(request, monkeypatch):
+    """The solver's core for the test: every ``Solver`` made meanwhile uses it."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return request.param
 
 
 def brute_force(state: HandState) -> int:
@@ -47,7 +77,7 @@ ENDGAMES_PER_CONTRACT = 80  # 7 contracts: 560 endgames
 
 
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
-def test_solver_equals_brute_force(contract_id):
+def test_solver_equals_brute_force(contract_id, core):
     rng = random.Random(f"solver:{contract_id}")
     seen_rankings = set()
     for i in range(ENDGAMES_PER_CONTRACT):
@@ -55,6 +85,7 @@ def test_solver_equals_brute_force(contract_id):
         seen_rankings.add(state.ranking)
         expected = brute_force(state)
         assert whole_hand_value(state) == expected, (contract_id, i)
+        assert solver_core_of(state) == core
         # The same answer from the bare API, and the state is untouched.
         hands, leader, trick = position(state)
         before = (list(state.hands), list(state.plays))
@@ -65,7 +96,7 @@ def test_solver_equals_brute_force(contract_id):
 
 
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
-def test_card_values_equal_brute_force(contract_id):
+def test_card_values_equal_brute_force(contract_id, core):
     """The value after each legal card, as the AI and the analysis use it."""
     rng = random.Random(f"card-values:{contract_id}")
     for i in range(12):
@@ -81,7 +112,7 @@ def test_card_values_equal_brute_force(contract_id):
             assert state.count() + values[c] == expected, (contract_id, i, c)
 
 
-def test_longer_endgames_with_one_table_for_the_whole_hand():
+def test_longer_endgames_with_one_table_for_the_whole_hand(core):
     """Five-trick endgames, each solved after every card with one solver: the table carried from
     position to position never changes an answer."""
     rng = random.Random("whole-hand-table")
@@ -102,7 +133,7 @@ def test_runs_of_equivalent_cards():
     assert run_of(cards("K4").bit_length() - 1, hand, hand) == cards("K4 K5 K7 K8")
 
 
-def test_a_known_position():
+def test_a_known_position(core):
     """Win Tricks (No Trump), 9 high, seat 0 declares and leads with the top of two suits."""
     hands = (cards("C9 C8 K9"), cards("C1 C2 K1"), cards("C3 K2 K3"))
     solver = Solver(CONTRACTS["win-no-trump"], NINE_HIGH, None, 0)
@@ -113,7 +144,7 @@ def test_a_known_position():
     assert Solver(CONTRACTS["lose-no-trump"], NINE_HIGH, None, 0).value(hands, 0) == 3
 
 
-def test_bad_positions_are_refused():
+def test_bad_positions_are_refused(core):
     solver = Solver(CONTRACTS["win-no-trump"], NINE_HIGH, None, 0)
     with pytest.raises(ValueError, match="as many cards"):
         solver.value((cards("C9 C8"), cards("C1"), cards("C2")), 0)
@@ -121,3 +152,81 @@ def test_bad_positions_are_refused():
         solver.value((cards("C9"), cards("C9"), cards("C2")), 0)
     with pytest.raises(ValueError, match="finished trick"):
         solver.value((0, 0, 0), 0, (0, 1, 2))
+
+
+def solver_core_of(state: HandState) -> str:
+    return Solver(state.contract, state.ranking, state.trump, state.declarer).core
+
+
+def test_the_cores_search_the_same_positions_in_the_same_order():
+    """Both cores count the same positions for every question, so a budget in positions (the
+    expert's, the analysis's) makes the same choices with either; at a horizon too."""
+    if _PROBLEM is not None:
+        pytest.skip(f"the compiled core cannot run here: {_PROBLEM}")
+    rng = random.Random("cores")
+    for contract_id in CONTRACTS:
+        for i in range(4):
+            state = random_endgame(rng, contract_id, 6 + i % 2)
+            hands, leader, trick = position(state)
+            horizon = TRICKS if i < 2 else len(state.winners) + 2
+            seen = []
+            for core in ("python", "numba"):
+                solver = Solver(state.contract, state.ranking, state.trump, state.declarer, horizon, core=core)
+                assert solver.core == core
+                found = [solver.value(hands, leader, trick), solver.nodes]
+                found += [solver.card_values(hands, leader, trick), solver.nodes]
+                seen.append(found)
+            assert seen[0] == seen[1], (contract_id, i)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 57, 400])
+def test_a_limit_stops_both_cores_at_the_same_position(limit):
+    if _PROBLEM is not None:
+        pytest.skip(f"the compiled core cannot run here: {_PROBLEM}")
+    rng = random.Random(f"limit:{limit}")
+    for contract_id in CONTRACTS:
+        state = random_endgame(rng, contract_id, 7)
+        hands, leader, trick = position(state)
+        outcomes = []
+        for core in ("python", "numba"):
+            solver = Solver(state.contract, state.ranking, state.trump, state.declarer, core=core)
+            solver.limit = limit
+            try:
+                outcome: object = solver.value(hands, leader, trick)
+            except SearchLimit:
+                outcome = "stopped"
+            stopped_at = solver.nodes
+            # What was proved before stopping stays in the table: the solver goes on exactly.
+            solver.limit = 1 << 40
+            outcomes.append((outcome, stopped_at, solver.value(hands, leader, trick), solver.nodes))
+        assert outcomes[0] == outcomes[1], contract_id
+        assert outcomes[0][1] <= limit + 1
+
+
+def test_stop_from_another_thread(core):
+    """``stop()`` from another thread (as the app's analysis does when it quits) stops the
+    solver's search at its next position; given a new limit, the solver goes on exactly."""
+    state = random_endgame(random.Random("stop"), "must-beat", 6)
+    solver = Solver(state.contract, state.ranking, state.trump, state.declarer)
+    stopper = threading.Thread(target=solver.stop)
+    stopper.start()
+    stopper.join()
+    with pytest.raises(SearchLimit):
+        solver.value(*position(state))
+    assert (solver.limit, solver.nodes) == (-1, 1)
+    solver.limit = 1 << 40
+    assert solver.value(*position(state)) == whole_hand_value(state) - state.count()
+
+
+def test_the_core_is_chosen_by_argument_or_environment(monkeypatch):
+    monkeypatch.setenv(CORE_VARIABLE, "python")
+    assert choose_core() == "python"
+    assert Solver(CONTRACTS["win-no-trump"], NINE_HIGH, None, 0).core == "python"
+    monkeypatch.setenv(CORE_VARIABLE, "fortran")
+    with pytest.raises(ValueError, match="unknown solver core"):
+        choose_core()
+    monkeypatch.delenv(CORE_VARIABLE)
+    assert choose_core() == ("python" if _PROBLEM else "numba")
+    if _PROBLEM is not None:
+        with pytest.raises(RuntimeError, match="numba"):
+            choose_core("numba")

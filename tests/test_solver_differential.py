@@ -5,7 +5,8 @@ leads and replies by heuristics, cuts by bounds and skips equivalent cards; thos
 when each seat holds several suits, so here every contract gets positions of 4 and 5 tricks (a
 third of them in the middle of a trick), both rankings, and every value must be exact.  The
 minimax below shares no code with the solver: it plays every legal card on the engine's
-``HandState`` and remembers each position's value, with no pruning and no bounds.
+``HandState`` and remembers each position's value, with no pruning and no bounds.  Both of the
+solver's cores are checked (see ``test_solver``'s ``core`` fixture).
 """
 
 from __future__ import annotations
@@ -14,12 +15,26 @@ import random
 
 import pytest
 
-from stepping_stones.ai.solver import Solver, position
+from stepping_stones.ai.solver import CORE_VARIABLE, Solver, position
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
+from test_solver import CORES
+
+_KNOWN: dict[tuple[object, ...], int] = {}
+"""The minimax's answers by position, so that the second core's run does not work them out again
+(the minimax is a pure function of the position: this changes the time, never a result)."""
 
 
 def memoised_minimax(state: HandState) -> int:
     """The declarer's counted tricks from ``state`` to the end (the current trick included)."""
+    position_key = (tuple(state.hands), state.leader, tuple(c for _, c in state.current_trick()),
+                    state.contract.id, state.ranking, state.trump, state.declarer)
+    known = _KNOWN.get(position_key)
+    if known is None:
+        known = _KNOWN[position_key] = _minimax(state)
+    return known
+
+
+def _minimax(state: HandState) -> int:
     declarer = state.declarer
     counted = state.contract.counted_mask
     memo: dict[tuple[int, int, int, int, tuple[int, ...]], int] = {}
@@ -59,14 +74,21 @@ def random_position(rng: random.Random, contract_id: str, tricks_left: int, rank
 POSITIONS_PER_CONTRACT = 36  # 7 contracts: 252 positions
 
 
+@pytest.fixture(params=CORES)
+def core(request, monkeypatch):
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
-def test_solver_equals_memoised_minimax_on_longer_positions(contract_id):
+def test_solver_equals_memoised_minimax_on_longer_positions(contract_id, core):
     rng = random.Random(f"solver-differential:{contract_id}")
     for i in range(POSITIONS_PER_CONTRACT):
         ranking = NINE_HIGH if i % 2 == 0 else ONE_HIGH
         state = random_position(rng, contract_id, 4 + i % 2, ranking)
         hands, leader, trick = position(state)
         solver = Solver(state.contract, state.ranking, state.trump, state.declarer)
+        assert solver.core == core
         assert solver.value(hands, leader, trick) == memoised_minimax(state), (contract_id, i)
         if i % 6 == 0:
             # The value after each legal card, from the same solver (its table carried along).

@@ -8,8 +8,7 @@ fewer; for a Lose contract the other way round.  The answer is exact for every c
 contract, never from its id), under both rankings, from any position -- between tricks or in
 the middle of one.
 
-How it is fast enough in pure Python (the ideas of bridge double-dummy solvers, adapted to
-three hands):
+How it is fast (the ideas of bridge double-dummy solvers, adapted to three hands):
 
 * **Zero-window search.**  The core only answers yes/no questions: "does the declarer take at
   least ``target`` counted tricks from here?"  A yes/no search prunes far more than a search
@@ -29,6 +28,16 @@ three hands):
   winner, highest card that ducks, a low lead in a Lose contract), so a yes or a no is found
   early.
 
+The rules of play come from the engine's table: what a follower may play (``FOLLOW_SPECS``,
+``legal_reply``) and which card takes a trick (``trick_takers``), never from a contract's id.
+
+**Two cores search the same way.**  ``_PythonSearch`` below is pure Python; ``solver_core`` is
+the same search compiled by numba (``pip install 'stepping-stones[fast]'``), about ten times
+faster.  Both search the same positions in the same order, so their answers and their ``nodes``
+are equal and a budget in positions makes the same choices with either.  A solver uses the
+compiled core when numba is installed and loads (``choose_core``); ``Solver(core="python")`` or
+``STEPPING_STONES_SOLVER=python`` forces the Python one.
+
 Everything works on the engine's bitmasks: a hand is an ``int``, a suit a mask.  The solver
 never changes what it is given; its only state is the table, which depends on the contract,
 ranking, trump and declarer and is only ever a cache of exact bounds, so the same question
@@ -38,11 +47,15 @@ limit their work count it, never the clock.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
 
 from ..engine import (
     ABOVE,
     BIT,
+    FOLLOW_SPECS,
     NUM_SEATS,
     NUM_SUITS,
     SUIT_MASK_OF,
@@ -50,15 +63,15 @@ from ..engine import (
     SUIT_SIZE,
     TRICKS,
     Contract,
-    FollowRule,
     HandState,
+    legal_reply,
     trick_keys,
+    trick_takers,
+    trick_winner,
 )
 
 _NEXT = (1, 2, 0)
 _SUIT_BITS = (1 << SUIT_SIZE) - 1
-_MAY_TRUMP = int(FollowRule.MAY_TRUMP)
-_MUST_BEAT = int(FollowRule.MUST_BEAT)
 
 # --- per suit: the relative-rank code of a holding and its runs of equivalent cards ---------
 
@@ -144,6 +157,55 @@ def run_of(card: int, hand: int, in_play: int) -> int:
     return run
 
 
+CORE_VARIABLE = "STEPPING_STONES_SOLVER"
+"""The environment variable that picks the solver's core for a process: ``python`` or ``numba``
+(unset or empty: ``DEFAULT_CORE``, or Python where numba is missing)."""
+CORES = ("numba", "python")
+DEFAULT_CORE = "numba"
+"""The core a solver uses unless told otherwise, when numba is installed (``docs/ai.md``)."""
+
+
+@cache
+def _compiled() -> tuple[ModuleType, tuple[object, ...]] | str:
+    """The compiled core's module and its per-suit table; or why it cannot be used (a sentence).
+    Tried once per process: whether numba loads does not change while it runs."""
+    try:
+        from . import solver_core
+    except ImportError as error:
+        return f"numba is not installed ({error}); install stepping-stones[fast] for the compiled core"
+    except Exception as error:  # numba present but unusable (e.g. no writable cache folder)
+        return f"numba could not load the compiled core: {error}"
+    try:
+        tables = solver_core.suit_tables()
+        solver_core.warm_up(tables)
+    except Exception as error:
+        return f"numba could not compile the solver: {error}"
+    return solver_core, tables
+
+
+def compiled_core_problem() -> str | None:
+    """Why the compiled core cannot be used in this process (None: it can)."""
+    found = _compiled()
+    return found if isinstance(found, str) else None
+
+
+def choose_core(core: str | None = None) -> str:
+    """The core a solver uses: ``core`` if given, else the ``STEPPING_STONES_SOLVER`` variable,
+    else ``DEFAULT_CORE``.  Asked for by name, ``numba`` must be usable (``RuntimeError``
+    otherwise); by default a machine without numba uses the Python core."""
+    asked = core or os.environ.get(CORE_VARIABLE, "")
+    if asked and asked not in CORES:
+        raise ValueError(f"unknown solver core {asked!r} (choose {' or '.join(CORES)})")
+    name = asked or DEFAULT_CORE
+    if name == "numba":
+        problem = compiled_core_problem()
+        if problem is not None:
+            if asked:
+                raise RuntimeError(problem)
+            return "python"
+    return name
+
+
 class SearchLimit(Exception):
     """A search was stopped because it reached the solver's ``limit`` of positions.  The table
     keeps only what was proved before, so the solver stays usable."""
@@ -168,7 +230,8 @@ class Solver:
     """
 
     def __init__(
-        self, contract: Contract, ranking: int, trump: int | None, declarer: int, horizon: int = TRICKS
+        self, contract: Contract, ranking: int, trump: int | None, declarer: int, horizon: int = TRICKS,
+        core: str | None = None,
     ) -> None:
         self.contract = contract
         self.horizon = horizon
@@ -177,25 +240,46 @@ class Solver:
         self.ranking = ranking
         self.trump = trump
         self.declarer = declarer
-        self.table: dict[int, int] = {}
-        self.best_lead: dict[int, int] = {}  # per table key: the lead that decided it last
-        self.nodes = 0
-        self.limit = 1 << 62
-        """Positions (``nodes``) after which a search raises ``SearchLimit``; callers that must
-        bound their work set it, so that the same question always takes the same path."""
-        self._h = [0, 0, 0]
         trump_mask = SUIT_MASKS[trump] if trump is not None else 0
         self._key = trick_keys(ranking, trump)
         self._trump_mask = trump_mask
+        # The rules of play, from the engine's table: what a follower may play (``legal_reply``)
+        # and which cards take a trick from the card winning it.
+        self._spec = FOLLOW_SPECS[contract.follow]
+        self._takers = trick_takers(ranking, trump)
         counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
         self._counted = counted
         self._counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
-        self._build()
+        self.core = choose_core(core)
+        """``"numba"`` or ``"python"``: the core that searches (see ``choose_core``).  Both search
+        the same positions in the same order: answers and ``nodes`` do not depend on it."""
+        self._search: _PythonSearch | _CompiledSearch = (
+            _CompiledSearch(self) if self.core == "numba" else _PythonSearch(self)
+        )
+
+    @property
+    def nodes(self) -> int:
+        """The positions searched so far (trick boundaries reached), over every question."""
+        return self._search.nodes
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._search.nodes = value
+
+    @property
+    def limit(self) -> int:
+        """Positions (``nodes``) after which a search raises ``SearchLimit``; callers that must
+        bound their work set it, so that the same question always takes the same path."""
+        return self._search.limit
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._search.limit = value
 
     def stop(self) -> None:
         """Stop the search in progress from another thread: its next position raises
         ``SearchLimit`` (the one check the search already makes, so nothing is slower)."""
-        self.limit = -1
+        self._search.limit = -1
 
     # --- the public questions ---------------------------------------------------------
 
@@ -213,18 +297,16 @@ class Solver:
         t = self._trick_index(hands, leader, trick)
         lo, hi = 0, self._counted_left[t]
         if len(trick) == 0 and lo < hi:
-            entry = self.table.get(self._key_of(hands, leader))
+            entry = self._search.stored(self._key_of(hands, leader))
             if entry is not None:
-                lo, hi = entry & 15, entry >> 4
+                lo, hi = entry
         if guess is not None:
             g = guess
         elif trick:
             g = (lo + hi + 1) // 2
         else:
             # No guess given: the quick count of each side's winners (the horizon's estimate).
-            h = self._h
-            h[0], h[1], h[2] = hands
-            g = round(self._estimate(t))
+            g = round(self._search.estimate(hands, t))
         step = 0
         yes = False
         while lo < hi:
@@ -247,11 +329,9 @@ class Solver:
 
     def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
         """Whether the declarer takes at least ``target`` counted tricks from this position."""
-        h = self._h
-        h[0], h[1], h[2] = hands
         n = len(trick)
         if n == 0:
-            return self._lead(leader, target)
+            return self._search.search(hands, 0, leader, target, 0, 0, 0, 0, 0, 0, 0)
         in_play = hands[0] | hands[1] | hands[2]
         for c in trick:
             in_play |= BIT[c]
@@ -260,17 +340,15 @@ class Solver:
         s3 = _NEXT[s2]
         rep3 = run_representatives(hands[s3], in_play)
         if n == 1:
-            return self._second(leader, trick[0], run_representatives(hands[s2], in_play), rep3, target, t)
+            rep2 = run_representatives(hands[s2], in_play)
+            return self._search.search(hands, 1, leader, target, t, trick[0], 0, 0, 0, rep2, rep3)
         c1, c2 = trick
-        led = SUIT_MASK_OF[c1]
-        key = self._key
-        best_card, best_seat = c1, leader
+        best = trick_winner(trick, self._takers)
+        best_card, best_seat = trick[best], (s2 if best else leader)
         beat = ABOVE[self.ranking][c1]
-        if BIT[c2] & (led | self._trump_mask) and key[c2] > key[c1]:
-            best_card, best_seat = c2, s2
         if BIT[c2] & beat:
             beat = ABOVE[self.ranking][c2]
-        return self._third(leader, led, best_card, best_seat, beat, rep3, target, t)
+        return self._search.search(hands, 2, leader, target, t, c1, best_card, best_seat, beat, 0, rep3)
 
     def card_values(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> dict[int, int]:
         """For each legal card of the seat to play: the declarer's counted tricks from here to
@@ -306,33 +384,16 @@ class Solver:
         """The legal cards of a seat holding ``hand`` when ``trick`` has been played so far."""
         if not trick:
             return hand
-        led = SUIT_MASK_OF[trick[0]]
-        follow = hand & led
-        if not follow:
-            return hand
-        rule = int(self.contract.follow)
-        if rule == _MAY_TRUMP:
-            return follow | (hand & self._trump_mask)
-        if rule == _MUST_BEAT:
-            above = ABOVE[self.ranking]
-            beat = above[trick[0]]
-            for c in trick[1:]:
-                if BIT[c] & beat:
-                    beat = above[c]
-            return (follow & beat) or follow
-        return follow
+        above = ABOVE[self.ranking]
+        beat = above[trick[0]]
+        for c in trick[1:]:
+            if BIT[c] & beat:
+                beat = above[c]
+        return legal_reply(hand, SUIT_MASK_OF[trick[0]], beat, self._trump_mask, self._spec)
 
     def trick_winner(self, leader: int, cards: Sequence[int]) -> int:
         """The seat that wins (or is winning) a trick led by ``leader`` with ``cards``."""
-        win_suits = SUIT_MASK_OF[cards[0]] | self._trump_mask
-        key = self._key
-        best, best_seat = key[cards[0]], leader
-        seat = leader
-        for c in cards[1:]:
-            seat = _NEXT[seat]
-            if BIT[c] & win_suits and key[c] > best:
-                best, best_seat = key[c], seat
-        return best_seat
+        return (leader + trick_winner(cards, self._takers)) % NUM_SEATS
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -361,20 +422,29 @@ class Solver:
             key |= info[0] << (_CODE_BITS * s)
         return key
 
-    # --- the search -------------------------------------------------------------------------
 
-    def _build(self) -> None:
-        h = self._h
+
+class _PythonSearch:
+    """The search in pure Python: closures over one solver's tables (the names they read are
+    local variables, the fastest lookups Python has)."""
+
+    def __init__(self, of: Solver) -> None:
+        self.table: dict[int, int] = {}  # per key: the bounds lo | hi << 4
+        self.best_lead: dict[int, int] = {}  # per table key: the lead that decided it last
+        self.nodes = 0
+        self.limit = 1 << 62
+        self._h = h = [0, 0, 0]
         table = self.table
-        declarer = self.declarer
-        key = self._key
-        above = ABOVE[self.ranking]
-        trump_mask = self._trump_mask
-        rule = int(self.contract.follow)
-        win = self.contract.is_win
+        declarer = of.declarer
+        key = of._key
+        above = ABOVE[of.ranking]
+        trump_mask = of._trump_mask
+        beat_led = of._spec.beat_led  # the follow rule: see ``legal_reply``
+        trump_over = of._spec.trump_over
+        win = of.contract.is_win
         maxer = tuple((s == declarer) == win for s in range(NUM_SEATS))
-        counted = self._counted
-        counted_left = self._counted_left
+        counted = of._counted
+        counted_left = of._counted_left
         suit_info = _SUIT_INFO
         info_get = suit_info.get
         make_info = _suit_info
@@ -382,12 +452,11 @@ class Solver:
         bit_of = BIT
         nxt = _NEXT
         suits = SUIT_MASKS
-        trump_suit = self.trump
-        nine_high = self.ranking == 9
+        trump_suit = of.trump
+        nine_high = of.ranking == 9
         solver = self
-        # The cards that beat a card winning a trick: higher cards of its suit, and every trump
-        # unless it is a trump itself.
-        beaters = tuple(above[c] | (0 if bit_of[c] & trump_mask else trump_mask) for c in range(len(bit_of)))
+        # The cards that take a trick from the card winning it (the engine's trick winner).
+        takers = of._takers
 
         def strongest(mask: int) -> int:
             """The strongest card of a one-suit mask under the ranking."""
@@ -442,14 +511,14 @@ class Solver:
                 s3 = nxt[s2]
                 if leader == declarer:
                     for other in (held[s2], held[s3]):
-                        if other and key[strongest(other) if rule == _MUST_BEAT else weakest(other)] > key[x]:
+                        if other and key[strongest(other) if beat_led else weakest(other)] > key[x]:
                             good = bit_of[x]
                             break
                 else:
                     ds = held[declarer]
                     ps = held[s3] if s2 == declarer else held[s2]
                     if ds:
-                        if rule != _MUST_BEAT:
+                        if not beat_led:
                             low = key[weakest(ds)]
                             forced = low > key[x] and (not ps or low > key[weakest(ps)])
                         elif s2 == declarer:
@@ -485,7 +554,7 @@ class Solver:
                 q += trump_tops
             return q
 
-        horizon = self.horizon
+        horizon = of.horizon
         estimates: dict[int, float] = {}
         best_lead = self.best_lead
         all_trumps_count = counted_left[0] == TRICKS
@@ -541,7 +610,11 @@ class Solver:
             if n == 1:
                 # The last trick plays itself (target is 1 and it counts).
                 s2 = nxt[leader]
-                return _winner_of_last(leader, h[leader], h[s2], h[nxt[s2]]) == declarer
+                c1 = h[leader].bit_length() - 1
+                c2 = h[s2].bit_length() - 1
+                if h[nxt[s2]] & takers[c2 if h[s2] & takers[c1] else c1]:
+                    return nxt[s2] == declarer
+                return (s2 if h[s2] & takers[c1] else leader) == declarer
             i0 = (a & 511) << 18 | (b & 511) << 9 | (c & 511)
             i1 = (a >> 9 & 511) << 18 | (b >> 9 & 511) << 9 | (c >> 9 & 511)
             i2 = (a >> 18 & 511) << 18 | (b >> 18 & 511) << 9 | (c >> 18 & 511)
@@ -623,7 +696,7 @@ class Solver:
                     # scripts/measure_solver_speed.py.)
                     if leader == declarer:
                         moves = ordered(cands, 0, False)
-                    elif rule == _MAY_TRUMP:
+                    elif trump_over:
                         moves = ordered(cands, cands & trump_mask, True)
                     else:
                         moves = ordered(cands, cands & ~trump_mask, False)
@@ -682,48 +755,32 @@ class Solver:
             table[k] = lo | hi << 4
             return result
 
-        def _winner_of_last(leader: int, c1m: int, c2m: int, c3m: int) -> int:
-            c1 = c1m.bit_length() - 1
-            c2 = c2m.bit_length() - 1
-            c3 = c3m.bit_length() - 1
-            win_suits = suit_mask_of[c1] | trump_mask
-            best = key[c1]
-            seat = leader
-            s2 = nxt[leader]
-            if c2m & win_suits and key[c2] > best:
-                best = key[c2]
-                seat = s2
-            if c3m & win_suits and key[c3] > best:
-                seat = nxt[s2]
-            return seat
-
         def second(leader: int, c1: int, rep2: int, rep3: int, target: int, t: int) -> bool:
             s2 = nxt[leader]
             led = suit_mask_of[c1]
             hand = h[s2]
             follow = hand & led
             beat = above[c1]
-            if follow:
-                if rule == _MAY_TRUMP:
-                    legal = follow | (hand & trump_mask)
-                elif rule == _MUST_BEAT:
+            if follow:  # ``legal_reply``
+                legal = follow
+                if beat_led:
                     legal = (follow & beat) or follow
-                else:
-                    legal = follow
+                if trump_over:
+                    legal |= hand & trump_mask
             else:
                 legal = hand
             cands = legal & rep2
             mx = maxer[s2]
-            takers = cands & beaters[c1]
+            over = cands & takers[c1]
             if cands & (cands - 1):
                 # Cards that take the lead in the trick, when that is what this seat wants.
                 if counted[t]:
                     # Win: take over unless the partner leads the trick; Lose: stay under.
                     if win:
-                        good = takers if maxer[leader] != mx else 0
+                        good = over if maxer[leader] != mx else 0
                         moves = ordered(cands, good, True)
                     else:
-                        moves = ordered(cands, cands & ~takers, False)
+                        moves = ordered(cands, cands & ~over, False)
                 else:
                     moves = ordered(cands, 0, True)
             else:
@@ -732,7 +789,7 @@ class Solver:
             for card in moves:
                 bit = bit_of[card]
                 h[s2] = hand ^ bit
-                if bit & takers:
+                if bit & over:
                     r = third(leader, led, card, s2, above[card] if bit & beat else beat, rep3, target, t)
                 else:
                     r = third(leader, led, c1, leader, beat, rep3, target, t)
@@ -747,19 +804,18 @@ class Solver:
             s3 = nxt[nxt[leader]]
             hand = h[s3]
             follow = hand & led
-            if follow:
-                if rule == _MAY_TRUMP:
-                    legal = follow | (hand & trump_mask)
-                elif rule == _MUST_BEAT:
+            if follow:  # ``legal_reply``
+                legal = follow
+                if beat_led:
                     legal = (follow & beat) or follow
-                else:
-                    legal = follow
+                if trump_over:
+                    legal |= hand & trump_mask
             else:
                 legal = hand
             cands = legal & rep3
             mx = maxer[s3]
             count = counted[t]
-            takers = cands & beaters[best_card]
+            over = cands & takers[best_card]
             if cands & (cands - 1):
                 if count:
                     # The trick's outcome is known.  Taking it pleases this seat's side in a Win
@@ -767,9 +823,9 @@ class Solver:
                     # Lose contract.  Cards that leave it where it pleases come first: low ones
                     # in a Win contract, high ones (shedding danger) in a Lose contract.
                     if ((best_seat == declarer) == win) == (s3 == declarer):
-                        good = cands & ~takers
+                        good = cands & ~over
                     else:
-                        good = takers if win else 0
+                        good = over if win else 0
                     moves = ordered(cands, good, win)
                 else:
                     moves = ordered(cands, 0, True)
@@ -785,7 +841,7 @@ class Solver:
             left = counted_left[t + 1]
             for card in moves:
                 bit = bit_of[card]
-                if bit & takers:
+                if bit & over:
                     if target_takes <= 0:
                         r = True
                     elif target_takes > left:
@@ -810,6 +866,74 @@ class Solver:
         self._estimate = estimate
         self._second = second
         self._third = third
+
+    def stored(self, k: int) -> tuple[int, int] | None:
+        """The bounds ``(lo, hi)`` kept for the position of table key ``k``, if any."""
+        entry = self.table.get(k)
+        return None if entry is None else (entry & 15, entry >> 4)
+
+    def estimate(self, hands: Sequence[int], t: int) -> float:
+        h = self._h
+        h[0], h[1], h[2] = hands
+        return self._estimate(t)
+
+    def search(self, hands: Sequence[int], level: int, leader: int, target: int, t: int, c1: int,
+               best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> bool:
+        """Whether the declarer takes ``target`` more counted tricks; ``level`` is the seat to
+        play in the trick (0 leads; see ``solver_core._node`` for the other arguments)."""
+        h = self._h
+        h[0], h[1], h[2] = hands
+        if level == 0:
+            return self._lead(leader, target)
+        if level == 1:
+            return self._second(leader, c1, rep2, rep3, target, t)
+        return self._third(leader, SUIT_MASK_OF[c1], best_card, best_seat, beat, rep3, target, t)
+
+
+class _CompiledSearch:
+    """The search compiled by numba (``solver_core``), behind the Python core's interface."""
+
+    def __init__(self, of: Solver) -> None:
+        found = _compiled()
+        assert not isinstance(found, str), found  # choose_core checked it
+        module, tables = found
+        self._abort = module.ABORT
+        self._kernel = module.Kernel(
+            declarer=of.declarer, win=of.contract.is_win, trump=of.trump, nine_high=of.ranking == 9,
+            beat_led=of._spec.beat_led, trump_over=of._spec.trump_over, horizon=of.horizon,
+            counted=of._counted, counted_left=of._counted_left, keys=of._key, above=ABOVE[of.ranking],
+            takers=of._takers, tables=tables,
+        )
+
+    @property
+    def nodes(self) -> int:
+        return int(self._kernel.nodes)
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self._kernel.nodes = value
+
+    @property
+    def limit(self) -> int:
+        return int(self._kernel.limit)
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._kernel.limit = value
+
+    def stored(self, k: int) -> tuple[int, int] | None:
+        found: tuple[int, int] | None = self._kernel.stored(k)
+        return found
+
+    def estimate(self, hands: Sequence[int], t: int) -> float:
+        return float(self._kernel.estimate(hands, t))
+
+    def search(self, hands: Sequence[int], level: int, leader: int, target: int, t: int, c1: int,
+               best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> bool:
+        result = self._kernel.search(hands, level, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3)
+        if result == self._abort:
+            raise SearchLimit
+        return bool(result)
 
 
 def solve(

@@ -58,7 +58,20 @@ from .cards import (
     sorted_cards,
     strength,
 )
-from .contracts import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Contract, FollowRule, Goal, Rules
+from .contracts import (
+    CONTRACT_SETS,
+    CONTRACTS,
+    DEFAULT_CUT,
+    FOLLOW_SPECS,
+    Contract,
+    FollowRule,
+    FollowSpec,
+    Goal,
+    Rules,
+    legal_reply,
+    trick_takers,
+    trick_winner,
+)
 from .errors import (
     BidSyntaxError,
     CardNotHeldError,
@@ -142,6 +155,9 @@ __all__ = [
     "DEFAULT_CUT",
     "DEFAULT_PLAYERS",
     "FollowRule",
+    "FOLLOW_SPECS",
+    "FollowSpec",
+    "legal_reply",
     "format_cards",
     "FULL_DECK",
     "Game",
@@ -178,6 +194,8 @@ __all__ = [
     "PLACE_POINTS",
     "play_seats",
     "trick_keys",
+    "trick_takers",
+    "trick_winner",
     "PlayerView",
     "puddle_seat",
     "RANK_OF",

@@ -7,10 +7,12 @@ these fields, so a new contract or a new set is a new table row, not new code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from types import MappingProxyType
 
-from .cards import NUM_SEATS, TRICKS
+from .cards import ABOVE, NUM_CARDS, NUM_SEATS, NUM_SUITS, RANKINGS, SUIT_MASKS, SUIT_OF, TRICKS
 from .errors import RulesError
 
 
@@ -23,6 +25,94 @@ class FollowRule(IntEnum):
     STANDARD = 0  # follow the led suit if you can
     MAY_TRUMP = 1  # as standard, but a trump may be played over a non-trump lead
     MUST_BEAT = 2  # follow and beat the best card of the led suit if you can
+
+
+@dataclass(frozen=True)
+class FollowSpec:
+    """What a follow rule lets a follower play who holds a card of the led suit (one who holds
+    none may play any card, under every rule).  A follow rule is one row of ``FOLLOW_SPECS``:
+    the engine's legality, its refusals and the solvers all read these fields, never the rule.
+    """
+
+    beat_led: bool
+    """It must play a card of the led suit that beats the best one played so far, if it holds
+    one (else any card of the led suit)."""
+    trump_over: bool
+    """It may play a trump instead of following (when the led suit is not trump)."""
+
+
+FOLLOW_SPECS: Mapping[FollowRule, FollowSpec] = MappingProxyType({
+    FollowRule.STANDARD: FollowSpec(beat_led=False, trump_over=False),
+    FollowRule.MAY_TRUMP: FollowSpec(beat_led=False, trump_over=True),
+    FollowRule.MUST_BEAT: FollowSpec(beat_led=True, trump_over=False),
+})
+"""Per follow rule, what a follower holding the led suit may play (see ``FollowSpec``)."""
+
+
+def legal_reply(hand: int, led: int, beat: int, trump_mask: int, spec: FollowSpec) -> int:
+    """The cards a follower holding ``hand`` may play to a trick under the rule ``spec``:
+    ``led`` is the mask of the led suit, ``beat`` the cards of that suit that beat its best card
+    played so far, ``trump_mask`` the trump suit (0 without trump).  (The solvers write these
+    lines out in their hot loops, reading the same two fields, so a new row of ``FOLLOW_SPECS``
+    holds for them too.)
+
+    >>> from stepping_stones.engine import ABOVE, SUIT_MASKS, mask_of, parse_card, format_cards
+    >>> hand = mask_of(parse_card(c) for c in "C2 C7 K1".split())
+    >>> led, beat, koi = SUIT_MASKS[0], ABOVE[9][parse_card("C5")], SUIT_MASKS[1]
+    >>> format_cards(legal_reply(hand, led, beat, koi, FOLLOW_SPECS[FollowRule.STANDARD]))
+    'C2, C7'
+    >>> format_cards(legal_reply(hand, led, beat, koi, FOLLOW_SPECS[FollowRule.MUST_BEAT]))
+    'C7'
+    >>> format_cards(legal_reply(hand, led, beat, koi, FOLLOW_SPECS[FollowRule.MAY_TRUMP]))
+    'C2, C7, K1'
+    """
+    follow = hand & led
+    if not follow:
+        return hand
+    legal = follow
+    if spec.beat_led:
+        legal = (follow & beat) or follow
+    if spec.trump_over:
+        legal |= hand & trump_mask
+    return legal
+
+
+def _takers_table(ranking: int, trump: int | None) -> tuple[int, ...]:
+    trumps = 0 if trump is None else SUIT_MASKS[trump]
+    return tuple(ABOVE[ranking][c] | (0 if SUIT_OF[c] == trump else trumps) for c in range(NUM_CARDS))
+
+
+_TAKERS = {(r, t): _takers_table(r, t) for r in RANKINGS for t in (*range(NUM_SUITS), None)}
+
+
+def trick_takers(ranking: int, trump: int | None) -> tuple[int, ...]:
+    """The trick winner's rule: per card ``c`` winning a trick, the cards that would take the
+    trick from it -- the higher cards of its suit under ``ranking``, and every trump unless
+    ``c`` is one.  (Cards of another suit never win.)  A trick is won by its first card, unless
+    a later card is among the takers of the card winning it so far (see ``trick_winner``).
+
+    >>> from stepping_stones.engine import format_cards, parse_card
+    >>> format_cards(trick_takers(9, 1)[parse_card("C7")])
+    'C8, C9, K1, K2, K3, K4, K5, K6, K7, K8, K9'
+    >>> format_cards(trick_takers(1, None)[parse_card("C3")])
+    'C1, C2'
+    """
+    return _TAKERS[ranking, trump]
+
+
+def trick_winner(cards: Sequence[int], takers: Sequence[int]) -> int:
+    """The index in ``cards`` (in play order) of the card that wins, or is winning, the trick,
+    with ``takers`` from ``trick_takers``.
+
+    >>> from stepping_stones.engine import parse_card
+    >>> trick_winner([parse_card(c) for c in "C5 C9 K1".split()], trick_takers(9, 1))
+    2
+    """
+    best = 0
+    for i in range(1, len(cards)):
+        if 1 << cards[i] & takers[cards[best]]:
+            best = i
+    return best
 
 
 @dataclass(frozen=True)

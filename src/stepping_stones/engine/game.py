@@ -49,7 +49,7 @@ from .cards import (
     format_cards,
 )
 from .cards import deal as deal_cards
-from .contracts import CONTRACTS, Contract, FollowRule, Rules
+from .contracts import CONTRACTS, FOLLOW_SPECS, Contract, Rules
 from .errors import (
     BidSyntaxError,
     CardNotHeldError,
@@ -358,8 +358,8 @@ class Game(_Scored):
         trick = state.current_trick()
         led_suit = SUIT_OF[trick[0][1]]
         holding = hand & SUIT_MASK_OF[trick[0][1]]
-        rule = state.contract.follow
-        if rule is FollowRule.MUST_BEAT and holding & state.beat:
+        spec = FOLLOW_SPECS[state.contract.follow]
+        if spec.beat_led and holding & state.beat:
             best = max(
                 (c for _, c in trick if SUIT_OF[c] == led_suit),
                 key=STRENGTH[state.ranking].__getitem__,
@@ -369,7 +369,7 @@ class Game(_Scored):
                 f"(holds {format_cards(holding & state.beat)})",
                 seat, card, best, holding & state.beat,
             )
-        if rule is FollowRule.MAY_TRUMP and state.trump is not None and led_suit != state.trump:
+        if spec.trump_over and state.trump is not None and led_suit != state.trump:
             raise MustFollowError(
                 f"{name} must follow {SUIT_NAMES[led_suit]} or play a trump "
                 f"(holds {format_cards(holding)})",

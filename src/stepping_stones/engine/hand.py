@@ -5,7 +5,8 @@
 plays one without checking it (callers check first, or take it from
 ``legal_mask()``); ``pop()`` takes the last card back.  ``copy()`` is cheap.
 The game state machine, the AI's search and the benchmark all use this one
-class: the follow rules and the trick winner are written here and nowhere else.
+class.  The follow rules and the trick winner are read from ``contracts`` (``FOLLOW_SPECS``,
+``legal_reply``, ``trick_takers``), as the AI's solver reads them.
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from .cards import (
     Mask,
     Seat,
 )
-from .contracts import Contract, FollowRule
+from .contracts import FOLLOW_SPECS, Contract, trick_takers
 
 NEXT: tuple[Seat, Seat, Seat] = (1, 2, 0)
 """The seat after each seat, clockwise."""
-_STANDARD = int(FollowRule.STANDARD)
-_MAY_TRUMP = int(FollowRule.MAY_TRUMP)
 
 _TRUMP_BONUS = 10  # above every plain strength (1-9)
 _NO_TRUMP = 4
@@ -107,7 +106,7 @@ class HandState:
         "hands", "declarer", "ranking", "trump", "contract", "follow",
         "turn", "in_trick", "led", "best_key", "best_seat", "beat",
         "plays", "winners", "won",
-        "_key", "_above", "_trump_mask", "_win_suits",
+        "_key", "_above", "_trump_mask", "_takers", "_over", "_beat_led", "_trump_over",
     )
 
     def __init__(
@@ -127,13 +126,17 @@ class HandState:
         self._key = _KEYS[ranking][_NO_TRUMP if trump is None else trump]
         self._above = ABOVE[ranking]
         self._trump_mask: Mask = 0 if trump is None else SUIT_MASKS[trump]
+        self._takers = trick_takers(ranking, trump)
+        spec = FOLLOW_SPECS[contract.follow]
+        self._beat_led = spec.beat_led
+        self._trump_over = spec.trump_over
         self.turn: Seat = declarer
         self.in_trick = 0  # cards already in the current trick
         self.led: Mask = 0  # mask of the led suit (0 between tricks)
         self.best_key = -1  # strength key of the card winning the current trick so far
         self.best_seat: Seat = -1  # the seat that played it
         self.beat: Mask = 0  # led-suit cards that beat the best led-suit card so far
-        self._win_suits: Mask = 0  # led suit | trump suit: the cards that can win
+        self._over: Mask = 0  # the cards that would take the trick from the card winning it
         self.plays: list[Card] = []
         self.winners: list[Seat] = []
         self.won = [0, 0, 0]  # per seat, a set of tricks (bit t for trick t)
@@ -145,13 +148,12 @@ class HandState:
         hand = self.hands[self.turn]
         if self.in_trick:
             follow = hand & self.led
-            if follow:
-                rule = self.follow
-                if not rule:
-                    return follow
-                if rule == _MAY_TRUMP:
-                    return follow | (hand & self._trump_mask)
-                return (follow & self.beat) or follow
+            if follow:  # ``legal_reply``, written out on the hot path
+                if self._beat_led:
+                    follow = (follow & self.beat) or follow
+                if self._trump_over:
+                    follow |= hand & self._trump_mask
+                return follow
         return hand
 
     def push(self, card: Card) -> None:
@@ -164,11 +166,10 @@ class HandState:
         if n:
             if bit & self.beat:
                 self.beat = self._above[card]
-            if bit & self._win_suits:
-                key = self._key[card]
-                if key > self.best_key:
-                    self.best_key = key
-                    self.best_seat = seat
+            if bit & self._over:
+                self.best_key = self._key[card]
+                self.best_seat = seat
+                self._over = self._takers[card]
             if n == 1:
                 self.in_trick = 2
                 self.turn = NEXT[seat]
@@ -180,12 +181,11 @@ class HandState:
             self.turn = winner
             # Between tricks the trick's fields are as at the start of the hand, so that a
             # position is the same object state however it was reached (``pop`` relies on it).
-            self.led = self.beat = self._win_suits = 0
+            self.led = self.beat = self._over = 0
             self.best_key = self.best_seat = -1
             return
-        led = SUIT_MASK_OF[card]
-        self.led = led
-        self._win_suits = led | self._trump_mask
+        self.led = SUIT_MASK_OF[card]
+        self._over = self._takers[card]
         self.best_key = self._key[card]
         self.best_seat = seat
         self.beat = self._above[card]
@@ -206,7 +206,7 @@ class HandState:
         hands[(leader + n) % NUM_SEATS] |= BIT[card]
         self.in_trick = 0
         self.turn = leader
-        self.led = self.beat = self._win_suits = 0
+        self.led = self.beat = self._over = 0
         self.best_key = self.best_seat = -1
         if n:
             # Rebuild the trick so far by playing its first cards again.
@@ -238,7 +238,10 @@ class HandState:
         other._key = self._key
         other._above = self._above
         other._trump_mask = self._trump_mask
-        other._win_suits = self._win_suits
+        other._takers = self._takers
+        other._over = self._over
+        other._beat_led = self._beat_led
+        other._trump_over = self._trump_over
         return other
 
     __copy__ = copy
