@@ -65,8 +65,8 @@ from ..storage.records import (
     RecordRules,
     game_from_record,
     record_from_game,
+    record_json,
 )
-from ..storage.records import write_record as _write_record
 from ..storage.safety import FileProblem, escape, read_small
 from .protocol import (
     CODE_LENGTH,
@@ -981,13 +981,15 @@ class Tables:
         await asyncio.to_thread(self.store.delete, table.id)
 
     def _file(self, table: Table) -> str | None:
-        from ..storage.files import atomic_write
+        from ..storage.files import atomic_write, free_name, stamp
+        from ..storage.games import file_copy
         from ..storage.library import file_game
 
         assert table.game is not None
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.data_dir / "games" / f"table-{stamp}-{table.id}.json"
-        _write_record(path, record_from_game(table.game))
+        folder = self.data_dir / "games"
+        folder.mkdir(parents=True, exist_ok=True)
+        name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
+        path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
         return file_game(path)
 
