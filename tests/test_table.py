@@ -27,11 +27,12 @@ from stepping_stones.storage.settings import Settings, few_colours, load_setting
 from stepping_stones.tui import hindsight
 from stepping_stones.tui.dialogs import HandSummaryScreen, PanelScreen
 from stepping_stones.tui.render import Look, hand_summary
-from stepping_stones.tui.screens import GameOverScreen, SetupScreen
+from stepping_stones.tui.screens import SetupScreen
 from tui_support import (
     analysed,
     human_turn,
     make_app,
+    play_until_turn,
     press,
     saved_game_near_the_end,
     settled,
@@ -46,24 +47,6 @@ def term(monkeypatch):
     monkeypatch.setenv("TERM", "xterm-256color")
 
 
-async def until(pilot, stop, seed: int = 1):
-    """Play the person's seat at random (key presses) until ``stop(table)`` holds at their turn."""
-    rng = Random(seed)
-    app = pilot.app
-    for _ in range(3000):
-        screen = await wait_for_person(pilot)
-        if isinstance(screen, HandSummaryScreen):
-            await press(pilot, "enter")
-            continue
-        assert not isinstance(screen, GameOverScreen)
-        table = app.table
-        if stop(table):
-            await pilot.pause()
-            return table
-        await human_turn(pilot, table, rng)
-    raise AssertionError("never got there")
-
-
 def texts(screen) -> str:
     return "\n".join(widget_text(w) for w in screen.query(Static) if w.display)
 
@@ -74,7 +57,8 @@ def test_the_card_tracker_lists_the_unseen_cards_in_the_ranking_and_the_voids():
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12)
+            table = await play_until_turn(
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12)
             view = table.state.view
             tracker = widget_text(table.query_one("#tracker"))
             key = STRENGTH[view.ranking]
@@ -102,7 +86,7 @@ def test_every_finished_trick_says_why_it_was_won_on_the_table_and_in_the_histor
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 9
+            table = await play_until_turn(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 9
                                 and len(t.game.log[-1].plays) % 3 == 0)
             history = widget_text(table.query_one("#history"))
             tricks = len(table.game.log[-1].plays) // 3
@@ -121,8 +105,9 @@ def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0
-                                and len(t.game.log[-1].plays) < 30)
+            table = await play_until_turn(
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0
+                and len(t.game.log[-1].plays) < 30)
             before = table.game.log[-1].plays
             await human_turn(pilot, table, Random(2))  # the person leads a card...
             assert len(table.game.log[-1].plays) == len(before) + 1
@@ -146,7 +131,7 @@ def test_long_names_stay_different_on_every_panel():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY)
+            table = await play_until_turn(pilot, lambda t: t.game.phase is Phase.PLAY)
             shown = short_names(names, 12)
             sheet = widget_text(table.query_one("#sheet"))
             for name in shown:
@@ -164,7 +149,7 @@ def test_grammar_singular_and_second_person():
             await press(pilot, "enter")
             seen = []
             for _ in range(40):
-                table = await until(pilot, lambda t: True, seed=len(seen))
+                table = await play_until_turn(pilot, lambda t: True, len(seen))
                 seen.append(texts(table))
                 await human_turn(pilot, table, Random(len(seen)))
             everything = "\n".join(seen)
@@ -237,7 +222,7 @@ def test_choosing_the_ranking_while_bidding_sorts_the_hand_that_way():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.BIDDING and t.game.bidder == 0)
+            table = await play_until_turn(pilot, lambda t: t.game.phase is Phase.BIDDING and t.game.bidder == 0)
             mine = table.state.view.own_cards
             assert table.state.my_cards == sorted_cards(mine, RANKINGS[0])
             await press(pilot, "1")
@@ -281,7 +266,8 @@ def test_ascii_mode_draws_only_ascii(home):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4)
+            table = await play_until_turn(
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4)
             shown = texts(table) + " ".join(widget_text(w) for w in app.screen.query("FooterKey"))
             assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
 
@@ -349,7 +335,7 @@ def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assist
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.game.phase is phase and (
+            table = await play_until_turn(pilot, lambda t: t.game.phase is phase and (
                 phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6))
             assert "assisted" not in widget_text(table.query_one("#topbar"))
             await press(pilot, "i")  # (the note while it is worked out: tests/test_flow.py)
@@ -438,7 +424,7 @@ def test_undo_with_nothing_to_take_back_says_why():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await until(pilot, lambda t: t.flow.undo_point() is None)
+            table = await play_until_turn(pilot, lambda t: t.flow.undo_point() is None)
             assert "Undo" not in widget_text(app.screen.query_one("Footer"))
             await press(pilot, "u")
             assert "Nothing to take back" in widget_text(table.query_one("#log"))

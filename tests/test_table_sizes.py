@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from random import Random
 
 import pytest
 
@@ -23,24 +22,7 @@ from stepping_stones.game.match import drive
 from stepping_stones.storage.session import Session, Setup
 from stepping_stones.tui.dialogs import HandSummaryScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import human_turn, make_app, press, settled, wait_for_person, widget_text
-
-
-async def until(pilot, stop, seed: int = 1, summaries: bool = True):
-    """Play the person's seat at random (key presses) until ``stop(app, screen)`` holds."""
-    rng = Random(seed)
-    app = pilot.app
-    for _ in range(3000):
-        screen = await wait_for_person(pilot)
-        if stop(app, screen):
-            await pilot.pause()
-            return screen
-        if isinstance(screen, HandSummaryScreen):
-            await press(pilot, "enter")
-            continue
-        assert not isinstance(screen, GameOverScreen)
-        await human_turn(pilot, app.table, rng)
-    raise AssertionError("never got there")
+from tui_support import make_app, play_until, press, settled, widget_text
 
 
 def playing(tricks: int):
@@ -74,7 +56,7 @@ def test_the_table_grows_with_the_window_by_textuals_breakpoints(size, classes, 
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            await until(pilot, lambda app, s: playing(5)(app, s) and len(app.table.game.log[-1].plays) % 3 > 0)
+            await play_until(pilot, lambda app, s: playing(5)(app, s) and len(app.table.game.log[-1].plays) % 3 > 0)
             table = app.table
             assert classes <= set(table.classes)
             side = table.query_one("#sidebar")
@@ -110,7 +92,7 @@ def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_su
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            await until(pilot, playing(2))
+            await play_until(pilot, playing(2))
             table = app.table
             history = widget_text(table.query_one("#history"))
             trick = next(line for line in history.splitlines() if line.startswith(" 1 "))
@@ -122,7 +104,7 @@ def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_su
             for name in short_names(names, 16):
                 assert name in box
             await press(pilot, "escape")
-            summary = await until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
             sheet = widget_text(summary.query_one("#summary-sheet"))
             for name in short_names(names, 12):
                 assert name in sheet
@@ -139,7 +121,7 @@ def test_the_tricks_of_the_hand_always_show_the_newest_trick():
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            await until(pilot, playing(10))
+            await play_until(pilot, playing(10))
             table = app.table
             done = len(table.game.log[-1].plays) // NUM_SEATS
             history = widget_text(table.query_one("#history"))
@@ -166,7 +148,7 @@ def test_shown_out_describes_the_same_hand_as_the_tricks_until_the_next_deal():
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            await until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
             table = app.table
             hand = table.game.log[-1]
             assert hand.finished
@@ -206,7 +188,7 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
     async def run():
         app = make_app(resume=True)
         async with app.run_test(size=(200, 50)) as pilot:
-            screen = await until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+            screen = await play_until(pilot, lambda app, s: isinstance(s, GameOverScreen))
             return widget_text(screen.query_one("#gameover-help"))
 
     text = asyncio.run(run())
@@ -258,7 +240,7 @@ def test_a_hint_fits_its_place_at_every_size(size):
                     t = app.table
                     return screen is t and t.game.phase is phase and (phase is Phase.BIDDING
                                                                      or len(t.game.log[-1].plays) >= 6)
-                await until(pilot, stop)
+                await play_until(pilot, stop)
                 table = app.table
                 expected = hint_for(table.state.view)
                 log = await _hint(pilot, table)

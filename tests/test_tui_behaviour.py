@@ -20,31 +20,14 @@ from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (
     KEY_NAMES,
     analysed,
-    human_turn,
     make_app,
+    play_until_turn,
     press,
     saved_game_near_the_end,
     settled,
     wait_for_person,
     widget_text,
 )
-
-
-async def _until(pilot, rng, stop, summaries: list | None = None):
-    """Play the person's seat (key presses) until ``stop(table)`` holds at the person's turn."""
-    app = pilot.app
-    while True:
-        screen = await wait_for_person(pilot)
-        if isinstance(screen, HandSummaryScreen):
-            if summaries is not None:
-                summaries.append(screen.number)
-            await press(pilot, "enter")
-            continue
-        assert not isinstance(screen, GameOverScreen)
-        table = app.table
-        if stop(table):
-            return table
-        await human_turn(pilot, table, rng)
 
 
 def _must_follow(table) -> bool:
@@ -58,7 +41,7 @@ def test_illegal_card_changes_nothing_and_says_why():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await _until(pilot, Random(1), _must_follow)
+            table = await play_until_turn(pilot, rng=Random(1), stop=_must_follow)
             game = table.game
             cards = table.state.my_cards
             bad = next(i for i, c in enumerate(cards) if not game.legal_cards_mask() >> c & 1)
@@ -93,7 +76,7 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await _until(pilot, Random(2), lambda t: t.game.phase is Phase.PLAY
+            table = await play_until_turn(pilot, rng=Random(2), stop=lambda t: t.game.phase is Phase.PLAY
                                  and t.game.state.trick_number >= 4)
             return record_from_game(table.game), table.session.info
 
@@ -112,7 +95,7 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
             assert table.game.to_act == 0 and table.game.phase is Phase.PLAY
             # the game goes on: finish the hand, and the next deal is the seed's deal for hand 2
             seen = []
-            await _until(pilot, Random(3), lambda t: len(t.game.log) == 2, seen)
+            await play_until_turn(pilot, lambda t: len(t.game.log) == 2, Random(3), seen)
             assert seen == [1]  # the hand that was in progress at the resume gets its summary
             expected = Session(table.game, info).seeds.deal(2)
             assert table.game.log[1].deal == deal(expected)
@@ -178,7 +161,7 @@ def test_help_last_trick_and_too_small_window():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await _until(pilot, Random(4), lambda t: t.game.phase is Phase.PLAY
+            table = await play_until_turn(pilot, rng=Random(4), stop=lambda t: t.game.phase is Phase.PLAY
                                  and t.game.state.trick_number >= 1)
             await press(pilot, "question_mark")
             await pilot.pause()
@@ -211,7 +194,7 @@ def test_new_game_key_asks_first_and_files_the_old_game():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            await _until(pilot, Random(5), lambda t: t.game.phase is Phase.PLAY)
+            await play_until_turn(pilot, rng=Random(5), stop=lambda t: t.game.phase is Phase.PLAY)
             await press(pilot, "n")
             await press(pilot, "n")  # no: keep playing
             assert isinstance(app.screen, TableScreen)
@@ -297,7 +280,7 @@ def test_bidding_and_playing_with_the_mouse():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await _until(pilot, Random(6), lambda t: t.game.phase is Phase.BIDDING)
+            table = await play_until_turn(pilot, rng=Random(6), stop=lambda t: t.game.phase is Phase.BIDDING)
             options = table.state.bid_options
             pick = next(i for i, (cid, _) in enumerate(options) if cid is not None)
             opt_widgets = list(table.query(".bidopt"))
@@ -502,8 +485,6 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
 
     from stepping_stones.ai import analysis
     from stepping_stones.ai.solver import SearchLimit
-    from stepping_stones.tui.dialogs import HandSummaryScreen
-    from stepping_stones.tui.screens import GameOverScreen
     from tui_support import saved_game_near_the_end
 
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from random import Random
 
 import pytest
 
@@ -18,7 +17,14 @@ from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
 from stepping_stones.tui.hindsight import LIMIT
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import analysed, human_turn, make_app, press, saved_game_near_the_end, settled, wait_for_person
+from tui_support import (
+    analysed,
+    make_app,
+    play_until,
+    press,
+    saved_game_near_the_end,
+    settled,
+)
 
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
 SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
@@ -39,19 +45,6 @@ async def _start(pilot):
     await press(pilot, "enter")
 
 
-async def _until(pilot, stop, seed=1):
-    rng = Random(seed)
-    while True:
-        screen = await wait_for_person(pilot)
-        if stop(pilot.app, screen):
-            return
-        if isinstance(screen, HandSummaryScreen):
-            await press(pilot, "enter")
-            continue
-        table = pilot.app.table
-        await human_turn(pilot, table, rng)
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_setup_screen(snap_compare, size):
     assert snap_compare(make_app(seed="snap"), terminal_size=size)
@@ -61,7 +54,7 @@ def test_setup_screen(snap_compare, size):
 def test_bidding(snap_compare, size):
     async def before(pilot):
         await _start(pilot)
-        await _until(pilot, lambda app, s: app.table and app.table.game.phase is Phase.BIDDING)
+        await play_until(pilot, lambda app, s: app.table and app.table.game.phase is Phase.BIDDING)
         await press(pilot, "down", "down", "k")
         await settled(pilot, pilot.app.table.query_one("#bidpanel"))  # the bid panel's height follows its text
 
@@ -77,7 +70,7 @@ def test_table_mid_trick(snap_compare, size):
 
     async def before(pilot):
         await _start(pilot)
-        await _until(pilot, mid_trick)
+        await play_until(pilot, mid_trick)
         await pilot.pause()
 
     assert snap_compare(make_app(seed="snap-mid"), terminal_size=size, run_before=before)
@@ -87,7 +80,7 @@ def test_table_mid_trick(snap_compare, size):
 def test_end_of_hand(snap_compare, size):
     async def before(pilot):
         await _start(pilot)
-        await _until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+        await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
         await analysed(pilot)  # the analysis is worked out in a thread worker
 
     assert snap_compare(make_app(seed="snap-hand", analysis_limit=LIMIT), terminal_size=size, run_before=before)
@@ -98,7 +91,7 @@ def test_end_of_game(snap_compare, size):
     saved_game_near_the_end(seed="snap-end", cards_left=3)
 
     async def before(pilot):
-        await _until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+        await play_until(pilot, lambda app, s: isinstance(s, GameOverScreen))
         await pilot.pause()
 
     assert snap_compare(make_app(resume=True), terminal_size=size, run_before=before)

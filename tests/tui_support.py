@@ -184,6 +184,32 @@ async def human_turn(pilot, table, rng: Random, want_redo: bool = False) -> None
         await press_card(pilot, table, rng.choice(legal), rng)
 
 
+async def play_until(pilot, stop, rng: Random | int = 1, summaries: list | None = None, limit: int = 3000):
+    """Play the person's seat at random, through key presses, until ``stop(app, screen)`` holds at a
+    moment the person is to act (their turn at the table, or a hand's summary); return that screen.
+    The numbers of the hand summaries passed on the way are added to ``summaries``."""
+    rng = rng if isinstance(rng, Random) else Random(rng)
+    app = pilot.app
+    for _ in range(limit):
+        screen = await wait_for_person(pilot)
+        if stop(app, screen):
+            await pilot.pause()
+            return screen
+        if isinstance(screen, HandSummaryScreen):
+            if summaries is not None:
+                summaries.append(screen.number)
+            await press(pilot, "enter")
+            continue
+        assert not isinstance(screen, GameOverScreen), "the game ended first"
+        await human_turn(pilot, app.table, rng)
+    raise AssertionError("never got there")
+
+
+async def play_until_turn(pilot, stop, rng: Random | int = 1, summaries: list | None = None):
+    """``play_until`` with ``stop(table)``, asked only at the person's turn at the table; return the table."""
+    return await play_until(pilot, lambda app, screen: screen is app.table and stop(app.table), rng, summaries)
+
+
 async def play_to_the_end(pilot, seed: int = 7, want_redo: bool = False, hands_seen: list | None = None):
     """Play the person's seat by a simple rule, through key presses only, until the game is over."""
     rng = Random(seed)
