@@ -50,7 +50,6 @@ from ..ai.hints import Hint
 from ..engine import (
     NUM_SEATS,
     Bid,
-    Declaration,
     Game,
     IllegalActionError,
     Phase,
@@ -63,6 +62,7 @@ from ..explain import Teller
 from ..game.match import Match, Request
 from ..storage.session import HUMAN, Session
 from ..storage.settings import PACE_DELAYS, Settings
+from .choosing import HINT_WORKING, NO_HINT, Choosing, HintRequest
 from .state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 
 TRICK_HOLD = 0.6
@@ -71,8 +71,6 @@ TRICK_HOLD = 0.6
 
 NOTHING_TO_UNDO = "Nothing to take back: an undo only reaches back to your last move of this trick."
 HINT_OUT_OF_TURN = "A hint is for your own turn to bid or play."
-HINT_WORKING = "Hint: thinking it over..."
-NO_HINT = "There is no hint for this position."
 
 
 # --- what the front end must do next ------------------------------------------------
@@ -103,21 +101,6 @@ class GameOver:
 
 NextStep = PersonTurn | AiTurn | HandSummary | GameOver
 
-
-@dataclass(frozen=True, eq=False)
-class HintRequest:
-    """A hint asked for the person's position ``view``; ``answer()`` may run on any thread.
-    Its identity is the token: the flow takes the answer only while this is the hint it waits for."""
-
-    view: PlayerView
-
-    def answer(self) -> Hint | None:
-        from ..ai.hints import hint_for  # the expert is loaded by the first hint
-
-        try:
-            return hint_for(self.view)
-        except ValueError:
-            return None
 
 
 class TableFlow(Protocol):
@@ -157,7 +140,7 @@ def level_of(name: str | None) -> str:
     return name if name in LEVELS else DEFAULT_LEVEL
 
 
-class GameFlow:
+class GameFlow(Choosing):
     """One game with a person at seat 0, whatever shows it."""
 
     def __init__(self, session: Session, settings: Settings, seats: list[Agent | None] | None = None) -> None:
@@ -177,17 +160,13 @@ class GameFlow:
         # --- the table's own facts, which the state carries ---
         self._log: list[Event] = []
         self._told = 0
-        self._cursor = 0
-        self._bid = BidChoice()
+        self._start_choosing()
         self._refusal: str | None = None
-        self._hint: Hint | None = None
-        self._hint_note: str | None = None
         self._summary: int | None = None
         self._over = False
         # --- work out elsewhere: the one request of each kind whose answer is taken ---
         self._asked: Request | None = None  # the AI seat's request now out
         self._held: tuple[Request, Action] | None = None  # its answer, waiting for the pace
-        self._hint_asked: HintRequest | None = None
         self._closed = False
         # --- publishing ---
         self._view: PlayerView | None = None  # the person's view of the game as it is now
@@ -477,40 +456,19 @@ class GameFlow:
 
     # --- the cursor and the bid being chosen -------------------------------------------
 
-    def move_cursor(self, step: int) -> None:
-        """Move the card cursor ``step`` cards along the hand (round the ends)."""
-        state = self._state
-        if state.playing and state.thinking is None and (n := len(state.my_cards)):
-            self.put_cursor((state.cursor + step) % n)
+    # Moving the cursor and choosing the bid: ``Choosing``.
 
-    def put_cursor(self, index: int) -> None:
-        """Put the card cursor on the card at ``index`` of the person's hand in order."""
-        state = self._state
-        if state.playing and state.thinking is None and 0 <= index < len(state.my_cards):
-            with self._change():
-                self._cursor = index
-                self._dirty = True
+    def _choosing_state(self) -> TableState:
+        return self._state
 
-    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
-                   trump: int | None = None) -> None:
-        """Change the bid being put together: the option at ``index`` (or ``step`` options along,
-        round the ends), the ranking, the trump suit."""
-        state = self._state
-        if not state.bidding:
-            return
-        bid = self._bid
-        opts = state.bid_options
-        if index is not None and 0 <= index < len(opts):
-            bid = replace(bid, index=index)
-        if step and opts:
-            bid = replace(bid, index=(bid.index + step) % len(opts))
-        if ranking is not None:
-            bid = replace(bid, ranking=ranking)
-        if trump is not None:
-            bid = replace(bid, trump=trump)
-        with self._change():
-            self._bid = bid
-            self._dirty = True
+    def _choosing_view(self) -> PlayerView:
+        return self.view()
+
+    def _may_choose(self) -> bool:
+        return self._state.thinking is None
+
+    def _assist(self) -> None:
+        self.mark_assisted()
 
     # --- the AI seats ---------------------------------------------------------------------
 
@@ -559,50 +517,7 @@ class GameFlow:
             if game.to_act != HUMAN or game.phase not in (Phase.BIDDING, Phase.PLAY) or self._asked is not None:
                 self._refuse(HINT_OUT_OF_TURN)
                 return None
-            if self._hint_asked is not None and self._hint is None and self._hint_note == HINT_WORKING:
-                return None
-            self._hint_asked = HintRequest(self.view())
-            self._refusal = None
-            self._hint = None
-            self._hint_note = HINT_WORKING
-            self._dirty = True
-            return self._hint_asked
-
-    def hint_came(self, request: HintRequest, hint: Hint | None) -> None:
-        """The hint worked out for ``request``: shown, with the cursor or the bid choices put on
-        it (so Enter does it), and the game marked as assisted.  Dropped if the person has moved on."""
-        if request is not self._hint_asked:
-            return
-        with self._change():
-            self._dirty = True
-            if hint is None:
-                self._hint_note = NO_HINT
-                return
-            self.mark_assisted()
-            self._hint = hint
-            self._hint_note = None
-            view = self.view()
-            action = hint.action
-            if isinstance(action, int):
-                cards = sorted_cards(view.own_cards, view.ranking or self._bid.ranking)
-                if action in cards:
-                    self._cursor = cards.index(action)
-                return
-            key = (action.contract.id, action.redo) if isinstance(action, Declaration) else (None, False)
-            opts = bid_options(view)
-            bid = self._bid
-            if key in opts:
-                bid = replace(bid, index=opts.index(key))
-            if isinstance(action, Declaration):
-                bid = replace(bid, ranking=action.ranking, trump=action.trump)
-            self._bid = bid
-
-    def _clear_hint(self) -> None:
-        if self._hint is not None or self._hint_note is not None or self._hint_asked is not None:
-            self._dirty = True
-        self._hint = None
-        self._hint_note = None
-        self._hint_asked = None
+            return self._ask_hint_for(self.view())
 
     # --- telling ------------------------------------------------------------------------
 
@@ -709,7 +624,10 @@ __all__ = [
     "GameOver",
     "GameFlow",
     "HandSummary",
+    "HINT_OUT_OF_TURN",
+    "HINT_WORKING",
     "NO_HINT",
+    "Choosing",
     "HintRequest",
     "NextStep",
     "PersonTurn",

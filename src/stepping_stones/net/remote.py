@@ -33,11 +33,9 @@ from pathlib import Path
 from random import Random
 from typing import TypeVar
 
-from ..ai.hints import Hint
 from ..engine import (
     NUM_SEATS,
     Bid,
-    Declaration,
     Game,
     IllegalActionError,
     PastHand,
@@ -48,7 +46,7 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import Teller
-from ..flow import HINT_OUT_OF_TURN, HINT_WORKING, NO_HINT, GameOver, HandSummary, HintRequest, PersonTurn
+from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn
 from ..flow.state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import Refused, SeatClient
@@ -198,7 +196,7 @@ class TableTurn:
 # --- the flow -----------------------------------------------------------------------------------
 
 
-class RemoteFlow:
+class RemoteFlow(Choosing):
     """A seat at a table on a server, as the front ends drive a game (``flow.TableFlow``).
 
     ``receive`` takes each ``State`` the server sends (on the front end's thread), ``notice`` a
@@ -217,12 +215,8 @@ class RemoteFlow:
         self._told_whole: set[int] = set()  # finished hands told to their end
         self._log: list[Event] = []
         self._told = 0
-        self._cursor = 0
-        self._bid = BidChoice()
+        self._start_choosing()
         self._refusal: str | None = None
-        self._hint: Hint | None = None
-        self._hint_note: str | None = None
-        self._hint_asked: HintRequest | None = None
         self._summarized = 0  # hands whose summary was shown
         self._summary: int | None = None
         self._over = False
@@ -540,36 +534,19 @@ class RemoteFlow:
 
     # --- the cursor and the bid being chosen -----------------------------------------------------
 
-    def move_cursor(self, step: int) -> None:
-        state = self._state
-        if state is not None and state.playing and self._my_turn() and (n := len(state.my_cards)):
-            self.put_cursor((state.cursor + step) % n)
+    # Moving the cursor and choosing the bid: ``Choosing``.
 
-    def put_cursor(self, index: int) -> None:
-        state = self._state
-        if state is not None and state.playing and self._my_turn() and 0 <= index < len(state.my_cards):
-            with self._change():
-                self._cursor = index
-                self._dirty = True
+    def _choosing_state(self) -> TableState | None:
+        return self._state
 
-    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
-                   trump: int | None = None) -> None:
-        state = self._state
-        if state is None or not state.bidding:
-            return
-        bid = self._bid
-        opts = state.bid_options
-        if index is not None and 0 <= index < len(opts):
-            bid = replace(bid, index=index)
-        if step and opts:
-            bid = replace(bid, index=(bid.index + step) % len(opts))
-        if ranking is not None:
-            bid = replace(bid, ranking=ranking)
-        if trump is not None:
-            bid = replace(bid, trump=trump)
-        with self._change():
-            self._bid = bid
-            self._dirty = True
+    def _choosing_view(self) -> PlayerView | None:
+        return self._view
+
+    def _may_choose(self) -> bool:
+        return self._my_turn()
+
+    def _assist(self) -> None:
+        self._assisted = True
 
     # --- hints -------------------------------------------------------------------------------------
 
@@ -586,48 +563,7 @@ class RemoteFlow:
                 self._refusal = HINT_OUT_OF_TURN
                 self._dirty = True
                 return None
-            if self._hint_asked is not None and self._hint is None and self._hint_note == HINT_WORKING:
-                return None
-            self._hint_asked = HintRequest(view)
-            self._refusal = None
-            self._hint = None
-            self._hint_note = HINT_WORKING
-            self._dirty = True
-            return self._hint_asked
-
-    def hint_came(self, request: HintRequest, hint: Hint | None) -> None:
-        if request is not self._hint_asked or self._view is None:
-            return
-        with self._change():
-            self._dirty = True
-            if hint is None:
-                self._hint_note = NO_HINT
-                return
-            self._assisted = True
-            self._hint = hint
-            self._hint_note = None
-            view = self._view
-            action = hint.action
-            if isinstance(action, int):
-                cards = sorted_cards(view.own_cards, view.ranking or self._bid.ranking)
-                if action in cards:
-                    self._cursor = cards.index(action)
-                return
-            key = (action.contract.id, action.redo) if isinstance(action, Declaration) else (None, False)
-            opts = bid_options(view)
-            bid = self._bid
-            if key in opts:
-                bid = replace(bid, index=opts.index(key))
-            if isinstance(action, Declaration):
-                bid = replace(bid, ranking=action.ranking, trump=action.trump)
-            self._bid = bid
-
-    def _clear_hint(self) -> None:
-        if self._hint is not None or self._hint_note is not None or self._hint_asked is not None:
-            self._dirty = True
-        self._hint = None
-        self._hint_note = None
-        self._hint_asked = None
+            return self._ask_hint_for(view)
 
 
 def _card_name(card: int) -> str:
