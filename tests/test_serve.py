@@ -586,23 +586,30 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
             page.locator(".xterm-screen").click()
             page.keyboard.press("Enter")  # the setup screen's Start game
             played = None
+            acted: tuple[tuple[int, int, int], int] | None = None  # (position, frames seen) at the last keys
             while played is None:
-                # Every move is saved before the frame that shows it is drawn: read the save
-                # after each frame.
-                screen.next_frame()
+                # Every move is saved before the frame that shows it is drawn, so the save is read
+                # again after each frame.  The person acts when the save says it is their turn, in a
+                # position not yet acted on or with frames drawn since (a refusal): a turn that came
+                # before the wait is acted on at once, never waited for a frame that will not come.
                 game = _saved(served.home)
-                if game is None or game.to_act != 0:
-                    continue
-                hand = game.log[-1]
-                mine = [c for k, c in enumerate(hand.plays) if hand.play_seat(k) == 0]
-                if mine:
-                    played = mine[0]
-                    break
-                if game.phase.name == "BIDDING":
-                    page.keyboard.press("Enter" if game.in_puddle else "p")  # declare, or pass
-                else:
-                    page.keyboard.press("ArrowRight")  # the next card, then play it (or be told no)
-                    page.keyboard.press("Enter")
+                frames = len(screen.chunks)
+                if game is not None:
+                    hand = game.log[-1] if game.log else None
+                    mine = [c for k, c in enumerate(hand.plays) if hand.play_seat(k) == 0] if hand else []
+                    if mine:
+                        played = mine[0]
+                        break
+                    position = (len(game.log), len(hand.bids) if hand else 0, len(hand.plays) if hand else 0)
+                    if game.to_act == 0 and (acted is None or acted[0] != position or acted[1] < frames):
+                        if game.phase.name == "BIDDING":
+                            page.keyboard.press("Enter" if game.in_puddle else "p")  # declare, or pass
+                        else:
+                            page.keyboard.press("ArrowRight")  # the next card, then play it (or be told no)
+                            page.keyboard.press("Enter")
+                        acted = (position, len(screen.chunks))
+                        continue
+                screen.next_frame()
             screen.wait_for(f"You play {CARD_NAMES[played]}")
             # the bundled font is the one in use, and nothing was asked of another machine
             assert page.evaluate("document.fonts.check('16px \"Roboto Mono\"')")

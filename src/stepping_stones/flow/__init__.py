@@ -408,21 +408,6 @@ class GameFlow(Choosing):
         with self._change():
             self._act(card)
 
-    def confirm(self) -> bool:
-        """Make what the cursor or the bid choices show (Enter): whether it was made (not when it
-        is not the person's turn, or the contract still needs a trump suit).  Raises
-        ``IllegalActionError`` for a card the rules refuse (the state's refusal says why)."""
-        state = self._state
-        if state.thinking is not None:
-            return False
-        if state.playing and (card := state.chosen_card) is not None:
-            self.play(card)
-            return True
-        if state.bidding and (bid := state.chosen_bid) is not None:
-            self.bid(bid)
-            return True
-        return False
-
     def refusal(self, exc: IllegalActionError) -> str:
         """A refusal of the person's action, in words for them."""
         return self.teller.refusal(exc)

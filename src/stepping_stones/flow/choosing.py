@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from ..ai.hints import Hint
-from ..engine import Declaration, PlayerView, sorted_cards
+from ..engine import Bid, Declaration, PlayerView, sorted_cards
 from .state import BidChoice, TableState, bid_options
 
 HINT_WORKING = "Hint: thinking it over..."
@@ -75,6 +75,29 @@ class Choosing:
     def _assist(self) -> None:
         """A hint was shown: the game counts as assisted."""
         raise NotImplementedError
+
+    def bid(self, bid: Bid) -> None:
+        """Make the person's bid."""
+        raise NotImplementedError
+
+    def play(self, card: int) -> None:
+        """Play the person's card."""
+        raise NotImplementedError
+
+    def confirm(self) -> bool:
+        """Make what the cursor or the bid choices show (Enter): whether it was made (not when it
+        is not the person's turn, or the contract still needs a trump suit).  A card the rules
+        refuse raises as ``play`` does (the state's refusal says why)."""
+        state = self._choosing_state()
+        if state is None or not self._may_choose():
+            return False
+        if state.playing and (card := state.chosen_card) is not None:
+            self.play(card)
+            return True
+        if state.bidding and (bid := state.chosen_bid) is not None:
+            self.bid(bid)
+            return True
+        return False
 
     # --- the card cursor and the bid ----------------------------------------------------------
 

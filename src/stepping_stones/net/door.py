@@ -13,6 +13,7 @@ open a websocket there, since browsers do not hold websockets to the same-origin
 from __future__ import annotations
 
 import ipaddress
+import socket
 from dataclasses import dataclass
 
 from yarl import URL
@@ -164,3 +165,20 @@ def security_headers(websocket_url: str) -> dict[str, str]:
         "Cross-Origin-Opener-Policy": "same-origin",
         "Cross-Origin-Resource-Policy": "same-origin",
     }
+
+
+def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """A non-blocking socket listening on ``host``:``port`` (0: a free port), for either server;
+    ``OSError`` when it cannot be had."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock

@@ -507,18 +507,6 @@ class RemoteFlow(Choosing):
         with self._change():
             self._act(card)
 
-    def confirm(self) -> bool:
-        state = self._state
-        if state is None or not self._my_turn():
-            return False
-        if state.playing and (card := state.chosen_card) is not None:
-            self.play(card)
-            return True
-        if state.bidding and (bid := state.chosen_bid) is not None:
-            self.bid(bid)
-            return True
-        return False
-
     def why_not(self, action: Bid | int) -> str | None:
         view = self._view
         if view is None or self._teller is None:

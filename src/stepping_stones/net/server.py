@@ -31,7 +31,7 @@ from typing import TextIO
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..storage.safety import escape
-from .door import Door, DoorError, is_loopback, url_host
+from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .protocol import (
     VERSION,
     Act,
@@ -440,7 +440,7 @@ class TableServer:
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
         when the port cannot be had and ``DoorError`` for a public host without a public URL."""
-        sock = _bind(self.host, self.port)
+        sock = listening_socket(self.host, self.port, 512)
         try:
             port = sock.getsockname()[1]
             public_url = self.public_url
@@ -511,21 +511,6 @@ class TableServer:
 def _json_error(status: int, error: Error) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
-
-def _bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port`` (0: a free port); ``OSError`` when it cannot be had."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(512)
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,

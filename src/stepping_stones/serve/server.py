@@ -37,7 +37,7 @@ import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
-from ..net.door import Door, DoorError, is_loopback, security_headers, url_host
+from ..net.door import Door, DoorError, is_loopback, listening_socket, security_headers, url_host
 from ..storage.safety import escape
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
@@ -377,7 +377,7 @@ class GameServer(Server):
         self.debug = debug
         self.initialize_logging()
         _more_open_files()
-        sock = _bind(self.host, self.port)
+        sock = listening_socket(self.host, self.port, 128)
         try:
             asyncio.run(self._run(sock))
         finally:
@@ -410,21 +410,6 @@ def _query_int(request: web.Request, name: str, default: int) -> int:
     except ValueError:
         return default
 
-
-def _bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port``; ``OSError`` when it cannot be had."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(128)
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 def _more_open_files() -> None:
