@@ -19,7 +19,7 @@ from stepping_stones.engine import Rules
 from stepping_stones.lab import cluster as cluster_module
 from stepping_stones.lab.calibrate import fit
 from stepping_stones.lab.cluster import INSTALL_HINT, ClusterError, check_address, connect
-from stepping_stones.lab.simulate import simulate
+from stepping_stones.lab.simulate import in_process, simulate
 from stepping_stones.lab.tournament import play_deal_set, tournament
 
 distributed = pytest.importorskip("distributed")
@@ -35,14 +35,14 @@ def scheduler():
 
 
 def test_tournament_on_a_cluster_equals_the_local_run(scheduler):
-    rules = Rules("advanced", redo_tokens=True)
-    here = tournament("random", "heuristic", 3, "cl-t", rules, defence=1)
+    rules = Rules("advanced", short_game=True, redo_tokens=True)
+    here = tournament("random", "heuristic", 2, "cl-t", rules, defence=1, runner=in_process)
     calls = []
     with connect(scheduler) as cluster:
-        there = tournament("random", "heuristic", 3, "cl-t", rules, defence=1,
+        there = tournament("random", "heuristic", 2, "cl-t", rules, defence=1,
                            progress=lambda: calls.append(1), runner=cluster.map)
     assert there.to_json() == here.to_json()
-    assert len(calls) == 3 + 7  # every deal set, then every defence hand, once each
+    assert len(calls) == 2 + 7  # every deal set, then every defence hand, once each
 
 
 def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp_path):
@@ -61,9 +61,9 @@ def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp
 
 
 def test_a_worker_killed_mid_run_changes_nothing(scheduler):
-    rules = Rules()
-    deals = 4
-    here = tournament("heuristic", "random", deals, "cl-kill", rules)
+    rules = Rules(short_game=True)
+    deals = 3
+    here = tournament("heuristic", "random", deals, "cl-kill", rules, runner=in_process)
     with connect(scheduler) as cluster:
         pids = cluster.client.run(os.getpid)
         assert len(pids) == 2
@@ -92,20 +92,27 @@ def test_the_cli_with_a_local_cluster_prints_what_it_prints_without(capsys):
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2_after_the_connect_timeout():
-    """It gives up after ``CONNECT_TIMEOUT`` (the Client's own timeout, which the line names)
+    """It gives up after ``--cluster-timeout`` (the Client's own timeout, which the line names)
     instead of waiting for a scheduler for ever; the subprocess' timeout is only a safety net."""
     assert 0 < cluster_module.CONNECT_TIMEOUT <= 30
     proc = subprocess.run(
         [sys.executable, "-m", "stepping_stones", "tournament", "--candidate", "heuristic", "--baseline", "random",
-         "--deals", "2", "--seed", "1", "--cluster", "tcp://127.0.0.1:1"],
+         "--deals", "2", "--seed", "1", "--cluster", "tcp://127.0.0.1:1", "--cluster-timeout", "0.5"],
         capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("tournament: cannot reach a Dask scheduler at tcp://127.0.0.1:1 within "
-                               f"{cluster_module.CONNECT_TIMEOUT:g} s")
+    assert lines[0].startswith("tournament: cannot reach a Dask scheduler at tcp://127.0.0.1:1 within 0.5 s")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "601", "soon", "nan"])
+def test_a_bad_cluster_timeout_is_refused_by_the_parser(value, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--games", "1", "--cluster", "local", "--cluster-timeout", value])
+    assert exit_.value.code == 2
+    assert "--cluster-timeout" in capsys.readouterr().err
 
 
 def test_without_dask_cluster_says_what_to_install(monkeypatch, capsys):

@@ -44,7 +44,7 @@ def _check(shown, facts, result, game):
 def test_standard_game_through_keys_matches_replay():
     async def run():
         app = make_app()
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")  # the setup screen: start with what is shown
             hands: list[int] = []

@@ -171,15 +171,32 @@ def cluster_address(text: str) -> str:
 
 
 def add_cluster_argument(p: argparse.ArgumentParser, unit: str) -> None:
-    """``--cluster ADDRESS``: run the units of work (``unit``) on a Dask cluster (docs/cluster.md)."""
+    """``--cluster ADDRESS``: run the units of work (``unit``) on a Dask cluster (docs/cluster.md);
+    ``--cluster-timeout``: how long its scheduler is waited for."""
+    from ..lab.cluster import CONNECT_TIMEOUT
+
     p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
                    help=f"run the work on a Dask cluster, one {unit} per task: a scheduler's tcp://HOST:PORT, "
                    "or 'local' for a local cluster with one worker per core; the results are the same "
                    "as without it (needs: pip install 'stepping-stones[cluster]')")
+    p.add_argument("--cluster-timeout", type=connect_seconds, default=CONNECT_TIMEOUT, metavar="SECONDS",
+                   help="how long to wait for the --cluster scheduler to answer before giving up "
+                   f"(default {CONNECT_TIMEOUT:g}, at most 600)")
+
+
+def connect_seconds(text: str) -> float:
+    """An argparse type: seconds to wait for a scheduler, more than 0 and at most 600."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"{value:g} s is out of range: more than 0 and at most 600")
+    return value
 
 
 @contextmanager
-def work_runner(address: str | None) -> Iterator[Runner | None]:
+def work_runner(address: str | None, timeout: float) -> Iterator[Runner | None]:
     """Where a command's units of work run: ``None`` (the library's default, this machine)
     without ``--cluster``, else the cluster's ``map``.  Raises ``lab.cluster.ClusterError``
     (one line) when the cluster cannot be used; Dask is imported only here."""
@@ -188,14 +205,15 @@ def work_runner(address: str | None) -> Iterator[Runner | None]:
         return
     from ..lab.cluster import connect
 
-    with connect(address) as cluster:
+    with connect(address, timeout) as cluster:
         yield cluster.map
 
 
 def run_work(command: str, total: int, unit: str, address: str | None,
-             work: Callable[[Runner | None, Callable[[], None]], _R]) -> _R | None:
+             work: Callable[[Runner | None, Callable[[], None]], _R], timeout: float) -> _R | None:
     """A lab command's work, ``work(runner, advance)``, with a progress bar of ``total``
-    ``unit`` and on the cluster at ``address`` (``--cluster``) if one is given.  When the
+    ``unit`` and on the cluster at ``address`` (``--cluster``) if one is given, waited for
+    ``timeout`` seconds (``--cluster-timeout``).  When the
     cluster cannot be used: one line on standard error, and None, for the command to exit with 2."""
     import sys
 
@@ -203,7 +221,7 @@ def run_work(command: str, total: int, unit: str, address: str | None,
 
     bar, advance = progress_bar(total, unit, command)
     try:
-        with work_runner(address) as runner, bar:
+        with work_runner(address, timeout) as runner, bar:
             return work(runner, advance)
     except ClusterError as e:
         print(f"{command}: {e}", file=sys.stderr)

@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from ..storage.safety import escape
 
     model = run_work("calibrate", len(CONTRACTS), "contracts", args.cluster,
-                     lambda runner, advance: fit(args.hands, args.seed, args.samples, args.workers, advance, runner))
+                     lambda runner, advance: fit(args.hands, args.seed, args.samples, args.workers, advance, runner),
+                     timeout=args.cluster_timeout)
     if model is None:
         return 2
     for cid, m in model.contracts.items():

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     result = run_work("simulate", args.games, "games", args.cluster,
                       lambda runner, advance: simulate(args.seats, rules, args.games, args.seed, args.records,
-                                                       advance, runner))
+                                                       advance, runner),
+                      timeout=args.cluster_timeout)
     if result is None:
         return 2
     if args.json:

@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
     result = run_work("tournament", args.deals + args.defence * len(CONTRACTS), "deal sets", args.cluster,
                       lambda runner, advance: tournament(args.candidate, args.baseline, args.deals, args.seed, rules,
-                                                         args.defence, advance, runner, sides))
+                                                         args.defence, advance, runner, sides),
+                      timeout=args.cluster_timeout)
     if result is None:
         return 2
     if args.json:

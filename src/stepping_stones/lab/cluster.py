@@ -37,7 +37,8 @@ R = TypeVar("R")
 
 INSTALL_HINT = "--cluster needs Dask: pip install 'stepping-stones[cluster]' (on this machine and every worker)"
 CONNECT_TIMEOUT = 10.0
-"""Seconds to wait for the scheduler to answer before giving up with one line."""
+"""Seconds to wait for the scheduler to answer before giving up with one line (the default of
+``--cluster-timeout``)."""
 WORKER_TIMEOUT = 60.0
 """Seconds to wait for the first worker to join a scheduler that has none."""
 RETRIES = 3
@@ -157,10 +158,10 @@ def _describe(exc: BaseException) -> str:
 
 
 @contextmanager
-def connect(address: str) -> Iterator[Cluster]:
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Cluster]:
     """A ``Cluster`` at ``address`` (``local`` starts one here; it is shut down afterwards).
     Raises ``ClusterError`` -- one line -- when Dask is missing or the scheduler cannot be
-    reached within ``CONNECT_TIMEOUT`` seconds, or no worker joins it within ``WORKER_TIMEOUT``."""
+    reached within ``timeout`` seconds (``--cluster-timeout``), or no worker joins it within ``WORKER_TIMEOUT``."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -177,10 +178,10 @@ def connect(address: str) -> Iterator[Cluster]:
                 dashboard_address="127.0.0.1:0",
                 worker_dashboard_address="127.0.0.1:0",
             )
-            client = Client(local, timeout=CONNECT_TIMEOUT)
+            client = Client(local, timeout=timeout)
             shown = f"a local cluster ({local.scheduler_address})"
         else:
-            client = Client(address, timeout=CONNECT_TIMEOUT)
+            client = Client(address, timeout=timeout)
             shown = f"the Dask scheduler at {address}"
     except (OSError, TimeoutError) as exc:
         if local is not None:
@@ -188,7 +189,7 @@ def connect(address: str) -> Iterator[Cluster]:
         if address == LOCAL:
             raise ClusterError(f"cannot start a local Dask cluster: {_describe(exc)}") from None
         raise ClusterError(
-            f"cannot reach a Dask scheduler at {escape(address)} within {CONNECT_TIMEOUT:g} s "
+            f"cannot reach a Dask scheduler at {escape(address)} within {timeout:g} s "
             "(start one with `dask scheduler`, and workers with `dask worker ADDRESS`)"
         ) from None
     try:

@@ -112,11 +112,29 @@ class Bound(Widget):
         raise NotImplementedError
 
 
-class Panel(Static, Bound):
+def _text_key(text: Text) -> tuple[object, ...]:
+    """All that a rich ``Text`` draws (its ``==`` compares the characters and spans only)."""
+    return (text.plain, text.spans, text.style, text.justify, text.overflow, text.no_wrap, text.end)
+
+
+class Shown(Static):
+    """Text that is put on the screen only when it changed: most changes of the state change a
+    panel or two, and every ``update`` makes Textual draw the panel again."""
+
+    drawn: RenderableType | None = None
+
+    def show(self, drawn: RenderableType, layout: bool = False) -> None:
+        if isinstance(drawn, Text) and isinstance(self.drawn, Text) and _text_key(drawn) == _text_key(self.drawn):
+            return
+        self.drawn = drawn
+        self.update(drawn, layout=layout)
+
+
+class Panel(Shown, Bound):
     """A part of the table drawn as one piece of text."""
 
     def draw_scene(self, scene: Scene) -> None:
-        self.update(self.draw(scene), layout=False)
+        self.show(self.draw(scene))
 
     def draw(self, state: Scene) -> RenderableType:
         raise NotImplementedError
@@ -391,7 +409,7 @@ HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
 largest that fits its height and twelve cards across its width."""
 
 
-class HandPanel(Static, Bound):
+class HandPanel(Shown, Bound):
     """The person's cards as a row of cards, with the key that picks each one.
 
     Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
@@ -416,7 +434,7 @@ class HandPanel(Static, Bound):
         tl, tr, bl, br, h, v = _box(look)
         join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
         if not cards:
-            self.update(Text(""), layout=False)
+            self.show(Text(""))
             return
         top = Text(tl)
         lines = [Text(v) for _ in range(rows)]
@@ -443,7 +461,7 @@ class HandPanel(Static, Bound):
             label = label.center(inner, h)
             bottom.append(label, style="bold" if chosen else "dim")
             bottom.append(br if last else join_bottom)
-        self.update(Text("\n").join([top, *lines, bottom]), layout=False)
+        self.show(Text("\n").join([top, *lines, bottom]))
 
     def offset_of(self, index: int) -> tuple[int, int]:
         """Where to click for the card at ``index`` (for the tests, and the docs)."""
@@ -541,7 +559,7 @@ def tracker_text(state: Scene) -> Text:
 
 class TrackerPanel(Panel):
     def draw_scene(self, scene: Scene) -> None:
-        self.update(self.draw(scene))  # its height follows its lines (a long "Shown out" wraps)
+        self.show(self.draw(scene), layout=True)  # its height follows its lines (a long "Shown out" wraps)
 
     def draw(self, state: Scene) -> RenderableType:
         return tracker_text(state)
