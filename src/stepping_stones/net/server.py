@@ -40,6 +40,7 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Resync,
     TableOpened,
     VersionMismatch,
     VersionReply,
@@ -407,12 +408,14 @@ class TableServer:
                     client.send(dump(Error(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
-                await self.tables.hello(client, message.code, message.secret, message.name)
+                await self.tables.hello(client, message.code, message.secret, message.name, message.version)
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
                 return "accepted"
             elif isinstance(message, Ping):
                 client.send(dump(Pong(nonce=message.nonce)))
+            elif isinstance(message, Resync):
+                self.tables.resync(client)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
