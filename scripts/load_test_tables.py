@@ -40,7 +40,7 @@ from random import Random
 
 import aiohttp
 
-from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.client import SeatClient, open_table, play_glances
 from stepping_stones.net.protocol import NewTable
 from stepping_stones.storage.records import RecordRules
 
@@ -93,7 +93,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
         codes = [(await open_table(url, NewTable(rules=rules, seed=f"load-{i}"), session)).code for i in range(n)]
-        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i])
+        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False)
                    for i, code in enumerate(codes) for k in range(3)]
         for client in clients:
             await client.join()
@@ -123,7 +123,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
         server_cpu = _cpu_seconds(pid)
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
-        await asyncio.gather(*(play_randomly(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
+        await asyncio.gather(*(play_glances(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
         wall = time.perf_counter() - start
         server_cpu = _cpu_seconds(pid) - server_cpu
         own_cpu = _own_cpu_seconds() - own_cpu

@@ -21,6 +21,7 @@ is still checked by the models at the boundary.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
@@ -280,6 +281,7 @@ class ViewWriter:
         self._history: list[tuple[_PastHand, str]] = []
         self._history_joined: tuple[int, str] = (-1, "")  # the history's JSON, by its length
         self._players: tuple[tuple[str, ...], str] | None = None
+        self._sheet: tuple[object, str] | None = None
 
     def _rules_text(self, view: PlayerView) -> str:
         if self._rules is None or self._rules[0] != view.rules:
@@ -319,21 +321,27 @@ class ViewWriter:
         public = {
             "rules": self._rules_text(view), "players": self._players_text(view.players),
             "phase": f'"{view.phase.value}"', "hand_number": str(view.hand_number), "forehand": str(view.forehand),
-            "sheet": _dumps({cid: list(row) for cid, row in view.sheet.items()}),
-            "redo_spent": _dumps(list(view.redo_spent)), "history": self._history_text(view.history),
+            "sheet": self._sheet_text(view.sheet), "redo_spent": _list(map(_TRUTH.__getitem__, view.redo_spent)),
+            "history": self._history_text(view.history),
         }
         rest = {
-            "bids": _dumps([str(b) for b in view.bids]), "bid_seats": _dumps(list(view.bid_seats)),
+            "bids": _names(map(str, view.bids)), "bid_seats": _list(map(str, view.bid_seats)),
             "bidder": _number(view.bidder), "in_puddle": _TRUTH[view.in_puddle], "declarer": _number(view.declarer),
-            "declaration": _dumps(str(view.declaration)) if view.declaration is not None else "null",
+            "declaration": f'"{view.declaration}"' if view.declaration is not None else "null",
             "puddle": _TRUTH[view.puddle], "plays": f'"{_sequence(view.plays)}"',
-            "play_seats": _dumps(list(view.play_seats)), "trick_winners": _dumps(list(view.trick_winners)),
+            "play_seats": _list(map(str, view.play_seats)), "trick_winners": _list(map(str, view.trick_winners)),
             "winning": _number(view.winning), "to_act": _number(view.to_act),
         }
         return [{"seat": str(v.seat), **public, "own_cards": f'"{_cards(v.own_cards)}"',
                  "dealt_cards": f'"{_cards(v.dealt_cards)}"', **rest,
-                 "legal_bids": _dumps([str(b) for b in v.legal_bids]), "legal_cards": f'"{_cards(v.legal_cards)}"'}
+                 "legal_bids": _names(map(str, v.legal_bids)), "legal_cards": f'"{_cards(v.legal_cards)}"'}
                 for v in views]
+
+    def _sheet_text(self, sheet: dict[str, tuple[int | None, int | None, int | None]]) -> str:
+        key = tuple(sheet.items())
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, _dumps({cid: list(row) for cid, row in sheet.items()}))
+        return self._sheet[1]
 
     def _players_text(self, players: tuple[str, ...]) -> str:
         if self._players is None or self._players[0] != players:
@@ -348,6 +356,18 @@ def _number(value: int | None) -> str:
     return "null" if value is None else str(value)
 
 
+def _list(texts: Iterable[str]) -> str:
+    """A JSON list of the JSON ``texts``."""
+    return "[" + ",".join(texts) + "]"
+
+
+def _names(names: Iterable[str]) -> str:
+    """A JSON list of bids or cards in the record's spelling (letters, digits, spaces and dashes:
+    nothing JSON escapes)."""
+    joined = '","'.join(names)
+    return f'["{joined}"]' if joined else "[]"
+
+
 def object_text(fields: dict[str, str]) -> str:
     """A JSON object from the JSON of its fields, in their order (keys are plain names)."""
     return "{" + ",".join([f'"{key}":{text}' for key, text in fields.items()]) + "}"
@@ -359,7 +379,7 @@ def legal_actions(view: PlayerView) -> list[str]:
         return []
     if view.phase is Phase.BIDDING:
         return [str(b) for b in view.legal_bids]
-    return [record_cards([c]) for c in cards_of(view.legal_cards)]
+    return [CARD_NAMES[c] for c in cards_of(view.legal_cards)]
 
 
 # --- what a client sends -------------------------------------------------------------------------
@@ -499,7 +519,7 @@ def state_parts(*, seq: int, started: bool, seats: str, help: bool, view: dict[s
     """A state's parts from the JSON of each: ``seats`` (the list of ``SeatFacts``), ``view``
     (``ViewWriter.fields``), ``waiting`` and ``record``."""
     return ({"seq": str(seq), "started": _TRUTH[started], "seats": seats, "help": _TRUTH[help],
-             "view": "null" if view is None else "{}", "legal": _dumps(legal), "waiting": waiting or "null",
+             "view": "null" if view is None else "{}", "legal": _names(legal), "waiting": waiting or "null",
              "record": record or "null"}, view)
 
 
