@@ -515,12 +515,24 @@ the JSON of each field of its view (or None before the start): what a delta is m
 
 
 def state_parts(*, seq: int, started: bool, seats: str, help: bool, view: dict[str, str] | None,
-                legal: list[str], waiting: str | None, record: str | None) -> StateParts:
+                legal: list[str] | None, waiting: str | None, record: str | None) -> StateParts:
     """A state's parts from the JSON of each: ``seats`` (the list of ``SeatFacts``), ``view``
-    (``ViewWriter.fields``), ``waiting`` and ``record``."""
+    (``ViewWriter.fields``), ``waiting`` and ``record``; ``legal`` None for the seat's legal actions
+    as its view says (``legal_actions``), from the view's JSON."""
     return ({"seq": str(seq), "started": _TRUTH[started], "seats": seats, "help": _TRUTH[help],
-             "view": "null" if view is None else "{}", "legal": _names(legal), "waiting": waiting or "null",
+             "view": "null" if view is None else "{}",
+             "legal": _names(legal) if legal is not None else _legal_text(view), "waiting": waiting or "null",
              "record": record or "null"}, view)
+
+
+def _legal_text(view: dict[str, str] | None) -> str:
+    """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
+    if view is None or view["to_act"] != view["seat"]:
+        return "[]"
+    if view["phase"] == '"bidding"':
+        return view["legal_bids"]
+    cards = view["legal_cards"]
+    return "[" + cards.replace(" ", '","') + "]" if cards != '""' else "[]"
 
 
 def full_text(parts: StateParts, n: int | None = None) -> str:

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..ai import Action, Agent, make_ai
 from ..engine import (
+    CARD_NAMES,
     NUM_SEATS,
     CardSyntaxError,
     Declaration,
@@ -54,7 +55,6 @@ from ..engine import (
     SteppingStonesError,
     parse_bid,
     parse_card,
-    record_cards,
 )
 from ..game.match import Match, Request, Seeds
 from ..storage.records import (
@@ -446,11 +446,10 @@ class Table:
         if game is None:
             return [state_parts(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
                                 waiting=waiting_text, record=None) for _seat in seats]
-        views = [game.view(seat) for seat in seats]
         record = self.record_text if game.over else None
-        return [state_parts(seq=seq, started=True, seats=facts, help=people, view=fields,
-                            legal=legal_actions(view), waiting=waiting_text, record=record)
-                for view, fields in zip(views, self.writer.fields(views), strict=True)]
+        return [state_parts(seq=seq, started=True, seats=facts, help=people, view=fields, legal=None,
+                            waiting=waiting_text, record=record)
+                for fields in self.writer.fields([game.view(seat) for seat in seats])]
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -581,11 +580,9 @@ class Table:
 
     def _journal(self, seq: int, seat: int, action: Action, stand_in: bool) -> None:
         """Note the move just made for the journal (``keep``)."""
-        move = ({"seq": seq, "seat": seat, "bid": str(action)} if isinstance(action, Pass | Declaration)
-                else {"seq": seq, "seat": seat, "card": record_cards([action])})
-        if stand_in:
-            move["stand_in"] = True
-        self.unsaved.append(_dumps(move))
+        what = f'"bid":"{action}"' if isinstance(action, Pass | Declaration) else f'"card":"{CARD_NAMES[action]}"'
+        more = ',"stand_in":true' if stand_in else ""
+        self.unsaved.append(f'{{"seq":{seq},"seat":{seat},{what}{more}}}')
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
