@@ -68,6 +68,7 @@ from ..storage.records import (
     record_json,
 )
 from ..storage.safety import FileProblem, escape, read_small
+from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import (
     CODE_LENGTH,
     Error,
@@ -93,10 +94,6 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTWXYZ23456789"
 CODE_CHARS: Final = 10
 """Ten characters of 29: 48 bits, so guessing a live code takes some 10^14 tries."""
 SECRET_BYTES: Final = 32  # a seat secret: 256 bits from the system's generator
-DEFAULT_TIMEOUT: Final = 120.0
-"""Seconds the table waits for a person's bid or card before a computer plays for them."""
-DEFAULT_EXPIRY: Final = 24 * 3600.0
-"""Seconds a table that never starts is kept before it is closed (a day)."""
 STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 MAX_TABLE_FILE: Final = 512 * 1024
