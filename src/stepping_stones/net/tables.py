@@ -1014,8 +1014,12 @@ class Tables:
         assert table.game is not None
         folder = self.data_dir / "games"
         folder.mkdir(parents=True, exist_ok=True)
-        name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-        path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
+        filed = sorted(folder.glob(f"table-*-{table.id}.json"))
+        if filed:  # filed before a crash that came before the table left the store: not twice
+            path = filed[0]
+        else:
+            name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
+            path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
         return file_game(path)
 
