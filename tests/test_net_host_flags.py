@@ -46,7 +46,8 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
                                      guess_rate=3 / 60, guess_burst=20)
     heard.clear()
     assert command.run(_args()) == 0  # the defaults are the server's own
-    assert heard["limits"] == Limits() and heard["expire_after"] == DEFAULT_EXPIRY and heard["timeout"] == DEFAULT_TIMEOUT
+    assert heard["limits"] == Limits()
+    assert heard["expire_after"] == DEFAULT_EXPIRY and heard["timeout"] == DEFAULT_TIMEOUT
 
 
 @pytest.mark.parametrize("flag,value,says", [
