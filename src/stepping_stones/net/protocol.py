@@ -1,17 +1,20 @@
-"""The table protocol, version 1: JSON messages over a websocket (docs/protocol.md).
+"""The table protocol, version 2 (and 1): JSON messages over a websocket (docs/protocol.md).
 
 Every message is one JSON object whose ``type`` names it, checked at the boundary by the pydantic
 model of that type (strict, no unknown fields, every string and list bounded).  A client sends
-``hello``, ``action``, ``start`` and ``ping``; the server sends ``welcome``, ``state``, ``error``,
-``version`` and ``pong``.  Bids and cards are written as in game records (``"pass"``,
-``"may-trump 9 B"``, ``"K9"``).
+``hello``, ``action``, ``start``, ``ping`` and ``resync``; the server sends ``welcome``, ``state``,
+``delta``, ``error``, ``version`` and ``pong``.  Bids and cards are written as in game records
+(``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  In version 2 a connection's first state is sent
+whole and each later one as a ``delta``: the fields of the state and of its view whose JSON
+changed (``delta_text``), which the client applies to the state before (``Delta.applied``) and
+checks whole (``checked_state``); version 1 clients get every state whole.
 
 ``view_to_json`` / ``view_from_json`` are the one codec of a seat's ``PlayerView``: the server
 sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).
 
-What the server sends goes out without a model on the way: ``ViewWriter`` and ``state_text`` write
-the very JSON of ``view_to_json(v)`` and of ``State`` (their ``model_dump_json``, byte for byte:
+What the server sends goes out without a model on the way: ``ViewWriter``, ``state_parts`` and
+``full_text`` write the very JSON of ``view_to_json(v)`` and of ``State`` (their JSON, byte for byte:
 ``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
 that do not change (the rules, the players, each finished hand) written once per table.  Building
 and validating three pydantic states per action cost the server most of its time; what comes in
@@ -561,17 +564,6 @@ def delta_text(n: int, old: StateParts, new: StateParts) -> str:
     else:
         view_text = object_text({key: text for key, text in view.items() if old_view[key] != text})
     return f'{{"type":"delta","n":{n},"state":{object_text(changed)},"view":{view_text}}}'
-
-
-def state_text(*, seq: int, started: bool, seats: str, help: bool, view: str | None, legal: list[str],
-               waiting: str | None, record: str | None) -> str:
-    """``State(...).model_dump_json()`` (version 1) from the JSON of its parts, without the model:
-    ``seats`` (the list of ``SeatFacts``), ``view`` (``ViewWriter.text``), ``waiting`` and ``record``
-    as JSON."""
-    null = "null"
-    return (f'{{"type":"state","seq":{seq},"started":{"true" if started else "false"},"seats":{seats},'
-            f'"help":{"true" if help else "false"},"view":{view or null},"legal":{_dumps(legal)},'
-            f'"waiting":{waiting or null},"record":{record or null}}}')
 
 
 class Delta(_Model):
