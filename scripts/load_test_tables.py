@@ -41,7 +41,7 @@ from random import Random
 import aiohttp
 
 from stepping_stones.net.client import SeatClient, open_table, play_glances
-from stepping_stones.net.protocol import NewTable
+from stepping_stones.net.protocol import VERSION, VERSIONS, NewTable
 from stepping_stones.storage.records import RecordRules
 
 
@@ -84,7 +84,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
+async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION) -> dict[str, float]:
     rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
     limit = aiohttp.TCPConnector(limit=0)
     # each table's bots come from an address of their own (all of 127.0.0.0/8 is this machine), as
@@ -93,7 +93,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
         codes = [(await open_table(url, NewTable(rules=rules, seed=f"load-{i}"), session)).code for i in range(n)]
-        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False)
+        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
                    for i, code in enumerate(codes) for k in range(3)]
         for client in clients:
             await client.join()
@@ -127,6 +127,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
         wall = time.perf_counter() - start
         server_cpu = _cpu_seconds(pid) - server_cpu
         own_cpu = _own_cpu_seconds() - own_cpu
+        received = sum(c.received for c in clients)
         load_after = _load()
         done.set()
         await watcher
@@ -138,6 +139,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     return {
         "tables": n,
         "think_s": think,
+        "protocol": version,
         "actions": actions,
         "seconds": round(wall, 2),
         "server_cpu_ms_per_action": round(server_cpu / actions * 1000, 3),
@@ -154,6 +156,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
         "ping_p95_ms": round(_percentile(pings, 95) * 1000, 2) if pings else 0.0,
         "ping_max_ms": round(max(pings) * 1000, 2) if pings else 0.0,
         "kib_per_table": round((peak - base) / n, 1),
+        "bytes_per_action": round(received / actions),  # what the bots were sent, all messages
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
         "load_before": round(load_before, 2),
         "load_after": round(load_after, 2),
@@ -166,6 +169,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each bot waits this long before each action (default 0: as fast as the "
                         "server answers)")
+    parser.add_argument("--protocol", type=int, choices=VERSIONS, default=VERSION,
+                        help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)")
     args = parser.parse_args()
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
@@ -176,7 +181,7 @@ def main() -> int:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
                 url = line.split(" at ", 1)[1].strip()
-                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think))), flush=True)
+                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think, args.protocol))), flush=True)
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)

@@ -116,7 +116,7 @@ class SeatClient:
     def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
                  session: aiohttp.ClientSession | None = None, retry_seconds: float = 120.0,
                  notice: Callable[[str], None] | None = None, keep: Path | None = None,
-                 checked: bool = True) -> None:
+                 checked: bool = True, version: int = VERSION) -> None:
         self.server = server
         self.keep = keep
         self.url = websocket_url(server)
@@ -132,6 +132,8 @@ class SeatClient:
         self.state: State | None = None
         self.glance: Glance | None = None  # the last state's glance (``checked=False``)
         self.checked = checked
+        self.version = version  # 1: every state whole (the load test compares the two)
+        self.received = 0  # characters of text the server sent
         self._held: dict[str, Any] | None = None  # the last state as JSON values, to apply deltas to
         self._number = 0  # its number on this connection (``n``)
         self.resyncs = 0  # how many times a whole state was asked for again
@@ -165,7 +167,7 @@ class SeatClient:
         except (aiohttp.ClientError, OSError) as exc:
             raise ConnectionError(str(exc)) from exc
         self._held = None
-        hello: dict[str, Any] = {"type": "hello", "version": VERSION}
+        hello: dict[str, Any] = {"type": "hello", "version": self.version}
         if self.secret is not None:
             hello["secret"] = self.secret
         else:
@@ -222,6 +224,7 @@ class SeatClient:
             message = await self._ws.receive()
             if message.type != aiohttp.WSMsgType.TEXT:
                 raise ConnectionError("the connection closed")
+            self.received += len(message.data)
             try:
                 parsed = self._check(message.data) if self.checked else self._take(message.data)
             except ProtocolError as exc:
