@@ -2,7 +2,8 @@
 has not seen lie.  Each position is stored twice, the second time with the other seats' unseen
 cards dealt again in another way that agrees with everything played; a client at the seat then
 gets every kind of message (welcome, state, each error, pong, version, the state after its own
-action), and every byte must be the same at both tables."""
+action; in version 2 the delta after it, a refused and a good resync, the whole state resent), and
+every byte must be the same at both tables."""
 
 from __future__ import annotations
 
