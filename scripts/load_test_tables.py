@@ -18,9 +18,13 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
 
     python scripts/load_test_tables.py --tables 1 10 100 300
     python scripts/load_test_tables.py --tables 100 --think 0.5   # each bot waits 0.5 s before acting
+    python scripts/load_test_tables.py --tables 100 --protocol 1  # every state whole, no deltas
 
 The bots run in this process, the server in its own: on a machine of two cores each has one, when
-the machine is otherwise idle.
+the machine is otherwise idle.  They speak version 2 of the protocol (deltas) and read each state
+without the models (``SeatClient(checked=False)``: a ``Glance`` of its number, its legal moves and
+whether the game is over), so that they cost less than the server they measure; they play only
+moves the server calls legal.  ``bytes_per_action`` is what the server sent them per action.
 """
 
 from __future__ import annotations
