@@ -173,6 +173,9 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each bot waits this long before each action (default 0: as fast as the "
                         "server answers)")
+    parser.add_argument("--pin", action="store_true",
+                        help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
+                        "so that they never take each other's")
     parser.add_argument("--protocol", type=int, choices=VERSIONS, default=VERSION,
                         help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)")
     args = parser.parse_args()
@@ -181,6 +184,9 @@ def main() -> int:
             proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()),
                                      "--data-dir", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                     text=True)
+            if args.pin:
+                os.sched_setaffinity(proc.pid, {0})
+                os.sched_setaffinity(0, {1})
             try:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
