@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net_support import WAIT, Raw, new_table, next_state, running
+from net_support import WAIT, Raw, new_table, next_state, running, three_bots
 from stepping_stones.engine import Phase, parse_bid, parse_card
 from stepping_stones.net.client import Glance, SeatClient, open_table, play_glances, play_randomly
 from stepping_stones.net.protocol import (
@@ -129,15 +129,7 @@ def test_the_load_test_s_bots_glance_at_states_and_still_play_whole_games(tmp_pa
     async def game() -> list[Glance]:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table())
-            clients = [SeatClient(url, code=opened.code, name=f"Bot {i}", checked=False) for i in range(3)]
-            try:
-                for client in clients:
-                    await client.join()
-                async with asyncio.timeout(WAIT):
-                    return await asyncio.gather(*(play_glances(c, Random(i)) for i, c in enumerate(clients)))
-            finally:
-                for client in clients:
-                    await client.close()
+            return await three_bots(url, opened.code, play_glances, checked=False)
 
     finals = asyncio.run(game())
     assert all(g.over and g.phase == "over" and g.legal == [] for g in finals)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from random import Random
 
-from net_support import WAIT, Clock, new_table, next_state, running
+from net_support import WAIT, Clock, new_table, next_state, running, three_bots
 from stepping_stones.cli import main
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import State, view_from_json
@@ -32,15 +32,7 @@ def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
     async def game() -> list[State]:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table())
-            clients = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(3)]
-            try:
-                for client in clients:
-                    await client.join()
-                async with asyncio.timeout(WAIT):
-                    return await asyncio.gather(*(play_randomly(c, Random(i)) for i, c in enumerate(clients)))
-            finally:
-                for client in clients:
-                    await client.close()
+            return await three_bots(url, opened.code, play_randomly)
 
     finals = asyncio.run(game())
     record, notes = _finished(tmp_path)
