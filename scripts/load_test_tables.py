@@ -18,9 +18,13 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
 
     python scripts/load_test_tables.py --tables 1 10 100 300
     python scripts/load_test_tables.py --tables 100 --think 0.5   # each bot waits 0.5 s before acting
+    python scripts/load_test_tables.py --tables 100 --protocol 1  # every state whole, no deltas
 
 The bots run in this process, the server in its own: on a machine of two cores each has one, when
-the machine is otherwise idle.
+the machine is otherwise idle.  They speak version 2 of the protocol (deltas) and read each state
+without the models (``SeatClient(checked=False)``: a ``Glance`` of its number, its legal moves and
+whether the game is over), so that they cost less than the server they measure; they play only
+moves the server calls legal.  ``bytes_per_action`` is what the server sent them per action.
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ from random import Random
 
 import aiohttp
 
-from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import NewTable
+from stepping_stones.net.client import SeatClient, open_table, play_glances
+from stepping_stones.net.protocol import VERSION, VERSIONS, NewTable
 from stepping_stones.storage.records import RecordRules
 
 
@@ -84,7 +88,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
+async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION) -> dict[str, float]:
     rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
     limit = aiohttp.TCPConnector(limit=0)
     # each table's bots come from an address of their own (all of 127.0.0.0/8 is this machine), as
@@ -93,7 +97,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
         codes = [(await open_table(url, NewTable(rules=rules, seed=f"load-{i}"), session)).code for i in range(n)]
-        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i])
+        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
                    for i, code in enumerate(codes) for k in range(3)]
         for client in clients:
             await client.join()
@@ -123,10 +127,11 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
         server_cpu = _cpu_seconds(pid)
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
-        await asyncio.gather(*(play_randomly(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
+        await asyncio.gather(*(play_glances(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
         wall = time.perf_counter() - start
         server_cpu = _cpu_seconds(pid) - server_cpu
         own_cpu = _own_cpu_seconds() - own_cpu
+        received = sum(c.received for c in clients)
         load_after = _load()
         done.set()
         await watcher
@@ -138,6 +143,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
     return {
         "tables": n,
         "think_s": think,
+        "protocol": version,
         "actions": actions,
         "seconds": round(wall, 2),
         "server_cpu_ms_per_action": round(server_cpu / actions * 1000, 3),
@@ -154,6 +160,7 @@ async def _run(url: str, pid: int, n: int, think: float) -> dict[str, float]:
         "ping_p95_ms": round(_percentile(pings, 95) * 1000, 2) if pings else 0.0,
         "ping_max_ms": round(max(pings) * 1000, 2) if pings else 0.0,
         "kib_per_table": round((peak - base) / n, 1),
+        "bytes_per_action": round(received / actions),  # what the bots were sent, all messages
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
         "load_before": round(load_before, 2),
         "load_after": round(load_after, 2),
@@ -166,17 +173,25 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each bot waits this long before each action (default 0: as fast as the "
                         "server answers)")
+    parser.add_argument("--pin", action="store_true",
+                        help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
+                        "so that they never take each other's")
+    parser.add_argument("--protocol", type=int, choices=VERSIONS, default=VERSION,
+                        help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)")
     args = parser.parse_args()
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
             proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()),
                                      "--data-dir", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                     text=True)
+            if args.pin:
+                os.sched_setaffinity(proc.pid, {0})
+                os.sched_setaffinity(0, {1})
             try:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
                 url = line.split(" at ", 1)[1].strip()
-                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think))), flush=True)
+                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think, args.protocol))), flush=True)
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)

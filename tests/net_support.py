@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from random import Random
+from typing import Any, TypeVar
 
 import aiohttp
 
@@ -60,6 +61,24 @@ async def next_state(client: SeatClient, until: Callable[[State], bool] = lambda
             message = await client.receive()
             if isinstance(message, State) and until(message):
                 return message
+
+
+T = TypeVar("T")
+
+
+async def three_bots(url: str, code: str, play: Callable[[SeatClient, Random], Awaitable[T]],
+                     **client: Any) -> list[T]:
+    """Three bots take the table's seats and ``play`` it to the end (``Random(i)`` for the i-th);
+    what each ``play`` returned.  ``client`` goes to each ``SeatClient``."""
+    clients = [SeatClient(url, code=code, name=f"Bot {i}", **client) for i in range(3)]
+    try:
+        for one in clients:
+            await one.join()
+        async with asyncio.timeout(WAIT):
+            return await asyncio.gather(*(play(c, Random(i)) for i, c in enumerate(clients)))
+    finally:
+        for one in clients:
+            await one.close()
 
 
 class Raw:

@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 from random import Random
 
-from net_support import WAIT, Clock, new_table, next_state, running
+from net_support import WAIT, Clock, new_table, next_state, running, three_bots
 from stepping_stones.cli import main
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import State, view_from_json
-from stepping_stones.net.tables import TableFile
+from stepping_stones.net.tables import FileTableStore, TableFile
+from stepping_stones.storage.library import Library
 
 
 def _replays(path: Path, capsys) -> dict:
@@ -31,15 +32,7 @@ def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
     async def game() -> list[State]:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table())
-            clients = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(3)]
-            try:
-                for client in clients:
-                    await client.join()
-                async with asyncio.timeout(WAIT):
-                    return await asyncio.gather(*(play_randomly(c, Random(i)) for i, c in enumerate(clients)))
-            finally:
-                for client in clients:
-                    await client.close()
+            return await three_bots(url, opened.code, play_randomly)
 
     finals = asyncio.run(game())
     record, notes = _finished(tmp_path)
@@ -54,7 +47,38 @@ def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
     assert [s.kind for s in notes.seats] == ["human"] * 3 and notes.substitutions == []
     view = view_from_json(finals[0].view)
     assert summary["totals"] == view.totals() and summary["winners"] == view.winners()
-    assert list((tmp_path / "tables").glob("*.json")) == []  # a finished table leaves the store
+    assert list((tmp_path / "tables").glob("*.jsonl")) == []  # a finished table leaves the store
+    with Library.open(tmp_path, sync=False) as library:  # filed into the server's library as it finished
+        (entry,) = library.history()
+    assert Path(entry.file).name == record.name
+
+
+def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):
+    """The server files a finished game, then takes the table out of its store: killed in between,
+    it finds the finished table again when it restarts, and files it, but not twice."""
+    async def game() -> None:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as client:
+                await client.join()
+                async with asyncio.timeout(WAIT):
+                    await play_randomly(client, Random(3))
+
+    asyncio.run(game())
+    record, notes = _finished(tmp_path)
+    assert notes.record is not None
+    # the table as the store held it when the game ended, before it was taken out
+    FileTableStore(tmp_path / "tables").save(notes.id, notes.model_dump_json())
+
+    async def again() -> None:
+        async with running(tmp_path):
+            pass
+
+    asyncio.run(again())
+    assert sorted((tmp_path / "games").glob("table-*.json")) == [record]
+    assert list((tmp_path / "tables").glob("*.jsonl")) == []
+    with Library.open(tmp_path, sync=False) as library:
+        assert [Path(e.file).name for e in library.history()] == [record.name]
 
 
 def test_one_bot_and_two_computers(tmp_path, capsys):

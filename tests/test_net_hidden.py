@@ -2,7 +2,8 @@
 has not seen lie.  Each position is stored twice, the second time with the other seats' unseen
 cards dealt again in another way that agrees with everything played; a client at the seat then
 gets every kind of message (welcome, state, each error, pong, version, the state after its own
-action), and every byte must be the same at both tables."""
+action; in version 2 the delta after it, a refused and a good resync, the whole state resent), and
+every byte must be the same at both tables."""
 
 from __future__ import annotations
 
@@ -71,10 +72,10 @@ def _file(table_id: str, record) -> str:
     ).model_dump_json()
 
 
-async def _everything_sent(url: str, seat: int) -> list[str]:
+async def _everything_sent(url: str, seat: int, version: int) -> list[str]:
     sent: list[str] = []
     async with Raw.to(url) as raw:
-        await raw.send({"type": "hello", "version": 1, "secret": SECRETS[seat]})
+        await raw.send({"type": "hello", "version": version, "secret": SECRETS[seat]})
         sent += [await raw.text(), await raw.text()]  # welcome, state
         state = json.loads(sent[-1])
         seq = state["seq"]
@@ -88,22 +89,29 @@ async def _everything_sent(url: str, seat: int) -> list[str]:
             {"type": "start"},
             {"type": "ping", "nonce": 3},
             "junk",
-        ]
+        ] + ([{"type": "resync"}, {"type": "resync", "n": 1}] if version == 2 else [])
         for probe in probes:
             await raw.send(probe)
             sent.append(await raw.text())
-        if state["legal"]:  # its own action, and the state after it
+        if state["legal"]:  # its own action, and the state after it (a delta in version 2)
             move = state["legal"][0]
             kind = "bid" if state["view"]["phase"] == "bidding" else "card"
             await raw.send({"type": "action", "seq": seq, kind: move})
             sent.append(await raw.text())
+            if version == 2:  # and the whole state again, and the next delta
+                await raw.send({"type": "resync"})
+                sent.append(await raw.text())
+                await raw.send({"type": "action", "seq": seq, kind: move})  # stale now
+                sent.append(await raw.text())
         await raw.send({"type": "hello", "version": 9})
         sent.append(await raw.text())
     return sent
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("seed,steps", [("h1", 2), ("h2", 6), ("h3", 12), ("h4", 25), ("h5", 40), ("h6", 70)])
-def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps):
+def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps,
+                                                                                        version):
     game = _position(seed, steps)
     rng = Random(seed)
     checked = 0
@@ -118,11 +126,13 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
 
             async def collect(folder=folder, seat=seat) -> list[str]:
                 async with running(folder) as (_server, url):
-                    return await _everything_sent(url, seat)
+                    return await _everything_sent(url, seat, version)
 
             worlds.append(asyncio.run(collect()))
         assert worlds[0] == worlds[1]
         kinds = {json.loads(t)["type"] for t in worlds[0] if t}
         assert {"welcome", "state", "error", "pong", "version"} <= kinds
+        if version == 2 and json.loads(worlds[0][1])["legal"]:
+            assert "delta" in kinds
         checked += 1
     assert checked >= 2

@@ -101,8 +101,13 @@ def test_client_messages_are_checked_at_the_boundary():
 
 
 def test_another_version_is_told_so_in_one_line():
-    with pytest.raises(VersionMismatch, match="version 1 of the table protocol, the client version 2"):
-        parse_client('{"type":"hello","version":2,"whatever":"a later version may send"}')
+    with pytest.raises(VersionMismatch, match="versions 1 and 2 of the table protocol, the client version 3"):
+        parse_client('{"type":"hello","version":3,"whatever":"a later version may send"}')
+    with pytest.raises(VersionMismatch, match="the client version True"):
+        parse_client('{"type":"hello","version":true,"code":"ABCDE-FGHJK","name":"Ann"}')
+    for version in (1, 2):
+        hello = parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
+        assert isinstance(hello, Hello) and hello.version == version
 
 
 def test_an_action_that_is_no_bid_or_card_is_refused_as_illegal():
@@ -173,8 +178,8 @@ def test_state_messages_are_plain_json_of_the_declared_fields():
 
 
 def _same_states(table: Table) -> None:
-    assert table.states([0, 1, 2]) == [table.state_for(s).model_dump_json() for s in range(3)]
-    assert table.states([2]) == [table.state_for(2).model_dump_json()]
+    assert table.states([0, 1, 2]) == [table.state_for(s).dump() for s in range(3)]
+    assert table.states([2]) == [table.state_for(2).dump()]
 
 
 def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():

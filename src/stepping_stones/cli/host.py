@@ -1,24 +1,35 @@
-"""``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]``:
-the table server."""
+"""``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]
+[--timeout S] [--expire-after S] [--max-tables N] [--max-connections N] [--hello-rate R] [--hello-burst N]
+[--guess-rate R] [--guess-burst N]``: the table server, and the limits it keeps (docs/protocol.md, Limits)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from ..net.limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .serve import port
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a number of seconds, 1 to a day."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 1 <= value <= 86400:
-        raise argparse.ArgumentTypeError("choose 1 to 86400 seconds")
-    return value
+def _number(kind: type[int] | type[float], what: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``, or one line saying so."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:  # NaN too
+            raise argparse.ArgumentTypeError(f"choose {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+seconds = _number(float, "a number of seconds", 1, 86400)
+"""A number of seconds, 1 to a day (``--timeout``)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,8 +53,36 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "game's data folder)")
     p.add_argument("--certfile", metavar="FILE", help="serve https and wss with this certificate (PEM)")
     p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
-    p.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="how long a table waits for a person before a computer plays for them (default 120)")
+    limits = p.add_argument_group("limits", "what the server holds, and what one client address may try "
+                                  "(docs/protocol.md, Limits; behind a reverse proxy every client has the "
+                                  "proxy's address: raise the per-address limits, or keep them in the proxy)")
+    default = Limits()
+    limits.add_argument("--expire-after", type=_number(float, "a number of seconds", 60, 30 * 86400),
+                        default=DEFAULT_EXPIRY, metavar="SECONDS",
+                        help="close a table that was never started this long after it was opened (60 to "
+                        "2592000, default 86400: a day)")
+    limits.add_argument("--max-tables", type=_number(int, "a whole number of tables", 1, 100_000),
+                        default=default.max_tables, metavar="N",
+                        help=f"tables in play at most (1 to 100000, default {default.max_tables})")
+    limits.add_argument("--max-connections", type=_number(int, "a whole number of connections", 1, 100_000),
+                        default=default.max_connections, metavar="N",
+                        help=f"connections at most (1 to 100000, default {default.max_connections})")
+    limits.add_argument("--hello-rate", type=_number(float, "a number of hellos a second", 0.001, 10_000),
+                        default=default.hello_rate, metavar="PER_SECOND",
+                        help=f"hellos a second from one address, after a burst (0.001 to 10000, default "
+                        f"{default.hello_rate:g})")
+    limits.add_argument("--hello-burst", type=_number(int, "a whole number of hellos", 1, 1_000_000),
+                        default=default.hello_burst, metavar="N",
+                        help=f"that burst (1 to 1000000, default {default.hello_burst})")
+    limits.add_argument("--guess-rate", type=_number(float, "a number of guesses a minute", 0.001, 10_000),
+                        default=default.guess_rate * 60, metavar="PER_MINUTE",
+                        help=f"wrong invite codes or seat secrets a minute from one address, after a burst "
+                        f"(0.001 to 10000, default {default.guess_rate * 60:g})")
+    limits.add_argument("--guess-burst", type=_number(int, "a whole number of guesses", 1, 1_000_000),
+                        default=default.guess_burst, metavar="N",
+                        help=f"that burst (1 to 1000000, default {default.guess_burst})")
     p.set_defaults(run=run)
 
 
@@ -55,5 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print("host: --keyfile goes with --certfile", file=sys.stderr)
         return 2
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
+    limits = Limits(max_tables=args.max_tables, max_connections=args.max_connections, hello_rate=args.hello_rate,
+                    hello_burst=args.hello_burst, guess_rate=args.guess_rate / 60, guess_burst=args.guess_burst)
     return host(folder, sys.stdout, sys.stderr, host=args.host, port=args.port, public_url=args.public_url,
-                certfile=args.certfile, keyfile=args.keyfile, timeout=args.timeout)
+                certfile=args.certfile, keyfile=args.keyfile, timeout=args.timeout, limits=limits,
+                expire_after=args.expire_after)

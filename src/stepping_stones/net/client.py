@@ -18,6 +18,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -29,6 +30,7 @@ from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
     Act,
+    Delta,
     Error,
     NewTable,
     Pong,
@@ -37,6 +39,7 @@ from .protocol import (
     TableOpened,
     VersionReply,
     Welcome,
+    checked_state,
     dump,
     parse_server,
 )
@@ -85,16 +88,35 @@ async def open_table(server: str, request: NewTable, session: aiohttp.ClientSess
             await session.close()
 
 
+@dataclass(frozen=True)
+class Glance:
+    """What a bot needs of a state, read without the models (``SeatClient(checked=False)``: the
+    load test's bots, which only pick among the moves the server calls legal)."""
+
+    seq: int
+    legal: list[str]
+    phase: str | None
+    over: bool
+
+
 Message = Welcome | State | Error | VersionReply | Pong
 
 
 class SeatClient:
     """One seat at a table on ``server``: taken with ``code`` and ``name``, or taken back with
-    ``secret``.  Use ``async with``; ``join()`` first."""
+    ``secret``.  Use ``async with``; ``join()`` first.
+
+    It speaks version 2: after the first state of a connection the server sends what changed
+    (``delta``), and the client applies it to the state before and hands on the whole state,
+    checked by the models.  A delta that does not follow the state it holds (one missed, or none
+    held) is dropped and the whole state asked for again (``resync``).  With ``checked=False``
+    (the load test's bots) ``receive`` hands on a ``Glance`` in place of each ``State``, read
+    without the models."""
 
     def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
                  session: aiohttp.ClientSession | None = None, retry_seconds: float = 120.0,
-                 notice: Callable[[str], None] | None = None, keep: Path | None = None) -> None:
+                 notice: Callable[[str], None] | None = None, keep: Path | None = None,
+                 checked: bool = True, version: int = VERSION) -> None:
         self.server = server
         self.keep = keep
         self.url = websocket_url(server)
@@ -108,6 +130,14 @@ class SeatClient:
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self.welcome: Welcome | None = None
         self.state: State | None = None
+        self.glance: Glance | None = None  # the last state's glance (``checked=False``)
+        self.checked = checked
+        self.version = version  # 1: every state whole (the load test compares the two)
+        self.received = 0  # characters of text the server sent
+        self._held: dict[str, Any] | None = None  # the last state as JSON values, to apply deltas to
+        self._number = 0  # its number on this connection (``n``)
+        self.resyncs = 0  # how many times a whole state was asked for again
+        self._ask = False
         self.connections = 0  # how many times the seat was (re)joined
         self.closed = False
 
@@ -136,7 +166,8 @@ class SeatClient:
             self._ws = await self._session.ws_connect(self.url, max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0)
         except (aiohttp.ClientError, OSError) as exc:
             raise ConnectionError(str(exc)) from exc
-        hello: dict[str, Any] = {"type": "hello", "version": VERSION}
+        self._held = None
+        hello: dict[str, Any] = {"type": "hello", "version": self.version}
         if self.secret is not None:
             hello["secret"] = self.secret
         else:
@@ -187,20 +218,88 @@ class SeatClient:
         except ConnectionError as exc:
             raise Refused(f"cannot reach the server at {self.url}: {exc}") from None
 
-    async def _read(self) -> Message:
+    async def _read(self) -> Message | Glance:
         assert self._ws is not None
-        message = await self._ws.receive()
-        if message.type != aiohttp.WSMsgType.TEXT:
-            raise ConnectionError("the connection closed")
-        try:
-            parsed = parse_server(message.data)
-        except ProtocolError as exc:
-            raise Refused(str(exc)) from None
-        if isinstance(parsed, State):
-            self.state = parsed
-        return parsed
+        while True:
+            message = await self._ws.receive()
+            if message.type != aiohttp.WSMsgType.TEXT:
+                raise ConnectionError("the connection closed")
+            self.received += len(message.data)
+            try:
+                parsed = self._check(message.data) if self.checked else self._take(message.data)
+            except ProtocolError as exc:
+                raise Refused(str(exc)) from None
+            if parsed is not None:
+                return parsed
+            if self._ask:  # a delta that does not follow the state held: the whole state, once
+                self._ask = False
+                self.resyncs += 1
+                with contextlib.suppress(ConnectionError):
+                    await self._ws.send_str(dump_json({"type": "resync"}))
 
-    async def receive(self) -> Message:
+    def _check(self, data: str) -> Message | None:
+        """A message of the server, checked by the models; a delta made into the whole state (None
+        for one that cannot be applied: the whole state is asked for again)."""
+        parsed = parse_server(data)
+        if isinstance(parsed, Delta):
+            held = self._follows(parsed.n)
+            if held is None:
+                return None
+            value = parsed.applied(held)
+            state = checked_state(value)
+            self._hold(value, parsed.n)
+        elif isinstance(parsed, State):
+            state = parsed
+            self._hold(json.loads(data), state.n)
+        else:
+            return parsed
+        self.state = state
+        return state
+
+    def _take(self, data: str) -> Message | Glance | None:
+        """A message of the server, states and deltas read without the models (``checked=False``)."""
+        try:
+            value = json.loads(data)
+            kind = value.get("type") if isinstance(value, dict) else None
+            if kind == "delta":
+                held = self._follows(value["n"])
+                if held is None:
+                    return None
+                held.update(value["state"])
+                if value["view"] is not None:
+                    held["view"].update(value["view"])
+                self._number = value["n"]
+                value = held
+            elif kind == "state":
+                self._hold(value, value.get("n"))
+            else:
+                other = parse_server(data)
+                if isinstance(other, State | Delta):  # not reached: the type says which it is
+                    raise ProtocolError("the server sent a state that is not one")
+                return other
+            view = value["view"]
+            glance = Glance(value["seq"], value["legal"], view["phase"] if view is not None else None,
+                            value["record"] is not None)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ProtocolError(f"the server sent what is not a state of the table protocol ({exc!r:.80})") from None
+        self.glance = glance
+        return glance
+
+    def _hold(self, state: dict[str, Any], number: int | None) -> None:
+        self._held = state if number is not None else None  # a version 1 server sends no deltas
+        self._number = number or 0
+
+    def _follows(self, number: int) -> dict[str, Any] | None:
+        """The state the delta numbered ``number`` applies to, or None when the client does not
+        hold the one before it (the first time, the whole state is then asked for again)."""
+        if self._held is not None and number == self._number + 1:
+            return self._held
+        if self._held is not None:
+            self._held = None
+            self._ask = True
+        return None
+
+    async def receive(self) -> Message | Glance:
         """The server's next message.  A dropped connection is taken up again with the seat's secret
         (``notice`` says so); raises ``Refused`` when the server cannot be had for
         ``retry_seconds``, or refuses the seat."""
@@ -243,8 +342,11 @@ class SeatClient:
 
     async def act(self, move: str, seq: int) -> None:
         """A bid or a card in the record's spelling, made on state ``seq``."""
-        state = self.state
-        bidding = state is not None and state.view is not None and state.view.phase == "bidding"
+        if self.checked:
+            state = self.state
+            bidding = state is not None and state.view is not None and state.view.phase == "bidding"
+        else:
+            bidding = self.glance is not None and self.glance.phase == "bidding"
         action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
         assert self._ws is not None
         with contextlib.suppress(ConnectionError):
@@ -270,20 +372,39 @@ async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] 
     seconds later: the load test's tables that play at a person's pace), until the game is over;
     the last state.  ``latencies`` gets the seconds from each action to the state after it;
     ``on_state`` hears of every state."""
+    last = await _play(client, rng, latencies, on_state, think)
+    assert isinstance(last, State)
+    return last
+
+
+async def play_glances(client: SeatClient, rng: Random, latencies: list[float] | None = None,
+                       think: float = 0.0) -> Glance:
+    """``play_randomly`` for a client of ``checked=False`` (the load test's bots): the last glance."""
+    last = await _play(client, rng, latencies, None, think)
+    assert isinstance(last, Glance)
+    return last
+
+
+async def _play(client: SeatClient, rng: Random, latencies: list[float] | None,
+                on_state: Callable[[State], None] | None, think: float) -> State | Glance:
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
-    latest: Message | None = client.state  # the state already read, if any, comes first
+    latest: Message | Glance | None = client.state if client.checked else client.glance  # already read
     while True:
         message = latest if latest is not None else await client.receive()
         latest = None
-        if not isinstance(message, State):
+        if isinstance(message, State):
+            if on_state is not None:
+                on_state(message)
+            over = is_over(message)
+        elif isinstance(message, Glance):
+            over = message.over
+        else:
             continue
-        if on_state is not None:
-            on_state(message)
         if latencies is not None and acted is not None and sent and message.seq > acted[1]:
             latencies.append(time.perf_counter() - sent)
             sent = 0.0
-        if is_over(message):
+        if over:
             return message
         if message.legal and acted != (client.connections, message.seq):
             acted = (client.connections, message.seq)

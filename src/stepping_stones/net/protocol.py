@@ -1,17 +1,20 @@
-"""The table protocol, version 1: JSON messages over a websocket (docs/protocol.md).
+"""The table protocol, version 2 (and 1): JSON messages over a websocket (docs/protocol.md).
 
 Every message is one JSON object whose ``type`` names it, checked at the boundary by the pydantic
 model of that type (strict, no unknown fields, every string and list bounded).  A client sends
-``hello``, ``action``, ``start`` and ``ping``; the server sends ``welcome``, ``state``, ``error``,
-``version`` and ``pong``.  Bids and cards are written as in game records (``"pass"``,
-``"may-trump 9 B"``, ``"K9"``).
+``hello``, ``action``, ``start``, ``ping`` and ``resync``; the server sends ``welcome``, ``state``,
+``delta``, ``error``, ``version`` and ``pong``.  Bids and cards are written as in game records
+(``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  In version 2 a connection's first state is sent
+whole and each later one as a ``delta``: the fields of the state and of its view whose JSON
+changed (``delta_text``), which the client applies to the state before (``Delta.applied``) and
+checks whole (``checked_state``); version 1 clients get every state whole.
 
 ``view_to_json`` / ``view_from_json`` are the one codec of a seat's ``PlayerView``: the server
 sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).
 
-What the server sends goes out without a model on the way: ``ViewWriter`` and ``state_text`` write
-the very JSON of ``view_to_json(v)`` and of ``State`` (their ``model_dump_json``, byte for byte:
+What the server sends goes out without a model on the way: ``ViewWriter``, ``state_parts`` and
+``full_text`` write the very JSON of ``view_to_json(v)`` and of ``State`` (their JSON, byte for byte:
 ``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
 that do not change (the rules, the players, each finished hand) written once per table.  Building
 and validating three pydantic states per action cost the server most of its time; what comes in
@@ -21,6 +24,7 @@ is still checked by the models at the boundary.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
@@ -47,8 +51,11 @@ from ..game.choices import AI_LEVELS, SEED_LENGTH
 from ..storage.records import MAX_BID_TEXT, MAX_CARDS_TEXT, GameRecord, PlayerName, RecordRules
 from ..storage.safety import escape, strict_json
 
-VERSION: Final = 1
-"""The protocol's version: a client of another version is told so in one line (``version``)."""
+VERSION: Final = 2
+"""The protocol's version: 2 sends a seat, after its first state, only what changed (``delta``)."""
+VERSIONS: Final = (1, 2)
+"""The versions the server speaks: a client of another is told so in one line (``version``).  A
+version 1 client gets every state whole."""
 MAX_CLIENT_MESSAGE: Final = 4096
 """The largest message a client may send, in bytes (the longest real one is about 200)."""
 MAX_SERVER_MESSAGE: Final = 256 * 1024
@@ -59,6 +66,7 @@ SECRET_LENGTH: Final = 64  # a seat secret (43 characters of token_urlsafe(32))
 MAX_HANDS: Final = 64  # more hands than any game has (16 at most)
 MAX_SEQ: Final = 10**6
 MAX_NONCE: Final = 2**31
+MAX_STATES: Final = 2**31  # states and deltas sent on one connection
 
 Seat = Annotated[int, Field(ge=0, le=NUM_SEATS - 1)]
 Cards = Annotated[str, Field(max_length=MAX_CARDS_TEXT)]
@@ -80,7 +88,7 @@ class VersionMismatch(ProtocolError):
     """A ``hello`` of another protocol version."""
 
     def __init__(self, version: object) -> None:
-        super().__init__(f"this server speaks version {VERSION} of the table protocol, the client "
+        super().__init__(f"this server speaks versions 1 and {VERSION} of the table protocol, the client "
                          f"version {escape(str(version))[:20]}: use the same version of stepping-stones",
                          "bad-message")
 
@@ -274,6 +282,9 @@ class ViewWriter:
     def __init__(self) -> None:
         self._rules: tuple[object, str] | None = None
         self._history: list[tuple[_PastHand, str]] = []
+        self._history_joined: tuple[int, str] = (-1, "")  # the history's JSON, by its length
+        self._players: tuple[tuple[str, ...], str] | None = None
+        self._sheet: tuple[object, str] | None = None
 
     def _rules_text(self, view: PlayerView) -> str:
         if self._rules is None or self._rules[0] != view.rules:
@@ -282,42 +293,87 @@ class ViewWriter:
 
     def _history_text(self, history: tuple[_PastHand, ...]) -> str:
         cache = self._history
+        changed = False
         for i, hand in enumerate(history):
             if i == len(cache):
                 cache.append((hand, _past_text(hand)))
+                changed = True
             elif cache[i][0] is not hand and cache[i][0] != hand:
                 cache[i:] = [(hand, _past_text(hand))]
-        return "[" + ",".join(text for _hand, text in cache[: len(history)]) + "]"
+                changed = True
+        if changed or self._history_joined[0] != len(history):
+            # the same text object while the history stays: a delta compares it by identity first
+            self._history_joined = (len(history), "[" + ",".join(text for _hand, text in cache[: len(history)]) + "]")
+        return self._history_joined[1]
 
     def text(self, view: PlayerView) -> str:
         return self.texts([view])[0]
 
     def texts(self, views: list[PlayerView]) -> list[str]:
-        """The JSON of each of ``views``, views of one game at one moment (one per seat): what
-        every seat sees alike is written once, from the first, and each seat's own cards and
-        choices from its own view."""
+        """The JSON of each of ``views``, views of one game at one moment (one per seat)."""
+        return [object_text(fields) for fields in self.fields(views)]
+
+    def fields(self, views: list[PlayerView]) -> list[dict[str, str]]:
+        """The JSON of each field of each of ``views`` (views of one game at one moment, one per
+        seat), in ``ViewJSON``'s order: what every seat sees alike is written once, from the first,
+        and each seat's own cards and choices from its own view.  A delta (version 2) sends the
+        fields whose text changed."""
         if not views:
             return []
         view = views[0]
-        # the fields in ViewJSON's order: seat, [public], own_cards, dealt_cards, [public], legal_*
-        public = _dumps({
-            "rules": 0, "players": list(view.players), "phase": view.phase.value,
-            "hand_number": view.hand_number, "forehand": view.forehand,
-            "sheet": {cid: list(row) for cid, row in view.sheet.items()}, "redo_spent": list(view.redo_spent),
-            "history": 0,
-        }).replace('"rules":0', '"rules":' + self._rules_text(view), 1)
-        middle = public[1:-len('"history":0}')] + '"history":' + self._history_text(view.history)
-        rest = _dumps({
-            "bids": [str(b) for b in view.bids], "bid_seats": list(view.bid_seats), "bidder": view.bidder,
-            "in_puddle": view.in_puddle, "declarer": view.declarer,
-            "declaration": str(view.declaration) if view.declaration is not None else None, "puddle": view.puddle,
-            "plays": _sequence(view.plays), "play_seats": list(view.play_seats),
-            "trick_winners": list(view.trick_winners), "winning": view.winning, "to_act": view.to_act,
-        })[1:-1]
-        return [f'{{"seat":{v.seat},{middle},"own_cards":"{_cards(v.own_cards)}",'
-                f'"dealt_cards":"{_cards(v.dealt_cards)}",{rest},'
-                f'"legal_bids":{_dumps([str(b) for b in v.legal_bids])},"legal_cards":"{_cards(v.legal_cards)}"}}'
+        public = {
+            "rules": self._rules_text(view), "players": self._players_text(view.players),
+            "phase": f'"{view.phase.value}"', "hand_number": str(view.hand_number), "forehand": str(view.forehand),
+            "sheet": self._sheet_text(view.sheet), "redo_spent": _list(map(_TRUTH.__getitem__, view.redo_spent)),
+            "history": self._history_text(view.history),
+        }
+        rest = {
+            "bids": _names(map(str, view.bids)), "bid_seats": _list(map(str, view.bid_seats)),
+            "bidder": _number(view.bidder), "in_puddle": _TRUTH[view.in_puddle], "declarer": _number(view.declarer),
+            "declaration": f'"{view.declaration}"' if view.declaration is not None else "null",
+            "puddle": _TRUTH[view.puddle], "plays": f'"{_sequence(view.plays)}"',
+            "play_seats": _list(map(str, view.play_seats)), "trick_winners": _list(map(str, view.trick_winners)),
+            "winning": _number(view.winning), "to_act": _number(view.to_act),
+        }
+        return [{"seat": str(v.seat), **public, "own_cards": f'"{_cards(v.own_cards)}"',
+                 "dealt_cards": f'"{_cards(v.dealt_cards)}"', **rest,
+                 "legal_bids": _names(map(str, v.legal_bids)), "legal_cards": f'"{_cards(v.legal_cards)}"'}
                 for v in views]
+
+    def _sheet_text(self, sheet: dict[str, tuple[int | None, int | None, int | None]]) -> str:
+        key = tuple(sheet.items())
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, _dumps({cid: list(row) for cid, row in sheet.items()}))
+        return self._sheet[1]
+
+    def _players_text(self, players: tuple[str, ...]) -> str:
+        if self._players is None or self._players[0] != players:
+            self._players = (players, _dumps(list(players)))
+        return self._players[1]
+
+
+_TRUTH: Final = {False: "false", True: "true"}
+
+
+def _number(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _list(texts: Iterable[str]) -> str:
+    """A JSON list of the JSON ``texts``."""
+    return "[" + ",".join(texts) + "]"
+
+
+def _names(names: Iterable[str]) -> str:
+    """A JSON list of bids or cards in the record's spelling (letters, digits, spaces and dashes:
+    nothing JSON escapes)."""
+    joined = '","'.join(names)
+    return f'["{joined}"]' if joined else "[]"
+
+
+def object_text(fields: dict[str, str]) -> str:
+    """A JSON object from the JSON of its fields, in their order (keys are plain names)."""
+    return "{" + ",".join([f'"{key}":{text}' for key, text in fields.items()]) + "}"
 
 
 def legal_actions(view: PlayerView) -> list[str]:
@@ -326,7 +382,7 @@ def legal_actions(view: PlayerView) -> list[str]:
         return []
     if view.phase is Phase.BIDDING:
         return [str(b) for b in view.legal_bids]
-    return [record_cards([c]) for c in cards_of(view.legal_cards)]
+    return [CARD_NAMES[c] for c in cards_of(view.legal_cards)]
 
 
 # --- what a client sends -------------------------------------------------------------------------
@@ -386,8 +442,15 @@ class Ping(_Model):
     nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)] = 0
 
 
-ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping, Field(discriminator="type")]
-_CLIENT: TypeAdapter[Hello | Act | Start | Ping] = TypeAdapter(ClientMessage)
+class Resync(_Model):
+    """Version 2: the client cannot apply a delta (it holds no state, or not the one before):
+    the server sends the seat's whole state again."""
+
+    type: Literal["resync"]
+
+
+ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping | Resync, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Act | Start | Ping | Resync] = TypeAdapter(ClientMessage)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -439,16 +502,99 @@ class State(_Model):
     legal: Annotated[list[BidText], Field(max_length=64)]
     waiting: Waiting | None
     record: GameRecord | None = None  # the finished game, once it is over
+    n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # version 2: the connection's state number
+
+    def dump(self) -> str:
+        """The state as the server writes it: ``n`` only in version 2."""
+        return self.model_dump_json(exclude=None if self.n is not None else {"n"})
 
 
-def state_text(*, seq: int, started: bool, seats: str, help: bool, view: str | None, legal: list[str],
-               waiting: str | None, record: str | None) -> str:
-    """``State(...).model_dump_json()`` from the JSON of its parts, without the model: ``seats`` (the
-    list of ``SeatFacts``), ``view`` (``ViewWriter.text``), ``waiting`` and ``record`` as JSON."""
-    null = "null"
-    return (f'{{"type":"state","seq":{seq},"started":{"true" if started else "false"},"seats":{seats},'
-            f'"help":{"true" if help else "false"},"view":{view or null},"legal":{_dumps(legal)},'
-            f'"waiting":{waiting or null},"record":{record or null}}}')
+STATE_FIELDS: Final = frozenset(State.model_fields) - {"type", "n"}
+VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
+
+StateParts: TypeAlias = tuple[dict[str, str], dict[str, str] | None]
+"""A state as the JSON of each of its fields (``view`` among them, ``null`` or a placeholder) and
+the JSON of each field of its view (or None before the start): what a delta is made from."""
+
+
+def state_parts(*, seq: int, started: bool, seats: str, help: bool, view: dict[str, str] | None,
+                legal: list[str] | None, waiting: str | None, record: str | None) -> StateParts:
+    """A state's parts from the JSON of each: ``seats`` (the list of ``SeatFacts``), ``view``
+    (``ViewWriter.fields``), ``waiting`` and ``record``; ``legal`` None for the seat's legal actions
+    as its view says (``legal_actions``), from the view's JSON."""
+    return ({"seq": str(seq), "started": _TRUTH[started], "seats": seats, "help": _TRUTH[help],
+             "view": "null" if view is None else "{}",
+             "legal": _names(legal) if legal is not None else _legal_text(view), "waiting": waiting or "null",
+             "record": record or "null"}, view)
+
+
+def _legal_text(view: dict[str, str] | None) -> str:
+    """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
+    if view is None or view["to_act"] != view["seat"]:
+        return "[]"
+    if view["phase"] == '"bidding"':
+        return view["legal_bids"]
+    cards = view["legal_cards"]
+    return "[" + cards.replace(" ", '","') + "]" if cards != '""' else "[]"
+
+
+def full_text(parts: StateParts, n: int | None = None) -> str:
+    """``State(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
+    top, view = parts
+    fields = {"type": '"state"', **top}
+    if view is not None:
+        fields["view"] = object_text(view)
+    if n is not None:
+        fields["n"] = str(n)
+    return object_text(fields)
+
+
+def delta_text(n: int, old: StateParts, new: StateParts) -> str:
+    """Version 2's ``delta`` numbered ``n``: the state's fields whose JSON differs from ``old``'s,
+    and the view's (``view``: null when the view is sent whole in ``state``, or unchanged)."""
+    old_top, old_view = old
+    top, view = new
+    changed = {key: text for key, text in top.items() if key != "view" and old_top[key] != text}
+    view_text = "null"
+    if view is None:
+        if old_view is not None:
+            changed["view"] = "null"
+    elif old_view is None:
+        changed["view"] = object_text(view)
+    else:
+        view_text = object_text({key: text for key, text in view.items() if old_view[key] != text})
+    return f'{{"type":"delta","n":{n},"state":{object_text(changed)},"view":{view_text}}}'
+
+
+class Delta(_Model):
+    """Version 2: what changed since the state or delta numbered ``n - 1`` on this connection:
+    ``state``'s fields replace the state's (``view`` among them when it is sent whole), ``view``'s
+    fields replace those of the state's view.  The client applies it and checks the whole state
+    with ``State``, so a delta can say nothing a state could not."""
+
+    type: Literal["delta"]
+    n: Annotated[int, Field(ge=2, le=MAX_STATES)]
+    state: Annotated[dict[str, Any], Field(max_length=len(STATE_FIELDS))]
+    view: Annotated[dict[str, Any], Field(max_length=len(VIEW_FIELDS))] | None
+
+    @model_validator(mode="after")
+    def _fields(self) -> Delta:
+        if not set(self.state) <= STATE_FIELDS:
+            raise ValueError("a delta names a field that a state does not have")
+        if self.view is not None and (not set(self.view) <= VIEW_FIELDS or "view" in self.state):
+            raise ValueError("a delta names a field that a view does not have")
+        return self
+
+    def applied(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The state (as JSON values) this delta makes of ``state``, which is left as it was.
+        Raises ``ProtocolError`` when it changes a view that the state does not have."""
+        new = {**state, **self.state, "n": self.n}
+        if self.view is not None:
+            old_view = state.get("view")
+            if not isinstance(old_view, dict):
+                raise ProtocolError("a delta changes a view that the state does not have")
+            new["view"] = {**old_view, **self.view}
+        return new
 
 
 ErrorCode: TypeAlias = Literal[
@@ -476,8 +622,8 @@ class Pong(_Model):
     nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)]
 
 
-ServerMessage: TypeAlias = Annotated[Welcome | State | Error | VersionReply | Pong, Field(discriminator="type")]
-_SERVER: TypeAdapter[Welcome | State | Error | VersionReply | Pong] = TypeAdapter(ServerMessage)
+ServerMessage: TypeAlias = Annotated[Welcome | State | Delta | Error | VersionReply | Pong, Field(discriminator="type")]
+_SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong] = TypeAdapter(ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -539,13 +685,13 @@ def _json(data: str | bytes, limit: int, depth: int) -> Any:
         raise ProtocolError(f"not a JSON message: {exc}") from None
 
 
-def parse_client(data: str | bytes) -> Hello | Act | Start | Ping:
+def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
     if not isinstance(value, dict):
         raise ProtocolError("a message is a JSON object with a type")
-    if value.get("type") == "hello" and value.get("version") != VERSION:
+    if value.get("type") == "hello" and (type(value.get("version")) is not int or value["version"] not in VERSIONS):
         raise VersionMismatch(value.get("version"))
     try:
         return _CLIENT.validate_python(value, strict=True)
@@ -553,7 +699,7 @@ def parse_client(data: str | bytes) -> Hello | Act | Start | Ping:
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
 
 
-def parse_server(data: str | bytes) -> Welcome | State | Error | VersionReply | Pong:
+def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | VersionReply | Pong:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:
@@ -563,6 +709,15 @@ def parse_server(data: str | bytes) -> Welcome | State | Error | VersionReply | 
     except ValidationError as exc:
         raise ProtocolError(f"the server sent what is not a message of the table protocol "
                             f"({_first_error(exc)})") from None
+
+
+def checked_state(value: dict[str, Any]) -> State:
+    """A state a client made by applying a delta, checked as a state sent whole is.  Raises
+    ``ProtocolError``."""
+    try:
+        return State.model_validate_json(_dumps(value), strict=True)
+    except ValidationError as exc:
+        raise ProtocolError(f"the server sent a delta that does not make a state ({_first_error(exc)})") from None
 
 
 def parse_new_table(data: str | bytes) -> NewTable:

@@ -24,7 +24,6 @@ import socket
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -32,6 +31,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
+from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .protocol import (
     VERSION,
     Act,
@@ -40,6 +40,7 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Resync,
     TableOpened,
     VersionMismatch,
     VersionReply,
@@ -47,31 +48,11 @@ from .protocol import (
     parse_client,
     parse_new_table,
 )
-from .tables import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Clock, FileTableStore, TableError, Tables, TableStore
+from .tables import Clock, FileTableStore, TableError, Tables, TableStore
 
 __all__ = ["Limits", "TableServer", "host"]
 
 SWEEP_SECONDS = 1.0  # how often the server looks for seats that waited too long
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one client may cost."""
-
-    max_message: int = 64 * 1024  # past this aiohttp closes the websocket (1009); past 4 KiB it is refused
-    message_rate: float = 20.0  # messages a second, after a burst of
-    message_burst: int = 40  # (an accepted action costs nothing: the server paces those itself)
-    max_held: int = 400  # messages dropped for going too fast before the connection is closed
-    max_connections: int = 2048
-    max_tables: int = 1000
-    hello_seconds: float = 10.0  # a connection must say hello within this
-    heartbeat: float = 20.0  # a peer that answers no ping for this long is gone
-    queue: int = 512  # messages waiting for a client that does not read; past it, it is closed
-    hello_rate: float = 1.0  # hellos a second from one address (whatever its connections), after a burst of
-    hello_burst: int = 30
-    guess_rate: float = 1 / 60  # wrong invite codes or seat secrets a second from one address, after
-    guess_burst: int = 10
-    max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)
 
 
 class Allowance:
@@ -407,12 +388,14 @@ class TableServer:
                     client.send(dump(Error(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
-                await self.tables.hello(client, message.code, message.secret, message.name)
+                await self.tables.hello(client, message.code, message.secret, message.name, message.version)
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
                 return "accepted"
             elif isinstance(message, Ping):
                 client.send(dump(Pong(nonce=message.nonce)))
+            elif isinstance(message, Resync):
+                self.tables.resync(client)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
@@ -515,7 +498,7 @@ def _json_error(status: int, error: Error) -> web.Response:
 
 def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
          public_url: str | None = None, certfile: str | None = None, keyfile: str | None = None,
-         timeout: float = DEFAULT_TIMEOUT) -> int:
+         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
     if certfile is not None:
@@ -526,7 +509,7 @@ def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", p
             print(f"host: cannot use the certificate {escape(certfile)}: {escape(str(exc))}", file=err)
             return 2
     server = TableServer(data_dir, out, err, host=host, port=port, public_url=public_url, ssl_context=context,
-                         timeout=timeout)
+                         timeout=timeout, limits=limits, expire_after=expire_after)
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:
         print(f"host: listening on {host} needs --public-url URL: the address that clients on other "

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..ai import Action, Agent, make_ai
 from ..engine import (
+    CARD_NAMES,
     NUM_SEATS,
     CardSyntaxError,
     Declaration,
@@ -54,7 +55,6 @@ from ..engine import (
     SteppingStonesError,
     parse_bid,
     parse_card,
-    record_cards,
 )
 from ..game.match import Match, Request, Seeds
 from ..storage.records import (
@@ -68,6 +68,7 @@ from ..storage.records import (
     record_json,
 )
 from ..storage.safety import FileProblem, escape, read_small
+from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import (
     CODE_LENGTH,
     Error,
@@ -76,12 +77,15 @@ from .protocol import (
     NewTable,
     SeatFacts,
     State,
+    StateParts,
     ViewWriter,
     Waiting,
     Welcome,
+    delta_text,
     dump,
+    full_text,
     legal_actions,
-    state_text,
+    state_parts,
     view_to_json,
 )
 
@@ -90,10 +94,6 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTWXYZ23456789"
 CODE_CHARS: Final = 10
 """Ten characters of 29: 48 bits, so guessing a live code takes some 10^14 tries."""
 SECRET_BYTES: Final = 32  # a seat secret: 256 bits from the system's generator
-DEFAULT_TIMEOUT: Final = 120.0
-"""Seconds the table waits for a person's bid or card before a computer plays for them."""
-DEFAULT_EXPIRY: Final = 24 * 3600.0
-"""Seconds a table that never starts is kept before it is closed (a day)."""
 STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 MAX_TABLE_FILE: Final = 512 * 1024
@@ -426,8 +426,14 @@ class Table:
                 "connected": seat.connected or seat.kind == "computer", "computer": seat.computer_plays}
 
     def states(self, seats: list[int]) -> list[str]:
-        """What each of ``seats`` may see now, as the protocol sends it: ``state_for(seat)``'s JSON,
-        byte for byte, written without the models (the parts every seat sees, once)."""
+        """What each of ``seats`` may see now, as the protocol sends it whole (version 1):
+        ``state_for(seat).dump()``, byte for byte, written without the models."""
+        return [full_text(parts) for parts in self.parts(seats)]
+
+    def parts(self, seats: list[int]) -> list[StateParts]:
+        """What each of ``seats`` may see now, as the JSON of each field of its state and view
+        (``protocol.full_text`` writes it whole, ``protocol.delta_text`` what changed): the parts
+        every seat sees alike are written once."""
         game = self.game
         seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
         waiting = self._waiting()
@@ -435,13 +441,12 @@ class Table:
         if game is not None and game.over and self.record_text is None:
             self.record_text = record_from_game(game).model_dump_json()
         if game is None:
-            return [state_text(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
-                               waiting=waiting_text, record=None)] * len(seats)
-        views = [game.view(seat) for seat in seats]
+            return [state_parts(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
+                                waiting=waiting_text, record=None) for _seat in seats]
         record = self.record_text if game.over else None
-        return [state_text(seq=seq, started=True, seats=facts, help=people, view=text, legal=legal_actions(view),
-                           waiting=waiting_text, record=record)
-                for view, text in zip(views, self.writer.texts(views), strict=True)]
+        return [state_parts(seq=seq, started=True, seats=facts, help=people, view=fields, legal=None,
+                            waiting=waiting_text, record=record)
+                for fields in self.writer.fields([game.view(seat) for seat in seats])]
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -454,10 +459,10 @@ class Table:
             record=record_from_game(game) if game is not None and game.over else None,
         )
 
-    def welcome(self, seat: int, secret: str | None) -> Welcome:
+    def welcome(self, seat: int, secret: str | None, version: int = 1) -> Welcome:
         name = self.seats[seat].name
         assert name is not None
-        return Welcome(table=self.id, code=self.code, seat=seat, name=name, secret=secret,
+        return Welcome(version=version, table=self.id, code=self.code, seat=seat, name=name, secret=secret,
                        opener=self.opener == seat and not self.started, timeout=self.timeout)
 
     # --- seats ---------------------------------------------------------------------------------
@@ -572,11 +577,9 @@ class Table:
 
     def _journal(self, seq: int, seat: int, action: Action, stand_in: bool) -> None:
         """Note the move just made for the journal (``keep``)."""
-        move = ({"seq": seq, "seat": seat, "bid": str(action)} if isinstance(action, Pass | Declaration)
-                else {"seq": seq, "seat": seat, "card": record_cards([action])})
-        if stand_in:
-            move["stand_in"] = True
-        self.unsaved.append(_dumps(move))
+        what = f'"bid":"{action}"' if isinstance(action, Pass | Declaration) else f'"card":"{CARD_NAMES[action]}"'
+        more = ',"stand_in":true' if stand_in else ""
+        self.unsaved.append(f'{{"seq":{seq},"seat":{seat},{what}{more}}}')
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
@@ -721,8 +724,23 @@ class Connection(Protocol):
 
 @dataclass
 class _Seated:
+    """A connection's seat, and what it was sent: version 2 sends what changed since ``last``,
+    the state numbered ``sent`` on this connection (None: the next is sent whole)."""
+
     table: Table
     seat: int
+    version: int = 1
+    last: StateParts | None = None
+    sent: int = 0
+
+    def message(self, parts: StateParts) -> str:
+        """The state message for ``parts``: whole (version 1, or the first of a connection, or after
+        a ``resync``), or what changed (version 2)."""
+        if self.version == 1:
+            return full_text(parts)
+        self.sent += 1
+        last, self.last = self.last, parts
+        return full_text(parts, self.sent) if last is None else delta_text(self.sent, last, parts)
 
 
 class Tables:
@@ -791,19 +809,21 @@ class Tables:
 
     # --- what clients ask -----------------------------------------------------------------------------
 
-    def _take(self, conn: Connection, table: Table, seat: int) -> None:
+    def _take(self, conn: Connection, table: Table, seat: int, version: int) -> None:
         old = self.holders.get((table.id, seat))
         if old is not None and old is not conn:
             old.send(dump(Error(code="replaced", message="this seat was taken back from another connection")))
             self.seated.pop(old, None)
             old.close()
         self.holders[(table.id, seat)] = conn
-        self.seated[conn] = _Seated(table, seat)
+        self.seated[conn] = _Seated(table, seat, version)
         table.seats[seat].connected = True
 
-    async def hello(self, conn: Connection, code: str | None, secret: str | None, name: str | None) -> None:
-        """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``.
-        Raises ``TableError``; on success the client is sent its welcome and state."""
+    async def hello(self, conn: Connection, code: str | None, secret: str | None, name: str | None,
+                    version: int = 1) -> None:
+        """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``,
+        speaking the protocol's ``version``.  Raises ``TableError``; on success the client is sent
+        its welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
         if secret is not None:
@@ -815,9 +835,9 @@ class Tables:
             if found is None:
                 raise TableError("bad-secret", "no seat has that secret")
             table, seat = found
-            self._take(conn, table, seat)
+            self._take(conn, table, seat, version)
             table.come_back(seat)
-            conn.send(dump(table.welcome(seat, None)))
+            conn.send(dump(table.welcome(seat, None, version)))
         else:
             normal = normal_code(code or "")
             table_or_none = self.by_code.get(normal) if normal else None
@@ -827,8 +847,8 @@ class Tables:
             if name is None:
                 raise TableError("bad-message", "a hello with an invite code needs a name")
             seat, new_secret = table.claim(name)
-            self._take(conn, table, seat)
-            conn.send(dump(table.welcome(seat, new_secret)))
+            self._take(conn, table, seat, version)
+            conn.send(dump(table.welcome(seat, new_secret, version)))
         await self._changed(table)
 
     def _seat(self, conn: Connection) -> _Seated:
@@ -849,6 +869,12 @@ class Tables:
                 await self._changed(table)
             raise
         await self._changed(table)
+
+    def resync(self, conn: Connection) -> None:
+        """Send the seat its whole state again (version 2: its client could not apply a delta)."""
+        seated = self._seat(conn)
+        seated.last = None
+        conn.send(seated.message(seated.table.parts([seated.seat])[0]))
 
     async def start(self, conn: Connection) -> None:
         seated = self._seat(conn)
@@ -915,8 +941,8 @@ class Tables:
         finished game.  The states are made now, so they are the table as it was saved."""
         held = [(seat, conn) for seat in range(NUM_SEATS)
                 if (conn := self.holders.get((table.id, seat))) is not None]
-        messages = [(seat, conn, text)
-                    for (seat, conn), text in zip(held, table.states([seat for seat, _ in held]), strict=True)]
+        messages = [(seat, conn, self.seated[conn].message(parts))
+                    for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)]
         if save:
             self._keep(table)
         for seat, conn, message in messages:
@@ -988,8 +1014,12 @@ class Tables:
         assert table.game is not None
         folder = self.data_dir / "games"
         folder.mkdir(parents=True, exist_ok=True)
-        name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-        path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
+        filed = sorted(folder.glob(f"table-*-{table.id}.json"))
+        if filed:  # filed before a crash that came before the table left the store: not twice
+            path = filed[0]
+        else:
+            name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
+            path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
         return file_game(path)
 

@@ -1,0 +1,32 @@
+"""What a table server holds and what one client may cost: its defaults, in a module that
+imports nothing heavy (the command line builds ``host``'s flags from it without loading aiohttp)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+DEFAULT_TIMEOUT: Final = 120.0
+"""Seconds the table waits for a person's bid or card before a computer plays for them."""
+DEFAULT_EXPIRY: Final = 24 * 3600.0
+"""Seconds a table that never starts is kept before it is closed (a day)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may cost."""
+
+    max_message: int = 64 * 1024  # past this aiohttp closes the websocket (1009); past 4 KiB it is refused
+    message_rate: float = 20.0  # messages a second, after a burst of
+    message_burst: int = 40  # (an accepted action costs nothing: the server paces those itself)
+    max_held: int = 400  # messages dropped for going too fast before the connection is closed
+    max_connections: int = 2048
+    max_tables: int = 1000
+    hello_seconds: float = 10.0  # a connection must say hello within this
+    heartbeat: float = 20.0  # a peer that answers no ping for this long is gone
+    queue: int = 512  # messages waiting for a client that does not read; past it, it is closed
+    hello_rate: float = 1.0  # hellos a second from one address (whatever its connections), after a burst of
+    hello_burst: int = 30
+    guess_rate: float = 1 / 60  # wrong invite codes or seat secrets a second from one address, after
+    guess_burst: int = 10
+    max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)
