@@ -190,8 +190,9 @@ class OnlineScreen(Screen[None]):
         code = self.query_one("#code", Input)
         if event.input.id == "code" or code.value.strip():
             self.action_join()
-        else:
-            code.focus()  # the name typed, the code comes next
+        else:  # the name typed, the code comes next
+            code.focus()
+            self._say("Now the invite code you were sent (XXXXX-XXXXX), then Enter; or Ctrl+O opens a table.")
 
     def action_open_table(self) -> None:
         form = self._form()
