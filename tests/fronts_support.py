@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from net_support import WAIT
 
@@ -115,3 +118,134 @@ async def within(future: asyncio.Future[str] | asyncio.Task[object], seconds: fl
     """A future's result; the timeout is a safety net only."""
     async with asyncio.timeout(seconds):
         return await future
+
+
+@dataclass
+class Fronts:
+    """What the three front ends of ``three_fronts`` said."""
+
+    plain_lines: list[str]
+    status: int  # plain mode's exit status
+    err: str  # and its stderr
+    app_events: list[str]  # every event the app's table told, in order
+    records: list[Path]  # the finished game, as each kept it: plain mode, the app, the server
+
+
+async def _drive_app(app: Any, pilot: Any, changed: asyncio.Event, stop: Callable[[], bool]) -> None:
+    """Play the app's seat by key presses, each when its turn comes, and pass each hand's summary
+    on, until the game is over or ``stop()``.  Waits are on the seat's messages (``changed``) and
+    the app's own queue (``pilot.pause``), never on the clock."""
+    from stepping_stones.tui.dialogs import HandSummaryScreen
+    from stepping_stones.tui.online import RemoteTableScreen
+    from stepping_stones.tui.screens import GameOverScreen
+
+    table: RemoteTableScreen | None = None
+    tries = 0
+    while not stop():
+        changed.clear()
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, GameOverScreen):
+            return
+        if isinstance(screen, RemoteTableScreen):
+            table = screen
+        if isinstance(screen, HandSummaryScreen):
+            await pilot.press("enter")
+            continue
+        if table is not None and screen is table and table.state.my_turn:
+            state = table.state
+            if state.bidding and state.view.in_puddle:
+                keys = ["enter"] if tries % 2 == 0 else ["c", "enter"]  # a contract, or one with its trump
+            elif state.bidding:
+                keys = ["p"]
+            else:
+                keys = ["enter"] if tries == 0 else ["right", "enter"]  # the cursor starts on a legal card
+            await pilot.press(*keys)
+            await pilot.pause()
+            tries = tries + 1 if table.state.my_turn else 0  # refused: other keys next time
+            continue
+        await within(asyncio.ensure_future(changed.wait()))
+
+
+async def three_fronts(folder: Path, host: Host, *, kill_at: str, whole: bool) -> Fronts:
+    """A table of ``host`` with three front ends: plain mode (Ann, who sits first), a bot client and
+    the app under Pilot (Cy; its games go to ``STEPPING_STONES_HOME``, set by the caller).  When
+    plain mode prints a line starting with ``kill_at`` the server is killed with ``kill -9`` and
+    started again on its folder and port.  With ``whole`` the game is played to its end; otherwise
+    until the app and plain mode have each played a card after they were back, when plain mode
+    quits."""
+    from random import Random
+
+    from net_support import new_table
+    from stepping_stones.net.client import SeatClient, open_table, play_randomly
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.online import LobbyScreen, RemoteTableScreen
+
+    card = re.compile(r"(Trick \d+\. )?You (lead|play) \w+\.")
+    opened = await open_table(host.url, new_table())
+    rng = Random(11)
+    after_back = {"plain": False, "app": False}  # each has played a card since it was back
+
+    def answer(actions: list[str]) -> str | None:
+        if actions == ["start"]:
+            return None  # the opener waits for the others
+        return "quit" if not whole and all(after_back.values()) else rng.choice(actions)
+
+    plain = await Plain.start(host.url, opened.code, folder / "plain-home", "Ann", answer)
+    reading = asyncio.ensure_future(plain.run())
+    await within(plain.expect(lambda line: line == "legal: start"))  # Ann sat first: the opener
+    bot = SeatClient(host.url, code=opened.code, name="Bot", retry_seconds=WAIT)
+    await bot.join()
+    app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(host.url, opened.code, "Cy"))
+    changed = asyncio.Event()
+    events: list[str] = []
+
+    async def kill_and_restart() -> None:
+        await within(plain.expect(lambda line: line.startswith(kill_at)))
+        lost = plain.expect(lambda line: "connection to the server was lost" in line)
+        back = plain.expect(lambda line: line.startswith("Back at the table"))
+        host.kill()
+        await within(lost)
+        await asyncio.to_thread(host.start)
+        await within(back)
+        await within(plain.expect(lambda line: card.fullmatch(line) is not None))
+        after_back["plain"] = True
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not isinstance(app.screen, LobbyScreen | RemoteTableScreen):
+            await pilot.pause()
+        seat = app.screen.seat
+        seat.listeners.append(changed.set)
+        told = [0]
+
+        def tape(state: Any) -> None:
+            new = min(state.told - told[0], len(state.log))
+            told[0] = state.told
+            for event in state.log[len(state.log) - new:] if new > 0 else ():
+                events.append(event.text)
+                if event.text.startswith("Back at the table"):
+                    after_back["app"] = False
+                elif card.fullmatch(event.text) and any("Back at the table" in e for e in events):
+                    after_back["app"] = True
+
+        seat.flow.subscribe(tape)
+        playing = asyncio.ensure_future(play_randomly(bot, Random(4)))
+        killing = asyncio.ensure_future(kill_and_restart())
+        reading.add_done_callback(lambda _done: changed.set())
+        # the app plays on until plain mode has quit (at its first prompt once both were back)
+        stop = (lambda: False) if whole else reading.done  # whole: until the app's game-over screen
+        await within(asyncio.ensure_future(_drive_app(app, pilot, changed, stop)), 10 * WAIT)
+        await within(killing)
+        if whole:
+            await within(playing)
+        status, err = await within(reading)  # type: ignore[misc]
+        playing.cancel()
+        await bot.close()
+    records = []
+    if plain.lines and plain.lines[-1].startswith("record: "):
+        records.append(Path(plain.lines[-1][len("record: "):]))
+    home = Path(os.environ["STEPPING_STONES_HOME"])
+    records += sorted((home / "data" / "games").glob("online-*.json"))
+    records += sorted((host.folder / "games").glob("table-*.json"))
+    return Fronts(plain.lines, status, err, events, records)

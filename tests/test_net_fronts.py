@@ -8,7 +8,7 @@ import asyncio
 import re
 from random import Random
 
-from fronts_support import Host, Plain, within
+from fronts_support import Host, Plain, three_fronts, within
 from net_support import WAIT, new_table, running
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import State
@@ -150,3 +150,28 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     assert isinstance(flow.next_step(), PersonTurn)
     flow.bid(parse_bid("pass"))
     assert sent == [("pass", 1), ("pass", 1)]
+
+
+
+def test_the_app_and_plain_mode_lose_a_killed_server_come_back_and_play_on(tmp_path, monkeypatch):
+    """Three front ends at one table over loopback: the app under Pilot, plain mode through pipes
+    and a bot client.  The server is killed with ``kill -9`` in the first hand and started again;
+    the app and plain mode each say they lost it and are back, and each plays a card after.  (The
+    whole game, filed and replayed by each, is ``scripts/three_fronts_game.py``: some 55 s of CPU
+    for the app's drawing alone, too much for the suite.)"""
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    host = Host(tmp_path / "server")
+    host.start()
+    try:
+        result = asyncio.run(three_fronts(tmp_path, host, kill_at="Trick 2.", whole=False))
+    finally:
+        _out, server_err = host.stop()
+    plain, app = result.plain_lines, result.app_events
+    assert result.status == 0 and result.err == "", "\n".join(plain) + result.err
+    for told in (plain, app):
+        lost = next(i for i, line in enumerate(told) if "connection to the server was lost" in line)
+        back = next(i for i, line in enumerate(told) if line.startswith("Back at the table") and i > lost)
+        assert any(CARD_LINE.fullmatch(line) for line in told[:lost]), told  # a card before the kill
+        assert any(CARD_LINE.fullmatch(line) for line in told[back:]), told  # and one after it
+    assert plain[-1].startswith("You left the table."), plain[-3:]
+    assert "Traceback" not in server_err
