@@ -197,8 +197,9 @@ def test_a_page_joins_a_table_with_a_plain_client_and_each_sees_the_other_s_card
                             continue
                     screen.next_frame()
                 played = _cards_of(_table(host.folder), "Bea")
-                screen.wait_for(f"You play {played[0]}." if f"You play {played[0]}." in screen.text()
-                                else f"You lead {played[0]}.")
+                # the journal is written before any client hears: the page may not have drawn it yet
+                while not any(f"You {verb} {played[0]}." in screen.text() for verb in ("play", "lead")):
+                    screen.next_frame()
                 if os.environ.get("STEPPING_STONES_SCREENSHOT"):
                     page.screenshot(path=os.environ["STEPPING_STONES_SCREENSHOT"])
                 # the plain client was told the page's card, as the page was told the plain client's
