@@ -37,6 +37,15 @@ def test_a_bad_server_address_is_one_line_and_status_2():
         assert "Traceback" not in done.stderr and done.stdout == ""
 
 
+def test_join_without_a_code_needs_the_app(capsys):
+    from stepping_stones.cli import main
+
+    assert main(["join", "--server", "http://127.0.0.1:9", "--plain"]) == 2
+    assert capsys.readouterr().err == "join: --plain needs the table's invite code (join CODE --server URL --plain)\n"
+    assert main(["join", "--server", "ftp://x"]) == 2
+    assert capsys.readouterr().err.startswith("join: 'ftp://x' is not an http:// or https:// address")
+
+
 def test_each_tab_runs_the_app_on_play_online_at_that_server_alone():
     argv = app_argv(table_server="http://127.0.0.1:8765")
     assert argv[1:] == ["-m", "stepping_stones", "join", "--server", "http://127.0.0.1:8765", "--name", ""]
