@@ -1,4 +1,5 @@
-"""``stepping-stones join CODE --server URL``: take a seat at a table on a table server and play it."""
+"""``stepping-stones join [CODE] --server URL``: take a seat at a table on a table server and play it
+(without a code: the app's Play online screen at that server alone, where the code is typed)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("join", help="take a free seat at a table on a table server and play it (docs/online.md)",
                        description="Take a free seat at a table with its invite code and play it: in the app, "
                        "or with --plain line by line, as in 'play --plain' (every prompt ends with a line "
-                       "'legal: ...'). At the end the finished game is kept in your own game library.")
-    p.add_argument("code", help="the table's invite code (as 'table new' printed it)")
+                       "'legal: ...'). At the end the finished game is kept in your own game library. "
+                       "Without a code the app opens on its Play online screen for that server alone, "
+                       "where you type the code (or open a table); this is what every tab of "
+                       "'serve --server URL' runs.")
+    p.add_argument("code", nargs="?", help="the table's invite code (as 'table new' printed it)")
     p.add_argument("--server", required=True, metavar="URL", help="the server's address, as 'host' printed it")
-    p.add_argument("--name", default="You", help="your name at the table (default You)")
+    p.add_argument("--name", help="your name at the table (default You; without a code, the setup "
+                   "screen's name, and '' leaves it to be typed)")
     p.add_argument("--plain", action="store_true", help="line by line: no screen drawing, for screen readers")
     p.set_defaults(run=run)
 
@@ -22,21 +27,28 @@ def run(args: argparse.Namespace) -> int:
     from ..net.client import Refused, server_url
     from ..storage.safety import name_problem
 
-    name = args.name.strip()
-    problem = name_problem(name)
+    name = args.name.strip() if args.name is not None else ("You" if args.code is not None else None)
+    problem = name_problem(name) if name is not None and (name or args.code is not None) else None
     if problem:
         print(f"join: {problem}", file=sys.stderr)
         return 2
     try:
-        server_url(args.server)
+        server = str(server_url(args.server))
     except Refused as exc:
         print(f"join: {exc}", file=sys.stderr)
         return 2
+    if args.code is None:
+        if args.plain:
+            print("join: --plain needs the table's invite code (join CODE --server URL --plain)", file=sys.stderr)
+            return 2
+        from ..tui.app import run as app
+
+        return app(online=(server, name))
     if args.plain:
         from ..plain import ByteLines
         from ..plain.remote import run as plain
 
-        return plain(args.server, args.code, name, ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
+        return plain(args.server, args.code, name or "You", ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
     from ..tui.app import run as app
 
-    return app(join=(args.server, args.code, name))
+    return app(join=(args.server, args.code, name or "You"))

@@ -1,4 +1,5 @@
-"""``stepping-stones serve [--host H] [--port P] [--public-url URL] [--max-tabs N]``: the game in a web browser."""
+"""``stepping-stones serve [--host H] [--port P] [--public-url URL] [--max-tabs N] [--server URL]``: the game in a
+web browser; with ``--server``, a page that joins the tables of that table server."""
 
 from __future__ import annotations
 
@@ -46,10 +47,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--max-tabs", type=tabs, default=4, metavar="N",
                    help="how many tabs may play at once, each running its own copy of the app "
                    "(default 4, at most 64)")
+    p.add_argument("--server", metavar="URL",
+                   help="a table server's address, as 'host' printed it: every tab then opens on Play online "
+                   "at that server (and no other), where the person types their name and invite code")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..serve import serve
 
-    return serve(args.host, args.port, sys.stdout, sys.stderr, public_url=args.public_url, max_tabs=args.max_tabs)
+    table_server = None
+    if args.server is not None:
+        from ..net.client import Refused, server_url
+
+        try:
+            table_server = str(server_url(args.server))
+        except Refused as exc:
+            print(f"serve: --server: {exc}", file=sys.stderr)
+            return 2
+    return serve(args.host, args.port, sys.stdout, sys.stderr, public_url=args.public_url, max_tabs=args.max_tabs,
+                 table_server=table_server)

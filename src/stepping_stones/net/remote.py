@@ -55,6 +55,7 @@ from .protocol import Error, SeatFacts, State, Welcome, view_from_json
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
 NOT_STARTED = "The table has not started yet."
+BACK = "back at the table"  # SeatClient's notice once a lost connection is taken up again
 
 
 # --- the person in seat 0 ---------------------------------------------------------------------
@@ -328,9 +329,15 @@ class RemoteFlow(Choosing):
             self._dirty = True
 
     def notice(self, line: str) -> None:
-        """A line about the connection (lost, back again): told as an event."""
+        """A line about the connection (lost, back again): told as an event.  Back at the table,
+        an action sent on the lost connection may never have reached the server (it was in flight
+        when the server died): the seat acts again on the state it holds, and if the action had
+        been made after all, the server's next state (or its refusal of a stale one) says so."""
         with self._change():
             self._tell("table", line[:1].upper() + line[1:] + ("" if line.endswith(".") else "."))
+            if line.startswith(BACK):
+                self._sent = None
+                self._start_turn()
 
     def refused(self, line: str) -> None:
         """The server refused the person's last action: nothing changed; say why."""
@@ -625,6 +632,12 @@ class Connection:
         client = self._client
         if client is not None:
             asyncio.run_coroutine_threadsafe(client.act(move, seq), self._loop)
+
+    def start(self) -> None:
+        """Start the table before every seat is taken (its opener only: the server refuses others)."""
+        client = self._client
+        if client is not None:
+            asyncio.run_coroutine_threadsafe(client.start(), self._loop)
 
     def close(self) -> None:
         """Leave the table: the connection is closed and the loop's thread ends."""

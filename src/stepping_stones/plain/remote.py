@@ -10,6 +10,9 @@ person's own games folder and library, and ``record: PATH`` says where.
 
 from __future__ import annotations
 
+import queue
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -32,6 +35,60 @@ HELP = [
 
 LEFT = ("You left the table. The server keeps your seat for a while; after its timeout a computer "
         "plays it.")
+
+LOBBY_HELP = [
+    "start starts the table now: computers take the seats still open.",
+    "Or wait: the table starts by itself when every open seat is taken.",
+    "quit (or q) leaves the table; the server keeps your seat, and a computer plays it if you do not come back.",
+]
+
+
+class _Typed(str):
+    """The word in the connection's inbox that the person has typed a line (``Typing`` holds it)."""
+
+
+TYPED = _Typed("typed")
+
+
+class Typing:
+    """The person's lines, read in a thread of their own so that the lobby can wait for the server
+    and the keyboard at once: ``ask()`` starts reading one line (once), and ``wake`` is called when
+    it has come; ``readline()`` gives that line, or reads the next one as ``Lines`` does (the table,
+    after the lobby, reads through it)."""
+
+    def __init__(self, inp: Lines, wake: Callable[[], None]) -> None:
+        self.inp = inp
+        self.wake = wake
+        self.lines: queue.Queue[str] = queue.Queue(maxsize=1)
+        self.pending = False
+
+    def ask(self) -> None:
+        if not self.pending:
+            self.pending = True
+            threading.Thread(target=self._read, name="plain-input", daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            line = self.inp.readline()
+        except (OSError, ValueError):  # the input went away: as its end
+            line = ""
+        self.lines.put(line)
+        self.wake()
+
+    def typed(self) -> str | None:
+        """The line read, if it has come (without waiting)."""
+        try:
+            line = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        self.pending = False
+        return line
+
+    def readline(self) -> str:
+        if self.pending:
+            self.pending = False
+            return self.lines.get()
+        return self.inp.readline()
 
 
 def seats_line(seats: list[SeatFacts], mine: int) -> str:
@@ -79,6 +136,8 @@ class RemotePlain(PlainTable):
         elif isinstance(item, Refused):
             self.say(f"The table is lost: {item}.")
             return False
+        elif isinstance(item, _Typed):
+            pass  # a line typed while the lobby waited: the next read takes it
         else:
             self.remote.notice(item)
         return True
@@ -110,21 +169,42 @@ class RemotePlain(PlainTable):
             self.out.flush()
 
 
-def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO) -> bool:
+def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO,
+          typing: Typing | None = None) -> bool:
     """Wait for the table to start, saying who sits where as seats are taken; False if the
-    connection ended first."""
+    connection ended first.  The opener (with ``typing``) may start it early: ``legal: start`` is
+    the last line whenever it waits, and ``start`` typed back starts it.  Raises ``Quit`` when the
+    opener leaves (``quit``, or the input's end)."""
     said = ""
     print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
           file=out)
-    print("The table starts when every open seat is taken, or when its first person starts it.", file=out,
-          flush=True)
+    if typing is not None:
+        print("The table starts when every open seat is taken, or when you start it: type start to start it "
+              "now, with computers in the open seats.", file=out, flush=True)
+    else:
+        print("The table starts when every open seat is taken, or when its first person starts it.", file=out,
+              flush=True)
+    prompted = False
     while not flow.started:
+        if typing is not None and not prompted:
+            typing.ask()
+            print("legal: start", file=out, flush=True)
+            prompted = True
         item = connection.get()
         if isinstance(item, Refused):
             print(f"The table is lost: {item}.", file=out)
             return False
+        if isinstance(item, _Typed):
+            line = typing.typed() if typing is not None else None
+            if line is None:
+                continue
+            prompted = False
+            if typing is not None and not _lobby_word(line, connection, out):
+                typing = None  # started: nothing more to ask until the table comes
+            continue
         if isinstance(item, str):
             print(item[:1].upper() + item[1:] + ".", file=out, flush=True)
+            prompted = False
             continue
         if not isinstance(item, State):
             continue
@@ -132,7 +212,28 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
         if line != said and item.view is None:
             said = line
             print(line, file=out, flush=True)
+            prompted = False
         flow.receive(item)
+    return True
+
+
+def _lobby_word(line: str, connection: Connection, out: TextIO) -> bool:
+    """Do what the opener typed in the lobby; False once they have started the table."""
+    if not line:
+        raise Quit
+    word = line.strip().lower()
+    if word == "start":
+        connection.start()
+        print("Starting the table: computers take the seats still open.", file=out, flush=True)
+        return False
+    if word in ("quit", "q"):
+        raise Quit
+    if word in ("help", "?", "h?"):
+        print(*LOBBY_HELP, sep="\n", file=out)
+    elif word:
+        shown = escape(word if len(word) <= 60 else word[:57] + "...")
+        print(f"{shown} is not something to do before the table starts: type start to start it now, "
+              "or wait for the others.", file=out)
     return True
 
 
@@ -155,14 +256,15 @@ def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: 
             print(f"join: {exc}", file=err)
             return 1
         flow = RemoteFlow(welcome, connection.send)
+        typing = Typing(inp, lambda: connection.inbox.put(TYPED)) if welcome.opener else None
         try:
-            if not lobby(connection, welcome, flow, out):
+            if not lobby(connection, welcome, flow, out, typing):
                 return 1
-        except KeyboardInterrupt:
+        except (Quit, KeyboardInterrupt):
             print(LEFT, file=out)
             return 0
         introduce(flow, out)
-        return RemotePlain(flow, connection, inp, out, expert_hint).play()
+        return RemotePlain(flow, connection, typing or inp, out, expert_hint).play()
     finally:
         out.flush()
         connection.close()

@@ -64,8 +64,12 @@ _FONTS = """    <style>
 """
 
 
-def app_argv(resume: bool = False) -> list[str]:
-    """The command that starts the app for one tab: this Python, this package."""
+def app_argv(resume: bool = False, table_server: str | None = None) -> list[str]:
+    """The command that starts the app for one tab: this Python, this package; with a table server,
+    its Play online screen at that server alone, the name left for the person to type (every tab
+    shares this machine's settings, so the setup's name is the server owner's, not theirs)."""
+    if table_server is not None:
+        return [sys.executable, "-m", "stepping_stones", "join", "--server", table_server, "--name", ""]
     return [sys.executable, "-m", "stepping_stones", *(["--resume"] if resume else [])]
 
 
@@ -147,11 +151,12 @@ class GameServer(Server):
 
     def __init__(self, host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | None = None,
                  limits: Limits | None = None, argv: list[str] | None = None,
-                 environment: dict[str, str] | None = None) -> None:
+                 environment: dict[str, str] | None = None, table_server: str | None = None) -> None:
         self.door = Door.open(host, port, public_url)
-        super().__init__(" ".join(argv or app_argv()), host=host, port=port, title=TITLE,
-                         public_url=self.door.shown_url)
-        self.argv = argv or app_argv()
+        self.table_server = table_server
+        argv = argv or app_argv(table_server=table_server)
+        super().__init__(" ".join(argv), host=host, port=port, title=TITLE, public_url=self.door.shown_url)
+        self.argv = argv
         self.environment = environment or {}
         self.out = out
         self.log = _Log(err)
@@ -395,8 +400,12 @@ class GameServer(Server):
         await runner.setup()
         try:
             await _GuardedSite(runner, sock, self._busy).start()
-            print(f"{TITLE} is served at {self.public_url}/ : open it in a web browser; "
-                  "every tab is its own game.", file=self.out)
+            if self.table_server is None:
+                print(f"{TITLE} is served at {self.public_url}/ : open it in a web browser; "
+                      "every tab is its own game.", file=self.out)
+            else:
+                print(f"{TITLE} is served at {self.public_url}/ : open it in a web browser; every tab "
+                      f"joins a table of the table server {self.table_server} with its invite code.", file=self.out)
             print("Press Ctrl+C to stop the server; the games are saved as they are played.", file=self.out)
             self.out.flush()
             await stop.wait()
@@ -423,10 +432,12 @@ def _more_open_files() -> None:
 
 
 def serve(host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | None = None,
-          max_tabs: int = Limits.max_tabs) -> int:
-    """Serve the game until Ctrl+C; the exit status."""
+          max_tabs: int = Limits.max_tabs, table_server: str | None = None) -> int:
+    """Serve the game until Ctrl+C (with ``table_server``, a page that joins that server's tables);
+    the exit status."""
     try:
-        server = GameServer(host, port, out, err, public_url=public_url, limits=Limits(max_tabs=max_tabs))
+        server = GameServer(host, port, out, err, public_url=public_url, limits=Limits(max_tabs=max_tabs),
+                            table_server=table_server)
     except DoorError as exc:
         print(f"serve: {exc}.", file=err)
         return 2

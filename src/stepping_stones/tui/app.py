@@ -57,6 +57,7 @@ class SteppingStonesApp(App[None]):
         settings: Settings | None = None,
         setup: Setup | None = None,
         join: tuple[str, str, str] | None = None,
+        online: tuple[str, str | None] | None = None,
     ) -> None:
         self.settings = settings if settings is not None else load_settings()
         if self.settings.monochrome:
@@ -66,6 +67,8 @@ class SteppingStonesApp(App[None]):
         self.review_game = review
         self.review_title = review_title
         self.join = join  # (server, invite code, name): take that seat at once
+        # (server, name): open on Play online with that server's address, the only one it plays on
+        self.online = online
         self.last_setup = setup if setup is not None else Setup()
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
@@ -115,6 +118,9 @@ class SteppingStonesApp(App[None]):
 
             server, code, name = self.join
             self.push_screen(OnlineScreen(server, code, name, join=True))
+            return
+        if self.online is not None:
+            self.action_online()
             return
         # The setup screen is the first screen; the saved games are looked for once it is drawn.
         self.call_after_refresh(self._look_for_saved)
@@ -335,6 +341,10 @@ class SteppingStonesApp(App[None]):
         """Play online: open a table on a table server, or join one with its invite code."""
         from .online import OnlineScreen
 
+        if self.online is not None:  # one server only (stepping-stones join --server URL, serve --server URL)
+            server, name = self.online
+            self.push_screen(OnlineScreen(server, name=name, fixed=True))
+            return
         self.push_screen(OnlineScreen())
 
     def action_stats(self) -> None:
@@ -463,10 +473,12 @@ class SteppingStonesApp(App[None]):
                                        "If you quit now it is lost. Quit anyway?"), answer)
 
 
-def run(resume: bool = False, setup: Setup | None = None, join: tuple[str, str, str] | None = None) -> int:
+def run(resume: bool = False, setup: Setup | None = None, join: tuple[str, str, str] | None = None,
+        online: tuple[str, str | None] | None = None) -> int:
     """Run the app (its setup screen filled in from ``setup``; with ``join``, taking that seat at a
-    table on a server at once); the exit status: 0, or non-zero after an error (a crash, a lost game)."""
-    app = SteppingStonesApp(resume=resume, setup=setup, join=join)
+    table on a server at once; with ``online``, (server, name), on Play online at that server alone);
+    the exit status: 0, or non-zero after an error (a crash, a lost game)."""
+    app = SteppingStonesApp(resume=resume, setup=setup, join=join, online=online)
     # What has been imported lives as long as the program: freezing it spares the garbage collector
     # going through it all again (a full collection took 25-30 ms while the first screen was drawn).
     gc.freeze()

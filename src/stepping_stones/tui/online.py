@@ -131,24 +131,30 @@ class OnlineScreen(Screen[None]):
         Binding("escape", "back", "Back", id="back"),
     ]
 
-    def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str = "", join: bool = False) -> None:
+    def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str | None = None, join: bool = False,
+                 fixed: bool = False) -> None:
+        """``name`` None: the setup screen's; ``fixed``: ``server`` is the only server this screen
+        plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed."""
         super().__init__()
         self.server = server
         self.code = code
         self.person = name
         self.join_now = join
+        self.fixed = fixed
         self.busy = False
 
     def compose(self) -> ComposeResult:
-        name = self.person or host(self).last_setup.player
+        name = self.person if self.person is not None else host(self).last_setup.player
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="online"):
             yield Static(Text.assemble(("Play online", "bold"), " - a table on a table server (stepping-stones host)"),
                          id="online-title")
             yield Horizontal(Static("Server", classes="label"),
-                             Input(self.server, compact=True, id="server", max_length=200), classes="row")
+                             Input(self.server, compact=True, id="server", max_length=200, disabled=self.fixed),
+                             classes="row")
             yield Horizontal(Static("Your name", classes="label"),
-                             Input(name, compact=True, id="online-name", max_length=40), classes="row")
+                             Input(name, placeholder="the name the others see", compact=True, id="online-name",
+                                   max_length=40), classes="row")
             yield Static("Open a table (Ctrl+O), with the rules of the setup screen", classes="heading")
             yield Choice("Seats", SEATS, "people", id="seats")
             yield Choice("Computers", [(level, level) for level in AI_LEVELS], DEFAULT_AI_LEVEL, id="level")
@@ -160,6 +166,11 @@ class OnlineScreen(Screen[None]):
         yield KeyBar(id="online-keys")
 
     def on_mount(self) -> None:
+        if self.fixed:
+            self._say("Type your name and the invite code you were sent, then Enter; or open a table "
+                      "on this server with Ctrl+O.")
+            self.query_one("#code" if self.query_one("#online-name", Input).value else "#online-name",
+                           Input).focus()
         if self.join_now:
             self.action_join()
 
@@ -167,7 +178,7 @@ class OnlineScreen(Screen[None]):
         self.query_one("#online-status", Static).update(Text(line, style="bold red" if error else "italic"))
 
     def _form(self) -> tuple[str, str] | None:
-        server = self.query_one("#server", Input).value.strip()
+        server = self.server if self.fixed else self.query_one("#server", Input).value.strip()
         name = self.query_one("#online-name", Input).value.strip()
         problem = name_problem(name)
         if problem:
@@ -176,8 +187,12 @@ class OnlineScreen(Screen[None]):
         return server, name
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "code" or self.query_one("#code", Input).value.strip():
+        code = self.query_one("#code", Input)
+        if event.input.id == "code" or code.value.strip():
             self.action_join()
+        else:  # the name typed, the code comes next
+            code.focus()
+            self._say("Now the invite code you were sent (XXXXX-XXXXX), then Enter; or Ctrl+O opens a table.")
 
     def action_open_table(self) -> None:
         form = self._form()
