@@ -25,6 +25,8 @@ from stepping_stones.lab.tournament import play_deal_set, tournament
 distributed = pytest.importorskip("distributed")
 
 
+pytestmark = pytest.mark.xdist_group("cluster")  # one process for these tests: they share the module's local cluster
+
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a local cluster: a scheduler and two worker processes (with nannies, which

@@ -26,6 +26,8 @@ from tui_support import (
     settled,
 )
 
+pytestmark = pytest.mark.xdist_group("snapshots")  # one process for these tests: they share the fixed HOME below
+
 HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
 SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
 

@@ -44,6 +44,10 @@ from .protocol import (
     parse_server,
 )
 
+BACK = "back at the table"
+"""The notice once a lost connection is taken up again (``RemoteFlow`` acts on it: the seat acts
+again on the state it holds)."""
+
 
 class Refused(Exception):
     """The server refused, or cannot be reached: one line for a person."""
@@ -331,7 +335,7 @@ class SeatClient:
                 await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
                 delay = min(delay * 2, 1.0)
                 continue
-            self.notice("back at the table")
+            self.notice(BACK)
             return
 
     async def send(self, message: dict[str, Any]) -> None:

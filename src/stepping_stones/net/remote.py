@@ -49,13 +49,12 @@ from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn
 from ..flow.state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 from ..game.choices import HUMAN
-from .client import Refused, SeatClient
+from .client import BACK, Refused, SeatClient
 from .protocol import Error, SeatFacts, State, Welcome, view_from_json
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
 NOT_STARTED = "The table has not started yet."
-BACK = "back at the table"  # SeatClient's notice once a lost connection is taken up again
 
 
 # --- the person in seat 0 ---------------------------------------------------------------------
