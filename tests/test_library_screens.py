@@ -21,6 +21,8 @@ from stepping_stones.tui.library_screens import HistoryScreen, StatsScreen, shor
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen
 from tui_support import make_app, press, widget_text
 
+pytestmark = pytest.mark.xdist_group("library-screens")  # one process for these tests: they share HOME
+
 HOME = Path("/tmp/stepping-stones-library-snapshot-home")  # fixed: nothing of it is shown, but keep it stable
 SIZES = [(80, 24), (120, 40)]
 GAMES = [  # (file stamp, seed, rules, players, assisted)
