@@ -6,18 +6,21 @@ and draws the layouts it will look at in proportion to those weights.  In each l
 finds, for each card it may play, how many counted tricks the declarer ends with when everyone
 plays perfectly from there on:
 
-* once few enough tricks are left (``EXACT_TRICKS``), exactly, with the double-dummy solver
-  (``solver.py``), one solver and its table for all the layouts of the decision;
-* before that, with the same search cut off ``LOOKAHEAD`` tricks beyond the current one and
-  the position there judged by a quick count of each side's winners (``Solver(horizon=...)``),
-  so a card is still judged by what it does to the tricks after this one.
+* from the first trick on, exactly, with the double-dummy solver (``solver.py``): the whole rest of
+  the hand, one solver and its table for all the layouts of the decision (perfect-information
+  Monte Carlo, as GIB and Kermit play bridge);
+* only where that does not fit the budget (fewer than ``MIN_EXACT`` layouts solved within the
+  hard limit: an early lead in a hard contract), with the same search cut off ``LOOKAHEAD``
+  tricks beyond the current one and the position there judged by a quick count of each side's
+  winners (``Solver(horizon=...)``), so a card is still judged by what it does to the tricks
+  after this one.
 
-Tricks are not what it plays for: places on the sheet are.  Once it solves exactly, each
+Tricks are not what it plays for: places on the sheet are.  When it solves exactly, each
 layout's count is turned into the points it would bring this seat in the contract's column
 (``bidding.points_by_count``: a declarer who needs six to pass a recorded five gains nothing
 from a seventh and should not risk the sixth for it; a defender the declarer cannot overtake
 is indifferent), and it plays the card with the best average in points, the average count
-breaking near-ties.  Before that, with counts that are only estimates, it plays the card with
+breaking near-ties.  With counts that are only estimates (the fallback), it plays the card with
 the best average count for its side (more counted tricks for the declarer of a Win contract and
 the defenders of a Lose contract, fewer for the others).
 
@@ -25,8 +28,12 @@ the defenders of a Lose contract, fewer for the others).
 points, with the risk of the puddle and the bidding position.
 
 **Budget.**  Work is counted in positions searched (the solver's ``nodes``), never in seconds,
-so a slow machine makes the same choices as a fast one.  It decides from its ``PlayerView``
-and the injected generator only.
+so a slow machine makes the same choices as a fast one: no new layout is started once
+``NODE_BUDGET`` positions are spent (but ``MIN_LAYOUTS`` are searched), a layout whose search
+reaches ``LAYOUT_FACTOR`` budgets is left out, and the exact search of a decision stops at
+``HARD_FACTOR`` budgets.  The fallback's budget is ``HORIZON_BUDGET``.  It decides from its
+``PlayerView`` and the injected generator only; the solver is made afresh for each decision, so
+the positions a decision searches (and so its choice) do not depend on the decisions before it.
 """
 
 from __future__ import annotations
