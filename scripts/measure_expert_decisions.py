@@ -10,7 +10,9 @@ alone (the most expensive ones: twelve tricks to solve).
     .venv/bin/python scripts/measure_expert_decisions.py --games 2
     STEPPING_STONES_SOLVER=python .venv/bin/python scripts/measure_expert_decisions.py --games 1
 
-``--json`` prints the figures as JSON; ``--budget`` sets the expert's positions per decision.
+``--json`` prints the figures as JSON; ``--budget`` sets the expert's positions per decision and
+``--sets standard`` (or ``advanced``) plays one contract set only, ``--hands N`` the first N hands of
+each game (the smoke test in tests/test_scripts.py).
 """
 
 from __future__ import annotations
@@ -67,15 +69,16 @@ def _q(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def play(games: int, seed: str, budget: int) -> list[Row]:
+def play(games: int, seed: str, budget: int, sets: tuple[str, ...] = ("standard", "advanced"),
+         hands: int | None = None) -> list[Row]:
     rows: list[Row] = []
     for number in range(games):
-        for contract_set in ("standard", "advanced"):
+        for contract_set in sets:
             seeds = Seeds.series(f"{seed}:{contract_set}", number)
             seats: list[object] = [make_ai("heuristic") for _ in range(3)]
             seats[number % 3] = TimedExpert(ExpertAI(node_budget=budget), contract_set, rows)
             match = Match.new(Rules(contract_set), seats, seeds)  # type: ignore[arg-type]
-            drive(match.game, match.seats, seeds)
+            drive(match.game, match.seats, seeds, stop=None if hands is None else lambda g: len(g.log) > hands)
     return rows
 
 
@@ -111,9 +114,11 @@ def main() -> None:
     parser.add_argument("--seed", default="expert-decisions")
     parser.add_argument("--budget", type=int, default=NODE_BUDGET,
                         help=f"the expert's positions per decision (default {NODE_BUDGET:,})")
+    parser.add_argument("--sets", default="standard,advanced", help="contract sets (default both)")
+    parser.add_argument("--hands", type=int, help="play only the first HANDS hands of each game")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = play(args.games, args.seed, args.budget)
+    rows = play(args.games, args.seed, args.budget, tuple(args.sets.split(",")), args.hands)
     table = figures(rows)
     if args.json:
         print(json.dumps({"core": choose_core(), "games_per_set": args.games, "figures": table}, indent=1))
