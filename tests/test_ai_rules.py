@@ -211,3 +211,25 @@ def test_deals_do_not_depend_on_who_sits_where():
     assert a.first_forehand == b.first_forehand
     n = min(len(a.log), len(b.log))
     assert [h.deal for h in a.log[:n]] == [h.deal for h in b.log[:n]]
+
+
+@pytest.mark.parametrize("contract_set", ["standard", "advanced"])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_whole_hand_search_does_not_read_hidden_cards(contract_set, depth):
+    """The expert's exact search of the whole hand in the first trick (where a whole hand is
+    solved per layout): with the unseen cards dealt anew, the whole reckoning is the same:
+    every card's value and points, the layouts searched and even the positions searched."""
+    seed = 7 + depth
+    seeds = Seeds(f"hidden-whole-hand:{contract_set}:{depth}:1")
+    game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
+    drive(game, [make_ai("heuristic")] * 3, seeds,
+          stop=lambda g: g.phase is Phase.PLAY and len(g.log[-1].plays) == depth)
+    seat = game.to_act
+    other = _regroup(game, seat, random.Random(seed + 1))
+    assert other.hand.deal != game.hand.deal and other.view(seat) == game.view(seat)
+    # Three layouts, each solved to the end of the hand unless that takes over 300,000 positions.
+    expert = ExpertAI(layouts=3, node_budget=1, hard_limit=10**9, layout_limit=300_000, min_exact=1)
+    a = expert.reckon_card(game.view(seat), random.Random(seed))
+    b = expert.reckon_card(other.view(seat), random.Random(seed))
+    assert a.exact and a.nodes > 0
+    assert a == b

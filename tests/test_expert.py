@@ -11,7 +11,7 @@ import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.bidding import points_by_count
-from stepping_stones.ai.expert import TRICK_WEIGHT
+from stepping_stones.ai.expert import MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
 from stepping_stones.ai.planning import BidPlanner, future_estimates, hand_estimates, planning_hands
 from stepping_stones.engine import (
@@ -220,3 +220,53 @@ def test_resample_draws_in_proportion():
     assert counts == [100, 200, 700]
     assert resample([0.0, 0.0], 3, 0.5) == [0, 1]
     assert not math.isnan(sum(resample([1e-300, 1.0], 4, 0.1)))
+
+
+def _opening_lead(seed: str, contract_set: str = "standard"):
+    """The view of the declarer about to lead the first card of the first hand (heuristic bids)."""
+    seeds = Seeds(seed)
+    game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
+    drive(game, [make_ai("heuristic")] * 3, seeds, stop=lambda g: g.phase is Phase.PLAY)
+    return game.view(game.to_act)
+
+
+def test_the_whole_hand_is_solved_from_the_first_trick():
+    """At the opening lead (twelve tricks left) the expert solves every layout it searches to
+    the end of the hand, in sheet points: the horizon search is only its fallback."""
+    view = _opening_lead("expert-deterministic")
+    assert len(view.trick_winners) == 0 and not view.current_trick()
+    r = ExpertAI().reckon_card(view, random.Random(11))
+    assert r.exact
+    assert set(r.points) == set(r.values) == set(cards_of(view.legal_cards))
+    assert r.layouts >= MIN_EXACT and r.nodes > 0
+    # With the whole hand solved, a card's value is a count of the declarer's whole hand that
+    # some layout reached: at most 12 and an average of whole counts.
+    assert all(0 <= v <= 12 for v in r.values.values())
+    # The fallback (search to a horizon, then count) gives estimates instead, and no points.
+    horizon = ExpertAI(exact_tricks=8).reckon_card(view, random.Random(11))
+    assert not horizon.exact and not horizon.points
+
+
+def test_the_whole_hand_search_is_deterministic_under_a_seed():
+    view = _opening_lead("expert-deterministic", "advanced")
+    a = ExpertAI().reckon_card(view, random.Random(4))
+    b = ExpertAI().reckon_card(view, random.Random(4))
+    assert a == b  # same values, points, layouts, positions searched and card
+
+
+def test_the_decision_budget_counts_positions():
+    """No new layout is started once the budget of positions is spent (after MIN_LAYOUTS), a
+    search reaching the hard limit is dropped, and too few exact layouts mean the fallback."""
+    view = _opening_lead("expert-budget")
+    small = ExpertAI(node_budget=2_000, hard_limit=10**9, layout_limit=10**9).reckon_card(view, random.Random(2))
+    assert small.exact and small.layouts == MIN_LAYOUTS  # each layout costs more than 2,000
+    large = ExpertAI(node_budget=10**9, layouts=12).reckon_card(view, random.Random(2))
+    assert large.exact and large.layouts == 12 and large.nodes > small.nodes
+    # A layout whose search passes the layout limit is left out, its positions counted.
+    capped = ExpertAI(node_budget=10**9, layouts=12, layout_limit=100_000).reckon_card(view, random.Random(2))
+    assert capped.exact and 0 < capped.layouts < 12 and capped.nodes < large.nodes
+    # A hard limit no whole-hand solve fits in: the exact search stops there, and the horizon
+    # search (its budget at most the decision's, its hard limit twice that) decides.
+    tiny = ExpertAI(node_budget=1_000, hard_limit=50).reckon_card(view, random.Random(2))
+    assert not tiny.exact and tiny.layouts >= 1
+    assert tiny.nodes <= 50 + 1 + 2 * 1_000 + 12 * 40  # the last layout may end its position

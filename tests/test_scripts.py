@@ -42,7 +42,8 @@ def number(text: str) -> float:
 def test_every_script_is_run_here():
     tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
-              "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py"}
+              "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
+              "measure_expert_decisions.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py"}
@@ -76,6 +77,19 @@ def test_declarers_against_par(tmp_path):
     sign = 1 if CONTRACTS[contract].is_win else -1
     assert 0 <= float(result) <= 12 and 0 <= float(par) <= 12  # (this seed's par is found within the limit)
     assert float(off) == sign * (float(par) - float(result))
+
+
+def test_measure_expert_decisions():
+    out = run("measure_expert_decisions.py", "--games", "1", "--hands", "1", "--sets", "standard",
+              "--budget", "3000", "--json").stdout
+    data = json.loads(out)
+    figures = data["figures"]
+    assert data["games_per_set"] == 1 and data["core"] in ("numba", "python")
+    assert "bidding" in figures and figures["all cards"]["decisions"] >= 12  # a hand: 12 cards of the expert
+    cards = [f for name, f in figures.items() if name != "bidding"]
+    assert all(0 <= f["p50_ms"] <= f["p95_ms"] <= f["max_ms"] for f in cards)
+    assert all(f["nodes_max"] <= 3 * 3000 + 2 * 3000 + 10_000 for f in cards)  # hard limits, and the rest of a layout
+    assert figures["first trick (all contracts)"]["decisions"] == 1
 
 
 def test_measure_engine_ratio():

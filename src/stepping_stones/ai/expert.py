@@ -6,18 +6,21 @@ and draws the layouts it will look at in proportion to those weights.  In each l
 finds, for each card it may play, how many counted tricks the declarer ends with when everyone
 plays perfectly from there on:
 
-* once few enough tricks are left (``EXACT_TRICKS``), exactly, with the double-dummy solver
-  (``solver.py``), one solver and its table for all the layouts of the decision;
-* before that, with the same search cut off ``LOOKAHEAD`` tricks beyond the current one and
-  the position there judged by a quick count of each side's winners (``Solver(horizon=...)``),
-  so a card is still judged by what it does to the tricks after this one.
+* from the first trick on, exactly, with the double-dummy solver (``solver.py``): the whole rest of
+  the hand, one solver and its table for all the layouts of the decision (perfect-information
+  Monte Carlo, as GIB and Kermit play bridge);
+* only where that does not fit the budget (fewer than ``MIN_EXACT`` layouts solved within the
+  hard limit: an early lead in a hard contract), with the same search cut off ``LOOKAHEAD``
+  tricks beyond the current one and the position there judged by a quick count of each side's
+  winners (``Solver(horizon=...)``), so a card is still judged by what it does to the tricks
+  after this one.
 
-Tricks are not what it plays for: places on the sheet are.  Once it solves exactly, each
+Tricks are not what it plays for: places on the sheet are.  When it solves exactly, each
 layout's count is turned into the points it would bring this seat in the contract's column
 (``bidding.points_by_count``: a declarer who needs six to pass a recorded five gains nothing
 from a seventh and should not risk the sixth for it; a defender the declarer cannot overtake
 is indifferent), and it plays the card with the best average in points, the average count
-breaking near-ties.  Before that, with counts that are only estimates, it plays the card with
+breaking near-ties.  With counts that are only estimates (the fallback), it plays the card with
 the best average count for its side (more counted tricks for the declarer of a Win contract and
 the defenders of a Lose contract, fewer for the others).
 
@@ -25,8 +28,12 @@ the defenders of a Lose contract, fewer for the others).
 points, with the risk of the puddle and the bidding position.
 
 **Budget.**  Work is counted in positions searched (the solver's ``nodes``), never in seconds,
-so a slow machine makes the same choices as a fast one.  It decides from its ``PlayerView``
-and the injected generator only.
+so a slow machine makes the same choices as a fast one: no new layout is started once
+``NODE_BUDGET`` positions are spent (but ``MIN_LAYOUTS`` are searched), a layout whose search
+reaches ``LAYOUT_FACTOR`` budgets is left out, and the exact search of a decision stops at
+``HARD_FACTOR`` budgets.  The fallback's budget is ``HORIZON_BUDGET``.  It decides from its
+``PlayerView`` and the injected generator only; the solver is made afresh for each decision, so
+the positions a decision searches (and so its choice) do not depend on the decisions before it.
 """
 
 from __future__ import annotations
@@ -43,13 +50,17 @@ from .knowledge import Knowledge
 from .planning import BidPlanner, BidReckoning
 from .solver import SearchLimit, Solver, position
 
-EXACT_TRICKS = 8  # solve exactly when this many tricks (the current one included) are left
-LOOKAHEAD = 1  # earlier: search the current trick and this many more, then count winners
+EXACT_TRICKS = TRICKS  # solve exactly when this many tricks (the current one included) are left
+LOOKAHEAD = 1  # the fallback: search the current trick and this many more, then count winners
 CANDIDATES = 64  # layouts dealt before weighing them by the bidding
 LAYOUTS = 48  # layouts drawn by weight and searched
 MIN_LAYOUTS = 6  # searched even past the budget ...
-NODE_BUDGET = 120_000  # ... positions per decision; no new layout is started past this
-HARD_LIMIT = 240_000  # a search still running at this many positions is stopped
+NODE_BUDGET = 300_000  # ... positions per decision; no new layout is started past this
+HARD_FACTOR = 3  # a decision's exact search still running at this many budgets is stopped
+LAYOUT_FACTOR = 1  # a layout whose exact search reaches this many budgets is left out
+MIN_EXACT = 4  # fewer layouts solved exactly within the hard limit: fall back to the horizon
+HORIZON_BUDGET = 120_000  # the fallback's budget (at most the decision's) ...
+HORIZON_FACTOR = 2  # ... and its hard limit, in budgets
 TRICK_WEIGHT = 0.05  # when playing for points: a counted trick's weight beside a sheet point
 TIE = 1e-9
 
@@ -67,6 +78,7 @@ class CardReckoning:
     layouts: int
     exact: bool  # searched to the end of the hand (else to a horizon, then counted)
     chosen: Card
+    nodes: int = 0  # the solver positions the decision searched, over every layout
 
     def ranked(self) -> list[Card]:
         """The legal cards, best for this seat first (ties in the expert's order)."""
@@ -92,6 +104,55 @@ def _tie_key(view: PlayerView, wants_low: bool) -> dict[Card, int]:
     return out
 
 
+UNBOUNDED = 1 << 62
+
+
+class _Search:
+    """The layouts of one decision searched with one solver (one table for all of them): each
+    legal card's summed value and, with ``utility``, its summed sheet points."""
+
+    def __init__(self, view: PlayerView, sampled: list[dict[Seat, Mask]], order: list[int],
+                 legal: list[Card]) -> None:
+        self.view = view
+        self.sampled = sampled
+        self.order = order
+        self.sums = dict.fromkeys(legal, 0.0)
+        self.gains = dict.fromkeys(legal, 0.0)
+        self.done = 0
+
+    def run(self, solver: Solver, budget: int, hard_limit: int, utility: tuple[float, ...] | None,
+            taken: int, layout_limit: int = UNBOUNDED, first_only: bool = False) -> None:
+        """Search the layouts in order until the budget is spent (after ``MIN_LAYOUTS`` at
+        least).  A layout whose search reaches ``layout_limit`` positions is left out (its
+        positions still count); reaching the hard limit ends the run."""
+        start = solver.nodes
+        end = start + hard_limit
+        solved: dict[int, dict[Card, int]] = {}  # per layout searched, each card's value
+        dropped: set[int] = set()
+        for index in self.order[:1] if first_only else self.order:
+            if index in dropped:
+                continue
+            values = solved.get(index)
+            if values is None:
+                if self.done >= MIN_LAYOUTS and solver.nodes - start >= budget:
+                    break
+                solver.limit = min(end, solver.nodes + layout_limit)
+                try:
+                    values = solver.card_values(*position(self.view.state_with(self.sampled[index])))
+                except SearchLimit:
+                    if solver.nodes >= end:
+                        break
+                    dropped.add(index)
+                    continue
+                solved[index] = values
+            for c, v in values.items():
+                if c in self.sums:
+                    self.sums[c] += v
+                    if utility is not None:
+                        self.gains[c] += utility[taken + v]
+            self.done += 1
+
+
 class ExpertAI:
     """Searches the card play over weighted layouts and plans its bids over the hands left."""
 
@@ -103,13 +164,17 @@ class ExpertAI:
         node_budget: int = NODE_BUDGET,
         exact_tricks: int = EXACT_TRICKS,
         lookahead: int = LOOKAHEAD,
-        hard_limit: int = HARD_LIMIT,
+        hard_limit: int | None = None,
+        min_exact: int = MIN_EXACT,
+        layout_limit: int | None = None,
     ) -> None:
         self.layouts = layouts
         self.node_budget = node_budget
         self.exact_tricks = exact_tricks
         self.lookahead = lookahead
-        self.hard_limit = hard_limit
+        self.hard_limit = HARD_FACTOR * node_budget if hard_limit is None else hard_limit
+        self.layout_limit = LAYOUT_FACTOR * node_budget if layout_limit is None else layout_limit
+        self.min_exact = min_exact
 
     # --- bidding ----------------------------------------------------------------------------
 
@@ -147,52 +212,39 @@ class ExpertAI:
         wants_more = (me == declarer) == declaration.contract.is_win
         legal = list(cards_of(view.legal_cards))
         tricks_left = TRICKS - len(view.trick_winners)
-        exact = tricks_left <= self.exact_tricks
         sampled, layouts = self._layouts(view, rng) if known is None else ([known], [0])
-        horizon = TRICKS if exact else len(view.trick_winners) + 1 + self.lookahead
-        if solver is None or solver.horizon != horizon:
-            solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
-        start = solver.nodes
         taken = view.count()
-        utility = points_by_count(view, me) if exact else None
-        sums = dict.fromkeys(legal, 0.0)
-        gains = dict.fromkeys(legal, 0.0)
-        done = 0
-        solved: dict[int, dict[Card, int]] = {}  # per layout searched, each card's value
-        for index in layouts:
-            values = solved.get(index)
-            if values is None:
-                if done >= MIN_LAYOUTS and solver.nodes - start >= self.node_budget:
-                    break
-                solver.limit = start + self.hard_limit
-                state = view.state_with(sampled[index])
-                hands, leader, trick = position(state)
-                try:
-                    values = solver.card_values(hands, leader, trick)
-                except SearchLimit:
-                    break
-                solved[index] = values
-            for c in legal:
-                sums[c] += values[c]
-                if utility is not None:
-                    gains[c] += utility[taken + values[c]]
-            done += 1
-        if done == 0:
+        utility = points_by_count(view, me)
+        search = _Search(view, sampled, layouts, legal)
+        nodes = 0
+        if tricks_left <= self.exact_tricks:
+            if solver is None or solver.horizon != TRICKS:
+                solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer)
+            start = solver.nodes
+            search.run(solver, self.node_budget, self.hard_limit, utility, taken,
+                       layout_limit=self.layout_limit)
+            nodes += solver.nodes - start
+        exact = search.done >= min(self.min_exact, len(set(layouts)))
+        if not exact:
+            # The whole hand is too long to solve in enough layouts: search to a horizon (the end
+            # of the next ``lookahead`` tricks) and count each side's winners there.
+            horizon = len(view.trick_winners) + 1 + self.lookahead
+            solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
+            budget = min(HORIZON_BUDGET, self.node_budget)
+            search = _Search(view, sampled, layouts, legal)
+            search.run(solver, budget, HORIZON_FACTOR * budget, None, taken)
+            nodes += solver.nodes
+        if search.done == 0:
             # Not one layout could be searched within the hard limit: judge the current trick
             # alone on the first layout (always small).
             shallow = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer,
                              horizon=len(view.trick_winners) + 1)
-            state = view.state_with(sampled[layouts[0]])
-            hands, leader, trick = position(state)
-            values = shallow.card_values(hands, leader, trick)
-            for c in legal:
-                sums[c] += values[c]
-            done = 1
-            exact = False
-            utility = None
-        means = {c: taken + sums[c] / done for c in legal}
-        points = {c: gains[c] / done for c in legal} if utility is not None else {}
-        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0])
+            search.run(shallow, 0, UNBOUNDED, None, taken, first_only=True)
+            nodes += shallow.nodes
+        done = search.done
+        means = {c: taken + search.sums[c] / done for c in legal}
+        points = {c: search.gains[c] / done for c in legal} if exact else {}
+        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0], nodes)
         best = max(reckoning.score(c) for c in legal)
         ties = _tie_key(view, wants_low=declaration.contract.is_win)
         close = [c for c in legal if reckoning.score(c) >= best - TIE]
