@@ -230,3 +230,31 @@ def test_the_core_is_chosen_by_argument_or_environment(monkeypatch):
     if _PROBLEM is not None:
         with pytest.raises(RuntimeError, match="numba"):
             choose_core("numba")
+
+
+def test_one_process_at_a_time_compiles_the_core_and_a_long_wait_goes_on_without_the_lock(tmp_path, monkeypatch):
+    """The first use of the compiled core on a fresh install compiles it; processes starting
+    meanwhile (serve's tabs, the test processes) wait on a lock for it, then load numba's cache."""
+    from filelock import FileLock, Timeout
+
+    from stepping_stones.ai import solver
+
+    source = str(tmp_path / "solver_core.py")
+    path = solver.compile_lock_path(source)
+    assert path != solver.compile_lock_path(str(tmp_path / "other" / "solver_core.py"))  # one per installation
+    with solver._compiling(source):
+        with pytest.raises(Timeout):
+            FileLock(path, timeout=0).acquire()  # held while compiling: another process waits here
+        monkeypatch.setattr(solver, "COMPILE_WAIT", 0.01)
+        entered = []
+
+        def other() -> None:
+            with solver._compiling(source):  # gives up waiting and goes on (compiling again itself)
+                entered.append(True)
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+        assert entered == [True]
+    with FileLock(path, timeout=0):  # released afterwards
+        pass

@@ -47,10 +47,15 @@ limit their work count it, never the clock.
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from types import ModuleType
+
+from filelock import FileLock, Timeout
 
 from ..engine import (
     ABOVE,
@@ -169,18 +174,50 @@ DEFAULT_CORE = "numba"
 def _compiled() -> tuple[ModuleType, tuple[object, ...]] | str:
     """The compiled core's module and its per-suit table; or why it cannot be used (a sentence).
     Tried once per process: whether numba loads does not change while it runs."""
-    try:
-        from . import solver_core
-    except ImportError as error:
-        return f"numba is not installed ({error}); install stepping-stones[fast] for the compiled core"
-    except Exception as error:  # numba present but unusable (e.g. no writable cache folder)
-        return f"numba could not load the compiled core: {error}"
-    try:
-        tables = solver_core.suit_tables()
-        solver_core.warm_up(tables)
-    except Exception as error:
-        return f"numba could not compile the solver: {error}"
+    with _compiling(os.path.join(os.path.dirname(__file__), "solver_core.py")):
+        try:
+            from . import solver_core  # compiles (or loads) the search's signature-typed functions
+        except ImportError as error:
+            return f"numba is not installed ({error}); install stepping-stones[fast] for the compiled core"
+        except Exception as error:  # numba present but unusable (e.g. no writable cache folder)
+            return f"numba could not load the compiled core: {error}"
+        try:
+            tables = solver_core.suit_tables()
+            solver_core.warm_up(tables)
+        except Exception as error:
+            return f"numba could not compile the solver: {error}"
     return solver_core, tables
+
+
+COMPILE_WAIT = 600.0
+"""Seconds a process waits for another one that is compiling the core on this machine, before it
+compiles it itself."""
+
+
+def compile_lock_path(source: str) -> str:
+    """The lock file of compiling the core at ``source``: one per user and installation."""
+    name = hashlib.sha256(os.path.realpath(source).encode()).hexdigest()[:16]
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(tempfile.gettempdir(), f"stepping-stones-{user}-{name}.lock")
+
+
+@contextmanager
+def _compiling(source: str) -> Iterator[None]:
+    """Hold the machine's lock on compiling the core at ``source``: the first process to load it
+    on a fresh install compiles it (some 20 s of CPU) and writes numba's cache; others that start
+    meanwhile (the tabs of ``serve``, test processes) wait, then load that cache instead of
+    compiling it again each.  Where no lock can be made, or the wait is too long, it goes on
+    without one (numba's cache stays correct either way; only the work is repeated)."""
+    lock = FileLock(compile_lock_path(source), timeout=COMPILE_WAIT)
+    try:
+        lock.acquire()
+    except (OSError, Timeout):
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def compiled_core_problem() -> str | None:
