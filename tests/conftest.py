@@ -158,3 +158,27 @@ def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
 @pytest.fixture
 def game() -> Game:
     return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)
+
+
+# --- the order of the run ---------------------------------------------------------------------
+
+LONGEST_FIRST = (
+    "test_tui_game.py",  # one whole game through key presses: the longest single test
+    "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
+    "test_cluster.py",  # one process for the whole file (its local cluster)
+    "test_table_sizes.py",
+    "test_serve.py",
+    "test_library_screens.py",  # one process for the whole file (its fixed home)
+    "test_tui_behaviour.py",
+    "test_table.py",
+    "test_net_fronts.py",
+)
+"""The test files that take longest (by ``--durations``), started first: the processes of a run
+take tests from the front of one queue, so the long ones end early and no process is left alone
+with one at the end."""
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-randomly's shuffle (-p randomly), which it keeps within each rank
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

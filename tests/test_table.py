@@ -30,6 +30,7 @@ from stepping_stones.tui.render import Look, hand_summary
 from stepping_stones.tui.screens import SetupScreen
 from tui_support import (
     analysed,
+    hold_the_computers,
     human_turn,
     make_app,
     play_until_turn,
@@ -98,16 +99,17 @@ def test_every_finished_trick_says_why_it_was_won_on_the_table_and_in_the_histor
     asyncio.run(run())
 
 
-def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home):
+def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home, monkeypatch):
     async def run():
-        # At normal pace the computer players wait before their cards show: time to think again.
-        app = make_app(seed="undo", settings=Settings(pace="normal", colour="colour"))
+        app = make_app(seed="undo")
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(
                 pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0
                 and len(t.game.log[-1].plays) < 30)
+            # At a slow pace the computer players wait before their cards show: time to think again.
+            hold_the_computers(monkeypatch, app)
             before = table.game.log[-1].plays
             await human_turn(pilot, table, Random(2))  # the person leads a card...
             assert len(table.game.log[-1].plays) == len(before) + 1
@@ -394,17 +396,19 @@ def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assist
     asyncio.run(run())
 
 
-def test_a_hint_out_of_turn_says_so():
+def test_a_hint_out_of_turn_says_so(monkeypatch):
     async def run():
-        app = make_app(seed="hint", settings=Settings(pace="slow", colour="colour"))
+        app = make_app(seed="hint")
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
+            table = await wait_for_person(pilot)
+            hold_the_computers(monkeypatch, app)
             for _ in range(20):  # until a computer player is thinking (slowly) after the person's turn
-                table = await wait_for_person(pilot)
                 await human_turn(pilot, table, Random(1))
                 if table.state.thinking is not None:
                     break
+                table = await wait_for_person(pilot)
             assert table.state.thinking is not None
             await press(pilot, "i")
             assert "A hint is for your own turn" in widget_text(table.query_one("#log"))

@@ -12,6 +12,7 @@ from textual.worker import WorkerCancelled
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import CONTRACTS, Phase, Rules
 from stepping_stones.game.match import drive
+from stepping_stones.storage import settings as settings_module
 from stepping_stones.storage.session import Session, Setup
 from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
@@ -115,6 +116,15 @@ async def settled(pilot, widget) -> str:
     await settle(pilot)
     await pilot.pause()
     return " ".join(widget_text(widget).split())
+
+
+def hold_the_computers(monkeypatch, app) -> None:
+    """From now on the computer players wait an hour before each card shows (the slow pace, made
+    an hour long): their answers are worked out and held, so a test sees "the next player thinks"
+    for as long as it likes, whatever the machine's load (the wait is a timer that never fires
+    before the test ends)."""
+    monkeypatch.setitem(settings_module.PACE_DELAYS, "slow", (3600.0, 3600.0))
+    app.settings.pace = "slow"
 
 
 async def wait_for_person(pilot, limit: int = 10_000):
