@@ -295,7 +295,7 @@ def test_ascii_mode_draws_only_ascii(home):
             await press(pilot, "enter")
             table = await play_until_turn(
                 pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4)
-            shown = texts(table) + " ".join(widget_text(w) for w in app.screen.query("FooterKey"))
+            shown = texts(table) + widget_text(app.screen.query_one("#table-keys"))
             assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
 
     asyncio.run(run())
@@ -454,7 +454,7 @@ def test_undo_with_nothing_to_take_back_says_why():
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(pilot, lambda t: t.flow.undo_point() is None)
-            assert "Undo" not in widget_text(app.screen.query_one("Footer"))
+            assert "Undo" not in widget_text(app.screen.query_one("#table-keys"))
             await press(pilot, "u")
             assert "Nothing to take back" in widget_text(table.query_one("#log"))
 

@@ -25,7 +25,6 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ..ai import Action
 from ..ai.hints import Hint
@@ -48,13 +47,13 @@ from .panels import (
     TrackerPanel,
 )
 from .render import Look
-from .widgets import CARD_KEYS, Clickable, TooSmall
+from .widgets import CARD_KEYS, Clickable, KeyBar, TooSmall
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 
 
 def _footer_key(state: TableState) -> tuple[object, ...]:
-    """What the keys in the footer depend on (rebuilding it is costly, so only when this changes)."""
+    """What the keys at the bottom depend on (only when this changes are they looked up again)."""
     view = state.view
     return (view.phase, view.in_puddle, state.can_undo, view.hand_number)
 
@@ -130,7 +129,10 @@ class TableBase(Screen[None]):
             yield NoticePanel(id="save-notice").data_bind(*bound)
             yield LogPanel(id="log").data_bind(*bound)
             yield HandPanel(id="hand").data_bind(*bound)
-        yield Footer()
+        # One widget for the keys, drawn again when they change (Undo comes and goes with every
+        # card): Textual's Footer mounts a widget per key each time, which was some 40% of the
+        # table's drawing in a game.
+        yield KeyBar(id="table-keys")
 
     def on_mount(self) -> None:
         self._arrange(self.state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -50,9 +51,11 @@ class KeyBar(Static):
 
     One widget instead of a footer of one widget per key, whose keys only appear a refresh
     after the rest of the screen: the setup screen, the first screen of the app, uses it so that
-    it is drawn whole, and sooner.  The keys are the screen's active bindings, as in the footer:
-    those of the focused widget, the screen and the app that are shown, one per action, and the
-    command palette's at the right.
+    it is drawn whole, and sooner; the table uses it because its keys change with nearly every
+    card (Undo comes and goes), and Textual's footer mounts and styles a widget per key each time.
+    The keys are the screen's active bindings, as in the footer: those of the focused widget, the
+    screen and the app that are shown, one per action, in order, as many as fit whole (a disabled
+    one dim), and the command palette's at the right where there is room for it.
     """
 
     ALLOW_SELECT = False
@@ -78,8 +81,9 @@ class KeyBar(Static):
         key_style = self.get_component_rich_style("keybar--key", partial=True)
         description_style = self.get_component_rich_style("keybar--description", partial=True)
         keys, palette = self._keys()
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text = Text(no_wrap=True, overflow="crop", end="")
         spans: list[tuple[int, int, str]] = []
+        width = self.size.width
 
         def add(binding: Binding, enabled: bool, at: Text) -> None:
             start = at.cell_len
@@ -89,17 +93,21 @@ class KeyBar(Static):
                 at.stylize("dim", start)
             spans.append((start, at.cell_len, binding.key.split(",")[0]))
 
-        for binding, enabled in keys:
+        for binding, enabled in keys:  # in order, each whole: none cut in half at the edge
+            if text.cell_len + cell_len(f" {self.app.get_key_display(binding)} {binding.description} ") > width:
+                break
             add(binding, enabled, text)
         if palette is not None:
             right = Text()
             add(palette[0], palette[1], right)
-            gap = self.size.width - text.cell_len - right.cell_len
+            gap = width - text.cell_len - right.cell_len
             if gap > 0:
                 start = text.cell_len + gap
                 text.append(" " * gap)
                 text.append_text(right)
                 spans[-1] = (start + spans[-1][0], start + spans[-1][1], spans[-1][2])
+            else:
+                spans.pop()  # not drawn: no room for it
         self._spans = spans
         return text
 
