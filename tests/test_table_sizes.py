@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -20,9 +21,10 @@ from stepping_stones.engine import NUM_SEATS, SUIT_MASKS, SUITS, Phase, Rules
 from stepping_stones.explain import short_names
 from stepping_stones.game.match import drive
 from stepping_stones.storage.session import Session, Setup
-from stepping_stones.tui.dialogs import HandSummaryScreen, LastTrickScreen, NoticeScreen, PanelScreen
+from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
-from tui_support import make_app, play_until, press, settled, widget_text
+from stepping_stones.tui.table import TableScreen
+from tui_support import hold_the_computers, human_turn, make_app, play_until, press, settled, widget_text
 
 
 def playing(tricks: int):
@@ -262,5 +264,38 @@ def test_a_hint_fits_its_place_at_every_size(size):
                     assert isinstance(app.screen, NoticeScreen)
                     await press(pilot, "escape")
                 await press(pilot, "enter")  # do what it said
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_keys_at_the_bottom_show_whole_and_undo_comes_and_goes(size, monkeypatch):
+    """The line of keys under the table: each key whole (none cut at the edge), Undo there only
+    when there is something to take back, "? Help" in view at 80 columns, and a click on a key
+    presses it."""
+
+    def keys(table) -> str:
+        return " ".join(widget_text(table.query_one("#table-keys")).split())
+
+    async def run():
+        app = make_app(seed="keys")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await play_until(pilot, lambda app, s: playing(1)(app, s) and not app.table.state.can_undo)
+            before = keys(table)
+            assert "Undo" not in before and "? Help" in before
+            hold_the_computers(monkeypatch, app)  # the next player thinks for as long as the test looks
+            await human_turn(pilot, table, Random(1))  # the person's card: now there is something to take back
+            after = keys(table)
+            assert "u Undo" in after and "? Help" in after
+            for line in (before, after):
+                shown = [f"{b.key_display or b.key} {b.description}" for b in TableScreen.BINDINGS if b.show]
+                assert line.startswith("←→ Move ⏎ OK")
+                assert line.split()[-1] in {"palette", *(s.split()[-1] for s in shown)}  # ends on a whole key
+            line = widget_text(table.query_one("#table-keys"))
+            await pilot.click("#table-keys", offset=(line.index("Help"), 0))
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
 
     asyncio.run(run())
