@@ -301,6 +301,7 @@ class Fields:
             before = old.texts
             diff = self._diff = (old, ",".join([f'"{key}":{text}' for key, text in self.texts.items()
                                                  if before[key] != text]))
+            old._diff = None  # each run holds the one before it at most, not every run of the game
         return diff[1]
 
 
