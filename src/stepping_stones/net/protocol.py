@@ -13,7 +13,7 @@ checks whole (``checked_state``); version 1 clients get every state whole.
 sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).
 
-What the server sends goes out without a model on the way: ``ViewWriter``, ``state_parts`` and
+What the server sends goes out without a model on the way: ``ViewWriter``, ``StateWriter`` and
 ``full_text`` write the very JSON of ``view_to_json(v)`` and of ``State`` (their JSON, byte for byte:
 ``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
 that do not change (the rules, the players, each finished hand) written once per table.  Building
@@ -595,25 +595,50 @@ class State(_Model):
 STATE_FIELDS: Final = frozenset(State.model_fields) - {"type", "n"}
 VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
 
-StateParts: TypeAlias = tuple[dict[str, str], ViewParts | None]
-"""A state as the JSON of each of its fields (``view`` among them, ``null`` or a placeholder) and
-its view's parts (or None before the start): what a delta is made from."""
+StateParts: TypeAlias = tuple[Fields, Fields, Fields, ViewParts | None]
+"""A state as the JSON of its fields in three runs, in ``State``'s order, ``view`` between the first
+two: ``seq`` to ``help`` (every seat's alike), ``legal`` (the seat's), ``waiting`` and ``record``
+(every seat's alike); and its view's parts (None before the start): what a delta is made from."""
 
 
-def state_parts(*, seq: int, started: bool, seats: str, help: bool, view: ViewParts | None,
-                legal: list[str] | None, waiting: str | None, record: str | None) -> StateParts:
-    """A state's parts from the JSON of each: ``seats`` (the list of ``SeatFacts``), ``view``
-    (``ViewWriter.fields``), ``waiting`` and ``record``; ``legal`` None for the seat's legal actions
-    as its view says (``legal_actions``), from the view's JSON."""
-    return ({"seq": str(seq), "started": _TRUTH[started], "seats": seats, "help": _TRUTH[help],
-             "view": "null" if view is None else "{}",
-             "legal": _names(legal) if legal is not None else _legal_text(view), "waiting": waiting or "null",
-             "record": record or "null"}, view)
+class StateWriter:
+    """Writes the states of one table as the protocol sends them (``State(...).dump()``, byte for
+    byte), in ``StateParts``: the runs every seat sees alike once per change, each the very
+    ``Fields`` of last time while unchanged (as ``ViewWriter`` writes the views)."""
+
+    def __init__(self) -> None:
+        self._head: tuple[tuple[str, ...], Fields] | None = None
+        self._tail: tuple[tuple[str, str], Fields] | None = None
+        self._legal: dict[int, Fields] = {}  # each seat's, as last written
+
+    def parts(self, *, seq: int, started: bool, seats: str, help: bool, waiting: str | None, record: str | None,
+              views: list[ViewParts] | None = None, count: int = 1) -> list[StateParts]:
+        """The parts of the state of each seat of ``views`` (``ViewWriter.seat_fields``), or of
+        ``count`` seats before the start (no view, nothing legal), from the JSON of ``seats`` (the
+        list of ``SeatFacts``), ``waiting`` and ``record``."""
+        head = (str(seq), _TRUTH[started], seats, _TRUTH[help])
+        if self._head is None or self._head[0] != head:
+            self._head = (head, Fields(dict(zip(("seq", "started", "seats", "help"), head, strict=True))))
+        tail = (waiting or "null", record or "null")
+        if self._tail is None or self._tail[0] != tail:
+            self._tail = (tail, Fields({"waiting": tail[0], "record": tail[1]}))
+        head_fields, tail_fields = self._head[1], self._tail[1]
+        if views is None:
+            none = self._legal_fields(-1, "[]")
+            return [(head_fields, none, tail_fields, None)] * count
+        return [(head_fields, self._legal_fields(int(view[0].texts["seat"]), _legal_text(view)), tail_fields, view)
+                for view in views]
+
+    def _legal_fields(self, seat: int, text: str) -> Fields:
+        found = self._legal.get(seat)
+        if found is None or found.texts["legal"] != text:
+            found = self._legal[seat] = Fields({"legal": text})
+        return found
 
 
-def _legal_text(view: ViewParts | None) -> str:
+def _legal_text(view: ViewParts) -> str:
     """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
-    if view is None or view[3].texts["to_act"] != view[0].texts["seat"]:
+    if view[3].texts["to_act"] != view[0].texts["seat"]:
         return "[]"
     legal = view[4].texts
     if view[1].texts["phase"] == '"bidding"':
@@ -624,21 +649,18 @@ def _legal_text(view: ViewParts | None) -> str:
 
 def full_text(parts: StateParts, n: int | None = None) -> str:
     """``State(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
-    top, view = parts
-    fields = {"type": '"state"', **top}
-    if view is not None:
-        fields["view"] = view_text(view)
-    if n is not None:
-        fields["n"] = str(n)
-    return object_text(fields)
+    head, legal, tail, view = parts
+    number = "" if n is None else f',"n":{n}'
+    return (f'{{"type":"state",{head.members},"view":{"null" if view is None else view_text(view)},'
+            f'{legal.members},{tail.members}{number}}}')
 
 
 def delta_text(n: int, old: StateParts, new: StateParts) -> str:
     """Version 2's ``delta`` numbered ``n``: the state's fields whose JSON differs from ``old``'s,
     and the view's (``view``: null when the view is sent whole in ``state``, or unchanged)."""
-    old_top, old_view = old
-    top, view = new
-    changed = [f'"{key}":{text}' for key, text in top.items() if key != "view" and old_top[key] != text]
+    view = new[3]
+    old_view = old[3]
+    changed = [text for text in (new[0].changed(old[0]), new[1].changed(old[1]), new[2].changed(old[2])) if text]
     members = "null"
     if view is None:
         if old_view is not None:

@@ -78,6 +78,7 @@ from .protocol import (
     SeatFacts,
     State,
     StateParts,
+    StateWriter,
     ViewWriter,
     Waiting,
     Welcome,
@@ -85,7 +86,6 @@ from .protocol import (
     dump,
     full_text,
     legal_actions,
-    state_parts,
     view_to_json,
 )
 
@@ -339,6 +339,7 @@ class Table:
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
     writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
+    state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
     record_text: str | None = None  # the finished game's record as JSON, once it is over
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
@@ -450,14 +451,14 @@ class Table:
         seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
         waiting_text = self._waiting_json()
         if game is None:
-            return [state_parts(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
-                                waiting=waiting_text, record=None) for _seat in seats]
+            return self.state_writer.parts(seq=seq, started=False, seats=facts, help=people, waiting=waiting_text,
+                                           record=None, count=len(seats))
         if game.over and self.record_text is None:
             self.record_text = record_from_game(game).model_dump_json()
         record = self.record_text if game.over else None
         views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
-        return [state_parts(seq=seq, started=True, seats=facts, help=people, view=fields, legal=None,
-                            waiting=waiting_text, record=record) for fields in views]
+        return self.state_writer.parts(seq=seq, started=True, seats=facts, help=people, waiting=waiting_text,
+                                       record=record, views=views)
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
