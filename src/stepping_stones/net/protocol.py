@@ -454,11 +454,6 @@ def _names(names: Iterable[str]) -> str:
     return f'["{joined}"]' if joined else "[]"
 
 
-def object_text(fields: dict[str, str]) -> str:
-    """A JSON object from the JSON of its fields, in their order (keys are plain names)."""
-    return "{" + ",".join([f'"{key}":{text}' for key, text in fields.items()]) + "}"
-
-
 def legal_actions(view: PlayerView) -> list[str]:
     """What the seat may do now, in the record's spelling: its bids, or its cards, or nothing."""
     if view.to_act != view.seat:
