@@ -312,14 +312,15 @@ Own: TypeAlias = tuple[int, int, tuple[Bid, ...], int]
 """What of a seat's view is its own (``Game.own``): its cards, the cards it was dealt, its legal
 bids and its legal cards."""
 
-ViewParts: TypeAlias = tuple[Fields, Fields, Fields, Fields, Fields]
-"""A view as the JSON of its fields, in five runs in ``ViewJSON``'s order: the seat; what changes
-once a hand (``rules`` to ``history``); the seat's cards; the hand as everyone sees it (``bids`` to
+ViewParts: TypeAlias = tuple[Fields, Fields, Fields, Fields, Fields, Fields]
+"""A view as the JSON of its fields, in six runs in ``ViewJSON``'s order: the seat; what changes
+once a hand (``rules`` to ``history``); the seat's cards; the bidding as everyone sees it (``bids``
+to ``puddle``: the same all through the play); the cards played and who is to act (``plays`` to
 ``to_act``); the seat's legal moves."""
 
 _HAND_FIELDS: Final = ("rules", "players", "phase", "hand_number", "forehand", "sheet", "redo_spent", "history")
-_PLAY_FIELDS: Final = ("bids", "bid_seats", "bidder", "in_puddle", "declarer", "declaration", "puddle", "plays",
-                       "play_seats", "trick_winners", "winning", "to_act")
+_BIDDING_FIELDS: Final = ("bids", "bid_seats", "bidder", "in_puddle", "declarer", "declaration", "puddle")
+_PLAY_FIELDS: Final = ("plays", "play_seats", "trick_winners", "winning", "to_act")
 _PHASES: Final = {phase: f'"{phase.value}"' for phase in Phase}
 
 
@@ -340,7 +341,8 @@ class ViewWriter:
         self._players: tuple[tuple[str, ...], str] | None = None
         self._sheet: tuple[object, str] | None = None
         self._hand: tuple[tuple[object, ...], Fields] | None = None  # the runs every seat sees alike, as last written
-        self._play: tuple[tuple[str, ...], Fields] | None = None
+        self._bidding: tuple[tuple[object, ...], Fields] | None = None
+        self._play: tuple[tuple[object, ...], Fields] | None = None
         self._seats: dict[int, Fields] = {}  # each seat's own runs, as last written
         self._cards: dict[int, tuple[tuple[int, int], Fields]] = {}
         self._legal: dict[int, tuple[tuple[tuple[Bid, ...], int], Fields]] = {}
@@ -383,7 +385,7 @@ class ViewWriter:
     def seat_fields(self, view: PlayerView, owns: list[tuple[int, Own]]) -> list[ViewParts]:
         """The JSON of each field of the view of each seat of ``owns`` (its seat and what of its view
         is its own, ``Game.own``), ``view`` being any seat's view of the game at that moment, in
-        ``ViewJSON``'s order, in five runs (``ViewParts``).  What every seat sees alike is written
+        ``ViewJSON``'s order, in six runs (``ViewParts``).  What every seat sees alike is written
         once, from ``view``; a run whose fields are all as last time is the very ``Fields`` of last
         time, so that a delta (version 2) passes over it by identity, and compares the runs that
         every seat shares once."""
@@ -394,15 +396,20 @@ class ViewWriter:
                      str(view.hand_number), str(view.forehand), self._sheet_text(view.sheet),
                      _list(map(_TRUTH.__getitem__, view.redo_spent)), self._history_text(view.history))
             self._hand = (hand, Fields(dict(zip(_HAND_FIELDS, texts, strict=True))))
-        play = (_names(map(str, view.bids)), _list(map(str, view.bid_seats)), _number(view.bidder),
-                _TRUTH[view.in_puddle], _number(view.declarer),
-                f'"{view.declaration}"' if view.declaration is not None else "null", _TRUTH[view.puddle],
-                f'"{_sequence(view.plays)}"', _list(map(str, view.play_seats)), _list(map(str, view.trick_winners)),
-                _number(view.winning), _number(view.to_act))
+        bidding = (view.bids, view.bid_seats, view.bidder, view.in_puddle, view.declarer, view.declaration,
+                   view.puddle)
+        if self._bidding is None or self._bidding[0] != bidding:
+            said = (_names(map(str, view.bids)), _list(map(str, view.bid_seats)), _number(view.bidder),
+                    _TRUTH[view.in_puddle], _number(view.declarer),
+                    f'"{view.declaration}"' if view.declaration is not None else "null", _TRUTH[view.puddle])
+            self._bidding = (bidding, Fields(dict(zip(_BIDDING_FIELDS, said, strict=True))))
+        play = (view.plays, view.play_seats, view.trick_winners, view.winning, view.to_act)
         if self._play is None or self._play[0] != play:
-            self._play = (play, Fields(dict(zip(_PLAY_FIELDS, play, strict=True))))
-        hand_fields, play_fields = self._hand[1], self._play[1]
-        return [(self._seat_fields(seat), hand_fields, self._cards_fields(seat, own), play_fields,
+            played = (f'"{_sequence(view.plays)}"', _list(map(str, view.play_seats)),
+                      _list(map(str, view.trick_winners)), _number(view.winning), _number(view.to_act))
+            self._play = (play, Fields(dict(zip(_PLAY_FIELDS, played, strict=True))))
+        hand_fields, bidding_fields, play_fields = self._hand[1], self._bidding[1], self._play[1]
+        return [(self._seat_fields(seat), hand_fields, self._cards_fields(seat, own), bidding_fields, play_fields,
                  self._legal_fields(seat, own)) for seat, own in owns]
 
     def _seat_fields(self, seat: int) -> Fields:
@@ -635,9 +642,9 @@ class StateWriter:
 
 def _legal_text(view: ViewParts) -> str:
     """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
-    if view[3].texts["to_act"] != view[0].texts["seat"]:
+    if view[4].texts["to_act"] != view[0].texts["seat"]:
         return "[]"
-    legal = view[4].texts
+    legal = view[5].texts
     if view[1].texts["phase"] == '"bidding"':
         return legal["legal_bids"]
     cards = legal["legal_cards"]
