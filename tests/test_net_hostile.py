@@ -170,3 +170,73 @@ def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
     seen, log, secret = asyncio.run(game())
     assert len(seen) >= 2 and all(secret not in text for text in seen)
     assert "refused a hello" in log and secret[5:] not in log
+
+
+class _SlowSocket:
+    """A websocket whose peer reads only when the test lets it: each write past ``room`` waits
+    until ``drain`` (as aiohttp waits for a full socket to drain)."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.written: list[str] = []
+        self.closed_with: int | None = None
+        self.drained = asyncio.Event()
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_with is not None
+
+    async def send_str(self, text: str) -> None:
+        self.written.append(text)  # the frame goes to the socket's buffer, then the writer waits
+        if len(self.written) > self.room:
+            await self.drained.wait()
+
+    async def close(self, code: int) -> None:
+        self.closed_with = code
+
+
+def test_a_client_that_reads_slowly_gets_its_messages_in_order_or_is_closed():
+    """A message goes to the socket within ``send`` while nothing waits before it; behind a full
+    socket the messages wait, in order, and are written when it drains, and then ``send`` writes
+    at once again; past ``Limits.queue`` waiting the client is closed, never holding up a table."""
+    from aiohttp import WSCloseCode
+
+    from stepping_stones.net.server import _Client
+
+    async def probe() -> None:
+        ws = _SlowSocket(room=2)
+        client = _Client(ws, limit=3)  # type: ignore[arg-type]
+        client.send("a")
+        client.send("b")
+        assert ws.written == ["a", "b"] and client.writer is None  # at once, no task
+        client.send("c")  # the socket is full: written, and the writer waits for it to drain
+        client.send("d")
+        client.send("e")
+        assert ws.written == ["a", "b", "c"] and client.writer is not None
+        ws.drained.set()
+        await asyncio.sleep(0)  # the loop runs the writer (no clock: it waits on nothing else)
+        while client.writer is not None:
+            await asyncio.sleep(0)
+        assert ws.written == ["a", "b", "c", "d", "e"]
+        ws.room, ws.drained = 6, asyncio.Event()
+        client.send("f")
+        assert ws.written[-1] == "f" and client.writer is None
+        client.send("g")  # the socket is full again: the client is too slow for the table
+        for text in ("h", "i", "j"):
+            client.send(text)
+        assert client.writer is not None and not client.closing
+        client.send("k")  # a fourth waiting: closed
+        assert client.closing
+        await client.closed()
+        assert ws.closed_with == WSCloseCode.POLICY_VIOLATION and ws.written[-1] == "g"
+        client.send("l")  # nothing more goes out
+        assert ws.written[-1] == "g"
+
+        ws = _SlowSocket(room=10)
+        client = _Client(ws, limit=3)  # type: ignore[arg-type]
+        client.send("a")
+        client.close()  # what was sent before goes; then the door closes
+        await client.closed()
+        assert ws.written == ["a"] and ws.closed_with == WSCloseCode.POLICY_VIOLATION
+
+    asyncio.run(probe())

@@ -117,6 +117,68 @@ def test_an_action_that_is_no_bid_or_card_is_refused_as_illegal():
     assert str(Act(type="action", seq=0, bid="may-trump 9 B").action()) == "may-trump 9 B"
 
 
+def _read_as_the_models_do(data: str) -> tuple[int, object] | str:
+    """What ``parse_client`` and ``Act.action`` make of ``data``: (seq, action), or the refusal."""
+    try:
+        message = parse_client(data)
+        if not isinstance(message, Act):
+            return "not an action"
+        return message.seq, message.action()
+    except ProtocolError as exc:
+        return f"refused: {exc}"
+
+
+def test_an_action_read_without_the_models_is_what_the_models_read_or_left_to_them():
+    """The server reads an action as this package's client writes it without the models
+    (``quick_action``): every bid and card there is, every state number's edge, and near misses of
+    the form (escapes, spaces, fields twice or in another order, out of bounds) are each either
+    read exactly as ``parse_client`` reads them, or left to it (None)."""
+    from stepping_stones.engine import CARD_NAMES, CONTRACTS, Declaration
+    from stepping_stones.net.protocol import MAX_SEQ, dump, quick_action
+
+    moves = [("card", name) for name in CARD_NAMES] + [("bid", "pass")]
+    for cid in CONTRACTS:
+        for ranking in (9, 1):
+            for trump in ("", " C", " B"):
+                for redo in ("", " redo"):
+                    moves.append(("bid", f"{cid} {ranking}{trump}{redo}"))
+    read = 0
+    for kind, text in moves:
+        for seq in (0, 1, 41, MAX_SEQ):
+            data = dump(Act(type="action", seq=seq, **{kind: text}))
+            quick = quick_action(data)
+            models = _read_as_the_models_do(data)
+            assert quick == (models if isinstance(models, tuple) else None), data  # every real one, quickly
+            if quick is not None:
+                read += 1
+                if isinstance(quick[1], Declaration):
+                    assert str(quick[1]) == text
+    assert read > (len(CARD_NAMES) + len(CONTRACTS)) * 4
+    near = [
+        '{"type":"action","seq":3,"bid":null,"card":"K9"}',
+        '{"type":"action","seq":3,"bid":null,"card":null}',
+        '{"type":"action","seq":3,"bid":"pass","card":"K9"}',
+        '{"type":"action","seq":03,"bid":null,"card":"K9"}',
+        f'{{"type":"action","seq":{MAX_SEQ + 1},"bid":null,"card":"K9"}}',
+        '{"type":"action","seq":9999999,"bid":null,"card":"K9"}',
+        '{"type":"action","seq":-1,"bid":null,"card":"K9"}',
+        '{"type":"action","seq":3,"bid":null,"card":"Z9"}',
+        '{"type":"action","seq":3,"bid":null,"card":"K\u0039"}',
+        '{"type":"action","seq":3,"bid":"no such 9","card":null}',
+        '{"type":"action","seq":3,"bid":"pass ","card":null}',
+        '{"type":"action", "seq":3,"bid":null,"card":"K9"}',
+        '{"type":"action","seq":3,"card":"K9","bid":null}',
+        '{"type":"action","seq":3,"bid":null,"card":"K9","card":"K8"}',
+        '{"type":"action","seq":3,"bid":null,"card":"K9"} ',
+        '{"type":"action","seq":3.0,"bid":null,"card":"K9"}',
+        '{"type":"action","seq":3,"bid":null,"card":"K9"}\n',
+    ]
+    for data in near:
+        quick = quick_action(data)
+        assert quick is None or quick == _read_as_the_models_do(data), data
+    assert quick_action(near[0]) == (3, 17) and quick_action(near[0].encode()) is None
+
+
 def test_server_messages_are_checked_by_the_client():
     with pytest.raises(ProtocolError):
         parse_server('{"type":"state","seq":0}')

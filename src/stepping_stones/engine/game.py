@@ -524,47 +524,62 @@ class Game(_Scored):
 
     # --- what one seat may see ------------------------------------------------
 
+    def own(self, seat: Seat) -> tuple[Mask, Mask, tuple[Bid, ...], Mask]:
+        """What of ``view(seat)`` is the seat's own, the rest being the same for every seat: the
+        cards it holds (``own_cards``), the cards it was dealt (``dealt_cards``), and its legal
+        bids and cards (``legal_bids``, ``legal_cards``).  The table server writes each seat's
+        view from one view and these (``net.protocol.ViewWriter``)."""
+        phase = self.phase
+        if phase is not Phase.BIDDING and phase is not Phase.PLAY:
+            return 0, 0, (), 0
+        current = self.log[-1]
+        dealt = current.deal[seat]
+        to_act = self.to_act
+        if not current.declared:
+            return dealt, dealt, tuple(self.legal_bids()) if to_act == seat else (), 0
+        state = current.state
+        return state.hands[seat], dealt, (), state.legal_mask() if to_act == seat else 0
+
     def view(self, seat: Seat) -> PlayerView:
-        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and the open table."""
+        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards (``own``) and the
+        open table."""
         phase = self.phase
         current = self.log[-1] if phase is Phase.BIDDING or phase is Phase.PLAY else None
         to_act = self.to_act
         sheet = {k: (v[0], v[1], v[2]) for k, v in self.sheet.items()}
         redo_spent = (self.redo_spent[0], self.redo_spent[1], self.redo_spent[2])
         history = tuple(self._history)
+        own_cards, dealt, legal_bids, legal_cards = self.own(seat)
         if current is None:
             return PlayerView(
                 seat=seat, rules=self.rules, players=self.players, phase=phase,
                 hand_number=len(self.log) + (0 if phase is Phase.OVER else 1), forehand=self.forehand,
-                sheet=sheet, redo_spent=redo_spent, history=history, own_cards=0, dealt_cards=0,
+                sheet=sheet, redo_spent=redo_spent, history=history, own_cards=own_cards, dealt_cards=dealt,
                 bids=(), bid_seats=(), bidder=None, in_puddle=False, declarer=None, declaration=None,
                 puddle=False, plays=(), play_seats=(), trick_winners=(), winning=None, to_act=to_act,
-                legal_bids=(), legal_cards=0,
+                legal_bids=legal_bids, legal_cards=legal_cards,
             )
-        dealt = current.deal[seat]
         bids = tuple(current.bids)
         if not current.declared:
-            bidder = self.bidder
             return PlayerView(
                 seat=seat, rules=self.rules, players=self.players, phase=phase,
                 hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
-                history=history, own_cards=dealt, dealt_cards=dealt, bids=bids,
-                bid_seats=tuple(current.bid_seats()), bidder=bidder, in_puddle=self.in_puddle,
+                history=history, own_cards=own_cards, dealt_cards=dealt, bids=bids,
+                bid_seats=tuple(current.bid_seats()), bidder=self.bidder, in_puddle=self.in_puddle,
                 declarer=None, declaration=None, puddle=False, plays=(), play_seats=(), trick_winners=(),
-                winning=None, to_act=to_act,
-                legal_bids=tuple(self.legal_bids()) if to_act == seat else (), legal_cards=0,
+                winning=None, to_act=to_act, legal_bids=legal_bids, legal_cards=legal_cards,
             )
         state = current.state
         winning = state.winning()
         return PlayerView(
             seat=seat, rules=self.rules, players=self.players, phase=phase,
             hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
-            history=history, own_cards=state.hands[seat], dealt_cards=dealt, bids=bids,
+            history=history, own_cards=own_cards, dealt_cards=dealt, bids=bids,
             bid_seats=tuple(current.bid_seats()), bidder=None, in_puddle=False,
             declarer=state.declarer, declaration=current.declaration, puddle=current.puddle,
             plays=tuple(state.plays), play_seats=tuple(state.play_seats()),
             trick_winners=tuple(state.winners), winning=winning[0] if winning else None, to_act=to_act,
-            legal_bids=(), legal_cards=state.legal_mask() if to_act == seat else 0,
+            legal_bids=legal_bids, legal_cards=legal_cards,
         )
 
 

@@ -13,17 +13,20 @@ checks whole (``checked_state``); version 1 clients get every state whole.
 sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).
 
-What the server sends goes out without a model on the way: ``ViewWriter``, ``state_parts`` and
+What the server sends goes out without a model on the way: ``ViewWriter``, ``StateWriter`` and
 ``full_text`` write the very JSON of ``view_to_json(v)`` and of ``State`` (their JSON, byte for byte:
 ``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
-that do not change (the rules, the players, each finished hand) written once per table.  Building
-and validating three pydantic states per action cost the server most of its time; what comes in
-is still checked by the models at the boundary.
+that do not change (the rules, the players, each finished hand) written once per table, and a
+state's fields in runs (``Fields``) that stay the very same objects while unchanged, so that a
+delta passes over them by identity.  Building and validating three pydantic states per action cost
+the server most of its time; what comes in is still checked by the models at the boundary, but
+for an action written as this package's client writes it (``quick_action``, to the same result).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
@@ -274,6 +277,58 @@ def _past_text(hand: _PastHand) -> str:
     })
 
 
+class Fields:
+    """Some fields of a state's view as JSON: the text of each by its name, in their order, and
+    written once as an object's members (``"name":text,...``)."""
+
+    __slots__ = ("_diff", "_members", "texts")
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+        self._members: str | None = None
+        self._diff: tuple[Fields, str] | None = None  # the members changed since a ``Fields``, as last asked
+
+    @property
+    def members(self) -> str:
+        if self._members is None:
+            self._members = ",".join([f'"{key}":{text}' for key, text in self.texts.items()])
+        return self._members
+
+    def changed(self, old: Fields) -> str:
+        """The members whose text differs from ``old``'s (fields of the same names): the three seats
+        of a table mostly ask it of the same two, so the last answer is kept."""
+        if old is self:
+            return ""
+        diff = self._diff
+        if diff is None or diff[0] is not old:
+            before = old.texts
+            diff = self._diff = (old, ",".join([f'"{key}":{text}' for key, text in self.texts.items()
+                                                 if before[key] != text]))
+            old._diff = None  # each run holds the one before it at most, not every run of the game
+        return diff[1]
+
+
+Own: TypeAlias = tuple[int, int, tuple[Bid, ...], int]
+"""What of a seat's view is its own (``Game.own``): its cards, the cards it was dealt, its legal
+bids and its legal cards."""
+
+ViewParts: TypeAlias = tuple[Fields, Fields, Fields, Fields, Fields, Fields]
+"""A view as the JSON of its fields, in six runs in ``ViewJSON``'s order: the seat; what changes
+once a hand (``rules`` to ``history``); the seat's cards; the bidding as everyone sees it (``bids``
+to ``puddle``: the same all through the play); the cards played and who is to act (``plays`` to
+``to_act``); the seat's legal moves."""
+
+_HAND_FIELDS: Final = ("rules", "players", "phase", "hand_number", "forehand", "sheet", "redo_spent", "history")
+_BIDDING_FIELDS: Final = ("bids", "bid_seats", "bidder", "in_puddle", "declarer", "declaration", "puddle")
+_PLAY_FIELDS: Final = ("plays", "play_seats", "trick_winners", "winning", "to_act")
+_PHASES: Final = {phase: f'"{phase.value}"' for phase in Phase}
+
+
+def view_text(parts: ViewParts) -> str:
+    """The view's JSON from its parts (``view_to_json(v).model_dump_json()``, byte for byte)."""
+    return "{" + ",".join([run.members for run in parts]) + "}"
+
+
 class ViewWriter:
     """Writes the views of one game as the protocol sends them (``view_to_json(v).model_dump_json()``,
     byte for byte), each finished hand once: a finished hand never changes, and every seat sees it
@@ -285,6 +340,12 @@ class ViewWriter:
         self._history_joined: tuple[int, str] = (-1, "")  # the history's JSON, by its length
         self._players: tuple[tuple[str, ...], str] | None = None
         self._sheet: tuple[object, str] | None = None
+        self._hand: tuple[tuple[object, ...], Fields] | None = None  # the runs every seat sees alike, as last written
+        self._bidding: tuple[tuple[object, ...], Fields] | None = None
+        self._play: tuple[tuple[object, ...], Fields] | None = None
+        self._seats: dict[int, Fields] = {}  # each seat's own runs, as last written
+        self._cards: dict[int, tuple[tuple[int, int], Fields]] = {}
+        self._legal: dict[int, tuple[tuple[tuple[Bid, ...], int], Fields]] = {}
 
     def _rules_text(self, view: PlayerView) -> str:
         if self._rules is None or self._rules[0] != view.rules:
@@ -311,34 +372,65 @@ class ViewWriter:
 
     def texts(self, views: list[PlayerView]) -> list[str]:
         """The JSON of each of ``views``, views of one game at one moment (one per seat)."""
-        return [object_text(fields) for fields in self.fields(views)]
+        return [view_text(parts) for parts in self.fields(views)]
 
-    def fields(self, views: list[PlayerView]) -> list[dict[str, str]]:
+    def fields(self, views: list[PlayerView]) -> list[ViewParts]:
         """The JSON of each field of each of ``views`` (views of one game at one moment, one per
-        seat), in ``ViewJSON``'s order: what every seat sees alike is written once, from the first,
-        and each seat's own cards and choices from its own view.  A delta (version 2) sends the
-        fields whose text changed."""
+        seat): ``seat_fields`` of the first and each one's own cards and choices."""
         if not views:
             return []
-        view = views[0]
-        public = {
-            "rules": self._rules_text(view), "players": self._players_text(view.players),
-            "phase": f'"{view.phase.value}"', "hand_number": str(view.hand_number), "forehand": str(view.forehand),
-            "sheet": self._sheet_text(view.sheet), "redo_spent": _list(map(_TRUTH.__getitem__, view.redo_spent)),
-            "history": self._history_text(view.history),
-        }
-        rest = {
-            "bids": _names(map(str, view.bids)), "bid_seats": _list(map(str, view.bid_seats)),
-            "bidder": _number(view.bidder), "in_puddle": _TRUTH[view.in_puddle], "declarer": _number(view.declarer),
-            "declaration": f'"{view.declaration}"' if view.declaration is not None else "null",
-            "puddle": _TRUTH[view.puddle], "plays": f'"{_sequence(view.plays)}"',
-            "play_seats": _list(map(str, view.play_seats)), "trick_winners": _list(map(str, view.trick_winners)),
-            "winning": _number(view.winning), "to_act": _number(view.to_act),
-        }
-        return [{"seat": str(v.seat), **public, "own_cards": f'"{_cards(v.own_cards)}"',
-                 "dealt_cards": f'"{_cards(v.dealt_cards)}"', **rest,
-                 "legal_bids": _names(map(str, v.legal_bids)), "legal_cards": f'"{_cards(v.legal_cards)}"'}
-                for v in views]
+        return self.seat_fields(views[0], [(v.seat, (v.own_cards, v.dealt_cards, v.legal_bids, v.legal_cards))
+                                           for v in views])
+
+    def seat_fields(self, view: PlayerView, owns: list[tuple[int, Own]]) -> list[ViewParts]:
+        """The JSON of each field of the view of each seat of ``owns`` (its seat and what of its view
+        is its own, ``Game.own``), ``view`` being any seat's view of the game at that moment, in
+        ``ViewJSON``'s order, in six runs (``ViewParts``).  What every seat sees alike is written
+        once, from ``view``; a run whose fields are all as last time is the very ``Fields`` of last
+        time, so that a delta (version 2) passes over it by identity, and compares the runs that
+        every seat shares once."""
+        hand = (view.rules, view.players, view.phase, view.hand_number, view.forehand, view.sheet, view.redo_spent,
+                view.history)  # compared item by item, each by identity first: the same objects mostly
+        if self._hand is None or self._hand[0] != hand:
+            texts = (self._rules_text(view), self._players_text(view.players), _PHASES[view.phase],
+                     str(view.hand_number), str(view.forehand), self._sheet_text(view.sheet),
+                     _list(map(_TRUTH.__getitem__, view.redo_spent)), self._history_text(view.history))
+            self._hand = (hand, Fields(dict(zip(_HAND_FIELDS, texts, strict=True))))
+        bidding = (view.bids, view.bid_seats, view.bidder, view.in_puddle, view.declarer, view.declaration,
+                   view.puddle)
+        if self._bidding is None or self._bidding[0] != bidding:
+            said = (_names(map(str, view.bids)), _list(map(str, view.bid_seats)), _number(view.bidder),
+                    _TRUTH[view.in_puddle], _number(view.declarer),
+                    f'"{view.declaration}"' if view.declaration is not None else "null", _TRUTH[view.puddle])
+            self._bidding = (bidding, Fields(dict(zip(_BIDDING_FIELDS, said, strict=True))))
+        play = (view.plays, view.play_seats, view.trick_winners, view.winning, view.to_act)
+        if self._play is None or self._play[0] != play:
+            played = (f'"{_sequence(view.plays)}"', _list(map(str, view.play_seats)),
+                      _list(map(str, view.trick_winners)), _number(view.winning), _number(view.to_act))
+            self._play = (play, Fields(dict(zip(_PLAY_FIELDS, played, strict=True))))
+        hand_fields, bidding_fields, play_fields = self._hand[1], self._bidding[1], self._play[1]
+        return [(self._seat_fields(seat), hand_fields, self._cards_fields(seat, own), bidding_fields, play_fields,
+                 self._legal_fields(seat, own)) for seat, own in owns]
+
+    def _seat_fields(self, seat: int) -> Fields:
+        found = self._seats.get(seat)
+        if found is None:
+            found = self._seats[seat] = Fields({"seat": str(seat)})
+        return found
+
+    def _cards_fields(self, seat: int, own: Own) -> Fields:
+        found = self._cards.get(seat)
+        if found is None or found[0] != own[:2]:
+            found = self._cards[seat] = (own[:2], Fields({"own_cards": f'"{_cards(own[0])}"',
+                                                          "dealt_cards": f'"{_cards(own[1])}"'}))
+        return found[1]
+
+    def _legal_fields(self, seat: int, own: Own) -> Fields:
+        found = self._legal.get(seat)
+        if found is None or found[0] != own[2:]:
+            found = self._legal[seat] = (own[2:], Fields({"legal_bids": _names(map(str, own[2])),
+                                                          "legal_cards": f'"{_cards(own[3])}"'}))
+        return found[1]
 
     def _sheet_text(self, sheet: dict[str, tuple[int | None, int | None, int | None]]) -> str:
         key = tuple(sheet.items())
@@ -369,11 +461,6 @@ def _names(names: Iterable[str]) -> str:
     nothing JSON escapes)."""
     joined = '","'.join(names)
     return f'["{joined}"]' if joined else "[]"
-
-
-def object_text(fields: dict[str, str]) -> str:
-    """A JSON object from the JSON of its fields, in their order (keys are plain names)."""
-    return "{" + ",".join([f'"{key}":{text}' for key, text in fields.items()]) + "}"
 
 
 def legal_actions(view: PlayerView) -> list[str]:
@@ -512,58 +599,82 @@ class State(_Model):
 STATE_FIELDS: Final = frozenset(State.model_fields) - {"type", "n"}
 VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
 
-StateParts: TypeAlias = tuple[dict[str, str], dict[str, str] | None]
-"""A state as the JSON of each of its fields (``view`` among them, ``null`` or a placeholder) and
-the JSON of each field of its view (or None before the start): what a delta is made from."""
+StateParts: TypeAlias = tuple[Fields, Fields, Fields, ViewParts | None]
+"""A state as the JSON of its fields in three runs, in ``State``'s order, ``view`` between the first
+two: ``seq`` to ``help`` (every seat's alike), ``legal`` (the seat's), ``waiting`` and ``record``
+(every seat's alike); and its view's parts (None before the start): what a delta is made from."""
 
 
-def state_parts(*, seq: int, started: bool, seats: str, help: bool, view: dict[str, str] | None,
-                legal: list[str] | None, waiting: str | None, record: str | None) -> StateParts:
-    """A state's parts from the JSON of each: ``seats`` (the list of ``SeatFacts``), ``view``
-    (``ViewWriter.fields``), ``waiting`` and ``record``; ``legal`` None for the seat's legal actions
-    as its view says (``legal_actions``), from the view's JSON."""
-    return ({"seq": str(seq), "started": _TRUTH[started], "seats": seats, "help": _TRUTH[help],
-             "view": "null" if view is None else "{}",
-             "legal": _names(legal) if legal is not None else _legal_text(view), "waiting": waiting or "null",
-             "record": record or "null"}, view)
+class StateWriter:
+    """Writes the states of one table as the protocol sends them (``State(...).dump()``, byte for
+    byte), in ``StateParts``: the runs every seat sees alike once per change, each the very
+    ``Fields`` of last time while unchanged (as ``ViewWriter`` writes the views)."""
+
+    def __init__(self) -> None:
+        self._head: tuple[tuple[str, ...], Fields] | None = None
+        self._tail: tuple[tuple[str, str], Fields] | None = None
+        self._legal: dict[int, Fields] = {}  # each seat's, as last written
+
+    def parts(self, *, seq: int, started: bool, seats: str, help: bool, waiting: str | None, record: str | None,
+              views: list[ViewParts] | None = None, count: int = 1) -> list[StateParts]:
+        """The parts of the state of each seat of ``views`` (``ViewWriter.seat_fields``), or of
+        ``count`` seats before the start (no view, nothing legal), from the JSON of ``seats`` (the
+        list of ``SeatFacts``), ``waiting`` and ``record``."""
+        head = (str(seq), _TRUTH[started], seats, _TRUTH[help])
+        if self._head is None or self._head[0] != head:
+            self._head = (head, Fields(dict(zip(("seq", "started", "seats", "help"), head, strict=True))))
+        tail = (waiting or "null", record or "null")
+        if self._tail is None or self._tail[0] != tail:
+            self._tail = (tail, Fields({"waiting": tail[0], "record": tail[1]}))
+        head_fields, tail_fields = self._head[1], self._tail[1]
+        if views is None:
+            none = self._legal_fields(-1, "[]")
+            return [(head_fields, none, tail_fields, None)] * count
+        return [(head_fields, self._legal_fields(int(view[0].texts["seat"]), _legal_text(view)), tail_fields, view)
+                for view in views]
+
+    def _legal_fields(self, seat: int, text: str) -> Fields:
+        found = self._legal.get(seat)
+        if found is None or found.texts["legal"] != text:
+            found = self._legal[seat] = Fields({"legal": text})
+        return found
 
 
-def _legal_text(view: dict[str, str] | None) -> str:
+def _legal_text(view: ViewParts) -> str:
     """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
-    if view is None or view["to_act"] != view["seat"]:
+    if view[4].texts["to_act"] != view[0].texts["seat"]:
         return "[]"
-    if view["phase"] == '"bidding"':
-        return view["legal_bids"]
-    cards = view["legal_cards"]
+    legal = view[5].texts
+    if view[1].texts["phase"] == '"bidding"':
+        return legal["legal_bids"]
+    cards = legal["legal_cards"]
     return "[" + cards.replace(" ", '","') + "]" if cards != '""' else "[]"
 
 
 def full_text(parts: StateParts, n: int | None = None) -> str:
     """``State(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
-    top, view = parts
-    fields = {"type": '"state"', **top}
-    if view is not None:
-        fields["view"] = object_text(view)
-    if n is not None:
-        fields["n"] = str(n)
-    return object_text(fields)
+    head, legal, tail, view = parts
+    number = "" if n is None else f',"n":{n}'
+    return (f'{{"type":"state",{head.members},"view":{"null" if view is None else view_text(view)},'
+            f'{legal.members},{tail.members}{number}}}')
 
 
 def delta_text(n: int, old: StateParts, new: StateParts) -> str:
     """Version 2's ``delta`` numbered ``n``: the state's fields whose JSON differs from ``old``'s,
     and the view's (``view``: null when the view is sent whole in ``state``, or unchanged)."""
-    old_top, old_view = old
-    top, view = new
-    changed = {key: text for key, text in top.items() if key != "view" and old_top[key] != text}
-    view_text = "null"
+    view = new[3]
+    old_view = old[3]
+    changed = [text for text in (new[0].changed(old[0]), new[1].changed(old[1]), new[2].changed(old[2])) if text]
+    members = "null"
     if view is None:
         if old_view is not None:
-            changed["view"] = "null"
+            changed.append('"view":null')
     elif old_view is None:
-        changed["view"] = object_text(view)
+        changed.append(f'"view":{view_text(view)}')
     else:
-        view_text = object_text({key: text for key, text in view.items() if old_view[key] != text})
-    return f'{{"type":"delta","n":{n},"state":{object_text(changed)},"view":{view_text}}}'
+        runs = [run.changed(was) for was, run in zip(old_view, view, strict=True) if was is not run]
+        members = "{" + ",".join([text for text in runs if text]) + "}"
+    return f'{{"type":"delta","n":{n},"state":{{{",".join(changed)}}},"view":{members}}}'
 
 
 class Delta(_Model):
@@ -697,6 +808,30 @@ def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync:
         return _CLIENT.validate_python(value, strict=True)
     except ValidationError as exc:
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
+
+
+_QUICK_ACTION: Final = re.compile(
+    r'\{"type":"action","seq":(0|[1-9][0-9]{0,6}),"bid":(?:null|"([A-Za-z0-9 -]{1,'
+    + str(MAX_BID_TEXT) + r'})"),"card":(?:null|"([A-Z0-9]{1,3})")\}', re.ASCII)
+"""An action as ``dump(Act(...))`` writes it (this package's client): nothing in it that JSON
+escapes, no field twice, every one within its bounds."""
+
+
+def quick_action(data: str | bytes) -> tuple[int, Bid | int] | None:
+    """A client's action written as this package's client writes it, read without the models (a
+    server reads one per action): its state number and the engine's bid or card; None for
+    anything else, whatever it is, which ``parse_client`` then reads (and refuses as it must).
+    What it reads is what ``parse_client(data).seq`` and ``.action()`` are."""
+    if type(data) is not str or not (found := _QUICK_ACTION.fullmatch(data)):
+        return None
+    seq_text, bid, card = found.groups()
+    seq = int(seq_text)
+    if seq > MAX_SEQ or (bid is None) == (card is None):
+        return None
+    try:
+        return seq, parse_bid(bid) if bid is not None else parse_card(card or "")
+    except (SteppingStonesError, CardSyntaxError):
+        return None
 
 
 def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | VersionReply | Pong:

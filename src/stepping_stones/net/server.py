@@ -23,9 +23,10 @@ import signal
 import socket
 import ssl
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -47,6 +48,7 @@ from .protocol import (
     dump,
     parse_client,
     parse_new_table,
+    quick_action,
 )
 from .tables import Clock, FileTableStore, TableError, Tables, TableStore
 
@@ -173,43 +175,110 @@ class _OneLine(logging.Handler):
             self.log(message)
 
 
+class _Rest:
+    """The rest of a coroutine that was started by hand (``coro.send(None)``) and stopped at
+    ``blocked``, a future it waits for: awaiting this goes on with it where it stopped, as
+    ``await coro`` would have gone on (Python 3.12's eager tasks start a coroutine so)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], blocked: Any) -> None:
+        self.coro = coro
+        self.blocked = blocked
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coro, blocked = self.coro, self.blocked
+        while True:
+            try:
+                yield blocked
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as exc:  # thrown into the task that awaits: into the coroutine with it
+                try:
+                    blocked = coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                blocked = coro.send(None)
+            except StopIteration:
+                return
+
+
 class _Client:
-    """One websocket as the tables see it: messages queue up and one task writes them, so a client
-    that reads slowly never holds up a table (past ``Limits.queue`` it is closed)."""
+    """One websocket as the tables see it.  A message is written to the socket within ``send``
+    when nothing waits before it: no task and no queue per message (a server sends three for each
+    action).  When the socket is full (a client that reads slowly), the messages wait in order and
+    a task writes them, and past ``Limits.queue`` of them the client is closed: a client never
+    holds up a table."""
 
     def __init__(self, ws: web.WebSocketResponse, limit: int) -> None:
         self.ws = ws
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.limit = limit
+        self.waiting: deque[str] = deque()  # messages behind one the socket has not taken yet
         self.closing = False
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.writer: asyncio.Task[None] | None = None  # writes ``waiting``, then closes if closing
 
     def send(self, text: str) -> None:
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.closing = True
+        if self.writer is not None:  # messages wait: this one after them
+            if len(self.waiting) < self.limit:
+                self.waiting.append(text)
+                return
+            self.closing = True  # too slow for the table: closed, whatever waits
+            self.waiting.clear()
             self.writer.cancel()
+            self.writer = self._task(self._shut(self.writer))
+            return
+        coro = self.ws.send_str(text)
+        try:
+            blocked = coro.send(None)  # the frame is written now, unless the socket is full
+        except StopIteration:
+            return
+        except Exception:  # the connection is gone (ConnectionError, RuntimeError): it closes
+            self.closing = True
+            self.writer = self._task(self._shut(None))
+            return
+        self.writer = self._task(self._write(_Rest(coro, blocked)))
+
+    @staticmethod
+    def _task(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        return asyncio.get_running_loop().create_task(coro)
 
     def close(self) -> None:
         if not self.closing:
-            self.closing = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-                return
-            self.writer.cancel()
+            self.closing = True  # what was sent before still goes (``_write``), then the door closes
+            if self.writer is None:
+                self.writer = self._task(self._shut(None))
 
-    async def _write(self) -> None:
+    async def _write(self, rest: _Rest) -> None:
+        """Finish the message the socket did not take at once, write the ones waiting behind it;
+        then close the connection if it is closing, else let ``send`` write at once again."""
         try:
-            while (text := await self.queue.get()) is not None:
-                await self.ws.send_str(text)
+            await rest
+            while self.waiting:
+                await self.ws.send_str(self.waiting.popleft())
         except (ConnectionError, RuntimeError):
-            pass
-        finally:
-            with contextlib.suppress(Exception):
-                await self.ws.close(code=WSCloseCode.POLICY_VIOLATION if self.closing and not self.ws.closed
-                                    else WSCloseCode.OK)
+            self.closing = True
+            self.waiting.clear()
+        if self.closing:
+            await self._shut(None)
+        else:
+            self.writer = None
+
+    async def _shut(self, before: asyncio.Task[None] | None) -> None:
+        """Close the connection, once the writer ``before`` (cancelled) has stopped."""
+        if before is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await before
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=WSCloseCode.POLICY_VIOLATION if not self.ws.closed else WSCloseCode.OK)
+
+    async def closed(self) -> None:
+        """Wait until the connection is closed (after ``close``)."""
+        if self.writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.writer
 
 
 class TableServer:
@@ -315,8 +384,7 @@ class TableServer:
             self.clients.discard(client)
             await self.tables.gone(client)
             client.close()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await client.writer
+            await client.closed()
         return ws
 
     async def _serve(self, client: _Client, ws: web.WebSocketResponse, remote: str) -> None:
@@ -364,7 +432,16 @@ class TableServer:
 
     async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
         """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
-        ``only_actions``, anything but an action is not even looked at)."""
+        ``only_actions``, anything but an action is not even looked at).  An action as this
+        package's client writes it is read without the models (``quick_action``)."""
+        quick = quick_action(data)
+        if quick is not None:
+            try:
+                await self.tables.act(client, *quick)
+            except TableError as exc:
+                client.send(dump(exc.reply()))
+                return "refused"
+            return "accepted"
         try:
             message = parse_client(data)
         except VersionMismatch as exc:

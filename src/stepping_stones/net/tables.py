@@ -78,6 +78,7 @@ from .protocol import (
     SeatFacts,
     State,
     StateParts,
+    StateWriter,
     ViewWriter,
     Waiting,
     Welcome,
@@ -85,7 +86,6 @@ from .protocol import (
     dump,
     full_text,
     legal_actions,
-    state_parts,
     view_to_json,
 )
 
@@ -339,9 +339,11 @@ class Table:
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
     writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
+    state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
     record_text: str | None = None  # the finished game's record as JSON, once it is over
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
+    _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
 
     @classmethod
     def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
@@ -417,13 +419,21 @@ class Table:
             self._facts_text = (key, _dumps(self._facts()))
         return self._facts_text[1]
 
-    def _waiting(self) -> dict[str, object] | None:
+    def _waiting_json(self) -> str | None:
+        """``waiting()``'s JSON (None for nobody), written again only when it says something else."""
         game = self.game
-        if game is None or game.to_act is None:
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
             return None
-        seat = self.seats[game.to_act]
-        return {"seat": game.to_act, "name": game.players[game.to_act],
-                "connected": seat.connected or seat.kind == "computer", "computer": seat.computer_plays}
+        seat = self.seats[to_act]
+        key = (to_act, game.players[to_act], seat.connected or seat.kind == "computer", seat.computer_plays)
+        text = self._waiting_texts.get(key)
+        if text is None:
+            if len(self._waiting_texts) >= 4 * NUM_SEATS:  # a name changed: only at a start, but let it be
+                self._waiting_texts.clear()
+            text = self._waiting_texts[key] = _dumps({"seat": key[0], "name": key[1], "connected": key[2],
+                                                      "computer": key[3]})
+        return text
 
     def states(self, seats: list[int]) -> list[str]:
         """What each of ``seats`` may see now, as the protocol sends it whole (version 1):
@@ -433,20 +443,22 @@ class Table:
     def parts(self, seats: list[int]) -> list[StateParts]:
         """What each of ``seats`` may see now, as the JSON of each field of its state and view
         (``protocol.full_text`` writes it whole, ``protocol.delta_text`` what changed): the parts
-        every seat sees alike are written once."""
+        every seat sees alike are written once, from one seat's view, and each seat's own from
+        what of its view is its own (``Game.own``)."""
+        if not seats:
+            return []
         game = self.game
         seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
-        waiting = self._waiting()
-        waiting_text = _dumps(waiting) if waiting is not None else None
-        if game is not None and game.over and self.record_text is None:
-            self.record_text = record_from_game(game).model_dump_json()
+        waiting_text = self._waiting_json()
         if game is None:
-            return [state_parts(seq=seq, started=False, seats=facts, help=people, view=None, legal=[],
-                                waiting=waiting_text, record=None) for _seat in seats]
+            return self.state_writer.parts(seq=seq, started=False, seats=facts, help=people, waiting=waiting_text,
+                                           record=None, count=len(seats))
+        if game.over and self.record_text is None:
+            self.record_text = record_from_game(game).model_dump_json()
         record = self.record_text if game.over else None
-        return [state_parts(seq=seq, started=True, seats=facts, help=people, view=fields, legal=None,
-                            waiting=waiting_text, record=record)
-                for fields in self.writer.fields([game.view(seat) for seat in seats])]
+        views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
+        return self.state_writer.parts(seq=seq, started=True, seats=facts, help=people, waiting=waiting_text,
+                                       record=record, views=views)
 
     def state_for(self, seat: int) -> State:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
