@@ -307,24 +307,21 @@ class Solver:
         else:
             # No guess given: the quick count of each side's winners (the horizon's estimate).
             g = round(self._search.estimate(hands, t))
-        step = 0
-        yes = False
+        target = min(max(g, lo + 1), hi)
         while lo < hi:
-            # Zero-window questions: "at least target?"  The first one asks at the guess, the
-            # second next to it, which settles most positions when the guess is good; then the
-            # range left is halved.
-            if step == 0:
-                target = min(max(g, lo + 1), hi)
-            elif step == 1:
-                target = lo + 1 if yes else hi
-            else:
-                target = (lo + hi + 1) // 2
-            step += 1
+            # Zero-window questions: "at least target?"  The first one asks at the guess, each
+            # later one next to the last answer (one more after a yes, the same count after a
+            # no), so the search walks from the guess to the value one step at a time (MTD(f)).
+            # Far from the value a question is cheap (its answer is clear); halving the range
+            # instead asked fewer questions but more of them near the value, where they cost
+            # most: 4-10% more positions on the 30-deal sets of measure_solver_speed.py.
             yes = self.at_least(hands, leader, trick, target)
             if yes:
                 lo = target
+                target += 1
             else:
                 hi = target - 1
+                target = hi
         return lo
 
     def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
