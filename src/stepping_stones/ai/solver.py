@@ -485,6 +485,15 @@ class _PythonSearch:
             found = orders[index] = first + rest if first else rest
             return found
 
+        def ordered_late(mask: int, good: int, late: int) -> list[int]:
+            """The cards of ``mask``, weakest first: those in ``good``, then those in neither,
+            then those in ``late`` (remembered, as ``ordered``; ``good`` and ``late`` disjoint)."""
+            index = mask | (mask & good) << 36 | (mask & late) << 73 | 1 << 109
+            found = orders.get(index)
+            if found is None:
+                found = orders[index] = ordered(mask & ~late, good, True) + ordered(mask & late, 0, True)
+            return found
+
         lose_good: dict[int, int] = {}
         lose_get = lose_good.get
 
@@ -498,7 +507,13 @@ class _PythonSearch:
             standard rule, the declarer's lowest card is above both defenders' lowest; under
             Must Beat, the declarer must go over the lead and the partner cannot go over the
             declarer, or (the partner playing second) the declarer must go over the partner's
-            lowest card that beats the lead."""
+            lowest card that beats the lead.
+
+            From bit 9 on, the suit's nine bits when it is dead for the leader, a lead to try
+            last: the declarer's when both defenders are out of it (the lead is not a safe exit:
+            a side that cannot follow never takes the trick), a defender's when the declarer is
+            out of it (the declarer throws any card on it).  Leading a dead suit last took 6-16%
+            fewer positions on deals 0-7 of the three Lose contracts."""
             held = (index >> 18, index >> 9 & _SUIT_BITS, index & _SUIT_BITS)
             mine = held[leader] & (info_get(index) or make_info(index))[1 + leader]
             good = 0
@@ -526,6 +541,12 @@ class _PythonSearch:
                             forced = key[strongest(ds)] > key[weakest(over) if over else x]
                         if forced:
                             good = bit_of[x]
+            if leader == declarer:
+                dead = not held[nxt[leader]] and not held[nxt[nxt[leader]]]
+            else:
+                dead = not held[declarer]
+            if dead:
+                good |= _SUIT_BITS << 9
             lose_good[index | leader << 27] = good
             return good
 
@@ -699,21 +720,31 @@ class _PythonSearch:
                         moves = ordered(cands, cands & ~trump_mask, False)
                 elif not cands & (cands - 1):
                     moves = [cands.bit_length() - 1]
-                elif k in best_lead:
-                    moves = ordered(cands, 0, True)  # the hint below comes first
                 else:
-                    # Lead low, first the cards ``lose_leads`` picks, suit by suit.
+                    # Lead low, first the cards ``lose_leads`` picks, last the suits it marks
+                    # dead, suit by suit (and the hint below before all).
                     k0 = leader << 27
-                    good = lose_get(i0 | k0)
-                    if good is None:
-                        good = lose_leads(i0, leader)
+                    g = lose_get(i0 | k0)
+                    if g is None:
+                        g = lose_leads(i0, leader)
+                    good = g & 511
+                    late = g >> 9
                     g = lose_get(i1 | k0)
-                    good |= (lose_leads(i1, leader) if g is None else g) << 9
+                    if g is None:
+                        g = lose_leads(i1, leader)
+                    good |= (g & 511) << 9
+                    late |= g >> 9 << 9
                     g = lose_get(i2 | k0)
-                    good |= (lose_leads(i2, leader) if g is None else g) << 18
+                    if g is None:
+                        g = lose_leads(i2, leader)
+                    good |= (g & 511) << 18
+                    late |= g >> 9 << 18
                     g = lose_get(i3 | k0)
-                    good |= (lose_leads(i3, leader) if g is None else g) << 27
-                    moves = ordered(cands, good, True)
+                    if g is None:
+                        g = lose_leads(i3, leader)
+                    good |= (g & 511) << 27
+                    late |= g >> 9 << 27
+                    moves = ordered_late(cands, good, late) if cands & late else ordered(cands, good, True)
             else:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)

@@ -238,6 +238,13 @@ def _weakest(mask, nine_high):
 def _fill(buf, depth, mask, good, order):
     """``buf[depth]``: the cards of ``mask``, those of ``good`` first, each group in ``order``
     (``solver``'s ``ordered``).  Returns how many."""
+    return _fill_late(buf, depth, mask, good, 0, order)
+
+
+@njit(cache=True, nogil=True)
+def _fill_late(buf, depth, mask, good, late, order):
+    """``buf[depth]``: the cards of ``mask``, those of ``good`` first, those of ``late`` last
+    (disjoint from ``good``), each group in ``order`` (``solver``'s ``ordered_late``)."""
     n = 0
     want = _popcount(mask)
     first = mask & good
@@ -250,12 +257,21 @@ def _fill(buf, depth, mask, good, order):
                 n += 1
                 if n == m:
                     break
-    rest = mask & ~good
+    last = mask & late
+    rest = mask & ~good & ~late
+    stop = want - _popcount(last)
+    for j in range(36):
+        if n == stop:
+            break
+        c = order[j]
+        if rest >> c & 1:
+            buf[depth, n] = c
+            n += 1
     for j in range(36):
         if n == want:
             break
         c = order[j]
-        if rest >> c & 1:
+        if last >> c & 1:
             buf[depth, n] = c
             n += 1
     return n
@@ -350,7 +366,20 @@ def _quick_tricks(hand, o1, o2, par, rules):
 
 @njit(cache=True, nogil=True)
 def _lose_leads(x0, x1, x2, r_leader, leader, par, rules):
-    """``solver``'s ``lose_leads`` for one suit's holdings ``x0, x1, x2`` (as suit 0's cards)."""
+    """``solver``'s ``lose_leads`` for one suit's holdings ``x0, x1, x2`` (as suit 0's cards):
+    the lead to try first, and from bit 9 on the suit's nine bits when it is dead for the leader."""
+    declarer = par[P_DECLARER]
+    if leader == declarer:
+        dead = (x0 | x1 | x2) == (x0 if leader == 0 else (x1 if leader == 1 else x2))
+    else:
+        dead = (x0 if declarer == 0 else (x1 if declarer == 1 else x2)) == 0
+    late = _SUIT_BITS << 9 if dead else 0
+    return _lose_lead(x0, x1, x2, r_leader, leader, par, rules) | late
+
+
+@njit(cache=True, nogil=True)
+def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
+    """The lead of ``_lose_leads`` (a card's bit, or 0)."""
     mine = (x0 if leader == 0 else (x1 if leader == 1 else x2)) & r_leader
     if not mine:
         return 0
@@ -507,6 +536,7 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         rep3 = r0 if s3 == 0 else (r1 if s3 == 1 else r2)
         cands = hand & mine_reps
         good = 0
+        late = 0
         asc = 1
         single = False
         if par[P_COUNTED + t]:
@@ -520,18 +550,21 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
                     asc = 0
             elif not cands & (cands - 1):
                 single = True
-            elif hint < 0:
-                # Lead low, first the cards ``_lose_leads`` picks, suit by suit.
+            else:
+                # Lead low, first the cards ``_lose_leads`` picks, last the suits it marks dead,
+                # suit by suit (and the hint below before all).
                 for s in range(4):
                     shift = 9 * s
                     rl = mine_reps >> shift & _SUIT_BITS
-                    good |= _lose_leads(a >> shift & _SUIT_BITS, b >> shift & _SUIT_BITS,
-                                        c >> shift & _SUIT_BITS, rl, leader, par, rules) << shift
+                    g = _lose_leads(a >> shift & _SUIT_BITS, b >> shift & _SUIT_BITS,
+                                    c >> shift & _SUIT_BITS, rl, leader, par, rules)
+                    good |= (g & _SUIT_BITS) << shift
+                    late |= (g >> 9) << shift
         if single:
             buf[depth, 0] = _top(cands)
             count = 1
         else:
-            count = _fill(buf, depth, cands, good, rules[R_ASC] if asc else rules[R_DESC])
+            count = _fill_late(buf, depth, cands, good, late, rules[R_ASC] if asc else rules[R_DESC])
         if hint >= 0 and count > 1:
             # The lead that decided this position before (stored as suit and relative rank).
             suit = 511 << (9 * (hint >> 4))
