@@ -485,14 +485,22 @@ class _PythonSearch:
             found = orders[index] = first + rest if first else rest
             return found
 
-        def ordered_late(mask: int, good: int, late: int) -> list[int]:
-            """The cards of ``mask``, weakest first: those in ``good``, then those in neither,
-            then those in ``late`` (remembered, as ``ordered``; ``good`` and ``late`` disjoint)."""
-            index = mask | (mask & good) << 36 | (mask & late) << 73 | 1 << 109
+        def ordered_late(mask: int, good: int, late: int, ascending: bool) -> list[int]:
+            """``ordered``, but the cards of ``late`` after all the others (remembered)."""
+            index = mask | (mask & good) << 36 | ascending << 72 | (mask & late) << 73 | 1 << 109
             found = orders.get(index)
             if found is None:
-                found = orders[index] = ordered(mask & ~late, good, True) + ordered(mask & late, 0, True)
+                found = orders[index] = ordered(mask & ~late, good, ascending) + ordered(mask & late, good, ascending)
             return found
+
+        def dead_suits(others: int) -> int:
+            """In a Win contract, the suits where a leader's cards cannot be beaten by a hand
+            holding ``others`` (no card of the suit, no trump), as a mask of cards."""
+            late = 0
+            for suit in suits:
+                if not others & (suit | trump_mask):
+                    late |= suit
+            return late
 
         lose_good: dict[int, int] = {}
         lose_get = lose_good.get
@@ -711,13 +719,29 @@ class _PythonSearch:
                     # are higher).  A defender too, but its side suits before its trumps; under
                     # May Trump, where anyone may trump at any time, it leads its trumps first,
                     # low ones first.  (Chosen by the positions searched on deals 0-9 of
-                    # scripts/measure_solver_speed.py.)
+                    # scripts/measure_solver_speed.py.)  Last, the suits dead for the leader:
+                    # for the declarer those the defenders can neither follow nor ruff (its
+                    # sure tricks, already in the quick tricks), for a defender those the
+                    # declarer can neither follow nor ruff.
                     if leader == declarer:
-                        moves = ordered(cands, 0, False)
-                    elif trump_over:
-                        moves = ordered(cands, cands & trump_mask, True)
+                        if cands & (cands - 1):
+                            late = dead_suits(h[s2] | h[s3])
+                            if cands & late:
+                                moves = ordered_late(cands, 0, late, False)
+                            else:
+                                moves = ordered(cands, 0, False)
+                        else:
+                            moves = [cands.bit_length() - 1]
                     else:
-                        moves = ordered(cands, cands & ~trump_mask, False)
+                        late = dead_suits(h[declarer]) if cands & (cands - 1) else 0
+                        if trump_over:
+                            good, ascending = cands & trump_mask, True
+                        else:
+                            good, ascending = cands & ~trump_mask, False
+                        if cands & late:
+                            moves = ordered_late(cands, good, late, ascending)
+                        else:
+                            moves = ordered(cands, good, ascending)
                 elif not cands & (cands - 1):
                     moves = [cands.bit_length() - 1]
                 else:
@@ -744,7 +768,7 @@ class _PythonSearch:
                         g = lose_leads(i3, leader)
                     good |= (g & 511) << 27
                     late |= g >> 9 << 27
-                    moves = ordered_late(cands, good, late) if cands & late else ordered(cands, good, True)
+                    moves = ordered_late(cands, good, late, True) if cands & late else ordered(cands, good, True)
             else:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)

@@ -238,18 +238,25 @@ def _weakest(mask, nine_high):
 def _fill(buf, depth, mask, good, order):
     """``buf[depth]``: the cards of ``mask``, those of ``good`` first, each group in ``order``
     (``solver``'s ``ordered``).  Returns how many."""
-    return _fill_late(buf, depth, mask, good, 0, order)
+    return _fill_at(buf, depth, 0, mask, good, order)
 
 
 @njit(cache=True, nogil=True)
 def _fill_late(buf, depth, mask, good, late, order):
-    """``buf[depth]``: the cards of ``mask``, those of ``good`` first, those of ``late`` last
-    (disjoint from ``good``), each group in ``order`` (``solver``'s ``ordered_late``)."""
-    n = 0
-    want = _popcount(mask)
+    """``_fill``, but the cards of ``late`` after all the others (``solver``'s ``ordered_late``)."""
+    if not mask & late:
+        return _fill_at(buf, depth, 0, mask, good, order)
+    n = _fill_at(buf, depth, 0, mask & ~late, good, order)
+    return _fill_at(buf, depth, n, mask & late, good, order)
+
+
+@njit(cache=True, nogil=True)
+def _fill_at(buf, depth, n, mask, good, order):
+    """``_fill`` from place ``n`` of ``buf[depth]`` on; returns the places filled then."""
+    want = n + _popcount(mask)
     first = mask & good
     if first:
-        m = _popcount(first)
+        m = n + _popcount(first)
         for j in range(36):
             c = order[j]
             if first >> c & 1:
@@ -257,24 +264,26 @@ def _fill_late(buf, depth, mask, good, late, order):
                 n += 1
                 if n == m:
                     break
-    last = mask & late
-    rest = mask & ~good & ~late
-    stop = want - _popcount(last)
+    rest = mask & ~good
     for j in range(36):
-        if n == stop:
+        if n == want:
             break
         c = order[j]
         if rest >> c & 1:
             buf[depth, n] = c
             n += 1
-    for j in range(36):
-        if n == want:
-            break
-        c = order[j]
-        if last >> c & 1:
-            buf[depth, n] = c
-            n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def _dead_suits(others, trump_mask):
+    """``solver``'s ``dead_suits``: the suits where ``others`` holds no card and no trump."""
+    late = 0
+    for s in range(4):
+        suit = _SUIT_BITS << (9 * s)
+        if not others & (suit | trump_mask):
+            late |= suit
+    return late
 
 
 @njit(cache=True, nogil=True)
@@ -541,13 +550,21 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         single = False
         if par[P_COUNTED + t]:
             if win:
+                # Last, the suits dead for the leader (``solver``'s lead).
                 if leader == declarer:
                     asc = 0
-                elif par[P_TRUMP_OVER]:
-                    good = cands & trump_mask
+                    if cands & (cands - 1):
+                        late = _dead_suits(h[s2] | h[s3], trump_mask)
+                    else:
+                        single = True
                 else:
-                    good = cands & ~trump_mask
-                    asc = 0
+                    if cands & (cands - 1):
+                        late = _dead_suits(h[declarer], trump_mask)
+                    if par[P_TRUMP_OVER]:
+                        good = cands & trump_mask
+                    else:
+                        good = cands & ~trump_mask
+                        asc = 0
             elif not cands & (cands - 1):
                 single = True
             else:
