@@ -493,6 +493,33 @@ class _PythonSearch:
                 found = orders[index] = ordered(mask & ~late, good, ascending) + ordered(mask & late, good, ascending)
             return found
 
+        def lose_order(cands: int, good: int, late: int, hand: int) -> list[int]:
+            """A Lose contract's leads: the suits the leader holds fewest cards of first, each
+            group as ``ordered`` puts it (``good`` first, weakest first), the ``late`` ones last."""
+            live = cands & ~late
+            tiers = []
+            for suit in suits:
+                m = live & suit
+                if m:
+                    tiers.append(((hand & suit).bit_count(), m))
+            if len(tiers) > 1:
+                tiers.sort()
+                moves: list[int] = []
+                m = 0
+                length = tiers[0][0]
+                for held, mask in tiers:
+                    if held != length:
+                        moves += ordered(m, good, True)
+                        m = 0
+                        length = held
+                    m |= mask
+                moves += ordered(m, good, True)
+            else:
+                moves = list(ordered(live, good, True))
+            if cands & late:
+                moves += ordered(cands & late, good, True)
+            return moves
+
         def dead_suits(others: int) -> int:
             """In a Win contract, the suits where a leader's cards cannot be beaten by a hand
             holding ``others`` (no card of the suit, no trump), as a mask of cards."""
@@ -768,7 +795,7 @@ class _PythonSearch:
                         g = lose_leads(i3, leader)
                     good |= (g & 511) << 27
                     late |= g >> 9 << 27
-                    moves = ordered_late(cands, good, late, True) if cands & late else ordered(cands, good, True)
+                    moves = lose_order(cands, good, late, hand)
             else:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)

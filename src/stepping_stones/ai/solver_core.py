@@ -276,6 +276,28 @@ def _fill_at(buf, depth, n, mask, good, order):
 
 
 @njit(cache=True, nogil=True)
+def _fill_lose(buf, depth, mask, good, late, hand, order):
+    """``solver``'s ``lose_order``: the suits ``hand`` holds fewest cards of first, each group
+    as ``_fill`` puts it, the cards of ``late`` last."""
+    live = mask & ~late
+    n = 0
+    for length in range(1, 10):
+        if not live:
+            break
+        m = 0
+        for s in range(4):
+            suit = _SUIT_BITS << (9 * s)
+            if live & suit and _popcount(hand & suit) == length:
+                m |= live & suit
+        if m:
+            n = _fill_at(buf, depth, n, m, good, order)
+            live &= ~m
+    if mask & late:
+        n = _fill_at(buf, depth, n, mask & late, good, order)
+    return n
+
+
+@njit(cache=True, nogil=True)
 def _dead_suits(others, trump_mask):
     """``solver``'s ``dead_suits``: the suits where ``others`` holds no card and no trump."""
     late = 0
@@ -580,6 +602,8 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         if single:
             buf[depth, 0] = _top(cands)
             count = 1
+        elif par[P_COUNTED + t] and not win:
+            count = _fill_lose(buf, depth, cands, good, late, hand, rules[R_ASC])
         else:
             count = _fill_late(buf, depth, cands, good, late, rules[R_ASC] if asc else rules[R_DESC])
         if hint >= 0 and count > 1:
