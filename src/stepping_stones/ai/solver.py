@@ -615,8 +615,9 @@ class _PythonSearch:
         def estimate(t: int) -> float:
             """The declarer's counted tricks still to come, judged without search: every suit
             played out round by round -- in a Win contract each player plays its highest card
-            left in the suit (a player out of the suit ruffs if it can and the round is not
-            its side's), in a Lose contract its lowest, and the highest card takes the round --
+            left in the suit (a player out of the suit -- any player, where anyone may trump at
+            any time -- ruffs if it can and the round is not its side's), in a Lose contract
+            its lowest, and the highest card takes the round --
             and the declarer's share of the rounds applied to the counted tricks left."""
             rounds = 0
             mine = 0
@@ -638,7 +639,7 @@ class _PythonSearch:
                             winner = p
                     if trumps_left is not None and s != trump_suit:
                         for p in range(NUM_SEATS):
-                            if (r >= len(held[p]) and trumps_left[p]
+                            if ((r >= len(held[p]) or trump_over) and trumps_left[p]
                                     and (p == declarer) != (winner == declarer)):
                                 trumps_left[p] -= 1
                                 winner = p

@@ -318,6 +318,7 @@ def estimate(h, t, par, rules):
     trump_mask = par[P_TRUMP_MASK]
     trump_suit = par[P_TRUMP_SUIT]
     ruffs = trump_mask != 0 and win != 0
+    trump_over = par[P_TRUMP_OVER]  # anyone may trump at any time
     tl0 = _popcount(h[0] & trump_mask)
     tl1 = _popcount(h[1] & trump_mask)
     tl2 = _popcount(h[2] & trump_mask)
@@ -342,7 +343,7 @@ def estimate(h, t, par, rules):
                 for p in range(3):
                     m = m0 if p == 0 else (m1 if p == 1 else m2)
                     left = tl0 if p == 0 else (tl1 if p == 1 else tl2)
-                    if m == 0 and left and (p == declarer) != (winner == declarer):
+                    if (m == 0 or trump_over) and left and (p == declarer) != (winner == declarer):
                         if p == 0:
                             tl0 -= 1
                         elif p == 1:
