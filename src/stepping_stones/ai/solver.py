@@ -493,25 +493,27 @@ class _PythonSearch:
                 found = orders[index] = ordered(mask & ~late, good, ascending) + ordered(mask & late, good, ascending)
             return found
 
-        def lose_order(cands: int, good: int, late: int, hand: int) -> list[int]:
-            """A Lose contract's leads: the suits the leader holds fewest cards of first, each
-            group as ``ordered`` puts it (``good`` first, weakest first), the ``late`` ones last."""
+        def lose_order(cands: int, good: int, late: int, hand: int, others: int) -> list[int]:
+            """A Lose contract's leads: the suits the leader holds fewest cards of first, and
+            among those of one length the suits ``others`` holds most cards of (0 for none: a
+            defender leads), each group as ``ordered`` puts it (``good`` first, weakest first);
+            the ``late`` ones last."""
             live = cands & ~late
             tiers = []
             for suit in suits:
                 m = live & suit
                 if m:
-                    tiers.append(((hand & suit).bit_count(), m))
+                    tiers.append(((hand & suit).bit_count() << 4 | 15 - (others & suit).bit_count(), m))
             if len(tiers) > 1:
                 tiers.sort()
                 moves: list[int] = []
                 m = 0
-                length = tiers[0][0]
-                for held, mask in tiers:
-                    if held != length:
+                rank = tiers[0][0]
+                for tier, mask in tiers:
+                    if tier != rank:
                         moves += ordered(m, good, True)
                         m = 0
-                        length = held
+                        rank = tier
                     m |= mask
                 moves += ordered(m, good, True)
             else:
@@ -796,7 +798,7 @@ class _PythonSearch:
                         g = lose_leads(i3, leader)
                     good |= (g & 511) << 27
                     late |= g >> 9 << 27
-                    moves = lose_order(cands, good, late, hand)
+                    moves = lose_order(cands, good, late, hand, h[s2] | h[s3] if leader == declarer else 0)
             else:
                 moves = ordered(cands, 0, True)
             hint = best_lead.get(k)

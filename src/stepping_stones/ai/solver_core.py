@@ -276,22 +276,26 @@ def _fill_at(buf, depth, n, mask, good, order):
 
 
 @njit(cache=True, nogil=True)
-def _fill_lose(buf, depth, mask, good, late, hand, order):
-    """``solver``'s ``lose_order``: the suits ``hand`` holds fewest cards of first, each group
-    as ``_fill`` puts it, the cards of ``late`` last."""
+def _fill_lose(buf, depth, mask, good, late, hand, others, order):
+    """``solver``'s ``lose_order``: the suits ``hand`` holds fewest cards of first, among those
+    of one length those ``others`` holds most of, each group as ``_fill`` puts it, the cards of
+    ``late`` last."""
     live = mask & ~late
     n = 0
-    for length in range(1, 10):
-        if not live:
-            break
+    while live:
+        best = 1 << 20
         m = 0
         for s in range(4):
             suit = _SUIT_BITS << (9 * s)
-            if live & suit and _popcount(hand & suit) == length:
-                m |= live & suit
-        if m:
-            n = _fill_at(buf, depth, n, m, good, order)
-            live &= ~m
+            if live & suit:
+                rank = _popcount(hand & suit) << 4 | 15 - _popcount(others & suit)
+                if rank < best:
+                    best = rank
+                    m = live & suit
+                elif rank == best:
+                    m |= live & suit
+        n = _fill_at(buf, depth, n, m, good, order)
+        live &= ~m
     if mask & late:
         n = _fill_at(buf, depth, n, mask & late, good, order)
     return n
@@ -604,7 +608,8 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
             buf[depth, 0] = _top(cands)
             count = 1
         elif par[P_COUNTED + t] and not win:
-            count = _fill_lose(buf, depth, cands, good, late, hand, rules[R_ASC])
+            count = _fill_lose(buf, depth, cands, good, late, hand, h[s2] | h[s3] if leader == declarer else 0,
+                               rules[R_ASC])
         else:
             count = _fill_late(buf, depth, cands, good, late, rules[R_ASC] if asc else rules[R_DESC])
         if hint >= 0 and count > 1:
