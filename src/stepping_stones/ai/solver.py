@@ -25,8 +25,8 @@ How it is fast (the ideas of bridge double-dummy solvers, adapted to three hands
 * **Quick tricks**: a leader holding the top cards of suits can cash them one after the other;
   in a Win contract that bounds the result before any card is searched.
 * **Move ordering**: each seat tries first the card its side would usually play (cheapest
-  winner, highest card that ducks, a low lead in a Lose contract), so a yes or a no is found
-  early.
+  winner, highest card that ducks, a low lead from a short suit in a Lose contract, a suit the
+  other side can neither follow nor ruff last), so a yes or a no is found early.
 
 The rules of play come from the engine's table: what a follower may play (``FOLLOW_SPECS``,
 ``legal_reply``) and which card takes a trick (``trick_takers``), never from a contract's id.
