@@ -522,13 +522,22 @@ class _PythonSearch:
                 moves += ordered(cands & late, good, True)
             return moves
 
+        suit0, suit1, suit2, suit3 = suits
+
         def dead_suits(others: int) -> int:
             """In a Win contract, the suits where a leader's cards cannot be beaten by a hand
             holding ``others`` (no card of the suit, no trump), as a mask of cards."""
+            if others & trump_mask:
+                return 0  # any suit could be ruffed
             late = 0
-            for suit in suits:
-                if not others & (suit | trump_mask):
-                    late |= suit
+            if not others & suit0:
+                late = suit0
+            if not others & suit1:
+                late |= suit1
+            if not others & suit2:
+                late |= suit2
+            if not others & suit3:
+                late |= suit3
             return late
 
         lose_good: dict[int, int] = {}
