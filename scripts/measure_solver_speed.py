@@ -5,8 +5,9 @@ Deal ``i`` of contract ``c`` is ``engine.deal(Seeds(SEED).deal(i + 1))``; the de
 a contract that picks a trump takes suit ``i % 4``.  Every run of the script solves the same
 positions, so figures from two versions of the solver compare like with like.  Each solve gets a
 fresh ``Solver`` (an empty table) and is timed with ``time.process_time`` (CPU time: a busy,
-shared machine slows the wall clock, not this).  ``positions/s`` is the solver's ``nodes`` over
-the CPU seconds, summed over the contract's deals.
+shared machine slows the wall clock, not this).  ``positions`` is the solver's ``nodes`` summed
+over the contract's deals (an exact count: the same on every machine and run), ``p95 pos`` the
+95th percentile of one solve's, and ``positions/s`` the positions over the CPU seconds.
 
     .venv/bin/python scripts/measure_solver_speed.py                       # 30 deals x 7 contracts
     .venv/bin/python scripts/measure_solver_speed.py --deals 6 --contracts must-beat,lose-no-trump
@@ -69,11 +70,14 @@ def main() -> None:
     values: dict[str, int] = {}
     mismatches = []
     all_times: list[float] = []
-    print(f"{'contract':16} {'deals':>5} {'p50 s':>8} {'p95 s':>8} {'max s':>8} {'positions/s':>12} {'over':>5}")
+    print(
+        f"{'contract':16} {'deals':>5} {'p50 s':>8} {'p95 s':>8} {'max s':>8} {'positions':>11}"
+        f" {'p95 pos':>9} {'positions/s':>12} {'over':>5}"
+    )
     for contract_id in args.contracts.split(","):
         contract = CONTRACTS[contract_id]
         times = []
-        nodes = 0
+        counts = []
         over = 0
         for i in range(args.first, args.first + args.deals):
             hands, declarer, ranking, trump = position_of(contract_id, i)
@@ -88,7 +92,7 @@ def main() -> None:
                 over += 1
             spent = time.process_time() - start
             times.append(spent)
-            nodes += solver.nodes
+            counts.append(solver.nodes)
             name = f"{contract_id}:{i}"
             if value is not None:
                 values[name] = value
@@ -98,9 +102,11 @@ def main() -> None:
                 print(f"  {name:20} value {value}  {spent:8.3f} s  {solver.nodes:9} positions", flush=True)
         all_times += times
         total = sum(times)
+        nodes = sum(counts)
         print(
             f"{contract_id:16} {len(times):5} {percentile(times, 0.5):8.3f} {percentile(times, 0.95):8.3f}"
-            f" {max(times):8.3f} {nodes / total if total else 0:12,.0f} {over:5}",
+            f" {max(times):8.3f} {nodes:11,} {percentile(counts, 0.95):9,} {nodes / total if total else 0:12,.0f}"
+            f" {over:5}",
             flush=True,
         )
     if len(args.contracts.split(",")) > 1:

@@ -116,11 +116,15 @@ def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
     out = run(*args, "--core", "python", "--save", str(values)).stdout
     core_line, header, *rows = out.splitlines()
     assert re.fullmatch(rf"core: python \(ready in {NUMBER} s of CPU\)", core_line), core_line
-    assert header.split() == ["contract", "deals", "p50", "s", "p95", "s", "max", "s", "positions/s", "over"]
+    assert header.split() == ["contract", "deals", "p50", "s", "p95", "s", "max", "s", "positions", "p95", "pos",
+                              "positions/s", "over"]
     assert [row.split()[0] for row in rows] == [*contracts, "all"]
+    positions = []
     for row in rows[:-1]:
-        _, deals, p50, p95, most, speed, over = row.split()
+        _, deals, p50, p95, most, searched, p95_searched, speed, over = row.split()
         assert deals == "1" and over == "0" and p50 == p95 == most and number(speed) > 0
+        assert searched == p95_searched and number(searched) > 0  # one solve: its own p95
+        positions.append(searched)
     saved = json.loads(values.read_text())
     assert set(saved) == {f"{c}:1" for c in contracts} and all(0 <= v <= 12 for v in saved.values())
 
@@ -128,6 +132,8 @@ def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
     if NUMBA:  # the compiled core finds the same values
         out = run(*args, "--core", "numba", "--compare", str(values)).stdout
         assert out.startswith("core: numba") and out.endswith(f"2 values equal to {values}\n")
+        # ... by searching the same positions
+        assert [row.split()[5] for row in out.splitlines()[2:-2]] == positions, out
     values.write_text(json.dumps({name: value + 1 for name, value in saved.items()}))
     refused = run(*args, "--compare", str(values), check=False)
     assert refused.returncode == 1 and refused.stderr.startswith(f"2 values differ from {values}")

@@ -238,11 +238,25 @@ def _weakest(mask, nine_high):
 def _fill(buf, depth, mask, good, order):
     """``buf[depth]``: the cards of ``mask``, those of ``good`` first, each group in ``order``
     (``solver``'s ``ordered``).  Returns how many."""
-    n = 0
-    want = _popcount(mask)
+    return _fill_at(buf, depth, 0, mask, good, order)
+
+
+@njit(cache=True, nogil=True)
+def _fill_late(buf, depth, mask, good, late, order):
+    """``_fill``, but the cards of ``late`` after all the others (``solver``'s ``ordered_late``)."""
+    if not mask & late:
+        return _fill_at(buf, depth, 0, mask, good, order)
+    n = _fill_at(buf, depth, 0, mask & ~late, good, order)
+    return _fill_at(buf, depth, n, mask & late, good, order)
+
+
+@njit(cache=True, nogil=True)
+def _fill_at(buf, depth, n, mask, good, order):
+    """``_fill`` from place ``n`` of ``buf[depth]`` on; returns the places filled then."""
+    want = n + _popcount(mask)
     first = mask & good
     if first:
-        m = _popcount(first)
+        m = n + _popcount(first)
         for j in range(36):
             c = order[j]
             if first >> c & 1:
@@ -262,6 +276,43 @@ def _fill(buf, depth, mask, good, order):
 
 
 @njit(cache=True, nogil=True)
+def _fill_lose(buf, depth, mask, good, late, hand, others, order):
+    """``solver``'s ``lose_order``: the suits ``hand`` holds fewest cards of first, among those
+    of one length those ``others`` holds most of, each group as ``_fill`` puts it, the cards of
+    ``late`` last."""
+    live = mask & ~late
+    n = 0
+    while live:
+        best = 1 << 20
+        m = 0
+        for s in range(4):
+            suit = _SUIT_BITS << (9 * s)
+            if live & suit:
+                rank = _popcount(hand & suit) << 4 | 15 - _popcount(others & suit)
+                if rank < best:
+                    best = rank
+                    m = live & suit
+                elif rank == best:
+                    m |= live & suit
+        n = _fill_at(buf, depth, n, m, good, order)
+        live &= ~m
+    if mask & late:
+        n = _fill_at(buf, depth, n, mask & late, good, order)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _dead_suits(others, trump_mask):
+    """``solver``'s ``dead_suits``: the suits where ``others`` holds no card and no trump."""
+    late = 0
+    for s in range(4):
+        suit = _SUIT_BITS << (9 * s)
+        if not others & (suit | trump_mask):
+            late |= suit
+    return late
+
+
+@njit(cache=True, nogil=True)
 def estimate(h, t, par, rules):
     """``solver``'s ``estimate``: the declarer's counted tricks still to come, by a quick count
     of each side's winners, suit by suit."""
@@ -271,6 +322,7 @@ def estimate(h, t, par, rules):
     trump_mask = par[P_TRUMP_MASK]
     trump_suit = par[P_TRUMP_SUIT]
     ruffs = trump_mask != 0 and win != 0
+    trump_over = par[P_TRUMP_OVER]  # anyone may trump at any time
     tl0 = _popcount(h[0] & trump_mask)
     tl1 = _popcount(h[1] & trump_mask)
     tl2 = _popcount(h[2] & trump_mask)
@@ -295,7 +347,7 @@ def estimate(h, t, par, rules):
                 for p in range(3):
                     m = m0 if p == 0 else (m1 if p == 1 else m2)
                     left = tl0 if p == 0 else (tl1 if p == 1 else tl2)
-                    if m == 0 and left and (p == declarer) != (winner == declarer):
+                    if (m == 0 or trump_over) and left and (p == declarer) != (winner == declarer):
                         if p == 0:
                             tl0 -= 1
                         elif p == 1:
@@ -350,7 +402,20 @@ def _quick_tricks(hand, o1, o2, par, rules):
 
 @njit(cache=True, nogil=True)
 def _lose_leads(x0, x1, x2, r_leader, leader, par, rules):
-    """``solver``'s ``lose_leads`` for one suit's holdings ``x0, x1, x2`` (as suit 0's cards)."""
+    """``solver``'s ``lose_leads`` for one suit's holdings ``x0, x1, x2`` (as suit 0's cards):
+    the lead to try first, and from bit 9 on the suit's nine bits when it is dead for the leader."""
+    declarer = par[P_DECLARER]
+    if leader == declarer:
+        dead = (x0 | x1 | x2) == (x0 if leader == 0 else (x1 if leader == 1 else x2))
+    else:
+        dead = (x0 if declarer == 0 else (x1 if declarer == 1 else x2)) == 0
+    late = _SUIT_BITS << 9 if dead else 0
+    return _lose_lead(x0, x1, x2, r_leader, leader, par, rules) | late
+
+
+@njit(cache=True, nogil=True)
+def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
+    """The lead of ``_lose_leads`` (a card's bit, or 0)."""
     mine = (x0 if leader == 0 else (x1 if leader == 1 else x2)) & r_leader
     if not mine:
         return 0
@@ -507,31 +572,46 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         rep3 = r0 if s3 == 0 else (r1 if s3 == 1 else r2)
         cands = hand & mine_reps
         good = 0
+        late = 0
         asc = 1
         single = False
         if par[P_COUNTED + t]:
             if win:
+                # Last, the suits dead for the leader (``solver``'s lead).
                 if leader == declarer:
                     asc = 0
-                elif par[P_TRUMP_OVER]:
-                    good = cands & trump_mask
+                    if cands & (cands - 1):
+                        late = _dead_suits(h[s2] | h[s3], trump_mask)
+                    else:
+                        single = True
                 else:
-                    good = cands & ~trump_mask
-                    asc = 0
+                    if cands & (cands - 1):
+                        late = _dead_suits(h[declarer], trump_mask)
+                    if par[P_TRUMP_OVER]:
+                        good = cands & trump_mask
+                    else:
+                        good = cands & ~trump_mask
+                        asc = 0
             elif not cands & (cands - 1):
                 single = True
-            elif hint < 0:
-                # Lead low, first the cards ``_lose_leads`` picks, suit by suit.
+            else:
+                # Lead low, first the cards ``_lose_leads`` picks, last the suits it marks dead,
+                # suit by suit (and the hint below before all).
                 for s in range(4):
                     shift = 9 * s
                     rl = mine_reps >> shift & _SUIT_BITS
-                    good |= _lose_leads(a >> shift & _SUIT_BITS, b >> shift & _SUIT_BITS,
-                                        c >> shift & _SUIT_BITS, rl, leader, par, rules) << shift
+                    g = _lose_leads(a >> shift & _SUIT_BITS, b >> shift & _SUIT_BITS,
+                                    c >> shift & _SUIT_BITS, rl, leader, par, rules)
+                    good |= (g & _SUIT_BITS) << shift
+                    late |= (g >> 9) << shift
         if single:
             buf[depth, 0] = _top(cands)
             count = 1
+        elif par[P_COUNTED + t] and not win:
+            count = _fill_lose(buf, depth, cands, good, late, hand, h[s2] | h[s3] if leader == declarer else 0,
+                               rules[R_ASC])
         else:
-            count = _fill(buf, depth, cands, good, rules[R_ASC] if asc else rules[R_DESC])
+            count = _fill_late(buf, depth, cands, good, late, rules[R_ASC] if asc else rules[R_DESC])
         if hint >= 0 and count > 1:
             # The lead that decided this position before (stored as suit and relative rank).
             suit = 511 << (9 * (hint >> 4))
