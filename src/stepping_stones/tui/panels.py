@@ -42,7 +42,7 @@ from ..explain import Teller, plural, short_names
 from ..flow import TableState
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look, sheet_table
-from .widgets import CARD_KEYS, Clickable
+from .widgets import CARD_KEYS, Clickable, Shown
 
 
 @dataclass(frozen=True)
@@ -110,24 +110,6 @@ class Bound(Widget):
 
     def draw_scene(self, scene: Scene) -> None:
         raise NotImplementedError
-
-
-def _text_key(text: Text) -> tuple[object, ...]:
-    """All that a rich ``Text`` draws (its ``==`` compares the characters and spans only)."""
-    return (text.plain, text.spans, text.style, text.justify, text.overflow, text.no_wrap, text.end)
-
-
-class Shown(Static):
-    """Text that is put on the screen only when it changed: most changes of the state change a
-    panel or two, and every ``update`` makes Textual draw the panel again."""
-
-    drawn: RenderableType | None = None
-
-    def show(self, drawn: RenderableType, layout: bool = False) -> None:
-        if isinstance(drawn, Text) and isinstance(self.drawn, Text) and _text_key(drawn) == _text_key(self.drawn):
-            return
-        self.drawn = drawn
-        self.update(drawn, layout=layout)
 
 
 class Panel(Shown, Bound):
@@ -247,6 +229,18 @@ class TopBar(Panel):
 
 
 class SheetPanel(Panel):
+    """The scoresheet, a rich ``Table``: drawn again only when what it shows changed (at the end
+    of a hand), since a table, unlike a text, cannot be compared with the one on screen."""
+
+    shows: tuple[object, ...] | None = None
+
+    def draw_scene(self, scene: Scene) -> None:
+        view = scene.view
+        shows = (view.rules, tuple(view.sheet.items()), view.redone(), scene.names, scene.look)
+        if shows != self.shows:
+            self.shows = shows
+            self.show(self.draw(scene))
+
     def draw(self, state: Scene) -> RenderableType:
         return sheet_table(state.view, state.look, names=state.names)
 
@@ -675,7 +669,7 @@ class BidPanel(Vertical, Bound):
                     if redo:
                         label = f"Redo {c.name} (sheet: {view.sheet[cid][HUMAN]})"
                 marker = ">" if i == chosen.index else " "
-                w.update(Text(f"{marker} {label}"))
+                w.show(Text(f"{marker} {label}"))  # one line in a column of fixed width: no layout
                 w.set_class(i == chosen.index, "-selected")
             else:
                 w.display = False
@@ -685,9 +679,9 @@ class BidPanel(Vertical, Bound):
             on = w.index == (chosen.ranking if w.kind == "rank" else chosen.trump)
             mark = ("(*)" if look.ascii else "◉") if on else ("( )" if look.ascii else "○")
             if w.kind == "rank":
-                w.update(Text(f"{mark} {w.index} high"))
+                w.show(Text(f"{mark} {w.index} high"))  # marked or not, the same width: no layout
             else:
-                w.update(Text.assemble(f"{mark} ", look.suit(w.index)))
+                w.show(Text.assemble(f"{mark} ", look.suit(w.index)))
             w.set_class(on, "-selected")
         self.query_one("#trumpchips").display = picks
         self.query_one("#trumplabel").display = picks

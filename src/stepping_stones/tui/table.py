@@ -94,9 +94,11 @@ class TableBase(Screen[None]):
     ]
 
 
-    state: reactive[TableState] = reactive(_unset, init=False)
-    """What the table shows: the flow's latest state (every panel is bound to it)."""
-    look: reactive[Look] = reactive(Look, init=False)
+    state: reactive[TableState] = reactive(_unset, init=False, repaint=False)
+    """What the table shows: the flow's latest state (every panel is bound to it).  A new state
+    does not repaint the screen itself: each panel repaints what it draws if that changed, so
+    one card played redraws the few lines that show it, not the whole screen."""
+    look: reactive[Look] = reactive(Look, init=False, repaint=False)
     """How it is drawn: symbols or ASCII."""
 
     class HintCame(Message):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -119,7 +120,39 @@ class KeyBar(Static):
                 return
 
 
-class Clickable(Static):
+def _text_key(text: Text) -> tuple[object, ...]:
+    """All that a rich ``Text`` draws (its ``==`` compares the characters and spans only)."""
+    return (text.plain, text.spans, text.style, text.justify, text.overflow, text.no_wrap, text.end)
+
+
+class Shown(Static):
+    """Text that is put on the screen only when it changed: most changes of the state change a
+    panel or two, and every ``update`` makes Textual draw the panel again.
+
+    ``show(drawn, layout=True)`` is for a widget whose height follows its text: the screen is
+    laid out again only when the new text needs another height than the widget has.  A layout
+    costs about as much as drawing the whole screen, and most new texts (the card tracker after
+    every card, say) keep their height.  A widget not on the screen (in a hidden side panel, or
+    not laid out yet) is measured by the layout that shows it."""
+
+    drawn: RenderableType | None = None
+
+    def show(self, drawn: RenderableType, layout: bool = False) -> None:
+        if isinstance(drawn, Text) and isinstance(self.drawn, Text) and _text_key(drawn) == _text_key(self.drawn):
+            return
+        self.drawn = drawn
+        self.update(drawn, layout=False)
+        if layout and self._height_changed():
+            self.refresh(layout=True)
+
+    def _height_changed(self) -> bool:
+        if not self.region:
+            return False
+        size = self.content_size
+        return self.get_content_height(size, self.app.size, size.width) != size.height
+
+
+class Clickable(Shown):
     """A piece of text that reports a click with its ``index`` and ``kind``."""
 
     class Clicked(Message):
