@@ -13,8 +13,6 @@ import sys
 from pathlib import Path
 from random import Random
 
-import pytest
-
 from stepping_stones.ai import RandomAI
 from stepping_stones.ai.knowledge import deductions
 from stepping_stones.engine import NUM_SEATS, SUIT_MASKS, SUITS, Phase, Rules
@@ -45,41 +43,51 @@ def on_screen(widget) -> bool:
 # --- the table at every size ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "classes", "sidebar", "log", "hand"), [
+SIZES = [  # the window, the table's classes, the side panel's width, the log's and the hand's rows
     ((80, 24), {"-narrow", "-short"}, 0, 2, 3),
     ((120, 40), {"-wide", "-tall"}, 46, 6, 4),
     ((160, 50), {"-wider", "-taller"}, 62, 8, 5),
     ((200, 60), {"-widest", "-tallest"}, 76, 11, 7),
-])
-def test_the_table_grows_with_the_window_by_textuals_breakpoints(size, classes, sidebar, log, hand):
-    """Larger cards, a wider side panel and a longer log in a larger window; nothing off screen."""
+]
+
+
+def test_the_table_grows_with_the_window_by_textuals_breakpoints():
+    """Larger cards, a wider side panel and a longer log in a larger window; nothing off screen.
+    One game, reached at 80x24, is looked at in each size in turn, as a person who enlarges the
+    window mid-trick sees it (and back down to the smallest)."""
     async def run():
         app = make_app(seed="sizes")
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             await play_until(pilot, lambda app, s: playing(5)(app, s) and len(app.table.game.log[-1].plays) % 3 > 0)
-            table = app.table
-            assert classes <= set(table.classes)
-            side = table.query_one("#sidebar")
-            assert (side.outer_size.width if side.display else 0) == sidebar
-            assert table.query_one("#log").size.height == log
-            panel = table.query_one("#hand")
-            assert panel.size.height == hand and on_screen(panel)
-            rows = widget_text(panel).splitlines()
-            assert len(rows) == hand and "[" in rows[-1]  # the whole card and its key row
-            assert rows[-1].rstrip().endswith(("╯", "+"))  # the whole hand across
-            log_lines = widget_text(table.query_one("#log")).splitlines()
-            assert sum(1 for line in log_lines if line.strip()) == log  # as many events as rows
-            if sidebar:
-                history = widget_text(table.query_one("#history"))
-                for line in filter(None, history.splitlines()[1:]):  # no line of a trick wraps onto column 0
-                    assert line.startswith(("  ", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", "1")), line
-            # the cards of the trick grow with the table
-            card_rows = [ln for ln in widget_text(table.query_one("#table")).splitlines() if set(ln) & set("│╭╰")]
-            assert len(card_rows) >= {24: 3, 40: 7, 50: 7, 60: 7}[size[1]]
+            for size, classes, sidebar, log, hand in [*SIZES[1:], SIZES[0]]:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                _check_the_table_at(app.table, size, classes, sidebar, log, hand)
 
     asyncio.run(run())
+
+
+def _check_the_table_at(table, size, classes, sidebar, log, hand) -> None:
+    assert classes <= set(table.classes), size
+    side = table.query_one("#sidebar")
+    assert (side.outer_size.width if side.display else 0) == sidebar, size
+    assert table.query_one("#log").size.height == log, size
+    panel = table.query_one("#hand")
+    assert panel.size.height == hand and on_screen(panel), size
+    rows = widget_text(panel).splitlines()
+    assert len(rows) == hand and "[" in rows[-1], size  # the whole card and its key row
+    assert rows[-1].rstrip().endswith(("╯", "+")), size  # the whole hand across
+    log_lines = widget_text(table.query_one("#log")).splitlines()
+    assert sum(1 for line in log_lines if line.strip()) == log, size  # as many events as rows
+    if sidebar:
+        history = widget_text(table.query_one("#history"))
+        for line in filter(None, history.splitlines()[1:]):  # no line of a trick wraps onto column 0
+            assert line.startswith(("  ", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", "1")), (size, line)
+    # the cards of the trick grow with the table
+    card_rows = [ln for ln in widget_text(table.query_one("#table")).splitlines() if set(ln) & set("│╭╰")]
+    assert len(card_rows) >= {24: 3, 40: 7, 50: 7, 60: 7}[size[1]], size
 
 
 # --- 1. long names --------------------------------------------------------------------
@@ -221,18 +229,13 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
 # --- 5. hints fit their place and agree with themselves ----------------------------------
 
 
-async def _hint(pilot, table) -> str:
-    await press(pilot, "i")
-    await settled(pilot, table.query_one("#log"))  # the expert works in a worker thread
-    assert table.state.hint is not None
-    return widget_text(table.query_one("#log"))
-
-
-@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
-def test_a_hint_fits_its_place_at_every_size(size):
+def test_a_hint_fits_its_place_at_every_size():
+    """A hint while bidding and one while playing, each looked at in three sizes of window (the
+    window changed with the hint on show): the whole hint or its brief, whole, and nothing of the
+    table pushed out of view."""
     async def run():
         app = make_app(seed="hint-fit", redo_tokens=True)
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             for phase in (Phase.BIDDING, Phase.PLAY):
@@ -242,24 +245,27 @@ def test_a_hint_fits_its_place_at_every_size(size):
                                                                      or len(t.game.log[-1].plays) >= 6)
                 await play_until(pilot, stop)
                 table = app.table
-                log = await _hint(pilot, table)
+                await press(pilot, "i")
+                await settled(pilot, table.query_one("#log"))  # the expert works in a worker thread
                 expected = table.state.hint  # the expert's, worked out by the table for this view
                 assert expected is not None
-                joined = " ".join(log.split())
-                assert joined.startswith(f"Hint: {expected.action_text}:")
-                # the whole hint, or its brief, whole: nothing cut at the end
-                assert (" ".join(expected.text.split()) in joined
-                        or " ".join(f"{expected.brief} (i: all of it)".split()) in joined), log
-                # it moved nothing: the hand with its key row, the table and the bids all in view
-                hand = table.query_one("#hand")
-                assert on_screen(hand)
-                assert "[" in widget_text(hand).splitlines()[-1] or phase is Phase.BIDDING
-                above = table.query_one("#bidpanel" if phase is Phase.BIDDING else "#table")
-                assert above.region.bottom <= table.query_one("#log").region.y
-                if phase is Phase.BIDDING:
-                    bids = [w for w in table.query(".bidopt") if w.display]
-                    assert all(w.region.bottom <= above.region.bottom for w in bids)
-                if "i: all of it" in joined:
+                for size in [(120, 40), (200, 60), (80, 24)]:
+                    await pilot.resize_terminal(*size)
+                    log = await settled(pilot, table.query_one("#log"))
+                    assert log.startswith(f"Hint: {expected.action_text}:"), size
+                    # the whole hint, or its brief, whole: nothing cut at the end
+                    assert (" ".join(expected.text.split()) in log
+                            or " ".join(f"{expected.brief} (i: all of it)".split()) in log), (size, log)
+                    # it moved nothing: the hand with its key row, the table and the bids all in view
+                    hand = table.query_one("#hand")
+                    assert on_screen(hand), size
+                    assert "[" in widget_text(hand).splitlines()[-1] or phase is Phase.BIDDING, size
+                    above = table.query_one("#bidpanel" if phase is Phase.BIDDING else "#table")
+                    assert above.region.bottom <= table.query_one("#log").region.y, size
+                    if phase is Phase.BIDDING:
+                        bids = [w for w in table.query(".bidopt") if w.display]
+                        assert all(w.region.bottom <= above.region.bottom for w in bids), size
+                if "i: all of it" in log:  # at 80x24, the last size
                     await press(pilot, "i")
                     assert isinstance(app.screen, NoticeScreen)
                     await press(pilot, "escape")
@@ -268,31 +274,39 @@ def test_a_hint_fits_its_place_at_every_size(size):
     asyncio.run(run())
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_the_keys_at_the_bottom_show_whole_and_undo_comes_and_goes(size, monkeypatch):
-    """The line of keys under the table: each key whole (none cut at the edge), Undo there only
-    when there is something to take back, "? Help" in view at 80 columns, and a click on a key
-    presses it."""
+def test_the_keys_at_the_bottom_show_whole_and_undo_comes_and_goes(monkeypatch):
+    """The line of keys under the table, at 80 and 120 columns: each key whole (none cut at the
+    edge), Undo there only when there is something to take back, "? Help" in view at 80 columns,
+    and a click on a key presses it."""
 
     def keys(table) -> str:
         return " ".join(widget_text(table.query_one("#table-keys")).split())
 
+    def whole(line: str) -> None:
+        shown = [f"{b.key_display or b.key} {b.description}" for b in TableScreen.BINDINGS if b.show]
+        assert line.startswith("←→ Move ⏎ OK")
+        assert line.split()[-1] in {"palette", *(s.split()[-1] for s in shown)}  # ends on a whole key
+
     async def run():
         app = make_app(seed="keys")
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until(pilot, lambda app, s: playing(1)(app, s) and not app.table.state.can_undo)
-            before = keys(table)
-            assert "Undo" not in before and "? Help" in before
+            for size in [(80, 24), (120, 40)]:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                before = keys(table)
+                assert "Undo" not in before and "? Help" in before, size
+                whole(before)
             hold_the_computers(monkeypatch, app)  # the next player thinks for as long as the test looks
             await human_turn(pilot, table, Random(1))  # the person's card: now there is something to take back
-            after = keys(table)
-            assert "u Undo" in after and "? Help" in after
-            for line in (before, after):
-                shown = [f"{b.key_display or b.key} {b.description}" for b in TableScreen.BINDINGS if b.show]
-                assert line.startswith("←→ Move ⏎ OK")
-                assert line.split()[-1] in {"palette", *(s.split()[-1] for s in shown)}  # ends on a whole key
+            for size in [(120, 40), (80, 24)]:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                after = keys(table)
+                assert "u Undo" in after and "? Help" in after, size
+                whole(after)
             line = widget_text(table.query_one("#table-keys"))
             await pilot.click("#table-keys", offset=(line.index("Help"), 0))
             await pilot.pause()
