@@ -37,14 +37,18 @@ def scheduler():
 
 
 def test_tournament_on_a_cluster_equals_the_local_run(scheduler):
+    """Both sides' games (the six of a deal set) and the defence table.  One deal set is
+    enough here: the defence table's seven units come back in the order of the jobs, and the
+    killed-worker test below checks that several deal sets do."""
     rules = Rules("advanced", short_game=True, redo_tokens=True)
-    here = tournament("random", "heuristic", 2, "cl-t", rules, defence=1, runner=in_process)
+    here = tournament("random", "heuristic", 1, "cl-t", rules, defence=1, runner=in_process)
     calls = []
     with connect(scheduler) as cluster:
-        there = tournament("random", "heuristic", 2, "cl-t", rules, defence=1,
+        there = tournament("random", "heuristic", 1, "cl-t", rules, defence=1,
                            progress=lambda: calls.append(1), runner=cluster.map)
+    assert here.two_vs_one is not None and here.defence is not None
     assert there.to_json() == here.to_json()
-    assert len(calls) == 2 + 7  # every deal set, then every defence hand, once each
+    assert len(calls) == 1 + 7  # every deal set, then every defence hand, once each
 
 
 def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp_path):
@@ -64,8 +68,9 @@ def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp
 
 def test_a_worker_killed_mid_run_changes_nothing(scheduler):
     rules = Rules(short_game=True)
-    deals = 3
-    here = tournament("heuristic", "random", deals, "cl-kill", rules, runner=in_process)
+    deals = 3  # two under way on the two workers when the first result comes back, and one more
+    one = ("one",)  # the three one-against-two games of each deal set: as much a unit of work, at half the cost
+    here = tournament("heuristic", "random", deals, "cl-kill", rules, runner=in_process, sides=one)
     with connect(scheduler) as cluster:
         pids = cluster.client.run(os.getpid)
         assert len(pids) == 2
@@ -77,14 +82,15 @@ def test_a_worker_killed_mid_run_changes_nothing(scheduler):
                 os.kill(victim, signal.SIGKILL)  # a worker dies while the others' work is under way
             finished_after_the_kill.append(1)
 
-        there = tournament("heuristic", "random", deals, "cl-kill", rules, progress=progress, runner=cluster.map)
+        there = tournament("heuristic", "random", deals, "cl-kill", rules, progress=progress, runner=cluster.map,
+                           sides=one)
         assert victim not in cluster.client.run(os.getpid).values()
     assert len(finished_after_the_kill) == deals  # the progress saw every deal set once, no more
     assert there.to_json() == here.to_json()
 
 
 def test_the_cli_with_a_local_cluster_prints_what_it_prints_without(capsys):
-    args = ["simulate", "--games", "2", "--seats", "random,heuristic,random", "--seed", "cl-cli", "--json"]
+    args = ["simulate", "--games", "2", "--seats", "random,random,random", "--seed", "cl-cli", "--json"]
     assert main(args) == 0
     plain = json.loads(capsys.readouterr().out)
     assert main([*args, "--cluster", "local"]) == 0
@@ -163,9 +169,11 @@ def test_a_failing_unit_of_work_is_one_line(scheduler):
 
 
 def test_without_cluster_dask_is_never_imported():
+    """A whole command without ``--cluster``, through its work runner and the local pool; the
+    smallest tournament does (one deal set, one side, the short game)."""
     code = ("import sys; from stepping_stones.cli import main; "
             "main(['tournament', '--candidate', 'heuristic', '--baseline', 'random', '--deals', '1', '--seed', '1', "
-            "'--json']); print('distributed' in sys.modules, 'dask' in sys.modules)")
+            "'--only', 'one-vs-two', '--short', '--json']); print('distributed' in sys.modules, 'dask' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert proc.stdout.splitlines()[-1] == "False False"
 

@@ -25,6 +25,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -87,11 +88,13 @@ class Served:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.origin = f"http://127.0.0.1:{self.port}"
         self.url = self.origin + "/"
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()  # stdout, line by line as printed
+        self.err_lines: queue.Queue[str | None] = queue.Queue()  # stderr, the same
         self.out: list[str] = []
         self.err: list[str] = []
-        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, self.out, True), daemon=True),
-                        threading.Thread(target=self._read, args=(self.proc.stderr, self.err, False), daemon=True)]
+        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, self.out, self.lines), daemon=True),
+                        threading.Thread(target=self._read, args=(self.proc.stderr, self.err, self.err_lines),
+                                         daemon=True)]
         for reader in self.readers:
             reader.start()
         first = self.lines.get(timeout=60)  # the server says where it is once the port is bound
@@ -99,13 +102,11 @@ class Served:
             _, _, err = self.stop()
             raise AssertionError(f"the server did not start: {first!r} {err}")
 
-    def _read(self, stream, lines: list[str], tell: bool) -> None:
+    def _read(self, stream, lines: list[str], tell: queue.Queue[str | None]) -> None:
         for line in stream:
             lines.append(line)
-            if tell:
-                self.lines.put(line)
-        if tell:
-            self.lines.put(None)
+            tell.put(line)
+        tell.put(None)
 
     def stop(self, sig: int = signal.SIGINT) -> tuple[int, str, str]:
         """Ctrl+C, as a person at the terminal would; the exit status and what was printed."""
@@ -141,6 +142,62 @@ def served(tmp_path):
     server = Served(tmp_path / "home")
     yield server
     server.stop()
+
+
+class _Marks:
+    """What a shared server logged for one test's requests, and nothing of another test's::
+
+        with marks() as logged:
+            ...  # the test's requests
+        assert logged == [...]
+
+    The server writes (and flushes) its line for a refusal before it answers, and a test sends
+    its requests one after the other, so its stderr holds the lines in the order of the
+    requests.  A refused request with a Host of its own (``mark-N``) is a mark: on entry the
+    block waits for a first mark's line (every line before it is an earlier test's); on exit it
+    sends a second mark and gives the lines between the two, read as they arrive."""
+
+    def __init__(self, server: Served) -> None:
+        self.server = server
+        self.count = 0
+
+    def _mark(self) -> str:
+        self.count += 1
+        host = f"mark-{self.count}"
+        assert self.server.request("/", {"Host": host}).status == 403
+        return f"serve: refused a request for {host!r}: not a name of this server\n"
+
+    def _until(self, mark: str) -> list[str]:
+        lines = []
+        while (line := self.server.err_lines.get(timeout=60)) != mark:  # a safety net: never reached when all is well
+            assert line is not None, f"the server's stderr ended: {self.server.err}"
+            lines.append(line)
+        return lines
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[list[str]]:
+        self._until(self._mark())
+        logged: list[str] = []
+        yield logged
+        logged.extend(self._until(self._mark()))
+
+
+@pytest.fixture(scope="module")
+def door(tmp_path_factory):
+    """One server for the tests that only send requests it refuses or answers with a page (no
+    tab is opened on it, nothing is killed): its stderr is read per test through ``_Marks``,
+    and whole at the end, where it must hold no traceback.  These tests keep to one process
+    (``SHARED``), so the server starts once."""
+    server = Served(tmp_path_factory.mktemp("door") / "home")
+    try:
+        yield server, _Marks(server)
+    finally:
+        status, out, err = server.stop()
+    assert status == 0, err
+    assert "Traceback" not in out + err
+
+
+SHARED = pytest.mark.xdist_group("serve-door")  # the tests of the shared server ``door``, in one process
 
 
 def upgrade_headers(origin: str | None, host: str) -> dict[str, str]:
@@ -191,56 +248,74 @@ def test_the_page_answers_on_127_0_0_1_with_the_game_as_its_title(served):
     assert "Traceback" not in out + err and "Warning" not in err
 
 
-def test_the_page_loads_nothing_from_elsewhere_and_cannot_be_framed(served):
-    response = served.request("/")
-    page = response.body
-    policy = response.getheader("Content-Security-Policy") or ""
-    assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
-    assert response.getheader("X-Frame-Options") == "DENY"
-    # every URL in the page is this server's own
-    urls = [u for u in re.findall(r"""(?:https?|wss?)://[^\s"')]+""", page)
-            if not u.startswith("http://www.w3.org/")]  # an SVG namespace, not a request
-    assert urls and all(re.match(rf"(?:http|ws)://127\.0\.0\.1:{served.port}/", u) for u in urls), urls
-    assert "googleapis" not in page
-    fonts = re.findall(r'url\("([^"]+\.ttf)"\)', page)
-    assert fonts, "the page names its bundled font"
-    for font in fonts:
-        assert served.request(font.split(str(served.port), 1)[1]).status == 200
-    # no folder listings
-    for folder in ("/static/", "/static/js/", "/static/fonts/"):
-        assert served.request(folder).status in (403, 404)
+@SHARED
+def test_the_page_loads_nothing_from_elsewhere_and_cannot_be_framed(door):
+    served, marks = door
+    with marks() as logged:
+        response = served.request("/")
+        page = response.body
+        policy = response.getheader("Content-Security-Policy") or ""
+        assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+        assert response.getheader("X-Frame-Options") == "DENY"
+        # every URL in the page is this server's own
+        urls = [u for u in re.findall(r"""(?:https?|wss?)://[^\s"')]+""", page)
+                if not u.startswith("http://www.w3.org/")]  # an SVG namespace, not a request
+        assert urls and all(re.match(rf"(?:http|ws)://127\.0\.0\.1:{served.port}/", u) for u in urls), urls
+        assert "googleapis" not in page
+        fonts = re.findall(r'url\("([^"]+\.ttf)"\)', page)
+        assert fonts, "the page names its bundled font"
+        for font in fonts:
+            assert served.request(font.split(str(served.port), 1)[1]).status == 200
+        # no folder listings
+        for folder in ("/static/", "/static/js/", "/static/fonts/"):
+            assert served.request(folder).status in (403, 404)
+    assert logged == []  # a page, its font and folders refused: nothing to log
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost.evil:{port}",
                                   "127.0.0.1:{port}@evil", ""])
-def test_a_request_that_names_another_host_is_refused(served, host):
+@SHARED
+def test_a_request_that_names_another_host_is_refused(door, host):
     """DNS rebinding: a name that resolves to 127.0.0.1 is not one of the server's names."""
+    served, marks = door
     host = host.format(port=served.port)
-    for path in ("/", "/static/js/textual.js"):
-        assert served.request(path, {"Host": host}).status == 403
-    assert served.request("/ws", upgrade_headers(served.origin, host)).status == 403
+    with marks() as logged:
+        for path in ("/", "/static/js/textual.js"):
+            assert served.request(path, {"Host": host}).status == 403
+        assert served.request("/ws", upgrade_headers(served.origin, host)).status == 403
+    assert logged == [f"serve: refused a request for {host or 'no host'!r}: not a name of this server\n"] * 3
 
 
-def test_a_request_without_a_host_is_refused(served):
-    assert served.request("/", {"_no_host": "yes"}).status in (400, 403)
+@SHARED
+def test_a_request_without_a_host_is_refused(door):
+    served, marks = door
+    with marks() as logged:
+        assert served.request("/", {"_no_host": "yes"}).status in (400, 403)
+    assert len(logged) == 1 and "Traceback" not in logged[0], logged  # one line, as for every refusal
 
 
-def test_the_server_answers_to_its_loopback_names(served):
-    for host in (f"127.0.0.1:{served.port}", f"localhost:{served.port}", f"LOCALHOST:{served.port}"):
-        assert served.request("/", {"Host": host}).status == 200
+@SHARED
+def test_the_server_answers_to_its_loopback_names(door):
+    served, marks = door
+    with marks() as logged:
+        for host in (f"127.0.0.1:{served.port}", f"localhost:{served.port}", f"LOCALHOST:{served.port}"):
+            assert served.request("/", {"Host": host}).status == 200
+    assert logged == []
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", None, "http://127.0.0.1:1",
                                     "https://127.0.0.1:{port}", "http://127.0.0.1:{port}.evil.example",
                                     "file://", "http://user@127.0.0.1:{port}"])
-def test_a_websocket_from_another_origin_is_refused(served, origin):
+@SHARED
+def test_a_websocket_from_another_origin_is_refused(door, origin):
     """Cross-site websocket hijacking: only the page's own origin may open a game."""
+    served, marks = door
     origin = origin.format(port=served.port) if origin else origin
-    response = served.request("/ws", upgrade_headers(origin, f"127.0.0.1:{served.port}"))
-    assert response.status == 403
-    assert children(served.proc.pid) == set() if LINUX else True  # no app was started
-    _, _, err = served.stop()
-    assert "refused a websocket" in err and "Traceback" not in err
+    with marks() as logged:
+        response = served.request("/ws", upgrade_headers(origin, f"127.0.0.1:{served.port}"))
+        assert response.status == 403
+        assert children(served.proc.pid) == set() if LINUX else True  # no app was started
+    assert logged == [f"serve: refused a websocket from {origin or 'no origin'!r}: not a page of this server\n"]
 
 
 def test_the_pages_own_origin_opens_a_game(served):
@@ -254,11 +329,13 @@ def test_the_pages_own_origin_opens_a_game(served):
     assert asyncio.run(main())
 
 
-def test_a_plain_get_of_the_websocket_is_one_line_not_a_traceback(served):
-    assert served.request("/ws", {"Origin": served.origin}).status == 400
-    assert served.request("/ws").status == 403
-    _, _, err = served.stop()
-    assert "Traceback" not in err and len(err.splitlines()) <= 2
+@SHARED
+def test_a_plain_get_of_the_websocket_is_one_line_not_a_traceback(door):
+    served, marks = door
+    with marks() as logged:
+        assert served.request("/ws", {"Origin": served.origin}).status == 400
+        assert served.request("/ws").status == 403
+    assert "Traceback" not in "".join(logged) and len(logged) <= 2, logged
 
 
 def test_another_host_needs_a_public_url(tmp_path):
