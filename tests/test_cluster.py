@@ -6,6 +6,7 @@ loopback address) and connect to it by its address, as ``--cluster tcp://HOST:PO
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -22,7 +23,16 @@ from stepping_stones.lab.cluster import INSTALL_HINT, ClusterError, check_addres
 from stepping_stones.lab.simulate import in_process, simulate
 from stepping_stones.lab.tournament import play_deal_set, tournament
 
-distributed = pytest.importorskip("distributed")
+if importlib.util.find_spec("distributed") is None:  # the cluster extra is not installed
+    pytest.skip("needs dask.distributed (pip install 'stepping-stones[cluster]')", allow_module_level=True)
+
+
+def local_cluster(**options):
+    """A local Dask cluster on the loopback address.  ``distributed`` is imported here, not with
+    the module: every test process collects this file, and the import costs each 2 s of CPU."""
+    import distributed
+
+    return distributed.LocalCluster(host="127.0.0.1", dashboard_address="127.0.0.1:0", **options)
 
 
 pytestmark = pytest.mark.xdist_group("cluster")  # one process for these tests: they share the module's local cluster
@@ -31,8 +41,8 @@ pytestmark = pytest.mark.xdist_group("cluster")  # one process for these tests: 
 def scheduler():
     """The address of a local cluster: a scheduler and two worker processes (with nannies, which
     start a killed worker again, as ``dask worker`` does)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0") as local:
+    with local_cluster(n_workers=2, threads_per_worker=1, processes=True,
+                       worker_dashboard_address="127.0.0.1:0") as local:
         yield local.scheduler_address
 
 
@@ -180,7 +190,7 @@ def test_without_cluster_dask_is_never_imported():
 
 def test_no_worker_is_one_line(monkeypatch):
     monkeypatch.setattr(cluster_module, "WORKER_TIMEOUT", 0.5)
-    with (distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address="127.0.0.1:0") as empty,
+    with (local_cluster(n_workers=0) as empty,
           pytest.raises(ClusterError, match="no worker joined") as err,
           connect(empty.scheduler_address)):
         pass
