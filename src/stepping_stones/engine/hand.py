@@ -105,7 +105,7 @@ class HandState:
     __slots__ = (
         "hands", "declarer", "ranking", "trump", "contract", "follow",
         "turn", "in_trick", "led", "best_key", "best_seat", "beat",
-        "plays", "winners", "won",
+        "plays", "winners", "won", "_undo",
         "_key", "_above", "_trump_mask", "_takers", "_over", "_beat_led", "_trump_over",
     )
 
@@ -140,6 +140,9 @@ class HandState:
         self.plays: list[Card] = []
         self.winners: list[Seat] = []
         self.won = [0, 0, 0]  # per seat, a set of tricks (bit t for trick t)
+        # For every card played after the first of its trick, the trick's fields as they were
+        # before it (led, beat, _over, best_key, best_seat): ``pop`` puts them back as they were.
+        self._undo: list[tuple[Mask, Mask, Mask, int, Seat]] = []
 
     # --- the hot path ---------------------------------------------------
 
@@ -164,6 +167,7 @@ class HandState:
         self.plays.append(card)
         n = self.in_trick
         if n:
+            self._undo.append((self.led, self.beat, self._over, self.best_key, self.best_seat))
             if bit & self.beat:
                 self.beat = self._above[card]
             if bit & self._over:
@@ -202,20 +206,15 @@ class HandState:
             n = NUM_SEATS
         n -= 1  # cards of this trick played before ``card``
         leader = self.winners[-1] if self.winners else self.declarer
-        hands = self.hands
-        hands[(leader + n) % NUM_SEATS] |= BIT[card]
-        self.in_trick = 0
-        self.turn = leader
-        self.led = self.beat = self._over = 0
-        self.best_key = self.best_seat = -1
+        seat = (leader + n) % NUM_SEATS
+        self.hands[seat] |= BIT[card]
+        self.turn = seat
+        self.in_trick = n
         if n:
-            # Rebuild the trick so far by playing its first cards again.
-            trick = self.plays[-n:]
-            del self.plays[-n:]
-            for i, c in enumerate(trick):
-                hands[(leader + i) % NUM_SEATS] |= BIT[c]
-            for c in trick:
-                self.push(c)
+            self.led, self.beat, self._over, self.best_key, self.best_seat = self._undo.pop()
+        else:
+            self.led = self.beat = self._over = 0
+            self.best_key = self.best_seat = -1
         return card
 
     def copy(self) -> HandState:
@@ -235,6 +234,7 @@ class HandState:
         other.plays = self.plays[:]
         other.winners = self.winners[:]
         other.won = self.won[:]
+        other._undo = self._undo[:]
         other._key = self._key
         other._above = self._above
         other._trump_mask = self._trump_mask
