@@ -540,15 +540,39 @@ def test_a_port_in_use_is_one_sentence(tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_bad_arguments_are_refused(tmp_path):
+def refused(args: list[str], capsys, monkeypatch) -> str:
+    """What ``stepping-stones ARGS`` in this process says on stderr; it must exit with status 2
+    (returned, or argparse's SystemExit) and print nothing on stdout.  Arguments that were let
+    through fail the test at once instead of starting a server in the test's process."""
+    from stepping_stones import serve as serve_package
+    from stepping_stones.cli import main
+
+    def served(*args, **kwargs):
+        raise AssertionError("the arguments were taken: the server would have started")
+
+    monkeypatch.setattr(serve_package, "serve", served)
+    try:
+        code = main(args)
+    except SystemExit as exit_:
+        code = exit_.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (code, out, err)
+    return err
+
+
+def test_bad_arguments_are_refused(tmp_path, capsys, monkeypatch):
+    """One in its own process (the exit status and stderr as a person sees them); one that the
+    command line refuses, in this one; a public URL that the server refuses before it binds,
+    in its own process again (in this one a slip would start a server)."""
     for args, words in ((["--port", "99999"], "99999 is not a port number"),
-                        (["--max-tabs", "0"], "choose 1 to 64"),
                         (["--public-url", "ftp://x"], "must be an http:// or https:// address")):
         done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", *args],
                               capture_output=True, text=True, timeout=60,
                               env={**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")})
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+    err = refused(["serve", "--max-tabs", "0"], capsys, monkeypatch)
+    assert "choose 1 to 64" in err and "Traceback" not in err, err
 
 
 def test_ctrl_c_ends_every_app_and_counts_only_games_in_progress(served):
