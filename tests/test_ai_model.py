@@ -9,9 +9,9 @@ import pytest
 
 from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
 from stepping_stones.ai.features import FEATURE_NAMES, Features, features
-from stepping_stones.ai.model import model, parse_model
+from stepping_stones.ai.model import expert_model, model, parse_model
 from stepping_stones.engine import CONTRACTS, deal
-from stepping_stones.lab.calibrate import least_squares
+from stepping_stones.lab.calibrate import contract_data, fit, fit_rows, least_squares
 
 
 def test_least_squares_recovers_a_linear_rule():
@@ -70,3 +70,21 @@ def test_expected_points_matches_the_sheet():
     assert expected_points(_point_mass(4, 12), [_point_mass(4, 12), _point_mass(4, 12)], False) == 1
     assert expected_points(_point_mass(1, 12), [_point_mass(4, 12), _point_mass(3, 12)], False) == 3
     assert sum(_pmf(3.3, 1.5, 12)) == pytest.approx(1.0)
+
+
+def test_the_expert_model_covers_every_contract_and_says_how_it_was_fitted():
+    fitted = expert_model()
+    for cid in CONTRACTS:
+        assert fitted[cid].weights._fields == FEATURE_NAMES
+    assert "--declarer expert" in fitted.meta["command"]
+
+
+def test_calibrate_can_have_an_expert_declare():
+    rows, ys = contract_data(("win-no-trump", 1, "cal-expert", 2, "expert"))
+    assert len(rows) == len(ys) == 1 and 0 <= ys[0] <= 12
+    fitted = fit_rows([(rows * 20, ys * 20)] * len(CONTRACTS), 20, "s", 2, declarer="expert")
+    assert fitted.meta["command"] == "calibrate --hands 20 --seed s --samples 2 --declarer expert"
+    assert fit_rows([(rows * 20, ys * 20)] * len(CONTRACTS), 20, "s", 2).meta["command"] == (
+        "calibrate --hands 20 --seed s --samples 2")
+    with pytest.raises(ValueError, match="declarer"):
+        fit(1, "s", declarer="cheat")

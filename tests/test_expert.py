@@ -10,11 +10,20 @@ import random
 import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
-from stepping_stones.ai.bidding import points_by_count
+from stepping_stones.ai.bidding import best_declaration, points_by_count, result_pmf, usual
 from stepping_stones.ai.expert import MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
-from stepping_stones.ai.planning import BidPlanner, future_estimates, hand_estimates, planning_hands
+from stepping_stones.ai.model import expert_model, model
+from stepping_stones.ai.planning import (
+    OTHERS_USUAL,
+    BidPlanner,
+    future_estimates,
+    hand_estimates,
+    others_usual,
+    planning_hands,
+)
 from stepping_stones.engine import (
+    CONTRACTS,
     PASS,
     Declaration,
     Game,
@@ -270,3 +279,25 @@ def test_the_decision_budget_counts_positions():
     tiny = ExpertAI(node_budget=1_000, hard_limit=50).reckon_card(view, random.Random(2))
     assert not tiny.exact and tiny.layouts >= 1
     assert tiny.nodes <= 50 + 1 + 2 * 1_000 + 12 * 40  # the last layout may end its position
+
+
+def test_the_expert_values_its_own_hands_with_its_own_model():
+    # Its own hands by the model of an expert declarer; the other seats' usual results by the
+    # heuristic's model, which it mostly meets.
+    game = game_at("plan", Rules("standard"), 0)
+    game.deal_hand(Seeds("plan").deal(1))
+    view = game.view(game.to_act)
+    own, theirs = BidPlanner(view), BidPlanner(view, own="heuristic")
+    assert own.fitted is expert_model() and theirs.fitted is model()
+    for contract in own.mine_open:
+        assert own._others[contract.id] == theirs._others[contract.id] == [result_pmf(None, contract, others_usual)] * 2
+    # The others' usual results are what heuristic seats record, not the heuristic's own guess
+    # (which the heuristic seats keep).
+    trumps = CONTRACTS["win-pick-trump"]
+    assert others_usual(trumps) == OTHERS_USUAL["win-pick-trump"] != usual(trumps)
+    for option in own.reckon().options:
+        if isinstance(option.bid, Declaration):
+            assert option.estimate == best_declaration(option.bid.contract, view.own_cards, expert_model())[0]
+    assert hand_estimates("win-no-trump") != hand_estimates("win-no-trump", "heuristic")
+    with pytest.raises(ValueError, match="bidding model"):
+        BidPlanner(view, own="cheat")

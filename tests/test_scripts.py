@@ -43,7 +43,7 @@ def test_every_script_is_run_here():
     tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
               "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
-              "measure_expert_decisions.py"}
+              "measure_expert_decisions.py", "measure_declared_results.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py"}
@@ -77,6 +77,16 @@ def test_declarers_against_par(tmp_path):
     sign = 1 if CONTRACTS[contract].is_win else -1
     assert 0 <= float(result) <= 12 and 0 <= float(par) <= 12  # (this seed's par is found within the limit)
     assert float(off) == sign * (float(par) - float(result))
+
+
+def test_measure_declared_results():
+    out = run("measure_declared_results.py", "--games", "1", "--seed", "d").stdout
+    header, *rows = out.splitlines()
+    assert header.split() == ["contract", "hands", "mean", "sd"]
+    assert {row.split()[0] for row in rows} == set(CONTRACTS)  # one game of each set: every contract
+    for row in rows:
+        contract, hands, mean, sd = row.split()
+        assert int(hands) >= 3 and 0 <= float(mean) <= CONTRACTS[contract].tricks_counted and float(sd) >= 0
 
 
 def test_measure_expert_decisions():

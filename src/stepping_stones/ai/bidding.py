@@ -20,11 +20,11 @@ spent when a recorded result was poor and this hand would very likely beat it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, Mask, PlayerView, Seat
 from .features import features
-from .model import model
+from .model import Model, model
 
 # How much better than a random hand the contracts' declarers usually do: they
 # pick their moment, so a "usual" result is this many spreads above the mean.
@@ -43,10 +43,15 @@ LATE_HANDS = 3  # "near the end": this many hands or fewer still to be played
 MIN_SPREAD = 0.3
 
 
-def estimate(contract: Contract, hand: Mask, ranking: int, trump: int | None) -> float:
-    """Expected result (counted tricks) of declaring ``contract`` with ``hand``."""
-    value = model()[contract.id].estimate(features(hand, ranking, trump))
+def estimate(contract: Contract, hand: Mask, ranking: int, trump: int | None, fitted: Model | None = None) -> float:
+    """Expected result (counted tricks) of declaring ``contract`` with ``hand``, by the model
+    ``fitted`` (by default the heuristic's, ``model()``)."""
+    value = (fitted or model())[contract.id].estimate(features(hand, ranking, trump))
     return min(max(value, 0.0), float(contract.tricks_counted))
+
+
+Usual = Callable[[Contract], tuple[float, float]]
+"""The mean and spread of the result a declarer of a contract usually records."""
 
 
 def usual(contract: Contract) -> tuple[float, float]:
@@ -71,13 +76,13 @@ def _point_mass(value: int, top: int) -> list[float]:
     return p
 
 
-def result_pmf(recorded: int | None, contract: Contract) -> list[float]:
+def result_pmf(recorded: int | None, contract: Contract, usual_of: Usual = usual) -> list[float]:
     """A seat's result in ``contract``'s column, as chances over 0..tricks counted: the recorded
-    one for certain, else the contract's usual spread (``usual``)."""
+    one for certain, else the contract's usual spread (``usual_of``, by default ``usual``)."""
     top = contract.tricks_counted
     if recorded is not None:
         return _point_mass(recorded, top)
-    mean, sd = usual(contract)
+    mean, sd = usual_of(contract)
     return _pmf(mean, sd, top)
 
 
@@ -98,13 +103,15 @@ def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
     return [(r, t) for r in RANKINGS for t in trumps]
 
 
-def best_declaration(contract: Contract, hand: Mask) -> tuple[float, int, int | None]:
+def best_declaration(
+    contract: Contract, hand: Mask, fitted: Model | None = None
+) -> tuple[float, int, int | None]:
     """(estimate, ranking, trump): the best ranking and trump for ``contract`` with ``hand``
-    (the first of equals in ``declaration_options``' order)."""
+    (the first of equals in ``declaration_options``' order), by the model ``fitted``."""
     win = contract.goal is Goal.WIN
     best: tuple[float, float, int, int | None] | None = None
     for ranking, trump in declaration_options(contract):
-        value = estimate(contract, hand, ranking, trump)
+        value = estimate(contract, hand, ranking, trump, fitted)
         key = value if win else -value
         if best is None or key > best[0]:
             best = (key, value, ranking, trump)
@@ -112,15 +119,15 @@ def best_declaration(contract: Contract, hand: Mask) -> tuple[float, int, int | 
     return best[1], best[2], best[3]
 
 
-def estimate_pmf(contract: Contract, value: float) -> list[float]:
+def estimate_pmf(contract: Contract, value: float, fitted: Model | None = None) -> list[float]:
     """The results a declaration of ``contract`` estimated at ``value`` tricks may end with: the
-    estimate spread by the model's error for that contract."""
-    return _pmf(value, model()[contract.id].sigma, contract.tricks_counted)
+    estimate spread by the error of the model ``fitted`` for that contract."""
+    return _pmf(value, (fitted or model())[contract.id].sigma, contract.tricks_counted)
 
 
-def others_pmfs(view: PlayerView, seat: Seat, contract: Contract) -> list[list[float]]:
+def others_pmfs(view: PlayerView, seat: Seat, contract: Contract, usual_of: Usual = usual) -> list[list[float]]:
     """The other two seats' results in ``contract``'s column, as ``result_pmf`` gives them."""
-    return [result_pmf(r, contract) for s, r in enumerate(view.sheet[contract.id]) if s != seat]
+    return [result_pmf(r, contract, usual_of) for s, r in enumerate(view.sheet[contract.id]) if s != seat]
 
 
 def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], win: bool) -> float:
@@ -137,12 +144,16 @@ def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], wi
     return total
 
 
-def declaring_gain(contract: Contract, value: float, recorded: int | None, others: Sequence[Sequence[float]]) -> float:
-    """The sheet points declaring ``contract`` now (estimated at ``value`` tricks) is expected to
-    gain against the others' results ``others``: over a usual result when it is not recorded yet,
-    over keeping ``recorded`` when this is a redo (the sheet then keeps the better of the two)."""
+def declaring_gain(
+    contract: Contract, value: float, recorded: int | None, others: Sequence[Sequence[float]],
+    fitted: Model | None = None,
+) -> float:
+    """The sheet points declaring ``contract`` now (estimated at ``value`` tricks by the model
+    ``fitted``) is expected to gain against the others' results ``others``: over a usual result
+    when it is not recorded yet, over keeping ``recorded`` when this is a redo (the sheet then
+    keeps the better of the two)."""
     win = contract.goal is Goal.WIN
-    kept = kept_on_sheet(estimate_pmf(contract, value), recorded, contract)
+    kept = kept_on_sheet(estimate_pmf(contract, value, fitted), recorded, contract)
     return expected_points(kept, others, win) - expected_points(result_pmf(recorded, contract), others, win)
 
 

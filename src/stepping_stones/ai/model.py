@@ -2,7 +2,11 @@
 
 It lives in ``model.json`` beside this file, keyed by contract id and feature
 name, and is written by ``stepping-stones calibrate``; nothing depends on the
-order of the features in the file.
+order of the features in the file.  That model is fitted from hands heuristic
+seats played, and is what every seat expects *another* player to make.  The
+expert plays its own hands much better, so it values them with a second model
+of the same form, ``expert_model.json``, fitted from hands an expert declared
+against two heuristic seats (``calibrate --declarer expert``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from .features import FEATURE_NAMES, Features
 
 MODEL_FORMAT = "stepping-stones-bidding-model/1"
 MODEL_FILE = "model.json"
+EXPERT_MODEL_FILE = "expert_model.json"
+MODEL_FILES = {"heuristic": MODEL_FILE, "expert": EXPERT_MODEL_FILE}  # by the declarer's level
 
 
 @dataclass(frozen=True)
@@ -78,12 +84,30 @@ def parse_model(text: str) -> Model:
     return Model(contracts, meta)
 
 
+def _shipped(name: str) -> Model:
+    return parse_model(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+
+
 @cache
 def model() -> Model:
-    """The model shipped with the package (read once)."""
-    return parse_model(resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+    """The model shipped with the package (read once): what a heuristic declarer makes."""
+    return _shipped(MODEL_FILE)
 
 
-def model_path() -> Path:
-    """Where ``calibrate`` writes a new model by default: the package's own file."""
-    return Path(__file__).with_name(MODEL_FILE)
+@cache
+def expert_model() -> Model:
+    """The model of what the expert makes as declarer against two heuristic seats (read once)."""
+    return _shipped(EXPERT_MODEL_FILE)
+
+
+def fitted_model(declarer: str) -> Model:
+    """The shipped model of what a declarer of level ``declarer`` (``MODEL_FILES``) makes."""
+    if declarer not in MODEL_FILES:
+        raise ValueError(f"no bidding model for a {declarer!r} declarer (choose {', '.join(MODEL_FILES)})")
+    return expert_model() if declarer == "expert" else model()
+
+
+def model_path(declarer: str = "heuristic") -> Path:
+    """Where ``calibrate`` writes a new model by default: the package's own file for a
+    declarer of that level."""
+    return Path(__file__).with_name(MODEL_FILES[declarer])

@@ -23,6 +23,11 @@ others pass, it is **in the puddle** and must declare its best contract for that
 the risk of waiting, which grows as the hands run out.  When every hand left is its own, it
 declares one each hand.
 
+Its own hands, this one and the coming ones, are valued with the model of what the *expert*
+makes as declarer (``expert_model.json``, fitted from hands an expert declared against two
+heuristic seats); the other seats' usual results with the heuristic's model (``model.json``),
+since those are the seats it mostly meets.
+
 A **redo token** is weighed the same way: spending it now gains what the better of the two
 results adds to the recorded contract's points; keeping it is worth the best such gain over the
 chances still to come (an optimal-stopping value).  In the puddle only open contracts count.
@@ -56,7 +61,9 @@ from .bidding import (
     estimate_pmf,
     expected_points,
     others_pmfs,
+    usual,
 )
+from .model import fitted_model
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
 PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
@@ -65,6 +72,29 @@ OFFER_SHARE = 0.75
 MAX_DECLARE = 0.95
 # Declaring must beat waiting by this many points (a small bias against moving early on noise).
 MARGIN = 0.02
+# Whose play the model of this seat's own results is fitted from (``model.MODEL_FILES``).
+OWN_MODEL = "expert"
+# The mean and spread of what another seat records in a contract it has not recorded yet, as
+# heuristic seats record them when they choose the moment themselves (150 games of three
+# heuristic seats per contract set, redos left out: scripts/measure_declared_results.py --games
+# 150 --seed heur-usual).  ``bidding.usual`` (a random hand's result shifted by a selection
+# allowance) is far off for the trump contracts: 4.7 against 6.4 recorded in Win Tricks (Pick
+# Trump), 3.75 against 2.3 in Lose Tricks (Pick Trump), 4.2 against 6.0 in May Trump.  The
+# heuristic seats themselves keep ``bidding.usual``.
+OTHERS_USUAL: dict[str, tuple[float, float]] = {
+    "win-no-trump": (5.02, 2.15),
+    "win-pick-trump": (6.39, 1.19),
+    "lose-no-trump": (3.04, 2.21),
+    "lose-pick-trump": (2.29, 1.33),
+    "win-last-6": (3.04, 1.84),
+    "may-trump": (5.96, 1.40),
+    "must-beat": (2.84, 1.47),
+}
+
+
+def others_usual(contract: Contract) -> tuple[float, float]:
+    """The mean and spread of the result another seat usually records in ``contract``."""
+    return OTHERS_USUAL.get(contract.id) or usual(contract)
 
 
 def _random_hands(rng: Random) -> list[Mask]:
@@ -80,21 +110,25 @@ def planning_hands() -> tuple[Mask, ...]:
 
 
 @cache
-def hand_estimates(contract_id: str) -> tuple[float, ...]:
+def hand_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
     """For each of ``planning_hands()``: the estimate for ``contract_id`` with its best ranking
-    and trump.  Aligned by hand, so that the contracts of one hand are valued together: a hand
-    strong for one Win contract is strong for the others, and weak for the Lose ones."""
+    and trump, by the model of an ``own`` declarer.  Aligned by hand, so that the contracts of
+    one hand are valued together: a hand strong for one Win contract is strong for the others,
+    and weak for the Lose ones."""
     contract = CONTRACTS[contract_id]
-    return tuple(best_declaration(contract, hand)[0] for hand in planning_hands())
+    fitted = fitted_model(own)
+    return tuple(best_declaration(contract, hand, fitted)[0] for hand in planning_hands())
 
 
 @cache
-def future_estimates(contract_id: str) -> tuple[float, ...]:
-    """The estimate a random hand gives ``contract_id`` with its best ranking and trump, as
-    ``QUANTILES`` equally likely values (midpoints of the quantile bands), from seeded deals."""
+def future_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
+    """The estimate a random hand gives ``contract_id`` with its best ranking and trump (by the
+    model of an ``own`` declarer), as ``QUANTILES`` equally likely values (midpoints of the
+    quantile bands), from seeded deals."""
     contract = CONTRACTS[contract_id]
+    fitted = fitted_model(own)
     hands = _random_hands(Random(f"expert-planning:{contract_id}"))
-    values = sorted(best_declaration(contract, hand)[0] for hand in hands)
+    values = sorted(best_declaration(contract, hand, fitted)[0] for hand in hands)
     n = len(values)
     return tuple(values[min(n - 1, int((q + 0.5) * n / QUANTILES))] for q in range(QUANTILES))
 
@@ -126,9 +160,12 @@ class BidReckoning:
 
 
 class BidPlanner:
-    """One bidding decision of the expert: ``reckon()`` values every legal bid."""
+    """One bidding decision of the expert: ``reckon()`` values every legal bid.  ``own`` names
+    the model its own hands are valued with (``OWN_MODEL`` unless given)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, own: str | None = None) -> None:
+        self.own = own or OWN_MODEL
+        self.fitted = fitted_model(self.own)
         self.view = view
         self.seat = view.seat
         self.hand = view.own_cards
@@ -140,7 +177,7 @@ class BidPlanner:
             s: sum(1 for c in contracts if sheet[c.id][s] is None) for s in range(NUM_SEATS) if s != self.seat
         }
         self.hands_left = sum(1 for c in contracts for s in range(NUM_SEATS) if sheet[c.id][s] is None)
-        self._others = {c.id: others_pmfs(view, self.seat, c) for c in contracts}
+        self._others = {c.id: others_pmfs(view, self.seat, c, others_usual) for c in contracts}
         self._memo: dict[tuple[int, int], float] = {}
         self._future_points = {c.id: self._future_points_of(c) for c in self.mine_open}
 
@@ -148,14 +185,15 @@ class BidPlanner:
 
     def points(self, contract: Contract, value: float) -> float:
         """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks."""
-        return expected_points(estimate_pmf(contract, value), self._others[contract.id], contract.goal is Goal.WIN)
+        pmf = estimate_pmf(contract, value, self.fitted)
+        return expected_points(pmf, self._others[contract.id], contract.goal is Goal.WIN)
 
     def redo_gain(self, contract: Contract, value: float, recorded: int) -> float:
         """Points gained by redoing ``contract`` (recorded ``recorded``) with an estimate of ``value``."""
-        return declaring_gain(contract, value, recorded, self._others[contract.id])
+        return declaring_gain(contract, value, recorded, self._others[contract.id], self.fitted)
 
     def _future_points_of(self, contract: Contract) -> tuple[float, ...]:
-        return tuple(self.points(contract, e) for e in hand_estimates(contract.id))
+        return tuple(self.points(contract, e) for e in hand_estimates(contract.id, self.own))
 
     # --- the dynamic programme ------------------------------------------------------------------
 
@@ -221,7 +259,7 @@ class BidPlanner:
         recorded = [(c, r) for c in self.contracts if (r := self.view.sheet[c.id][self.seat]) is not None]
         if not recorded or hands <= 0:
             return 0.0
-        gains = [self.redo_gain(c, e, r) for c, r in recorded for e in future_estimates(c.id)]
+        gains = [self.redo_gain(c, e, r) for c, r in recorded for e in future_estimates(c.id, self.own)]
         chances = max(1, round(self.offer_chances(max(hands, 1), 0)[0] * hands))
         value = 0.0
         for _ in range(chances):
@@ -249,7 +287,7 @@ class BidPlanner:
         options: list[Option] = []
         best_now = -math.inf
         for i, contract in enumerate(self.mine_open):
-            value, ranking, trump = best_declaration(contract, self.hand)
+            value, ranking, trump = best_declaration(contract, self.hand, self.fitted)
             bid = Declaration(contract, ranking, trump)
             if bid not in legal:
                 continue
@@ -266,7 +304,7 @@ class BidPlanner:
                 recorded = view.sheet[contract.id][self.seat]
                 if recorded is None:
                     continue
-                value, ranking, trump = best_declaration(contract, self.hand)
+                value, ranking, trump = best_declaration(contract, self.hand, self.fitted)
                 bid = Declaration(contract, ranking, trump, True)
                 if bid not in legal:
                     continue

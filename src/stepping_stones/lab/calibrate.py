@@ -3,7 +3,10 @@
 For every contract it deals ``hands`` hands, makes a random seat declare it
 with a random ranking (and trump), lets three heuristic seats play it out
 through the match driver, and records the declarer's features
-(``ai/features.py``) and result.  A least-squares fit per contract gives a
+(``ai/features.py``) and result.  With ``declarer="expert"`` the declarer's
+seat is an expert and the two defenders heuristic seats: that fits the model
+the expert values its *own* hands with (``ai/expert_model.json``), since it
+plays a hand much better than the heuristic does.  A least-squares fit per contract gives a
 weight for each named feature and the spread of the error.  Hand ``i`` of
 contract ``c`` is played from its own seeds, so the same seed gives the same
 model however the contracts are shared out over processes.
@@ -16,16 +19,21 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..ai import HeuristicAI
+from ..ai import Agent, HeuristicAI, make_ai
 from ..ai.features import Features, features
 from ..ai.model import ContractModel, Model
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, NUM_SUITS, RANKINGS, Declaration, Game, Phase, Rules
 from ..game.match import Seeds, drive
 from .simulate import Progress, Runner
 
+DECLARERS = ("heuristic", "expert")  # who plays the declarer's seat (the defenders are heuristic)
 
-def play_forced(contract_id: str, seeds: Seeds, samples: int) -> tuple[Features, int]:
-    """Deal one hand, declare ``contract_id`` for a random seat, play it out; features and result."""
+
+def play_forced(
+    contract_id: str, seeds: Seeds, samples: int, declarer_level: str = "heuristic"
+) -> tuple[Features, int]:
+    """Deal one hand, declare ``contract_id`` for a random seat, play it out with a seat of
+    ``declarer_level`` declaring against two heuristic seats; features and result."""
     contract = CONTRACTS[contract_id]
     set_name = next(s for s, ids in CONTRACT_SETS.items() if contract_id in ids)
     choice = seeds.stream("declaration")
@@ -36,7 +44,10 @@ def play_forced(contract_id: str, seeds: Seeds, samples: int) -> tuple[Features,
     hand = game.deal_hand(seeds.deal(1))
     game.bid(Declaration(contract, ranking, trump))
     seat = HeuristicAI(samples=samples)
-    drive(game, [seat] * NUM_SEATS, seeds, stop=lambda g: g.phase is not Phase.PLAY)
+    seats: list[Agent] = [seat] * NUM_SEATS
+    if declarer_level != "heuristic":
+        seats[declarer] = make_ai(declarer_level)
+    drive(game, seats, seeds, stop=lambda g: g.phase is not Phase.PLAY)
     return features(hand.deal[declarer], ranking, trump), hand.result
 
 
@@ -73,12 +84,14 @@ def least_squares(rows: Sequence[Sequence[float]], ys: Sequence[float], ridge: f
     return [a[i][n] for i in range(n)]
 
 
-def contract_data(job: tuple[str, int, str, int]) -> tuple[list[Features], list[float]]:
-    """Features and results of ``hands`` forced declarations of one contract."""
-    cid, hands, seed, samples = job
+def contract_data(job: tuple[Any, ...]) -> tuple[list[Features], list[float]]:
+    """Features and results of ``hands`` forced declarations of one contract:
+    ``(contract id, hands, seed, samples[, declarer level])``."""
+    cid, hands, seed, samples = job[:4]
+    declarer_level = job[4] if len(job) > 4 else "heuristic"
     rows, ys = [], []
     for i in range(hands):
-        x, y = play_forced(cid, Seeds(f"{seed}:calibrate:{cid}:{i}"), samples)
+        x, y = play_forced(cid, Seeds(f"{seed}:calibrate:{cid}:{i}"), samples, declarer_level)
         rows.append(x)
         ys.append(float(y))
     return rows, ys
@@ -86,11 +99,17 @@ def contract_data(job: tuple[str, int, str, int]) -> tuple[list[Features], list[
 
 def fit(
     hands: int, seed: str, samples: int = 24, workers: int = 2, progress: Progress | None = None,
-    runner: Runner | None = None,
+    runner: Runner | None = None, declarer: str = "heuristic",
 ) -> Model:
     """Play ``hands`` hands per contract and fit each contract's weights.  A contract's hands
-    are one unit of work, run through ``runner`` (by default over ``workers`` local processes)."""
-    jobs = [(cid, hands, seed, samples) for cid in CONTRACTS]
+    are one unit of work, run through ``runner`` (by default over ``workers`` local processes).
+    ``declarer`` is the level of the declarer's seat (``DECLARERS``)."""
+    if declarer not in DECLARERS:
+        raise ValueError(f"unknown declarer level {declarer!r} (choose {', '.join(DECLARERS)})")
+    jobs: list[tuple[Any, ...]] = [
+        (cid, hands, seed, samples) if declarer == "heuristic" else (cid, hands, seed, samples, declarer)
+        for cid in CONTRACTS
+    ]
     data: list[tuple[list[Features], list[float]]] = []
     if runner is not None:
         data = list(runner(jobs, contract_data, progress))  # one result per contract
@@ -100,6 +119,14 @@ def fit(
                 data.append(result)
                 if progress is not None:
                     progress()
+    return fit_rows(data, hands, seed, samples, declarer)
+
+
+def fit_rows(
+    data: Sequence[tuple[Sequence[Features], Sequence[float]]], hands: int, seed: str, samples: int,
+    declarer: str = "heuristic",
+) -> Model:
+    """The model fitted from ``contract_data``'s rows, one entry per contract of ``CONTRACTS``."""
     contracts = {}
     for cid, (rows, ys) in zip(CONTRACTS, data, strict=True):
         w = least_squares(rows, ys)
@@ -109,8 +136,11 @@ def fit(
         mean = sum(ys) / len(ys)
         sd = math.sqrt(sum((y - mean) ** 2 for y in ys) / len(ys))
         contracts[cid] = ContractModel(weights, round(sigma, 3), round(mean, 3), round(sd, 3), hands)
+    command = f"calibrate --hands {hands} --seed {seed} --samples {samples}"
+    if declarer != "heuristic":
+        command += f" --declarer {declarer}"
     meta: dict[str, Any] = {
-        "command": f"calibrate --hands {hands} --seed {seed} --samples {samples}",
+        "command": command,
         "seed": seed,
         "samples": samples,
     }
