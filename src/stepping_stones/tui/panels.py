@@ -95,6 +95,12 @@ class Bound(Widget):
     state: reactive[TableState | None] = reactive(None, repaint=False)
     look: reactive[Look] = reactive(Look, repaint=False)
 
+    rests_when_hidden = False
+    """A panel of the side column (hidden in a narrow window) draws nothing while it is not on
+    the screen, once it has been drawn: Textual sends a widget that comes into view a ``Resize``,
+    and it is drawn then, from the state of that moment."""
+    _drawn_once = False
+
     def watch_state(self) -> None:
         self.redraw()
 
@@ -105,8 +111,10 @@ class Bound(Widget):
         self.redraw()
 
     def redraw(self) -> None:
-        if self.state is not None:
-            self.draw_scene(Scene(self.state, self.look))
+        if self.state is None or (self.rests_when_hidden and self._drawn_once and not self.region):
+            return
+        self._drawn_once = True
+        self.draw_scene(Scene(self.state, self.look))
 
     def draw_scene(self, scene: Scene) -> None:
         raise NotImplementedError
@@ -552,6 +560,8 @@ def tracker_text(state: Scene) -> Text:
 
 
 class TrackerPanel(Panel):
+    rests_when_hidden = True
+
     def draw_scene(self, scene: Scene) -> None:
         self.show(self.draw(scene), layout=True)  # its height follows its lines (a long "Shown out" wraps)
 
@@ -609,6 +619,7 @@ def history_text(state: Scene, width: int, height: int | None, console: Console)
 
 
 class HistoryPanel(Panel):
+    rests_when_hidden = True
     fit = True  # show the newest tricks that fit the panel (False: all of them, in a scrolling box)
 
     def draw(self, state: Scene) -> RenderableType:
