@@ -31,17 +31,22 @@ from stepping_stones.ai.solver import (
 )
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
 
-_PROBLEM = compiled_core_problem()
-CORES = [
-    pytest.param("python", id="python"),
-    pytest.param("numba", id="numba", marks=pytest.mark.skipif(
-        _PROBLEM is not None, reason=f"the compiled core cannot run here: {_PROBLEM}")),
-]
+
+def need_the_compiled_core() -> None:
+    """Skip the test, saying why, where the compiled core cannot run.  Asked when a test runs,
+    not when the file is collected: the first process to ask on a fresh install compiles the
+    core (some 15 s), and the others wait for it, so asking while every test process collects
+    would hold them all up before any test starts."""
+    problem = compiled_core_problem()
+    if problem is not None:
+        pytest.skip(f"the compiled core cannot run here: {problem}")
 
 
-@pytest.fixture(params=CORES)
+@pytest.fixture(params=["python", "numba"])
 def core(request, monkeypatch):
     """The solver's core for the test: every ``Solver`` made meanwhile uses it."""
+    if request.param == "numba":
+        need_the_compiled_core()
     monkeypatch.setenv(CORE_VARIABLE, request.param)
     return request.param
 
@@ -161,8 +166,7 @@ def solver_core_of(state: HandState) -> str:
 def test_the_cores_search_the_same_positions_in_the_same_order():
     """Both cores count the same positions for every question, so a budget in positions (the
     expert's, the analysis's) makes the same choices with either; at a horizon too."""
-    if _PROBLEM is not None:
-        pytest.skip(f"the compiled core cannot run here: {_PROBLEM}")
+    need_the_compiled_core()
     rng = random.Random("cores")
     for contract_id in CONTRACTS:
         for i in range(4):
@@ -181,8 +185,7 @@ def test_the_cores_search_the_same_positions_in_the_same_order():
 
 @pytest.mark.parametrize("limit", [0, 1, 57, 400])
 def test_a_limit_stops_both_cores_at_the_same_position(limit):
-    if _PROBLEM is not None:
-        pytest.skip(f"the compiled core cannot run here: {_PROBLEM}")
+    need_the_compiled_core()
     rng = random.Random(f"limit:{limit}")
     for contract_id in CONTRACTS:
         state = random_endgame(rng, contract_id, 7)
@@ -226,8 +229,9 @@ def test_the_core_is_chosen_by_argument_or_environment(monkeypatch):
     with pytest.raises(ValueError, match="unknown solver core"):
         choose_core()
     monkeypatch.delenv(CORE_VARIABLE)
-    assert choose_core() == ("python" if _PROBLEM else "numba")
-    if _PROBLEM is not None:
+    problem = compiled_core_problem()
+    assert choose_core() == ("python" if problem else "numba")
+    if problem is not None:
         with pytest.raises(RuntimeError, match="numba"):
             choose_core("numba")
 

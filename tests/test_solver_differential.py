@@ -60,8 +60,11 @@ def random_position(rng: random.Random, contract_id: str, tricks_left: int, rank
 POSITIONS_PER_CONTRACT = 24  # 7 contracts: 168 positions, half of them of 5 tricks
 
 
-CORES_HERE = ["python"] + (["numba"] if compiled_core_problem() is None else [])
-"""The cores checked here (``test_solver`` says, as a skipped test, why the compiled one is missing)."""
+def cores_here() -> list[str]:
+    """The cores checked here (``test_solver`` says, as a skipped test, why the compiled one is
+    missing); asked when a test runs, not when the file is collected (``need_the_compiled_core``
+    in ``test_solver`` says why)."""
+    return ["python"] + (["numba"] if compiled_core_problem() is None else [])
 
 
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
@@ -82,7 +85,7 @@ def test_solver_equals_memoised_minimax_on_longer_positions(contract_id, monkeyp
                 won = len(state.winners) > number and state.winners[-1] == state.declarer
                 after[card] = int(won and state.contract.counted_mask >> number & 1) + memoised_minimax(state)
                 state.pop()
-        for core in CORES_HERE:
+        for core in cores_here():
             monkeypatch.setenv(CORE_VARIABLE, core)
             solver = Solver(state.contract, state.ranking, state.trump, state.declarer)
             assert solver.core == core
