@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -186,32 +183,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
-
-# --- the compiled solver core, made ready while the test processes start ------------------------
-
-WARM_UP = "from stepping_stones.ai.solver import compiled_core_problem; compiled_core_problem()"
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """In a run of several test processes (pytest-xdist's controller), load the solver's compiled
-    core once in a process of its own from the start.  On a fresh install that compiles it (some
-    15 s of CPU) and writes numba's cache, under the machine's compile lock (``ai/solver.py``),
-    while the test processes collect; their first solve then waits for the lock and loads the
-    cache, instead of one of them compiling it mid-run with the others waiting.  Where the cache
-    is there already, it only loads it (under a second).  Its output is not wanted: a core that
-    cannot run is reported by the tests that need it."""
-    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
-        return
-    if importlib.util.find_spec("numba") is None:
-        return
-    config.stash[_WARMING] = subprocess.Popen([sys.executable, "-c", WARM_UP], stdin=subprocess.DEVNULL,
-                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    warming = config.stash.get(_WARMING, None)
-    if warming is not None:
-        warming.wait()
-
-
-_WARMING = pytest.StashKey[subprocess.Popen]()
