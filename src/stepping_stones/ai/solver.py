@@ -204,7 +204,7 @@ def compile_lock_path(source: str) -> str:
 @contextmanager
 def _compiling(source: str) -> Iterator[None]:
     """Hold the machine's lock on compiling the core at ``source``: the first process to load it
-    on a fresh install compiles it (some 20 s of CPU) and writes numba's cache; others that start
+    on a fresh install compiles it (some 10 s of CPU) and writes numba's cache; others that start
     meanwhile (the tabs of ``serve``, test processes) wait, then load that cache instead of
     compiling it again each.  Where no lock can be made, or the wait is too long, it goes on
     without one (numba's cache stays correct either way; only the work is repeated)."""

@@ -502,9 +502,12 @@ def _node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep
         b = h[1]
         c = h[2]
         k = leader << 60
-        r0 = 0
-        r1 = 0
-        r2 = 0
+        # Typed int64 from the start, not as the literal 0: numba types the recursive calls
+        # below from a first pass over the body, where a bare 0 here would still be a literal
+        # and make it compile a second version of ``_node`` for it (twice the compile time).
+        r0 = np.int64(0)
+        r1 = np.int64(0)
+        r2 = np.int64(0)
         for s in range(4):
             shift = 9 * s
             index = spread[a >> shift & _SUIT_BITS] + 2 * spread[b >> shift & _SUIT_BITS] \
