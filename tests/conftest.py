@@ -163,6 +163,7 @@ def game() -> Game:
 # --- the order of the run ---------------------------------------------------------------------
 
 LONGEST_FIRST = (
+    "test_static_checks.py",  # mypy in a process of its own, beside the tests
     "test_tui_game.py",  # one whole game through key presses: the longest single test
     "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
     "test_cluster.py",  # one process for the whole file (its local cluster)
