@@ -13,3 +13,4 @@ control  # tui/widgets.py: Textual's Message.control, read by @on(..., selector)
 _return_code  # tests/test_saving.py: what Textual's App.run sets when the app stops on an exception
 log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request
 pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name
+dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads sys.dont_write_bytecode

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -158,6 +160,20 @@ def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
 @pytest.fixture
 def game() -> Game:
     return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)
+
+
+# --- one compile of each module per run ------------------------------------------------------
+
+
+def pytest_configure() -> None:
+    """Let this run write bytecode (``__pycache__``, and pytest's rewritten test modules) even
+    where the environment says not to (``PYTHONDONTWRITEBYTECODE``, set on some machines): the
+    test processes, and the apps, servers and commands the tests start (which inherit the
+    environment), then load each module compiled once instead of compiling it again each, which
+    was 13% of the suite's CPU (365 s against 319 s of CPU for the whole run, side by side).  It
+    is set before pytest-xdist starts its processes (at the start of the session)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 # --- the order of the run ---------------------------------------------------------------------
