@@ -680,6 +680,12 @@ def _saved(home: Path):
 
 def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
     sync_playwright = _browser()
+    # The computers take the slow pace here (1.2 s a card, not 0.25 s): the line "You play ..."
+    # must be drawn before the cards after it push it out of the log's six lines, and at the
+    # fast pace, on a machine loaded with a shuffled run and a tournament, it once never was.
+    # (The tab's app reads the settings when it starts.)
+    (served.home / "config" / "settings.json").write_text(
+        json.dumps(asdict(Settings(pace="slow", trick_pause=False))))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
