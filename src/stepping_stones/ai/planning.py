@@ -56,7 +56,6 @@ from ..engine import (
     mask_of,
 )
 from .bidding import (
-    _pmf,
     best_declaration,
     declaring_gain,
     estimate_pmf,
@@ -65,7 +64,6 @@ from .bidding import (
     usual,
 )
 from .model import fitted_model
-from .solver import SearchLimit, Solver
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
 PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
@@ -74,29 +72,6 @@ OFFER_SHARE = 0.75
 MAX_DECLARE = 0.95
 # Declaring must beat waiting by this many points (a small bias against moving early on noise).
 MARGIN = 0.02
-# The model's estimates of this seat's own results are pulled towards a coming hand's mean by
-# this factor (1.0: as fitted), and its error spread scaled by SIGMA_SCALE.
-SHRINK = 1.0
-SIGMA_SCALE = 1.0
-# The chance of the puddle after a pass as forehand, as the product of the others' chances of
-# passing, is multiplied by this (capped at 1).
-PUDDLE_SCALE = 1.0
-# In a Lose contract, an estimate worse than a coming hand's mean is made worse by this share of
-# the difference (0: as fitted).
-LOSE_TAIL = 0.0
-# Tricks added to the model's estimate of this seat's own result, per contract id.
-OWN_BIAS: dict[str, float] = {}
-# The hand in view valued also by exact solves: this many layouts of the unseen cards, dealt
-# at random (seeded from the hand itself), each solved double-dummy with the declarer leading;
-# 0 values it by the model alone.  A solve stopped at DD_LIMIT positions is left out, and no
-# more solves start once a decision has searched DD_BUDGET positions.
-DD_LAYOUTS = 0
-DD_LIMIT = 200_000
-DD_BUDGET = 1_500_000
-# Per contract: (a, b, spread, weight): the mean solved value x is mapped to a + b * x tricks and
-# blended with the model's estimate as  weight * that + (1 - weight) * model, with ``spread``
-# as its error spread.
-DD_MAP: dict[str, tuple[float, float, float, float]] = {}
 # Whose play the model of this seat's own results is fitted from (``model.MODEL_FILES``).
 OWN_MODEL = "expert"
 # The mean and spread of what another seat records in a contract it has not recorded yet, as
@@ -143,12 +118,6 @@ def hand_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
     contract = CONTRACTS[contract_id]
     fitted = fitted_model(own)
     return tuple(best_declaration(contract, hand, fitted)[0] for hand in planning_hands())
-
-
-@cache
-def _mean_estimate(contract_id: str, own: str = OWN_MODEL) -> float:
-    values = hand_estimates(contract_id, own)
-    return sum(values) / len(values)
 
 
 @cache
@@ -210,29 +179,13 @@ class BidPlanner:
         self.hands_left = sum(1 for c in contracts for s in range(NUM_SEATS) if sheet[c.id][s] is None)
         self._others = {c.id: others_pmfs(view, self.seat, c, others_usual) for c in contracts}
         self._memo: dict[tuple[int, int], float] = {}
-        self.dd_nodes = 0  # positions the exact solves of this decision have searched
         self._future_points = {c.id: self._future_points_of(c) for c in self.mine_open}
 
     # --- points ---------------------------------------------------------------------------
 
-    def points(self, contract: Contract, value: float, spread: float | None = None) -> float:
-        """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks
-        (with an error of ``spread`` tricks; by default the model's)."""
-        if spread is not None:
-            pmf = _pmf(value, spread, contract.tricks_counted)
-            return expected_points(pmf, self._others[contract.id], contract.goal is Goal.WIN)
-        value += OWN_BIAS.get(contract.id, 0.0)
-        if LOSE_TAIL and contract.goal is Goal.LOSE:
-            centre = _mean_estimate(contract.id, self.own)
-            value += LOSE_TAIL * max(0.0, value - centre)
-        if SHRINK != 1.0:
-            centre = _mean_estimate(contract.id, self.own)
-            value = centre + SHRINK * (value - centre)
-        if SIGMA_SCALE != 1.0:
-            sigma = self.fitted[contract.id].sigma * SIGMA_SCALE
-            pmf = _pmf(value, sigma, contract.tricks_counted)
-        else:
-            pmf = estimate_pmf(contract, value, self.fitted)
+    def points(self, contract: Contract, value: float) -> float:
+        """Expected sheet points of declaring ``contract`` with an estimate of ``value`` tricks."""
+        pmf = estimate_pmf(contract, value, self.fitted)
         return expected_points(pmf, self._others[contract.id], contract.goal is Goal.WIN)
 
     def redo_gain(self, contract: Contract, value: float, recorded: int) -> float:
@@ -313,42 +266,6 @@ class BidPlanner:
             value = sum(max(g, value) for g in gains) / len(gains)
         return value
 
-    # --- exact solves of the hand in view -------------------------------------------------------
-
-    def solved_value(
-        self, contract: Contract, ranking: int, trump: int | None, model_value: float
-    ) -> tuple[float, float] | None:
-        """(estimate, spread) of declaring ``contract`` with this hand, blending the model's
-        ``model_value`` with the mean double-dummy value over ``DD_LAYOUTS`` random layouts of
-        the unseen cards (mapped by ``DD_MAP``); None without a mapping or a finished solve."""
-        mapping = DD_MAP.get(contract.id)
-        if mapping is None or self.dd_nodes >= DD_BUDGET:
-            return None
-        a, b, spread, weight = mapping
-        rng = Random(f"bid-solve:{self.hand}:{contract.id}:{ranking}:{trump}")
-        unseen = list(cards_of(FULL_DECK & ~self.hand))
-        others = [s for s in range(NUM_SEATS) if s != self.seat]
-        values = []
-        for _ in range(DD_LAYOUTS):
-            if self.dd_nodes >= DD_BUDGET:
-                break
-            rng.shuffle(unseen)
-            hands = [0] * NUM_SEATS
-            hands[self.seat] = self.hand
-            hands[others[0]] = mask_of(unseen[:HAND_SIZE])
-            hands[others[1]] = mask_of(unseen[HAND_SIZE:])
-            solver = Solver(contract, ranking, trump, self.seat)
-            solver.limit = min(DD_LIMIT, DD_BUDGET - self.dd_nodes)
-            try:
-                values.append(solver.value(hands, self.seat))
-            except SearchLimit:
-                pass
-            self.dd_nodes += solver.nodes
-        if not values:
-            return None
-        mapped = a + b * sum(values) / len(values)
-        return weight * mapped + (1.0 - weight) * model_value, spread
-
     # --- the decision -----------------------------------------------------------------------
 
     def reckon(self) -> BidReckoning:
@@ -367,7 +284,6 @@ class BidPlanner:
         if forehand and not in_puddle and self.mine_open:
             # Passing as forehand: if both others pass too, this seat is in the puddle now.
             puddle_risk = math.prod(1.0 - d for d in self.declare_chances(n, len(self.mine_open)))
-            puddle_risk = min(1.0, PUDDLE_SCALE * puddle_risk)
         options: list[Option] = []
         best_now = -math.inf
         for i, contract in enumerate(self.mine_open):
@@ -375,12 +291,7 @@ class BidPlanner:
             bid = Declaration(contract, ranking, trump)
             if bid not in legal:
                 continue
-            solved = self.solved_value(contract, ranking, trump, value) if DD_LAYOUTS else None
-            if solved is not None:
-                value, spread = solved
-                now = self.points(contract, value, spread)
-            else:
-                now = self.points(contract, value)
+            now = self.points(contract, value)
             total = now + self.future(full & ~(1 << i), n - 1) + token
             best_now = max(best_now, total)
             options.append(Option(bid, total, now, value))
