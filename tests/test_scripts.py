@@ -43,7 +43,7 @@ def test_every_script_is_run_here():
     tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
               "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
-              "measure_expert_decisions.py", "measure_declared_results.py"}
+              "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py"}
@@ -188,3 +188,23 @@ def test_measure_tui_startup(tmp_path):
     found = re.fullmatch(r"startup: ([0-9]*\.[0-9]+) s\n", out)
     assert found, out
     assert float(found.group(1)) > 0
+
+
+def test_bid_screen(tmp_path):
+    """Two variants on the same deal sets: each deal set's points, every hand declared, and the
+    paired difference; a setting that does not exist is refused."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    common = ["bid_screen.py", "--candidate", "heuristic", "--baseline", "random", "--seed", "test-screen",
+              "--deals", "2"]
+    run(*common, "--out", str(a))
+    run(*common, "--param", "bidding.BAR_SCALE=0.0", "--out", str(b))
+    first, second = json.loads(a.read_text()), json.loads(b.read_text())
+    assert second["params"] == ["bidding.BAR_SCALE=0.0"]
+    for data in (first, second):
+        assert len(data["per_set"]) == 2
+        assert len(data["hands"]) == 2 * 3 * 12  # two deal sets of three games of 12 hands
+        assert sum(data["per_set"]) / 2 == pytest.approx(data["summary"]["mean_points"], abs=1e-3)
+    out = run("bid_screen.py", "--compare", str(a), str(a)).stdout
+    assert "paired +0.000" in out
+    refused = run(*common, "--param", "bidding.NO_SUCH=1", check=False)
+    assert refused.returncode != 0 and "has no NO_SUCH" in refused.stderr
