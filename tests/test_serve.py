@@ -37,7 +37,7 @@ from stepping_stones.serve import Door, DoorError, Limits, is_loopback
 from stepping_stones.serve.tabs import Allowance, BadMessage, parse_message
 from stepping_stones.storage.records import load_game
 from stepping_stones.storage.session import open_elsewhere
-from stepping_stones.storage.settings import Settings
+from stepping_stones.storage.settings import Pace, Settings
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome")) if p), None)
@@ -88,8 +88,7 @@ class Served:
         # The AI seats answer quickly, so the test waits on the game, not on the pace; not at
         # once, or the line "You play ..." could be pushed out of the log by the next cards
         # before the page is ever drawn with it.
-        (home / "config" / "settings.json").write_text(
-            json.dumps(asdict(Settings(pace="fast", trick_pause=False))))
+        self.set_pace("fast")
         env = {**os.environ, "STEPPING_STONES_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "stepping_stones", "serve", "--port", str(self.port), *args],
@@ -110,6 +109,11 @@ class Served:
             _, _, err = self.stop()
             raise AssertionError(f"the server did not start: {first!r} {err}")
 
+
+    def set_pace(self, pace: Pace) -> None:
+        """The computers' pace in the games the server's tabs start from now on (no trick pause)."""
+        (self.home / "config" / "settings.json").write_text(
+            json.dumps(asdict(Settings(pace=pace, trick_pause=False))))
     def _read(self, stream, lines: list[str], tell: queue.Queue[str | None]) -> None:
         for line in stream:
             lines.append(line)
@@ -684,8 +688,7 @@ def test_a_game_in_chromium_by_keyboard(served, monkeypatch):
     # must be drawn before the cards after it push it out of the log's six lines, and at the
     # fast pace, on a machine loaded with a shuffled run and a tournament, it once never was.
     # (The tab's app reads the settings when it starts.)
-    (served.home / "config" / "settings.json").write_text(
-        json.dumps(asdict(Settings(pace="slow", trick_pause=False))))
+    served.set_pace("slow")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
