@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -174,6 +175,22 @@ def pytest_configure() -> None:
     is set before pytest-xdist starts its processes (at the start of the session)."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+    fewer_collections()
+
+
+GC_THRESHOLDS = (50_000, 20, 20)
+"""The cyclic garbage collector's thresholds in the test processes (Python's are 700, 10, 10)."""
+
+
+def fewer_collections() -> None:
+    """Run the cyclic garbage collector less often in the test processes.  The tests build and
+    drop a great many short-lived objects (Textual's widgets, strips and messages, Hypothesis'
+    examples), and with Python's thresholds a collection starts every 700 new container objects
+    and walks the young ones each time, and the whole heap (every module the tests loaded) every
+    hundredth time: about a tenth of the suite's CPU, measured side by side.  Memory is still
+    freed: reference counting frees all that is not in a cycle at once, and what is, a little
+    later.  Nothing a test checks depends on when the collector runs."""
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 # --- the order of the run ---------------------------------------------------------------------
