@@ -420,13 +420,14 @@ def test_a_hint_out_of_turn_says_so(monkeypatch):
 def test_the_hand_summary_shows_the_analysis_against_perfect_play():
     from stepping_stones.ai.analysis import analyse_hand, analysis_lines
 
+    saved_game_near_the_end(seed="analysis", cards_left=6, hands=1, person_to_play=True)  # the last two tricks
+
     async def run():
-        app = make_app(seed="analysis", analysis_limit=hindsight.LIMIT)
+        app = make_app(resume=True, analysis_limit=hindsight.LIMIT)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await press(pilot, "enter")
             rng = Random(3)
-            for _ in range(400):
+            for _ in range(40):
                 screen = await wait_for_person(pilot)
                 if isinstance(screen, HandSummaryScreen):
                     break
@@ -435,12 +436,13 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
             shown = await settled(pilot, screen.query_one("#summary-analysis"))
             # the same as the analysis of the real hand (with its real deal) says
             hand = app.table.game.log[0]
-            lines = analysis_lines(analyse_hand(hand), app.table.game.players, 0)
+            analysis = analyse_hand(hand)
+            lines = analysis_lines(analysis, app.table.game.players, 0)
             flat = " ".join(shown.split())
             assert flat.startswith("Against perfect play")
             for line in lines:
                 assert " ".join(line.split()) in flat
-            assert f"par, with perfect play by all from the deal, was {analyse_hand(hand).par}." in flat
+            assert f"par, with perfect play by all from the deal, was {analysis.par}." in flat
             await press(pilot, "enter")  # the summary goes; the game goes on
             assert not isinstance(app.screen, HandSummaryScreen)
 
