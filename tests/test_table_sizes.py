@@ -22,7 +22,16 @@ from stepping_stones.storage.session import Session, Setup
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
 from stepping_stones.tui.table import TableScreen
-from tui_support import hold_the_computers, human_turn, make_app, play_until, press, settled, widget_text
+from tui_support import (
+    hold_the_computers,
+    human_turn,
+    make_app,
+    play_until,
+    press,
+    saved_game_near_the_end,
+    settled,
+    widget_text,
+)
 
 
 def playing(tricks: int):
@@ -126,11 +135,12 @@ def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_su
 
 
 def test_the_tricks_of_the_hand_always_show_the_newest_trick():
+    saved_game_near_the_end(seed="history", cards_left=6, hands=1, person_to_play=True)  # ten tricks played
+
     async def run():
-        app = make_app(seed="history")
+        app = make_app(resume=True)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await press(pilot, "enter")
             await play_until(pilot, playing(10))
             table = app.table
             done = len(table.game.log[-1].plays) // NUM_SEATS
@@ -153,11 +163,12 @@ def test_the_tricks_of_the_hand_always_show_the_newest_trick():
 
 
 def test_shown_out_describes_the_same_hand_as_the_tricks_until_the_next_deal():
+    saved_game_near_the_end(seed="voids", cards_left=3, hands=1)  # the first hand's last trick
+
     async def run():
-        app = make_app(seed="voids")
+        app = make_app(resume=True)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await press(pilot, "enter")
             await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
             table = app.table
             hand = table.game.log[-1]
