@@ -58,9 +58,9 @@ from .planning import BidPlanner, BidReckoning
 from .solver import SearchLimit, Solver, position
 
 EXACT_TRICKS = TRICKS  # solve exactly when this many tricks (the current one included) are left
-LOSE_EXACT_TRICKS = TRICKS  # ... in a Lose contract (at most ``exact_tricks``)
+LOSE_EXACT_TRICKS = 6  # ... in a Lose contract (at most ``exact_tricks``); before, the horizon search
 LOOKAHEAD = 1  # the fallback: search the current trick and this many more, then count winners
-LOSE_LOOKAHEAD: int | None = None  # ... in a Lose contract (None: ``LOOKAHEAD``)
+LOSE_LOOKAHEAD: int | None = 0  # its lookahead in a Lose contract (None: ``LOOKAHEAD``)
 CANDIDATES = 64  # layouts dealt before weighing them by the bidding
 LAYOUTS = 48  # layouts drawn by weight and searched
 MIN_LAYOUTS = 6  # searched even past the budget ...
