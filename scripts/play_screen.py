@@ -9,9 +9,13 @@ with ``--param module.NAME=value``, a module under ``stepping_stones.ai``, the v
 the same hands can be compared hand by hand (``--compare``): in a Lose contract the candidate
 wants fewer tricks as declarer and more as defender.  Pin it to one core (``taskset -c 1``).
 
-    python scripts/play_screen.py --seed tune-lose-a --deals 60 --out base.json
-    python scripts/play_screen.py --seed tune-lose-a --deals 60 --param expert.MIN_EXACT=2 --out b.json
-    python scripts/play_screen.py --compare base.json b.json
+    python scripts/play_screen.py --seed tune-lose-a --deals 60 --out now.json
+    python scripts/play_screen.py --seed tune-lose-a --deals 60 --param expert.LOSE_EXACT_TRICKS=12 \
+        --param expert.LOSE_LOOKAHEAD=1 --out whole.json
+    python scripts/play_screen.py --compare whole.json now.json
+
+``--candidate cheat`` (the lab's seat that sees every hand) and ``--candidate heuristic`` work too;
+``--contracts must-beat`` screens the advanced set's Lose contract.
 """
 
 from __future__ import annotations
