@@ -11,7 +11,7 @@ import pytest
 
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.bidding import best_declaration, points_by_count, result_pmf, usual
-from stepping_stones.ai.expert import MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
+from stepping_stones.ai.expert import LOSE_EXACT_TRICKS, MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
 from stepping_stones.ai.model import expert_model, model
 from stepping_stones.ai.planning import (
@@ -25,6 +25,7 @@ from stepping_stones.ai.planning import (
 from stepping_stones.engine import (
     CONTRACTS,
     PASS,
+    TRICKS,
     Declaration,
     Game,
     Phase,
@@ -254,6 +255,26 @@ def test_the_whole_hand_is_solved_from_the_first_trick():
     # The fallback (search to a horizon, then count) gives estimates instead, and no points.
     horizon = ExpertAI(exact_tricks=8).reckon_card(view, random.Random(11))
     assert not horizon.exact and not horizon.points
+
+
+def test_a_lose_contract_is_solved_exactly_only_at_the_end():
+    """In a Lose contract the expert searches the current trick and counts the rest until
+    LOSE_EXACT_TRICKS tricks are left, then solves exactly; ``lose_exact_tricks=12`` (the cheat
+    seat's) solves from the first trick."""
+    game = Game(Rules("standard"), first_forehand=0)
+    game.deal_hand(Seeds("lose-exact").deal(1))
+    game.bid(parse_bid("lose-no-trump 9"))
+    view = game.view(0)
+    early = ExpertAI().reckon_card(view, random.Random(1))
+    assert not early.exact and not early.points and early.layouts >= MIN_EXACT
+    whole = ExpertAI(lose_exact_tricks=12, node_budget=10**7, layouts=4).reckon_card(view, random.Random(1))
+    assert whole.exact and whole.points
+    while len(game.view(0).trick_winners) < TRICKS - LOSE_EXACT_TRICKS:
+        game.play(game.legal_cards()[0])
+    while game.to_act != 0:
+        game.play(game.legal_cards()[0])
+    late = ExpertAI().reckon_card(game.view(0), random.Random(1))
+    assert late.exact and late.points
 
 
 def test_the_whole_hand_search_is_deterministic_under_a_seed():

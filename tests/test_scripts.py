@@ -43,7 +43,8 @@ def test_every_script_is_run_here():
     tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
               "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
-              "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py"}
+              "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py",
+              "play_screen.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py"}
@@ -207,4 +208,23 @@ def test_bid_screen(tmp_path):
     out = run("bid_screen.py", "--compare", str(a), str(a)).stdout
     assert "paired +0.000" in out
     refused = run(*common, "--param", "bidding.NO_SUCH=1", check=False)
+    assert refused.returncode != 0 and "has no NO_SUCH" in refused.stderr
+
+
+def test_play_screen(tmp_path):
+    """The same declared hands played with the candidate in each role: the declarer's count of
+    every hand, the candidate's searches counted, and the paired difference of two runs."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    common = ["play_screen.py", "--seed", "test-play", "--deals", "1", "--contracts", "lose-pick-trump"]
+    run(*common, "--out", str(a))
+    run(*common, "--param", "expert.LOSE_EXACT_TRICKS=8", "--out", str(b))
+    first, second = json.loads(a.read_text()), json.loads(b.read_text())
+    assert second["params"] == ["expert.LOSE_EXACT_TRICKS=8"]
+    for data in (first, second):
+        assert set(data["results"]) == {"lose-pick-trump/declarer", "lose-pick-trump/defender"}
+        assert all(len(r) == 1 and 0 <= r[0] <= 12 for r in data["results"].values())
+        assert sum(n for *_, n in data["decisions"]) > 0
+    out = run("play_screen.py", "--compare", str(a), str(a)).stdout
+    assert "gain +0.000 ± 0.000 tricks, +0.000 ± 0.000 points per hand" in out
+    refused = run(*common, "--param", "expert.NO_SUCH=1", check=False)
     assert refused.returncode != 0 and "has no NO_SUCH" in refused.stderr

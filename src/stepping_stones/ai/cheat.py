@@ -36,7 +36,8 @@ class DoubleDummyAI(ExpertAI):
     sees_every_hand = True
 
     def __init__(self) -> None:
-        super().__init__(layouts=1, node_budget=UNLIMITED, exact_tricks=TRICKS, hard_limit=UNLIMITED)
+        super().__init__(layouts=1, node_budget=UNLIMITED, exact_tricks=TRICKS, hard_limit=UNLIMITED,
+                         lose_exact_tricks=TRICKS)
         self._solver: Solver | None = None
         self._solver_key: tuple[object, ...] | None = None
 

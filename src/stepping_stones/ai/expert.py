@@ -13,16 +13,23 @@ plays perfectly from there on:
   hard limit: an early lead in a hard contract), with the same search cut off ``LOOKAHEAD``
   tricks beyond the current one and the position there judged by a quick count of each side's
   winners (``Solver(horizon=...)``), so a card is still judged by what it does to the tricks
-  after this one.
+  after this one;
+* in a Lose contract, exactly only for the last ``LOSE_EXACT_TRICKS`` tricks; before them it
+  searches the current trick alone (``LOSE_LOOKAHEAD``) and judges the rest by that quick count.
+  A double-dummy search of a Lose contract assumes opponents who force the declarer to take
+  tricks by perfect timing; the heuristic seats it meets do not, and early in the hand that
+  search guards against threats that never come at the cost of those that do.  Against two
+  heuristic seats the quick count early and exact play late give away fewer points, as declarer
+  and as defender (docs/ai.md, *Lose contracts: exact only at the end*).
 
 Tricks are not what it plays for: places on the sheet are.  When it solves exactly, each
 layout's count is turned into the points it would bring this seat in the contract's column
 (``bidding.points_by_count``: a declarer who needs six to pass a recorded five gains nothing
 from a seventh and should not risk the sixth for it; a defender the declarer cannot overtake
 is indifferent), and it plays the card with the best average in points, the average count
-breaking near-ties.  With counts that are only estimates (the fallback), it plays the card with
-the best average count for its side (more counted tricks for the declarer of a Win contract and
-the defenders of a Lose contract, fewer for the others).
+breaking near-ties.  With counts that are only estimates (the fallback, and a Lose contract's
+early tricks), it plays the card with the best average count for its side (more counted tricks
+for the declarer of a Win contract and the defenders of a Lose contract, fewer for the others).
 
 **Bidding.**  ``planning.py``: declaring now against waiting, per contract, in expected sheet
 points, with the risk of the puddle and the bidding position.
@@ -51,7 +58,9 @@ from .planning import BidPlanner, BidReckoning
 from .solver import SearchLimit, Solver, position
 
 EXACT_TRICKS = TRICKS  # solve exactly when this many tricks (the current one included) are left
+LOSE_EXACT_TRICKS = 6  # ... in a Lose contract (at most ``exact_tricks``); before, the horizon search
 LOOKAHEAD = 1  # the fallback: search the current trick and this many more, then count winners
+LOSE_LOOKAHEAD: int | None = 0  # its lookahead in a Lose contract (None: ``LOOKAHEAD``)
 CANDIDATES = 64  # layouts dealt before weighing them by the bidding
 LAYOUTS = 48  # layouts drawn by weight and searched
 MIN_LAYOUTS = 6  # searched even past the budget ...
@@ -160,21 +169,30 @@ class ExpertAI:
 
     def __init__(
         self,
-        layouts: int = LAYOUTS,
-        node_budget: int = NODE_BUDGET,
-        exact_tricks: int = EXACT_TRICKS,
-        lookahead: int = LOOKAHEAD,
+        layouts: int | None = None,
+        node_budget: int | None = None,
+        exact_tricks: int | None = None,
+        lookahead: int | None = None,
         hard_limit: int | None = None,
-        min_exact: int = MIN_EXACT,
+        min_exact: int | None = None,
         layout_limit: int | None = None,
+        lose_exact_tricks: int | None = None,
+        lose_lookahead: int | None = None,
     ) -> None:
-        self.layouts = layouts
+        # The module's settings are read here, not when the module is loaded, so that a lab
+        # script can change them (scripts/play_screen.py --param expert.NAME=value).
+        node_budget = NODE_BUDGET if node_budget is None else node_budget
+        self.layouts = LAYOUTS if layouts is None else layouts
         self.node_budget = node_budget
-        self.exact_tricks = exact_tricks
-        self.lookahead = lookahead
+        self.exact_tricks = EXACT_TRICKS if exact_tricks is None else exact_tricks
+        self.lookahead = LOOKAHEAD if lookahead is None else lookahead
         self.hard_limit = HARD_FACTOR * node_budget if hard_limit is None else hard_limit
         self.layout_limit = LAYOUT_FACTOR * node_budget if layout_limit is None else layout_limit
-        self.min_exact = min_exact
+        self.min_exact = MIN_EXACT if min_exact is None else min_exact
+        self.lose_exact_tricks = LOSE_EXACT_TRICKS if lose_exact_tricks is None else lose_exact_tricks
+        if lose_lookahead is None:
+            lose_lookahead = self.lookahead if LOSE_LOOKAHEAD is None else LOSE_LOOKAHEAD
+        self.lose_lookahead = lose_lookahead
 
     # --- bidding ----------------------------------------------------------------------------
 
@@ -217,7 +235,10 @@ class ExpertAI:
         utility = points_by_count(view, me)
         search = _Search(view, sampled, layouts, legal)
         nodes = 0
-        if tricks_left <= self.exact_tricks:
+        exact_tricks, lookahead = self.exact_tricks, self.lookahead
+        if not declaration.contract.is_win:
+            exact_tricks, lookahead = min(exact_tricks, self.lose_exact_tricks), self.lose_lookahead
+        if tricks_left <= exact_tricks:
             if solver is None or solver.horizon != TRICKS:
                 solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer)
             start = solver.nodes
@@ -228,7 +249,7 @@ class ExpertAI:
         if not exact:
             # The whole hand is too long to solve in enough layouts: search to a horizon (the end
             # of the next ``lookahead`` tricks) and count each side's winners there.
-            horizon = len(view.trick_winners) + 1 + self.lookahead
+            horizon = len(view.trick_winners) + 1 + lookahead
             solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
             budget = min(HORIZON_BUDGET, self.node_budget)
             search = _Search(view, sampled, layouts, legal)
