@@ -18,6 +18,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
 import time
 from fractions import Fraction
@@ -34,7 +35,7 @@ def apply_param(spec: str) -> None:
     module_name, _, attr = target.rpartition(".")
     module = importlib.import_module(f"stepping_stones.ai.{module_name}")
     if not hasattr(module, attr):
-        raise SystemExit(f"bid_screen: {module.__name__} has no {attr}")
+        raise SystemExit(f"{os.path.basename(sys.argv[0])}: {module.__name__} has no {attr}")
     setattr(module, attr, json.loads(raw))
 
 

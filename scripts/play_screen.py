@@ -21,30 +21,22 @@ wants fewer tricks as declarer and more as defender.  Pin it to one core (``task
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import sys
 import time
 from collections import Counter
 
+from bid_screen import apply_param  # the script beside this one: python puts its folder first on the path
+
 from stepping_stones.ai import make_lab_ai
-from stepping_stones.ai.bidding import best_declaration, points_by_count
-from stepping_stones.engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, deal
+from stepping_stones.ai.bidding import points_by_count
+from stepping_stones.engine import CONTRACTS, NUM_SEATS, Game, Goal, Phase
 from stepping_stones.game.match import Seeds, drive
+from stepping_stones.lab.tournament import declared_deal
 
 ROLES = ("declarer", "defender")
 DECISIONS: Counter[tuple[str, int, bool]] = Counter()  # (contract, trick, exact) of the expert's searches
-
-
-def apply_param(spec: str) -> None:
-    """``module.NAME=value`` (module under ``stepping_stones.ai``; value read as JSON)."""
-    target, _, raw = spec.partition("=")
-    module_name, _, attr = target.rpartition(".")
-    module = importlib.import_module(f"stepping_stones.ai.{module_name}")
-    if not hasattr(module, attr):
-        raise SystemExit(f"play_screen: {module.__name__} has no {attr}")
-    setattr(module, attr, json.loads(raw))
 
 
 def count_decisions() -> None:
@@ -64,27 +56,11 @@ def count_decisions() -> None:
 
 
 def declared(contract_id: str, seed: str, number: int, role: str) -> tuple[Game, Seeds, int]:
-    """Deal ``number`` of ``contract_id`` declared, ready for the first card; and the seat of
-    the candidate in ``role``."""
-    contract = CONTRACTS[contract_id]
+    """Deal ``number`` of ``contract_id`` declared as ``tournament --defence`` declares it,
+    ready for the first card; and the seat of the candidate in ``role``."""
     seeds = Seeds(f"{seed}:play:{contract_id}:{number}")
-    set_name = next(s for s, ids in CONTRACT_SETS.items() if contract_id in ids)
-    rules = Rules(set_name)
-    cards = deal(seeds.deal(1))
-    best: tuple[float, int, int, int | None] | None = None  # (key, declarer, ranking, trump)
-    for seat in range(NUM_SEATS):
-        probe = Game(rules, first_forehand=seat)
-        probe.start_hand(cards)
-        value, ranking, trump = best_declaration(contract, probe.view(seat).own_cards)
-        key = value if contract.goal is Goal.WIN else -value
-        if best is None or key > best[0]:
-            best = (key, seat, ranking, trump)
-    assert best is not None
-    _, declarer, ranking, trump = best
+    game, declarer = declared_deal(contract_id, seeds)
     seat = declarer if role == "declarer" else (declarer + 1 + number % 2) % NUM_SEATS
-    game = Game(rules, first_forehand=declarer)
-    game.start_hand(cards)
-    game.bid(Declaration(contract, ranking, trump))
     return game, seeds, seat
 
 

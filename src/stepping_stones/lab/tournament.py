@@ -387,15 +387,14 @@ def tournament(
 # --- the defence table ------------------------------------------------------------
 
 
-def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
-    """One deal of ``contract_id`` declared by ``declarer_level``; its result against both defences."""
-    contract_id, declarer_level, baseline, seed, number = job
+def declared_deal(contract_id: str, seeds: Seeds) -> tuple[Game, Seat]:
+    """The first deal of ``seeds`` with ``contract_id`` declared, ready for the first card, and
+    its declarer: the seat whose hand suits the contract best declares it, as it would bid it
+    (the heuristic model's ranking and trump)."""
     contract = CONTRACTS[contract_id]
-    seeds = Seeds(f"{seed}:defence:{contract_id}:{number}")
     set_name = next(s for s, ids in CONTRACT_SETS.items() if contract_id in ids)
     rules = Rules(set_name)
     cards = deal(seeds.deal(1))
-    # The seat whose hand suits the contract best declares it, as it would bid it.
     best: tuple[float, Seat, int, int | None] | None = None  # (key, declarer, ranking, trump)
     for seat in range(NUM_SEATS):
         probe = Game(rules, first_forehand=seat)
@@ -406,12 +405,20 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
             best = (key, seat, ranking, trump)
     assert best is not None
     _, declarer, ranking, trump = best
+    game = Game(rules, first_forehand=declarer)
+    game.start_hand(cards)
+    game.bid(Declaration(contract, ranking, trump))
+    return game, declarer
+
+
+def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
+    """One deal of ``contract_id`` declared by ``declarer_level``; its result against both defences."""
+    contract_id, declarer_level, baseline, seed, number = job
+    seeds = Seeds(f"{seed}:defence:{contract_id}:{number}")
     results = []
     for defender_level in (declarer_level, baseline):
+        game, declarer = declared_deal(contract_id, seeds)
         agents = [make_lab_ai(declarer_level if s == declarer else defender_level) for s in range(NUM_SEATS)]
-        game = Game(rules, first_forehand=declarer)
-        game.start_hand(cards)
-        game.bid(Declaration(contract, ranking, trump))
         drive(game, agents, seeds, stop=lambda g: g.phase is not Phase.PLAY)
         results.append(game.log[-1].result)
     return results[0], results[1]
