@@ -163,7 +163,7 @@ def game() -> Game:
     return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)
 
 
-# --- one compile of each module per run ------------------------------------------------------
+# --- the test processes: bytecode written once, fewer garbage collections ------------------
 
 
 def pytest_configure() -> None:
