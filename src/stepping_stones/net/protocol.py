@@ -393,14 +393,33 @@ def _json(data: str | bytes, limit: int, depth: int) -> Any:
         raise ProtocolError(f"not a JSON message: {exc}") from None
 
 
+def _json_kind(value: object) -> str:
+    """A JSON value as a message names it: ``the text "2"``, ``true``, ``a list``.
+
+    >>> _json_kind("2"), _json_kind(True), _json_kind(2.5), _json_kind(None), _json_kind([2])
+    ('the text "2"', 'true', '2.5', 'null', 'a list')
+    """
+    if isinstance(value, str):
+        return f'the text "{escape(value)[:20]}"'
+    if isinstance(value, bool) or value is None:
+        return _dumps(value)
+    if isinstance(value, float):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
+
+
 def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
     if not isinstance(value, dict):
         raise ProtocolError("a message is a JSON object with a type")
-    if value.get("type") == "hello" and (type(value.get("version")) is not int or value["version"] not in VERSIONS):
-        raise VersionMismatch(value.get("version"))
+    if value.get("type") == "hello" and "version" in value:
+        version = value["version"]
+        if type(version) is not int:
+            raise ProtocolError(f"a hello's version is a whole number (1 or {VERSION}), not {_json_kind(version)}")
+        if version not in VERSIONS:
+            raise VersionMismatch(version)
     try:
         return _CLIENT.validate_python(value, strict=True)
     except ValidationError as exc:
