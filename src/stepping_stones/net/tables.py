@@ -322,6 +322,15 @@ class Tables:
         if line:
             self.log(f"table {table.id}: {line}")
         await asyncio.to_thread(self.store.delete, table.id)
+        self._drop(table)
+
+    def _drop(self, table: Table) -> None:
+        """Forget a filed table: its code and secrets are good for nothing any more, and its memory
+        goes with the last connection that still shows its final state."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.by_code.get(table.code) is table:
+            del self.by_code[table.code]
 
     def _file(self, table: Table) -> str | None:
         from ..storage.files import atomic_write, free_name, stamp
