@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from random import Random
 
@@ -228,3 +229,25 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
         assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
 
     asyncio.run(game())
+
+
+def test_the_server_s_folders_and_library_are_its_owner_s_alone_under_umask_022(tmp_path):
+    folder = tmp_path / "server" / "data"  # neither there yet: the server makes both
+
+    async def game() -> None:
+        async with running(folder) as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as client:
+                await client.join()
+                async with asyncio.timeout(WAIT):
+                    await play_randomly(client, Random(2))
+
+    was = os.umask(0o022)
+    try:
+        asyncio.run(game())
+    finally:
+        os.umask(was)
+    made = [tmp_path / "server", folder, *(p for p in folder.rglob("*"))]
+    assert {p.name for p in made} >= {"server", "data", "tables", "games", "notes", "library.sqlite3"}
+    loose = {str(p.relative_to(tmp_path)): oct(p.stat().st_mode & 0o777) for p in made if p.stat().st_mode & 0o077}
+    assert loose == {}

@@ -333,13 +333,12 @@ class Tables:
             del self.by_code[table.code]
 
     def _file(self, table: Table) -> str | None:
-        from ..storage.files import atomic_write, free_name, stamp
+        from ..storage.files import atomic_write, free_name, private_folder, stamp
         from ..storage.games import file_copy
         from ..storage.library import file_game
 
         assert table.game is not None
-        folder = self.data_dir / "games"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = private_folder(self.data_dir / "games")
         filed = sorted(folder.glob(f"table-*-{table.id}.json"))
         if filed:  # filed before a crash that came before the table left the store: not twice
             path = filed[0]
