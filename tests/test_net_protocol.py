@@ -198,6 +198,9 @@ def test_a_table_request_is_checked():
                  '"seats":["expert","expert","expert"]}', '{"seed":"\\u0007"}']:
         with pytest.raises(ProtocolError):
             parse_new_table(data)
+    with pytest.raises(ProtocolError, match="nobody can know the deal: a seed cannot be chosen"):
+        parse_new_table('{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
+                        '"seed":"my-lucky-deal"}')
 
 
 def test_invite_codes_are_short_readable_and_hard_to_guess():
@@ -256,7 +259,7 @@ def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
 
     for seed, seats in (("w1", ["open", "open", "open"]), ("w2", ["open", "random", "open"])):
         table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
-                                   seats=seats, seed=seed))  # type: ignore[arg-type]
+                                   seats=seats), seed=seed)  # type: ignore[arg-type]
         rng = Random(seed)
 
         _same_states(table)
