@@ -34,7 +34,7 @@ from ..engine import (
 )
 from ..game.match import Match, Request, Seeds
 from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
-from ..storage.safety import escape
+from ..storage.safety import escape, name_problem, name_skeleton, normal_name
 from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
@@ -240,12 +240,18 @@ class Table:
     # --- seats ---------------------------------------------------------------------------------
 
     def _free_name(self, wanted: str) -> str:
-        names = {s.name.casefold() for s in self.seats if s.name is not None}
-        if wanted.casefold() not in names:
+        """``wanted`` (as ``normal_name`` takes it in), or numbered when it looks like a name
+        already at the table (``name_skeleton``: ``Ann`` with a Cyrillic ``А`` is ``Ann``)."""
+        wanted = normal_name(wanted)
+        problem = name_problem(wanted)
+        if problem:
+            raise TableError("bad-message", problem)
+        names = {name_skeleton(s.name) for s in self.seats if s.name is not None}
+        if name_skeleton(wanted) not in names:
             return wanted
         for n in range(2, 10):
             candidate = f"{wanted[:37]} {n}"
-            if candidate.casefold() not in names:
+            if name_skeleton(candidate) not in names:
                 return candidate
         raise TableError("name-taken", "that name is taken at this table: choose another")
 
