@@ -10,6 +10,14 @@ and ``Mask``: ``cards.py`` imports this module, and this one imports nothing bac
 
 from __future__ import annotations
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = [
+    "BidSyntaxError", "CardNotHeldError", "CardSyntaxError", "ContractNotInPlayError",
+    "ContractRecordedError", "GameOverError", "IllegalActionError", "IllegalBidError", "IllegalCardError",
+    "InvalidDealError", "MustBeatError", "MustDeclareError", "MustFollowError", "NothingToPopError",
+    "RedoError", "RulesError", "SteppingStonesError", "TrumpError", "UnknownContractError", "WrongPhaseError",
+]
+
 
 class SteppingStonesError(Exception):
     """Base class of everything Stepping Stones refuses: bad actions, bad options, bad input.
