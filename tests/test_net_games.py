@@ -11,8 +11,9 @@ from random import Random
 from net_support import WAIT, Clock, new_table, next_state, running, three_bots
 from stepping_stones.cli import main
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import State, view_from_json
-from stepping_stones.net.tables import FileTableStore, TableFile
+from stepping_stones.net.journal import FileTableStore, TableFile
+from stepping_stones.net.protocol import State
+from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.storage.library import Library
 
 

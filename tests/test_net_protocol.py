@@ -12,6 +12,7 @@ import pytest
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import Rules
 from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.codes import CODE_ALPHABET, CODE_CHARS, new_code, normal_code
 from stepping_stones.net.protocol import (
     MAX_CLIENT_MESSAGE,
     Act,
@@ -22,15 +23,13 @@ from stepping_stones.net.protocol import (
     State,
     VersionMismatch,
     ViewJSON,
-    ViewWriter,
-    legal_actions,
     parse_client,
     parse_new_table,
     parse_server,
-    view_from_json,
-    view_to_json,
 )
-from stepping_stones.net.tables import CODE_ALPHABET, CODE_CHARS, Table, TableError, new_code, normal_code
+from stepping_stones.net.table import Table, TableError
+from stepping_stones.net.viewcodec import legal_actions, view_from_json, view_to_json
+from stepping_stones.net.writers import ViewWriter
 from stepping_stones.storage.records import RecordRules
 
 

@@ -35,6 +35,7 @@ from aiohttp.web_protocol import RequestHandler
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
+from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog
 from .protocol import (
@@ -54,7 +55,8 @@ from .protocol import (
     parse_new_table,
     quick_action,
 )
-from .tables import Clock, FileTableStore, TableError, Tables, TableStore
+from .table import Clock, TableError
+from .tables import Tables
 
 __all__ = ["Limits", "TableServer", "host"]
 
