@@ -1,7 +1,8 @@
 """``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]
-[--timeout S] [--expire-after S] [--max-tables N] [--max-connections N] [--idle-seconds S] [--hello-rate R]
-[--hello-burst N] [--guess-rate R] [--guess-burst N] [--unseated-per-address N] [--tables-per-address N]
-[--tables-per-minute N]``: the table server, and the limits it keeps (docs/protocol.md, Limits)."""
+[--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
+[--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
+[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N]``: the table server, and the
+limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..net.limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .serve import port
 
 
@@ -64,6 +65,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         default=DEFAULT_EXPIRY, metavar="SECONDS",
                         help="close a table that was never started this long after it was opened (60 to "
                         "2592000, default 86400: a day)")
+    limits.add_argument("--expire-empty-after", type=_number(float, "a number of seconds", 60, 30 * 86400),
+                        default=DEFAULT_EMPTY_EXPIRY, metavar="SECONDS",
+                        help=f"close a table that nobody has sat at this long after it was opened (60 to "
+                        f"2592000, default {DEFAULT_EMPTY_EXPIRY:g}: ten minutes; at most --expire-after)")
     limits.add_argument("--max-tables", type=_number(int, "a whole number of tables", 1, 100_000),
                         default=default.max_tables, metavar="N",
                         help=f"tables in play at most (1 to 100000, default {default.max_tables})")
@@ -120,4 +125,4 @@ def run(args: argparse.Namespace) -> int:
                     tables_per_address=args.tables_per_address, tables_per_minute=args.tables_per_minute)
     return host(folder, sys.stdout, sys.stderr, host=args.host, port=args.port, public_url=args.public_url,
                 certfile=args.certfile, keyfile=args.keyfile, timeout=args.timeout, limits=limits,
-                expire_after=args.expire_after)
+                expire_after=args.expire_after, expire_empty_after=args.expire_empty_after)

@@ -36,7 +36,7 @@ from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
 from .journal import FileTableStore, TableStore
-from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog
 from .protocol import (
     VERSION,
@@ -176,7 +176,7 @@ class TableServer:
                  public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
                  limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY) -> None:
+                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> None:
         self.data_dir = data_dir
         self.out = out
         self.log = ServerLog("host", err, clock)
@@ -188,7 +188,7 @@ class TableServer:
         self.addresses = Addresses(self.limits, clock)
         self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
                              max_tables=self.limits.max_tables, log=self.log, wall_clock=wall_clock,
-                             expire_after=expire_after)
+                             expire_after=expire_after, expire_empty_after=expire_empty_after)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -542,7 +542,8 @@ def _json_error(status: int, error: Error) -> web.Response:
 
 def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
          public_url: str | None = None, certfile: str | None = None, keyfile: str | None = None,
-         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY) -> int:
+         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY,
+         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
     if certfile is not None:
@@ -560,7 +561,8 @@ def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", p
               f"{limits.max_connections} (raise the open-files limit, ulimit -n, for more)", file=err)
         limits = dataclasses.replace(limits, max_connections=room)
     server = TableServer(data_dir, out, err, host=host, port=port, public_url=public_url, ssl_context=context,
-                         timeout=timeout, limits=limits, expire_after=expire_after)
+                         timeout=timeout, limits=limits, expire_after=expire_after,
+                         expire_empty_after=expire_empty_after)
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:
         print(f"host: listening on {host} needs --public-url URL: the address that clients on other "
