@@ -10,9 +10,9 @@ connection's messages (ping frames too) are held to a size and a rate; what a co
 address may hold and try is ``guard.py``'s: every TCP connection counts, idle and half-sent ones
 are closed, a websocket must take a seat by the hello deadline, and each address has its hellos,
 wrong codes or secrets and tables held to a rate.  The server holds at most so many connections
-and tables.  A refusal is one line to the client (``error``) and one escaped line on the server's stderr; a
-fault of the server is never a traceback, to anyone.  Seat secrets and invite codes are never
-written to the log.
+and tables.  A refusal is one line to the client (``error``) and one escaped line in the server's
+log (``log.py``); a fault of the server is never a traceback, to anyone.  Seat secrets and invite
+codes are never written to the log.
 """
 
 from __future__ import annotations
@@ -410,7 +410,6 @@ class TableServer:
     def initialize_logging(self) -> None:
         """aiohttp's and asyncio's loggers into the server's log."""
         self.log.adopt("aiohttp", "asyncio")
-
 
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
