@@ -17,7 +17,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from net_support import WAIT, Clock, Raw, new_table, running
+from net_support import WAIT, Clock, new_table, running
 from stepping_stones.net.client import SeatClient, open_table
 from stepping_stones.net.server import Limits
 
@@ -187,34 +187,58 @@ async def _settled(server: object, n: int) -> None:
 
 def test_ping_frames_count_against_the_allowance(tmp_path):
     """A flood of websocket ping frames is answered while the allowance lasts, then dropped, and
-    the connection closed as for any flood; a seated client is answered throughout."""
-    limits = Limits(message_rate=5.0, message_burst=10, max_held=50)
+    the connection closed as for any flood; flooding again on new connections works three times,
+    then the address's websockets are refused for a while.  A seated client is answered throughout,
+    and another address is not held back."""
+    clock = Clock()
+    limits = Limits(message_rate=5.0, message_burst=10, max_held=50, flood_rate=1 / 60, flood_burst=3)
 
     async def scenario() -> None:
-        async with running(tmp_path, limits=limits) as (_server, url):
+        async with running(tmp_path, clock=clock, limits=limits) as (_server, url), _session("127.0.0.1") as flooder:
             opened = await open_table(url, new_table(("open", "random", "random")))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, Raw.to(url, autoping=False) as raw:
+            async with SeatClient(url, code=opened.code, name="Ann") as ann:
                 await ann.join()
-                for _ in range(300):
-                    await raw.ws.ping(b"x")
-                await raw.send({"type": "ping", "nonce": 1})  # answered only if the flood was let be
-                pongs = 0
-                async with asyncio.timeout(WAIT):
-                    while True:
-                        message = await raw.ws.receive()
-                        if message.type == aiohttp.WSMsgType.PONG:
-                            pongs += 1
-                        elif message.type == aiohttp.WSMsgType.TEXT:
-                            assert json.loads(message.data)["type"] != "pong", f"after {pongs} pongs"
-                        else:
-                            break
-                assert raw.ws.close_code == 1008 and 10 <= pongs <= 30
+                for _ in range(3):
+                    async with flooder.ws_connect(_ws(url), autoping=False) as ws:
+                        assert 10 <= await _flood(ws) <= 30 and ws.close_code == 1008
+                for _ in range(2):  # refused before the upgrade, until a flood comes back
+                    try:
+                        await flooder.ws_connect(_ws(url))
+                    except aiohttp.WSServerHandshakeError as exc:
+                        assert exc.status == 429
+                    else:
+                        raise AssertionError("a flooding address was let in again")
+                async with _session("127.0.0.2") as other, other.ws_connect(_ws(url)) as ws:
+                    await ws.send_str(json.dumps({"type": "ping", "nonce": 4}))
+                    assert json.loads((await ws.receive()).data)["nonce"] == 4
+                clock.now += 60.0
+                async with flooder.ws_connect(_ws(url)) as ws:
+                    await ws.send_str(json.dumps({"type": "ping", "nonce": 5}))
+                    assert json.loads((await ws.receive()).data)["nonce"] == 5
                 await ann.send({"type": "ping", "nonce": 2})
                 async with asyncio.timeout(WAIT):
                     while (await ann.receive()).type != "pong":
                         pass
 
     asyncio.run(scenario())
+
+
+async def _flood(ws: aiohttp.ClientWebSocketResponse) -> int:
+    """Send 300 ping frames and then a ping message; how many pongs came before the server closed
+    the connection (the message's answer would mean the flood was let be)."""
+    for _ in range(300):
+        await ws.ping(b"x")
+    await ws.send_str(json.dumps({"type": "ping", "nonce": 1}))
+    pongs = 0
+    async with asyncio.timeout(WAIT):
+        while True:
+            message = await ws.receive()
+            if message.type == aiohttp.WSMsgType.PONG:
+                pongs += 1
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                assert json.loads(message.data)["type"] != "pong", f"after {pongs} pongs"
+            else:
+                return pongs
 
 
 @contextmanager

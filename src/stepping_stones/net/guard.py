@@ -99,16 +99,20 @@ class _Tries:
         self.hellos = TokenBucket(limits.hello_rate, limits.hello_burst, clock)
         self.guesses = TokenBucket(limits.guess_rate, limits.guess_burst, clock)
         self.openings = TokenBucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
+        self.floods = TokenBucket(limits.flood_rate, limits.flood_burst, clock)
         self.tables: set[str] = set()  # the tables it opened that were not started when last looked at
 
     def rested(self) -> bool:
-        return self.hellos.full() and self.guesses.full() and self.openings.full() and not self.tables
+        return (self.hellos.full() and self.guesses.full() and self.openings.full() and self.floods.full()
+                and not self.tables)
 
 
 class Addresses:
     """What each client address may still try: hellos (``hello_rate``), wrong invite codes or seat
     secrets (``guess_rate``), tables opened (``tables_per_minute``) and open tables not started
-    (``tables_per_address``), whatever connections it opens.  Behind a reverse proxy every client
+    (``tables_per_address``), whatever connections it opens; and once its connections were closed
+    for flooding ``flood_burst`` times, no websocket until one comes back (``flood_rate``), so a
+    flood cannot go on by connecting again.  Behind a reverse proxy every client
     has the proxy's address: the limits are then the proxy's to keep, or set higher."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
@@ -146,6 +150,16 @@ class Addresses:
 
     def wrong_guess(self, address: str) -> None:
         self._of(address).guesses.take()
+
+    def connect(self, address: str) -> str | None:
+        """Why ``address`` may not open a websocket now, or None."""
+        if not self._of(address).floods.available():
+            return "connections from your address sent far more than a person plays: try again in a minute"
+        return None
+
+    def flooded(self, address: str) -> None:
+        """A connection of ``address`` was closed for flooding."""
+        self._of(address).floods.take()
 
     def open_table(self, address: str, waiting: Callable[[str], bool]) -> str | None:
         """Spend a table opening of ``address``; why it may not open a table now, or None.

@@ -35,4 +35,6 @@ class Limits:
     guess_burst: int = 10
     tables_per_minute: int = 10  # tables one address may open a minute (a burst of as many, then one every 6 s)
     tables_per_address: int = 5  # open tables not started yet that one address may have opened
+    flood_rate: float = 1 / 60  # connections closed for flooding a second from one address, after a burst of
+    flood_burst: int = 3  # (past them, its websockets are refused until one comes back)
     max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)

@@ -271,6 +271,10 @@ class TableServer:
         if len(self.clients) >= self.limits.max_connections:
             self.log(f"turned a connection away: {self.limits.max_connections} are open")
             return web.Response(status=503, text="The server is full; try again later.\n")
+        refusal = self.addresses.connect(remote)
+        if refusal is not None:
+            self.log(f"turned a connection from {remote} away: {refusal}")
+            return web.Response(status=429, text=f"{refusal}.\n")
         refusal = self.unseated.admit(remote)
         if refusal is not None:
             self.log(f"turned a connection from {remote} away: {refusal}")
@@ -345,6 +349,7 @@ class TableServer:
                                                f"{limits.message_rate:g} messages a second; this one was dropped")))
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
+                self.addresses.flooded(remote)
                 client.close()
                 return
 
