@@ -20,6 +20,7 @@ MODULES = [
     "stepping_stones.lab.calibrate",
     "stepping_stones.lab.tournament",
     "stepping_stones.net.door",
+    "stepping_stones.net.protocol",
     "stepping_stones.net.viewcodec",
     "stepping_stones.serve.tabs",
 ]

@@ -517,3 +517,16 @@ def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(ho
     assert "evil\x1b]0;x\x07.json" in by_file and "a\\b.json" in by_file
     code, out, _err = run_cli(capsys, "history")
     assert code == 0 and "\x1b" not in out
+
+
+def test_a_library_made_under_an_older_version_becomes_owner_only(tmp_path):
+    import stat
+
+    with Library.open(tmp_path, sync=False):
+        pass
+    (tmp_path / "library.sqlite3").chmod(0o644)  # as SQLite made it under umask 022
+    with Library.open(tmp_path, sync=False) as library:
+        library.conn.execute("PRAGMA user_version")
+        files = [p for p in tmp_path.iterdir() if p.name.startswith("library.sqlite3")]
+        assert {p.name for p in files} >= {"library.sqlite3", "library.sqlite3.lock"}
+        assert {p.name: stat.S_IMODE(os.stat(p).st_mode) for p in files} == {p.name: 0o600 for p in files}

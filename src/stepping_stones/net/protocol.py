@@ -337,21 +337,29 @@ _SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong] = Ty
 # --- opening a table (HTTP) ----------------------------------------------------------------------
 
 
+CHOSEN_SEED: Final = ("a table on a server is dealt from the server's own randomness, so that nobody can know "
+                      "the deal: a seed cannot be chosen (leave it out)")
+
+
 class NewTable(_Model):
     """``POST /tables``: the rules, each seat (``open`` for a person, or a computer's level), the
-    level that takes the seats still open when the table starts early, the computers' names."""
+    level that takes the seats still open when the table starts early, the computers' names (and
+    no ``seed``: the server deals)."""
 
     rules: RecordRules
     seats: Annotated[list[Literal["open"] | Level], Field(min_length=3, max_length=3)] = ["open", "open", "open"]
     level: Level = "heuristic"
     names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
-    seed: Annotated[str, Field(min_length=1, max_length=SEED_LENGTH)] | None = None
+    seed: Annotated[str, Field(max_length=SEED_LENGTH)] | None = None  # refused: see ``_no_seed``
 
     @field_validator("seed")
     @classmethod
-    def _printable(cls, seed: str | None) -> str | None:
-        if seed is not None and not seed.isprintable():
-            raise ValueError("a seed is printable text")
+    def _no_seed(cls, seed: str | None) -> str | None:
+        """A seed from a client is refused: whoever knew it would know every deal and every
+        computer's choice before a card is played.  The server deals from randomness it keeps to
+        itself, and files the seed in the game's notes once the game is over."""
+        if seed is not None:
+            raise ValueError(CHOSEN_SEED)
         return seed
 
     @field_validator("seats")
@@ -393,14 +401,33 @@ def _json(data: str | bytes, limit: int, depth: int) -> Any:
         raise ProtocolError(f"not a JSON message: {exc}") from None
 
 
+def _json_kind(value: object) -> str:
+    """A JSON value as a message names it: ``the text "2"``, ``true``, ``a list``.
+
+    >>> _json_kind("2"), _json_kind(True), _json_kind(2.5), _json_kind(None), _json_kind([2])
+    ('the text "2"', 'true', '2.5', 'null', 'a list')
+    """
+    if isinstance(value, str):
+        return f'the text "{escape(value)[:20]}"'
+    if isinstance(value, bool) or value is None:
+        return _dumps(value)
+    if isinstance(value, float):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
+
+
 def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
     if not isinstance(value, dict):
         raise ProtocolError("a message is a JSON object with a type")
-    if value.get("type") == "hello" and (type(value.get("version")) is not int or value["version"] not in VERSIONS):
-        raise VersionMismatch(value.get("version"))
+    if value.get("type") == "hello" and "version" in value:
+        version = value["version"]
+        if type(version) is not int:
+            raise ProtocolError(f"a hello's version is a whole number (1 or {VERSION}), not {_json_kind(version)}")
+        if version not in VERSIONS:
+            raise VersionMismatch(version)
     try:
         return _CLIENT.validate_python(value, strict=True)
     except ValidationError as exc:

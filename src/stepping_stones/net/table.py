@@ -34,8 +34,8 @@ from ..engine import (
 )
 from ..game.match import Match, Request, Seeds
 from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
-from ..storage.safety import escape
-from .codes import digest, new_code, new_secret
+from ..storage.safety import escape, name_problem, name_skeleton, normal_name
+from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
 from .protocol import Error, ErrorCode, Level, NewTable, SeatFacts, State, Waiting, Welcome
@@ -106,7 +106,8 @@ class Table:
 
     @classmethod
     def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
-            opened: float = 0.0) -> Table:
+            opened: float = 0.0, seed: str | None = None) -> Table:
+        """A new table for ``request``, dealt from ``seed`` (the server's: a fresh one by default)."""
         taken = {n for n in request.names if n is not None}
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
         seats = []
@@ -116,7 +117,7 @@ class Table:
             else:
                 seats.append(Seat("computer", name or next(pool), kind))
         return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
-                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout,
+                   seed=seed or new_seed(), seats=seats, clock=clock, timeout=timeout,
                    opened=opened)
 
     # --- facts ---------------------------------------------------------------------------------
@@ -239,12 +240,18 @@ class Table:
     # --- seats ---------------------------------------------------------------------------------
 
     def _free_name(self, wanted: str) -> str:
-        names = {s.name.casefold() for s in self.seats if s.name is not None}
-        if wanted.casefold() not in names:
+        """``wanted`` (as ``normal_name`` takes it in), or numbered when it looks like a name
+        already at the table (``name_skeleton``: ``Ann`` with a Cyrillic ``А`` is ``Ann``)."""
+        wanted = normal_name(wanted)
+        problem = name_problem(wanted)
+        if problem:
+            raise TableError("bad-message", problem)
+        names = {name_skeleton(s.name) for s in self.seats if s.name is not None}
+        if name_skeleton(wanted) not in names:
             return wanted
         for n in range(2, 10):
             candidate = f"{wanted[:37]} {n}"
-            if candidate.casefold() not in names:
+            if name_skeleton(candidate) not in names:
                 return candidate
         raise TableError("name-taken", "that name is taken at this table: choose another")
 

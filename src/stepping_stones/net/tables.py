@@ -21,7 +21,7 @@ from ..ai import Action, make_ai
 from ..engine import NUM_SEATS
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
-from .codes import new_code, normal_code
+from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import Error, NewTable, dump
@@ -66,8 +66,10 @@ class Tables:
     def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
                  log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> None:
+                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+                 new_seed: Callable[[], str] = new_seed) -> None:
         self.store = store
+        self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.data_dir = data_dir
         self.clock = clock
         self.wall_clock = wall_clock  # a table's age survives a restart: it is kept by the wall clock
@@ -93,7 +95,7 @@ class Tables:
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
-        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock())
+        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock(), seed=self.new_seed())
         while table.code in self.by_code:
             table.code = new_code()
         self._add(table)
@@ -328,15 +330,23 @@ class Tables:
         if line:
             self.log(f"table {table.id}: {line}")
         await asyncio.to_thread(self.store.delete, table.id)
+        self._drop(table)
+
+    def _drop(self, table: Table) -> None:
+        """Forget a filed table: its code and secrets are good for nothing any more, and its memory
+        goes with the last connection that still shows its final state."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.by_code.get(table.code) is table:
+            del self.by_code[table.code]
 
     def _file(self, table: Table) -> str | None:
-        from ..storage.files import atomic_write, free_name, stamp
+        from ..storage.files import atomic_write, free_name, private_folder, stamp
         from ..storage.games import file_copy
         from ..storage.library import file_game
 
         assert table.game is not None
-        folder = self.data_dir / "games"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = private_folder(self.data_dir / "games")
         filed = sorted(folder.glob(f"table-*-{table.id}.json"))
         if filed:  # filed before a crash that came before the table left the store: not twice
             path = filed[0]
