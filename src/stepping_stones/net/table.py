@@ -93,6 +93,7 @@ class Table:
     substitutions: list[Substitution] = field(default_factory=list)
     waiting_since: float = 0.0
     thinking: bool = False  # a computer is deciding for the seat to act
+    paused: bool = False  # a change could not be written: nobody hears of it, nobody acts, until it is
     filed: bool = False  # the finished game is in the library
     opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
@@ -362,7 +363,7 @@ class Table:
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
         game = self.game
-        if game is None or game.over or game.to_act is None or self.thinking:
+        if game is None or game.over or game.to_act is None or self.thinking or self.paused:
             return None
         if not self.seats[game.to_act].computer_plays:
             return None
@@ -397,7 +398,7 @@ class Table:
     def overdue(self) -> int | None:
         """The person's seat the table has waited on for longer than its timeout, if any."""
         game = self.game
-        if game is None or game.over or game.to_act is None:
+        if game is None or game.over or game.to_act is None or self.paused:
             return None
         seat = self.seats[game.to_act]
         if seat.kind != "human" or seat.stand_in:
