@@ -26,6 +26,7 @@ from typing import Final, TypeVar
 
 from filelock import Timeout
 
+from ...engine import SteppingStonesError
 from ..files import move_aside
 from ..safety import escape
 
@@ -84,7 +85,7 @@ MIGRATIONS: list[list[str]] = [
 ]
 
 
-class LibraryError(Exception):
+class LibraryError(SteppingStonesError):
     """The library cannot be used (a folder that cannot be written, a lock never released).
     ``str()`` is one line, safe to print."""
 
