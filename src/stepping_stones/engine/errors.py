@@ -22,7 +22,10 @@ __all__ = [
 class SteppingStonesError(Exception):
     """Base class of everything Stepping Stones refuses: bad actions, bad options, bad input.
 
-    A caller that shows problems to a person catches this one class.
+    A caller that shows problems to a person catches this one class.  The refusals of the rest of
+    the package derive from it too (a record, a file, the library, the cluster, a hint, a page's
+    message); the few exceptions that only carry control flow (a search cut at its limit, the
+    person quitting the plain game) stay apart, each saying why.  ``tests/test_errors.py`` checks.
     """
 
 

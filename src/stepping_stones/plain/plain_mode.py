@@ -104,8 +104,11 @@ class Options:
     resume: bool = False
 
 
-class Quit(Exception):
-    """The person asked to stop (or the input ended)."""
+class Quit(Exception):  # control flow, not a refusal (see its docstring)
+    """The person asked to stop (or the input ended).
+
+    Control flow, not a refusal: it unwinds the game loop to the one place that saves and says
+    goodbye, so it stays apart from ``SteppingStonesError``, which a caller catches to show a problem."""
 
 
 class PlainTable:
