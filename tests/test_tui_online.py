@@ -126,3 +126,40 @@ def test_the_seats_screen_is_the_same_whatever_the_cards_it_has_not_seen(tmp_pat
 
     first, second = asyncio.run(screen(match.game)), asyncio.run(screen(other))
     assert "Cy" in first and first == second
+
+
+def test_the_app_ended_at_a_table_offers_the_seat_at_its_next_start_and_takes_it_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from stepping_stones.tui.dialogs import ConfirmScreen
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            bot = SeatClient(url, code=opened.code, name="Bot")
+            await bot.join()
+            tasks: list[asyncio.Future[State]] = []
+            try:
+                app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
+                async with app.run_test(size=(120, 40)) as pilot:
+                    await _until(pilot, lambda: isinstance(app.screen, RemoteTableScreen))
+                    seat = app.screen.flow.seat
+                tasks = [asyncio.ensure_future(play_randomly(bot, Random(1)))]
+                again = SteppingStonesApp(settings=_settings())  # started again, as a person would
+                async with again.run_test(size=(120, 40)) as pilot:
+                    await _until(pilot, lambda: isinstance(again.screen, ConfirmScreen))
+                    assert opened.code in again.screen.question
+                    await pilot.press("y")
+                    await _until(pilot, lambda: isinstance(again.screen, RemoteTableScreen))
+                    table = again.screen
+                    assert table.flow.seat == seat and table.seat.welcome.secret is None  # taken back
+                    await _until(pilot, lambda: table.state.my_turn)
+                    seq = table.flow.message.seq
+                    await pilot.press("p" if table.state.bidding else "enter")
+                    await _until(pilot, lambda: table.flow.message.seq != seq or table.state.refusal)
+                    assert table.state.refusal is None
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await bot.close()
+
+    asyncio.run(game())

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         from ..plain import ByteLines
         from ..plain.remote import run as plain
 
-        return plain(args.server, args.code, name or "You", ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
+        return plain(server, args.code, name or "You", ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
     from ..tui.app import run as app
 
-    return app(join=(args.server, args.code, name or "You"))
+    return app(join=(server, args.code, name or "You"))

@@ -50,7 +50,12 @@ again on the state it holds)."""
 
 
 class Refused(Exception):
-    """The server refused, or cannot be reached: one line for a person."""
+    """The server refused, or cannot be reached: one line for a person (``code``: the protocol's
+    error code, when the server sent one)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def server_url(text: str) -> URL:
@@ -188,37 +193,64 @@ class SeatClient:
             self.connections += 1
             return message
         await self._ws.close()
-        if isinstance(message, Error | VersionReply):
+        if isinstance(message, Error):
+            raise Refused(message.message, message.code)
+        if isinstance(message, VersionReply):
             raise Refused(message.message)
         raise Refused("the server did not welcome this seat")
 
     def _keep_seat(self, path: Path, welcome: Welcome) -> None:
-        from ..storage.files import atomic_write
+        from ..storage.seats import KeptSeat, keep_seat
 
+        assert welcome.secret is not None
         try:  # a temporary file (its owner's only) renamed into place: the secret is never half-written
-            atomic_write(path, json.dumps({"server": self.server, "table": welcome.table, "seat": welcome.seat,
-                                           "secret": welcome.secret}))
+            keep_seat(KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name,
+                               welcome.secret), path)
         except OSError as exc:
             self.notice(f"the seat could not be kept in {path}: {exc.strerror or exc}")
+
+    def _forget_seat(self) -> None:
+        """The game is over, or the server no longer has the seat: its file goes."""
+        if self.keep is not None:
+            with contextlib.suppress(OSError):
+                self.keep.unlink(missing_ok=True)
 
     @classmethod
     def resume(cls, path: Path, **kw: Any) -> SeatClient:
         """The client of the seat kept in ``path`` (``keep``), taken back with its secret by
         ``join``.  Raises ``Refused`` when the file holds no seat."""
+        from ..storage.seats import read_seat
+
         try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
-            server, secret = kept["server"], kept["secret"]
-            if not isinstance(server, str) or not isinstance(secret, str):
-                raise TypeError("not text")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            kept = read_seat(path)
+        except ValueError as exc:
             raise Refused(f"no seat is kept in {path}: {exc}") from None
-        return cls(server, secret=secret, keep=path, **kw)
+        return cls(kept.server, code=kept.code, name=kept.name, secret=kept.secret, keep=path, **kw)
+
+    @classmethod
+    def at_table(cls, server: str, code: str, name: str | None, **kw: Any) -> SeatClient:
+        """The client of the person's seat at the table ``code``: the seat kept in their data folder
+        (``storage.seats``), taken back with its secret, or else a free seat taken with the code and
+        kept there as soon as it is taken."""
+        from ..storage.seats import kept_seat, seat_path
+
+        kept = kept_seat(server, code)
+        return cls(server, code=code, name=name, secret=kept.secret if kept is not None else None,
+                   keep=seat_path(server, code), **kw)
 
     async def join(self) -> Welcome:
-        """Take the seat.  Raises ``Refused`` (a wrong code or secret, a full table, another
-        version, no server)."""
+        """Take the seat (the kept one with its secret, when there is one).  Raises ``Refused`` (a
+        wrong code or secret, a full table, another version, no server).  A kept secret the server
+        no longer knows (the table is over, or gone) is forgotten, and the code tried instead."""
         try:
-            return await self._connect()
+            try:
+                return await self._connect()
+            except Refused as exc:
+                if exc.code != "bad-secret" or self.code is None or self.name is None:
+                    raise
+                self._forget_seat()
+                self.secret = None
+                return await self._connect()
         except ConnectionError as exc:
             raise Refused(f"cannot reach the server at {self.url}: {exc}") from None
 
@@ -317,7 +349,11 @@ class SeatClient:
                 continue
             if isinstance(message, Error) and message.code in ("replaced", "expired"):
                 self.closed = True
-                raise Refused(message.message)
+                if message.code == "expired":
+                    self._forget_seat()
+                raise Refused(message.message, message.code)
+            if isinstance(message, State) and message.record is not None:
+                self._forget_seat()
             if not isinstance(message, Welcome):
                 return message
 

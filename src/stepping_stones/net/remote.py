@@ -599,8 +599,8 @@ class Connection:
         return asyncio.run_coroutine_threadsafe(self._join(), self._loop).result()
 
     async def _join(self) -> Welcome:
-        client = SeatClient(self.server, code=self.code, name=self.name, retry_seconds=self.retry_seconds,
-                            notice=self.inbox.put)
+        client = SeatClient.at_table(self.server, self.code, self.name, retry_seconds=self.retry_seconds,
+                                     notice=self.inbox.put)
         try:
             welcome = await client.join()
         except BaseException:

@@ -176,9 +176,15 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
     the last line whenever it waits, and ``start`` typed back starts it.  Raises ``Quit`` when the
     opener leaves (``quit``, or the input's end)."""
     said = ""
-    print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
-          file=out)
-    if typing is not None:
+    if welcome.secret is None:  # the seat kept in the data folder, taken back with its secret
+        print(f"You are back in your seat, seat {welcome.seat + 1} of table {escape(welcome.code)}, as "
+              f"{escape(welcome.name)}.", file=out, flush=True)
+    else:
+        print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
+              file=out)
+    if welcome.secret is None:
+        pass  # back at a table: its first state says whether it has started
+    elif typing is not None:
         print("The table starts when every open seat is taken, or when you start it: type start to start it "
               "now, with computers in the open seats.", file=out, flush=True)
     else:

@@ -33,6 +33,7 @@ from .table import TableBase
 from .widgets import Choice, KeyBar, TooSmall
 
 if TYPE_CHECKING:
+    from ..engine import Rules
     from ..net.client import SeatClient
     from ..net.protocol import State, Welcome
     from ..net.remote import RemoteFlow
@@ -132,10 +133,12 @@ class OnlineScreen(Screen[None]):
     ]
 
     def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str | None = None, join: bool = False,
-                 fixed: bool = False) -> None:
+                 fixed: bool = False, rules: Rules | None = None) -> None:
         """``name`` None: the setup screen's; ``fixed``: ``server`` is the only server this screen
-        plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed."""
+        plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed;
+        ``rules``: a table opened here has them (the setup screen's as shown; else the last game's)."""
         super().__init__()
+        self.rules = rules
         self.server = server
         self.code = code
         self.person = name
@@ -166,13 +169,36 @@ class OnlineScreen(Screen[None]):
         yield KeyBar(id="online-keys")
 
     def on_mount(self) -> None:
-        if self.fixed:
+        if self._offer_kept():
+            pass
+        elif self.fixed:
             self._say("Type your name and the invite code you were sent, then Enter; or open a table "
                       "on this server with Ctrl+O.")
             self.query_one("#code" if self.query_one("#online-name", Input).value else "#online-name",
                            Input).focus()
         if self.join_now:
             self.action_join()
+
+    def _offer_kept(self) -> bool:
+        """The tables the person still sits at on this screen's server (kept in their data folder):
+        the newest one's code is filled in, so that Enter takes the seat back."""
+        from ..storage.seats import kept_seats
+
+        if self.code or self.join_now:
+            return False
+        server = self.server if self.fixed else self.query_one("#server", Input).value.strip()
+        kept = [k for k in kept_seats() if self.fixed is False or k.server == server]
+        if not kept:
+            return False
+        first = kept[0]
+        if not self.fixed:
+            self.query_one("#server", Input).value = first.server
+        self.query_one("#code", Input).value = first.code
+        self.query_one("#code", Input).focus()
+        others = "; ".join(f"{k.code} on {k.server}" for k in kept[1:4])
+        self._say(f"You still sit at table {first.code} on {first.server} as {first.name}: Enter takes your seat "
+                  f"back." + (f" Also kept: {others}." if others else ""))
+        return True
 
     def _say(self, line: str, error: bool = False) -> None:
         self.query_one("#online-status", Static).update(Text(line, style="bold red" if error else "italic"))
@@ -212,7 +238,8 @@ class OnlineScreen(Screen[None]):
         from ..storage.records import RecordRules
 
         try:
-            request = NewTable.model_validate({"rules": RecordRules.of(host(self).last_setup.rules).model_dump(),
+            rules = self.rules if self.rules is not None else host(self).last_setup.rules
+            request = NewTable.model_validate({"rules": RecordRules.of(rules).model_dump(),
                                                "seats": seats, "level": level})
             opened = await open_table(server, request)
         except Refused as exc:
@@ -243,8 +270,8 @@ class OnlineScreen(Screen[None]):
 
         seat: list[RemoteSeat] = []
         try:
-            client = SeatClient(server, code=code, name=name,
-                                notice=lambda line: seat[0].notice(line) if seat else None)
+            client = SeatClient.at_table(server, code, name,
+                                         notice=lambda line: seat[0].notice(line) if seat else None)
         except Refused as exc:
             self.busy = False
             self._say(str(exc), error=True)
@@ -257,6 +284,7 @@ class OnlineScreen(Screen[None]):
             self._say(str(exc), error=True)
             return
         seat.append(RemoteSeat(client, welcome))
+        host(self).last_online = (server, name)
         self.busy = False
         self.app.switch_screen(LobbyScreen(seat[0], server))
 
