@@ -163,3 +163,36 @@ def test_the_app_ended_at_a_table_offers_the_seat_at_its_next_start_and_takes_it
                 await bot.close()
 
     asyncio.run(game())
+
+
+def test_a_table_opened_from_the_app_has_the_setup_screens_rules_and_a_second_f4_keeps_server_and_name(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from textual.widgets import Input
+
+    from stepping_stones.tui.online import OnlineScreen
+    from stepping_stones.tui.widgets import Choice
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (server, url):
+            app = SteppingStonesApp(settings=_settings())
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                app.screen.query_one("#short_game", Choice).focus()
+                await pilot.press("right")  # Short game: yes, 9 hands (not started: only shown)
+                await pilot.press("f4")
+                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+                app.screen.query_one("#server", Input).value = url
+                app.screen.query_one("#online-name", Input).value = "Ann"
+                await pilot.press("ctrl+o")
+                await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                (table,) = server.tables.tables.values()
+                assert table.rules.short_game
+                await pilot.press("escape")  # leave the lobby: the setup screen
+                await _until(pilot, lambda: not isinstance(app.screen, LobbyScreen))
+                await pilot.press("f4")
+                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+                assert app.screen.query_one("#server", Input).value == url
+                assert app.screen.query_one("#online-name", Input).value == "Ann"
+
+    asyncio.run(game())
