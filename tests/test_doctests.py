@@ -21,6 +21,7 @@ MODULES = [
     "stepping_stones.lab.tournament",
     "stepping_stones.net.door",
     "stepping_stones.net.protocol",
+    "stepping_stones.net.viewcodec",
     "stepping_stones.serve.tabs",
 ]
 

@@ -16,17 +16,10 @@ from hypothesis import strategies as st
 from net_support import WAIT, Raw, new_table, next_state, running, three_bots
 from stepping_stones.engine import Phase, parse_bid, parse_card
 from stepping_stones.net.client import Glance, SeatClient, open_table, play_glances, play_randomly
-from stepping_stones.net.protocol import (
-    Delta,
-    ProtocolError,
-    State,
-    checked_state,
-    delta_text,
-    full_text,
-    legal_actions,
-    parse_server,
-)
-from stepping_stones.net.tables import Table
+from stepping_stones.net.protocol import Delta, ProtocolError, State, checked_state, parse_server
+from stepping_stones.net.table import Table
+from stepping_stones.net.viewcodec import legal_actions
+from stepping_stones.net.writers import delta_text, full_text
 
 
 def _step(table: Table, rng: Random, stand_in_at: int, steps: int) -> None:
@@ -109,13 +102,12 @@ def test_a_client_that_misses_a_delta_asks_for_the_whole_state_and_plays_on(tmp_
                     return message
 
                 ws.receive = lossy  # type: ignore[method-assign]
+                (table,) = server.tables.tables.values()  # a finished table leaves the server's memory
                 await client.act(first.legal[0], first.seq)
                 seen: list[State] = []
                 async with asyncio.timeout(WAIT):
                     await play_randomly(client, Random(1), on_state=seen.append)
                 assert dropped
-                tables = server.tables
-                (table,) = tables.tables.values()
                 return seen, client.resyncs, table.state_for(0)
 
     seen, resyncs, final = asyncio.run(game())
@@ -166,7 +158,7 @@ def test_a_delta_that_does_not_make_a_state_is_refused_in_one_line():
             made = parsed.applied(held)
             checked = checked_state(made)
             if checked.view is not None:  # a card that does not exist is the codec's to refuse
-                from stepping_stones.net.protocol import view_from_json
+                from stepping_stones.net.viewcodec import view_from_json
                 view_from_json(checked.view)
         assert says in str(caught.value) or "does not describe a game" in str(caught.value)
     no_view = json.loads(full_text(Table.new(new_table()).parts([0])[0], 1))

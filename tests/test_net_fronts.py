@@ -126,8 +126,9 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     from stepping_stones.engine import Rules, parse_bid
     from stepping_stones.flow import PersonTurn
     from stepping_stones.game.match import Match, Seeds
-    from stepping_stones.net.protocol import SeatFacts, Welcome, legal_actions, view_to_json
+    from stepping_stones.net.protocol import SeatFacts, Welcome
     from stepping_stones.net.remote import RemoteFlow
+    from stepping_stones.net.viewcodec import legal_actions, view_to_json
 
     match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("lost-in-flight"),
                       players=("Ann", "Bo", "Cy"))

@@ -8,11 +8,16 @@ import json
 from pathlib import Path
 from random import Random
 
+import pytest
+
 from net_support import WAIT, Clock, new_table, next_state, running, three_bots
 from stepping_stones.cli import main
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import State, view_from_json
-from stepping_stones.net.tables import FileTableStore, TableFile
+from stepping_stones.net.journal import FileTableStore, TableFile
+from stepping_stones.net.protocol import State
+from stepping_stones.net.server import TableServer
+from stepping_stones.net.table import TableError
+from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.storage.library import Library
 
 
@@ -51,6 +56,34 @@ def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
     with Library.open(tmp_path, sync=False) as library:  # filed into the server's library as it finished
         (entry,) = library.history()
     assert Path(entry.file).name == record.name
+
+
+def test_a_filed_table_leaves_the_server_s_memory_and_its_code_and_secret_are_spent(tmp_path):
+    async def game() -> tuple[TableServer, str, str | None]:
+        async with running(tmp_path) as (server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as client:
+                welcome = await client.join()
+                async with asyncio.timeout(WAIT):
+                    final = await play_randomly(client, Random(5))
+                assert final.record is not None
+        return server, opened.code, welcome.secret  # stopped: every change, the filing too, is done
+
+    server, code, secret = asyncio.run(game())
+    assert len(list((tmp_path / "games").glob("table-*.json"))) == 1
+    assert server.tables.tables == {} and server.tables.by_code == {}
+
+    class Nobody:
+        def send(self, text: str) -> None:
+            raise AssertionError(f"sent {text}")
+
+        def close(self) -> None:
+            raise AssertionError("closed")
+
+    for hello, refusal in (((code, None, "Bo"), "unknown-code"), ((None, secret, None), "bad-secret")):
+        with pytest.raises(TableError) as caught:
+            asyncio.run(server.tables.hello(Nobody(), *hello))
+        assert caught.value.code == refusal
 
 
 def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):

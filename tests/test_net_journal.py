@@ -13,9 +13,11 @@ import pytest
 
 from net_support import rules
 from stepping_stones.engine import Phase, cards_of, parse_bid, parse_card, record_cards
-from stepping_stones.net.protocol import NewTable, legal_actions
+from stepping_stones.net.journal import FileTableStore, TableStore, read_table
+from stepping_stones.net.protocol import NewTable
 from stepping_stones.net.server import TableServer
-from stepping_stones.net.tables import FileTableStore, Table, TableStore, read_table
+from stepping_stones.net.table import Table
+from stepping_stones.net.viewcodec import legal_actions
 from stepping_stones.storage.records import RecordError
 
 

@@ -12,6 +12,7 @@ import pytest
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import Rules
 from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.codes import CODE_ALPHABET, CODE_CHARS, new_code, normal_code
 from stepping_stones.net.protocol import (
     MAX_CLIENT_MESSAGE,
     Act,
@@ -22,15 +23,13 @@ from stepping_stones.net.protocol import (
     State,
     VersionMismatch,
     ViewJSON,
-    ViewWriter,
-    legal_actions,
     parse_client,
     parse_new_table,
     parse_server,
-    view_from_json,
-    view_to_json,
 )
-from stepping_stones.net.tables import CODE_ALPHABET, CODE_CHARS, Table, TableError, new_code, normal_code
+from stepping_stones.net.table import Table, TableError
+from stepping_stones.net.viewcodec import legal_actions, view_from_json, view_to_json
+from stepping_stones.net.writers import ViewWriter
 from stepping_stones.storage.records import RecordRules
 
 
@@ -103,8 +102,13 @@ def test_client_messages_are_checked_at_the_boundary():
 def test_another_version_is_told_so_in_one_line():
     with pytest.raises(VersionMismatch, match="versions 1 and 2 of the table protocol, the client version 3"):
         parse_client('{"type":"hello","version":3,"whatever":"a later version may send"}')
-    with pytest.raises(VersionMismatch, match="the client version True"):
-        parse_client('{"type":"hello","version":true,"code":"ABCDE-FGHJK","name":"Ann"}')
+    for version, named in (('"2"', 'not the text "2"'), ("true", "not true"), ("2.0", "not 2.0"), ("[2]", "not a list")):
+        with pytest.raises(ProtocolError) as caught:  # not another version: no version at all
+            parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
+        assert not isinstance(caught.value, VersionMismatch)
+        assert str(caught.value) == f"a hello's version is a whole number (1 or 2), {named}"
+    with pytest.raises(ProtocolError, match="version: is missing"):
+        parse_client('{"type":"hello","code":"ABCDE-FGHJK","name":"Ann"}')
     for version in (1, 2):
         hello = parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
         assert isinstance(hello, Hello) and hello.version == version

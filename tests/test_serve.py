@@ -797,3 +797,29 @@ def test_a_page_on_another_origin_can_neither_play_nor_frame_the_game(served, tm
         assert children(served.proc.pid) == set()
     _, _, err = served.stop()
     assert "refused a websocket from 'http://127.0.0.1:" in err
+
+
+def test_a_tab_that_answers_no_heartbeat_is_logged_as_gone_not_as_a_bad_message():
+    import io
+
+    from aiohttp import WSMessage, WSMsgType
+
+    from stepping_stones.serve.server import HEARTBEAT, GameServer
+
+    class Silent:
+        """A websocket whose page stopped answering aiohttp's pings: what aiohttp hands on then."""
+
+        timeout = TimeoutError(f"No PONG received after {HEARTBEAT} seconds")
+
+        def exception(self) -> BaseException:
+            return self.timeout
+
+        async def __aiter__(self):
+            yield WSMessage(WSMsgType.ERROR, self.timeout, None)
+
+    err = io.StringIO()
+    server = GameServer("127.0.0.1", 8000, io.StringIO(), err)
+    reason = asyncio.run(server._pump(Silent(), None, "192.0.2.7"))  # type: ignore[arg-type]
+    assert reason is None  # not a page that broke the rules: nothing is said to it
+    assert err.getvalue() == (f"serve: closed a tab from 192.0.2.7: it answered no heartbeat for {HEARTBEAT:g} s "
+                              "(the page or its network is gone)\n")

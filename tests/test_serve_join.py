@@ -96,7 +96,8 @@ def test_the_online_screen_of_one_server_shows_its_address_and_takes_no_other(tm
 def _table(folder: Path):
     """The table as the server's journal has it now (written before any client hears of a move):
     the test's oracle of whose turn it is."""
-    from stepping_stones.net.tables import Table, read_table
+    from stepping_stones.net.journal import read_table
+    from stepping_stones.net.table import Table
 
     paths = list((folder / "tables").glob("*.jsonl"))
     if len(paths) != 1:

@@ -13,8 +13,9 @@ from stepping_stones.ai import make_ai
 from stepping_stones.engine import Phase, Rules
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import SeatFacts, State, Welcome, legal_actions, view_to_json
+from stepping_stones.net.protocol import SeatFacts, State, Welcome
 from stepping_stones.net.remote import turned
+from stepping_stones.net.viewcodec import legal_actions, view_to_json
 from stepping_stones.storage.records import game_from_record
 from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp

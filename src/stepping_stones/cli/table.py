@@ -92,7 +92,7 @@ def run_bot(args: argparse.Namespace) -> int:
     from random import Random
 
     from ..net.client import Refused, SeatClient, play_randomly
-    from ..net.protocol import view_from_json
+    from ..net.viewcodec import view_from_json
 
     def say(line: str) -> None:
         print(f"table bot: {line}", file=sys.stderr, flush=True)

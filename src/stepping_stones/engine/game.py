@@ -528,7 +528,7 @@ class Game(_Scored):
         """What of ``view(seat)`` is the seat's own, the rest being the same for every seat: the
         cards it holds (``own_cards``), the cards it was dealt (``dealt_cards``), and its legal
         bids and cards (``legal_bids``, ``legal_cards``).  The table server writes each seat's
-        view from one view and these (``net.protocol.ViewWriter``)."""
+        view from one view and these (``net.writers.ViewWriter``)."""
         phase = self.phase
         if phase is not Phase.BIDDING and phase is not Phase.PLAY:
             return 0, 0, (), 0

@@ -3,10 +3,18 @@ games, people and bots join them over a websocket, computer players fill the emp
 
 - ``door``: who may come in (the ``Host`` and ``Origin`` checks and the headers), shared with the
   browser server (``serve``);
-- ``protocol``: the messages, versioned, each a pydantic model checked at the boundary, and the one
-  codec of a ``PlayerView`` to JSON and back (docs/protocol.md);
-- ``tables``: the authoritative table (the engine's ``Game``, the AI seats, invite codes, seat
-  secrets, stand-ins for dropped players) and ``TableStore``, where tables live between actions;
+- ``protocol``: the messages, versioned, each a pydantic model checked at the boundary (a seat's
+  view among them, ``ViewJSON``), and their reading (docs/protocol.md);
+- ``viewcodec``: the one codec of a ``PlayerView`` to JSON and back;
+- ``writers``: what the server sends, written without the models, byte for byte as they would
+  (whole states, and version 2's deltas);
+- ``codes``: invite codes, seat secrets and their digest;
+- ``journal``: what is kept of a table (``TableFile``, ``JournalMove``) and where (``TableStore``,
+  ``FileTableStore``), read back by ``read_table``;
+- ``table``: one authoritative table, pure logic (the engine's ``Game``, the AI seats, the seats'
+  people and the computers that stand in for the ones who do not answer);
+- ``tables``: every table of a server (``Tables``): keeping, telling each seat, the computers'
+  turns, sweeps, filing finished games;
 - ``limits``: what a server holds and what one client may cost (the defaults of ``host``'s flags);
 - ``server``: the aiohttp server with the door and the limits;
 - ``client``: the small async client that ``table new``, the bot and the front ends use (it applies

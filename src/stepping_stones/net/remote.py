@@ -50,7 +50,8 @@ from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintReques
 from ..flow.state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import BACK, Refused, SeatClient
-from .protocol import Error, SeatFacts, State, Welcome, view_from_json
+from .protocol import Error, SeatFacts, State, Welcome
+from .viewcodec import view_from_json
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."

@@ -32,6 +32,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
+from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .protocol import (
     VERSION,
@@ -50,7 +51,8 @@ from .protocol import (
     parse_new_table,
     quick_action,
 )
-from .tables import Clock, FileTableStore, TableError, Tables, TableStore
+from .table import Clock, TableError
+from .tables import Tables
 
 __all__ = ["Limits", "TableServer", "host"]
 

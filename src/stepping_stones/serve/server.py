@@ -46,6 +46,7 @@ __all__ = ["GameServer", "Limits", "TITLE", "app_argv", "serve"]
 TITLE = "Stepping Stones"
 MAX_CONNECTIONS = 256  # open HTTP connections; past it the oldest idle one is closed
 IDLE_SECONDS = 20.0  # a connection that sends no request for this long is closed
+HEARTBEAT = 15.0  # a tab whose page answers no websocket ping for this long is gone
 
 _FONTS = """    <style>
       @font-face {
@@ -252,7 +253,7 @@ class GameServer(Server):
         if not self.door.origin_allowed(origin):
             self.log(f"refused a websocket from {origin or 'no origin'!r}: not a page of this server")
             return web.Response(status=403, text="Open the game from its own page.\n")
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=self.limits.max_message)
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=self.limits.max_message)
         if not websocket.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the game's page to connect to.\n")
         task = asyncio.current_task()
@@ -304,7 +305,7 @@ class GameServer(Server):
         self.tabs.add(tab)
         try:
             await tab.start(width, height)
-            reason = await self._pump(websocket, tab)
+            reason = await self._pump(websocket, tab, request.remote)
             if reason:
                 self.log(f"closed a tab from {request.remote}: it sent {reason}")
                 if not websocket.closed:
@@ -318,9 +319,9 @@ class GameServer(Server):
             finally:
                 self.tabs.discard(tab)
 
-    async def _pump(self, websocket: web.WebSocketResponse, tab: TabService) -> str | None:
+    async def _pump(self, websocket: web.WebSocketResponse, tab: TabService, remote: str | None) -> str | None:
         """Carry the page's messages to the app until the page goes; why the tab must be closed,
-        or None when it just went."""
+        or None when it just went (a page that answers no heartbeat is gone, and said so)."""
         limits = self.limits
         characters = Allowance(limits.input_rate, limits.input_burst)
         messages = Allowance(limits.message_rate, limits.message_burst)
@@ -329,6 +330,10 @@ class GameServer(Server):
                 exc = websocket.exception()
                 if getattr(exc, "code", None) == WSCloseCode.MESSAGE_TOO_BIG:
                     return f"a message larger than {limits.max_message} bytes"
+                if isinstance(exc, TimeoutError):  # aiohttp's heartbeat: no pong came back in time
+                    self.log(f"closed a tab from {remote}: it answered no heartbeat for {HEARTBEAT:g} s "
+                             "(the page or its network is gone)")
+                    return None
                 return f"a message the server could not read ({type(exc).__name__ if exc else 'error'})"
             if message.type != WSMsgType.TEXT:
                 return "a message that is not text"

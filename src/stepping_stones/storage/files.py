@@ -37,7 +37,7 @@ def atomic_write(path: str | os.PathLike[str], text: str, *, flush: bool = True)
     Raises ``OSError`` (the old file untouched) when the folder cannot be made or written.
 
     With ``flush`` off the two flushes are left to the caller (the table server flushes its
-    tables once a second, ``net.tables.FileTableStore.sync``): the file is still replaced in one
+    tables once a second, ``net.journal.FileTableStore.sync``): the file is still replaced in one
     step, so a crash of the process (even ``kill -9``) leaves the old file or the new one; only a
     crash of the whole machine can lose the last second.
     """

@@ -1,0 +1,459 @@
+"""One table of a server, as pure logic (no network, no asyncio).
+
+``Table`` holds the seats (open, a person, a computer), the invite code, each person's seat secret
+(only its digest is kept, ``codes``), the engine's ``Game``, and the computers that stand in for a
+person who does not answer.  Every action goes through the engine; a refusal is a ``TableError``
+with one line and changes nothing.  The clock is injected, so a test can pass the two minutes of a
+stand-in's timeout in no time.  What is kept of it is its journal (``journal``): ``keep`` says what
+to write after a change, ``from_file`` makes the table again from it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from ..ai import Action, Agent, make_ai
+from ..engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    CardSyntaxError,
+    Declaration,
+    Game,
+    IllegalActionError,
+    Pass,
+    Phase,
+    SteppingStonesError,
+    parse_bid,
+    parse_card,
+)
+from ..game.match import Match, Request, Seeds
+from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
+from ..storage.safety import escape
+from .codes import digest, new_code, new_secret
+from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
+from .limits import DEFAULT_TIMEOUT
+from .protocol import Error, ErrorCode, Level, NewTable, SeatFacts, State, Waiting, Welcome
+from .viewcodec import legal_actions, view_to_json
+from .writers import StateParts, StateWriter, ViewWriter, full_text
+
+STAND_IN_LEVEL: Final = "heuristic"
+COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
+
+_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+Clock = Callable[[], float]
+
+
+class TableError(Exception):
+    """A refusal: ``code`` for programs (``protocol.Error.code``), the text for people, one line."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        self.code: ErrorCode = code
+        super().__init__(message)
+
+    def reply(self) -> Error:
+        return Error(code=self.code, message=escape(str(self))[:300])
+
+
+
+@dataclass
+class Seat:
+    kind: Literal["open", "human", "computer"]
+    name: str | None = None
+    level: Level | None = None
+    digest: str | None = None
+    stand_in: bool = False  # a computer plays for this person now
+    connected: bool = False  # the person's client is connected (not kept on disk)
+
+    @property
+    def computer_plays(self) -> bool:
+        return self.kind == "computer" or self.stand_in
+
+
+@dataclass
+class Table:
+    """One table; see the module's docstring."""
+
+    id: str
+    code: str
+    rules: RecordRules
+    level: Level
+    seed: str
+    seats: list[Seat]
+    clock: Clock = time.monotonic
+    timeout: float = DEFAULT_TIMEOUT
+    opener: int | None = None
+    game: Game | None = None
+    substitutions: list[Substitution] = field(default_factory=list)
+    waiting_since: float = 0.0
+    thinking: bool = False  # a computer is deciding for the seat to act
+    filed: bool = False  # the finished game is in the library
+    opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
+    resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
+    unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
+    writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
+    state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
+    record_text: str | None = None  # the finished game's record as JSON, once it is over
+    _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
+    _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
+    _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
+
+    @classmethod
+    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
+            opened: float = 0.0) -> Table:
+        taken = {n for n in request.names if n is not None}
+        pool = iter(n for n in COMPUTER_NAMES if n not in taken)
+        seats = []
+        for kind, name in zip(request.seats, request.names, strict=True):
+            if kind == "open":
+                seats.append(Seat("open"))
+            else:
+                seats.append(Seat("computer", name or next(pool), kind))
+        return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
+                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout,
+                   opened=opened)
+
+    # --- facts ---------------------------------------------------------------------------------
+
+    @property
+    def seeds(self) -> Seeds:
+        return Seeds(self.seed)
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    @property
+    def over(self) -> bool:
+        return self.game is not None and self.game.over
+
+    @property
+    def seq(self) -> int:
+        """The number of the table's state: how many deals, bids and cards it has seen.  It is
+        derived from the game, so it is the same after a restart."""
+        game = self.game
+        if game is None:
+            return 0
+        log = game.log
+        done, count = self._finished_seq
+        if done != len(log) - 1:  # the hands before the last one, counted once
+            done, count = len(log) - 1, sum(1 + len(h.bids) + len(h.plays) for h in log[:-1])
+            self._finished_seq = (done, count)
+        last = log[-1] if log else None
+        return count + (1 + len(last.bids) + len(last.plays) if last is not None else 0)
+
+    @property
+    def humans(self) -> int:
+        return sum(1 for s in self.seats if s.kind == "human")
+
+    def facts(self) -> list[SeatFacts]:
+        return [SeatFacts(name=s.name, kind=s.kind,
+                          level=s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in)
+                for s in self.seats]
+
+    def waiting(self) -> Waiting | None:
+        game = self.game
+        if game is None or game.to_act is None:
+            return None
+        seat = self.seats[game.to_act]
+        return Waiting(seat=game.to_act, name=game.players[game.to_act],
+                       connected=seat.connected or seat.kind == "computer", computer=seat.computer_plays)
+
+    def _facts(self) -> list[dict[str, object]]:
+        return [{"name": s.name, "kind": s.kind,
+                 "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
+                for s in self.seats]
+
+    def _facts_json(self) -> str:
+        key = tuple((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats)
+        if self._facts_text is None or self._facts_text[0] != key:
+            self._facts_text = (key, _dumps(self._facts()))
+        return self._facts_text[1]
+
+    def _waiting_json(self) -> str | None:
+        """``waiting()``'s JSON (None for nobody), written again only when it says something else."""
+        game = self.game
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
+            return None
+        seat = self.seats[to_act]
+        key = (to_act, game.players[to_act], seat.connected or seat.kind == "computer", seat.computer_plays)
+        text = self._waiting_texts.get(key)
+        if text is None:
+            if len(self._waiting_texts) >= 4 * NUM_SEATS:  # a name changed: only at a start, but let it be
+                self._waiting_texts.clear()
+            text = self._waiting_texts[key] = _dumps({"seat": key[0], "name": key[1], "connected": key[2],
+                                                      "computer": key[3]})
+        return text
+
+    def states(self, seats: list[int]) -> list[str]:
+        """What each of ``seats`` may see now, as the protocol sends it whole (version 1):
+        ``state_for(seat).dump()``, byte for byte, written without the models."""
+        return [full_text(parts) for parts in self.parts(seats)]
+
+    def parts(self, seats: list[int]) -> list[StateParts]:
+        """What each of ``seats`` may see now, as the JSON of each field of its state and view
+        (``protocol.full_text`` writes it whole, ``protocol.delta_text`` what changed): the parts
+        every seat sees alike are written once, from one seat's view, and each seat's own from
+        what of its view is its own (``Game.own``)."""
+        if not seats:
+            return []
+        game = self.game
+        seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
+        waiting_text = self._waiting_json()
+        if game is None:
+            return self.state_writer.parts(seq=seq, started=False, seats=facts, help=people, waiting=waiting_text,
+                                           record=None, count=len(seats))
+        if game.over and self.record_text is None:
+            self.record_text = record_from_game(game).model_dump_json()
+        record = self.record_text if game.over else None
+        views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
+        return self.state_writer.parts(seq=seq, started=True, seats=facts, help=people, waiting=waiting_text,
+                                       record=record, views=views)
+
+    def state_for(self, seat: int) -> State:
+        """What ``seat`` may see now: the table's facts and its own view of the game."""
+        game = self.game
+        view = game.view(seat) if game is not None else None
+        return State(
+            seq=self.seq, started=game is not None, seats=self.facts(), help=self.humans <= 1,
+            view=view_to_json(view) if view is not None else None,
+            legal=legal_actions(view) if view is not None else [], waiting=self.waiting(),
+            record=record_from_game(game) if game is not None and game.over else None,
+        )
+
+    def welcome(self, seat: int, secret: str | None, version: int = 1) -> Welcome:
+        name = self.seats[seat].name
+        assert name is not None
+        return Welcome(version=version, table=self.id, code=self.code, seat=seat, name=name, secret=secret,
+                       opener=self.opener == seat and not self.started, timeout=self.timeout)
+
+    # --- seats ---------------------------------------------------------------------------------
+
+    def _free_name(self, wanted: str) -> str:
+        names = {s.name.casefold() for s in self.seats if s.name is not None}
+        if wanted.casefold() not in names:
+            return wanted
+        for n in range(2, 10):
+            candidate = f"{wanted[:37]} {n}"
+            if candidate.casefold() not in names:
+                return candidate
+        raise TableError("name-taken", "that name is taken at this table: choose another")
+
+    def claim(self, name: str) -> tuple[int, str]:
+        """Take the first open seat for the person called ``name``: the seat and its secret (given
+        out this once).  The first person to sit is the table's opener.  With every seat taken the
+        table starts."""
+        if self.started:
+            raise TableError("table-full", "this table has started: every seat is taken")
+        seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
+        if seat is None:
+            raise TableError("table-full", "every seat at this table is taken")
+        secret = new_secret()
+        self.seats[seat] = Seat("human", self._free_name(name), None, digest(secret))
+        self.resave = True
+        if self.opener is None:
+            self.opener = seat
+        if all(s.kind != "open" for s in self.seats):
+            self.start(None)
+        return seat, secret
+
+    def seat_of(self, secret: str) -> int | None:
+        """The seat whose secret this is, or None.  Every seat's digest is compared, in constant
+        time, whatever matches."""
+        given = digest(secret)
+        found = None
+        for i, s in enumerate(self.seats):
+            if s.digest is not None and hmac.compare_digest(given, s.digest):
+                found = i
+        return found
+
+    def start(self, by: int | None) -> None:
+        """Start the game: ``by`` the opener, or (``None``) because every seat is taken.  Seats still
+        open get the table's computer level."""
+        if self.started:
+            raise TableError("started", "the table has already started")
+        if by is not None and by != self.opener:
+            raise TableError("not-opener", "only the person who opened the table can start it early")
+        taken = {s.name for s in self.seats if s.name is not None}
+        pool = iter(n for n in COMPUTER_NAMES if n not in taken)
+        for i, s in enumerate(self.seats):
+            if s.kind == "open":
+                self.seats[i] = Seat("computer", next(pool), self.level)
+        names = [s.name or "" for s in self.seats]
+        self.game = Game(self.rules.to_rules(), names, self.seeds.first_forehand())
+        self.resave = True
+        self._advance()
+
+    def come_back(self, seat: int) -> None:
+        """The person of ``seat`` is back: no computer plays for them any more, and the table's
+        wait for them starts again."""
+        if self.seats[seat].stand_in:
+            self.seats[seat].stand_in = False
+            self.resave = True
+            self.waiting_since = self.clock()
+
+    def stand_in(self, seat: int) -> None:
+        """A computer plays for the person of ``seat`` until they come back."""
+        self.seats[seat].stand_in = True
+        self.resave = True
+
+    # --- the game -------------------------------------------------------------------------------
+
+    def _agents(self) -> list[Agent | None]:
+        return [make_ai(s.level or STAND_IN_LEVEL) if s.computer_plays else None for s in self.seats]
+
+    def _advance(self) -> None:
+        """Deal every hand that is due, and start the wait for the seat to act."""
+        game = self.game
+        assert game is not None
+        while game.phase is Phase.DEAL:
+            Match(game, [None] * NUM_SEATS, self.seeds).deal()
+        self.waiting_since = self.clock()
+
+    def act(self, seat: int, seq: int, action: Action) -> None:
+        """``seat``'s bid or card, made on the state ``seq``.  Raises ``TableError``."""
+        game = self.game
+        if game is None:
+            raise TableError("not-started", "the table has not started yet")
+        if game.over:
+            raise TableError("over", "the game is over")
+        if seq != self.seq:
+            raise TableError("stale", f"that action was made on state {seq}; the table is at state {self.seq}")
+        if game.to_act != seat:
+            who = game.players[game.to_act] if game.to_act is not None else "nobody"
+            raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
+        is_bid = isinstance(action, Pass | Declaration)
+        if game.phase is Phase.BIDDING and not is_bid:
+            raise TableError("illegal", "it is the bidding: bid, or pass")
+        if game.phase is Phase.PLAY and is_bid:
+            raise TableError("illegal", "the bidding is over: play a card")
+        before = self.seq
+        try:
+            Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
+        except IllegalActionError as exc:
+            raise TableError("illegal", str(exc)) from None
+        except SteppingStonesError as exc:
+            raise TableError("illegal", str(exc)) from None
+        self._journal(before, seat, action, stand_in=False)
+        self._advance()
+
+    def _journal(self, seq: int, seat: int, action: Action, stand_in: bool) -> None:
+        """Note the move just made for the journal (``keep``)."""
+        bid = str(action) if isinstance(action, Pass | Declaration) else None
+        card = CARD_NAMES[action] if bid is None and isinstance(action, int) else None
+        self.unsaved.append(JournalMove(seq=seq, seat=seat, bid=bid, card=card, stand_in=stand_in).line())
+
+    def computer_request(self) -> Request | None:
+        """What a computer needs to decide for the seat to act, when a computer plays it."""
+        game = self.game
+        if game is None or game.over or game.to_act is None or self.thinking:
+            return None
+        if not self.seats[game.to_act].computer_plays:
+            return None
+        return Match(game, self._agents(), self.seeds).request()
+
+    def answer(self, request: Request, action: Action) -> bool:
+        """Make a computer's answer to ``request``, if the table is still where it asked and a
+        computer still plays that seat.  Whether it was made."""
+        game = self.game
+        assert game is not None and game.hand is not None
+        if game.to_act != request.seat or not self.seats[request.seat].computer_plays:
+            return False
+        hand = game.hand
+        before = self.seq
+        bidding = game.phase is Phase.BIDDING
+        made = len(hand.bids) if bidding else len(hand.plays)
+        Match(game, self._agents(), self.seeds, strict=False).answer(request, action)
+        # what was made: the answer, or the first legal action in place of one the rules refuse
+        made_action: Action = hand.bids[made] if bidding else hand.plays[made]
+        stand_in = self.seats[request.seat].kind == "human"
+        if stand_in:
+            self._substituted(bidding, made, request.seat)
+        self._journal(before, request.seat, made_action, stand_in)
+        self._advance()
+        return True
+
+    def _substituted(self, bidding: bool, made: int, seat: int) -> None:
+        assert self.game is not None
+        where = f"bid {made + 1}" if bidding else f"play {made + 1}"
+        self.substitutions.append(Substitution(hand=len(self.game.log), action=where, seat=seat))
+
+    def overdue(self) -> int | None:
+        """The person's seat the table has waited on for longer than its timeout, if any."""
+        game = self.game
+        if game is None or game.over or game.to_act is None:
+            return None
+        seat = self.seats[game.to_act]
+        if seat.kind != "human" or seat.stand_in:
+            return None
+        return game.to_act if self.clock() - self.waiting_since >= self.timeout else None
+
+    # --- keeping --------------------------------------------------------------------------------
+
+    def keep(self) -> tuple[Literal["save", "append"], str]:
+        """What to write to the table's journal now: a whole snapshot (``save``) when the seats
+        changed since the last one, else the moves made since (``append``, possibly none)."""
+        if self.resave:
+            self.resave = False
+            self.unsaved.clear()
+            return "save", self.to_file().model_dump_json() + "\n"
+        lines = "".join(line + "\n" for line in self.unsaved)
+        self.unsaved.clear()
+        return "append", lines
+
+    def to_file(self) -> TableFile:
+        return TableFile(
+            format=TABLE_FORMAT, id=self.id, code=self.code, rules=self.rules, level=self.level, seed=self.seed,
+            opener=self.opener,
+            seats=[SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
+                   for s in self.seats],
+            record=record_from_game(self.game) if self.game is not None else None,
+            substitutions=list(self.substitutions), opened=int(self.opened),
+        )
+
+    @classmethod
+    def from_file(cls, data: TableFile, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
+                  moves: tuple[JournalMove, ...] = (), now: float = 0.0) -> Table:
+        """The table a snapshot holds, every action of its game replayed through the engine, then
+        the ``moves`` of its journal after it (a table of a file that does not say when it was opened
+        counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
+        that does not follow."""
+        game = game_from_record(data.record) if data.record is not None else None
+        seats = [Seat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
+        if game is not None and list(game.players) != [s.name for s in seats]:
+            raise RecordError("the table's seats and its game name different players")
+        table = cls(id=data.id, code=data.code, rules=data.rules, level=data.level, seed=data.seed, seats=seats,
+                    clock=clock, timeout=timeout, opener=data.opener, game=game,
+                    substitutions=list(data.substitutions), waiting_since=clock(), resave=False,
+                    opened=data.opened if data.opened is not None else now)
+        if game is not None and game.phase is Phase.DEAL:
+            table._advance()  # killed between the last card of a hand and the next deal
+        for number, move in enumerate(moves, 1):
+            table._replay(move, number)
+        return table
+
+    def _replay(self, move: JournalMove, number: int) -> None:
+        game = self.game
+        if game is None or game.over or move.seq != self.seq or game.to_act != move.seat:
+            raise RecordError(f"table journal: move {number} does not follow the table")
+        try:
+            action: Action = parse_bid(move.bid) if move.bid is not None else parse_card(move.card or "")
+            hand = game.hand
+            assert hand is not None
+            bidding = game.phase is Phase.BIDDING
+            made = len(hand.bids) if bidding else len(hand.plays)
+            Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
+        except (SteppingStonesError, CardSyntaxError) as exc:
+            raise RecordError(f"table journal: move {number}: {exc}") from None
+        if move.stand_in:
+            self._substituted(bidding, made, move.seat)
+        self._advance()
