@@ -103,3 +103,77 @@ def test_kept_seats_are_found_by_server_and_code_in_any_spelling(tmp_path, monke
     assert [s.table for s in seats.kept_seats()] == ["t2"]
     seats.forget_seat("http://h:1", "aaaaa-aaaaa")
     assert seats.kept_seats() == []
+
+
+def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_stale_line_once(tmp_path):
+    from net_support import Clock
+
+    from stepping_stones.net.protocol import State
+
+    home = tmp_path / "home"
+    clock = Clock()
+
+    async def bot_plays(bot: SeatClient, go: asyncio.Event, held: asyncio.Event) -> None:
+        rng = Random(3)
+        while True:
+            message = await bot.receive()
+            if not isinstance(message, State):
+                continue
+            if message.record is not None:
+                return
+            if message.legal:
+                if not go.is_set():
+                    held.set()  # the table waits for the bot
+                    await go.wait()
+                await bot.act(rng.choice(message.legal), message.seq)
+
+    async def scenario(server, url) -> tuple[Plain, int]:
+        opened = await open_table(url, new_table(("open", "random", "open")))
+        async with SeatClient(url, code=opened.code, name="Bot") as bot:
+            await bot.join()
+            go, held = asyncio.Event(), asyncio.Event()
+            go.set()
+            plain = await Plain.start(url, opened.code, home)
+            try:
+                return await steps(server, plain, bot, go, held)
+            finally:
+                (tmp_path / "transcript.txt").write_text("\n".join(plain.lines))
+
+    async def steps(server, plain: Plain, bot: SeatClient, go: asyncio.Event, held: asyncio.Event) -> tuple[Plain, int]:
+        if True:
+            async with asyncio.timeout(WAIT):
+                playing = asyncio.ensure_future(bot_plays(bot, go, held))
+                await plain.play(Random(5), reads=4)
+                while not (line := await plain.line()).startswith("legal: "):
+                    pass
+                old = line[len("legal: "):].split(", ")[0]  # the prompt left unanswered
+                go.clear()
+                clock.now += 121.0
+                await server.tables.sweep()  # a computer plays for Ann
+                while "a computer plays your seat" not in (line := await plain.line()):
+                    assert not line.startswith("legal: ")
+                while "The computer (for you) " not in (await plain.line() or ""):
+                    pass
+                await held.wait()
+                await plain.answer(old)  # typed at the old prompt, read only now
+                while "was not sent" not in (line := await plain.line()):
+                    pass
+                await plain.answer("back")
+                while (line := await plain.line()) != "You play your own seat again.":
+                    assert line is not None
+                go.set()
+                await plain.play(Random(6))
+                status = await plain.proc.wait()
+                await playing
+                return plain, status
+
+    async def run() -> tuple[Plain, int]:
+        async with running(tmp_path / "server", clock=clock) as (server, url):
+            return await scenario(server, url)
+
+    plain, status = asyncio.run(run())
+    text = "\n".join(plain.lines)
+    assert status == 0, text
+    assert "made on state" not in text
+    assert text.count("was not sent") == 1
+    assert "The game is over." in plain.lines

@@ -44,6 +44,8 @@ from .protocol import (
     parse_server,
 )
 
+LOST = "the connection to the server was lost"
+"""The notice when the connection drops (``RemoteFlow`` then sends nothing until ``BACK``)."""
 BACK = "back at the table"
 """The notice once a lost connection is taken up again (``RemoteFlow`` acts on it: the seat acts
 again on the state it holds)."""
@@ -148,6 +150,8 @@ class SeatClient:
         self.resyncs = 0  # how many times a whole state was asked for again
         self._ask = False
         self.connections = 0  # how many times the seat was (re)joined
+        self._seated = False  # the connection has its welcome
+        self._returning = False  # the connection is closed to take the seat back (``come_back``)
         self.closed = False
 
     async def __aenter__(self) -> SeatClient:
@@ -176,6 +180,7 @@ class SeatClient:
         except (aiohttp.ClientError, OSError) as exc:
             raise ConnectionError(str(exc)) from exc
         self._held = None
+        self._seated = False  # until the welcome: an action sent before it would reach no seat
         hello: dict[str, Any] = {"type": "hello", "version": self.version}
         if self.secret is not None:
             hello["secret"] = self.secret
@@ -191,6 +196,7 @@ class SeatClient:
                     self._keep_seat(self.keep, message)
             self.welcome = message
             self.connections += 1
+            self._seated = True
             return message
         await self._ws.close()
         if isinstance(message, Error):
@@ -345,7 +351,8 @@ class SeatClient:
             except ConnectionError:
                 if self.closed or self.secret is None:
                     raise Refused("the connection to the server closed") from None
-                await self._reconnect()
+                quiet, self._returning = self._returning, False
+                await self._reconnect(quiet)
                 continue
             if isinstance(message, Error) and message.code in ("replaced", "expired"):
                 self.closed = True
@@ -357,8 +364,17 @@ class SeatClient:
             if not isinstance(message, Welcome):
                 return message
 
-    async def _reconnect(self) -> None:
-        self.notice("the connection to the server was lost; trying again")
+    async def come_back(self) -> None:
+        """Take the seat back from the computer that plays it (the person did not answer in time):
+        the connection is made again with the seat's secret, which is the person's coming back
+        (docs/protocol.md), without the notices of a lost connection."""
+        if self._ws is not None and self.secret is not None and not self.closed:
+            self._returning = True
+            await self._ws.close()
+
+    async def _reconnect(self, quiet: bool = False) -> None:
+        if not quiet:
+            self.notice(f"{LOST}; trying again")
         give_up = time.monotonic() + self.retry_seconds
         delay = 0.05
         while True:
@@ -371,7 +387,8 @@ class SeatClient:
                 await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
                 delay = min(delay * 2, 1.0)
                 continue
-            self.notice(BACK)
+            if not quiet:
+                self.notice(BACK)
             return
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -380,17 +397,23 @@ class SeatClient:
         with contextlib.suppress(ConnectionError):
             await self._ws.send_str(dump_json(message))
 
-    async def act(self, move: str, seq: int) -> None:
-        """A bid or a card in the record's spelling, made on state ``seq``."""
+    async def act(self, move: str, seq: int) -> bool:
+        """A bid or a card in the record's spelling, made on state ``seq``; False when it could not
+        be sent (the connection is down, or being taken up again): it is then not sent later either."""
         if self.checked:
             state = self.state
             bidding = state is not None and state.view is not None and state.view.phase == "bidding"
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
         action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
-        assert self._ws is not None
-        with contextlib.suppress(ConnectionError):
-            await self._ws.send_str(dump(action))
+        ws = self._ws
+        if ws is None or ws.closed or not self._seated:
+            return False
+        try:
+            await ws.send_str(dump(action))
+        except ConnectionError:
+            return False
+        return True
 
     async def start(self) -> None:
         await self.send({"type": "start"})

@@ -49,21 +49,28 @@ SEATS = [
 class RemoteSeat:
     """A seat at a table on a server, played on the app's event loop."""
 
-    def __init__(self, client: SeatClient, welcome: Welcome) -> None:
+    def __init__(self, client: SeatClient, welcome: Welcome, auto_last_card: bool = True) -> None:
         from ..net.remote import RemoteFlow
 
         self.client = client
         self.welcome = welcome
-        self.flow: RemoteFlow = RemoteFlow(welcome, self._send)
+        self.flow: RemoteFlow = RemoteFlow(welcome, self._send, auto_last_card=auto_last_card)
         self.listeners: list[Callable[[], None]] = []  # told after every message
         self.notes: list[str] = []  # the connection's notices before the table starts
         self.lost: str | None = None  # why the seat cannot be played any more
-        self._sending: set[asyncio.Task[None]] = set()
+        self._sending: set[asyncio.Task[bool]] = set()
 
     def _send(self, move: str, seq: int) -> None:
         task = asyncio.ensure_future(self.client.act(move, seq))
         self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+
+        def sent(task: asyncio.Task[bool]) -> None:
+            self._sending.discard(task)
+            if task.cancelled() or task.exception() is not None or not task.result():
+                self.flow.unsent(move)  # the connection is down: nothing was sent, nor will be
+                self._tell()
+
+        task.add_done_callback(sent)
 
     def notice(self, line: str) -> None:
         if self.flow.started:
@@ -283,7 +290,7 @@ class OnlineScreen(Screen[None]):
             self.busy = False
             self._say(str(exc), error=True)
             return
-        seat.append(RemoteSeat(client, welcome))
+        seat.append(RemoteSeat(client, welcome, host(self).settings.auto_last_card))
         host(self).last_online = (server, name)
         self.busy = False
         self.app.switch_screen(LobbyScreen(seat[0], server))
