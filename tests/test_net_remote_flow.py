@@ -89,3 +89,21 @@ def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own(
     assert "The computer (for you)" in flow.state.log[-1].text
     flow.receive(_state(match.game, 11))
     assert flow.state.log[-1].text == "You play your own seat again."
+
+
+def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the_seat():
+    game = _match(_my_play).game
+    now = [100.0]
+    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
+                      timeout=120.0)
+    flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, clock=lambda: now[0])
+    value = _state(game, 40).model_dump()
+    value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
+    flow.receive(State.model_validate(value))
+    assert flow.state.waiting == "Your turn: 120 s before a computer takes your seat."
+    now[0] += 30.0
+    flow.tick()
+    assert flow.state.waiting == "Your turn: 90 s before a computer takes your seat."
+    now[0] += 95.0
+    flow.tick()
+    assert flow.state.waiting == "Your turn: a computer takes your seat any moment now."

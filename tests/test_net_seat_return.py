@@ -107,7 +107,6 @@ def test_kept_seats_are_found_by_server_and_code_in_any_spelling(tmp_path, monke
 
 def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_stale_line_once(tmp_path):
     from net_support import Clock
-
     from stepping_stones.net.protocol import State
 
     home = tmp_path / "home"

@@ -45,6 +45,8 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
             bots = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(2)]
             await bots[0].join()  # seat 0; the app takes seat 1, the second bot seat 2
             app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
+            rings: list[None] = []
+            app.bell = lambda: rings.append(None)  # type: ignore[method-assign]
             tasks: list[asyncio.Future[State]] = []
             try:
                 async with app.run_test(size=(120, 40)) as pilot:
@@ -66,6 +68,8 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
                         if not state.my_turn:
                             continue
                         seq = table.flow.message.seq
+                        assert "Your turn: " in widget_text(table.query_one("#topbar"))
+                        assert rings and "Hint" not in widget_text(table.query_one("#table-keys"))  # hints off
                         if state.bidding:
                             await pilot.press("p" if not state.view.in_puddle else "enter")
                             if table.state.my_turn and table.state.bidding:

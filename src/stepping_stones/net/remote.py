@@ -30,6 +30,7 @@ the protocol and client of this package; never a front end or Textual.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -114,13 +115,16 @@ class RemoteFlow(Choosing):
     line about the connection; ``send(move, seq)`` is how a bid or card goes to the server."""
 
     def __init__(self, welcome: Welcome, send: Callable[[str, int], None], *, file_games: bool = True,
-                 auto_last_card: bool = True, take_back: str = "type back") -> None:
+                 auto_last_card: bool = True, take_back: str = "type back",
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """``take_back``: how the front end takes the seat back from a computer, in a few words."""
         self.welcome = welcome
         self.send = send
         self.file_games = file_games
         self.auto_last_card = auto_last_card
         self.take_back = take_back
+        self.clock = clock
+        self._turn_since: float | None = None  # when the person's turn came (the table's wait began)
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
         self.message: State | None = None  # the server's last state, as it was sent
@@ -183,10 +187,31 @@ class RemoteFlow(Choosing):
                 for subscriber in list(self._subscribers):
                     subscriber(self._state)
 
+    def seconds_left(self) -> float | None:
+        """How long the table still waits for the person's action before a computer takes the seat
+        (from when the turn came, and the table's timeout of the welcome); None when it is not
+        their turn."""
+        if self._turn_since is None or not self._my_turn():
+            return None
+        return max(0.0, self.welcome.timeout - (self.clock() - self._turn_since))
+
+    def tick(self) -> None:
+        """A second has passed: the state's "Your turn" line says how long is left."""
+        if self._turn_since is not None and self._my_turn():
+            with self._change():
+                self._dirty = True
+
     def _facts(self, message: State) -> tuple[tuple[str, ...], str | None]:
         by = self.seat
         seats = tuple(seat_words(message.seats[(s + by) % NUM_SEATS]) for s in range(NUM_SEATS))
         waiting = message.waiting
+        if waiting is not None and waiting.seat == by and self._my_turn():
+            left = self.seconds_left()
+            if left is None:
+                return seats, "Your turn."
+            if left < 1:
+                return seats, "Your turn: a computer takes your seat any moment now."
+            return seats, f"Your turn: {left:.0f} s before a computer takes your seat."
         if waiting is None or waiting.seat == by:
             return seats, None
         if waiting.computer:
@@ -243,6 +268,11 @@ class RemoteFlow(Choosing):
             self._view = view
             if self._sent is not None and self._sent != message.seq:
                 self._sent = None  # the action was made (or refused): the seat acts on the new state
+            mine = bool(message.legal) and not message.seats[self.seat].stand_in
+            if not mine:
+                self._turn_since = None
+            elif self._turn_since is None or old is None or old.seq != message.seq or old.seats[self.seat].stand_in:
+                self._turn_since = self.clock()  # the table's wait for the person starts again
             self._start_turn()
             self._dirty = True
 

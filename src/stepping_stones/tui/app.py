@@ -364,7 +364,6 @@ class SteppingStonesApp(App[None]):
     def action_online(self) -> None:
         """Play online: open a table on a table server, or join one with its invite code."""
         from .online import OnlineScreen
-
         from .setup import SetupScreen
 
         screen = self.screen
@@ -406,7 +405,14 @@ class SteppingStonesApp(App[None]):
         yield SystemCommand("ASCII symbols", "Switch between suit symbols and plain ASCII", self.action_toggle_ascii)
         yield SystemCommand("Colours", f"Colour, monochrome or automatic (now {self.settings.colour})",
                             self.action_cycle_colour)
+        yield SystemCommand("Bell on your turn", "At a table on a server, ring the terminal's bell when it is your "
+                            f"turn (now {'on' if self.settings.bell else 'off'})", self.action_toggle_bell)
         yield from super().get_system_commands(screen)
+
+    def action_toggle_bell(self) -> None:
+        self.settings.bell = not self.settings.bell
+        save_settings(self.settings)
+        self.notify(f"The bell on your turn is {'on' if self.settings.bell else 'off'}.")
 
     # --- window size -------------------------------------------------------------
 

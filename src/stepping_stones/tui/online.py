@@ -54,7 +54,7 @@ class RemoteSeat:
 
         self.client = client
         self.welcome = welcome
-        self.flow: RemoteFlow = RemoteFlow(welcome, self._send, auto_last_card=auto_last_card)
+        self.flow: RemoteFlow = RemoteFlow(welcome, self._send, auto_last_card=auto_last_card, take_back="press b")
         self.listeners: list[Callable[[], None]] = []  # told after every message
         self.notes: list[str] = []  # the connection's notices before the table starts
         self.lost: str | None = None  # why the seat cannot be played any more
@@ -363,19 +363,43 @@ class LobbyScreen(Screen[None]):
 
 class RemoteTableScreen(TableBase):
     """A seat at a table on a server: the same table as a local game, drawn from the states the
-    server sends."""
+    server sends.  The top bar says when it is the person's turn and how long the table still waits
+    before a computer takes the seat; the terminal's bell rings when the turn comes (unless the
+    ``bell`` setting is off); b takes the seat back from a computer."""
 
     flow: RemoteFlow
+    BINDINGS = [Binding("b", "take_back", "Take your seat back", id="take_back")]
 
     def __init__(self, seat: RemoteSeat, settings: Settings) -> None:
         super().__init__()
         self.seat = seat
         self.flow = seat.flow
+        self.settings = settings
         self.set_reactive(TableBase.state, self.flow.state)
         self.set_reactive(TableBase.look, Look(settings.ascii))
         self.flow.subscribe(self._publish)
+        self.flow.subscribe(self._ring)
         self._summary_up = False
+        self._turn = False  # the person's turn as last told (the bell rings when it comes)
         seat.listeners.append(self.advance)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(1.0, self.flow.tick)  # the seconds left, in the top bar
+        self._ring(self.flow.state)
+
+    def _ring(self, state: object) -> None:
+        turn = self.flow.my_turn
+        if turn and not self._turn and self.settings.bell and self.is_attached:
+            self.app.bell()
+        if self._turn != turn:
+            self._turn = turn
+            if self.is_attached:
+                self.refresh_bindings()
+
+    def action_take_back(self) -> None:
+        if self.flow.stood_in:
+            self.run_worker(self.seat.client.come_back(), exit_on_error=False)
 
     def on_unmount(self) -> None:
         if self.advance in self.seat.listeners:
@@ -390,7 +414,10 @@ class RemoteTableScreen(TableBase):
             from .dialogs import HandSummaryScreen
 
             self._summary_up = True
-            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
+            waits = self.flow.message is not None and bool(self.flow.message.legal)
+            line = ("Press Enter: the next hand is dealt, and the table waits for you." if waits
+                    else "Press Enter to see the next hand: it is dealt already.")
+            self.app.push_screen(HandSummaryScreen(step.view, step.number, line), self._summary_closed)
         elif isinstance(step, GameOver):
             from .screens import GameOverScreen
 
@@ -405,6 +432,10 @@ class RemoteTableScreen(TableBase):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pace":
             return False  # the table goes at the pace of its players
+        if action == "hint":
+            return self.flow.help  # off where more than one person sits at the table
+        if action == "take_back":
+            return self.flow.stood_in
         return super().check_action(action, parameters)
 
     def action_new_game(self) -> None:
