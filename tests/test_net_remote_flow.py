@@ -89,6 +89,8 @@ def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own(
     assert "The computer (for you)" in flow.state.log[-1].text
     flow.receive(_state(match.game, 11))
     assert flow.state.log[-1].text == "You play your own seat again."
+    number = match.game.view(SEAT).hand_number
+    assert flow.stand_in_lines() == [f"A computer played for you in hand {number}: this result is not all yours."]
 
 
 def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the_seat():

@@ -175,4 +175,5 @@ def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_st
     assert status == 0, text
     assert "made on state" not in text
     assert text.count("was not sent") == 1
+    assert "A computer played for you in hand 1: this result is not all yours." in plain.lines  # the final lines
     assert "The game is over." in plain.lines

@@ -125,6 +125,7 @@ class RemoteFlow(Choosing):
         self.take_back = take_back
         self.clock = clock
         self._turn_since: float | None = None  # when the person's turn came (the table's wait began)
+        self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
         self.message: State | None = None  # the server's last state, as it was sent
@@ -266,6 +267,7 @@ class RemoteFlow(Choosing):
                 if self._view is None or view.hand_number != self._view.hand_number:
                     self._bid = BidChoice()
             self._view = view
+            self._note_stand_ins(message, view)
             if self._sent is not None and self._sent != message.seq:
                 self._sent = None  # the action was made (or refused): the seat acts on the new state
             mine = bool(message.legal) and not message.seats[self.seat].stand_in
@@ -275,6 +277,27 @@ class RemoteFlow(Choosing):
                 self._turn_since = self.clock()  # the table's wait for the person starts again
             self._start_turn()
             self._dirty = True
+
+    def _note_stand_ins(self, message: State, view: PlayerView) -> None:
+        if view.phase not in (Phase.BIDDING, Phase.PLAY):
+            return
+        for seat, facts in enumerate(_turned_seats(message, self.seat)):
+            if facts.stand_in:
+                self._stood.setdefault(seat, set()).add(view.hand_number)
+
+    def stand_in_lines(self) -> list[str]:
+        """Which hands a computer played (some of) for whom, as this client saw the table: one
+        sentence a person, for the final screens (a result is not all theirs)."""
+        view = self._view
+        if view is None:
+            return []
+        lines = []
+        for seat in sorted(self._stood):
+            hands = sorted(self._stood[seat])
+            who = "you" if seat == HUMAN else view.players[seat]
+            lines.append(f"A computer played for {who} in {_hands(hands)}: this result is not all "
+                         f"{'yours' if seat == HUMAN else 'theirs'}.")
+        return lines
 
     def notice(self, line: str) -> None:
         """A line about the connection (lost, back again): told as an event.  While it is lost
@@ -545,6 +568,18 @@ class RemoteFlow(Choosing):
                 self._dirty = True
                 return None
             return self._ask_hint_for(view)
+
+
+def _hands(numbers: list[int]) -> str:
+    """``hand 5``, ``hands 5 to 9``, ``hands 2, 5 to 7``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+    return ("hand " if len(numbers) == 1 else "hands ") + ", ".join(words)
 
 
 def _card_name(card: int) -> str:

@@ -269,6 +269,7 @@ class RemotePlain(PlainTable):
                 if isinstance(step, HandSummary):
                     flow.summary_seen()
                 elif isinstance(step, GameOver):
+                    self.say(*flow.stand_in_lines())
                     return self.filed(step.path)
                 elif isinstance(step, PersonTurn):
                     try:

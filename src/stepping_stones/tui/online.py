@@ -422,7 +422,8 @@ class RemoteTableScreen(TableBase):
             from .screens import GameOverScreen
 
             self.app.switch_screen(GameOverScreen(step.view, step.path, None, self.flow.problem,
-                                                  assisted=self.flow.state.assisted, retry=self.flow.file))
+                                                  assisted=self.flow.state.assisted, retry=self.flow.file,
+                                                  notes=tuple(self.flow.stand_in_lines())))
 
     def _summary_closed(self, _result: object) -> None:
         self._summary_up = False
