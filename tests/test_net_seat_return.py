@@ -139,32 +139,31 @@ def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_st
                 (tmp_path / "transcript.txt").write_text("\n".join(plain.lines))
 
     async def steps(server, plain: Plain, bot: SeatClient, go: asyncio.Event, held: asyncio.Event) -> tuple[Plain, int]:
-        if True:
-            async with asyncio.timeout(WAIT):
-                playing = asyncio.ensure_future(bot_plays(bot, go, held))
-                await plain.play(Random(5), reads=4)
-                while not (line := await plain.line()).startswith("legal: "):
-                    pass
-                old = line[len("legal: "):].split(", ")[0]  # the prompt left unanswered
-                go.clear()
-                clock.now += 121.0
-                await server.tables.sweep()  # a computer plays for Ann
-                while "a computer plays your seat" not in (line := await plain.line()):
-                    assert not line.startswith("legal: ")
-                while "The computer (for you) " not in (await plain.line() or ""):
-                    pass
-                await held.wait()
-                await plain.answer(old)  # typed at the old prompt, read only now
-                while "was not sent" not in (line := await plain.line()):
-                    pass
-                await plain.answer("back")
-                while (line := await plain.line()) != "You play your own seat again.":
-                    assert line is not None
-                go.set()
-                await plain.play(Random(6))
-                status = await plain.proc.wait()
-                await playing
-                return plain, status
+        async with asyncio.timeout(WAIT):
+            playing = asyncio.ensure_future(bot_plays(bot, go, held))
+            await plain.play(Random(5), reads=4)
+            while not (line := await plain.line()).startswith("legal: "):
+                pass
+            old = line[len("legal: "):].split(", ")[0]  # the prompt left unanswered
+            go.clear()
+            clock.now += 121.0
+            await server.tables.sweep()  # a computer plays for Ann
+            while "a computer plays your seat" not in (line := await plain.line()):
+                assert not line.startswith("legal: ")
+            while "The computer (for you) " not in (await plain.line() or ""):
+                pass
+            await held.wait()
+            await plain.answer(old)  # typed at the old prompt, read only now
+            while "was not sent" not in (line := await plain.line()):
+                pass
+            await plain.answer("back")
+            while (line := await plain.line()) != "You play your own seat again.":
+                assert line is not None
+            go.set()
+            await plain.play(Random(6))
+            status = await plain.proc.wait()
+            await playing
+            return plain, status
 
     async def run() -> tuple[Plain, int]:
         async with running(tmp_path / "server", clock=clock) as (server, url):

@@ -31,12 +31,14 @@ HELP = [
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, when you are the only person at the table; undo is off at a table.",
     "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
-    "quit (or q) leaves the table; the server keeps your seat, and a computer plays it if you do not come back.",
+    "back takes your seat back when a computer plays it (after you did not answer in time).",
+    "quit (or q) leaves the table; your seat is kept: the same join command takes it back, and a computer "
+    "plays it meanwhile if you are away longer than the table waits.",
     "help (or ?) says this again.",
 ]
 
-LEFT = ("You left the table. The server keeps your seat for a while; after its timeout a computer "
-        "plays it.")
+LEFT = ("You left the table. Your seat is kept: the same join command takes it back. After the table's "
+        "timeout a computer plays it until you do.")
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
