@@ -52,7 +52,7 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
                 async with app.run_test(size=(120, 40)) as pilot:
                     await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                     lobby = app.screen
-                    assert opened.code in widget_text(lobby.query_one("#lobby-code"))
+                    await _until(pilot, lambda: opened.code in widget_text(lobby.query_one("#lobby-code")))
                     assert "Seat 2: you (person)" in widget_text(lobby.query_one("#lobby-seats"))
                     await bots[1].join()
                     tasks = [asyncio.ensure_future(play_randomly(b, Random(i))) for i, b in enumerate(bots)]
