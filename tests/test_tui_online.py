@@ -45,12 +45,14 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
             bots = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(2)]
             await bots[0].join()  # seat 0; the app takes seat 1, the second bot seat 2
             app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
+            rings: list[None] = []
+            app.bell = lambda: rings.append(None)  # type: ignore[method-assign]
             tasks: list[asyncio.Future[State]] = []
             try:
                 async with app.run_test(size=(120, 40)) as pilot:
                     await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                     lobby = app.screen
-                    assert opened.code in widget_text(lobby.query_one("#lobby-code"))
+                    await _until(pilot, lambda: opened.code in widget_text(lobby.query_one("#lobby-code")))
                     assert "Seat 2: you (person)" in widget_text(lobby.query_one("#lobby-seats"))
                     await bots[1].join()
                     tasks = [asyncio.ensure_future(play_randomly(b, Random(i))) for i, b in enumerate(bots)]
@@ -66,6 +68,8 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
                         if not state.my_turn:
                             continue
                         seq = table.flow.message.seq
+                        assert "Your turn: " in widget_text(table.query_one("#topbar"))
+                        assert rings and "Hint" not in widget_text(table.query_one("#table-keys"))  # hints off
                         if state.bidding:
                             await pilot.press("p" if not state.view.in_puddle else "enter")
                             if table.state.my_turn and table.state.bidding:
@@ -127,3 +131,73 @@ def test_the_seats_screen_is_the_same_whatever_the_cards_it_has_not_seen(tmp_pat
 
     first, second = asyncio.run(screen(match.game)), asyncio.run(screen(other))
     assert "Cy" in first and first == second
+
+
+def test_the_app_ended_at_a_table_offers_the_seat_at_its_next_start_and_takes_it_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from stepping_stones.tui.dialogs import ConfirmScreen
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            bot = SeatClient(url, code=opened.code, name="Bot")
+            await bot.join()
+            tasks: list[asyncio.Future[State]] = []
+            try:
+                app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
+                async with app.run_test(size=(120, 40)) as pilot:
+                    await _until(pilot, lambda: isinstance(app.screen, RemoteTableScreen))
+                    seat = app.screen.flow.seat
+                tasks = [asyncio.ensure_future(play_randomly(bot, Random(1)))]
+                again = SteppingStonesApp(settings=_settings())  # started again, as a person would
+                async with again.run_test(size=(120, 40)) as pilot:
+                    await _until(pilot, lambda: isinstance(again.screen, ConfirmScreen))
+                    assert opened.code in again.screen.question
+                    await pilot.press("y")
+                    await _until(pilot, lambda: isinstance(again.screen, RemoteTableScreen))
+                    table = again.screen
+                    assert table.flow.seat == seat and table.seat.welcome.secret is None  # taken back
+                    await _until(pilot, lambda: table.state.my_turn)
+                    seq = table.flow.message.seq
+                    await pilot.press("p" if table.state.bidding else "enter")
+                    await _until(pilot, lambda: table.flow.message.seq != seq or table.state.refusal)
+                    assert table.state.refusal is None
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await bot.close()
+
+    asyncio.run(game())
+
+
+def test_a_table_opened_from_the_app_has_the_setup_screens_rules_and_a_second_f4_keeps_server_and_name(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from textual.widgets import Input
+
+    from stepping_stones.tui.online import OnlineScreen
+    from stepping_stones.tui.widgets import Choice
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (server, url):
+            app = SteppingStonesApp(settings=_settings())
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                app.screen.query_one("#short_game", Choice).focus()
+                await pilot.press("right")  # Short game: yes, 9 hands (not started: only shown)
+                await pilot.press("f4")
+                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+                app.screen.query_one("#server", Input).value = url
+                app.screen.query_one("#online-name", Input).value = "Ann"
+                await pilot.press("ctrl+o")
+                await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                (table,) = server.tables.tables.values()
+                assert table.rules.short_game
+                await pilot.press("escape")  # leave the lobby: the setup screen
+                await _until(pilot, lambda: not isinstance(app.screen, LobbyScreen))
+                await pilot.press("f4")
+                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+                assert app.screen.query_one("#server", Input).value == url
+                assert app.screen.query_one("#online-name", Input).value == "Ann"
+
+    asyncio.run(game())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import BinaryIO
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +49,13 @@ def run(args: argparse.Namespace) -> int:
         from ..plain import ByteLines
         from ..plain.remote import run as plain
 
-        return plain(args.server, args.code, name or "You", ByteLines(sys.stdin.buffer), sys.stdout, sys.stderr)
+        # unbuffered: plain mode reads a line in a thread of its own while the server's states are told,
+        # and a buffered reader's lock held by that thread at the exit would abort the interpreter
+        try:
+            stdin: BinaryIO = open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)  # noqa: SIM115
+        except (OSError, ValueError):  # no file descriptor (a test's stand-in for standard input)
+            stdin = sys.stdin.buffer
+        return plain(server, args.code, name or "You", ByteLines(stdin), sys.stdout, sys.stderr)
     from ..tui.app import run as app
 
-    return app(join=(args.server, args.code, name or "You"))
+    return app(join=(server, args.code, name or "You"))

@@ -44,13 +44,20 @@ from .protocol import (
     parse_server,
 )
 
+LOST = "the connection to the server was lost"
+"""The notice when the connection drops (``RemoteFlow`` then sends nothing until ``BACK``)."""
 BACK = "back at the table"
 """The notice once a lost connection is taken up again (``RemoteFlow`` acts on it: the seat acts
 again on the state it holds)."""
 
 
 class Refused(Exception):
-    """The server refused, or cannot be reached: one line for a person."""
+    """The server refused, or cannot be reached: one line for a person (``code``: the protocol's
+    error code, when the server sent one)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def server_url(text: str) -> URL:
@@ -143,6 +150,8 @@ class SeatClient:
         self.resyncs = 0  # how many times a whole state was asked for again
         self._ask = False
         self.connections = 0  # how many times the seat was (re)joined
+        self._seated = False  # the connection has its welcome
+        self._returning = False  # the connection is closed to take the seat back (``come_back``)
         self.closed = False
 
     async def __aenter__(self) -> SeatClient:
@@ -171,6 +180,7 @@ class SeatClient:
         except (aiohttp.ClientError, OSError) as exc:
             raise ConnectionError(str(exc)) from exc
         self._held = None
+        self._seated = False  # until the welcome: an action sent before it would reach no seat
         hello: dict[str, Any] = {"type": "hello", "version": self.version}
         if self.secret is not None:
             hello["secret"] = self.secret
@@ -186,39 +196,67 @@ class SeatClient:
                     self._keep_seat(self.keep, message)
             self.welcome = message
             self.connections += 1
+            self._seated = True
             return message
         await self._ws.close()
-        if isinstance(message, Error | VersionReply):
+        if isinstance(message, Error):
+            raise Refused(message.message, message.code)
+        if isinstance(message, VersionReply):
             raise Refused(message.message)
         raise Refused("the server did not welcome this seat")
 
     def _keep_seat(self, path: Path, welcome: Welcome) -> None:
-        from ..storage.files import atomic_write
+        from ..storage.seats import KeptSeat, keep_seat
 
+        assert welcome.secret is not None
         try:  # a temporary file (its owner's only) renamed into place: the secret is never half-written
-            atomic_write(path, json.dumps({"server": self.server, "table": welcome.table, "seat": welcome.seat,
-                                           "secret": welcome.secret}))
+            keep_seat(KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name,
+                               welcome.secret), path)
         except OSError as exc:
             self.notice(f"the seat could not be kept in {path}: {exc.strerror or exc}")
+
+    def _forget_seat(self) -> None:
+        """The game is over, or the server no longer has the seat: its file goes."""
+        if self.keep is not None:
+            with contextlib.suppress(OSError):
+                self.keep.unlink(missing_ok=True)
 
     @classmethod
     def resume(cls, path: Path, **kw: Any) -> SeatClient:
         """The client of the seat kept in ``path`` (``keep``), taken back with its secret by
         ``join``.  Raises ``Refused`` when the file holds no seat."""
+        from ..storage.seats import read_seat
+
         try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
-            server, secret = kept["server"], kept["secret"]
-            if not isinstance(server, str) or not isinstance(secret, str):
-                raise TypeError("not text")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            kept = read_seat(path)
+        except ValueError as exc:
             raise Refused(f"no seat is kept in {path}: {exc}") from None
-        return cls(server, secret=secret, keep=path, **kw)
+        return cls(kept.server, code=kept.code, name=kept.name, secret=kept.secret, keep=path, **kw)
+
+    @classmethod
+    def at_table(cls, server: str, code: str, name: str | None, **kw: Any) -> SeatClient:
+        """The client of the person's seat at the table ``code``: the seat kept in their data folder
+        (``storage.seats``), taken back with its secret, or else a free seat taken with the code and
+        kept there as soon as it is taken."""
+        from ..storage.seats import kept_seat, seat_path
+
+        kept = kept_seat(server, code)
+        return cls(server, code=code, name=name, secret=kept.secret if kept is not None else None,
+                   keep=seat_path(server, code), **kw)
 
     async def join(self) -> Welcome:
-        """Take the seat.  Raises ``Refused`` (a wrong code or secret, a full table, another
-        version, no server)."""
+        """Take the seat (the kept one with its secret, when there is one).  Raises ``Refused`` (a
+        wrong code or secret, a full table, another version, no server).  A kept secret the server
+        no longer knows (the table is over, or gone) is forgotten, and the code tried instead."""
         try:
-            return await self._connect()
+            try:
+                return await self._connect()
+            except Refused as exc:
+                if exc.code != "bad-secret" or self.code is None or self.name is None:
+                    raise
+                self._forget_seat()
+                self.secret = None
+                return await self._connect()
         except ConnectionError as exc:
             raise Refused(f"cannot reach the server at {self.url}: {exc}") from None
 
@@ -313,16 +351,30 @@ class SeatClient:
             except ConnectionError:
                 if self.closed or self.secret is None:
                     raise Refused("the connection to the server closed") from None
-                await self._reconnect()
+                quiet, self._returning = self._returning, False
+                await self._reconnect(quiet)
                 continue
             if isinstance(message, Error) and message.code in ("replaced", "expired"):
                 self.closed = True
-                raise Refused(message.message)
+                if message.code == "expired":
+                    self._forget_seat()
+                raise Refused(message.message, message.code)
+            if isinstance(message, State) and message.record is not None:
+                self._forget_seat()
             if not isinstance(message, Welcome):
                 return message
 
-    async def _reconnect(self) -> None:
-        self.notice("the connection to the server was lost; trying again")
+    async def come_back(self) -> None:
+        """Take the seat back from the computer that plays it (the person did not answer in time):
+        the connection is made again with the seat's secret, which is the person's coming back
+        (docs/protocol.md), without the notices of a lost connection."""
+        if self._ws is not None and self.secret is not None and not self.closed:
+            self._returning = True
+            await self._ws.close()
+
+    async def _reconnect(self, quiet: bool = False) -> None:
+        if not quiet:
+            self.notice(f"{LOST}; trying again")
         give_up = time.monotonic() + self.retry_seconds
         delay = 0.05
         while True:
@@ -335,7 +387,8 @@ class SeatClient:
                 await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
                 delay = min(delay * 2, 1.0)
                 continue
-            self.notice(BACK)
+            if not quiet:
+                self.notice(BACK)
             return
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -344,17 +397,23 @@ class SeatClient:
         with contextlib.suppress(ConnectionError):
             await self._ws.send_str(dump_json(message))
 
-    async def act(self, move: str, seq: int) -> None:
-        """A bid or a card in the record's spelling, made on state ``seq``."""
+    async def act(self, move: str, seq: int) -> bool:
+        """A bid or a card in the record's spelling, made on state ``seq``; False when it could not
+        be sent (the connection is down, or being taken up again): it is then not sent later either."""
         if self.checked:
             state = self.state
             bidding = state is not None and state.view is not None and state.view.phase == "bidding"
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
         action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
-        assert self._ws is not None
-        with contextlib.suppress(ConnectionError):
-            await self._ws.send_str(dump(action))
+        ws = self._ws
+        if ws is None or ws.closed or not self._seated:
+            return False
+        try:
+            await ws.send_str(dump(action))
+        except ConnectionError:
+            return False
+        return True
 
     async def start(self) -> None:
         await self.send({"type": "start"})

@@ -14,8 +14,15 @@ person, a computer, connected) and whom the table waits for become the state's `
 ``waiting``, and their changes are told as events, like the bids and cards (worked out from the
 views, hand by hand, with ``explain.Teller``).
 
-``Connection`` runs a ``SeatClient`` on an event loop of its own thread, for a front end that
-blocks on its input (plain mode); the app runs the client on its own loop.
+``Connection`` (``net/connection.py``) runs a ``SeatClient`` on an event loop of its own thread,
+for a front end that blocks on its input (plain mode); the app runs the client on its own loop.
+``turned``, ``replica`` and ``refusal_of`` are in ``net/seatview.py``.
+
+The person's own seat is told as the others are: when a computer takes it (the table waited
+longer than its timeout) and when it is given back; the computer's bids and cards for them are
+told as its, never as "You play".  While the connection is down nothing is sent: an action then
+is refused with words saying it was not sent, and the seat is asked again once it is back.  The
+last card of a hand plays itself, as in a local game (``auto_last_card``).
 
 May import: the flow, storage, the game's choices, the AI's hints, explain, the engine's face and
 the protocol and client of this package; never a front end or Textual.
@@ -23,21 +30,15 @@ the protocol and client of this package; never a front end or Textual.
 
 from __future__ import annotations
 
-import asyncio
-import queue
-import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from random import Random
-from typing import TypeVar
 
 from ..engine import (
     NUM_SEATS,
     Bid,
-    Game,
-    IllegalActionError,
     PastHand,
     Phase,
     PlayerView,
@@ -49,115 +50,15 @@ from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn
 from ..flow.state import LOG_KEPT, BidChoice, Event, TableState, bid_options
 from ..game.choices import HUMAN
-from .client import BACK, Refused, SeatClient
-from .protocol import Error, SeatFacts, State, Welcome
+from .client import BACK, LOST
+from .connection import Connection
+from .protocol import SeatFacts, State, Welcome
+from .seatview import refusal_of, replica, turned
 from .viewcodec import view_from_json
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
 NOT_STARTED = "The table has not started yet."
-
-
-# --- the person in seat 0 ---------------------------------------------------------------------
-
-
-def _turn(seat: int | None, by: int) -> int | None:
-    return None if seat is None else (seat - by) % NUM_SEATS
-
-
-def _seats(seats: tuple[int, ...], by: int) -> tuple[int, ...]:
-    return tuple((s - by) % NUM_SEATS for s in seats)
-
-
-_T = TypeVar("_T")
-
-
-def _three(values: tuple[_T, _T, _T] | list[_T], by: int) -> tuple[_T, _T, _T]:
-    return (values[by % 3], values[(by + 1) % 3], values[(by + 2) % 3])
-
-
-def _turned_past(hand: PastHand, by: int) -> PastHand:
-    forehand = _turn(hand.forehand, by)
-    assert forehand is not None
-    return replace(hand, forehand=forehand, bid_seats=_seats(hand.bid_seats, by), declarer=_turn(hand.declarer, by),
-                   play_seats=_seats(hand.play_seats, by), trick_winners=_seats(hand.trick_winners, by),
-                   winning=_turn(hand.winning, by))
-
-
-def turned(view: PlayerView) -> PlayerView:
-    """``view`` with the seats numbered from its own: the seat is 0, the next one 1.  It is the
-    view seat 0 would have of the same game with the players moved round the table, which is how
-    every front end draws a game (the person at seat 0)."""
-    by = view.seat
-    if by == 0:
-        return view
-    forehand = _turn(view.forehand, by)
-    assert forehand is not None
-    return replace(
-        view, seat=0, players=_three(view.players, by), forehand=forehand,
-        sheet={cid: _three(row, by) for cid, row in view.sheet.items()}, redo_spent=_three(view.redo_spent, by),
-        history=tuple(_turned_past(h, by) for h in view.history), bid_seats=_seats(view.bid_seats, by),
-        bidder=_turn(view.bidder, by), declarer=_turn(view.declarer, by), play_seats=_seats(view.play_seats, by),
-        trick_winners=_seats(view.trick_winners, by), winning=_turn(view.winning, by), to_act=_turn(view.to_act, by),
-    )
-
-
-# --- the engine's checks, on what the seat has seen ---------------------------------------------
-
-
-def replica(view: PlayerView) -> Game:
-    """A game that agrees with everything ``view`` shows: the finished hands as they were played
-    (all their cards are public), and the hand in progress dealt with the seat's own cards and, for
-    the others, the cards they played and a layout of the unseen cards that agrees with every card
-    seen (``ai.knowledge``).  Only the seat's own moves are checked on it, which never depend on the
-    other hands.  Raises the engine's errors if the view describes no game."""
-    from ..ai.knowledge import Knowledge
-
-    first = view.history[0].forehand if view.history else view.forehand
-    game = Game(view.rules, view.players, first)
-
-    def replay(deal: tuple[int, int, int], hand: PastHand) -> None:
-        log = game.start_hand(deal)
-        for i, bid in enumerate(hand.bids):
-            if i >= len(log.bids):  # the engine writes the forced passes itself
-                game.bid(bid)
-        for card in hand.plays:
-            game.play(card)
-
-    for past in view.history:
-        replay((past.played_by(0), past.played_by(1), past.played_by(2)), past)
-    current = view.shown_hand()
-    if view.phase in (Phase.BIDDING, Phase.PLAY) and current is not None:
-        hidden = Knowledge(view).sample_layout(Random(0)) if view.declaration is not None else {}
-        deal = [0, 0, 0]
-        unseen = sorted_cards(view.unseen_cards, 9)
-        for seat in range(NUM_SEATS):
-            if seat == view.seat:
-                deal[seat] = view.dealt_cards
-            elif hidden:
-                deal[seat] = hidden[seat] | view.played_by(seat)
-            else:  # before the declaration nothing has been played: any split of the unseen cards
-                for card in unseen[:12]:
-                    deal[seat] |= 1 << card
-                unseen = unseen[12:]
-        replay((deal[0], deal[1], deal[2]), current)
-    return game
-
-
-def refusal_of(view: PlayerView, action: Bid | int) -> IllegalActionError | None:
-    """The engine's refusal of the seat's ``action`` now, or None if it would be made."""
-    try:
-        game = replica(view)
-    except Exception:  # a view the replica cannot follow: the server alone decides
-        return None
-    try:
-        if isinstance(action, int):
-            game.verify_play(action)
-        else:
-            game.verify_bid(action)
-    except IllegalActionError as exc:
-        return exc
-    return None
 
 
 # --- what the seats are ------------------------------------------------------------------------
@@ -174,9 +75,19 @@ def seat_words(facts: SeatFacts) -> str:
     return "person" if facts.connected else "person, away"
 
 
-def _changes(names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts]) -> Iterator[str]:
+STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
+GIVEN_BACK = "You play your own seat again."
+STAND_IN_NAME = "The computer (for you)"
+NOT_SENT = ("{token} was not sent: the connection to the server is lost. You are asked again once it is back; "
+            "nothing is sent for you meanwhile.")
+
+
+def _changes(names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts], timeout: float,
+             how: str) -> Iterator[str]:
     for seat, (a, b) in enumerate(zip(old, new, strict=True)):
         name = names[seat]
+        if seat == HUMAN and a.stand_in != b.stand_in:
+            yield STOOD_IN.format(timeout=timeout, how=how) if b.stand_in else GIVEN_BACK
         if b.kind != "human" or seat == HUMAN:
             continue
         if a.stand_in != b.stand_in:
@@ -203,10 +114,20 @@ class RemoteFlow(Choosing):
     ``receive`` takes each ``State`` the server sends (on the front end's thread), ``notice`` a
     line about the connection; ``send(move, seq)`` is how a bid or card goes to the server."""
 
-    def __init__(self, welcome: Welcome, send: Callable[[str, int], None], *, file_games: bool = True) -> None:
+    def __init__(self, welcome: Welcome, send: Callable[[str, int], None], *, file_games: bool = True,
+                 auto_last_card: bool = True, take_back: str = "type back",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``take_back``: how the front end takes the seat back from a computer, in a few words."""
         self.welcome = welcome
         self.send = send
         self.file_games = file_games
+        self.auto_last_card = auto_last_card
+        self.take_back = take_back
+        self.clock = clock
+        self._turn_since: float | None = None  # when the person's turn came (the table's wait began)
+        self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
+        self.online = True  # the connection is up (``notice`` says when it is lost and back)
+        self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
         self.message: State | None = None  # the server's last state, as it was sent
         self._subscribers: list[Callable[[TableState], None]] = []
         self._state: TableState | None = None
@@ -267,10 +188,31 @@ class RemoteFlow(Choosing):
                 for subscriber in list(self._subscribers):
                     subscriber(self._state)
 
+    def seconds_left(self) -> float | None:
+        """How long the table still waits for the person's action before a computer takes the seat
+        (from when the turn came, and the table's timeout of the welcome); None when it is not
+        their turn."""
+        if self._turn_since is None or not self._my_turn():
+            return None
+        return max(0.0, self.welcome.timeout - (self.clock() - self._turn_since))
+
+    def tick(self) -> None:
+        """A second has passed: the state's "Your turn" line says how long is left."""
+        if self._turn_since is not None and self._my_turn():
+            with self._change():
+                self._dirty = True
+
     def _facts(self, message: State) -> tuple[tuple[str, ...], str | None]:
         by = self.seat
         seats = tuple(seat_words(message.seats[(s + by) % NUM_SEATS]) for s in range(NUM_SEATS))
         waiting = message.waiting
+        if waiting is not None and waiting.seat == by and self._my_turn():
+            left = self.seconds_left()
+            if left is None:
+                return seats, "Your turn."
+            if left < 1:
+                return seats, "Your turn: a computer takes your seat any moment now."
+            return seats, f"Your turn: {left:.0f} s before a computer takes your seat."
         if waiting is None or waiting.seat == by:
             return seats, None
         if waiting.computer:
@@ -315,29 +257,71 @@ class RemoteFlow(Choosing):
             view = turned(view_from_json(message.view))
             if self._teller is None:
                 self._teller = Teller(view.players, HUMAN)
+                self._stand_teller = Teller((STAND_IN_NAME, *view.players[1:]), None)
             if old is not None and old.view is not None:
-                for line in _changes(view.players, _turned_seats(old, self.seat), _turned_seats(message, self.seat)):
+                for line in _changes(view.players, _turned_seats(old, self.seat), _turned_seats(message, self.seat),
+                                     self.welcome.timeout, self.take_back):
                     self._tell("table", line)
             if self._view is None or view != self._view:
                 self._tell_game(view)
                 if self._view is None or view.hand_number != self._view.hand_number:
                     self._bid = BidChoice()
             self._view = view
+            self._note_stand_ins(message, view)
             if self._sent is not None and self._sent != message.seq:
                 self._sent = None  # the action was made (or refused): the seat acts on the new state
+            mine = bool(message.legal) and not message.seats[self.seat].stand_in
+            if not mine:
+                self._turn_since = None
+            elif self._turn_since is None or old is None or old.seq != message.seq or old.seats[self.seat].stand_in:
+                self._turn_since = self.clock()  # the table's wait for the person starts again
             self._start_turn()
             self._dirty = True
 
+    def _note_stand_ins(self, message: State, view: PlayerView) -> None:
+        if view.phase not in (Phase.BIDDING, Phase.PLAY):
+            return
+        for seat, facts in enumerate(_turned_seats(message, self.seat)):
+            if facts.stand_in:
+                self._stood.setdefault(seat, set()).add(view.hand_number)
+
+    def stand_in_lines(self) -> list[str]:
+        """Which hands a computer played (some of) for whom, as this client saw the table: one
+        sentence a person, for the final screens (a result is not all theirs)."""
+        view = self._view
+        if view is None:
+            return []
+        lines = []
+        for seat in sorted(self._stood):
+            hands = sorted(self._stood[seat])
+            who = "you" if seat == HUMAN else view.players[seat]
+            lines.append(f"A computer played for {who} in {_hands(hands)}: this result is not all "
+                         f"{'yours' if seat == HUMAN else 'theirs'}.")
+        return lines
+
     def notice(self, line: str) -> None:
-        """A line about the connection (lost, back again): told as an event.  Back at the table,
-        an action sent on the lost connection may never have reached the server (it was in flight
-        when the server died): the seat acts again on the state it holds, and if the action had
-        been made after all, the server's next state (or its refusal of a stale one) says so."""
+        """A line about the connection (lost, back again): told as an event.  While it is lost
+        nothing is sent.  Back at the table, an action sent on the lost connection may never have
+        reached the server (it was in flight when the server died): the seat acts again on the
+        state it holds, and if the action had been made after all, the server's next state (or its
+        refusal of a stale one) says so."""
         with self._change():
             self._tell("table", line[:1].upper() + line[1:] + ("" if line.endswith(".") else "."))
             if line.startswith(BACK):
+                self.online = True
                 self._sent = None
                 self._start_turn()
+            elif line.startswith(LOST):
+                self.online = False
+
+    def unsent(self, token: str) -> None:
+        """The person's action could not be sent (the connection was down): nothing was made; say so,
+        and ask again once the connection is back."""
+        with self._change():
+            self._sent = None
+            self.online = False
+            self._refusal = NOT_SENT.format(token=token)
+            self._dirty = True
 
     def refused(self, line: str) -> None:
         """The server refused the person's last action: nothing changed; say why."""
@@ -355,7 +339,18 @@ class RemoteFlow(Choosing):
             self._cursor = next(i for i, c in enumerate(cards) if view.legal_cards >> c & 1)
 
     def _my_turn(self) -> bool:
-        return self.message is not None and bool(self.message.legal) and self._sent is None and not self.closed
+        return (self.message is not None and bool(self.message.legal) and self._sent is None and not self.closed
+                and self.online and not self.stood_in)
+
+    @property
+    def my_turn(self) -> bool:
+        """The person is to act now, on the state the flow holds."""
+        return self._my_turn()
+
+    @property
+    def stood_in(self) -> bool:
+        """A computer plays the person's seat now."""
+        return self.message is not None and self.message.seats[self.seat].stand_in
 
     # --- telling ---------------------------------------------------------------------------------
 
@@ -384,19 +379,21 @@ class RemoteFlow(Choosing):
 
     def _hand_events(self, hand: PastHand, live: PlayerView | None) -> list[tuple[str, str, int | None, Trick | None]]:
         teller = self._teller
-        assert teller is not None
+        assert teller is not None and self._stand_teller is not None
+        mine = self._stand_teller if self.stood_in else teller  # who made seat 0's moves told now
         out: list[tuple[str, str, int | None, Trick | None]] = [
             ("deal", teller.dealt(hand.number, hand.forehand), hand.forehand, None)]
         in_puddle = hand.puddle or (live is not None and live.in_puddle)
         puddle_seat = hand.declarer if hand.puddle else (live.bidder if live is not None else None)
         for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
-            out.append(("bid", teller.bid(seat, bid, puddle=i >= NUM_SEATS), seat, None))
+            out.append(("bid", (mine if seat == HUMAN else teller).bid(seat, bid, puddle=i >= NUM_SEATS), seat, None))
             if i == NUM_SEATS - 1 and in_puddle and puddle_seat is not None:
                 out.append(("puddle", teller.puddle(puddle_seat), puddle_seat, None))
         tricks = hand.tricks()
         declaration = hand.declaration
         for k, (seat, card) in enumerate(zip(hand.play_seats, hand.plays, strict=True)):
-            out.append(("card", teller.card(seat, card, k // NUM_SEATS + 1, k % NUM_SEATS == 0), seat, None))
+            told = (mine if seat == HUMAN else teller).card(seat, card, k // NUM_SEATS + 1, k % NUM_SEATS == 0)
+            out.append(("card", told, seat, None))
             trick = tricks[k // NUM_SEATS]
             if k % NUM_SEATS == NUM_SEATS - 1 and trick.finished and declaration is not None:
                 reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
@@ -425,8 +422,16 @@ class RemoteFlow(Choosing):
                     self._dirty = True
                 return GameOver(view, self._path)
             if self._my_turn():
-                return PersonTurn(view)
+                forced = self._forced_last_card(view)
+                if forced is None:
+                    return PersonTurn(view)
+                self._act(forced)  # the last card of the hand plays itself
             return TableTurn(view)
+
+    def _forced_last_card(self, view: PlayerView) -> int | None:
+        if not self.auto_last_card or view.phase is not Phase.PLAY or view.own_cards.bit_count() != 1:
+            return None
+        return view.own_cards.bit_length() - 1
 
     def summary_seen(self) -> None:
         with self._change():
@@ -490,9 +495,13 @@ class RemoteFlow(Choosing):
     def _act(self, action: Bid | int) -> None:
         view = self._view
         message = self.message
+        token = str(action) if not isinstance(action, int) else _card_name(action)
+        if not self.online and message is not None and message.legal and self._sent is None:
+            self._refusal = NOT_SENT.format(token=token)
+            self._dirty = True
+            raise WrongPhaseError(self._refusal)
         if view is None or message is None or not self._my_turn():
             raise WrongPhaseError("it is not your turn")
-        token = str(action) if not isinstance(action, int) else _card_name(action)
         if token not in message.legal:
             refusal = refusal_of(view, action)
             if refusal is None:
@@ -561,6 +570,18 @@ class RemoteFlow(Choosing):
             return self._ask_hint_for(view)
 
 
+def _hands(numbers: list[int]) -> str:
+    """``hand 5``, ``hands 5 to 9``, ``hands 2, 5 to 7``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+    return ("hand " if len(numbers) == 1 else "hands ") + ", ".join(words)
+
+
 def _card_name(card: int) -> str:
     from ..engine import CARD_NAMES
 
@@ -569,93 +590,6 @@ def _card_name(card: int) -> str:
 
 def _turned_seats(message: State, by: int) -> list[SeatFacts]:
     return [message.seats[(s + by) % NUM_SEATS] for s in range(NUM_SEATS)]
-
-
-# --- a connection for a front end that blocks on its input -------------------------------------------
-
-
-Incoming = State | Error | str | Refused
-"""What a ``Connection`` hands on: a state, the server's refusal of an action, a line about the
-connection, or why it ended."""
-
-
-class Connection:
-    """A ``SeatClient`` on an event loop of its own thread.  ``join()`` takes the seat; ``get()``
-    blocks for the next state, notice or end; ``send`` sends a bid or card (any thread)."""
-
-    def __init__(self, server: str, code: str, name: str | None, retry_seconds: float = 120.0) -> None:
-        self.server = server
-        self.code = code
-        self.name = name
-        self.retry_seconds = retry_seconds
-        self.inbox: queue.Queue[Incoming] = queue.Queue()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="table-client", daemon=True)
-        self._client: SeatClient | None = None
-        self._reader: asyncio.Future[None] | None = None
-
-    def join(self) -> Welcome:
-        """Take a seat.  Raises ``Refused`` with one line."""
-        self._thread.start()
-        return asyncio.run_coroutine_threadsafe(self._join(), self._loop).result()
-
-    async def _join(self) -> Welcome:
-        client = SeatClient(self.server, code=self.code, name=self.name, retry_seconds=self.retry_seconds,
-                            notice=self.inbox.put)
-        try:
-            welcome = await client.join()
-        except BaseException:
-            await client.close()
-            raise
-        self._client = client
-        self._reader = asyncio.ensure_future(self._read(client))
-        return welcome
-
-    async def _read(self, client: SeatClient) -> None:
-        try:
-            if client.state is not None:
-                self.inbox.put(client.state)
-            while True:
-                message = await client.receive()
-                if isinstance(message, State) or (
-                        isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn")):
-                    self.inbox.put(message)
-        except Refused as exc:
-            self.inbox.put(exc)
-        except asyncio.CancelledError:
-            pass
-
-    def get(self, timeout: float | None = None) -> Incoming:
-        return self.inbox.get(timeout=timeout)
-
-    def send(self, move: str, seq: int) -> None:
-        client = self._client
-        if client is not None:
-            asyncio.run_coroutine_threadsafe(client.act(move, seq), self._loop)
-
-    def start(self) -> None:
-        """Start the table before every seat is taken (its opener only: the server refuses others)."""
-        client = self._client
-        if client is not None:
-            asyncio.run_coroutine_threadsafe(client.start(), self._loop)
-
-    def close(self) -> None:
-        """Leave the table: the connection is closed and the loop's thread ends."""
-        if not self._thread.is_alive():
-            return
-
-        async def stop() -> None:
-            if self._reader is not None:
-                self._reader.cancel()
-            if self._client is not None:
-                await self._client.close()
-
-        try:
-            asyncio.run_coroutine_threadsafe(stop(), self._loop).result(timeout=5)
-        except (TimeoutError, RuntimeError):
-            pass
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
 
 
 __all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "RemoteFlow", "TableTurn", "refusal_of", "replica",

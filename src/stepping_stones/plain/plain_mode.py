@@ -185,27 +185,32 @@ class PlainTable:
         """Wait for the person's action, answering commands meanwhile; then make it."""
         self.describe_turn(view)
         while True:
-            options = self.legal(view)
-            self.say("legal: " + ", ".join(options))
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                raise Quit("end of input")
-            if isinstance(line, TooLong):
-                self.say(f"That line is too long (over {MAX_INPUT_LINE:,} bytes), so it is no action or command; "
-                         "type help for the commands.")
-                continue
-            text = " ".join(line.split())
-            if not text:
-                self.say("Please type an action or a command; help lists them.")
-                continue
-            wanted = {o.lower(): o for o in options}.get(text.lower())
-            if wanted is not None:
-                if self.act(view, wanted):
-                    return
-                continue
-            if not self.command(text.lower(), view):
-                self.say(self.why_not(text, view))
+            self.prompt(view)
+            if self.handle(self.inp.readline(), view):
+                return
+
+    def prompt(self, view: PlayerView) -> None:
+        self.say("legal: " + ", ".join(self.legal(view)))
+        self.out.flush()
+
+    def handle(self, line: str, view: PlayerView) -> bool:
+        """Do what the line read says on ``view``: True once the action is made."""
+        if not line:
+            raise Quit("end of input")
+        if isinstance(line, TooLong):
+            self.say(f"That line is too long (over {MAX_INPUT_LINE:,} bytes), so it is no action or command; "
+                     "type help for the commands.")
+            return False
+        text = " ".join(line.split())
+        if not text:
+            self.say("Please type an action or a command; help lists them.")
+            return False
+        wanted = {o.lower(): o for o in self.legal(view)}.get(text.lower())
+        if wanted is not None:
+            return self.act(view, wanted)
+        if not self.command(text.lower(), view):
+            self.say(self.why_not(text, view))
+        return False
 
     def act(self, view: PlayerView, token: str) -> bool:
         try:

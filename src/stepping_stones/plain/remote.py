@@ -19,8 +19,10 @@ from typing import TextIO
 from ..engine import NUM_SEATS, PlayerView
 from ..flow import GameOver, HandSummary, PersonTurn
 from ..net.client import Refused
+from ..net.connection import Unsent
 from ..net.protocol import Error, SeatFacts, State, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
+from ..storage.records import quote
 from ..storage.safety import escape
 from . import Hinter, Lines, PlainTable, Quit, expert_hint
 
@@ -29,12 +31,14 @@ HELP = [
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, when you are the only person at the table; undo is off at a table.",
     "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
-    "quit (or q) leaves the table; the server keeps your seat, and a computer plays it if you do not come back.",
+    "back takes your seat back when a computer plays it (after you did not answer in time).",
+    "quit (or q) leaves the table; your seat is kept: the same join command takes it back, and a computer "
+    "plays it meanwhile if you are away longer than the table waits.",
     "help (or ?) says this again.",
 ]
 
-LEFT = ("You left the table. The server keeps your seat for a while; after its timeout a computer "
-        "plays it.")
+LEFT = ("You left the table. Your seat is kept: the same join command takes it back. After the table's "
+        "timeout a computer plays it until you do.")
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
@@ -101,14 +105,29 @@ def seats_line(seats: list[SeatFacts], mine: int) -> str:
     return "Seats: " + "; ".join(parts) + "."
 
 
-class RemotePlain(PlainTable):
-    """A seat at a table on a server, told and played in plain lines."""
+class _Lost(Exception):
+    """The connection ended for good (it was said)."""
 
-    def __init__(self, flow: RemoteFlow, connection: Connection, inp: Lines, out: TextIO,
+
+STALE = ("{line} came after the table had moved on, so nothing was sent. The table as it is now:")
+NOT_YOUR_TURN = "It is not your turn, so {line} was not sent."
+BACK_WORDS = ("back", "b")
+
+
+class RemotePlain(PlainTable):
+    """A seat at a table on a server, told and played in plain lines.
+
+    The person's lines are read in a thread of their own (``Typing``) while the server's states
+    are told as they come, so a computer taking the seat, or giving it back, is said at once.  A
+    line is weighed against the table as it is when it comes: one typed at a position the table
+    has since left is answered once, with the position as it is now, and nothing is sent."""
+
+    def __init__(self, flow: RemoteFlow, connection: Connection, typing: Typing, out: TextIO,
                  hinter: Hinter | None = None) -> None:
-        super().__init__(flow, inp, out, hinter)
+        super().__init__(flow, typing, out, hinter)
         self.remote = flow
         self.connection = connection
+        self.typing = typing
         self.say(*(event.text for event in flow.state.log))  # the table as it started
 
     def command(self, word: str, view: PlayerView) -> bool:
@@ -118,7 +137,17 @@ class RemotePlain(PlainTable):
         if word in ("undo", "u"):
             self.say(UNDO_OFF)
             return True
+        if word in BACK_WORDS:
+            self.take_back()
+            return True
         return super().command(word, view)
+
+    def take_back(self) -> None:
+        if self.remote.stood_in:
+            self.say("Taking your seat back from the computer.")
+            self.connection.come_back()
+        else:
+            self.say("You play your own seat: no computer plays it.")
 
     def hint(self) -> None:
         if not self.remote.help:
@@ -126,20 +155,105 @@ class RemotePlain(PlainTable):
             return
         super().hint()
 
-    def wait(self) -> bool:
-        """Take the next thing from the server: False when the connection ended for good."""
-        item = self.connection.get()
+    def _take(self, item: object) -> None:
+        """Hand one thing from the server to the flow (the flow's states tell it).  Raises
+        ``_Lost`` when the connection ended for good."""
         if isinstance(item, State):
             self.remote.receive(item)
         elif isinstance(item, Error):
             self.remote.refused(item.message)
         elif isinstance(item, Refused):
             self.say(f"The table is lost: {item}.")
-            return False
-        elif isinstance(item, _Typed):
-            pass  # a line typed while the lobby waited: the next read takes it
-        else:
+            raise _Lost
+        elif isinstance(item, Unsent):
+            self.remote.unsent(item.token)
+        elif isinstance(item, str) and not isinstance(item, _Typed):
             self.remote.notice(item)
+        self.out.flush()
+
+    def _drain(self) -> None:
+        """Take everything the server has sent already, without waiting."""
+        while True:
+            try:
+                item = self.connection.inbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Typed):
+                continue  # the line waits in ``typing``: ``_line`` takes it
+            self._take(item)
+
+    def _line(self, seq: int | None) -> str | None:
+        """The next line typed, told what came from the server meanwhile; None as soon as the
+        position ``seq`` prompted for is left before a line comes (without ``seq``: as soon as
+        anything comes from the server)."""
+        while True:
+            self.typing.ask()
+            line = self.typing.typed()
+            if line is not None:
+                self._drain()  # what came with the line is told before the line is weighed
+                return line
+            item = self.connection.get()
+            if isinstance(item, _Typed):
+                continue  # its line is taken above
+            self._take(item)
+            if seq is None or self._moved(seq):
+                return None
+
+    def _moved(self, seq: int) -> bool:
+        message = self.remote.message
+        return message is None or message.seq != seq or not self.remote.my_turn
+
+    def ask(self, view: PlayerView) -> None:
+        message = self.remote.message
+        assert message is not None
+        seq = message.seq
+        self.describe_turn(view)
+        while True:
+            self.prompt(view)
+            line = self._line(seq)
+            if line is None:
+                return  # the table moved on: the loop asks again on the position as it is now
+            if self._moved(seq):
+                self._late(line)
+                return
+            if self.handle(line, view):
+                return
+
+    def _late(self, line: str) -> None:
+        """A line that came after the table left the position it was typed on: commands are done
+        on the table as it is; anything else is answered once, and nothing is sent."""
+        if not line:
+            raise Quit("end of input")
+        text = " ".join(line.split())
+        if not text or self.command(text.lower(), self.remote.state.view):
+            return
+        self.say(STALE.format(line=quote(text)))
+        self._where()
+
+    def _where(self) -> None:
+        """Where the table is, in a line or two (the next prompt, if it is the person's turn)."""
+        state = self.remote.state
+        if self.remote.stood_in:
+            self.say("A computer plays your seat; type back to take it back.")
+        elif state.waiting:
+            self.say(state.waiting)
+
+    def wait(self) -> bool:
+        """Take the next thing from the server, or a line the person typed out of turn: False when
+        the connection ended for good."""
+        try:
+            line = self._line(None)
+        except _Lost:
+            return False
+        if line is None:
+            return True
+        if not line:
+            raise Quit("end of input")
+        text = " ".join(line.split())
+        if text and not self.command(text.lower(), self.remote.state.view):
+            self.say(NOT_YOUR_TURN.format(line=quote(text)))
+            self._where()
+        self.out.flush()
         return True
 
     def filed(self, path: Path | None) -> int:
@@ -157,9 +271,13 @@ class RemotePlain(PlainTable):
                 if isinstance(step, HandSummary):
                     flow.summary_seen()
                 elif isinstance(step, GameOver):
+                    self.say(*flow.stand_in_lines())
                     return self.filed(step.path)
                 elif isinstance(step, PersonTurn):
-                    self.ask(step.view)
+                    try:
+                        self.ask(step.view)
+                    except _Lost:
+                        return 1
                 elif not self.wait():
                     return 1
         except (Quit, KeyboardInterrupt):
@@ -176,9 +294,15 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
     the last line whenever it waits, and ``start`` typed back starts it.  Raises ``Quit`` when the
     opener leaves (``quit``, or the input's end)."""
     said = ""
-    print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
-          file=out)
-    if typing is not None:
+    if welcome.secret is None:  # the seat kept in the data folder, taken back with its secret
+        print(f"You are back in your seat, seat {welcome.seat + 1} of table {escape(welcome.code)}, as "
+              f"{escape(welcome.name)}.", file=out, flush=True)
+    else:
+        print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
+              file=out)
+    if welcome.secret is None:
+        pass  # back at a table: its first state says whether it has started
+    elif typing is not None:
         print("The table starts when every open seat is taken, or when you start it: type start to start it "
               "now, with computers in the open seats.", file=out, flush=True)
     else:
@@ -255,16 +379,18 @@ def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: 
         except Refused as exc:
             print(f"join: {exc}", file=err)
             return 1
-        flow = RemoteFlow(welcome, connection.send)
-        typing = Typing(inp, lambda: connection.inbox.put(TYPED)) if welcome.opener else None
+        from ..storage.settings import load_settings
+
+        flow = RemoteFlow(welcome, connection.send, auto_last_card=load_settings().auto_last_card)
+        typing = Typing(inp, lambda: connection.inbox.put(TYPED))
         try:
-            if not lobby(connection, welcome, flow, out, typing):
+            if not lobby(connection, welcome, flow, out, typing if welcome.opener else None):
                 return 1
         except (Quit, KeyboardInterrupt):
             print(LEFT, file=out)
             return 0
         introduce(flow, out)
-        return RemotePlain(flow, connection, typing or inp, out, expert_hint).play()
+        return RemotePlain(flow, connection, typing, out, expert_hint).play()
     finally:
         out.flush()
         connection.close()

@@ -57,6 +57,7 @@ class Settings:
     ascii: bool = False
     auto_last_card: bool = True  # the last card of a hand plays itself
     trick_pause: bool = True  # at instant pace, a finished trick stays in view for a moment
+    bell: bool = True  # at a table on a server, the terminal's bell rings when it is the person's turn
 
     @property
     def monochrome(self) -> bool:

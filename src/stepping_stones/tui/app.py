@@ -69,6 +69,7 @@ class SteppingStonesApp(App[None]):
         self.join = join  # (server, invite code, name): take that seat at once
         # (server, name): open on Play online with that server's address, the only one it plays on
         self.online = online
+        self.last_online: tuple[str, str] | None = (join[0], join[2]) if join is not None else None
         self.last_setup = setup if setup is not None else Setup()
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
@@ -151,6 +152,8 @@ class SteppingStonesApp(App[None]):
                 self._offer_open_elsewhere(saved.open_elsewhere[0])
             elif self.resume and not saved.problem:
                 self.notify("There is no unfinished game to resume.")
+            elif not self.resume:
+                self._offer_kept_seat()
 
         if saved.problem:
             self._tell_problem(saved.problem, session is not None, then=offer)
@@ -168,6 +171,27 @@ class SteppingStonesApp(App[None]):
             self._open_table(session)
         else:
             session.archive("unfinished")
+
+    def _offer_kept_seat(self) -> None:
+        """The tables the person still sits at (their seats kept in the data folder): the newest
+        is offered, and Play online lists them all."""
+        from ..storage.seats import kept_seats
+
+        kept = kept_seats()
+        if not kept:
+            return
+        from .dialogs import ConfirmScreen
+        from .online import OnlineScreen
+
+        seat = kept[0]
+        more = f"\n(And {len(kept) - 1} more: Play online, F4, lists them.)" if len(kept) > 1 else ""
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.push_screen(OnlineScreen(seat.server, seat.code, seat.name, join=True))
+
+        self.push_screen(ConfirmScreen(f"You still sit at table {escape(seat.code)} on {escape(seat.server)} "
+                                       f"as {escape(seat.name)}.\nTake your seat back?{more}"), answer)
 
     def _offer_open_elsewhere(self, path: Path) -> None:
         """Another copy of the app has this game open: offer to look at it, never to write it."""
@@ -340,12 +364,20 @@ class SteppingStonesApp(App[None]):
     def action_online(self) -> None:
         """Play online: open a table on a table server, or join one with its invite code."""
         from .online import OnlineScreen
+        from .setup import SetupScreen
 
+        screen = self.screen
+        rules = screen.setup.rules if isinstance(screen, SetupScreen) else self.last_setup.rules
+        last = self.last_online
         if self.online is not None:  # one server only (stepping-stones join --server URL, serve --server URL)
             server, name = self.online
-            self.push_screen(OnlineScreen(server, name=name, fixed=True))
+            self.push_screen(OnlineScreen(server, name=last[1] if last is not None else name, fixed=True,
+                                          rules=rules))
             return
-        self.push_screen(OnlineScreen())
+        if last is not None:  # the server and the name of the last table, kept
+            self.push_screen(OnlineScreen(last[0], name=last[1], rules=rules))
+            return
+        self.push_screen(OnlineScreen(rules=rules))
 
     def action_stats(self) -> None:
         """The person's statistics over the games in the library."""
@@ -373,7 +405,14 @@ class SteppingStonesApp(App[None]):
         yield SystemCommand("ASCII symbols", "Switch between suit symbols and plain ASCII", self.action_toggle_ascii)
         yield SystemCommand("Colours", f"Colour, monochrome or automatic (now {self.settings.colour})",
                             self.action_cycle_colour)
+        yield SystemCommand("Bell on your turn", "At a table on a server, ring the terminal's bell when it is your "
+                            f"turn (now {'on' if self.settings.bell else 'off'})", self.action_toggle_bell)
         yield from super().get_system_commands(screen)
+
+    def action_toggle_bell(self) -> None:
+        self.settings.bell = not self.settings.bell
+        save_settings(self.settings)
+        self.notify(f"The bell on your turn is {'on' if self.settings.bell else 'off'}.")
 
     # --- window size -------------------------------------------------------------
 

@@ -58,10 +58,13 @@ class HandSummaryScreen(Dialog[None]):
         Binding("escape", "close", "Go on", show=False),
     ]
 
-    def __init__(self, view: PlayerView, number: int) -> None:
+    def __init__(self, view: PlayerView, number: int, next_line: str | None = None) -> None:
+        """``next_line``: what Enter leads to, where it is not the deal of the next hand (at a
+        table on a server the next hand is dealt already, and may wait for the person's bid)."""
         super().__init__()
         self.view = view
         self.number = number
+        self.next_line = next_line
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer names what Enter does: the next hand, or after the last one the result."""
@@ -85,8 +88,8 @@ class HandSummaryScreen(Dialog[None]):
             yield Static(sheet_table(self.view, look), id="summary-sheet")
             yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
         last = self.view.phase is Phase.OVER
-        yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
-                          style="italic"))
+        line = "Press Enter for the final result." if last else (self.next_line or "Press Enter to deal the next hand.")
+        yield Static(Text(line, style="italic"))
 
     def on_mount(self) -> None:
         past = self.view.history[self.number - 1]

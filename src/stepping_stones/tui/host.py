@@ -26,6 +26,7 @@ class Host(Protocol):
     session: Session | None
     analyses: set[Callable[[], None]]  # stops of the analyses running in threads
     hindsight: Hindsight  # the hands' analyses worked out so far
+    last_online: tuple[str, str] | None  # the server and name of the last table sat at (Play online)
 
     def leave_finished(self, then: Callable[[], None]) -> None: ...
 

@@ -33,6 +33,7 @@ from .table import TableBase
 from .widgets import Choice, KeyBar, TooSmall
 
 if TYPE_CHECKING:
+    from ..engine import Rules
     from ..net.client import SeatClient
     from ..net.protocol import State, Welcome
     from ..net.remote import RemoteFlow
@@ -48,21 +49,28 @@ SEATS = [
 class RemoteSeat:
     """A seat at a table on a server, played on the app's event loop."""
 
-    def __init__(self, client: SeatClient, welcome: Welcome) -> None:
+    def __init__(self, client: SeatClient, welcome: Welcome, auto_last_card: bool = True) -> None:
         from ..net.remote import RemoteFlow
 
         self.client = client
         self.welcome = welcome
-        self.flow: RemoteFlow = RemoteFlow(welcome, self._send)
+        self.flow: RemoteFlow = RemoteFlow(welcome, self._send, auto_last_card=auto_last_card, take_back="press b")
         self.listeners: list[Callable[[], None]] = []  # told after every message
         self.notes: list[str] = []  # the connection's notices before the table starts
         self.lost: str | None = None  # why the seat cannot be played any more
-        self._sending: set[asyncio.Task[None]] = set()
+        self._sending: set[asyncio.Task[bool]] = set()
 
     def _send(self, move: str, seq: int) -> None:
         task = asyncio.ensure_future(self.client.act(move, seq))
         self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+
+        def sent(task: asyncio.Task[bool]) -> None:
+            self._sending.discard(task)
+            if task.cancelled() or task.exception() is not None or not task.result():
+                self.flow.unsent(move)  # the connection is down: nothing was sent, nor will be
+                self._tell()
+
+        task.add_done_callback(sent)
 
     def notice(self, line: str) -> None:
         if self.flow.started:
@@ -132,10 +140,12 @@ class OnlineScreen(Screen[None]):
     ]
 
     def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str | None = None, join: bool = False,
-                 fixed: bool = False) -> None:
+                 fixed: bool = False, rules: Rules | None = None) -> None:
         """``name`` None: the setup screen's; ``fixed``: ``server`` is the only server this screen
-        plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed."""
+        plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed;
+        ``rules``: a table opened here has them (the setup screen's as shown; else the last game's)."""
         super().__init__()
+        self.rules = rules
         self.server = server
         self.code = code
         self.person = name
@@ -166,13 +176,36 @@ class OnlineScreen(Screen[None]):
         yield KeyBar(id="online-keys")
 
     def on_mount(self) -> None:
-        if self.fixed:
+        if self._offer_kept():
+            pass
+        elif self.fixed:
             self._say("Type your name and the invite code you were sent, then Enter; or open a table "
                       "on this server with Ctrl+O.")
             self.query_one("#code" if self.query_one("#online-name", Input).value else "#online-name",
                            Input).focus()
         if self.join_now:
             self.action_join()
+
+    def _offer_kept(self) -> bool:
+        """The tables the person still sits at on this screen's server (kept in their data folder):
+        the newest one's code is filled in, so that Enter takes the seat back."""
+        from ..storage.seats import kept_seats
+
+        if self.code or self.join_now:
+            return False
+        server = self.server if self.fixed else self.query_one("#server", Input).value.strip()
+        kept = [k for k in kept_seats() if self.fixed is False or k.server == server]
+        if not kept:
+            return False
+        first = kept[0]
+        if not self.fixed:
+            self.query_one("#server", Input).value = first.server
+        self.query_one("#code", Input).value = first.code
+        self.query_one("#code", Input).focus()
+        others = "; ".join(f"{k.code} on {k.server}" for k in kept[1:4])
+        self._say(f"You still sit at table {first.code} on {first.server} as {first.name}: Enter takes your seat "
+                  f"back." + (f" Also kept: {others}." if others else ""))
+        return True
 
     def _say(self, line: str, error: bool = False) -> None:
         self.query_one("#online-status", Static).update(Text(line, style="bold red" if error else "italic"))
@@ -212,7 +245,8 @@ class OnlineScreen(Screen[None]):
         from ..storage.records import RecordRules
 
         try:
-            request = NewTable.model_validate({"rules": RecordRules.of(host(self).last_setup.rules).model_dump(),
+            rules = self.rules if self.rules is not None else host(self).last_setup.rules
+            request = NewTable.model_validate({"rules": RecordRules.of(rules).model_dump(),
                                                "seats": seats, "level": level})
             opened = await open_table(server, request)
         except Refused as exc:
@@ -243,8 +277,8 @@ class OnlineScreen(Screen[None]):
 
         seat: list[RemoteSeat] = []
         try:
-            client = SeatClient(server, code=code, name=name,
-                                notice=lambda line: seat[0].notice(line) if seat else None)
+            client = SeatClient.at_table(server, code, name,
+                                         notice=lambda line: seat[0].notice(line) if seat else None)
         except Refused as exc:
             self.busy = False
             self._say(str(exc), error=True)
@@ -256,7 +290,8 @@ class OnlineScreen(Screen[None]):
             self.busy = False
             self._say(str(exc), error=True)
             return
-        seat.append(RemoteSeat(client, welcome))
+        seat.append(RemoteSeat(client, welcome, host(self).settings.auto_last_card))
+        host(self).last_online = (server, name)
         self.busy = False
         self.app.switch_screen(LobbyScreen(seat[0], server))
 
@@ -328,19 +363,43 @@ class LobbyScreen(Screen[None]):
 
 class RemoteTableScreen(TableBase):
     """A seat at a table on a server: the same table as a local game, drawn from the states the
-    server sends."""
+    server sends.  The top bar says when it is the person's turn and how long the table still waits
+    before a computer takes the seat; the terminal's bell rings when the turn comes (unless the
+    ``bell`` setting is off); b takes the seat back from a computer."""
 
     flow: RemoteFlow
+    BINDINGS = [Binding("b", "take_back", "Take your seat back", id="take_back")]
 
     def __init__(self, seat: RemoteSeat, settings: Settings) -> None:
         super().__init__()
         self.seat = seat
         self.flow = seat.flow
+        self.settings = settings
         self.set_reactive(TableBase.state, self.flow.state)
         self.set_reactive(TableBase.look, Look(settings.ascii))
         self.flow.subscribe(self._publish)
+        self.flow.subscribe(self._ring)
         self._summary_up = False
+        self._turn = False  # the person's turn as last told (the bell rings when it comes)
         seat.listeners.append(self.advance)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(1.0, self.flow.tick)  # the seconds left, in the top bar
+        self._ring(self.flow.state)
+
+    def _ring(self, state: object) -> None:
+        turn = self.flow.my_turn
+        if turn and not self._turn and self.settings.bell and self.is_attached:
+            self.app.bell()
+        if self._turn != turn:
+            self._turn = turn
+            if self.is_attached:
+                self.refresh_bindings()
+
+    def action_take_back(self) -> None:
+        if self.flow.stood_in:
+            self.run_worker(self.seat.client.come_back(), exit_on_error=False)
 
     def on_unmount(self) -> None:
         if self.advance in self.seat.listeners:
@@ -355,12 +414,16 @@ class RemoteTableScreen(TableBase):
             from .dialogs import HandSummaryScreen
 
             self._summary_up = True
-            self.app.push_screen(HandSummaryScreen(step.view, step.number), self._summary_closed)
+            waits = self.flow.message is not None and bool(self.flow.message.legal)
+            line = ("Press Enter: the next hand is dealt, and the table waits for you." if waits
+                    else "Press Enter to see the next hand: it is dealt already.")
+            self.app.push_screen(HandSummaryScreen(step.view, step.number, line), self._summary_closed)
         elif isinstance(step, GameOver):
             from .screens import GameOverScreen
 
             self.app.switch_screen(GameOverScreen(step.view, step.path, None, self.flow.problem,
-                                                  assisted=self.flow.state.assisted, retry=self.flow.file))
+                                                  assisted=self.flow.state.assisted, retry=self.flow.file,
+                                                  notes=tuple(self.flow.stand_in_lines())))
 
     def _summary_closed(self, _result: object) -> None:
         self._summary_up = False
@@ -370,6 +433,10 @@ class RemoteTableScreen(TableBase):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pace":
             return False  # the table goes at the pace of its players
+        if action == "hint":
+            return self.flow.help  # off where more than one person sits at the table
+        if action == "take_back":
+            return self.flow.stood_in
         return super().check_action(action, parameters)
 
     def action_new_game(self) -> None:

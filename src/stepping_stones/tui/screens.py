@@ -52,9 +52,13 @@ class GameOverScreen(Screen[None]):
     def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
                  problem: str | None = None, assisted: bool = False,
                  retry: Callable[[], Path | None] | None = None,
-                 levels: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic")) -> None:
+                 levels: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic"),
+                 notes: tuple[str, ...] = ()) -> None:
+        """``notes``: lines under the result (at a table on a server: the hands a computer played
+        for whom)."""
         super().__init__()
         self.view = view
+        self.notes = notes
         self.levels = levels  # of seats 0 (the person's: an AI in the command), 1 and 2
         self.path = path
         self.seed = seed
@@ -69,6 +73,8 @@ class GameOverScreen(Screen[None]):
             yield Static(Text("The game is over", style="bold"), id="gameover-title")
             yield Static(sheet_table(self.view, look), id="final-sheet")
             yield Static(result_text(self.view), id="result")
+            if self.notes:
+                yield Static(Text("\n".join(self.notes), style="italic"), id="gameover-notes")
             if self.assisted:
                 yield Static(Text("This game was assisted (an undo or a hint was used): it is counted apart "
                                   "in your statistics.", style="italic"), id="assisted")

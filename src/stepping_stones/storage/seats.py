@@ -1,0 +1,116 @@
+"""The seats a person holds at tables on table servers, kept so that a client that ends (killed,
+closed, its terminal gone) can sit again: ``join CODE --server URL`` and the app's Play online
+take the kept seat back with its secret, and the app's start lists them.
+
+One small JSON file a seat, in ``seats/`` of the person's data folder: the server's address, the
+table's invite code and id, the seat, the name and the seat's secret.  The secret is what takes
+the seat, so the folder is its owner's only (0700) and so is each file (0600: ``atomic_write``'s
+temporary file is made so, then renamed into place whole).  A file is named after the server and
+the invite code as the server reads it (any case, with or without the dash), so a client knows
+where its seat is kept before it is welcomed.  A seat is forgotten once its game is over or the
+server no longer knows its secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .files import atomic_write
+from .safety import FileProblem, read_small, strict_json
+from .settings import data_dir
+
+SEAT_LIMIT = 4096  # a kept seat is some 300 bytes; a larger file is not one
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A seat taken at a table on a server: enough to take it back (``secret``) and to say which."""
+
+    server: str
+    code: str
+    table: str
+    seat: int
+    name: str
+    secret: str
+    since: float = 0.0  # when it was taken (seconds since the epoch), to list the newest first
+
+
+def seats_dir() -> Path:
+    return data_dir() / "seats"
+
+
+def normal_code(code: str) -> str:
+    """The invite code as the server reads it: ``k7qx2 mrb9t`` and ``K7QX2-MRB9T`` are one code."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def seat_path(server: str, code: str) -> Path:
+    """Where the seat at the table ``code`` on ``server`` is kept."""
+    key = hashlib.sha256(f"{server.rstrip('/')}\n{normal_code(code)}".encode()).hexdigest()[:20]
+    return seats_dir() / f"{key}.json"
+
+
+def _private_folder(folder: Path) -> None:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)  # made earlier, or under a umask that kept group bits: its owner's only
+
+
+def keep_seat(seat: KeptSeat, path: Path | None = None) -> Path:
+    """Write ``seat`` to its file (or ``path``), owner-only, whole or not at all.  Raises
+    ``OSError``."""
+    path = path or seat_path(seat.server, seat.code)
+    _private_folder(path.parent)
+    atomic_write(path, json.dumps(asdict(seat) | {"since": seat.since or time.time()}) + "\n")
+    return path
+
+
+def read_seat(path: Path) -> KeptSeat:
+    """The seat kept in ``path``.  Raises ``FileProblem`` (none, or not a kept seat)."""
+    data = strict_json(read_small(path, SEAT_LIMIT))
+    try:
+        if not isinstance(data, dict):
+            raise TypeError("not an object")
+        seat = KeptSeat(**{k: data[k] for k in ("server", "code", "table", "seat", "name", "secret")},
+                        since=float(data.get("since", 0.0)))
+        if not all(isinstance(v, str) for v in (seat.server, seat.code, seat.table, seat.name, seat.secret)) \
+                or not isinstance(seat.seat, int):
+            raise TypeError("a field of the wrong type")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FileProblem(f"{path} holds no kept seat ({exc})") from None
+    return seat
+
+
+def kept_seat(server: str, code: str) -> KeptSeat | None:
+    """The seat kept at the table ``code`` on ``server``, if there is one."""
+    try:
+        return read_seat(seat_path(server, code))
+    except (FileProblem, ValueError):
+        return None
+
+
+def kept_seats() -> list[KeptSeat]:
+    """Every seat kept, the newest first (a file that holds none is passed over)."""
+    found = []
+    try:
+        paths = sorted(seats_dir().glob("*.json"))
+    except OSError:
+        return []
+    for path in paths:
+        try:
+            found.append(read_seat(path))
+        except (FileProblem, ValueError):
+            continue
+    return sorted(found, key=lambda s: -s.since)
+
+
+def forget_seat(server: str, code: str) -> None:
+    """The seat's game is over (or the server no longer has it): its file goes."""
+    try:
+        seat_path(server, code).unlink(missing_ok=True)
+    except OSError:
+        pass

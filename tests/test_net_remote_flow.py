@@ -1,0 +1,111 @@
+"""The remote flow's promises without a server: an action made while the connection is down is
+said not to be sent and is not sent later; the last card of a hand plays itself; the person's own
+seat taken by a computer is told at once, and the computer's cards as its."""
+
+from __future__ import annotations
+
+from stepping_stones.ai import make_ai
+from stepping_stones.engine import CARD_NAMES, Phase, Rules, cards_of
+from stepping_stones.game.match import Match, Seeds, Step
+from stepping_stones.net.client import BACK, LOST
+from stepping_stones.net.protocol import SeatFacts, State, Welcome
+from stepping_stones.net.remote import RemoteFlow, TableTurn
+from stepping_stones.net.viewcodec import legal_actions, view_to_json
+
+SEAT = 1
+
+
+def _match(until) -> Match:
+    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("remote-flow"),
+                      players=("Ann", "Bo", "Cy"))
+    while not until(match.game):
+        assert match.step() is not Step.OVER
+    return match
+
+
+def _state(game, seq: int, stand_in: bool = False) -> State:
+    view = game.view(SEAT)
+    seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
+             for s, n in enumerate(game.players)]
+    return State(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view),
+                 waiting=None)
+
+
+def _flow(sent: list[tuple[str, int]], **kw) -> RemoteFlow:
+    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
+                      timeout=120.0)
+    return RemoteFlow(welcome, lambda move, seq: sent.append((move, seq)), file_games=False, **kw)
+
+
+def _my_play(game) -> bool:
+    return game.phase is Phase.PLAY and game.to_act == SEAT
+
+
+def test_a_card_played_while_the_connection_is_down_is_said_not_sent_and_never_sent_later():
+    game = _match(_my_play).game
+    sent: list[tuple[str, int]] = []
+    flow = _flow(sent)
+    flow.receive(_state(game, 40))
+    card = next(iter(cards_of(game.view(SEAT).legal_cards)))
+    flow.notice(f"{LOST}; trying again")
+    assert isinstance(flow.next_step(), TableTurn)  # not asked while nothing can be sent
+    try:
+        flow.play(card)
+    except Exception:
+        pass
+    assert sent == [] and "was not sent" in (flow.state.refusal or "")
+    flow.notice(BACK)
+    assert flow.my_turn
+    flow.play(card)
+    assert sent == [(CARD_NAMES[card], 40)]
+    flow.unsent(CARD_NAMES[card])  # the send itself failed: said, and asked again only once back
+    assert "was not sent" in (flow.state.refusal or "") and not flow.my_turn
+    flow.notice(BACK)
+    assert flow.my_turn and sent == [(CARD_NAMES[card], 40)]
+
+
+def test_the_last_card_plays_itself_online_as_in_a_local_game():
+    game = _match(lambda g: _my_play(g) and g.state.hands[SEAT].bit_count() == 1).game
+    for auto in (True, False):
+        sent: list[tuple[str, int]] = []
+        flow = _flow(sent, auto_last_card=auto)
+        flow.receive(_state(game, 77))
+        step = flow.next_step()
+        last = CARD_NAMES[game.state.hands[SEAT].bit_length() - 1]
+        assert (sent == [(last, 77)] and isinstance(step, TableTurn)) if auto else sent == []
+
+
+def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own():
+    match = _match(_my_play)
+    sent: list[tuple[str, int]] = []
+    flow = _flow(sent, take_back="type back")
+    flow.receive(_state(match.game, 10))
+    flow.receive(_state(match.game, 10, stand_in=True))
+    assert flow.state.log[-1].text.startswith("You did not answer in 120 s: a computer plays your seat")
+    assert not flow.my_turn
+    assert match.step() is not Step.OVER  # the computer's card for the seat
+    flow.receive(_state(match.game, 11, stand_in=True))
+    assert flow.state.log[-1].text.startswith(("The computer (for you) plays", "Trick"))
+    assert "The computer (for you)" in flow.state.log[-1].text
+    flow.receive(_state(match.game, 11))
+    assert flow.state.log[-1].text == "You play your own seat again."
+    number = match.game.view(SEAT).hand_number
+    assert flow.stand_in_lines() == [f"A computer played for you in hand {number}: this result is not all yours."]
+
+
+def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the_seat():
+    game = _match(_my_play).game
+    now = [100.0]
+    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
+                      timeout=120.0)
+    flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, clock=lambda: now[0])
+    value = _state(game, 40).model_dump()
+    value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
+    flow.receive(State.model_validate(value))
+    assert flow.state.waiting == "Your turn: 120 s before a computer takes your seat."
+    now[0] += 30.0
+    flow.tick()
+    assert flow.state.waiting == "Your turn: 90 s before a computer takes your seat."
+    now[0] += 95.0
+    flow.tick()
+    assert flow.state.waiting == "Your turn: a computer takes your seat any moment now."
