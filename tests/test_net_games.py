@@ -34,7 +34,7 @@ def _replays(path: Path, capsys) -> dict:
 
 
 def _finished(folder: Path) -> tuple[Path, TableFile]:
-    (record,) = sorted((folder / "games").glob("table-*.json"))
+    (record,) = sorted((folder / "games").glob("table-*[0-9a-f].json"))
     notes = TableFile.model_validate_json((folder / "notes" / f"{record.stem}.table.json").read_text())
     return record, notes
 
@@ -76,7 +76,7 @@ def test_a_filed_table_leaves_the_server_s_memory_and_its_code_and_secret_are_sp
         return server, opened.code, welcome.secret  # stopped: every change, the filing too, is done
 
     server, code, secret = asyncio.run(game())
-    assert len(list((tmp_path / "games").glob("table-*.json"))) == 1
+    assert len(list((tmp_path / "games").glob("table-*[0-9a-f].json"))) == 1
     assert server.tables.tables == {} and server.tables.by_code == {}
 
     class Nobody:
@@ -114,7 +114,7 @@ def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):
             pass
 
     asyncio.run(again())
-    assert sorted((tmp_path / "games").glob("table-*.json")) == [record]
+    assert sorted((tmp_path / "games").glob("table-*[0-9a-f].json")) == [record]
     assert list((tmp_path / "tables").glob("*.jsonl")) == []
     with Library.open(tmp_path, sync=False) as library:
         assert [Path(e.file).name for e in library.history()] == [record.name]
@@ -188,7 +188,7 @@ def test_two_clients_claiming_the_last_seat_at_once(tmp_path):
 def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_path):
     clock = Clock()
 
-    async def game() -> None:
+    async def game() -> list[State]:
         async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann, \
@@ -229,11 +229,29 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                 back = await next_state(ann, lambda s: not s.seats[0].stand_in)
                 assert back.seats[0].connected
                 async with asyncio.timeout(WAIT):
-                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
-        _record, notes = _finished(tmp_path)
-        assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
+                    return await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
 
-    asyncio.run(game())
+    finals = asyncio.run(game())
+    record, notes = _finished(tmp_path)
+    assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
+    hands = sorted({s.hand for s in notes.substitutions})
+    for final in finals:  # every final screen can say which hands a computer played for Ann
+        assert [s.stood_in for s in final.seats] == [hands, [], []]
+    sidecar = json.loads(record.with_suffix(".session.json").read_text())
+    assert sidecar["table"] and sidecar["stood_in"] == [hands, [], []] and sidecar["levels"][:2] == [None, None]
+    assert sidecar["seed"] == notes.seed  # the seed, once the game is over
+    with Library.open(tmp_path, sync=False) as library:
+        (entry,) = library.history()
+        ann, bo = library.stats("Ann"), library.stats("Bo")
+        everything = library.stats("Ann", include_assisted=True)
+    assert entry.stood_in == [hands, [], []] and not entry.assisted
+    assert (ann.games, ann.stand_in_games) == (0, 1)  # Ann's game is counted apart...
+    assert (bo.games, bo.stand_in_games) == (1, 0)  # ...Bo's is his
+    assert everything.games == 1
+    from stepping_stones.cli.history import assisted_text
+
+    which = f"hand {hands[0]}" if len(hands) == 1 else f"hands {', '.join(map(str, hands))}"
+    assert assisted_text(entry) == f"computer for Ann ({which})"
 
 
 def test_the_server_s_folders_and_library_are_its_owner_s_alone_under_umask_022(tmp_path):
@@ -301,7 +319,7 @@ def test_nobody_can_choose_or_learn_a_table_s_seed_until_its_game_is_over(tmp_pa
     heard = asyncio.run(game())
     assert main(["table", "new", "--server", "http://127.0.0.1:1", "--seed", "guessed"]) == 2
     assert capsys.readouterr().err == f"table new: --seed: {CHOSEN_SEED}\n"
-    filed = sorted((tmp_path / "games").glob("table-*.json"))
+    filed = sorted((tmp_path / "games").glob("table-*[0-9a-f].json"))
     notes = [TableFile.model_validate_json((tmp_path / "notes" / f"{r.stem}.table.json").read_text()) for r in filed]
     assert len(notes) == 2 and notes[0].seed != notes[1].seed
     deals = []

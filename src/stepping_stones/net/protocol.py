@@ -224,6 +224,8 @@ class SeatFacts(_Model):
     level: Level | None  # a computer's level, or the level that stands in for a person
     connected: bool  # a person's client is connected (a computer always is)
     stand_in: bool  # a computer plays for this person until they come back
+    # the hands in which a computer played for this person (a final screen says so)
+    stood_in: Annotated[list[Annotated[int, Field(ge=1, le=MAX_HANDS)]], Field(max_length=MAX_HANDS)] = []
 
 
 class Waiting(_Model):

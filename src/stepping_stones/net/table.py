@@ -35,6 +35,7 @@ from ..engine import (
 from ..game.match import Match, Request, Seeds
 from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
+from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
@@ -157,8 +158,22 @@ class Table:
     def facts(self) -> list[SeatFacts]:
         return [SeatFacts(name=s.name, kind=s.kind,
                           level=s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in)
-                for s in self.seats]
+                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in, stood_in=hands)
+                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
+
+    def stood_in(self) -> list[list[int]]:
+        """For each seat, the hands in which a computer played for its person (who did not answer)."""
+        hands: list[set[int]] = [set() for _ in self.seats]
+        for sub in self.substitutions:
+            hands[sub.seat].add(sub.hand)
+        return [sorted(h) for h in hands]
+
+    def sidecar(self) -> str:
+        """The sidecar of the finished game's record (``storage.sidecar``): which seats were
+        people, which computers (their levels), what a computer played for whom, and the seed
+        (kept from every seat until now)."""
+        return SessionInfo(seed=self.seed, levels=[s.level if s.kind == "computer" else None for s in self.seats],
+                           table=True, stood_in=self.stood_in()).text()
 
     def waiting(self) -> Waiting | None:
         game = self.game
@@ -171,11 +186,11 @@ class Table:
     def _facts(self) -> list[dict[str, object]]:
         return [{"name": s.name, "kind": s.kind,
                  "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
-                for s in self.seats]
+                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in, "stood_in": hands}
+                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
 
     def _facts_json(self) -> str:
-        key = tuple((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats)
+        key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
         if self._facts_text is None or self._facts_text[0] != key:
             self._facts_text = (key, _dumps(self._facts()))
         return self._facts_text[1]

@@ -401,7 +401,7 @@ class Tables:
             path = filed[0]
         else:
             name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-            path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
+            path = file_copy(folder, name, record_json(record_from_game(table.game)), table.sidecar())  # games/' writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
         return file_game(path)
 

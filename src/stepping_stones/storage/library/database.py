@@ -33,7 +33,7 @@ from ..files import PRIVATE_FILE, move_aside, private_file, private_folder
 from ..safety import escape
 
 DB_NAME: Final = "library.sqlite3"
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 BUSY_SECONDS = 10.0
 """How long the library waits, in all, for another copy's transaction before giving up."""
 BUSY_SLICE = 0.1
@@ -84,6 +84,8 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (hash, seat, contract)
         )""",
     ],
+    # 2: the hands a computer played for a person at a table on a server (sidecar), e.g. "5 6 7"
+    ["ALTER TABLE seats ADD COLUMN stood_in TEXT"],
 ]
 
 
