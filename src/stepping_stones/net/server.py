@@ -33,8 +33,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from .pages import add_pages
 from .protocol import (
-    VERSION,
     Act,
     Error,
     Hello,
@@ -335,15 +335,11 @@ class TableServer:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
         app.add_routes([
-            web.get("/", self.handle_index),
             web.post("/tables", self.handle_new_table),
             web.get("/ws", self.handle_ws),
         ])
+        add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /web/FILE, POST /words
         return app
-
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(text=f"Stepping Stones table server (protocol {VERSION}). Open a table with: "
-                                 f"stepping-stones table new --server {self.door.shown_url if self.door else ''}\n")
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
         try:
