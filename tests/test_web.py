@@ -26,8 +26,8 @@ from fronts_support import Host
 from net_support import WAIT, new_table, next_state, running
 from stepping_stones.engine import Phase
 from stepping_stones.explain import Teller
-from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net import pages
+from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pages import MAX_WORDS_REQUEST
 from stepping_stones.net.protocol import State, view_from_json
 from stepping_stones.net.remote import hand_events
@@ -81,6 +81,39 @@ def test_the_page_ships_in_the_package():
     data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert "net/web/*" in data["tool"]["setuptools"]["package-data"]["stepping_stones"]
     assert {"index.html", *pages.FILES} <= {p.name for p in pages.WEB.iterdir()}
+
+
+def test_web_starts_a_server_on_this_machine_and_opens_its_page(tmp_path):
+    """``stepping-stones web``: the page is opened with ``webbrowser`` (here a "browser" that says
+    which address it was given), and the server answers there."""
+    import subprocess
+    import sys
+
+    from test_serve import free_port
+
+    port = free_port()
+    browser = f"{sys.executable} -c \"import sys; print('browser got', sys.argv[1], flush=True)\" %s"
+    proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "web", "--port", str(port), "--data-dir",
+                             str(tmp_path / "server")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "BROWSER": browser})
+    assert proc.stdout is not None
+    try:
+        first = proc.stdout.readline()
+        assert first == f"Stepping Stones table server at http://127.0.0.1:{port}\n", first
+        lines = [proc.stdout.readline() for _ in range(4)]
+        assert f"browser got http://127.0.0.1:{port}/\n" in lines, lines
+        assert f"Opened the page in your web browser: http://127.0.0.1:{port}/\n" in lines, lines
+
+        async def get() -> str:
+            async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/") as r:
+                return await r.text()
+
+        assert '<script src="/web/app.js" defer>' in asyncio.run(get())
+    finally:
+        proc.send_signal(2)
+        out, err = proc.communicate(timeout=WAIT)
+    assert proc.returncode == 0, err
+    assert "has stopped" in out
 
 
 # --- POST /words ------------------------------------------------------------------------------------
@@ -224,7 +257,7 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 assert "The game is over." in told
                 assert counts["card"] == 9 * 12 and counts["summary"] >= 8, counts
                 page.click("[data-panel=sheet]")
-                assert page.locator("#panel-sheet table.sheet tbody tr").count() == 3 + 2  # a short game: three contracts
+                assert page.locator("#panel-sheet table.sheet tbody tr").count() == 3 + 2  # short: 3 contracts
                 if shots:
                     page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}-over.png", full_page=True)
                 assert not errors, errors

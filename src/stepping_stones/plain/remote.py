@@ -18,7 +18,7 @@ from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
 from ..flow import GameOver, HandSummary, PersonTurn
-from ..net.client import Refused
+from ..net.client import Refused, server_url
 from ..net.protocol import Error, SeatFacts, State, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
 from ..storage.safety import escape
@@ -176,8 +176,9 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
     the last line whenever it waits, and ``start`` typed back starts it.  Raises ``Quit`` when the
     opener leaves (``quit``, or the input's end)."""
     said = ""
-    print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
-          file=out)
+    link = f"{server_url(connection.server)}/t/{welcome.code}"
+    print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}. "
+          f"The table's link, for a web browser: {escape(link)}", file=out)
     if typing is not None:
         print("The table starts when every open seat is taken, or when you start it: type start to start it "
               "now, with computers in the open seats.", file=out, flush=True)
