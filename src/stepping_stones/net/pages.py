@@ -22,12 +22,12 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Protocol
 
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..engine import CARD_NAMES, Goal, IllegalActionError, Phase, PlayerView, Trick
+from ..engine import CARD_NAMES, Goal, IllegalActionError, PastHand, Phase, PlayerView, Trick
 from ..explain import Teller, result_lines, sheet_lines, summary_lines
 from ..flow import HINT_OUT_OF_TURN
 from .door import Door, page_headers
@@ -61,7 +61,7 @@ class WordsRequest(BaseModel):
     analysis: Annotated[int, Field(ge=1, le=MAX_HANDS)] | None = None
 
 
-def _trick(teller: Teller, trick: Trick, hand: Any) -> dict[str, Any]:
+def _trick(teller: Teller, trick: Trick, hand: PastHand) -> dict[str, Any]:
     declaration = hand.declaration
     reason = None
     if trick.finished and declaration is not None:
@@ -100,7 +100,7 @@ def words_for(request: WordsRequest) -> dict[str, Any]:
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
     shown = view.shown_hand()
     events: list[dict[str, Any]] = []
-    hands = [(h, None) for h in view.history if h.number >= request.since]
+    hands: list[tuple[PastHand, PlayerView | None]] = [(h, None) for h in view.history if h.number >= request.since]
     if live and shown is not None:
         hands.append((shown, view))
     for hand, seen in hands:
@@ -159,18 +159,22 @@ def _analysis(view: PlayerView, number: int) -> list[str]:
     return [f"Hand {number} against perfect play:", *analysis_lines(found, view.players, view.seat)]
 
 
+class Bucket(Protocol):
+    """A token bucket (the server's ``Allowance``): ``take()`` spends one, or says there is none."""
+
+    def take(self) -> bool: ...
+
+
 class _Pages:
     """The page's handlers, with what each client address may still ask."""
 
-    def __init__(self, door: Callable[[], Door | None]) -> None:
-        from .server import Allowance  # the server's token bucket (the server imports this module)
-
+    def __init__(self, door: Callable[[], Door | None], allowance: Callable[[float, int], Bucket]) -> None:
         self.door = door
-        self.allowance = Allowance
-        self.seen: dict[str, tuple[Any, Any]] = {}
+        self.allowance = allowance
+        self.seen: dict[str, tuple[Bucket, Bucket]] = {}
         self.heavy = asyncio.Lock()
 
-    def _of(self, address: str) -> tuple[Any, Any]:
+    def _of(self, address: str) -> tuple[Bucket, Bucket]:
         found = self.seen.get(address)
         if found is None:
             if len(self.seen) >= MAX_ADDRESSES:
@@ -233,10 +237,11 @@ def _refused(status: int, message: str) -> web.Response:
     return web.json_response({"type": "error", "code": "bad-message", "message": message}, status=status)
 
 
-def add_pages(app: web.Application, door: Callable[[], Door | None]) -> None:
+def add_pages(app: web.Application, door: Callable[[], Door | None], allowance: Callable[[float, int], Bucket]) -> None:
     """The page's routes (``/``, ``/t/CODE``, ``/web/FILE``, ``POST /words``) and its headers on
-    every answer of ``app``."""
-    pages = _Pages(door)
+    every answer of ``app``; ``allowance(rate, burst)`` makes the token bucket of each client
+    address (the server's ``Allowance``)."""
+    pages = _Pages(door, allowance)
     handlers: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
         ("GET", "/", pages.page), ("GET", "/t/{code}", pages.page), ("GET", "/web/{name}", pages.file),
         ("POST", "/words", pages.words)]

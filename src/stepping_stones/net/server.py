@@ -338,7 +338,7 @@ class TableServer:
             web.post("/tables", self.handle_new_table),
             web.get("/ws", self.handle_ws),
         ])
-        add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /web/FILE, POST /words
+        add_pages(app, lambda: self.door, Allowance)  # the web page: /, /t/CODE, /web/FILE, POST /words
         return app
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
