@@ -416,3 +416,58 @@ def test_no_horizontal_scrolling_at_360_px(tmp_path, size):
                 browser.close()
     finally:
         host.stop()
+
+
+def test_the_page_s_traffic_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path):
+    """The re-deal test of ``test_net_hidden`` on the page's own traffic: one position stored
+    twice, the second time with the cards seat 0 has not seen dealt again another way; the page
+    takes the seat back with its secret (as after a reload), and every websocket frame and every
+    ``/words`` answer it gets, and the table it draws, are the same at both tables, before and
+    after it plays a card."""
+    from test_net_hidden import SECRETS, _file, _position, _redealt
+
+    from stepping_stones.net.tables import FileTableStore
+    from stepping_stones.storage.records import record_from_game
+
+    sync_playwright = _browser()
+    rng = Random(7)
+    for steps in range(20, 60):
+        game = _position("page", steps)
+        if game.phase is Phase.PLAY and game.to_act == 0 and len(game.hand.plays) % 3:
+            other = _redealt(game, 0, rng)
+            if other is not None:
+                break
+    else:
+        raise AssertionError("no position to deal again")
+    seat = json.dumps({"secret": SECRETS[0], "code": "ABCDE-FGHJK", "table": "00000000000000aa", "name": "Ann"})
+    worlds = []
+    with sync_playwright() as p:
+        for n, record in enumerate((record_from_game(game), other)):
+            folder = tmp_path / f"world-{n}"
+            FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
+            host = Host(folder)
+            url = host.start()
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                context.add_init_script(f"localStorage.setItem('stepping-stones.seat', {json.dumps(seat)})")
+                page = context.new_page()
+                frames: list[str] = []
+                answers = []
+                page.on("websocket", lambda ws, frames=frames: ws.on("framereceived", lambda f: frames.append(f)))
+                page.on("response", lambda r, answers=answers: answers.append(r) if r.url.endswith("/words") else None)
+                page.goto(f"{url}/t/ABCDE-FGHJK")
+                page.wait_for_selector("body[data-heard] #hand button.card.legal", timeout=WAIT * 1000)
+                drawn = [page.locator("#table").inner_text()]
+                before = page.locator("body").get_attribute("data-heard")
+                page.locator("#hand button.card.legal").first.click()
+                page.wait_for_selector(f"body:not([data-heard='{before}'])", timeout=WAIT * 1000)
+                drawn.append(page.locator("#table").inner_text())
+                worlds.append((frames, [a.text() for a in answers], drawn, page.locator("#live").inner_text()))
+            finally:
+                browser.close()
+                host.stop()
+    assert worlds[0] == worlds[1]
+    frames, answers, _drawn, _told = worlds[0]
+    assert [json.loads(f)["type"] for f in frames][:2] == ["welcome", "state"] and "delta" in frames[-1]
+    assert len(answers) >= 2

@@ -318,6 +318,7 @@
     if (myTurn() && seq === S.state.seq && S.turnSaid !== seq) { S.turnSaid = seq; fresh.push(turnLine()); }
     announce(fresh);
     render();
+    document.body.dataset.heard = String(seq); // the words of the state numbered seq are drawn
   }
 
   function turnLine() {
