@@ -134,6 +134,7 @@ def test_words_are_plain_mode_s_sentences_for_the_seat_s_own_view(tmp_path, monk
                 await ann.join()
                 rng = Random(5)
                 refusals_seen = 0
+                hinted = analysed = False
                 while True:
                     state = await next_state(ann)
                     assert state.view is not None
@@ -153,6 +154,17 @@ def test_words_are_plain_mode_s_sentences_for_the_seat_s_own_view(tmp_path, monk
                         refusals_seen += len(illegal)
                     if view.phase is Phase.BIDDING and state.legal:
                         assert [b["bid"] for b in words["bids"]] == state.legal
+                    if state.legal and view.phase is Phase.PLAY and not hinted:  # the expert, for this turn
+                        status, hint = await _words(session, url, {"view": state.view.model_dump(mode="json"),
+                                                                   "hint": True})
+                        assert status == 200 and hint["hint"]["action"] in state.legal, hint
+                        assert hint["hint"]["text"].startswith(f"Play {hint['hint']['action']}: ")
+                        hinted = True
+                    if view.history and not analysed:  # the first hand against perfect play
+                        status, found = await _words(session, url, {"view": state.view.model_dump(mode="json"),
+                                                                    "analysis": 1})
+                        assert status == 200 and found["analysis"][0] == "Hand 1 against perfect play:", found
+                        analysed = True
                     if state.record is not None:
                         assert words["result"][0] == "The game is over." and words["result"][-1].startswith("Totals:")
                         break

@@ -1,6 +1,7 @@
 """The table server (``stepping-stones host``): aiohttp, a websocket per seat, the door in front.
 
-- ``GET /``: one line saying what this is;
+- ``GET /``, ``GET /t/CODE``, ``GET /web/FILE``, ``POST /words``: the server's own web page
+  (``pages.py``);
 - ``POST /tables``: open a table (``protocol.NewTable`` in, ``protocol.TableOpened`` out);
 - ``GET /ws``: a seat's websocket, speaking ``protocol`` (docs/protocol.md).
 

@@ -729,6 +729,7 @@
       if (setup && name) openTable(setup, name); else { resetTable(); history.pushState(null, "", "/"); showHome(); }
     });
 
+    if (window.matchMedia("(min-width: 1100px) and (min-height: 600px)").matches) togglePanel("tricks");
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9-]{1,20})$/);
     const kept = load(SEAT_KEY);
     if (match) {
