@@ -264,7 +264,7 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                         page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}.png")
                 _no_sideways_scroll(page)
                 result = page.locator("#result-lines").inner_text()
-                assert "Totals:" in result and ("wins with" in result or "share the win" in result)
+                assert "Totals:" in result and ("win with" in result or "wins with" in result or "share the win" in result)
                 told = page.locator("#live").inner_text()
                 assert "The game is over." in told
                 assert counts["card"] == 9 * 12 and counts["summary"] >= 8, counts
@@ -483,3 +483,37 @@ def test_the_page_s_traffic_is_the_same_whoever_holds_the_cards_it_has_not_seen(
     frames, answers, _drawn, _told = worlds[0]
     assert [json.loads(f)["type"] for f in frames][:2] == ["welcome", "state"] and "delta" in frames[-1]
     assert len(answers) >= 2
+
+
+def test_the_page_says_when_the_server_is_gone_and_comes_back_by_itself(tmp_path):
+    """``kill -9`` of the server in mid-hand: the page says the connection was lost, and once the
+    server is started again (the same port and folder) it is back at the table and plays on."""
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            try:
+                _solo(page, url)
+                cards = 0
+                while cards < 2:
+                    cards += _step(page) == "card"
+                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                held = page.locator("#hand button.card").count()
+                host.kill()
+                page.wait_for_selector("#banner:has-text('The connection to the server was lost; trying again.')",
+                                       timeout=WAIT * 1000)
+                host.start()
+                page.wait_for_selector("#live p:has-text('Back at the table.')", timeout=WAIT * 1000)
+                assert page.locator("#banner").is_hidden()
+                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                assert page.locator("#hand button.card").count() == held
+                page.locator("#hand button.card.legal").first.click()  # and plays on
+                page.wait_for_selector(f"#hand:has(button.card:nth-child({held}))", state="detached",
+                                       timeout=WAIT * 1000)
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        host.stop()

@@ -161,8 +161,8 @@
   function lost() {
     if (S.stopped) return;
     const kept = load(SEAT_KEY);
-    if (!S.welcome || !kept || !kept.secret) {
-      if (S.welcome === null) showError("The server cannot be reached. Is stepping-stones host running?");
+    if (!kept || !kept.secret || !(S.welcome || (S.hello && S.hello.secret))) {
+      showError("The server cannot be reached. Is stepping-stones host running?");
       return;
     }
     if (S.lostAt === null) {
@@ -406,7 +406,7 @@
     node.replaceChildren(...[
       el("p", { class: "who" }, el("strong", { text: seat === mySeat() ? "You" : v.players[seat] }),
         el("span", { class: "kind", text: " " + (seat === mySeat() ? "" : seatWords(facts)) })),
-      el("p", { class: "facts", text: (seat === mySeat() ? "" : left + " cards · ") + tricks + (tricks === 1 ? " trick" : " tricks") + (tags.length ? " · " + tags.join(", ") : "") }),
+      v.phase === "over" ? null : el("p", { class: "facts", text: (seat === mySeat() ? "" : left + " cards · ") + tricks + (tricks === 1 ? " trick" : " tricks") + (tags.length ? " · " + tags.join(", ") : "") }),
       acting ? el("p", { class: "turn", text: v.phase === "bidding" ? "to bid" : "to play" }) : null].filter(Boolean));
   }
 
@@ -497,11 +497,26 @@
     for (const contract of words.contracts) {
       const bids = words.bids.filter((b) => b.contract === contract.id);
       if (!bids.length) continue;
-      groups.push(el("div", { class: "bid-group" }, el("h3", { text: contract.name + " (" + contract.goal + ")" }),
-        ...bids.map((b) => el("button", {
-          type: "button", class: "bid", "data-bid": b.bid, "aria-label": b.text, onclick: () => act(b.bid, true),
-          text: b.text.startsWith(contract.name + ", ") ? b.text.slice(contract.name.length + 2) : b.text,
-        }))));
+      // a row for each ranking (and redo): one button per trump suit, or one for the ranking
+      const rows = new Map();
+      for (const b of bids) {
+        const parts = b.bid.split(" ");
+        const redo = parts.includes("redo");
+        const trump = parts.find((t) => SUITS.includes(t)) || null;
+        const key = parts[1] + " high" + (redo ? ", spending your redo token" : "");
+        if (!rows.has(key)) rows.set(key, []);
+        rows.get(key).push(el("button", {
+          type: "button", class: "bid" + (trump ? " trump suit-" + trump : ""), "data-bid": b.bid, "aria-label": b.text,
+          onclick: () => act(b.bid, true),
+        }, trump ? suitMark(trump) : null, trump ? SUIT_NAMES[trump] : key));
+      }
+      const group = el("div", { class: "bid-group" }, el("h3", { text: contract.name + " (" + contract.goal + ")" }));
+      for (const [key, buttons] of rows) {
+        const trumps = buttons.some((button) => button.classList.contains("trump"));
+        if (trumps) group.append(el("div", { class: "bid-row" }, el("span", { class: "bid-label", text: key + ":" }), ...buttons));
+        else group.append(...buttons);
+      }
+      groups.push(group);
     }
     box.replaceChildren(...groups);
   }
