@@ -92,15 +92,15 @@ def _refusals(view: PlayerView, teller: Teller) -> dict[str, str]:
     return out
 
 
-def words_for(request: WordsRequest) -> dict[str, Any]:
-    """What the page says about the view of ``request``, in plain mode's words.  Raises
-    ``ProtocolError`` for a view that describes no game."""
-    view = view_from_json(request.view)
+def words_for(view: PlayerView, since: int = 0) -> dict[str, Any]:
+    """What the page says about a seat's ``view``, in plain mode's words, telling the finished
+    hands from number ``since`` on.  Raises ``ProtocolError`` for a view whose sheet is not its
+    rules' own."""
     teller = Teller(view.players, view.seat)
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
     shown = view.shown_hand()
     events: list[dict[str, Any]] = []
-    hands: list[tuple[PastHand, PlayerView | None]] = [(h, None) for h in view.history if h.number >= request.since]
+    hands: list[tuple[PastHand, PlayerView | None]] = [(h, None) for h in view.history if h.number >= since]
     if live and shown is not None:
         hands.append((shown, view))
     for hand, seen in hands:
@@ -108,7 +108,7 @@ def words_for(request: WordsRequest) -> dict[str, Any]:
             events.append({"hand": hand.number, "kind": kind, "text": text, "seat": seat})
     try:
         summaries = {str(h.number): summary_lines(view, h.number, "to") for h in view.history
-                     if h.number >= request.since}
+                     if h.number >= since}
         points = {c.id: view.points(c.id) for c in view.rules.contracts}
         sheet = sheet_lines(view)
         result = ["The game is over.", *result_lines(view)] if view.phase is Phase.OVER else []
@@ -208,7 +208,7 @@ class _Pages:
         try:
             asked = WordsRequest.model_validate_json(body, strict=True)
             view = view_from_json(asked.view)
-            answer = await asyncio.to_thread(words_for, asked)
+            answer = await asyncio.to_thread(words_for, view, asked.since)
         except ValidationError as exc:
             return _refused(400, f"not a words request: {exc.errors()[0]['msg'] if exc.errors() else exc}")
         except ProtocolError as exc:
