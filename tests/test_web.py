@@ -258,8 +258,11 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
             try:
                 _solo(page, url)
                 counts = {"card": 0, "bid": 0, "summary": 0}
+                reasons: set[str] = set()
                 while (done := _step(page)) != "over":
                     counts[done] += 1
+                    if done == "card":  # why the cards it could not play were off: the engine's words
+                        reasons.update(page.locator("#hand button.card[aria-disabled=true] .sr-only").all_inner_texts())
                     if shots and counts["card"] == 30 and done == "card":
                         page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}.png")
                 _no_sideways_scroll(page)
@@ -268,6 +271,7 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 told = page.locator("#live").inner_text()
                 assert "The game is over." in told
                 assert counts["card"] == 9 * 12 and counts["summary"] >= 8, counts
+                assert any(re.fullmatch(r"You must (follow|beat) .*: you hold .*\.", r) for r in reasons), reasons
                 page.click("[data-panel=sheet]")
                 assert page.locator("#panel-sheet table.sheet tbody tr").count() == 3 + 2  # short: 3 contracts
                 if shots:
@@ -301,6 +305,13 @@ def test_an_invite_link_shows_twelve_cards_as_buttons_on_a_phone(tmp_path):
                     assert card.evaluate("b => b.tagName") == "BUTTON"
                     box = card.bounding_box()
                     assert box is not None and box["width"] >= 44 and box["height"] >= 44
+                    # a card that may not be played now says why (the bidding, another's turn, the rules)
+                    if "legal" not in str(card.get_attribute("class")):
+                        assert card.get_attribute("aria-disabled") == "true"
+                        why = page.locator("#" + str(card.get_attribute("aria-describedby"))).inner_text()
+                        assert why.endswith(".") and len(why) > 10, why
+                    else:
+                        assert card.get_attribute("aria-disabled") is None
                 _no_sideways_scroll(page)
                 assert page.url.endswith(f"/t/{opened.code}")  # the name is not sat again on a reload
                 assert not errors, errors
@@ -331,7 +342,12 @@ def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
                 assert again == held
                 assert page.locator("#seat-me .who").inner_text().startswith("You")
                 before = page.locator("#hand button.card").count()
-                page.locator("#hand button.card.legal").first.click()  # the seat plays on
+                page.click("#hint")  # one person at the table: hints are on, the expert's for this turn
+                page.wait_for_selector("#hint-text:has-text('Play ')", timeout=WAIT * 1000)
+                hinted = page.locator("#hand button.card.hinted")
+                assert hinted.count() == 1
+                hinted.focus()  # the seat plays on, from the keyboard
+                page.keyboard.press("Enter")
                 page.wait_for_selector(f"#hand:has(button.card:nth-child({before}))", state="detached",
                                        timeout=WAIT * 1000)
                 assert not errors, errors
