@@ -532,3 +532,38 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back_by_itself(tmp_path
                 browser.close()
     finally:
         host.stop()
+
+
+def test_another_site_cannot_frame_the_page_or_use_the_server(tmp_path):
+    """In Chromium, a page of another origin (here a server on another port) frames the table
+    server's page and posts to it: the frame stays empty and the post is refused (403)."""
+    import functools
+    import http.server
+
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "evil.html").write_text(f'<!doctype html><iframe id="f" src="{url}/"></iframe>')
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as p:
+            browser, page, _errors = _page(p, 1280, 800)
+            try:
+                with page.expect_response(lambda r: r.url.startswith(url), timeout=WAIT * 1000) as answer:
+                    page.goto(f"http://127.0.0.1:{evil.server_address[1]}/evil.html")  # waits for the frame too
+                assert answer.value.headers["x-frame-options"] == "DENY"
+                frame = next(f for f in page.frames if f != page.main_frame)
+                assert not frame.url.startswith(url), frame.url  # the browser put an error page in its place
+                assert frame.locator("#home").count() == 0  # nothing of the page was drawn in the frame
+                status = page.evaluate(f"fetch('{url}/tables', {{method: 'POST', body: '{{}}'}})"
+                                       ".then(r => r.status, () => 'blocked')")
+                assert status in (403, "blocked"), status
+            finally:
+                browser.close()
+    finally:
+        evil.shutdown()
+        host.stop()
