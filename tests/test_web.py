@@ -276,6 +276,10 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 assert page.locator("#panel-sheet table.sheet tbody tr").count() == 3 + 2  # short: 3 contracts
                 if shots:
                     page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}-over.png", full_page=True)
+                first = page.url
+                page.click("#again")  # a new table with the same rules and seats
+                page.wait_for_selector("#hand-line:has-text('Hand 1 of 9')", timeout=WAIT * 1000)
+                assert page.url != first and "/t/" in page.url
                 assert not errors, errors
             finally:
                 browser.close()

@@ -510,7 +510,7 @@
           onclick: () => act(b.bid, true),
         }, trump ? suitMark(trump) : null, trump ? SUIT_NAMES[trump] : key));
       }
-      const group = el("div", { class: "bid-group" }, el("h3", { text: contract.name + " (" + contract.goal + ")" }));
+      const group = el("div", { class: "bid-group" }, el("h3", { text: contract.name + (/^(Win|Lose) /.test(contract.name) ? "" : " (a " + contract.goal + " contract)") }));
       for (const [key, buttons] of rows) {
         const trumps = buttons.some((button) => button.classList.contains("trump"));
         if (trumps) group.append(el("div", { class: "bid-row" }, el("span", { class: "bid-label", text: key + ":" }), ...buttons));
