@@ -214,9 +214,17 @@ def _page(p, width: int, height: int):
     return browser, page, errors
 
 
-def _step(page) -> str:
-    """Do what the page asks of the person now (close a summary, bid, play the first legal card),
-    waiting for the page to ask; what was done."""
+def _reasons(page) -> list[str]:
+    """Why each card of the hand that may not be played now is off, once the words of the state
+    drawn have come."""
+    seq = page.locator("body").get_attribute("data-seq")
+    page.wait_for_selector(f"body[data-heard='{seq}']", timeout=WAIT * 1000)
+    return page.locator("#hand button.card[aria-disabled=true] .sr-only").all_inner_texts()
+
+
+def _step(page, before_card=None) -> str:
+    """Do what the page asks of the person now (close a summary, bid, play the first legal card,
+    calling ``before_card(page)`` first), waiting for the page to ask; what was done."""
     page.wait_for_selector(MY_TURN, timeout=WAIT * 1000)
     if page.locator("#result:not([hidden])").count():
         return "over"
@@ -228,6 +236,8 @@ def _step(page) -> str:
         pass_ = page.locator("#bidding button.bid.pass")
         (pass_ if pass_.count() else bids).first.click()
         return "bid"
+    if before_card is not None:
+        before_card(page)
     page.locator("#hand button.card.legal").first.click()
     return "card"
 
@@ -259,10 +269,9 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 _solo(page, url)
                 counts = {"card": 0, "bid": 0, "summary": 0}
                 reasons: set[str] = set()
-                while (done := _step(page)) != "over":
+                # why the cards it could not play were off: the engine's words
+                while (done := _step(page, lambda page: reasons.update(_reasons(page)))) != "over":
                     counts[done] += 1
-                    if done == "card":  # why the cards it could not play were off: the engine's words
-                        reasons.update(page.locator("#hand button.card[aria-disabled=true] .sr-only").all_inner_texts())
                     if shots and counts["card"] == 30 and done == "card":
                         page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}.png")
                 _no_sideways_scroll(page)

@@ -373,6 +373,7 @@
   function render() {
     const st = S.state;
     if (!st || !S.welcome) return;
+    document.body.dataset.seq = String(st.seq); // the state drawn (with data-heard: its words drawn too)
     if (!st.started || !st.view) { renderLobby(); return; }
     showScreen("table");
     renderTable();
