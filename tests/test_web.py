@@ -34,7 +34,8 @@ from stepping_stones.net.remote import hand_events
 from test_serve import CHROMIUM, _browser
 
 SUIT_WORDS = {"C": "Cherry Blossoms", "K": "Koi", "L": "Stone Lanterns", "B": "Bridges"}
-PAGES = ("/", "/t/ABCDE-FGHJK", "/t/abcdefghjk?name=Ann", "/web/app.js", "/web/app.css", "/web/icon.svg")
+PAGES = ("/", "/t/ABCDE-FGHJK", "/t/abcdefghjk?name=Ann", "/web/app.js", "/web/cards.js", "/web/app.css",
+         "/web/icon.svg")
 
 
 # --- the door, without a browser --------------------------------------------------------------------
@@ -55,7 +56,7 @@ def test_the_pages_are_served_behind_the_door_and_cannot_be_framed(tmp_path):
                     assert r.headers["X-Frame-Options"] == "DENY"
                     assert r.headers["X-Content-Type-Options"] == "nosniff"
                     if path.startswith("/t/") or path == "/":
-                        assert r.content_type == "text/html" and '<script src="/web/app.js" defer>' in body
+                        assert r.content_type == "text/html" and '<script type="module" src="/web/app.js">' in body
                         assert "<script>" not in body and "style=" not in body  # nothing inline: the policy holds
                 for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Host": "evil.example"},
                               {"Host": f"127.0.0.1.nip.io:{url.rsplit(':', 1)[1]}"}):
@@ -108,7 +109,7 @@ def test_web_starts_a_server_on_this_machine_and_opens_its_page(tmp_path):
             async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/") as r:
                 return await r.text()
 
-        assert '<script src="/web/app.js" defer>' in asyncio.run(get())
+        assert '<script type="module" src="/web/app.js">' in asyncio.run(get())
     finally:
         proc.send_signal(2)
         out, err = proc.communicate(timeout=WAIT)

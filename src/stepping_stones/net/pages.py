@@ -37,7 +37,8 @@ from .remote import HINTS_OFF, UNDO_OFF, hand_events, replica
 __all__ = ["MAX_WORDS_REQUEST", "add_pages", "words_for"]
 
 WEB: Final = Path(__file__).with_name("web")
-FILES: Final = {"app.js": "text/javascript", "app.css": "text/css", "icon.svg": "image/svg+xml"}
+FILES: Final = {"app.js": "text/javascript", "cards.js": "text/javascript", "app.css": "text/css",
+                "icon.svg": "image/svg+xml"}
 """The page's files besides ``index.html``, by name, with their types."""
 MAX_WORDS_REQUEST: Final = 64 * 1024
 """The largest ``POST /words`` (a whole game's view is some 6 to 20 KiB)."""
