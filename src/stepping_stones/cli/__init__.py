@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "play": ".play",
     "serve": ".serve",
     "host": ".host",
+    "web": ".web",
     "table": ".table",
     "join": ".join",
     "replay": ".replay",

@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from ..net.client import Refused, open_table
+    from ..net.client import Refused, open_table, server_url
     from ..net.protocol import CHOSEN_SEED, NewTable
     from ..storage.records import RecordRules
 
@@ -80,13 +80,15 @@ def run_new(args: argparse.Namespace) -> int:
     except Refused as exc:
         print(f"table new: {exc}", file=sys.stderr)
         return 1
+    link = f"{server_url(args.server)}/t/{opened.code}"  # the server's own web page sits at it (docs/online.md)
     if args.json:
-        print(json.dumps({"code": opened.code, "table": opened.table, "server": args.server,
+        print(json.dumps({"code": opened.code, "table": opened.table, "server": args.server, "link": link,
                           "seats": [s.kind if s.kind == "open" else s.level for s in opened.seats]}))
     else:
         print(f"code: {opened.code}")
-        print(f"Send the code to the players; each joins with it. A bot: stepping-stones table bot "
-              f"{opened.code} --server {args.server}", file=sys.stderr)
+        print(f"link: {link}", file=sys.stderr)
+        print(f"Send the code or the link to the players; each joins with it (the link in a web browser). A bot: "
+              f"stepping-stones table bot {opened.code} --server {args.server}", file=sys.stderr)
     return 0
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from yarl import URL
 
-__all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "url_host"]
+__all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "page_headers", "url_host"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
@@ -165,6 +165,21 @@ def security_headers(websocket_url: str) -> dict[str, str]:
         "Cross-Origin-Opener-Policy": "same-origin",
         "Cross-Origin-Resource-Policy": "same-origin",
     }
+
+
+def page_headers(websocket_url: str) -> dict[str, str]:
+    """``security_headers`` for the table server's own page (``net/pages.py``): its files and its
+    websocket only, and nothing inline at all (it has no inline script or style)."""
+    policy = "; ".join([
+        "default-src 'self'",
+        "img-src 'self' data:",
+        f"connect-src 'self' {websocket_url}".rstrip(),
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "object-src 'none'",
+    ])
+    return {**security_headers(websocket_url), "Content-Security-Policy": policy}
 
 
 def listening_socket(host: str, port: int, backlog: int) -> socket.socket:

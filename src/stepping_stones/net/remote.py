@@ -97,6 +97,35 @@ def _changes(names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts],
             yield f"{name} is back at the table." if b.connected else f"{name} lost the connection."
 
 
+HandEvent = tuple[str, str, int | None, Trick | None]
+"""An event of a hand: its kind (``deal``, ``bid``, ``puddle``, ``card``, ``trick``), its sentence,
+the seat it is about and, for a trick won, the trick."""
+
+
+def hand_events(teller: Teller, hand: PastHand, live: PlayerView | None, mine: Teller | None = None) -> list[HandEvent]:
+    """Every event of ``hand`` so far, in the sentences of plain mode (``teller`` speaks for the
+    seat; ``mine``, if given, tells the seat's own moves: a computer's while it stands in);
+    ``live`` is the view while the hand is being bid or played (it knows the puddle)."""
+    mine = mine or teller
+    out: list[HandEvent] = [("deal", teller.dealt(hand.number, hand.forehand), hand.forehand, None)]
+    in_puddle = hand.puddle or (live is not None and live.in_puddle)
+    puddle_seat = hand.declarer if hand.puddle else (live.bidder if live is not None else None)
+    for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
+        out.append(("bid", (mine if seat == HUMAN else teller).bid(seat, bid, puddle=i >= NUM_SEATS), seat, None))
+        if i == NUM_SEATS - 1 and in_puddle and puddle_seat is not None:
+            out.append(("puddle", teller.puddle(puddle_seat), puddle_seat, None))
+    tricks = hand.tricks()
+    declaration = hand.declaration
+    for k, (seat, card) in enumerate(zip(hand.play_seats, hand.plays, strict=True)):
+        told = (mine if seat == HUMAN else teller).card(seat, card, k // NUM_SEATS + 1, k % NUM_SEATS == 0)
+        out.append(("card", told, seat, None))
+        trick = tricks[k // NUM_SEATS]
+        if k % NUM_SEATS == NUM_SEATS - 1 and trick.finished and declaration is not None:
+            reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
+            out.append(("trick", teller.trick_won(trick, reason), trick.winner, trick))
+    return out
+
+
 @dataclass(frozen=True)
 class TableTurn:
     """Someone else is to act (or the table waits for the server): nothing for the person to do
@@ -371,34 +400,12 @@ class RemoteFlow(Choosing):
             self._tell_hand(current, view)
 
     def _tell_hand(self, hand: PastHand, live: PlayerView | None) -> None:
-        events = self._hand_events(hand, live)
+        assert self._teller is not None and self._stand_teller is not None
+        events = hand_events(self._teller, hand, live, self._stand_teller if self.stood_in else None)
         done = self._told_in.get(hand.number, 0)
         for kind, text, seat, trick in events[done:]:
             self._tell(kind, text, seat, trick)
         self._told_in[hand.number] = max(done, len(events))
-
-    def _hand_events(self, hand: PastHand, live: PlayerView | None) -> list[tuple[str, str, int | None, Trick | None]]:
-        teller = self._teller
-        assert teller is not None and self._stand_teller is not None
-        mine = self._stand_teller if self.stood_in else teller  # who made seat 0's moves told now
-        out: list[tuple[str, str, int | None, Trick | None]] = [
-            ("deal", teller.dealt(hand.number, hand.forehand), hand.forehand, None)]
-        in_puddle = hand.puddle or (live is not None and live.in_puddle)
-        puddle_seat = hand.declarer if hand.puddle else (live.bidder if live is not None else None)
-        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
-            out.append(("bid", (mine if seat == HUMAN else teller).bid(seat, bid, puddle=i >= NUM_SEATS), seat, None))
-            if i == NUM_SEATS - 1 and in_puddle and puddle_seat is not None:
-                out.append(("puddle", teller.puddle(puddle_seat), puddle_seat, None))
-        tricks = hand.tricks()
-        declaration = hand.declaration
-        for k, (seat, card) in enumerate(zip(hand.play_seats, hand.plays, strict=True)):
-            told = (mine if seat == HUMAN else teller).card(seat, card, k // NUM_SEATS + 1, k % NUM_SEATS == 0)
-            out.append(("card", told, seat, None))
-            trick = tricks[k // NUM_SEATS]
-            if k % NUM_SEATS == NUM_SEATS - 1 and trick.finished and declaration is not None:
-                reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
-                out.append(("trick", teller.trick_won(trick, reason), trick.winner, trick))
-        return out
 
     # --- the loop ----------------------------------------------------------------------------------
 
@@ -592,5 +599,5 @@ def _turned_seats(message: State, by: int) -> list[SeatFacts]:
     return [message.seats[(s + by) % NUM_SEATS] for s in range(NUM_SEATS)]
 
 
-__all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "RemoteFlow", "TableTurn", "refusal_of", "replica",
+__all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "HandEvent", "RemoteFlow", "TableTurn", "hand_events", "refusal_of", "replica",
            "seat_words", "turned"]

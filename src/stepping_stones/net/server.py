@@ -1,6 +1,7 @@
 """The table server (``stepping-stones host``): aiohttp, a websocket per seat, the door in front.
 
-- ``GET /``: one line saying what this is;
+- ``GET /``, ``GET /t/CODE``, ``GET /web/FILE``, ``POST /words``: the server's own web page
+  (``pages.py``);
 - ``POST /tables``: open a table (``protocol.NewTable`` in, ``protocol.TableOpened`` out);
 - ``GET /ws``: a seat's websocket, speaking ``protocol`` (docs/protocol.md).
 
@@ -38,8 +39,8 @@ from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseate
 from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog
+from .pages import add_pages
 from .protocol import (
-    VERSION,
     Act,
     Error,
     Hello,
@@ -227,15 +228,11 @@ class TableServer:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
         app.add_routes([
-            web.get("/", self.handle_index),
             web.post("/tables", self.handle_new_table),
             web.get("/ws", self.handle_ws),
         ])
+        add_pages(app, lambda: self.door, TokenBucket)  # the web page: /, /t/CODE, /web/FILE, POST /words
         return app
-
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(text=f"Stepping Stones table server (protocol {VERSION}). Open a table with: "
-                                 f"stepping-stones table new --server {self.door.shown_url if self.door else ''}\n")
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
         remote = request.remote or "?"

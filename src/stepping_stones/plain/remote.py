@@ -18,7 +18,7 @@ from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
 from ..flow import GameOver, HandSummary, PersonTurn
-from ..net.client import Refused
+from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import Error, SeatFacts, State, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
@@ -298,8 +298,9 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
         print(f"You are back in your seat, seat {welcome.seat + 1} of table {escape(welcome.code)}, as "
               f"{escape(welcome.name)}.", file=out, flush=True)
     else:
-        print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}.",
-              file=out)
+        link = f"{server_url(connection.server)}/t/{welcome.code}"
+        print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}. "
+              f"The table's link, for a web browser: {escape(link)}", file=out)
     if welcome.secret is None:
         pass  # back at a table: its first state says whether it has started
     elif typing is not None:

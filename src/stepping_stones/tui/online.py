@@ -313,12 +313,15 @@ class LobbyScreen(Screen[None]):
         self.server = server
 
     def compose(self) -> ComposeResult:
+        from ..net.client import server_url
+
         welcome = self.seat.welcome
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="lobby"):
             yield Static(Text.assemble(("Invite code: ", "bold"), (welcome.code, "bold reverse")), id="lobby-code")
             yield Static(Text(f"Send it to the people you play with: they join with it from the app's Play online, "
-                              f"or with  stepping-stones join {welcome.code} --server {self.server}", style="italic"),
+                              f"or with  stepping-stones join {welcome.code} --server {self.server}, or in a web "
+                              f"browser at {server_url(self.server)}/t/{welcome.code}", style="italic"),
                          id="lobby-how")
             yield Static(id="lobby-seats")
             yield Static(id="lobby-notes")
