@@ -102,10 +102,10 @@ def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the
     value = _state(game, 40).model_dump()
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
     flow.receive(State.model_validate(value))
-    assert flow.state.waiting == "Your turn: 120 s before a computer takes your seat."
+    assert flow.state.waiting == "Your turn: 120 s left."
     now[0] += 30.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: 90 s before a computer takes your seat."
+    assert flow.state.waiting == "Your turn: 90 s left."
     now[0] += 95.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: a computer takes your seat any moment now."
+    assert flow.state.waiting == "Your turn: time is up, a computer plays next."

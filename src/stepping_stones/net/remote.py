@@ -197,7 +197,8 @@ class RemoteFlow(Choosing):
         return max(0.0, self.welcome.timeout - (self.clock() - self._turn_since))
 
     def tick(self) -> None:
-        """A second has passed: the state's "Your turn" line says how long is left."""
+        """A second has passed: the state's "Your turn" line says how long is left before a computer
+        takes the seat."""
         if self._turn_since is not None and self._my_turn():
             with self._change():
                 self._dirty = True
@@ -210,9 +211,9 @@ class RemoteFlow(Choosing):
             left = self.seconds_left()
             if left is None:
                 return seats, "Your turn."
-            if left < 1:
-                return seats, "Your turn: a computer takes your seat any moment now."
-            return seats, f"Your turn: {left:.0f} s before a computer takes your seat."
+            if left < 1:  # short: it ends the top bar, in 80 columns
+                return seats, "Your turn: time is up, a computer plays next."
+            return seats, f"Your turn: {left:.0f} s left."
         if waiting is None or waiting.seat == by:
             return seats, None
         if waiting.computer:
