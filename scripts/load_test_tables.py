@@ -96,7 +96,7 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
     tables = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(_address(i), 0))) for i in range(n)]
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
-        codes = [(await open_table(url, NewTable(rules=rules, seed=f"load-{i}"), session)).code for i in range(n)]
+        codes = [(await open_table(url, NewTable(rules=rules), session)).code for _ in range(n)]
         clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
                    for i, code in enumerate(codes) for k in range(3)]
         for client in clients:

@@ -247,5 +247,5 @@ async def three_fronts(folder: Path, host: Host, *, kill_at: str, whole: bool) -
         records.append(Path(plain.lines[-1][len("record: "):]))
     home = Path(os.environ["STEPPING_STONES_HOME"])
     records += sorted((home / "data" / "games").glob("online-*.json"))
-    records += sorted((host.folder / "games").glob("table-*.json"))
+    records += sorted((host.folder / "games").glob("table-*[0-9a-f].json"))
     return Fronts(plain.lines, status, err, events, records)

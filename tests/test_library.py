@@ -73,6 +73,7 @@ def expected_stats(paths: list[Path], name: str, assisted: set[Path] = frozenset
         "shared_wins": shared,
         "mean_points": sum(points) / len(points) if points else None,
         "assisted_games": sum(1 for p in assisted if name in read_record(p).players),
+        "stand_in_games": 0,  # no table's game here
         "per_contract": {
             cid: {"games": len(d["counts"]), "mean_count": sum(d["counts"]) / len(d["counts"]),
                   "mean_points": sum(d["points"]) / len(d["points"]), "firsts": d["firsts"]}
@@ -213,11 +214,12 @@ def test_an_older_schema_is_migrated_not_rebuilt(home, tmp_path, capsys, monkeyp
     run_cli(capsys, "library", "import", str(tmp_path / "in"))
     monkeypatch.setattr(library_module, "MIGRATIONS",
                         [*library_module.MIGRATIONS, ["CREATE INDEX games_by_played ON games(played)"]])
-    monkeypatch.setattr(library_module, "SCHEMA_VERSION", 2)
+    newer = library_module.SCHEMA_VERSION + 1
+    monkeypatch.setattr(library_module, "SCHEMA_VERSION", newer)
     with Library.open() as library:
         assert library.notices == []
         assert len(library.history()) == 2
-        assert library.conn.execute("PRAGMA user_version").fetchone() == (2,)
+        assert library.conn.execute("PRAGMA user_version").fetchone() == (newer,)
         assert library.conn.execute("SELECT name FROM sqlite_master WHERE name = 'games_by_played'").fetchone()
 
 
@@ -289,7 +291,7 @@ def test_no_games_yet(home, capsys):
     assert code == 2 and err.splitlines()[-1].startswith("stats: the library has no games yet")
     assert json.loads(run_cli(capsys, "stats", "--player", "Nobody", "--json")[1]) == {
         "player": "Nobody", "games": 0, "wins": 0, "shared_wins": 0, "mean_points": None, "assisted_games": 0,
-        "per_contract": {}}
+        "stand_in_games": 0, "per_contract": {}}
     assert run_cli(capsys, "history", "--json")[1] == "[]\n"
 
 
@@ -517,3 +519,43 @@ def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(ho
     assert "evil\x1b]0;x\x07.json" in by_file and "a\\b.json" in by_file
     code, out, _err = run_cli(capsys, "history")
     assert code == 0 and "\x1b" not in out
+
+
+def test_a_library_made_under_an_older_version_becomes_owner_only(tmp_path):
+    import stat
+
+    with Library.open(tmp_path, sync=False):
+        pass
+    (tmp_path / "library.sqlite3").chmod(0o644)  # as SQLite made it under umask 022
+    with Library.open(tmp_path, sync=False) as library:
+        library.conn.execute("PRAGMA user_version")
+        files = [p for p in tmp_path.iterdir() if p.name.startswith("library.sqlite3")]
+        assert {p.name for p in files} >= {"library.sqlite3", "library.sqlite3.lock"}
+        assert {p.name: stat.S_IMODE(os.stat(p).st_mode) for p in files} == {p.name: 0o600 for p in files}
+
+
+def test_a_library_of_schema_1_gains_the_stand_in_column_and_keeps_its_games(home, tmp_path, capsys):
+    make_records(tmp_path / "in", 2)
+    run_cli(capsys, "library", "import", str(tmp_path / "in"))
+    db = home / "data" / "library.sqlite3"
+    with sqlite3.connect(db) as conn:  # the library as version 1 left it
+        conn.executescript("ALTER TABLE seats DROP COLUMN stood_in; PRAGMA user_version = 1")
+    with Library.open() as library:
+        assert library.notices == []  # migrated, not built again
+        assert len(library.history()) == 2
+        assert library.conn.execute("PRAGMA user_version").fetchone() == (library_module.SCHEMA_VERSION,)
+        assert all(e.stood_in == [[], [], []] for e in library.history())
+
+
+def test_only_a_table_s_sidecar_has_stand_ins_and_only_for_people():
+    from pydantic import ValidationError
+
+    from stepping_stones.storage.sidecar import SessionInfo
+
+    table = SessionInfo(seed="s", levels=["random", None, None], table=True, stood_in=[[], [5, 6], []])
+    assert SessionInfo.model_validate_json(table.text()) == table
+    for bad in ({"levels": [None, "random", "random"], "stood_in": [[2], [], []]},  # the app's game
+                {"levels": ["random", None, None], "table": True, "stood_in": [[3], [], []]},  # a computer's seat
+                {"levels": ["random", "random", "random"], "table": True}):  # nobody
+        with pytest.raises(ValidationError):
+            SessionInfo(seed="s", **bad)

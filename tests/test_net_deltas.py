@@ -41,7 +41,7 @@ def _step(table: Table, rng: Random, stand_in_at: int, steps: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), computer=st.booleans(), stand_in_at=st.integers(0, 80))
 def test_a_delta_applied_to_the_state_before_gives_exactly_the_whole_state(seed, computer, stand_in_at):
     rng = Random(seed)
-    table = Table.new(new_table(("open", "random" if computer else "open", "open"), seed=str(seed)))
+    table = Table.new(new_table(("open", "random" if computer else "open", "open")), seed=str(seed))
     held: list[dict | None] = [None, None, None]  # what each seat's client holds
     last = [None, None, None]
     deltas = 0

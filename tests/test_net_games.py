@@ -5,20 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from random import Random
 
+import aiohttp
 import pytest
 
 from net_support import WAIT, Clock, new_table, next_state, running, three_bots
+from stepping_stones.ai import make_ai
 from stepping_stones.cli import main
+from stepping_stones.game.match import Match, Seeds
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
 from stepping_stones.net.journal import FileTableStore, TableFile
-from stepping_stones.net.protocol import State
+from stepping_stones.net.protocol import CHOSEN_SEED, State
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import TableError
 from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.storage.library import Library
+from stepping_stones.storage.records import game_from_record
 
 
 def _replays(path: Path, capsys) -> dict:
@@ -28,7 +34,7 @@ def _replays(path: Path, capsys) -> dict:
 
 
 def _finished(folder: Path) -> tuple[Path, TableFile]:
-    (record,) = sorted((folder / "games").glob("table-*.json"))
+    (record,) = sorted((folder / "games").glob("table-*[0-9a-f].json"))
     notes = TableFile.model_validate_json((folder / "notes" / f"{record.stem}.table.json").read_text())
     return record, notes
 
@@ -70,7 +76,7 @@ def test_a_filed_table_leaves_the_server_s_memory_and_its_code_and_secret_are_sp
         return server, opened.code, welcome.secret  # stopped: every change, the filing too, is done
 
     server, code, secret = asyncio.run(game())
-    assert len(list((tmp_path / "games").glob("table-*.json"))) == 1
+    assert len(list((tmp_path / "games").glob("table-*[0-9a-f].json"))) == 1
     assert server.tables.tables == {} and server.tables.by_code == {}
 
     class Nobody:
@@ -108,7 +114,7 @@ def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):
             pass
 
     asyncio.run(again())
-    assert sorted((tmp_path / "games").glob("table-*.json")) == [record]
+    assert sorted((tmp_path / "games").glob("table-*[0-9a-f].json")) == [record]
     assert list((tmp_path / "tables").glob("*.jsonl")) == []
     with Library.open(tmp_path, sync=False) as library:
         assert [Path(e.file).name for e in library.history()] == [record.name]
@@ -182,7 +188,7 @@ def test_two_clients_claiming_the_last_seat_at_once(tmp_path):
 def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_path):
     clock = Clock()
 
-    async def game() -> None:
+    async def game() -> list[State]:
         async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann, \
@@ -223,8 +229,107 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                 back = await next_state(ann, lambda s: not s.seats[0].stand_in)
                 assert back.seats[0].connected
                 async with asyncio.timeout(WAIT):
-                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
-        _record, notes = _finished(tmp_path)
-        assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
+                    return await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
 
-    asyncio.run(game())
+    finals = asyncio.run(game())
+    record, notes = _finished(tmp_path)
+    assert notes.substitutions and all(s.seat == 0 for s in notes.substitutions)
+    hands = sorted({s.hand for s in notes.substitutions})
+    for final in finals:  # every final screen can say which hands a computer played for Ann
+        assert [s.stood_in for s in final.seats] == [hands, [], []]
+    sidecar = json.loads(record.with_suffix(".session.json").read_text())
+    assert sidecar["table"] and sidecar["stood_in"] == [hands, [], []] and sidecar["levels"][:2] == [None, None]
+    assert sidecar["seed"] == notes.seed  # the seed, once the game is over
+    with Library.open(tmp_path, sync=False) as library:
+        (entry,) = library.history()
+        ann, bo = library.stats("Ann"), library.stats("Bo")
+        everything = library.stats("Ann", include_assisted=True)
+    assert entry.stood_in == [hands, [], []] and not entry.assisted
+    assert (ann.games, ann.stand_in_games) == (0, 1)  # Ann's game is counted apart...
+    assert (bo.games, bo.stand_in_games) == (1, 0)  # ...Bo's is his
+    assert everything.games == 1
+    from stepping_stones.cli.history import assisted_text
+
+    which = f"hand {hands[0]}" if len(hands) == 1 else f"hands {', '.join(map(str, hands))}"
+    assert assisted_text(entry) == f"computer for Ann ({which})"
+
+
+def test_the_server_s_folders_and_library_are_its_owner_s_alone_under_umask_022(tmp_path):
+    folder = tmp_path / "server" / "data"  # neither there yet: the server makes both
+
+    async def game() -> None:
+        async with running(folder) as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann") as client:
+                await client.join()
+                async with asyncio.timeout(WAIT):
+                    await play_randomly(client, Random(2))
+
+    was = os.umask(0o022)
+    try:
+        asyncio.run(game())
+    finally:
+        os.umask(was)
+    made = [tmp_path / "server", folder, *(p for p in folder.rglob("*"))]
+    assert {p.name for p in made} >= {"server", "data", "tables", "games", "notes", "library.sqlite3"}
+    loose = {str(p.relative_to(tmp_path)): oct(p.stat().st_mode & 0o777) for p in made if p.stat().st_mode & 0o077}
+    assert loose == {}
+
+
+Receive = Callable[..., Awaitable[aiohttp.WSMessage]]
+
+
+def _listening(receive: Receive, texts: list[str]) -> Receive:
+    """A websocket's ``receive`` that keeps the text of every message it hands on in ``texts``."""
+    async def listening(timeout: float | None = None) -> aiohttp.WSMessage:
+        message = await receive(timeout)
+        if message.type == aiohttp.WSMsgType.TEXT:
+            texts.append(message.data)
+        return message
+
+    return listening
+
+
+def test_nobody_can_choose_or_learn_a_table_s_seed_until_its_game_is_over(tmp_path, capsys):
+    """The deals and the computers' choices follow from the table's seed: a client may not choose
+    it, no seat is sent it while the game goes on, and the game's notes hold it once it is over."""
+    request = new_table(("open", "random", "random"))
+
+    async def game() -> list[list[str]]:
+        async with running(tmp_path) as (_server, url):
+            chosen = json.loads(request.model_dump_json()) | {"seed": "guessed"}
+            async with aiohttp.ClientSession() as session, \
+                    session.post(f"{url}/tables", data=json.dumps(chosen)) as response:
+                assert response.status == 400
+                assert CHOSEN_SEED in (await response.json())["message"]
+            heard: list[list[str]] = []
+            for _ in range(2):  # the same request twice
+                opened = await open_table(url, request)
+                async with SeatClient(url, code=opened.code, name="Ann") as client:
+                    await client.join()
+                    ws = client._ws
+                    assert ws is not None
+                    texts: list[str] = []
+                    ws.receive = _listening(ws.receive, texts)  # type: ignore[method-assign]
+                    async with asyncio.timeout(WAIT):
+                        await play_randomly(client, Random(4))
+                heard.append(texts)
+            return heard
+
+    heard = asyncio.run(game())
+    assert main(["table", "new", "--server", "http://127.0.0.1:1", "--seed", "guessed"]) == 2
+    assert capsys.readouterr().err == f"table new: --seed: {CHOSEN_SEED}\n"
+    filed = sorted((tmp_path / "games").glob("table-*[0-9a-f].json"))
+    notes = [TableFile.model_validate_json((tmp_path / "notes" / f"{r.stem}.table.json").read_text()) for r in filed]
+    assert len(notes) == 2 and notes[0].seed != notes[1].seed
+    deals = []
+    for note, texts in zip(notes, heard, strict=False):
+        assert len(note.seed) == 32 and len(texts) > 50
+        assert not any(note.seed in text for text in texts)  # never sent to the seat while it played
+        assert note.record is not None
+        game = game_from_record(note.record)  # the seed in the notes replays the deal
+        match = Match.new(game.rules, [make_ai("random")] * 3, Seeds(note.seed), players=tuple(game.players))
+        match.step()
+        assert match.game.log[0].deal == game.log[0].deal
+        deals.append(game.log[0].deal)
+    assert deals[0] != deals[1]  # the same request, other cards: the deal is not the client's to know

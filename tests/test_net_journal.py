@@ -32,7 +32,7 @@ def _keep(table: Table, store: TableStore) -> None:
 def _played(store: TableStore, actions: int, stand_in_at: int | None = None) -> Table:
     """A table of three people, ``actions`` random bids and cards into its game, kept after each;
     from ``stand_in_at`` on a computer plays for seat 0."""
-    table = Table.new(NewTable(rules=rules(), seed="journal"))
+    table = Table.new(NewTable(rules=rules()), seed="journal")
     _keep(table, store)
     for name in ("Ann", "Bo", "Cy"):
         table.claim(name)

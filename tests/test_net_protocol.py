@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from random import Random
 
 import pytest
@@ -17,6 +18,7 @@ from stepping_stones.net.protocol import (
     MAX_CLIENT_MESSAGE,
     Act,
     Hello,
+    NewTable,
     Ping,
     ProtocolError,
     Start,
@@ -102,7 +104,8 @@ def test_client_messages_are_checked_at_the_boundary():
 def test_another_version_is_told_so_in_one_line():
     with pytest.raises(VersionMismatch, match="versions 1 and 2 of the table protocol, the client version 3"):
         parse_client('{"type":"hello","version":3,"whatever":"a later version may send"}')
-    for version, named in (('"2"', 'not the text "2"'), ("true", "not true"), ("2.0", "not 2.0"), ("[2]", "not a list")):
+    for version, named in (('"2"', 'not the text "2"'), ("true", "not true"), ("2.0", "not 2.0"),
+                           ("[2]", "not a list")):
         with pytest.raises(ProtocolError) as caught:  # not another version: no version at all
             parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
         assert not isinstance(caught.value, VersionMismatch)
@@ -198,6 +201,9 @@ def test_a_table_request_is_checked():
                  '"seats":["expert","expert","expert"]}', '{"seed":"\\u0007"}']:
         with pytest.raises(ProtocolError):
             parse_new_table(data)
+    with pytest.raises(ProtocolError, match="nobody can know the deal: a seed cannot be chosen"):
+        parse_new_table('{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
+                        '"seed":"my-lucky-deal"}')
 
 
 def test_invite_codes_are_short_readable_and_hard_to_guess():
@@ -231,6 +237,37 @@ def test_seat_secrets_are_long_compared_by_digest_and_never_kept():
     assert caught.value.code == "table-full"
 
 
+@pytest.mark.parametrize("name", ["Ann\u200d", "\u0410nn", "ANN", "\uff21nn", "\U0001d400nn", "Ann "])
+def test_a_name_that_looks_like_a_seated_one_is_taken(name):
+    """A joiner after it, a Cyrillic or full-width letter, another case: it reads "Ann"."""
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    table.claim("Ann")
+    second, _secret = table.claim(name)
+    seated = table.seats[second].name
+    assert seated is not None and seated.endswith(" 2") and seated != "Ann"
+    assert unicodedata.normalize("NFKC", seated) == seated  # taken in as NFKC: full-width "Ａ" is "A"
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800", "\u200d", "\u115f\u1160", "\u3000", "\u2800\u200d", "\ufe0f",
+                                  "A" + "\u0301" * 19, "x\u0489\u0489\u0489\u0489"])
+def test_an_invisible_or_blank_name_or_a_pile_of_marks_is_refused(name):
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    with pytest.raises(TableError) as caught:
+        table.claim(name)
+    assert caught.value.code == "bad-message"
+    assert "blank or invisible" in str(caught.value) or "marks on one letter" in str(caught.value)
+    assert all(s.kind == "open" for s in table.seats)  # nothing taken
+    with pytest.raises(ProtocolError, match=r"blank or invisible|marks on one letter"):  # refused at the door too
+        parse_client(json.dumps({"type": "hello", "version": 2, "code": "ABCDE-FGHJK", "name": name}))
+
+
+def test_names_of_other_people_are_theirs():
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    for name in ("Zoë", "Zoe\u0308 ", "Ngọc"):  # the second is the first, decomposed
+        table.claim(name)
+    assert [s.name for s in table.seats] == ["Zoë", "Zoë 2", "Ngọc"]
+
+
 def test_state_messages_are_plain_json_of_the_declared_fields():
     from stepping_stones.net.protocol import NewTable
 
@@ -256,7 +293,7 @@ def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
 
     for seed, seats in (("w1", ["open", "open", "open"]), ("w2", ["open", "random", "open"])):
         table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
-                                   seats=seats, seed=seed))  # type: ignore[arg-type]
+                                   seats=seats), seed=seed)  # type: ignore[arg-type]
         rng = Random(seed)
 
         _same_states(table)

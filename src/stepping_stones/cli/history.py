@@ -50,6 +50,17 @@ def winner_text(entry: HistoryEntry) -> str:
     return " and ".join(escape(entry.players[s]) for s in entry.winners)
 
 
+def assisted_text(entry: HistoryEntry) -> str:
+    """Whose game was helped: ``yes`` for a hint or an undo, and each person a computer played
+    for at a table (``computer for Ann (hands 5-7)``)."""
+    parts = ["yes"] if entry.assisted else []
+    for seat, hands in enumerate(entry.stood_in):
+        if hands:
+            which = f"hand {hands[0]}" if len(hands) == 1 else f"hands {', '.join(map(str, hands))}"
+            parts.append(f"computer for {escape(entry.players[seat])} ({which})")
+    return "; ".join(parts)
+
+
 def print_history(entries: list[HistoryEntry]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -65,6 +76,6 @@ def print_history(entries: list[HistoryEntry]) -> None:
             Text(e.played[:16]), Text(e.rules.describe()),
             Text(", ".join(escape(p) for p in e.players)),
             Text(" / ".join(f"{p:+d}" for p in e.points)),
-            Text(winner_text(e)), Text("yes" if e.assisted else ""),
+            Text(winner_text(e)), Text(assisted_text(e)),
         )
     console.print(table)

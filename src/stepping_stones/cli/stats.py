@@ -20,11 +20,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="a player's statistics over the finished games in the library",
         description="Games, wins, mean points and per-contract figures of one player over the finished games "
         "in the library (docs/library.md). Without --player: the person of the most recent game (seat 0, "
-        "where the app seats you). Games where a hint or an undo was used are counted apart.",
+        "where the app seats you). Games where a hint or an undo was used, and games at a table where a "
+        "computer played for the player, are counted apart.",
     )
     p.add_argument("--player", metavar="NAME", help="the player's name as in the records (default: yours)")
     p.add_argument("--include-assisted", action="store_true",
-                   help="count games where a hint or an undo was used like the others")
+                   help="count games where a hint or an undo was used, or a computer played for the player, "
+                   "like the others")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -70,6 +72,7 @@ def print_stats(stats: PlayerStats) -> None:
     console.print(Text(
         f"{name}: {stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
         f"mean points {_num(stats.mean_points, sign=True)}; {stats.assisted_games} assisted games ({apart})"
+        + (f"; {stats.stand_in_games} with a computer standing in ({apart})" if stats.stand_in_games else "")
     ))
     if not stats.per_contract:
         return

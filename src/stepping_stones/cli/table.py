@@ -47,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="the level of the computers that take the seats still open when the table starts early")
     new.add_argument("--names", type=names, default=[None, None, None], metavar="NAME,NAME,NAME",
                      help="the computer seats' names (people name themselves when they join)")
-    new.add_argument("--seed", type=seed, help="deal seed (default: a fresh one)")
+    new.add_argument("--seed", help=argparse.SUPPRESS)  # refused with the reason: the server deals
     new.add_argument("--json", action="store_true", help="print the table as JSON")
     new.set_defaults(run=run_new)
     bot = tsub.add_parser("bot", help="seat bots that play random legal moves at a table",
@@ -63,13 +63,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run_new(args: argparse.Namespace) -> int:
     from ..net.client import Refused, open_table
-    from ..net.protocol import NewTable
+    from ..net.protocol import CHOSEN_SEED, NewTable
     from ..storage.records import RecordRules
 
+    if args.seed is not None:
+        print(f"table new: --seed: {CHOSEN_SEED}", file=sys.stderr)
+        return 2
     try:
         rules = rules_from_args(args)
-        request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names,
-                           seed=args.seed)
+        request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names)
     except (RulesError, ValueError) as exc:
         print(f"table new: {' '.join(str(exc).split())[:300]}", file=sys.stderr)
         return 2

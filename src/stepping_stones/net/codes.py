@@ -1,9 +1,10 @@
-"""A table's invite code and each person's seat secret.
+"""A table's invite code, each person's seat secret, and the seed the table is dealt from.
 
 An invite code is short enough to read out (``K7QX2-MRB9T``) and good only for a seat that is still
 open; a seat secret is 256 bits from the system's generator, given to its person once, and the
 server keeps only its SHA-256 (``digest``), which it compares in constant time: a secret is never
-logged, stored or sent to another seat.
+logged, stored or sent to another seat.  A table's seed (``new_seed``, 128 bits) decides every
+deal and every computer's choice: the server keeps it to itself until the game is over.
 """
 
 from __future__ import annotations
@@ -43,3 +44,9 @@ def digest(secret: str) -> str:
 def new_secret() -> str:
     """A fresh seat secret (43 characters), to be given to its person once."""
     return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def new_seed() -> str:
+    """A fresh seed for a table's deals and its computers' choices: 128 bits from the system's
+    generator, which nobody can guess or choose."""
+    return secrets.token_hex(16)

@@ -224,6 +224,8 @@ class SeatFacts(_Model):
     level: Level | None  # a computer's level, or the level that stands in for a person
     connected: bool  # a person's client is connected (a computer always is)
     stand_in: bool  # a computer plays for this person until they come back
+    # the hands in which a computer played for this person (a final screen says so)
+    stood_in: Annotated[list[Annotated[int, Field(ge=1, le=MAX_HANDS)]], Field(max_length=MAX_HANDS)] = []
 
 
 class Waiting(_Model):
@@ -337,21 +339,29 @@ _SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong] = Ty
 # --- opening a table (HTTP) ----------------------------------------------------------------------
 
 
+CHOSEN_SEED: Final = ("a table on a server is dealt from the server's own randomness, so that nobody can know "
+                      "the deal: a seed cannot be chosen (leave it out)")
+
+
 class NewTable(_Model):
     """``POST /tables``: the rules, each seat (``open`` for a person, or a computer's level), the
-    level that takes the seats still open when the table starts early, the computers' names."""
+    level that takes the seats still open when the table starts early, the computers' names (and
+    no ``seed``: the server deals)."""
 
     rules: RecordRules
     seats: Annotated[list[Literal["open"] | Level], Field(min_length=3, max_length=3)] = ["open", "open", "open"]
     level: Level = "heuristic"
     names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
-    seed: Annotated[str, Field(min_length=1, max_length=SEED_LENGTH)] | None = None
+    seed: Annotated[str, Field(max_length=SEED_LENGTH)] | None = None  # refused: see ``_no_seed``
 
     @field_validator("seed")
     @classmethod
-    def _printable(cls, seed: str | None) -> str | None:
-        if seed is not None and not seed.isprintable():
-            raise ValueError("a seed is printable text")
+    def _no_seed(cls, seed: str | None) -> str | None:
+        """A seed from a client is refused: whoever knew it would know every deal and every
+        computer's choice before a card is played.  The server deals from randomness it keeps to
+        itself, and files the seed in the game's notes once the game is over."""
+        if seed is not None:
+            raise ValueError(CHOSEN_SEED)
         return seed
 
     @field_validator("seats")

@@ -307,6 +307,7 @@ class TableServer:
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.saved = 0  # the tables in play that the last stop left saved
         self._sock: socket.socket | None = None
 
     # --- the door -------------------------------------------------------------------------------
@@ -541,7 +542,7 @@ class TableServer:
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
-        await self.tables.close()
+        self.saved = await self.tables.close()
         if self._runner is not None:
             await self._runner.cleanup()
         if self._sock is not None:
@@ -558,16 +559,17 @@ class TableServer:
         url = await self.start()
         print(f"Stepping Stones table server at {url}", file=self.out)
         print(f"Open a table: stepping-stones table new --server {url}", file=self.out)
-        print("Press Ctrl+C to stop; every table is saved after every action and resumes at the next start.",
-              file=self.out, flush=True)
+        print("Press Ctrl+C to stop; every table is saved after every action and resumes at the next start "
+              "(one that cannot be written pauses until it can).", file=self.out, flush=True)
         try:
             await stop.wait()
         finally:
             await self.stop()
             live = sum(1 for t in self.tables.tables.values() if not t.over)
             after_ctrl_c = "\n" if self.out.isatty() else ""
+            saved = "saved" if self.saved == live else f"{self.saved} saved, {live - self.saved} could not be written"
             print(f"{after_ctrl_c}The table server has stopped ({live} {'table' if live == 1 else 'tables'} "
-                  "in play, saved).", file=self.out, flush=True)
+                  f"in play, {saved}).", file=self.out, flush=True)
 
 
 def _json_error(status: int, error: Error) -> web.Response:

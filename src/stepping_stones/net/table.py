@@ -34,8 +34,9 @@ from ..engine import (
 )
 from ..game.match import Match, Request, Seeds
 from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
-from ..storage.safety import escape
-from .codes import digest, new_code, new_secret
+from ..storage.safety import escape, name_problem, name_skeleton, normal_name
+from ..storage.sidecar import SessionInfo
+from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
 from .protocol import Error, ErrorCode, Level, NewTable, SeatFacts, State, Waiting, Welcome
@@ -93,6 +94,7 @@ class Table:
     substitutions: list[Substitution] = field(default_factory=list)
     waiting_since: float = 0.0
     thinking: bool = False  # a computer is deciding for the seat to act
+    paused: bool = False  # a change could not be written: nobody hears of it, nobody acts, until it is
     filed: bool = False  # the finished game is in the library
     opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
@@ -106,7 +108,8 @@ class Table:
 
     @classmethod
     def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
-            opened: float = 0.0) -> Table:
+            opened: float = 0.0, seed: str | None = None) -> Table:
+        """A new table for ``request``, dealt from ``seed`` (the server's: a fresh one by default)."""
         taken = {n for n in request.names if n is not None}
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
         seats = []
@@ -116,7 +119,7 @@ class Table:
             else:
                 seats.append(Seat("computer", name or next(pool), kind))
         return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
-                   seed=request.seed or secrets.token_hex(8), seats=seats, clock=clock, timeout=timeout,
+                   seed=seed or new_seed(), seats=seats, clock=clock, timeout=timeout,
                    opened=opened)
 
     # --- facts ---------------------------------------------------------------------------------
@@ -155,8 +158,22 @@ class Table:
     def facts(self) -> list[SeatFacts]:
         return [SeatFacts(name=s.name, kind=s.kind,
                           level=s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in)
-                for s in self.seats]
+                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in, stood_in=hands)
+                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
+
+    def stood_in(self) -> list[list[int]]:
+        """For each seat, the hands in which a computer played for its person (who did not answer)."""
+        hands: list[set[int]] = [set() for _ in self.seats]
+        for sub in self.substitutions:
+            hands[sub.seat].add(sub.hand)
+        return [sorted(h) for h in hands]
+
+    def sidecar(self) -> str:
+        """The sidecar of the finished game's record (``storage.sidecar``): which seats were
+        people, which computers (their levels), what a computer played for whom, and the seed
+        (kept from every seat until now)."""
+        return SessionInfo(seed=self.seed, levels=[s.level if s.kind == "computer" else None for s in self.seats],
+                           table=True, stood_in=self.stood_in()).text()
 
     def waiting(self) -> Waiting | None:
         game = self.game
@@ -169,11 +186,11 @@ class Table:
     def _facts(self) -> list[dict[str, object]]:
         return [{"name": s.name, "kind": s.kind,
                  "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in}
-                for s in self.seats]
+                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in, "stood_in": hands}
+                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
 
     def _facts_json(self) -> str:
-        key = tuple((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats)
+        key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
         if self._facts_text is None or self._facts_text[0] != key:
             self._facts_text = (key, _dumps(self._facts()))
         return self._facts_text[1]
@@ -239,12 +256,18 @@ class Table:
     # --- seats ---------------------------------------------------------------------------------
 
     def _free_name(self, wanted: str) -> str:
-        names = {s.name.casefold() for s in self.seats if s.name is not None}
-        if wanted.casefold() not in names:
+        """``wanted`` (as ``normal_name`` takes it in), or numbered when it looks like a name
+        already at the table (``name_skeleton``: ``Ann`` with a Cyrillic ``А`` is ``Ann``)."""
+        wanted = normal_name(wanted)
+        problem = name_problem(wanted)
+        if problem:
+            raise TableError("bad-message", problem)
+        names = {name_skeleton(s.name) for s in self.seats if s.name is not None}
+        if name_skeleton(wanted) not in names:
             return wanted
         for n in range(2, 10):
             candidate = f"{wanted[:37]} {n}"
-            if candidate.casefold() not in names:
+            if name_skeleton(candidate) not in names:
                 return candidate
         raise TableError("name-taken", "that name is taken at this table: choose another")
 
@@ -355,7 +378,7 @@ class Table:
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
         game = self.game
-        if game is None or game.over or game.to_act is None or self.thinking:
+        if game is None or game.over or game.to_act is None or self.thinking or self.paused:
             return None
         if not self.seats[game.to_act].computer_plays:
             return None
@@ -390,7 +413,7 @@ class Table:
     def overdue(self) -> int | None:
         """The person's seat the table has waited on for longer than its timeout, if any."""
         game = self.game
-        if game is None or game.over or game.to_act is None:
+        if game is None or game.over or game.to_act is None or self.paused:
             return None
         seat = self.seats[game.to_act]
         if seat.kind != "human" or seat.stand_in:

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Final, Protocol
 
-from ..ai import Action, make_ai
+from ..ai import Action
 from ..engine import NUM_SEATS
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
-from .codes import new_code, normal_code
+from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import Error, NewTable, dump
@@ -29,6 +29,9 @@ from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
 
 # --- every table of a server ---------------------------------------------------------------------
+
+
+PAUSED: Final = "the table is paused, and goes on by itself once the server can write again"
 
 
 class Connection(Protocol):
@@ -66,8 +69,10 @@ class Tables:
     def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
                  log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY) -> None:
+                 expire_after: float = DEFAULT_EXPIRY, new_seed: Callable[[], str] = new_seed) -> None:
         self.store = store
+        self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
+        self.unwritable = ""  # why the last table that could not be written could not be
         self.data_dir = data_dir
         self.clock = clock
         self.wall_clock = wall_clock  # a table's age survives a restart: it is kept by the wall clock
@@ -92,18 +97,25 @@ class Tables:
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
-        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock())
+        table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock(), seed=self.new_seed())
         while table.code in self.by_code:
             table.code = new_code()
+        if not self._keep(table):  # a table that cannot be written is not handed out
+            raise TableError("server", f"this server cannot save a table now ({self.unwritable}); try again later")
         self._add(table)
-        await self._changed(table)
+        await self._changed(table, save=False)
         return table
 
     async def resume(self) -> int:
         """Every table in the store, as it was; how many.  A table that cannot be read is said in one
         line and left where it is."""
         count = 0
-        for table_id in await asyncio.to_thread(self.store.list):
+        try:
+            stored = await asyncio.to_thread(self.store.list)
+        except OSError as exc:  # a file where the folder should be, a folder that cannot be read
+            self.log(f"no table can be resumed: the tables cannot be listed ({exc.strerror or exc})")
+            return 0
+        for table_id in stored:
             try:
                 text = await asyncio.to_thread(self.store.load, table_id)
                 snapshot, moves = read_table(text)
@@ -163,6 +175,8 @@ class Tables:
             table = table_or_none
             if name is None:
                 raise TableError("bad-message", "a hello with an invite code needs a name")
+            if table.paused:
+                raise TableError("server", PAUSED)
             seat, new_secret = table.claim(name)
             self._take(conn, table, seat, version)
             conn.send(dump(table.welcome(seat, new_secret, version)))
@@ -175,8 +189,12 @@ class Tables:
         return seated
 
     async def act(self, conn: Connection, seq: int, action: Action) -> None:
+        """``conn``'s seat's bid or card.  Raises ``TableError``: a refusal, or the move made but
+        not written (the table pauses; the move stands once it is written)."""
         seated = self._seat(conn)
         table = seated.table
+        if table.paused:
+            raise TableError("server", PAUSED)
         back = table.seats[seated.seat].stand_in
         table.come_back(seated.seat)  # any action of theirs says the person is there
         try:
@@ -185,7 +203,8 @@ class Tables:
             if back:
                 await self._changed(table)
             raise
-        await self._changed(table)
+        if not await self._changed(table, actor=conn):
+            raise TableError("server", f"the server could not save your move ({self.unwritable}): {PAUSED}")
 
     def resync(self, conn: Connection) -> None:
         """Send the seat its whole state again (version 2: its client could not apply a delta)."""
@@ -195,8 +214,11 @@ class Tables:
 
     async def start(self, conn: Connection) -> None:
         seated = self._seat(conn)
+        if seated.table.paused:
+            raise TableError("server", PAUSED)
         seated.table.start(seated.seat)
-        await self._changed(seated.table)
+        if not await self._changed(seated.table, actor=conn):
+            raise TableError("server", f"the server could not save the start ({self.unwritable}): {PAUSED}")
 
     async def gone(self, conn: Connection) -> None:
         """The connection closed: its seat waits for its person."""
@@ -209,21 +231,31 @@ class Tables:
             table.seats[seated.seat].connected = False
             await self._changed(table, save=False)
 
-    async def sync(self) -> None:
-        """Flush the tables saved since the last time to the disk."""
+    async def sync(self) -> bool:
+        """Flush the tables saved since the last time to the disk; whether it worked."""
         try:
             await asyncio.to_thread(self.store.sync)
         except OSError as exc:
             self.log(f"the tables could not be flushed to the disk: {exc.strerror or exc}")
+            return False
+        return True
 
     async def sweep(self) -> None:
         """Hand every seat its table has waited on for too long to a computer, and close the tables
         that were never started within ``expire_after``."""
         now = self.wall_clock()
         for table in list(self.tables.values()):
+            if table.paused:  # try again to write it: it goes on by itself once it can
+                if await self._changed(table):
+                    self.log(f"table {table.id}: written again, it goes on")
+                continue
+            if table.over:
+                await self._finish(table)  # a game whose filing failed is filed again
+                continue
             if not table.started and now - table.opened >= self.expire_after:
                 await self._expire(table)
                 continue
+            self._kick(table)  # a computer whose decision failed decides again
             seat = table.overdue()
             if seat is not None:
                 table.stand_in(seat)
@@ -253,15 +285,18 @@ class Tables:
 
     # --- after every change ---------------------------------------------------------------------------
 
-    async def _changed(self, table: Table, save: bool = True) -> None:
+    async def _changed(self, table: Table, save: bool = True, actor: Connection | None = None) -> bool:
         """Save the table, then tell every connected seat its state; let a computer act; file a
-        finished game.  The states are made now, so they are the table as it was saved."""
+        finished game.  Whether the change was written: when it was not, nobody hears of it (but
+        that the table is paused, each seat but ``actor``, whose action is refused), and the table
+        waits until it can be written (``sweep`` tries again)."""
+        if (save or table.paused) and not self._keep(table):
+            self._tell_paused(table, actor)
+            return False
         held = [(seat, conn) for seat in range(NUM_SEATS)
                 if (conn := self.holders.get((table.id, seat))) is not None]
         messages = [(seat, conn, self.seated[conn].message(parts))
                     for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)]
-        if save:
-            self._keep(table)
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
@@ -269,21 +304,36 @@ class Tables:
             await self._finish(table)
         else:
             self._kick(table)
+        return True
 
-    def _keep(self, table: Table) -> None:
-        """Write what changed to the table's journal.  On the loop itself, in the order of the
+    def _tell_paused(self, table: Table, actor: Connection | None) -> None:
+        message = dump(Error(code="server", message=f"the server cannot save this table ({self.unwritable}): "
+                                                    f"{PAUSED}"))
+        for seat in range(NUM_SEATS):
+            conn = self.holders.get((table.id, seat))
+            if conn is not None and conn is not actor:
+                conn.send(message)
+
+    def _keep(self, table: Table) -> bool:
+        """Write what changed to the table's journal; whether it was written (else the table is
+        paused, and the next keep writes it whole).  On the loop itself, in the order of the
         changes: appending a line takes some 0.05 ms, less than handing it to a thread."""
         how, text = table.keep()
-        if not text:
-            return
-        try:
-            if how == "save":
-                self.store.save(table.id, text)
-            else:
-                self.store.append(table.id, text)
-        except OSError as exc:
-            table.resave = True  # the next change writes the whole table again
-            self.log(f"table {table.id} could not be saved: {exc.strerror or exc}")
+        if text:
+            try:
+                if how == "save":
+                    self.store.save(table.id, text)
+                else:
+                    self.store.append(table.id, text)
+            except OSError as exc:
+                table.resave = True  # the next keep writes the whole table again
+                self.unwritable = exc.strerror or str(exc) or type(exc).__name__
+                if not table.paused:
+                    self.log(f"table {table.id} could not be saved, and waits until it can: {self.unwritable}")
+                table.paused = True
+                return False
+        table.paused = False
+        return True
 
     def _kick(self, table: Table) -> None:
         request = table.computer_request()
@@ -297,9 +347,9 @@ class Tables:
     async def _think(self, table: Table, request: Request) -> None:
         try:
             action = await asyncio.to_thread(request.answer)
-        except Exception as exc:  # a fault of the AI must not stop the table: the random player answers
-            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}); a random one did")
-            action = Request(request.seat, make_ai("random"), request.view, request.rng).answer()
+        except Exception as exc:  # out of threads or descriptors, a fault of the AI: the next sweep asks again
+            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}: {exc}); it tries again")
+            return
         finally:
             table.thinking = False
         if table.answer(request, action):
@@ -333,24 +383,29 @@ class Tables:
             del self.by_code[table.code]
 
     def _file(self, table: Table) -> str | None:
-        from ..storage.files import atomic_write, free_name, stamp
+        from ..storage.files import atomic_write, free_name, private_folder, stamp
         from ..storage.games import file_copy
         from ..storage.library import file_game
 
         assert table.game is not None
-        folder = self.data_dir / "games"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = private_folder(self.data_dir / "games")
         filed = sorted(folder.glob(f"table-*-{table.id}.json"))
         if filed:  # filed before a crash that came before the table left the store: not twice
             path = filed[0]
         else:
             name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-            path = file_copy(folder, name, record_json(record_from_game(table.game)), None)  # games/' one writer
+            path = file_copy(folder, name, record_json(record_from_game(table.game)), table.sidecar())  # games/' writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
         return file_game(path)
 
-    async def close(self) -> None:
-        """Wait for the computers that are thinking (their answers are saved), and flush."""
+    async def close(self) -> int:
+        """Wait for the computers that are thinking (their answers are saved), write what is still
+        to be written, and flush; how many tables in play are saved (the rest could not be written)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        await self.sync()
+        live = [t for t in self.tables.values() if not t.over]
+        for table in live:
+            if table.paused or table.resave or table.unsaved:
+                self._keep(table)
+        flushed = await self.sync()
+        return sum(1 for t in live if not t.paused) if flushed else 0

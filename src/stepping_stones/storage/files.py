@@ -1,5 +1,7 @@
 """Writing files so that a crash never leaves half of one, and a power cut never loses one; and
 keeping a file that cannot be used under another name (``move_aside``), never deleting it.
+Every folder and file written here is its owner's alone (``private_folder``, ``private_file``):
+a person's games and a server's seats are nobody else's business, whatever the umask.
 
 The bottom of storage: it imports nothing of ours.
 """
@@ -10,6 +12,37 @@ import os
 import tempfile
 import time
 from pathlib import Path
+
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+
+
+def private_folder(folder: str | os.PathLike[str]) -> Path:
+    """Make ``folder`` and any missing folders above it, each readable by its owner alone (an
+    existing folder is left as it is: it may be anyone's); the folder."""
+    folder = Path(folder)
+    missing = []
+    above = folder
+    while not above.exists() and above != above.parent:
+        missing.append(above)
+        above = above.parent
+    for one in reversed(missing):
+        try:
+            one.mkdir(mode=PRIVATE_FOLDER)
+        except FileExistsError:
+            pass
+    return folder
+
+
+def private_file(path: str | os.PathLike[str]) -> None:
+    """Make ``path`` an owner-only file: created empty if it is not there, its mode narrowed if
+    others may read it (a file of ours made under an older version)."""
+    fd = os.open(path, os.O_CREAT | os.O_RDONLY, PRIVATE_FILE)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, PRIVATE_FILE)
+    finally:
+        os.close(fd)
 
 
 def fsync_folder(folder: str | os.PathLike[str]) -> None:
@@ -42,7 +75,7 @@ def atomic_write(path: str | os.PathLike[str], text: str, *, flush: bool = True)
     crash of the whole machine can lose the last second.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .files import atomic_write, free_name, fsync_folder
+from .files import atomic_write, free_name, fsync_folder, private_folder
 from .settings import data_dir
 from .sidecar import sidecar_of
 
@@ -30,8 +30,7 @@ def file_save(save: Path, stem: str) -> Path:
     """Move the save ``save`` and its sidecar (if there is one) into the games folder, as
     ``stem.json`` (or ``stem-2.json``... when that name is taken); return where it went.  Never
     deletes anything.  Raises ``OSError`` when it cannot."""
-    folder = games_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = private_folder(games_dir())
     target = free_name(folder, stem, ".json")
     os.replace(save, target)
     try:

@@ -10,13 +10,21 @@
   characters that reorder text (bidirectional overrides), become ``\\x1b``-style
   escapes, so nothing from a file can move the cursor or retitle the window.
 * ``name_problem`` is the one rule for a player's name, on the setup screen and
-  in a record alike.
+  in a record alike: not blank, nothing invisible alone, no control characters,
+  no pile of marks on one letter.  ``normal_name`` is a name as it is taken in
+  from a person (NFKC), and ``name_skeleton`` what two names that look alike
+  have in common, so that a table can treat a look-alike of a seated name as
+  taken.
 
 >>> escape("Hana\\x1b]0;pwned\\x07")
 'Hana\\\\x1b]0;pwned\\\\x07'
 >>> name_problem("Kenji"), name_problem("  "), name_problem("Eve\\u202e")
-(None, 'a player name may not be blank', 'a player name may not contain control characters (U+202E)')
+(None, 'a player name may not be blank or invisible', 'a player name may not contain control characters (U+202E)')
 >>> name_problem("\\U0001f469\\u200d\\U0001f4bb")  # a joined emoji
+>>> name_problem("\\u3164"), name_problem("\\u2800\\u200d")
+('a player name may not be blank or invisible', 'a player name may not be blank or invisible')
+>>> name_skeleton("\\u0410nn") == name_skeleton("ann\\u200d") == name_skeleton("ANN")  # Cyrillic A, a joiner
+True
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import json
 import os
 import stat
 import unicodedata
-from typing import Any
+from typing import Any, Final
 
 NAME_LENGTH = 40
 
@@ -71,18 +79,109 @@ def one_line(text: str, limit: int = 300) -> str:
     return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
 
 
+MAX_MARKS = 3
+"""The most combining marks on one letter: Vietnamese and pointed Hebrew need two or three; a
+pile of them (Zalgo text) writes over the names around it."""
+
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): characters that show nothing
+# where they are not understood, Hangul fillers among them.
+_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+_BLANK: Final = frozenset({"\u2800"})  # shows as nothing, though not a space: the blank Braille pattern
+_NOTHING_CATEGORIES: Final = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Mn", "Me"})
+
+
+def _ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def _invisible(ch: str) -> bool:
+    """A character that is not seen at all, not even as a space or a mark: a joiner, a filler."""
+    return unicodedata.category(ch) == "Cf" or ch in _BLANK or _ignorable(ch)
+
+
+def _shows_nothing(ch: str) -> bool:
+    """A character that draws nothing of its own: a space, a mark, a format character, a filler."""
+    return unicodedata.category(ch) in _NOTHING_CATEGORIES or ch in _BLANK or _ignorable(ch)
+
+
+def _marks_piled(name: str) -> bool:
+    run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.combining(ch) or unicodedata.category(ch) == "Me" else 0
+        if run > MAX_MARKS:
+            return True
+    return False
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None if it can."""
     if not isinstance(name, str):
         return "a player name is text"
-    if not name.strip():
-        return "a player name may not be blank"
     if len(name) > NAME_LENGTH:
         return f"a player name has at most {NAME_LENGTH} characters"
     bad = [ch for ch in name if _unsafe(ch)]
     if bad:
         return f"a player name may not contain control characters (U+{ord(bad[0]):04X})"
+    if all(_shows_nothing(ch) for ch in name):
+        return "a player name may not be blank or invisible"
+    if _marks_piled(name):
+        return f"a player name may not pile more than {MAX_MARKS} marks on one letter"
     return None
+
+
+def normal_name(name: str) -> str:
+    """A name as a person typed it, as it is taken in: NFKC (so a full-width or a mathematical
+    letter is the letter) without spaces around it.
+
+    >>> normal_name(" \\uff21nn \\U0001d400 "), normal_name("Zoe\\u0308")
+    ('Ann A', 'Zoë')
+    """
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+# Letters of other scripts that are drawn as a Latin letter or digit is, from Unicode's
+# confusables.txt (UTS #39), for the scripts a name at a table mixes with Latin most: Cyrillic,
+# Greek, Armenian, and the digits and signs that pass for letters.  A small table rather than a
+# library: PyICU (ICU's SpoofChecker, the one full skeleton) needs a C++ build against the
+# system's ICU and has no wheel; confusable-homoglyphs keeps each pair both ways and so has no
+# skeleton; disarm is a young beta.  What NFKC already folds (full-width, mathematical letters,
+# ligatures) is not listed.
+_LOOK_ALIKES: Final = str.maketrans({
+    **dict(zip("АВЕЅІЈКМНОРСТХУԚԜӀаеһіјорсѕуххԁԛԝӏ", "ABESIJKMHOPCTXYQWlaehijopcsyxxdqwl", strict=True)),
+    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιορνυκ", "ABEZHIKMNOPTYXaiopvuk", strict=True)),
+    **dict(zip("ՏՕօոսցհ", "SOonugh", strict=True)),
+    **dict(zip("01|ǀ", "Olll", strict=True)),
+})
+_LOOK_ALIKE_RUNS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("i", "l"))
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, for telling whether two names could be taken for each other (after
+    UTS #39's skeleton): NFKC, without what is not seen at all (joiners, fillers), other
+    scripts' look-alikes of Latin letters as the letters, without case, and the runs of letters
+    that pass for one (``rn`` for ``m``, ``I`` and ``1`` for ``l``) as one.
+
+    >>> name_skeleton("Ann") == name_skeleton("\\u0410nn") == name_skeleton("A\\u200dnn")
+    True
+    >>> name_skeleton("Bob") == name_skeleton("B\\u043eb"), name_skeleton("Ann") == name_skeleton("Anna")
+    (True, False)
+    >>> name_skeleton("Kim") == name_skeleton("Kirn") == name_skeleton("K1m")
+    True
+    >>> name_skeleton("Zoë") == name_skeleton("Zoe\\u0308") != name_skeleton("Zoe")
+    True
+    """
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+    text = "".join(ch for ch in text if not _invisible(ch)).translate(_LOOK_ALIKES)
+    text = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    for run, one in _LOOK_ALIKE_RUNS:
+        text = text.replace(run, one)
+    return text
 
 
 def names_problem(names: list[str] | tuple[str, ...]) -> str | None:

@@ -2,7 +2,9 @@
 
 A record in the public format says the rules, the players and every bid and card; the app keeps
 the rest beside it in ``NAME.session.json``: the deal seed, the AI seats' levels, and whether the
-person took help (a hint, an undo).  Save slots have one (``current.session.json``), and it goes
+person took help (a hint, an undo).  The table server writes one for each game it files too:
+which seats were people, and the hands a computer played for a person who did not answer.  Save
+slots have one (``current.session.json``), and it goes
 with the record into the games folder, where the library reads it.  Here: its format
 (``SessionInfo``, checked as strictly as a record), its size limit and its file name.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from ..game.choices import HUMAN, SEED_LENGTH
 from .safety import escape
@@ -38,6 +40,7 @@ def _printable(text: str) -> str:
 
 Seed = Annotated[str, Field(min_length=1, max_length=SEED_LENGTH), AfterValidator(_printable)]
 Level = Annotated[str, Field(min_length=1, max_length=LEVEL_LENGTH), AfterValidator(_printable)]
+Hand = Annotated[int, Field(ge=1, le=64)]
 
 
 class SessionInfo(BaseModel):
@@ -53,15 +56,28 @@ class SessionInfo(BaseModel):
     levels: Annotated[list[Level | None], Field(min_length=3, max_length=3)]  # None for the person
     # The person took help (a hint, an undo): the game is counted apart in the statistics.
     assisted: bool = False
+    # A game played at a table on a server (``host``): the people are the seats without a level,
+    # wherever they sat, and ``stood_in`` holds, for each seat, the hands in which a computer
+    # played for its person (who did not answer): such a person's game is counted apart too.
+    table: bool = False
+    stood_in: Annotated[list[Annotated[list[Hand], Field(max_length=64)]], Field(min_length=3, max_length=3)] = [
+        [], [], []]
 
-    @field_validator("levels")
-    @classmethod
-    def _person_and_two_ai_seats(cls, levels: list[str | None]) -> list[str | None]:
-        if levels[HUMAN] is not None:
+    @model_validator(mode="after")
+    def _people_and_ai_seats(self) -> SessionInfo:
+        if self.table:
+            if all(level is not None for level in self.levels):
+                raise ValueError("a table's game has at least one person, a seat without an AI level")
+            if any(hands and self.levels[seat] is not None for seat, hands in enumerate(self.stood_in)):
+                raise ValueError("a computer stands in only for a person")
+            return self
+        if self.levels[HUMAN] is not None:
             raise ValueError("the person's seat (seat 0) has no AI level")
-        if any(level is None for level in levels[1:]):
+        if any(level is None for level in self.levels[1:]):
             raise ValueError("seats 1 and 2 each need an AI level")
-        return levels
+        if any(self.stood_in):
+            raise ValueError("only a table's game has stand-ins")
+        return self
 
     def text(self) -> str:
         """The sidecar as it is written to its file."""

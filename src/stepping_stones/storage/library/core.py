@@ -16,12 +16,10 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from filelock import FileLock
-
 from ..safety import escape
 from ..settings import data_dir
 from . import stats as answers
-from .database import BUSY_SLICE, DB_NAME, LOCK_SECONDS, LibraryError, Patience, checked, why
+from .database import BUSY_SLICE, DB_NAME, LOCK_SECONDS, LibraryError, Patience, checked, library_lock, why
 from .health import Snapshot, drop_wrong, put_right_line, read_tables
 from .importing import ImportReport, import_paths
 from .stats import HistoryEntry, PlayerStats
@@ -48,8 +46,7 @@ class Library(Index):
         folder = folder if folder is not None else data_dir()
         path = folder / DB_NAME
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            lock = FileLock(str(path) + ".lock")
+            lock = library_lock(folder)
             patience.run(lambda: lock.acquire(timeout=BUSY_SLICE), seconds=LOCK_SECONDS)
             try:
                 conn, notice = checked(path, patience)

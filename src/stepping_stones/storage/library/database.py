@@ -11,11 +11,13 @@
   line that says so.
 
 The bottom of the library package: it imports nothing of the package, and from storage only
-``files.move_aside`` (the one file it renames is its own damaged database) and ``safety``.
+``files.move_aside`` (the one file it renames is its own damaged database), ``files.private_folder``
+and ``files.private_file`` (the library is its owner's alone) and ``safety``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -24,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, TypeVar
 
-from filelock import Timeout
+from filelock import FileLock, Timeout
 
-from ..files import move_aside
+from ..files import PRIVATE_FILE, move_aside, private_file, private_folder
 from ..safety import escape
 
 DB_NAME: Final = "library.sqlite3"
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 BUSY_SECONDS = 10.0
 """How long the library waits, in all, for another copy's transaction before giving up."""
 BUSY_SLICE = 0.1
@@ -81,6 +83,8 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (hash, seat, contract)
         )""",
     ],
+    # 2: the hands a computer played for a person at a table on a server (sidecar), e.g. "5 6 7"
+    ["ALTER TABLE seats ADD COLUMN stood_in TEXT"],
 ]
 
 
@@ -149,8 +153,21 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
 
 
 
+def library_lock(folder: Path) -> FileLock:
+    """The lock of the library of ``folder`` (an owner-only file), the folder made (owner-only)
+    if it is not there."""
+    private_folder(folder)
+    return FileLock(str(folder / DB_NAME) + ".lock", mode=PRIVATE_FILE)
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     # SQLite waits one slice for a busy database; ``Patience`` tries again slice by slice.
+    # The file is made owner-only first: SQLite gives its -wal and -shm the same mode.
+    private_file(path)
+    for beside in (f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            if os.stat(beside).st_mode & 0o077:
+                os.chmod(beside, PRIVATE_FILE)
     conn = sqlite3.connect(path, timeout=BUSY_SLICE, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SLICE * 1000)}")

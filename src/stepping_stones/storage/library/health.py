@@ -81,6 +81,7 @@ class SeatRow(_Row):
     total: Annotated[int, Field(ge=-10_000, le=10_000)]
     firsts: Annotated[int, Field(ge=0, le=100)]
     winner: Flag
+    stood_in: Annotated[str, Field(pattern=r"^[1-9][0-9]?( [1-9][0-9]?){0,63}$")] | None  # hands a computer played
 
 
 class ResultRow(_Row):

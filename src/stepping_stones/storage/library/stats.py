@@ -39,6 +39,7 @@ class HistoryEntry:
     assisted: bool
     seed: str | None
     levels: list[str | None]
+    stood_in: list[list[int]] = field(default_factory=lambda: [[], [], []])  # hands a computer played, by seat
 
     @property
     def path(self) -> Path:
@@ -57,6 +58,7 @@ class HistoryEntry:
             "complete": self.complete,
             "assisted": self.assisted,
             "seed": self.seed,
+            "stood_in": self.stood_in,
         }
 
 
@@ -85,6 +87,7 @@ class PlayerStats:
     assisted_games: int
     per_contract: dict[str, ContractStats]
     include_assisted: bool = False
+    stand_in_games: int = 0  # games in which a computer played part of the player's hands (counted apart)
     trend: list[int] = field(default_factory=list)  # the player's points, game by game, oldest first
 
     def to_json(self) -> dict[str, Any]:
@@ -96,6 +99,7 @@ class PlayerStats:
             "shared_wins": self.shared_wins,
             "mean_points": self.mean_points,
             "assisted_games": self.assisted_games,
+            "stand_in_games": self.stand_in_games,
             "per_contract": {cid: c.to_json() for cid, c in self.per_contract.items()},
         }
 
@@ -107,8 +111,9 @@ def _mean(total: int | None, count: int) -> float | None:
 # The rows an answer may read: the games, seats and results that passed ``health``'s checks.
 # ``:wrong_hashes`` and ``:wrong_games``/``seats``/``results`` are JSON arrays
 # (``Snapshot.left_out``): the games found wrong, and the rowids of wrong rows.  ``mine`` is
-# the player's seats in finished games, ``counted`` those the figures count (assisted games only
-# when ``:include``); ``winners`` is how many won that game.
+# the player's seats in finished games, ``counted`` those the figures count (assisted games, and
+# those in which a computer stood in for the player, only when ``:include``); ``winners`` is how
+# many won that game.
 SHOWN = """
 WITH g AS (SELECT * FROM games
            WHERE hash NOT IN (SELECT value FROM json_each(:wrong_hashes))
@@ -117,15 +122,16 @@ WITH g AS (SELECT * FROM games
            WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_seats))),
      r AS (SELECT * FROM results
            WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_results))),
-     mine AS (SELECT g.hash, g.played, g.file, g.assisted, s.seat, s.total, s.winner,
+     mine AS (SELECT g.hash, g.played, g.file, g.assisted, s.seat, s.total, s.winner, s.stood_in,
                      (SELECT SUM(x.winner) FROM s AS x WHERE x.hash = g.hash) AS winners
               FROM g JOIN s ON s.hash = g.hash
               WHERE g.complete = 1 AND s.name = :player),
-     counted AS (SELECT * FROM mine WHERE :include OR assisted = 0)
+     counted AS (SELECT * FROM mine WHERE :include OR (assisted = 0 AND stood_in IS NULL))
 """
 
 _FIGURES = SHOWN + """
 SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
+       (SELECT COUNT(*) FROM mine WHERE stood_in IS NOT NULL),
        COUNT(*),
        COUNT(*) FILTER (WHERE winner = 1),
        COUNT(*) FILTER (WHERE winner = 1 AND winners > 1),
@@ -186,6 +192,7 @@ def history(snap: Snapshot) -> list[HistoryEntry]:
             players=[s.name for s in seats], points=[s.total for s in seats],
             winners=[s.seat for s in seats if s.winner], complete=bool(game.complete),
             assisted=bool(game.assisted), seed=game.seed, levels=[s.level for s in seats],
+            stood_in=[[int(h) for h in s.stood_in.split()] if s.stood_in else [] for s in seats],
         ))
     return out
 
@@ -208,7 +215,7 @@ def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bo
         return query(_FIGURES), query(_PER_CONTRACT), query(_TREND)
 
     figures, contracts, trend = _one_read(index, snap, work, player=player, include=int(include_assisted))
-    ((assisted_games, games, wins, shared, points),) = figures
+    ((assisted_games, stand_in_games, games, wins, shared, points),) = figures
     by_contract = {row[0]: row[1:] for row in contracts}
     per_contract = {}
     for cid in CONTRACTS:  # in the order of the rules
@@ -224,5 +231,6 @@ def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bo
     return PlayerStats(
         player=player, games=games, wins=wins, shared_wins=shared, mean_points=_mean(points, games),
         assisted_games=assisted_games, per_contract=per_contract, include_assisted=include_assisted,
+        stand_in_games=stand_in_games,
         trend=[total for (total,) in trend],
     )

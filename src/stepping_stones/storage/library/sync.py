@@ -149,9 +149,10 @@ class Index:
         for seat in range(NUM_SEATS):
             level = info.levels[seat] if info is not None else None
             level = storable(level) if level is not None else None
-            self.conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+            stood_in = " ".join(map(str, info.stood_in[seat])) if info is not None else ""
+            self.conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                               (f.hash, seat, f.players[seat], level, f.totals[seat], f.firsts[seat],
-                               int(seat in f.winners)))
+                               int(seat in f.winners), stood_in or None))
             for cid, row in f.sheet.items():
                 pts = f.points[cid]
                 firsts = f.contract_firsts[cid]
