@@ -32,6 +32,7 @@ from .protocol import (
     Act,
     Delta,
     Error,
+    Invite,
     NewTable,
     Pong,
     ProtocolError,
@@ -110,7 +111,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | State | Error | VersionReply | Pong
+Message = Welcome | State | Error | VersionReply | Pong | Invite
 
 
 class SeatClient:
@@ -417,6 +418,10 @@ class SeatClient:
 
     async def start(self) -> None:
         await self.send({"type": "start"})
+
+    async def again(self) -> None:
+        """At the finished table: a new table with the same setup (every seat is sent its invite)."""
+        await self.send({"type": "again"})
 
 
 def dump_json(value: dict[str, Any]) -> str:

@@ -37,6 +37,7 @@ from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .protocol import (
     VERSION,
     Act,
+    Again,
     Error,
     Hello,
     Ping,
@@ -476,6 +477,8 @@ class TableServer:
                 client.send(dump(Pong(nonce=message.nonce)))
             elif isinstance(message, Resync):
                 self.tables.resync(client)
+            elif isinstance(message, Again):
+                await self.tables.again(client)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
