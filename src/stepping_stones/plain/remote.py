@@ -37,8 +37,13 @@ HELP = [
     "help (or ?) says this again.",
 ]
 
-LEFT = ("You left the table. Your seat is kept: the same join command takes it back. After the table's "
-        "timeout a computer plays it until you do.")
+LEFT = ("You left the table. Your seat is kept: stepping-stones join {code} --server {server} --plain takes "
+        "it back. After the table's timeout a computer plays it until you do.")
+
+
+def left(welcome: Welcome, server: str) -> str:
+    """The goodbye: how the kept seat is taken back."""
+    return LEFT.format(code=escape(welcome.code), server=escape(server))
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
@@ -324,7 +329,7 @@ class RemotePlain(PlainTable):
                 elif not self.wait():
                     return 1
         except (Quit, KeyboardInterrupt):
-            self.say(LEFT)
+            self.say(left(self.remote.welcome, self.connection.server))
             return 0
         finally:
             self.out.flush()
@@ -443,7 +448,7 @@ def _one_table(server: str, code: str, name: str | None, typing: Typing, out: Te
             if not lobby(connection, welcome, flow, out, typing if welcome.opener else None):
                 return 1, None
         except (Quit, KeyboardInterrupt):
-            print(LEFT, file=out)
+            print(left(welcome, server), file=out)
             return 0, None
         introduce(flow, out)
         table = RemotePlain(flow, connection, typing, out, expert_hint, offer_again=again)
