@@ -14,3 +14,5 @@ _return_code  # tests/test_saving.py: what Textual's App.run sets when the app s
 log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request
 pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name
 dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads sys.dont_write_bytecode
+handleError  # net/log.py: logging.Handler calls it when writing a line fails
+connection_made  # net/server.py: asyncio calls it on a protocol (_Refused) once a connection is accepted

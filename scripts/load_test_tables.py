@@ -91,12 +91,13 @@ def _percentile(values: list[float], p: float) -> float:
 async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION) -> dict[str, float]:
     rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
     limit = aiohttp.TCPConnector(limit=0)
-    # each table's bots come from an address of their own (all of 127.0.0.0/8 is this machine), as
-    # people at different tables do: the server limits the hellos of one address
+    # each table is opened and played from an address of its own (all of 127.0.0.0/8 is this
+    # machine), as people at different tables do: the server limits the hellos and the tables of one
+    # address
     tables = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(_address(i), 0))) for i in range(n)]
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
-        codes = [(await open_table(url, NewTable(rules=rules), session)).code for _ in range(n)]
+        codes = [(await open_table(url, NewTable(rules=rules), tables[i])).code for i in range(n)]
         clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
                    for i, code in enumerate(codes) for k in range(3)]
         for client in clients:
@@ -108,14 +109,19 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
 
         async def watch() -> None:
             nonlocal peak
+            # a connection must take a seat within 10 s: the watcher sits alone at a table of its own
+            watched = await open_table(url, NewTable(rules=rules), session)
             async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
+                await ws.send_str(json.dumps({"type": "hello", "version": version, "code": watched.code,
+                                              "name": "Watcher"}))
                 nonce = 0
                 while not done.is_set():
                     peak = max(peak, _rss_kib(pid))
                     nonce += 1
                     start = time.perf_counter()
                     await ws.send_str(json.dumps({"type": "ping", "nonce": nonce}))
-                    await ws.receive()
+                    while json.loads((await ws.receive()).data).get("nonce") != nonce:
+                        pass  # its welcome and its state, before the first pong
                     pings.append(time.perf_counter() - start)
                     try:
                         await asyncio.wait_for(done.wait(), 0.2)

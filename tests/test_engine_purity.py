@@ -78,7 +78,8 @@ def test_the_replay_command_does_not_load_the_tui():
 
 def test_the_face_loads_the_game_modules_when_their_names_are_asked_for():
     """The face loads the cards, contracts and errors at once (the setup screen needs no more)
-    and every other name of ``__all__`` from the module the lazy table names, on first use."""
+    and every other name of ``__all__`` from the later module whose ``__all__`` holds it, on
+    first use; each public name is listed once, by the module that defines it."""
     code = (
         "import sys, stepping_stones.engine as e\n"
         "print(sorted(m for m in sys.modules if m.startswith('stepping_stones.engine.')))\n"
@@ -89,11 +90,11 @@ def test_the_face_loads_the_game_modules_when_their_names_are_asked_for():
     at_once = ["stepping_stones.engine.cards", "stepping_stones.engine.contracts", "stepping_stones.engine.errors"]
     assert out[0] == str(at_once)
     assert "stepping_stones.engine.game" in out[1]
-    lazy = engine._MODULE_OF
-    assert set(lazy) <= set(engine.__all__)
-    for name in engine.__all__:
-        value = getattr(engine, name)
-        if name in lazy:
-            defined_in = sys.modules[f"stepping_stones.engine.{lazy[name]}"]
-            assert getattr(defined_in, name) is value
+    modules = ["cards", "contracts", "errors", *engine._LATER]
+    listed = [(name, module) for module in modules for name in sys.modules[f"stepping_stones.engine.{module}"].__all__]
+    assert sorted(engine.__all__) == sorted(name for name, _ in listed)
+    assert len(set(engine.__all__)) == len(engine.__all__)  # no name listed by two modules
+    for name, module in listed:
+        assert getattr(engine, name) is getattr(sys.modules[f"stepping_stones.engine.{module}"], name)
     assert set(engine.__all__) <= set(dir(engine))
+    assert {p.stem for p in ENGINE_DIR.glob("*.py")} == {"__init__", *modules}  # a new module joins the face

@@ -87,7 +87,7 @@ def test_hellos_from_one_address_are_limited_whatever_connections_they_come_on(t
 
 
 def test_an_ipv6_host_counts_by_its_network():
-    from stepping_stones.net.server import Addresses
+    from stepping_stones.net.guard import Addresses
 
     clock = Clock()
     addresses = Addresses(Limits(guess_rate=1 / 60, guess_burst=2), clock)

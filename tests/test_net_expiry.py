@@ -63,3 +63,31 @@ def test_a_table_s_age_survives_a_restart_of_the_server(tmp_path):
             assert list((tmp_path / "tables").iterdir()) == []
 
     asyncio.run(scenario())
+
+
+def test_a_table_nobody_sat_at_closes_within_minutes_and_one_sat_at_waits_the_day(tmp_path):
+    """A burst of tables that nobody sits at does not hold the server's places for a day: such a
+    table closes ``expire_empty_after`` (ten minutes) after it was opened; one a person sat at
+    waits for the others the whole ``expire_after``."""
+    wall = Clock()
+
+    async def scenario() -> None:
+        async with running(tmp_path, wall_clock=wall, expire_after=DAY) as (server, url):
+            empty = await open_table(url, new_table())
+            waiting = await open_table(url, new_table())
+            async with SeatClient(url, code=waiting.code, name="Ann") as ann:
+                await ann.join()
+                wall.now += 599
+                await server.tables.sweep()
+                assert set(server.tables.tables) == {empty.table, waiting.table}  # not yet
+                wall.now += 1
+                await server.tables.sweep()
+                assert set(server.tables.tables) == {waiting.table}
+                assert not (tmp_path / "tables" / f"{empty.table}.jsonl").exists()
+                wall.now += DAY - 600
+                await server.tables.sweep()
+                assert server.tables.tables == {}
+            log = server.log.err.getvalue()
+            assert "nobody sat at it within 10 minutes" in log and "not started within 24 hours" in log
+
+    asyncio.run(scenario())

@@ -14,7 +14,7 @@ import pytest
 
 from net_support import WAIT, new_table
 from stepping_stones.cli import build_parser
-from stepping_stones.net.limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from stepping_stones.net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 
 
 def _free_port() -> int:
@@ -37,17 +37,21 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
         return 0
 
     monkeypatch.setattr("stepping_stones.net.server.host", host)
-    args = _args("--data-dir", "/tmp/x", "--timeout", "30", "--expire-after", "3600", "--max-tables", "7",
+    args = _args("--data-dir", "/tmp/x", "--timeout", "30", "--expire-after", "3600", "--expire-empty-after", "120",
+                 "--max-tables", "7",
                  "--max-connections", "50", "--hello-rate", "5", "--hello-burst", "100", "--guess-rate", "3",
-                 "--guess-burst", "20")
+                 "--guess-burst", "20", "--idle-seconds", "5", "--unseated-per-address", "2",
+                 "--tables-per-address", "3", "--tables-per-minute", "4")
     assert command.run(args) == 0
-    assert heard["timeout"] == 30 and heard["expire_after"] == 3600
+    assert heard["timeout"] == 30 and heard["expire_after"] == 3600 and heard["expire_empty_after"] == 120
     assert heard["limits"] == Limits(max_tables=7, max_connections=50, hello_rate=5, hello_burst=100,
-                                     guess_rate=3 / 60, guess_burst=20)
+                                     guess_rate=3 / 60, guess_burst=20, idle_seconds=5, unseated_per_address=2,
+                                     tables_per_address=3, tables_per_minute=4)
     heard.clear()
     assert command.run(_args()) == 0  # the defaults are the server's own
     assert heard["limits"] == Limits()
     assert heard["expire_after"] == DEFAULT_EXPIRY and heard["timeout"] == DEFAULT_TIMEOUT
+    assert heard["expire_empty_after"] == DEFAULT_EMPTY_EXPIRY
 
 
 @pytest.mark.parametrize("flag,value,says", [
@@ -61,7 +65,12 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
     ("--guess-burst", "0", "choose 1 to 1e+06"),
     ("--expire-after", "59", "choose 60 to 2.592e+06"),
     ("--expire-after", "inf", "choose 60 to 2.592e+06"),
+    ("--expire-empty-after", "10", "choose 60 to 2.592e+06"),
     ("--timeout", "0", "choose 1 to 86400"),
+    ("--idle-seconds", "0.5", "choose 1 to 3600"),
+    ("--unseated-per-address", "0", "choose 1 to 100000"),
+    ("--tables-per-address", "x", "is not a whole number of tables"),
+    ("--tables-per-minute", "0", "choose 1 to 100000"),
 ])
 def test_a_value_out_of_bounds_is_one_line_naming_the_flag(capsys, flag, value, says):
     with pytest.raises(SystemExit) as exited:

@@ -28,7 +28,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import CARD_NAMES, NUM_SEATS, Game, HandLog, HandState, Mask, PastHand, Phase, Seat, cards_of
+from ..engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    Game,
+    HandLog,
+    HandState,
+    Mask,
+    PastHand,
+    Phase,
+    Seat,
+    SteppingStonesError,
+    cards_of,
+)
 from ..explain import Teller, plural
 from .hints import Hint, hint_for
 from .solver import Solver, position, whole_hand_value
@@ -208,7 +220,7 @@ def analysis_json(analyses: list[HandAnalysis]) -> dict[str, Any]:
 # --- the hint for the next action of a game ---------------------------------------------------
 
 
-class NothingToHint(ValueError):
+class NothingToHint(SteppingStonesError, ValueError):
     """The game waits for no player's decision: it is over, or the next hand is not dealt yet."""
 
 

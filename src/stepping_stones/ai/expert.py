@@ -20,7 +20,7 @@ plays perfectly from there on:
   tricks by perfect timing; the heuristic seats it meets do not, and early in the hand that
   search guards against threats that never come at the cost of those that do.  Against two
   heuristic seats the quick count early and exact play late give away fewer points, as declarer
-  and as defender (docs/ai.md, *Lose contracts: exact only at the end*).
+  and as defender (docs/lab/2026-12-02-lose-exact-at-end.md).
 
 Tricks are not what it plays for: places on the sheet are.  When it solves exactly, each
 layout's count is turned into the points it would bring this seat in the contract's column

@@ -1,6 +1,8 @@
 """``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]
-[--timeout S] [--expire-after S] [--max-tables N] [--max-connections N] [--hello-rate R] [--hello-burst N]
-[--guess-rate R] [--guess-burst N]``: the table server, and the limits it keeps (docs/protocol.md, Limits)."""
+[--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
+[--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
+[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N]``: the table server, and the
+limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..net.limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .serve import port
 
 
@@ -63,12 +65,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         default=DEFAULT_EXPIRY, metavar="SECONDS",
                         help="close a table that was never started this long after it was opened (60 to "
                         "2592000, default 86400: a day)")
+    limits.add_argument("--expire-empty-after", type=_number(float, "a number of seconds", 60, 30 * 86400),
+                        default=DEFAULT_EMPTY_EXPIRY, metavar="SECONDS",
+                        help=f"close a table that nobody has sat at this long after it was opened (60 to "
+                        f"2592000, default {DEFAULT_EMPTY_EXPIRY:g}: ten minutes; at most --expire-after)")
     limits.add_argument("--max-tables", type=_number(int, "a whole number of tables", 1, 100_000),
                         default=default.max_tables, metavar="N",
                         help=f"tables in play at most (1 to 100000, default {default.max_tables})")
     limits.add_argument("--max-connections", type=_number(int, "a whole number of connections", 1, 100_000),
                         default=default.max_connections, metavar="N",
-                        help=f"connections at most (1 to 100000, default {default.max_connections})")
+                        help=f"TCP connections at most, idle ones and websockets alike; past it the oldest "
+                        f"one without a websocket is closed (1 to 100000, default {default.max_connections}; "
+                        "lowered to what the server's open-files limit allows)")
+    limits.add_argument("--idle-seconds", type=_number(float, "a number of seconds", 1, 3600),
+                        default=default.idle_seconds, metavar="SECONDS",
+                        help=f"close a connection without a websocket that begins no request for this long: "
+                        f"idle, or sending its request a byte at a time (1 to 3600, default "
+                        f"{default.idle_seconds:g})")
     limits.add_argument("--hello-rate", type=_number(float, "a number of hellos a second", 0.001, 10_000),
                         default=default.hello_rate, metavar="PER_SECOND",
                         help=f"hellos a second from one address, after a burst (0.001 to 10000, default "
@@ -83,6 +96,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     limits.add_argument("--guess-burst", type=_number(int, "a whole number of guesses", 1, 1_000_000),
                         default=default.guess_burst, metavar="N",
                         help=f"that burst (1 to 1000000, default {default.guess_burst})")
+    limits.add_argument("--unseated-per-address", type=_number(int, "a whole number of connections", 1, 100_000),
+                        default=default.unseated_per_address, metavar="N",
+                        help=f"websockets without a seat that one address may hold; each must take a seat "
+                        f"within {default.hello_seconds:g} s (1 to 100000, default {default.unseated_per_address})")
+    limits.add_argument("--tables-per-address", type=_number(int, "a whole number of tables", 1, 100_000),
+                        default=default.tables_per_address, metavar="N",
+                        help=f"open tables nobody has started that one address may have opened (1 to 100000, "
+                        f"default {default.tables_per_address})")
+    limits.add_argument("--tables-per-minute", type=_number(int, "a whole number of tables", 1, 100_000),
+                        default=default.tables_per_minute, metavar="N",
+                        help=f"tables one address may open a minute (1 to 100000, default "
+                        f"{default.tables_per_minute})")
     p.set_defaults(run=run)
 
 
@@ -94,8 +119,10 @@ def run(args: argparse.Namespace) -> int:
         print("host: --keyfile goes with --certfile", file=sys.stderr)
         return 2
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
-    limits = Limits(max_tables=args.max_tables, max_connections=args.max_connections, hello_rate=args.hello_rate,
-                    hello_burst=args.hello_burst, guess_rate=args.guess_rate / 60, guess_burst=args.guess_burst)
+    limits = Limits(max_tables=args.max_tables, max_connections=args.max_connections, idle_seconds=args.idle_seconds,
+                    hello_rate=args.hello_rate, hello_burst=args.hello_burst, guess_rate=args.guess_rate / 60,
+                    guess_burst=args.guess_burst, unseated_per_address=args.unseated_per_address,
+                    tables_per_address=args.tables_per_address, tables_per_minute=args.tables_per_minute)
     return host(folder, sys.stdout, sys.stderr, host=args.host, port=args.port, public_url=args.public_url,
                 certfile=args.certfile, keyfile=args.keyfile, timeout=args.timeout, limits=limits,
-                expire_after=args.expire_after)
+                expire_after=args.expire_after, expire_empty_after=args.expire_empty_after)

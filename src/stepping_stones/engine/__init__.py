@@ -7,9 +7,11 @@ once.
 A card, a seat and a set of cards are ints, named ``Card``, ``Seat`` and ``Mask`` (aliases of
 ``int``, see ``cards.py``) so that a signature says which it takes.
 
-The cards, the contracts and the errors are loaded with the face; the game and
-its hands, bids, views and scoring when one of their names is first asked for,
-so that the app's setup screen (which needs only the contracts) appears sooner.
+Each module lists its public names once, in its own ``__all__``; this face re-exports them
+all.  The cards, the contracts and the errors are loaded with the face; the game and its
+hands, bids, views and scoring when one of their names is first asked for, so that the app's
+setup screen (which needs only the contracts) appears sooner.  To add a public name, add it to
+its module's ``__all__``.
 
 >>> from random import Random
 >>> from stepping_stones.engine import Game, Rules
@@ -22,206 +24,39 @@ so that the app's setup screen (which needs only the contracts) appears sooner.
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from .cards import (
-    ABOVE,
-    BIT,
-    CARD_NAMES,
-    FULL_DECK,
-    HAND_SIZE,
-    NINE_HIGH,
-    NUM_CARDS,
-    NUM_SEATS,
-    NUM_SUITS,
-    ONE_HIGH,
-    RANK_OF,
-    RANKINGS,
-    STRENGTH,
-    SUIT_MASK_OF,
-    SUIT_MASKS,
-    SUIT_NAMES,
-    SUIT_OF,
-    SUIT_SIZE,
-    SUITS,
-    TRICKS,
-    Card,
-    Mask,
-    Seat,
-    card,
-    card_name,
-    cards_of,
-    deal,
-    format_cards,
-    mask_of,
-    parse_card,
-    parse_suit,
-    record_cards,
-    sorted_cards,
-    strength,
-)
-from .contracts import (
-    CONTRACT_SETS,
-    CONTRACTS,
-    DEFAULT_CUT,
-    FOLLOW_SPECS,
-    Contract,
-    FollowRule,
-    FollowSpec,
-    Goal,
-    Rules,
-    legal_reply,
-    trick_takers,
-    trick_winner,
-)
-from .errors import (
-    BidSyntaxError,
-    CardNotHeldError,
-    CardSyntaxError,
-    ContractNotInPlayError,
-    ContractRecordedError,
-    GameOverError,
-    IllegalActionError,
-    IllegalBidError,
-    IllegalCardError,
-    InvalidDealError,
-    MustBeatError,
-    MustDeclareError,
-    MustFollowError,
-    NothingToPopError,
-    RedoError,
-    RulesError,
-    SteppingStonesError,
-    TrumpError,
-    UnknownContractError,
-    WrongPhaseError,
-)
+from . import cards, contracts, errors
+from .cards import *  # noqa: F403 (each module's __all__ is the list of its public names)
+from .contracts import *  # noqa: F403
+from .errors import *  # noqa: F403
 
-if TYPE_CHECKING:  # loaded when first asked for (see __getattr__ below)
-    from .bids import PASS, Bid, Declaration, Pass, declare, parse_bid
-    from .game import DEFAULT_PLAYERS, Game, Move, next_forehand, puddle_seat
-    from .hand import NEXT, HandState, Trick, play_seats, trick_keys
-    from .log import HandLog, Phase, bid_seat
-    from .scoring import PLACE_POINTS, contract_points, score_results, sheet_firsts, sheet_totals, winners
-    from .view import PastHand, PlayerView
+_LATER = ("bids", "hand", "log", "scoring", "view", "game")
+"""The modules loaded when one of their names is first asked for, in the order they import each other."""
 
-_LAZY = {  # the modules loaded when one of their names is first asked for, and those names
-    "bids": ("PASS", "Bid", "Declaration", "Pass", "declare", "parse_bid"),
-    "game": ("DEFAULT_PLAYERS", "Game", "Move", "next_forehand", "puddle_seat"),
-    "hand": ("NEXT", "HandState", "Trick", "play_seats", "trick_keys"),
-    "log": ("HandLog", "Phase", "bid_seat"),
-    "scoring": ("PLACE_POINTS", "contract_points", "score_results", "sheet_firsts", "sheet_totals", "winners"),
-    "view": ("PastHand", "PlayerView"),
-}
-_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
+if TYPE_CHECKING:  # mypy takes the names from these; at run time __getattr__ loads them
+    from .bids import *  # noqa: F403
+    from .game import *  # noqa: F403
+    from .hand import *  # noqa: F403
+    from .log import *  # noqa: F403
+    from .scoring import *  # noqa: F403
+    from .view import *  # noqa: F403
 
-
-if not TYPE_CHECKING:  # (hidden from mypy, which takes the names from the imports above)
+else:  # (hidden from mypy, which takes the names from the imports above)
 
     def __getattr__(name: str) -> object:
-        """A name of the game's modules: the module is loaded now, and the name kept in this one."""
-        module = _MODULE_OF.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(f".{module}", __name__), name)
-        globals()[name] = value
-        return value
+        """A name of the later modules: they are loaded in turn until one has it, and it is kept
+        in this module; ``__all__``, every public name, loads them all."""
+        if name == "__all__":
+            names = [*cards.__all__, *contracts.__all__, *errors.__all__]
+            names += [n for module in _LATER for n in import_module(f".{module}", __name__).__all__]
+            globals()["__all__"] = names
+            return names
+        for module in _LATER:
+            loaded = import_module(f".{module}", __name__)
+            if name in loaded.__all__:
+                value = getattr(loaded, name)
+                globals()[name] = value
+                return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_MODULE_OF})
-
-
-__all__ = [
-    "ABOVE",
-    "BIT",
-    "Bid",
-    "BidSyntaxError",
-    "bid_seat",
-    "card",
-    "Card",
-    "card_name",
-    "contract_points",
-    "CARD_NAMES",
-    "CardNotHeldError",
-    "cards_of",
-    "CardSyntaxError",
-    "Contract",
-    "CONTRACT_SETS",
-    "ContractNotInPlayError",
-    "ContractRecordedError",
-    "CONTRACTS",
-    "deal",
-    "declare",
-    "Declaration",
-    "DEFAULT_CUT",
-    "DEFAULT_PLAYERS",
-    "FollowRule",
-    "FOLLOW_SPECS",
-    "FollowSpec",
-    "legal_reply",
-    "format_cards",
-    "FULL_DECK",
-    "Game",
-    "GameOverError",
-    "Goal",
-    "HAND_SIZE",
-    "HandLog",
-    "HandState",
-    "IllegalActionError",
-    "IllegalBidError",
-    "IllegalCardError",
-    "InvalidDealError",
-    "Mask",
-    "mask_of",
-    "MustBeatError",
-    "MustDeclareError",
-    "MustFollowError",
-    "Move",
-    "NEXT",
-    "next_forehand",
-    "NINE_HIGH",
-    "NothingToPopError",
-    "NUM_CARDS",
-    "NUM_SEATS",
-    "NUM_SUITS",
-    "ONE_HIGH",
-    "parse_bid",
-    "parse_card",
-    "parse_suit",
-    "Pass",
-    "PASS",
-    "PastHand",
-    "Phase",
-    "PLACE_POINTS",
-    "play_seats",
-    "trick_keys",
-    "trick_takers",
-    "trick_winner",
-    "PlayerView",
-    "puddle_seat",
-    "RANK_OF",
-    "RANKINGS",
-    "record_cards",
-    "RedoError",
-    "Rules",
-    "RulesError",
-    "score_results",
-    "Seat",
-    "sheet_firsts",
-    "sheet_totals",
-    "sorted_cards",
-    "SteppingStonesError",
-    "strength",
-    "STRENGTH",
-    "SUIT_MASK_OF",
-    "SUIT_MASKS",
-    "SUIT_NAMES",
-    "SUIT_OF",
-    "SUIT_SIZE",
-    "SUITS",
-    "Trick",
-    "TRICKS",
-    "TrumpError",
-    "UnknownContractError",
-    "winners",
-    "WrongPhaseError",
-]
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__getattr__("__all__")})

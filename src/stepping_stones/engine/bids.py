@@ -21,6 +21,9 @@ from .cards import SUIT_NAMES, SUITS
 from .contracts import CONTRACTS, Contract
 from .errors import BidSyntaxError, UnknownContractError
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["PASS", "Bid", "Declaration", "Pass", "declare", "parse_bid"]
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:

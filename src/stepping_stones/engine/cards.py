@@ -30,6 +30,14 @@ from typing import TypeAlias
 
 from .errors import CardSyntaxError
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = [
+    "ABOVE", "BIT", "CARD_NAMES", "FULL_DECK", "HAND_SIZE", "NINE_HIGH", "NUM_CARDS", "NUM_SEATS",
+    "NUM_SUITS", "ONE_HIGH", "RANK_OF", "RANKINGS", "STRENGTH", "SUIT_MASK_OF", "SUIT_MASKS", "SUIT_NAMES",
+    "SUIT_OF", "SUIT_SIZE", "SUITS", "TRICKS", "Card", "Mask", "Seat", "card", "card_name", "cards_of",
+    "deal", "format_cards", "mask_of", "parse_card", "parse_suit", "record_cards", "sorted_cards", "strength",
+]
+
 Card: TypeAlias = int
 """A card: ``suit * 9 + (rank - 1)``, from 0 (C1) to 35 (B9)."""
 Seat: TypeAlias = int

@@ -15,6 +15,12 @@ from types import MappingProxyType
 from .cards import ABOVE, NUM_CARDS, NUM_SEATS, NUM_SUITS, RANKINGS, SUIT_MASKS, SUIT_OF, TRICKS
 from .errors import RulesError
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = [
+    "CONTRACT_SETS", "CONTRACTS", "DEFAULT_CUT", "FOLLOW_SPECS", "Contract", "FollowRule", "FollowSpec",
+    "Goal", "Rules", "legal_reply", "trick_takers", "trick_winner",
+]
+
 
 class Goal(Enum):
     WIN = "win"  # more tricks is better

@@ -10,11 +10,22 @@ and ``Mask``: ``cards.py`` imports this module, and this one imports nothing bac
 
 from __future__ import annotations
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = [
+    "BidSyntaxError", "CardNotHeldError", "CardSyntaxError", "ContractNotInPlayError",
+    "ContractRecordedError", "GameOverError", "IllegalActionError", "IllegalBidError", "IllegalCardError",
+    "InvalidDealError", "MustBeatError", "MustDeclareError", "MustFollowError", "NothingToPopError",
+    "RedoError", "RulesError", "SteppingStonesError", "TrumpError", "UnknownContractError", "WrongPhaseError",
+]
+
 
 class SteppingStonesError(Exception):
     """Base class of everything Stepping Stones refuses: bad actions, bad options, bad input.
 
-    A caller that shows problems to a person catches this one class.
+    A caller that shows problems to a person catches this one class.  The refusals of the rest of
+    the package derive from it too (a record, a file, the library, the cluster, a hint, a page's
+    message); the few exceptions that only carry control flow (a search cut at its limit, the
+    person quitting the plain game) stay apart, each saying why.  ``tests/test_errors.py`` checks.
     """
 
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import TypeAlias
 
-from .bids import PASS, Bid, Declaration, Pass, parse_bid
+from .bids import PASS, Bid, Declaration, Pass, parse_bid  # noqa: F401 (the docstrings' examples use parse_bid)
 from .cards import (
     BIT,
     CARD_NAMES,
@@ -73,7 +73,8 @@ from .hand import HandState
 from .log import HandLog, Phase
 from .view import PastHand, PlayerView, _Scored
 
-__all__ = ["DEFAULT_PLAYERS", "PASS", "Game", "Move", "next_forehand", "parse_bid", "puddle_seat"]
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["DEFAULT_PLAYERS", "Game", "Move", "next_forehand", "puddle_seat"]
 
 DEFAULT_PLAYERS = ("You", "Hana", "Kenji")
 

@@ -30,6 +30,9 @@ from .cards import (
 )
 from .contracts import FOLLOW_SPECS, Contract, trick_takers
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["NEXT", "HandState", "Trick", "play_seats", "trick_keys"]
+
 NEXT: tuple[Seat, Seat, Seat] = (1, 2, 0)
 """The seat after each seat, clockwise."""
 

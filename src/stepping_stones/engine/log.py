@@ -17,6 +17,9 @@ from .contracts import Contract
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["HandLog", "Phase", "bid_seat"]
+
 
 class Phase(Enum):
     DEAL = "deal"  # waiting for the next hand to be dealt

@@ -7,6 +7,9 @@ from collections.abc import Mapping, Sequence
 from .cards import NUM_SEATS, Seat
 from .contracts import Contract, Goal
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["PLACE_POINTS", "contract_points", "score_results", "sheet_firsts", "sheet_totals", "winners"]
+
 Sheet = Mapping[str, Sequence[int | None]]
 """The scoresheet: per contract id, each seat's kept result (None while not recorded)."""
 

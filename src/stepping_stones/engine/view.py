@@ -20,6 +20,9 @@ from .hand import HandState, Trick
 from .log import HandLog, Phase
 from .scoring import Sheet, contract_points, sheet_firsts, sheet_totals, winners
 
+# The public names, re-exported by the engine's face (__init__.py).
+__all__ = ["PastHand", "PlayerView"]
+
 
 class _Scored:
     """The scoring of the sheet, for the game and for what one seat sees of it: both hold the

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..engine import SteppingStonesError
 from ..storage.safety import escape
 from .simulate import Progress
 
@@ -53,7 +54,7 @@ LOCAL = "local"
 _ADDRESS = re.compile(r"tcp://(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
 
 
-class ClusterError(Exception):
+class ClusterError(SteppingStonesError):
     """The cluster cannot be used: no Dask, no scheduler, no worker, or the work failed there.
     ``str()`` is one line, safe to print."""
 

@@ -10,6 +10,8 @@ DEFAULT_TIMEOUT: Final = 120.0
 """Seconds the table waits for a person's bid or card before a computer plays for them."""
 DEFAULT_EXPIRY: Final = 24 * 3600.0
 """Seconds a table that never starts is kept before it is closed (a day)."""
+DEFAULT_EMPTY_EXPIRY: Final = 600.0
+"""Seconds a table that nobody has sat at is kept before it is closed (ten minutes)."""
 
 
 @dataclass(frozen=True)
@@ -20,13 +22,19 @@ class Limits:
     message_rate: float = 20.0  # messages a second, after a burst of
     message_burst: int = 40  # (an accepted action costs nothing: the server paces those itself)
     max_held: int = 400  # messages dropped for going too fast before the connection is closed
-    max_connections: int = 2048
+    max_connections: int = 2048  # TCP connections at most, websockets or not (``guard.Sockets``)
+    idle_seconds: float = 20.0  # a connection without a websocket that begins no request for this is closed
     max_tables: int = 1000
-    hello_seconds: float = 10.0  # a connection must say hello within this
+    hello_seconds: float = 10.0  # a websocket without a seat is closed this long after it opened
+    unseated_per_address: int = 8  # websockets without a seat that one address may hold
     heartbeat: float = 20.0  # a peer that answers no ping for this long is gone
     queue: int = 512  # messages waiting for a client that does not read; past it, it is closed
     hello_rate: float = 1.0  # hellos a second from one address (whatever its connections), after a burst of
     hello_burst: int = 30
     guess_rate: float = 1 / 60  # wrong invite codes or seat secrets a second from one address, after
     guess_burst: int = 10
+    tables_per_minute: int = 10  # tables one address may open a minute (a burst of as many, then one every 6 s)
+    tables_per_address: int = 5  # open tables not started yet that one address may have opened
+    flood_rate: float = 1 / 60  # connections closed for flooding a second from one address, after a burst of
+    flood_burst: int = 3  # (past them, its websockets are refused until one comes back)
     max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)

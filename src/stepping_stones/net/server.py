@@ -6,19 +6,20 @@
 
 Every request must name this server in ``Host``, and one that carries an ``Origin`` (a browser
 always does) must come from a page of this server (``door.py``, as for ``serve``).  Each
-connection's messages are held to a size and a rate, each address's hellos and wrong codes or
-secrets to a rate (``Addresses``); the server holds at most so many connections and tables.  A
-refusal is one line to the client (``error``) and one escaped line on the server's stderr; a
-fault of the server is never a traceback, to anyone.  Seat secrets and invite codes are never
-written to the log.
+connection's messages (ping frames too) are held to a size and a rate; what a connection and an
+address may hold and try is ``guard.py``'s: every TCP connection counts, idle and half-sent ones
+are closed, a websocket must take a seat by the hello deadline, and each address has its hellos,
+wrong codes or secrets and tables held to a rate.  The server holds at most so many connections
+and tables.  A refusal is one line to the client (``error``) and one escaped line in the server's
+log (``log.py``); a fault of the server is never a traceback, to anyone.  Seat secrets and invite
+codes are never written to the log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
-import logging
+import dataclasses
 import signal
 import socket
 import ssl
@@ -29,11 +30,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.web_protocol import RequestHandler
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
+from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
 from .journal import FileTableStore, TableStore
-from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from .log import ServerLog
 from .protocol import (
     VERSION,
     Act,
@@ -58,124 +62,6 @@ from .tables import Tables
 __all__ = ["Limits", "TableServer", "host"]
 
 SWEEP_SECONDS = 1.0  # how often the server looks for seats that waited too long
-
-
-class Allowance:
-    """A token bucket: ``rate`` messages a second after a burst of ``burst``."""
-
-    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        self._refill()
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refund(self) -> None:
-        self.tokens = min(self.burst, self.tokens + 1)
-
-    def _refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-
-    def available(self) -> bool:
-        """Whether ``take`` would succeed now (nothing is spent)."""
-        self._refill()
-        return self.tokens >= 1
-
-    def full(self) -> bool:
-        self._refill()
-        return self.tokens >= self.burst
-
-
-class Addresses:
-    """What each client address may still try: hellos (``hello_rate``), and wrong invite codes or
-    seat secrets (``guess_rate``), whatever connections it opens.  An IPv6 address counts by its
-    /64 network (one host may have any address in it).  Behind a reverse proxy every client has
-    the proxy's address: the limits are then the proxy's to keep, or set higher."""
-
-    def __init__(self, limits: Limits, clock: Clock) -> None:
-        self.limits = limits
-        self.clock = clock
-        self.seen: dict[str, tuple[Allowance, Allowance]] = {}
-
-    @staticmethod
-    def _key(address: str) -> str:
-        if ":" not in address:
-            return address
-        try:
-            return str(ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False))
-        except ValueError:
-            return address
-
-    def _of(self, address: str) -> tuple[Allowance, Allowance]:
-        address = self._key(address)
-        found = self.seen.get(address)
-        if found is None:
-            if len(self.seen) >= self.limits.max_addresses:
-                self._forget()
-            limits = self.limits
-            found = (Allowance(limits.hello_rate, limits.hello_burst, self.clock),
-                     Allowance(limits.guess_rate, limits.guess_burst, self.clock))
-            self.seen[address] = found
-        return found
-
-    def _forget(self) -> None:
-        """Forget the addresses that have their whole allowance back; if that is not enough, the
-        oldest half (they start again from a full allowance)."""
-        for address, (hellos, guesses) in list(self.seen.items()):
-            if hellos.full() and guesses.full():
-                del self.seen[address]
-        if len(self.seen) >= self.limits.max_addresses:
-            for address in list(self.seen)[: len(self.seen) // 2]:
-                del self.seen[address]
-
-    def hello(self, address: str) -> str | None:
-        """Spend a hello of ``address``; why it may not say hello now, or None."""
-        hellos, guesses = self._of(address)
-        if not guesses.available():
-            return "too many wrong invite codes or seat secrets from your address: try again in a minute"
-        if not hellos.take():
-            return "too many hellos from your address: try again in a minute"
-        return None
-
-    def wrong_guess(self, address: str) -> None:
-        self._of(address)[1].take()
-
-
-class _Log:
-    """One escaped line per event on the server's stderr, at most 300 characters."""
-
-    def __init__(self, err: TextIO) -> None:
-        self.err = err
-
-    def __call__(self, text: str) -> None:
-        line = escape(" ".join(text.split()))
-        if len(line) > 300:
-            line = line[:297] + "..."
-        print(f"host: {line}", file=self.err, flush=True)
-
-
-class _OneLine(logging.Handler):
-    """aiohttp's and asyncio's loggers into the one-line log, without tracebacks."""
-
-    def __init__(self, log: _Log) -> None:
-        super().__init__(logging.WARNING)
-        self.log = log
-
-    def emit(self, record: logging.LogRecord) -> None:
-        with contextlib.suppress(Exception):
-            message = (record.getMessage().splitlines() or [record.levelname])[0]
-            if record.exc_info and record.exc_info[1] is not None:
-                message += f" ({type(record.exc_info[1]).__name__})"
-            self.log(message)
 
 
 class _Rest:
@@ -291,10 +177,10 @@ class TableServer:
                  public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
                  limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY) -> None:
+                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> None:
         self.data_dir = data_dir
         self.out = out
-        self.log = _Log(err)
+        self.log = ServerLog("host", err, clock)
         self.host = host
         self.port = port
         self.public_url = public_url
@@ -303,9 +189,11 @@ class TableServer:
         self.addresses = Addresses(self.limits, clock)
         self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
                              max_tables=self.limits.max_tables, log=self.log, wall_clock=wall_clock,
-                             expire_after=expire_after)
+                             expire_after=expire_after, expire_empty_after=expire_empty_after)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
+        self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
+        self.sockets: Sockets[RequestHandler] = Sockets(self.limits, clock, self.log)
         self._runner: web.AppRunner | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.saved = 0  # the tables in play that the last stop left saved
@@ -326,6 +214,7 @@ class TableServer:
         if origin is not None and not self.door.origin_allowed(origin):
             self.log(f"refused a request from {origin!r}: not a page of this server")
             return web.Response(status=403, text="Pages of other sites may not use this server.\n")
+        self.sockets.request(request.protocol)
         try:
             return await handler(request)
         except web.HTTPException as exc:
@@ -350,9 +239,15 @@ class TableServer:
                                  f"stepping-stones table new --server {self.door.shown_url if self.door else ''}\n")
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
+        remote = request.remote or "?"
         try:
             body = await request.read()
-            table = await self.tables.open(parse_new_table(body))
+            wanted = parse_new_table(body)
+            refusal = self.addresses.open_table(remote, self._waiting)
+            if refusal is not None:
+                self.log(f"refused a table from {remote}: {refusal}")
+                return _json_error(429, Error(code="too-fast", message=refusal))
+            table = await self.tables.open(wanted)
         except web.HTTPRequestEntityTooLarge:
             return _json_error(413, Error(code="bad-message", message="a table request is at most 4 KiB"))
         except ProtocolError as exc:
@@ -361,24 +256,43 @@ class TableServer:
         except TableError as exc:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
+        self.addresses.opened(remote, table.id)
         self.log(f"opened table {table.id}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
         return web.Response(text=dump(opened), content_type="application/json")
 
+    def _waiting(self, table_id: str) -> bool:
+        """Whether the table is open and not started yet."""
+        table = self.tables.tables.get(table_id)
+        return table is not None and not table.started
+
     # --- a seat's websocket ----------------------------------------------------------------------
 
     async def handle_ws(self, request: web.Request) -> web.StreamResponse:
+        remote = request.remote or "?"
         if len(self.clients) >= self.limits.max_connections:
             self.log(f"turned a connection away: {self.limits.max_connections} are open")
             return web.Response(status=503, text="The server is full; try again later.\n")
-        ws = web.WebSocketResponse(heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message)
+        refusal = self.addresses.connect(remote)
+        if refusal is not None:
+            self.log(f"turned a connection from {remote} away: {refusal}")
+            return web.Response(status=429, text=f"{refusal}.\n")
+        refusal = self.unseated.admit(remote)
+        if refusal is not None:
+            self.log(f"turned a connection from {remote} away: {refusal}")
+            return web.Response(status=429, text=f"{refusal}: say hello on one of them first.\n")
+        # the server answers pings itself, counting them (``_serve``)
+        ws = web.WebSocketResponse(heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message,
+                                   autoping=False)
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
         await ws.prepare(request)
         client = _Client(ws, self.limits.queue)
         self.clients.add(client)
+        self.unseated.add(client, remote)
+        self.sockets.hold(request.protocol)
         try:
-            await self._serve(client, ws, request.remote or "?")
+            await self._serve(client, ws, remote)
         except (ConnectionError, asyncio.CancelledError):
             pass
         except Exception as exc:  # a fault of ours: one line here, one line there
@@ -386,29 +300,36 @@ class TableServer:
             client.send(dump(Error(code="server", message="the server could not go on with this connection")))
         finally:
             self.clients.discard(client)
+            self.unseated.discard(client)
+            self.sockets.release(request.protocol)
             await self.tables.gone(client)
             client.close()
             await client.closed()
         return ws
 
     async def _serve(self, client: _Client, ws: web.WebSocketResponse, remote: str) -> None:
+        """Read the connection's messages until it closes.  Every frame spends from its allowance,
+        control frames too (aiohttp's autoping is off: a ping is answered here, while the allowance
+        lasts), but an accepted action; past ``max_held`` dropped, the connection is closed.  Its
+        hello deadline is kept by ``sweep``."""
         limits = self.limits
-        allowance = Allowance(limits.message_rate, limits.message_burst)
+        allowance = TokenBucket(limits.message_rate, limits.message_burst)
         dropped = 0
         warned = -1.0
-        try:
-            message = await ws.receive(timeout=limits.hello_seconds)
-        except TimeoutError:
-            self.log(f"closed a connection from {remote}: it said nothing for {limits.hello_seconds:g} s")
-            return
-        while message is not None and not client.closing:
+        while not client.closing:
+            message = await ws.receive()
             if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
                 return
             if message.type == WSMsgType.ERROR:
                 exc = ws.exception()
                 self.log(f"closed a connection from {remote}: {type(exc).__name__ if exc else 'error'}")
                 return
-            if message.type != WSMsgType.TEXT:
+            if message.type in (WSMsgType.PING, WSMsgType.PONG):
+                if not allowance.take():
+                    dropped += 1
+                elif message.type == WSMsgType.PING:
+                    await ws.pong(message.data)
+            elif message.type != WSMsgType.TEXT:
                 if allowance.take():
                     client.send(dump(Error(code="bad-message", message="messages are JSON text")))
                 else:
@@ -430,9 +351,9 @@ class TableServer:
                                                f"{limits.message_rate:g} messages a second; this one was dropped")))
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
+                self.addresses.flooded(remote)
                 client.close()
                 return
-            message = await ws.receive()
 
     async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
         """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
@@ -470,6 +391,7 @@ class TableServer:
                     client.close()
                     return "refused"
                 await self.tables.hello(client, message.code, message.secret, message.name, message.version)
+                self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
                 return "accepted"
@@ -495,18 +417,13 @@ class TableServer:
     # --- starting and stopping --------------------------------------------------------------------
 
     def initialize_logging(self) -> None:
-        handler = _OneLine(self.log)
-        for name in ("aiohttp", "asyncio"):
-            logger = logging.getLogger(name)
-            logger.handlers[:] = [handler]
-            logger.propagate = False
-            logger.setLevel(logging.WARNING)
-        logging.getLogger("aiohttp.access").disabled = True
+        """aiohttp's and asyncio's loggers into the server's log."""
+        self.log.adopt("aiohttp", "asyncio")
 
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
         when the port cannot be had and ``DoorError`` for a public host without a public URL."""
-        sock = listening_socket(self.host, self.port, 512)
+        sock = listening_socket(self.host, self.port, ACCEPTS)
         try:
             port = sock.getsockname()[1]
             public_url = self.public_url
@@ -518,7 +435,7 @@ class TableServer:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
             self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2)
             await self._runner.setup()
-            await web.SockSite(self._runner, sock, ssl_context=self.ssl_context).start()
+            await _GuardedSite(self._runner, sock, self.ssl_context, self.sockets).start()
         except BaseException:
             sock.close()
             raise
@@ -530,10 +447,24 @@ class TableServer:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                await self.tables.sweep()
-                await self.tables.sync()
+                await self.sweep()
             except Exception as exc:
                 self.log(f"the sweep failed: {type(exc).__name__}: {exc}")
+
+    async def sweep(self) -> None:
+        """Close what is late by the server's clock: websockets without a seat past the hello
+        deadline, connections idle or half-sent; then the tables' sweep, and flush them."""
+        limits = self.limits
+        for client, address in self.unseated.late():
+            self.unseated.discard(client)
+            self.log(f"closed a connection from {address}: no seat {limits.hello_seconds:g} s after it opened")
+            client.send(dump(Error(code="no-seat", message=f"a connection must take a seat within "
+                                   f"{limits.hello_seconds:g} s of opening: say hello first")))
+            client.close()
+        if self.sockets.sweep():
+            self.log(f"closed connections that began no request for {limits.idle_seconds:g} s")
+        await self.tables.sweep()
+        await self.tables.sync()
 
     async def stop(self) -> None:
         """Close every connection (the clients come back to the next server), let the computers
@@ -575,6 +506,44 @@ class TableServer:
                   f"in play, {saved}).", file=self.out, flush=True)
 
 
+class _Refused(asyncio.Protocol):
+    """A connection past ``--max-connections`` when every one carries a websocket: closed at once."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.abort()
+
+
+class _GuardedSite(web.SockSite):
+    """aiohttp's site on a socket bound beforehand, every connection counted by ``sockets`` from
+    the moment it is accepted until aiohttp's server hears it is lost."""
+
+    def __init__(self, runner: web.BaseRunner, sock: socket.socket, ssl_context: ssl.SSLContext | None,
+                 sockets: Sockets[RequestHandler]) -> None:
+        super().__init__(runner, sock, ssl_context=ssl_context, backlog=ACCEPTS)
+        self.sockets = sockets
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        lost = server.connection_lost
+
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
+            self.sockets.gone(handler)
+            lost(handler, exc)
+
+        server.connection_lost = connection_lost  # type: ignore[method-assign]  # every handler tells it
+
+        def factory() -> asyncio.Protocol:
+            handler = server()
+            return handler if self.sockets.admit(handler) else _Refused()
+
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(factory, sock=self._sock, ssl=self._ssl_context,
+                                                backlog=self._backlog)
+
+
 def _json_error(status: int, error: Error) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
@@ -582,7 +551,8 @@ def _json_error(status: int, error: Error) -> web.Response:
 
 def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
          public_url: str | None = None, certfile: str | None = None, keyfile: str | None = None,
-         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY) -> int:
+         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY,
+         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
     if certfile is not None:
@@ -592,8 +562,16 @@ def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", p
         except (OSError, ssl.SSLError) as exc:
             print(f"host: cannot use the certificate {escape(certfile)}: {escape(str(exc))}", file=err)
             return 2
+    limits = limits or Limits()
+    files = more_open_files()
+    room = max(1, files - FILES_KEPT)
+    if limits.max_connections > room:
+        print(f"host: this process may open {files} files: it holds {room} connections at most, not "
+              f"{limits.max_connections} (raise the open-files limit, ulimit -n, for more)", file=err)
+        limits = dataclasses.replace(limits, max_connections=room)
     server = TableServer(data_dir, out, err, host=host, port=port, public_url=public_url, ssl_context=context,
-                         timeout=timeout, limits=limits, expire_after=expire_after)
+                         timeout=timeout, limits=limits, expire_after=expire_after,
+                         expire_empty_after=expire_empty_after)
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:
         print(f"host: listening on {host} needs --public-url URL: the address that clients on other "

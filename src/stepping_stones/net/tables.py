@@ -23,7 +23,7 @@ from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
-from .limits import DEFAULT_EXPIRY, DEFAULT_TIMEOUT
+from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import Error, Invite, NewTable, dump
 from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
@@ -69,7 +69,8 @@ class Tables:
     def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
                  timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
                  log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY, new_seed: Callable[[], str] = new_seed) -> None:
+                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+                 new_seed: Callable[[], str] = new_seed) -> None:
         self.store = store
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
@@ -77,6 +78,7 @@ class Tables:
         self.clock = clock
         self.wall_clock = wall_clock  # a table's age survives a restart: it is kept by the wall clock
         self.expire_after = expire_after
+        self.expire_empty_after = min(expire_empty_after, expire_after)  # a table nobody has sat at
         self.timeout = timeout
         self.max_tables = max_tables
         self.log = log
@@ -263,7 +265,8 @@ class Tables:
 
     async def sweep(self) -> None:
         """Hand every seat its table has waited on for too long to a computer, and close the tables
-        that were never started within ``expire_after``."""
+        that were never started within ``expire_after``, or that nobody sat at within
+        ``expire_empty_after``."""
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -273,8 +276,9 @@ class Tables:
             if table.over:
                 await self._finish(table)  # a game whose filing failed is filed again
                 continue
-            if not table.started and now - table.opened >= self.expire_after:
-                await self._expire(table)
+            empty = table.opener is None
+            if not table.started and now - table.opened >= (self.expire_empty_after if empty else self.expire_after):
+                await self._expire(table, empty)
                 continue
             self._kick(table)  # a computer whose decision failed decides again
             seat = table.overdue()
@@ -284,9 +288,9 @@ class Tables:
                          f"after {table.timeout:g} s without an answer")
                 await self._changed(table)
 
-    async def _expire(self, table: Table) -> None:
-        """Close a table that never started: its people are told so, its code and secrets are
-        good for nothing any more, and it leaves the store."""
+    async def _expire(self, table: Table, empty: bool = False) -> None:
+        """Close a table that never started (``empty``: nobody sat at it): its people are told so,
+        its code and secrets are good for nothing any more, and it leaves the store."""
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
         hours = self.expire_after / 3600
@@ -298,7 +302,10 @@ class Tables:
                 self.seated.pop(conn, None)
                 conn.send(message)
                 conn.close()
-        self.log(f"table {table.id} closed: not started within {hours:g} hours")
+        if empty:
+            self.log(f"table {table.id} closed: nobody sat at it within {self.expire_empty_after / 60:g} minutes")
+        else:
+            self.log(f"table {table.id} closed: not started within {hours:g} hours")
         try:
             await asyncio.to_thread(self.store.delete, table.id)
         except OSError as exc:

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import resource
 import signal
 import socket
 import sys
@@ -38,7 +36,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
 from ..net.door import Door, DoorError, is_loopback, listening_socket, security_headers, url_host
-from ..storage.safety import escape
+from ..net.guard import more_open_files
+from ..net.log import ServerLog
 from ..storage.seats import SHARED_ENV
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
@@ -90,36 +89,6 @@ def _page(page: str, static_url: str) -> str:
     return page
 
 
-class _Log:
-    """The server's one-line log: every refusal and every fault, escaped, bounded, without a
-    traceback, on the server's stderr."""
-
-    def __init__(self, err: TextIO) -> None:
-        self.err = err
-
-    def __call__(self, text: str) -> None:
-        line = escape(text)
-        if len(line) > 300:
-            line = line[:297] + "..."
-        print(f"serve: {line}", file=self.err)
-        self.err.flush()
-
-
-class _OneLine(logging.Handler):
-    """Library loggers (aiohttp, textual-serve, asyncio) into the one-line log."""
-
-    def __init__(self, log: _Log) -> None:
-        super().__init__(logging.WARNING)
-        self.log = log
-
-    def emit(self, record: logging.LogRecord) -> None:
-        with contextlib.suppress(Exception):
-            message = record.getMessage().splitlines()[0] if record.getMessage() else record.levelname
-            if record.exc_info and record.exc_info[1] is not None:
-                message += f" ({type(record.exc_info[1]).__name__})"
-            self.log(message)
-
-
 class _GuardedSite(web.SockSite):
     """aiohttp's site on a socket bound beforehand, with a cap on open connections: past it the
     oldest connection with no request in progress is closed, so a pile of idle connections cannot
@@ -162,7 +131,7 @@ class GameServer(Server):
         # every tab's app shares this machine's data folder: none keeps a seat there (storage.seats)
         self.environment = {SHARED_ENV: "1", **(environment or {})}
         self.out = out
-        self.log = _Log(err)
+        self.log = ServerLog("serve", err)
         self.limits = limits or Limits()
         self.tabs: set[TabService] = set()
         self._tasks: set[asyncio.Task[object]] = set()
@@ -174,13 +143,7 @@ class GameServer(Server):
     def initialize_logging(self) -> None:
         """One line per event from the libraries too (textual-serve logs in colour, with
         tracebacks, by default)."""
-        handler = _OneLine(self.log)
-        for name in ("aiohttp", "textual-serve", "asyncio"):
-            logger = logging.getLogger(name)
-            logger.handlers[:] = [handler]
-            logger.propagate = False
-            logger.setLevel(logging.WARNING)
-        logging.getLogger("aiohttp.access").disabled = True
+        self.log.adopt("aiohttp", "textual-serve", "asyncio")
 
     # --- the application -----------------------------------------------------------------------
 
@@ -388,7 +351,7 @@ class GameServer(Server):
         Ctrl+C or SIGTERM.  (``debug`` is textual-serve's; its apps never run with devtools here.)"""
         self.debug = debug
         self.initialize_logging()
-        _more_open_files()
+        more_open_files()
         sock = listening_socket(self.host, self.port, 128)
         try:
             asyncio.run(self._run(sock))
@@ -426,16 +389,6 @@ def _query_int(request: web.Request, name: str, default: int) -> int:
     except ValueError:
         return default
 
-
-
-def _more_open_files() -> None:
-    """Raise this process's limit on open files to what the system allows it: each connection is
-    one, and a pile of idle ones must not stop the server from taking another."""
-    with contextlib.suppress(ValueError, OSError):
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        want = hard if hard != resource.RLIM_INFINITY else 65536
-        if soft != resource.RLIM_INFINITY and soft < want:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
 
 
 def serve(host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | None = None,

@@ -31,6 +31,7 @@ __all__ = [
     "GAME_META",
 ]
 
+from ..engine import SteppingStonesError
 from ..storage.session import SERVED_GAME_META as GAME_META  # what the app says of its game as it closes
 
 
@@ -53,7 +54,7 @@ class Limits:
     max_height: int = 200  # ...and rows, at most
 
 
-class BadMessage(ValueError):
+class BadMessage(SteppingStonesError, ValueError):
     """A message from the page that no page of ours sends; the tab is closed."""
 
 

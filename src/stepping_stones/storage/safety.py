@@ -35,6 +35,8 @@ import stat
 import unicodedata
 from typing import Any, Final
 
+from ..engine import SteppingStonesError
+
 NAME_LENGTH = 40
 
 # Format characters a name may hold: the zero-width joiner of joined emoji and the tag
@@ -198,7 +200,7 @@ def names_problem(names: list[str] | tuple[str, ...]) -> str | None:
 # --- files -------------------------------------------------------------------------
 
 
-class FileProblem(ValueError):
+class FileProblem(SteppingStonesError, ValueError):
     """A file that cannot be read as a small regular file.  ``str()`` says why, in words."""
 
 

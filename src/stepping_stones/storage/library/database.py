@@ -28,6 +28,7 @@ from typing import Final, TypeVar
 
 from filelock import FileLock, Timeout
 
+from ...engine import SteppingStonesError
 from ..files import PRIVATE_FILE, move_aside, private_file, private_folder
 from ..safety import escape
 
@@ -88,7 +89,7 @@ MIGRATIONS: list[list[str]] = [
 ]
 
 
-class LibraryError(Exception):
+class LibraryError(SteppingStonesError):
     """The library cannot be used (a folder that cannot be written, a lock never released).
     ``str()`` is one line, safe to print."""
 

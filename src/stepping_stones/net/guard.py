@@ -1,0 +1,306 @@
+"""What a client may hold and try, so that no client can lock the others out (``host``).
+
+- ``Sockets``: every TCP connection counts against ``Limits.max_connections``.  One that carries
+  no websocket and has begun no request for ``Limits.idle_seconds`` (silent, idle after its
+  answer, or sending its request a byte at a time) is closed; past the cap, the oldest such one is
+  closed to let the new one in, and when every connection carries a websocket the new one is
+  closed at once.
+- ``Unseated``: a websocket without a seat is closed at the hello deadline
+  (``Limits.hello_seconds`` after it opened), whatever it sends meanwhile, and each address may
+  hold only ``Limits.unseated_per_address`` of them.
+- ``Addresses``: what each address may still try: hellos, wrong invite codes or seat secrets,
+  tables opened a minute, and open tables not started yet.
+- ``more_open_files``: each connection is a file; the process takes all the files the system
+  lets it have.
+
+Every time is read from an injected clock, and ``sweep`` methods close what is late: the server
+calls them every second, and a test calls them after moving its clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import resource
+import time
+from collections.abc import Callable, Hashable
+from typing import Generic, Protocol, TypeVar
+
+from .limits import Limits
+
+__all__ = ["ACCEPTS", "Addresses", "FILES_KEPT", "Sockets", "TokenBucket", "Unseated", "address_key", "more_open_files"]
+
+Clock = Callable[[], float]
+
+ACCEPTS = 64
+"""Connections waiting to be accepted (the listening socket's backlog), which is also how many
+the event loop accepts at one go, before any is counted."""
+FILES_KEPT = 64 + 2 * ACCEPTS
+"""Open files the server keeps beside the connections it holds: its own (journals, the game
+library, the listening socket), and room for two goes of accepts while the connections they
+push out are closing.  ``--max-connections`` is lowered to leave them."""
+
+
+def address_key(address: str) -> str:
+    """The address a client counts as: itself, or for IPv6 its /64 network (one host may have any
+    address in it).
+
+    >>> address_key("127.0.0.2"), address_key("2001:db8::1:2:3:4")
+    ('127.0.0.2', '2001:db8::/64')
+    """
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False))
+    except ValueError:
+        return address
+
+
+class TokenBucket:
+    """``rate`` takes a second after a burst of ``burst``: a take succeeds or not, nothing waits.
+    (``serve``'s ``Allowance`` is another kind: it says how long to wait.)"""
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+
+    def take(self) -> bool:
+        self._refill()
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def refund(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def available(self) -> bool:
+        """Whether ``take`` would succeed now (nothing is spent)."""
+        self._refill()
+        return self.tokens >= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+class _Tries:
+    """What one address may still try."""
+
+    def __init__(self, limits: Limits, clock: Clock) -> None:
+        self.hellos = TokenBucket(limits.hello_rate, limits.hello_burst, clock)
+        self.guesses = TokenBucket(limits.guess_rate, limits.guess_burst, clock)
+        self.openings = TokenBucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
+        self.floods = TokenBucket(limits.flood_rate, limits.flood_burst, clock)
+        self.tables: set[str] = set()  # the tables it opened that were not started when last looked at
+
+    def rested(self) -> bool:
+        return (self.hellos.full() and self.guesses.full() and self.openings.full() and self.floods.full()
+                and not self.tables)
+
+
+class Addresses:
+    """What each client address may still try: hellos (``hello_rate``), wrong invite codes or seat
+    secrets (``guess_rate``), tables opened (``tables_per_minute``) and open tables not started
+    (``tables_per_address``), whatever connections it opens; and once its connections were closed
+    for flooding ``flood_burst`` times, no websocket until one comes back (``flood_rate``), so a
+    flood cannot go on by connecting again.  Behind a reverse proxy every client
+    has the proxy's address: the limits are then the proxy's to keep, or set higher."""
+
+    def __init__(self, limits: Limits, clock: Clock) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.seen: dict[str, _Tries] = {}
+
+    def _of(self, address: str) -> _Tries:
+        address = address_key(address)
+        found = self.seen.get(address)
+        if found is None:
+            if len(self.seen) >= self.limits.max_addresses:
+                self._forget()
+            found = self.seen[address] = _Tries(self.limits, self.clock)
+        return found
+
+    def _forget(self) -> None:
+        """Forget the addresses that have their whole allowance back; if that is not enough, the
+        oldest half (they start again from a full allowance)."""
+        for address, tries in list(self.seen.items()):
+            if tries.rested():
+                del self.seen[address]
+        if len(self.seen) >= self.limits.max_addresses:
+            for address in list(self.seen)[: len(self.seen) // 2]:
+                del self.seen[address]
+
+    def hello(self, address: str) -> str | None:
+        """Spend a hello of ``address``; why it may not say hello now, or None."""
+        tries = self._of(address)
+        if not tries.guesses.available():
+            return "too many wrong invite codes or seat secrets from your address: try again in a minute"
+        if not tries.hellos.take():
+            return "too many hellos from your address: try again in a minute"
+        return None
+
+    def wrong_guess(self, address: str) -> None:
+        self._of(address).guesses.take()
+
+    def connect(self, address: str) -> str | None:
+        """Why ``address`` may not open a websocket now, or None."""
+        if not self._of(address).floods.available():
+            return "connections from your address sent far more than a person plays: try again in a minute"
+        return None
+
+    def flooded(self, address: str) -> None:
+        """A connection of ``address`` was closed for flooding."""
+        self._of(address).floods.take()
+
+    def open_table(self, address: str, waiting: Callable[[str], bool]) -> str | None:
+        """Spend a table opening of ``address``; why it may not open a table now, or None.
+        ``waiting(table_id)``: whether that table is still open and not started."""
+        tries = self._of(address)
+        tries.tables = {table for table in tries.tables if waiting(table)}
+        if len(tries.tables) >= self.limits.tables_per_address:
+            n = self.limits.tables_per_address
+            return (f"your address has {n} open {'table' if n == 1 else 'tables'} that nobody has started: "
+                    "start one, or wait until one closes")
+        if not tries.openings.take():
+            return (f"your address opened {self.limits.tables_per_minute} tables in a minute, the most it "
+                    "may: try again in a minute")
+        return None
+
+    def opened(self, address: str, table: str) -> None:
+        self._of(address).tables.add(table)
+
+
+C = TypeVar("C", bound=Hashable)
+
+
+class Unseated(Generic[C]):
+    """The websockets without a seat, by address, each with its hello deadline."""
+
+    def __init__(self, limits: Limits, clock: Clock) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.by_address: dict[str, set[C]] = {}
+        self.deadlines: dict[C, tuple[float, str]] = {}  # in the order they opened
+
+    def admit(self, address: str) -> str | None:
+        """Why ``address`` may not open another websocket now, or None."""
+        n = self.limits.unseated_per_address
+        if len(self.by_address.get(address_key(address), ())) >= n:
+            return f"your address holds {n} {'connection' if n == 1 else 'connections'} without a seat already"
+        return None
+
+    def add(self, conn: C, address: str) -> None:
+        key = address_key(address)
+        self.by_address.setdefault(key, set()).add(conn)
+        self.deadlines[conn] = (self.clock() + self.limits.hello_seconds, key)
+
+    def discard(self, conn: C) -> None:
+        """``conn`` took a seat, or closed."""
+        found = self.deadlines.pop(conn, None)
+        if found is None:
+            return
+        held = self.by_address[found[1]]
+        held.discard(conn)
+        if not held:
+            del self.by_address[found[1]]
+
+    def late(self) -> list[tuple[C, str]]:
+        """The connections past their deadline, with their address (they stay counted until
+        ``discard``)."""
+        now = self.clock()
+        late = []
+        for conn, (deadline, key) in self.deadlines.items():
+            if deadline > now:
+                break  # the rest opened later (every deadline is hello_seconds after its opening)
+            late.append((conn, key))
+        return late
+
+
+class Connection(Protocol):
+    """A TCP connection as aiohttp's server holds it (``web_protocol.RequestHandler``)."""
+
+    def force_close(self) -> None: ...
+
+
+H = TypeVar("H", bound=Connection)
+
+
+class Sockets(Generic[H]):
+    """Every TCP connection from its accept (``admit``) until it is gone (``gone``): when it last
+    began a request, and whether it carries a websocket."""
+
+    def __init__(self, limits: Limits, clock: Clock, log: Callable[[str], None] = lambda _line: None) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.log = log
+        self.since: dict[H, float] = {}  # oldest first
+        self.held: set[H] = set()  # carrying a websocket
+
+    def admit(self, conn: H) -> bool:
+        """Count the connection just accepted; whether it may stay.  At the cap, the oldest one
+        without a websocket is closed to make room; when there is none, the new one may not stay."""
+        cap = self.limits.max_connections
+        if len(self.since) >= cap:
+            oldest = next((c for c in self.since if c not in self.held), None)
+            if oldest is None:
+                self.log(f"turned a connection away: all {cap} open ones carry a websocket (--max-connections)")
+                return False
+            self.log(f"closed the oldest connection without a websocket to let another in: {cap} are open "
+                     "(--max-connections)")
+            self._close(oldest)
+        self.since[conn] = self.clock()
+        return True
+
+    def gone(self, conn: H) -> None:
+        self.since.pop(conn, None)
+        self.held.discard(conn)
+
+    def request(self, conn: H) -> None:
+        """``conn`` began a request: its idle time starts again."""
+        if conn in self.since:
+            self.since[conn] = self.clock()
+
+    def hold(self, conn: H) -> None:
+        """``conn`` carries a websocket now: the heartbeat and the hello deadline keep it."""
+        self.held.add(conn)
+
+    def release(self, conn: H) -> None:
+        self.held.discard(conn)
+
+    def _close(self, conn: H) -> None:
+        self.gone(conn)  # no longer counted: its file is closed at the next turn of the loop
+        conn.force_close()
+
+    def sweep(self) -> int:
+        """Close every connection without a websocket that began no request for ``idle_seconds``;
+        how many."""
+        cutoff = self.clock() - self.limits.idle_seconds
+        late = [c for c, since in self.since.items() if since <= cutoff and c not in self.held]
+        for conn in late:
+            self._close(conn)
+        return len(late)
+
+    def __len__(self) -> int:
+        return len(self.since)
+
+
+def more_open_files() -> int:
+    """Raise this process's limit on open files to what the system allows it (at most 65536):
+    each connection is one, and a pile of idle ones must not stop the server from taking another.
+    The soft limit after that (``RLIM_INFINITY`` as 65536)."""
+    with contextlib.suppress(ValueError, OSError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = min(hard if hard != resource.RLIM_INFINITY else 65536, 65536)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return 65536 if soft == resource.RLIM_INFINITY else soft
