@@ -14,6 +14,7 @@ from stepping_stones.engine import SteppingStonesError
 CONTROL_FLOW = {
     "SearchLimit": "the solver's search stopped at its limit of positions; the caller falls back, nobody is told",
     "Quit": "the person quits the plain game: it unwinds the loop to the one place that saves",
+    "_Lost": "plain mode at a table: the connection ended for good (already said); it unwinds to the table's loop",
 }
 """Exceptions that are not refusals, by name, and why they stay apart from the root."""
 

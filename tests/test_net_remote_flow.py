@@ -102,10 +102,19 @@ def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the
     value = _state(game, 40).model_dump()
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
     flow.receive(State.model_validate(value))
-    assert flow.state.waiting == "Your turn: 120 s before a computer takes your seat."
+    assert flow.state.waiting == "Your turn: 120 s left."
     now[0] += 30.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: 90 s before a computer takes your seat."
+    assert flow.state.waiting == "Your turn: 90 s left."
     now[0] += 95.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: a computer takes your seat any moment now."
+    assert flow.state.waiting == "Your turn: time is up, a computer plays next."
+
+
+def test_the_final_lines_take_the_servers_word_for_the_hands_a_computer_played():
+    game = _match(_my_play).game
+    flow = _flow([])
+    value = _state(game, 40).model_dump()
+    value["seats"][(SEAT + 1) % 3]["stood_in"] = [5, 6, 7, 9]  # the seat after the person's: Cy
+    flow.receive(State.model_validate(value))
+    assert flow.stand_in_lines() == ["A computer played for Cy in hands 5 to 7, 9: this result is not all theirs."]

@@ -176,3 +176,21 @@ def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_st
     assert text.count("was not sent") == 1
     assert "A computer played for you in hand 1: this result is not all yours." in plain.lines  # the final lines
     assert "The game is over." in plain.lines
+
+
+def test_an_app_that_shares_its_data_folder_keeps_no_seat_and_offers_none(tmp_path, monkeypatch):
+    """``serve``'s tabs share the data folder of whoever runs it: a seat kept there would be
+    another person's to take, so none is kept or offered."""
+    from stepping_stones.serve.server import GameServer
+
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path))
+    seats.keep_seat(seats.KeptSeat("http://h:1", "AAAAA-AAAAA", "t", 0, "Ann", "s3cret"))
+    assert seats.kept_seat("http://h:1", "AAAAA-AAAAA") is not None
+    client = SeatClient.at_table("http://h:1", "AAAAA-AAAAA", "Bo")
+    assert client.secret == "s3cret" and client.keep is not None
+    monkeypatch.setenv(seats.SHARED_ENV, "1")
+    assert seats.kept_seats() == [] and seats.kept_seat("http://h:1", "AAAAA-AAAAA") is None
+    client = SeatClient.at_table("http://h:1", "AAAAA-AAAAA", "Bo")
+    assert client.secret is None and client.keep is None
+    server = GameServer("127.0.0.1", 0, None, None, table_server="http://h:1")  # type: ignore[arg-type]
+    assert server.environment[seats.SHARED_ENV] == "1"

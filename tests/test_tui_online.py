@@ -201,3 +201,45 @@ def test_a_table_opened_from_the_app_has_the_setup_screens_rules_and_a_second_f4
                 assert app.screen.query_one("#online-name", Input).value == "Ann"
 
     asyncio.run(game())
+
+
+def test_again_at_the_end_of_a_table_asks_everyone_to_sit_at_a_new_one_with_one_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from stepping_stones.net.protocol import Invite
+    from stepping_stones.tui.dialogs import ConfirmScreen
+    from stepping_stones.tui.online import RemoteGameOverScreen
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            clients = [SeatClient(url, code=opened.code, name=name) for name in ("Ann", "Bo")]
+            for client in clients:
+                await client.join()
+            async with asyncio.timeout(WAIT):
+                finals = await asyncio.gather(*(play_randomly(c, Random(i)) for i, c in enumerate(clients)))
+            app = SteppingStonesApp(settings=_settings())
+            try:
+                async with app.run_test(size=(120, 40)) as pilot:
+                    seat = RemoteSeat(clients[0], clients[0].welcome)  # Ann's seat, in the app
+                    seat.flow.receive(finals[0])
+                    app.run_worker(seat.read(), exit_on_error=False)
+                    from stepping_stones.flow import GameOver
+
+                    while not isinstance(step := seat.flow.next_step(), GameOver):
+                        seat.flow.summary_seen()  # the hands' summaries, as the table screen shows them
+                    await app.push_screen(RemoteGameOverScreen(seat, step.view, step.path))
+                    assert "again, at a new table" in widget_text(app.screen.query_one("#gameover-help"))
+                    await clients[1].again()  # Bo asks for a new table: Ann is asked to sit
+                    await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+                    assert "Bo asks everyone to play again" in app.screen.question
+                    await pilot.press("y")
+                    await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                    invite = seat.invite
+                    assert isinstance(invite, Invite) and app.screen.seat.welcome.code == invite.code
+                    new = server.tables.by_code[invite.code]
+                    assert [s.kind for s in new.seats] == ["human", "open", "computer"]
+            finally:
+                for client in clients:
+                    await client.close()
+
+    asyncio.run(game())

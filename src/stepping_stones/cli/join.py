@@ -55,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
             stdin: BinaryIO = open(sys.stdin.fileno(), "rb", buffering=0, closefd=False)  # noqa: SIM115
         except (OSError, ValueError):  # no file descriptor (a test's stand-in for standard input)
             stdin = sys.stdin.buffer
-        return plain(server, args.code, name or "You", ByteLines(stdin), sys.stdout, sys.stderr)
+        # a person at a terminal is offered a new table at the end; a script's game ends at 'record:'
+        return plain(server, args.code, name or "You", ByteLines(stdin), sys.stdout, sys.stderr,
+                     again=stdin.isatty())
     from ..tui.app import run as app
 
     return app(join=(server, args.code, name or "You"))

@@ -32,6 +32,7 @@ from .protocol import (
     Act,
     Delta,
     Error,
+    Invite,
     NewTable,
     Pong,
     ProtocolError,
@@ -110,7 +111,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | State | Error | VersionReply | Pong
+Message = Welcome | State | Error | VersionReply | Pong | Invite
 
 
 class SeatClient:
@@ -238,11 +239,11 @@ class SeatClient:
         """The client of the person's seat at the table ``code``: the seat kept in their data folder
         (``storage.seats``), taken back with its secret, or else a free seat taken with the code and
         kept there as soon as it is taken."""
-        from ..storage.seats import kept_seat, seat_path
+        from ..storage.seats import keeping, kept_seat, seat_path
 
         kept = kept_seat(server, code)
         return cls(server, code=code, name=name, secret=kept.secret if kept is not None else None,
-                   keep=seat_path(server, code), **kw)
+                   keep=seat_path(server, code) if keeping() else None, **kw)
 
     async def join(self) -> Welcome:
         """Take the seat (the kept one with its secret, when there is one).  Raises ``Refused`` (a
@@ -417,6 +418,10 @@ class SeatClient:
 
     async def start(self) -> None:
         await self.send({"type": "start"})
+
+    async def again(self) -> None:
+        """At the finished table: a new table with the same setup (every seat is sent its invite)."""
+        await self.send({"type": "again"})
 
 
 def dump_json(value: dict[str, Any]) -> str:

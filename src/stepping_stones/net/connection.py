@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import Error, State, Welcome
+from .protocol import Error, Invite, State, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -22,7 +22,7 @@ class Unsent:
     token: str
 
 
-Incoming = State | Error | str | Refused | Unsent
+Incoming = State | Error | str | Refused | Unsent | Invite
 """What a ``Connection`` hands on: a state, the server's refusal of an action, a line about the
 connection, or why it ended."""
 
@@ -65,7 +65,7 @@ class Connection:
                 self.inbox.put(client.state)
             while True:
                 message = await client.receive()
-                if isinstance(message, State) or (
+                if isinstance(message, State | Invite) or (
                         isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn")):
                     self.inbox.put(message)
         except Refused as exc:
@@ -94,6 +94,12 @@ class Connection:
         client = self._client
         if client is not None:
             asyncio.run_coroutine_threadsafe(client.come_back(), self._loop)
+
+    def again(self) -> None:
+        """At the finished table: ask for a new table with the same setup (its ``Invite`` comes in)."""
+        client = self._client
+        if client is not None:
+            asyncio.run_coroutine_threadsafe(client.again(), self._loop)
 
     def start(self) -> None:
         """Start the table before every seat is taken (its opener only: the server refuses others)."""

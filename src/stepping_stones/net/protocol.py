@@ -201,6 +201,13 @@ class Ping(_Model):
     nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)] = 0
 
 
+class Again(_Model):
+    """At a finished table: a new table with the same setup, to which everyone who sat at this one
+    is invited (``Invite``)."""
+
+    type: Literal["again"]
+
+
 class Resync(_Model):
     """Version 2: the client cannot apply a delta (it holds no state, or not the one before):
     the server sends the seat's whole state again."""
@@ -208,8 +215,8 @@ class Resync(_Model):
     type: Literal["resync"]
 
 
-ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping | Resync, Field(discriminator="type")]
-_CLIENT: TypeAdapter[Hello | Act | Start | Ping | Resync] = TypeAdapter(ClientMessage)
+ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping | Resync | Again, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Act | Start | Ping | Resync | Again] = TypeAdapter(ClientMessage)
 
 
 
@@ -309,7 +316,7 @@ class Delta(_Model):
 
 ErrorCode: TypeAlias = Literal[
     "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
-    "not-opener", "over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
+    "not-opener", "over", "not-over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
 ]
 
 
@@ -332,8 +339,18 @@ class Pong(_Model):
     nonce: Annotated[int, Field(ge=0, le=MAX_NONCE)]
 
 
-ServerMessage: TypeAlias = Annotated[Welcome | State | Delta | Error | VersionReply | Pong, Field(discriminator="type")]
-_SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong] = TypeAdapter(ServerMessage)
+class Invite(_Model):
+    """The finished table's seats are asked to a new table with its setup: its invite ``code``,
+    and ``by`` whom (the person who asked for it sits first: the new table's opener)."""
+
+    type: Literal["invite"] = "invite"
+    code: Annotated[str, Field(max_length=20)]
+    by: PlayerName
+
+
+ServerMessage: TypeAlias = Annotated[Welcome | State | Delta | Error | VersionReply | Pong | Invite,
+                                     Field(discriminator="type")]
+_SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong | Invite] = TypeAdapter(ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -418,7 +435,7 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync:
+def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync | Again:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
@@ -460,7 +477,7 @@ def quick_action(data: str | bytes) -> tuple[int, Bid | int] | None:
         return None
 
 
-def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | VersionReply | Pong:
+def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | VersionReply | Pong | Invite:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:

@@ -226,7 +226,8 @@ class RemoteFlow(Choosing):
         return max(0.0, self.welcome.timeout - (self.clock() - self._turn_since))
 
     def tick(self) -> None:
-        """A second has passed: the state's "Your turn" line says how long is left."""
+        """A second has passed: the state's "Your turn" line says how long is left before a computer
+        takes the seat."""
         if self._turn_since is not None and self._my_turn():
             with self._change():
                 self._dirty = True
@@ -239,9 +240,9 @@ class RemoteFlow(Choosing):
             left = self.seconds_left()
             if left is None:
                 return seats, "Your turn."
-            if left < 1:
-                return seats, "Your turn: a computer takes your seat any moment now."
-            return seats, f"Your turn: {left:.0f} s before a computer takes your seat."
+            if left < 1:  # short: it ends the top bar, in 80 columns
+                return seats, "Your turn: time is up, a computer plays next."
+            return seats, f"Your turn: {left:.0f} s left."
         if waiting is None or waiting.seat == by:
             return seats, None
         if waiting.computer:
@@ -308,6 +309,8 @@ class RemoteFlow(Choosing):
             self._dirty = True
 
     def _note_stand_ins(self, message: State, view: PlayerView) -> None:
+        """The hands a computer played for a person, as this client sees them (the server's
+        ``stood_in`` says it for the whole game; this is for a server that does not send it)."""
         if view.phase not in (Phase.BIDDING, Phase.PLAY):
             return
         for seat, facts in enumerate(_turned_seats(message, self.seat)):
@@ -315,16 +318,18 @@ class RemoteFlow(Choosing):
                 self._stood.setdefault(seat, set()).add(view.hand_number)
 
     def stand_in_lines(self) -> list[str]:
-        """Which hands a computer played (some of) for whom, as this client saw the table: one
-        sentence a person, for the final screens (a result is not all theirs)."""
+        """Which hands a computer played (some of) for whom: one sentence a person, for the final
+        screens (a result is not all theirs).  From the server's ``stood_in`` of each seat, and
+        what this client saw itself."""
         view = self._view
-        if view is None:
+        if view is None or self.message is None:
             return []
+        stood = {seat: set(facts.stood_in) | self._stood.get(seat, set())
+                 for seat, facts in enumerate(_turned_seats(self.message, self.seat))}
         lines = []
-        for seat in sorted(self._stood):
-            hands = sorted(self._stood[seat])
+        for seat in sorted(s for s in stood if stood[s]):
             who = "you" if seat == HUMAN else view.players[seat]
-            lines.append(f"A computer played for {who} in {_hands(hands)}: this result is not all "
+            lines.append(f"A computer played for {who} in {_hands(sorted(stood[seat]))}: this result is not all "
                          f"{'yours' if seat == HUMAN else 'theirs'}.")
         return lines
 

@@ -42,6 +42,7 @@ from .log import ServerLog
 from .pages import add_pages
 from .protocol import (
     Act,
+    Again,
     Error,
     Hello,
     Ping,
@@ -395,6 +396,8 @@ class TableServer:
                 client.send(dump(Pong(nonce=message.nonce)))
             elif isinstance(message, Resync):
                 self.tables.resync(client)
+            elif isinstance(message, Again):
+                await self.tables.again(client)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:

@@ -102,6 +102,7 @@ class Table:
     writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
     state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
     record_text: str | None = None  # the finished game's record as JSON, once it is over
+    again: tuple[str, str] | None = None  # the new table with this one's setup: its code, who asked
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says

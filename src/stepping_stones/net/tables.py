@@ -24,7 +24,7 @@ from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
-from .protocol import Error, NewTable, dump
+from .protocol import Error, Invite, NewTable, dump
 from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
 
@@ -213,6 +213,27 @@ class Tables:
         seated = self._seat(conn)
         seated.last = None
         conn.send(seated.message(seated.table.parts([seated.seat])[0]))
+
+    async def again(self, conn: Connection) -> None:
+        """A new table with the finished table's setup (its rules; its computers; its people's seats
+        open), once: every connection still seated at the old one is sent its ``Invite``, and the
+        old table points to it (a second ``again`` is sent the same invitation).  Raises
+        ``TableError``."""
+        seated = self._seat(conn)
+        table = seated.table
+        if not table.over:
+            raise TableError("not-over", "the game is not over: a new table comes after it")
+        if table.again is None:
+            request = NewTable(rules=table.rules, level=table.level,
+                               seats=[s.level if s.kind == "computer" and s.level else "open" for s in table.seats],
+                               names=[s.name if s.kind == "computer" else None for s in table.seats])
+            table.again = ((await self.open(request)).code, table.seats[seated.seat].name or "someone")
+            invited = [c for c, s in self.seated.items() if s.table is table]
+        else:
+            invited = [conn]
+        invite = dump(Invite(code=table.again[0], by=table.again[1]))
+        for one in invited:
+            one.send(invite)
 
     async def start(self, conn: Connection) -> None:
         seated = self._seat(conn)

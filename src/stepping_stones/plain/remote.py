@@ -20,7 +20,7 @@ from ..engine import NUM_SEATS, PlayerView
 from ..flow import GameOver, HandSummary, PersonTurn
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
-from ..net.protocol import Error, SeatFacts, State, Welcome
+from ..net.protocol import Error, Invite, SeatFacts, State, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -37,8 +37,13 @@ HELP = [
     "help (or ?) says this again.",
 ]
 
-LEFT = ("You left the table. Your seat is kept: the same join command takes it back. After the table's "
-        "timeout a computer plays it until you do.")
+LEFT = ("You left the table. Your seat is kept: stepping-stones join {code} --server {server} --plain takes "
+        "it back. After the table's timeout a computer plays it until you do.")
+
+
+def left(welcome: Welcome, server: str) -> str:
+    """The goodbye: how the kept seat is taken back."""
+    return LEFT.format(code=escape(welcome.code), server=escape(server))
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
@@ -123,11 +128,15 @@ class RemotePlain(PlainTable):
     has since left is answered once, with the position as it is now, and nothing is sent."""
 
     def __init__(self, flow: RemoteFlow, connection: Connection, typing: Typing, out: TextIO,
-                 hinter: Hinter | None = None) -> None:
+                 hinter: Hinter | None = None, offer_again: bool = False) -> None:
         super().__init__(flow, typing, out, hinter)
         self.remote = flow
         self.connection = connection
         self.typing = typing
+        self.offer_again = offer_again  # at the end: again, at a new table with the same setup
+        self.invite: Invite | None = None
+        self.asked = False  # this person asked for the new table
+        self.next_code: str | None = None  # the new table's code, to sit at once this one is left
         self.say(*(event.text for event in flow.state.log))  # the table as it started
 
     def command(self, word: str, view: PlayerView) -> bool:
@@ -167,6 +176,11 @@ class RemotePlain(PlainTable):
             raise _Lost
         elif isinstance(item, Unsent):
             self.remote.unsent(item.token)
+        elif isinstance(item, Invite):
+            if self.invite is None and not self.asked:
+                self.say(f"{escape(item.by)} asks everyone to play again, at a new table with the same setup: "
+                         "type again to sit at it.")
+            self.invite = item
         elif isinstance(item, str) and not isinstance(item, _Typed):
             self.remote.notice(item)
         self.out.flush()
@@ -256,6 +270,37 @@ class RemotePlain(PlainTable):
         self.out.flush()
         return True
 
+    def again(self) -> str | None:
+        """After the game: the code of the new table to sit at (asked for by this person or another
+        one), or None to leave."""
+        self.say("Type again to play again at a new table with the same setup (the others are asked to sit "
+                 "with you), or quit to leave.")
+        while True:
+            if self.invite is not None and self.asked:
+                return self.invite.code
+            self.prompt_words(["again", "quit"])
+            try:
+                line = self._line(None)
+            except _Lost:
+                return None
+            if line is None:
+                continue
+            word = line.strip().lower()
+            if not line or word in ("quit", "q", "exit"):
+                return None
+            if word == "again":
+                if self.invite is not None:
+                    return self.invite.code
+                self.asked = True
+                self.say("Asking the server for a new table with the same setup.")
+                self.connection.again()
+            elif word:
+                self.say("Type again to play again at a new table, or quit to leave.")
+
+    def prompt_words(self, words: list[str]) -> None:
+        self.say("legal: " + ", ".join(words))
+        self.out.flush()
+
     def filed(self, path: Path | None) -> int:
         if path is None:
             self.say(f"The finished game could not be kept: {self.remote.problem}.")
@@ -272,7 +317,10 @@ class RemotePlain(PlainTable):
                     flow.summary_seen()
                 elif isinstance(step, GameOver):
                     self.say(*flow.stand_in_lines())
-                    return self.filed(step.path)
+                    status = self.filed(step.path)
+                    if self.offer_again:
+                        self.next_code = self.again()
+                    return status
                 elif isinstance(step, PersonTurn):
                     try:
                         self.ask(step.view)
@@ -281,7 +329,7 @@ class RemotePlain(PlainTable):
                 elif not self.wait():
                     return 1
         except (Quit, KeyboardInterrupt):
-            self.say(LEFT)
+            self.say(left(self.remote.welcome, self.connection.server))
             return 0
         finally:
             self.out.flush()
@@ -371,27 +419,41 @@ def introduce(flow: RemoteFlow, out: TextIO) -> None:
 
 
 def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: TextIO,
-        retry_seconds: float = 120.0) -> int:
-    """Take a seat at the table ``code`` on ``server`` and play it in plain lines; the exit status."""
+        retry_seconds: float = 120.0, again: bool = False) -> int:
+    """Take a seat at the table ``code`` on ``server`` and play it in plain lines; the exit status.
+    With ``again`` (a person at a terminal, not a script) the end offers a new table with the same
+    setup, and the person sits at the one they or another player asked for."""
+    current: list[Connection] = []
+    typing = Typing(inp, lambda: current[-1].inbox.put(TYPED))
+    while True:
+        status, next_code = _one_table(server, code, name, typing, out, err, retry_seconds, again, current)
+        if next_code is None:
+            return status
+        code = next_code
+
+
+def _one_table(server: str, code: str, name: str | None, typing: Typing, out: TextIO, err: TextIO,
+               retry_seconds: float, again: bool, current: list[Connection]) -> tuple[int, str | None]:
     connection = Connection(server, code, name, retry_seconds=retry_seconds)
+    current.append(connection)
     try:
         try:
             welcome = connection.join()
         except Refused as exc:
             print(f"join: {exc}", file=err)
-            return 1
+            return 1, None
         from ..storage.settings import load_settings
 
         flow = RemoteFlow(welcome, connection.send, auto_last_card=load_settings().auto_last_card)
-        typing = Typing(inp, lambda: connection.inbox.put(TYPED))
         try:
             if not lobby(connection, welcome, flow, out, typing if welcome.opener else None):
-                return 1
+                return 1, None
         except (Quit, KeyboardInterrupt):
-            print(LEFT, file=out)
-            return 0
+            print(left(welcome, server), file=out)
+            return 0, None
         introduce(flow, out)
-        return RemotePlain(flow, connection, typing, out, expert_hint).play()
+        table = RemotePlain(flow, connection, typing, out, expert_hint, offer_again=again)
+        return table.play(), table.next_code
     finally:
         out.flush()
         connection.close()

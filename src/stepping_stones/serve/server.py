@@ -38,6 +38,7 @@ from textual_serve.server import Server
 from ..net.door import Door, DoorError, is_loopback, listening_socket, security_headers, url_host
 from ..net.guard import more_open_files
 from ..net.log import ServerLog
+from ..storage.seats import SHARED_ENV
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
 __all__ = ["GameServer", "Limits", "TITLE", "app_argv", "serve"]
@@ -127,7 +128,8 @@ class GameServer(Server):
         argv = argv or app_argv(table_server=table_server)
         super().__init__(" ".join(argv), host=host, port=port, title=TITLE, public_url=self.door.shown_url)
         self.argv = argv
-        self.environment = environment or {}
+        # every tab's app shares this machine's data folder: none keeps a seat there (storage.seats)
+        self.environment = {SHARED_ENV: "1", **(environment or {})}
         self.out = out
         self.log = ServerLog("serve", err)
         self.limits = limits or Limits()

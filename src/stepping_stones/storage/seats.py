@@ -25,6 +25,14 @@ from .safety import FileProblem, read_small, strict_json
 from .settings import data_dir
 
 SEAT_LIMIT = 4096  # a kept seat is some 300 bytes; a larger file is not one
+SHARED_ENV = "STEPPING_STONES_SHARED_HOME"
+"""Set (to 1) for the apps of ``serve``'s tabs: they share the data folder of whoever runs it, so
+none of them keeps a seat there or offers one kept (it would hand one person's seat to another)."""
+
+
+def keeping() -> bool:
+    """Whether seats are kept and offered: not in an app that shares its data folder with others."""
+    return os.environ.get(SHARED_ENV) != "1"
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,8 @@ def read_seat(path: Path) -> KeptSeat:
 
 def kept_seat(server: str, code: str) -> KeptSeat | None:
     """The seat kept at the table ``code`` on ``server``, if there is one."""
+    if not keeping():
+        return None
     try:
         return read_seat(seat_path(server, code))
     except (FileProblem, ValueError):
@@ -95,6 +105,8 @@ def kept_seat(server: str, code: str) -> KeptSeat | None:
 
 def kept_seats() -> list[KeptSeat]:
     """Every seat kept, the newest first (a file that holds none is passed over)."""
+    if not keeping():
+        return []
     found = []
     try:
         paths = sorted(seats_dir().glob("*.json"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -29,13 +29,14 @@ from ..storage.safety import escape, name_problem
 from ..storage.settings import Settings
 from .host import host
 from .render import Look
+from .screens import GameOverScreen
 from .table import TableBase
 from .widgets import Choice, KeyBar, TooSmall
 
 if TYPE_CHECKING:
     from ..engine import Rules
     from ..net.client import SeatClient
-    from ..net.protocol import State, Welcome
+    from ..net.protocol import Invite, State, Welcome
     from ..net.remote import RemoteFlow
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
@@ -58,7 +59,9 @@ class RemoteSeat:
         self.listeners: list[Callable[[], None]] = []  # told after every message
         self.notes: list[str] = []  # the connection's notices before the table starts
         self.lost: str | None = None  # why the seat cannot be played any more
+        self.invite: Invite | None = None  # a new table with the same setup, once the game is over
         self._sending: set[asyncio.Task[bool]] = set()
+        self.server = client.server
 
     def _send(self, move: str, seq: int) -> None:
         task = asyncio.ensure_future(self.client.act(move, seq))
@@ -86,21 +89,21 @@ class RemoteSeat:
     async def read(self) -> None:
         """Hand every message of the server on, until the game is over or the seat is lost."""
         from ..net.client import Refused
-        from ..net.protocol import Error, State
+        from ..net.protocol import Error, Invite, State
 
         try:
             if self.client.state is not None:
                 self.flow.receive(self.client.state)
                 self._tell()
-            while True:
+            while True:  # after the game too: an invitation to the next table may come
                 message = await self.client.receive()
                 if isinstance(message, State):
                     self.flow.receive(message)
                 elif isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn"):
                     self.flow.refused(message.message)
+                elif isinstance(message, Invite):
+                    self.invite = message
                 self._tell()
-                if isinstance(message, State) and message.record is not None:
-                    return
         except Refused as exc:
             self.lost = str(exc)
             self.notice(f"the table is lost: {exc}")
@@ -384,6 +387,7 @@ class RemoteTableScreen(TableBase):
         self.flow.subscribe(self._ring)
         self._summary_up = False
         self._turn = False  # the person's turn as last told (the bell rings when it comes)
+        self._handed = False  # the seat went on to the final screen, which closes it
         seat.listeners.append(self.advance)
 
     def on_mount(self) -> None:
@@ -407,7 +411,8 @@ class RemoteTableScreen(TableBase):
     def on_unmount(self) -> None:
         if self.advance in self.seat.listeners:
             self.seat.listeners.remove(self.advance)
-        self.app.run_worker(self.seat.close(), exit_on_error=False)
+        if not self._handed:
+            self.app.run_worker(self.seat.close(), exit_on_error=False)
 
     def advance(self) -> None:
         if not self.is_attached or self._summary_up:
@@ -422,11 +427,10 @@ class RemoteTableScreen(TableBase):
                     else "Press Enter to see the next hand: it is dealt already.")
             self.app.push_screen(HandSummaryScreen(step.view, step.number, line), self._summary_closed)
         elif isinstance(step, GameOver):
-            from .screens import GameOverScreen
-
-            self.app.switch_screen(GameOverScreen(step.view, step.path, None, self.flow.problem,
-                                                  assisted=self.flow.state.assisted, retry=self.flow.file,
-                                                  notes=tuple(self.flow.stand_in_lines())))
+            self._handed = True
+            self.app.switch_screen(RemoteGameOverScreen(self.seat, step.view, step.path, None, self.flow.problem,
+                                                        assisted=self.flow.state.assisted, retry=self.flow.file,
+                                                        notes=tuple(self.flow.stand_in_lines())))
 
     def _summary_closed(self, _result: object) -> None:
         self._summary_up = False
@@ -451,3 +455,54 @@ class RemoteTableScreen(TableBase):
 
         self.app.push_screen(ConfirmScreen("Leave the table and set up a new game?\n(The server keeps your seat "
                                            "for a while; then a computer plays it.)"), answer)
+
+
+class RemoteGameOverScreen(GameOverScreen):
+    """The end of a game at a table on a server: n (or Enter) asks the server for a new table with
+    the same setup, and everyone who sat here is asked to sit at it with one key (y); whoever asked
+    sits first, and may start it with computers in the seats of those who decline."""
+
+    AGAIN = "n or Enter: again, at a new table with the same setup (the others are asked)"
+
+    def __init__(self, seat: RemoteSeat, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.seat = seat
+        self.asked = False  # this person asked for the new table
+        self.answered: str | None = None  # the invitation answered (its code)
+
+    def on_mount(self) -> None:
+        self.seat.listeners.append(self._invited)
+        self._invited()
+
+    def on_unmount(self) -> None:
+        if self._invited in self.seat.listeners:
+            self.seat.listeners.remove(self._invited)
+        self.app.run_worker(self.seat.close(), exit_on_error=False)
+
+    def action_again(self) -> None:
+        if self.seat.invite is not None:
+            self._sit(self.seat.invite.code)
+            return
+        self.asked = True
+        self.notify("Opening a new table with the same setup...")
+        self.run_worker(self.seat.client.again(), exit_on_error=False)
+
+    def _invited(self) -> None:
+        invite = self.seat.invite
+        if invite is None or invite.code == self.answered or not self.is_attached:
+            return
+        self.answered = invite.code
+        if self.asked:
+            self._sit(invite.code)
+            return
+        from .dialogs import ConfirmScreen
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._sit(invite.code)
+
+        self.app.push_screen(ConfirmScreen(f"{escape(invite.by)} asks everyone to play again, at a new table "
+                                           "with the same setup.\nSit at it?"), answer)
+
+    def _sit(self, code: str) -> None:
+        self.app.switch_screen(OnlineScreen(self.seat.server, code, self.seat.welcome.name, join=True))

@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # the solver is loaded when a review first needs it
 class GameOverScreen(Screen[None]):
     """The final sheet, the winner(s) and how a tie was broken."""
 
+    AGAIN = "n or Enter: a new game with the same setup"  # what n does (at a table on a server: a new table)
+
     BINDINGS = [
         Binding("n,enter", "again", "New game", id="again", key_display="⏎/n"),
         Binding("s", "setup", "Change setup", id="setup"),
@@ -82,7 +84,7 @@ class GameOverScreen(Screen[None]):
         yield Footer()
 
     def _where(self) -> Text:
-        keys = "n or Enter: a new game with the same setup   s: change the setup   r: review this game   q: quit"
+        keys = f"{self.AGAIN}   s: change the setup   r: review this game   q: quit"
         if self.path:
             where = f"The game record is saved as {escape(str(self.path))}."
         elif self.problem:
