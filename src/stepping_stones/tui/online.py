@@ -56,7 +56,6 @@ class RemoteSeat:
         self.flow: RemoteFlow = RemoteFlow(welcome, self._send)
         self.listeners: list[Callable[[], None]] = []  # told after every message
         self.notes: list[str] = []  # the connection's notices before the table starts
-        self.lost: str | None = None  # why the seat cannot be played any more
         self._sending: set[asyncio.Task[None]] = set()
 
     def _send(self, move: str, seq: int) -> None:
@@ -94,7 +93,6 @@ class RemoteSeat:
                 if isinstance(message, State) and message.record is not None:
                     return
         except Refused as exc:
-            self.lost = str(exc)
             self.notice(f"the table is lost: {exc}")
 
     async def start(self) -> None:
