@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from .args import add_cluster_argument, positive, run_work, seed
+from .args import add_cluster_argument, positive, refuse, run_work, seed
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         atomic_write(output, model.to_json())
     except OSError as exc:
-        print(f"calibrate: cannot write {escape(str(output))}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return refuse(f"calibrate: cannot write {escape(str(output))}: {exc.strerror}")
     print(f"wrote {output}")
     return 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+
+from .args import refuse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,8 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = hint_for_game(game)
     except NothingToHint as exc:
-        print(f"hint: {escape(str(args.file))}: {exc}", file=sys.stderr)
-        return 2
+        return refuse(f"hint: {escape(str(args.file))}: {exc}")
     if args.json:
         print(json.dumps(found.to_json()))
     else:

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .args import refuse
+
 if TYPE_CHECKING:
     from ..storage.library import Library
 
@@ -60,8 +62,7 @@ def run_import(args: argparse.Namespace) -> int:
         try:
             report = library.import_paths(args.paths)
         except LibraryError as exc:
-            print(one_line(f"library import: {exc}", REFUSAL_LINE), file=sys.stderr)
-            return 2
+            return refuse(one_line(f"library import: {exc}", REFUSAL_LINE))
     for line in report.refused:
         # A deep path and a long reason together: one line of at most REFUSAL_LINE characters,
         # keeping the start of the path and the end of the reason.
