@@ -18,7 +18,9 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from stepping_stones.ai.analysis import AnalysisJSON, GameHintJSON
+from stepping_stones.lab.simulate import SimulationJSON
 from stepping_stones.lab.speed import BenchJSON
+from stepping_stones.lab.tournament import TournamentJSON
 from stepping_stones.storage.library.stats import HistoryEntryJSON, PlayerStatsJSON
 
 OUTPUTS: dict[str, Any] = {
@@ -27,6 +29,8 @@ OUTPUTS: dict[str, Any] = {
     "history --json": list[HistoryEntryJSON],
     "stats --json": PlayerStatsJSON,
     "bench --json": BenchJSON,
+    "simulate --json": SimulationJSON,
+    "tournament --json": TournamentJSON,
 }
 """Each command's ``--json`` output and the type that declares it."""
 
@@ -42,7 +46,7 @@ def document() -> str:
         "output beside the code that makes it; `tests/test_json_schemas.py` checks that this file is",
         "current and that the commands' output fits its schema. The other `--json` outputs are",
         "described in words with their commands (`replay`: [records.md](records.md); `table new`:",
-        "[online.md](online.md)) or not yet declared this way (`simulate`, `tournament`).",
+        "[online.md](online.md)).",
     ]
     for command, kind in OUTPUTS.items():
         schema = TypeAdapter(kind).json_schema()

@@ -17,7 +17,9 @@ from game_support import game_at
 from stepping_stones.ai.analysis import AnalysisJSON, GameHintJSON
 from stepping_stones.cli import main
 from stepping_stones.engine import Rules
+from stepping_stones.lab.simulate import SimulationJSON
 from stepping_stones.lab.speed import BenchJSON
+from stepping_stones.lab.tournament import TournamentJSON
 from stepping_stones.storage.games import games_dir
 from stepping_stones.storage.library.stats import HistoryEntryJSON, PlayerStatsJSON
 from stepping_stones.storage.records import record_from_game, write_record
@@ -60,6 +62,19 @@ def test_history_and_stats_print_what_their_schemas_say(capsys):
 def test_bench_prints_what_its_schema_says(capsys):
     fits(BenchJSON, printed(capsys, "bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
                             "--decision-games", "2", "--solver-positions", "1"))
+
+
+def test_simulate_and_tournament_print_what_their_schemas_say(capsys):
+    fits(SimulationJSON, printed(capsys, "simulate", "--games", "1", "--seats", "random,random,random",
+                                 "--seed", "json", "--json"))
+    both = printed(capsys, "tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1",
+                   "--seed", "json", "--defence", "1", "--json")
+    fits(TournamentJSON, both)
+    assert both["two_vs_one"] is not None and "defence" in both
+    one_side = printed(capsys, "tournament", "--candidate", "random", "--baseline", "heuristic", "--deals", "1",
+                       "--seed", "json", "--only", "one-vs-two", "--json")
+    fits(TournamentJSON, one_side)
+    assert one_side["two_vs_one"] is None
 
 
 def test_a_wrong_output_would_not_fit():

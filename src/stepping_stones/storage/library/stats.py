@@ -23,17 +23,9 @@ from typing_extensions import TypedDict  # pydantic reads its schema on Python 3
 
 from ...engine import CONTRACTS, Rules
 from ..games import games_dir
+from ..rules_json import RulesJSON
 from .health import Snapshot
 from .sync import Index
-
-
-class RulesJSON(TypedDict):
-    """A game's rules as the records and the commands' JSON write them (``Rules.as_dict``)."""
-
-    contract_set: str
-    short_game: bool
-    omit: str | None
-    redo_tokens: bool
 
 
 class HistoryEntryJSON(TypedDict):
