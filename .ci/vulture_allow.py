@@ -14,6 +14,8 @@ _open_app_process, _stdin  # serve/tabs.py: textual-serve's AppService calls and
 parameters  # tui/*: the second argument of Textual's check_action(action, parameters)
 control  # tui/widgets.py: Textual's Message.control, read by @on(..., selector)
 format  # storage/records.py, storage/sidecar.py, net/tables.py: a pydantic model's field, the file's format tag
+ai_decision_ms, ai_decision_cpu_ms, ai_decision_sets, solver_ms, solver_cpu_ms  # lab/speed.py: keys of BenchJSON, printed by bench --json
+solver_positions_per_cpu_s  # lab/speed.py: a key of BenchJSON (docs/json.md)
 can_pop  # engine/game.py: the engine's public API, every action in its three forms (verify_, can_, the action)
 
 # Test hooks: code in src that only the tests call, kept on purpose.
