@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from .args import add_cluster_argument, positive, refuse, run_work, seed
+from .args import EXIT_REFUSED, add_cluster_argument, positive, refuse, run_work, seed
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                                                  args.declarer),
                      timeout=args.cluster_timeout)
     if model is None:
-        return 2
+        return EXIT_REFUSED
     for cid, m in model.contracts.items():
         print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")
     output = args.output or model_path(args.declarer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .args import refuse
+from .args import EXIT_REFUSED, game_from_file, refuse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,11 +26,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
     from ..storage.safety import escape
-    from .args import game_from_file
 
     game = game_from_file(args.file)
     if game is None:
-        return 2
+        return EXIT_REFUSED
     try:
         found = hint_for_game(game)
     except NothingToHint as exc:

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import refuse
+from .args import EXIT_REFUSED, refuse
 from .library import open_library
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
     library = open_library("history")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     with library:
         try:
             entries = library.history()

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .args import refuse
+from .args import EXIT_REFUSED, refuse
 
 if TYPE_CHECKING:
     from ..storage.library import Library
@@ -54,7 +54,7 @@ def open_library(command: str) -> Library | None:
 def run_import(args: argparse.Namespace) -> int:
     library = open_library("library import")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     from ..storage.library import LibraryError
     from ..storage.safety import one_line
 
@@ -68,4 +68,4 @@ def run_import(args: argparse.Namespace) -> int:
         # keeping the start of the path and the end of the reason.
         print(one_line(f"refused {line}", REFUSAL_LINE), file=sys.stderr)
     print(report.line())
-    return 2 if report.refused else 0
+    return EXIT_REFUSED if report.refused else 0

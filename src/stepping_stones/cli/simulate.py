@@ -11,6 +11,7 @@ from ..engine import RulesError
 from ..lab.simulate import SimulationResult, simulate
 from ..storage.safety import escape
 from .args import (
+    EXIT_REFUSED,
     MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                                                        advance, runner),
                       timeout=args.cluster_timeout)
     if result is None:
-        return 2
+        return EXIT_REFUSED
     if args.json:
         print(json.dumps(result.to_json()))
     else:

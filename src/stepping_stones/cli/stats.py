@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import refuse
+from .args import EXIT_REFUSED, refuse
 from .library import open_library
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     library = open_library("stats")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     with library:
         try:
             player = args.player if args.player is not None else library.person()

@@ -9,6 +9,7 @@ from ..ai import LAB_LEVELS, LEVELS
 from ..engine import CONTRACTS, RulesError
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
+    EXIT_REFUSED,
     MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                                                          args.defence, advance, runner, sides),
                       timeout=args.cluster_timeout)
     if result is None:
-        return 2
+        return EXIT_REFUSED
     if args.json:
         print(json.dumps(result.to_json()))
     else:
