@@ -1,5 +1,8 @@
 """Names that look unused to vulture but are used by a library, by name (read by vulture only).
 
+Vulture scans src only (pyproject.toml), so a name only the tests use shows up: remove it, or keep
+it as a test hook listed below with what it is for.
+
 Each line is a name that something outside this project's code reads or calls:"""
 # ruff: noqa
 bias  # ai/features.py: a field of Features, read by position in the model's dot product
@@ -16,3 +19,18 @@ pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name
 dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads sys.dont_write_bytecode
 handleError  # net/log.py: logging.Handler calls it when writing a line fails
 connection_made  # net/server.py: asyncio calls it on a protocol (_Refused) once a connection is accepted
+format  # storage/records.py, storage/sidecar.py, net/tables.py: a pydantic model's field, the file's format tag
+ai_decision_ms, ai_decision_cpu_ms, ai_decision_sets, solver_ms, solver_cpu_ms  # lab/speed.py: keys of BenchJSON, printed by bench --json
+solver_positions_per_cpu_s  # lab/speed.py: a key of BenchJSON (docs/json.md)
+can_pop  # engine/game.py: the engine's public API, every action in its three forms (verify_, can_, the action)
+
+# Test hooks: code in src that only the tests call, kept on purpose.
+offset_of  # tui/panels.py: HandPanel's click geometry (where on_click reads a card), for the tests' clicks
+sidecar_path  # storage/session.py: where the current game's sidecar is, for the tests that look at it
+
+# For the lead: used only by the tests or scripts, in modules being reorganised (net/, ai/solver*),
+# so not removed here: each is to be removed, or kept as a test hook.
+received, resyncs  # net/client.py: SeatClient counters read by tests/test_net_deltas.py and scripts/load_test_tables.py
+play_glances  # net/client.py: the load test's bots (scripts/load_test_tables.py) and tests/test_net_deltas.py
+states, state_for  # net/tables.py: Table's whole states, read by tests/test_net_protocol.py and test_net_deltas.py
+solve  # ai/solver.py: the one-call solve, used by tests/test_solver.py and scripts/measure_solver_ratio.py

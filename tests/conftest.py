@@ -159,6 +159,23 @@ def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
 
 
 @pytest.fixture
+def recorded_solves(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Every solve the bench makes (``lab.speed.solver_times``), recorded as it is made."""
+    from stepping_stones.lab import speed
+
+    solves: list = []
+    solver_times = speed.solver_times
+
+    def recorded(tricks_left: int, count: int, seed: int = 0):
+        times = solver_times(tricks_left, count, seed)
+        solves.extend(times)
+        return times
+
+    monkeypatch.setattr(speed, "solver_times", recorded)
+    return solves
+
+
+@pytest.fixture
 def game() -> Game:
     return Game(Rules(), ("Ann", "Hana", "Kenji"), first_forehand=0)
 

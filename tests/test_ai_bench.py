@@ -13,7 +13,6 @@ from conftest import StepClock
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import TRICKS
 from stepping_stones.game.match import Match, Seeds, Step
-from stepping_stones.lab import speed
 from stepping_stones.lab.speed import (
     _MODES,
     GAMES_AT_MOST,
@@ -22,7 +21,6 @@ from stepping_stones.lab.speed import (
     decisions,
     solver_figures,
     solver_position,
-    solver_times,
 )
 
 
@@ -73,15 +71,8 @@ def test_solver_positions_are_drawn_as_the_bench_says():
 
 
 @pytest.mark.usefixtures("step_clock")
-def test_the_solvers_speed_is_its_positions_over_its_cpu_seconds(monkeypatch):
-    solves = []
-
-    def recorded(tricks_left: int, count: int, seed: int = 0):
-        times = solver_times(tricks_left, count, seed)
-        solves.extend(times)
-        return times
-
-    monkeypatch.setattr(speed, "solver_times", recorded)
+def test_the_solvers_speed_is_its_positions_over_its_cpu_seconds(recorded_solves):
+    solves = recorded_solves
     counts = {6: 3, 8: 2, 10: 1, 12: 1}
     figures = solver_figures(counts, seed=2)  # (seed 2: a 12-trick position solved in a blink)
     assert len(solves) == 7 and all(solve.positions > 0 for solve in solves)

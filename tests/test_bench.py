@@ -9,22 +9,14 @@ import pytest
 
 from conftest import StepClock
 from stepping_stones.cli import main
-from stepping_stones.lab import speed
-from stepping_stones.lab.speed import random_hands, solver_times
+from stepping_stones.lab.speed import random_hands
 
 
 @pytest.mark.usefixtures("step_clock")
-def test_bench_json_reports_the_engine_figures(capsys, monkeypatch):
+def test_bench_json_reports_the_engine_figures(capsys, recorded_solves):
     """Every figure is what it says it is: with a clock that moves one step per reading, each
     one can be worked out exactly from the steps and the work done."""
-    solves = []
-
-    def recorded(tricks_left: int, count: int, seed: int = 0):
-        times = solver_times(tricks_left, count, seed)
-        solves.extend(times)
-        return times
-
-    monkeypatch.setattr(speed, "solver_times", recorded)
+    solves = recorded_solves
     assert main(["bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
                  "--decision-games", "2", "--solver-positions", "1"]) == 0
     facts = json.loads(capsys.readouterr().out)

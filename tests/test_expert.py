@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from game_support import game_at
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.bidding import best_declaration, points_by_count, result_pmf, usual
 from stepping_stones.ai.expert import LOSE_EXACT_TRICKS, MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
@@ -36,20 +37,6 @@ from stepping_stones.engine import (
     parse_card,
 )
 from stepping_stones.game.match import Seeds, drive
-
-
-def game_at(seed: str, rules: Rules, actions: int) -> Game:
-    """A game of three heuristic seats stopped after ``actions`` bids and cards."""
-    seeds = Seeds(seed)
-    game = Game(rules, first_forehand=seeds.first_forehand())
-    count = [0]
-
-    def stop(g: Game) -> bool:
-        count[0] += 1
-        return count[0] > actions
-
-    drive(game, [make_ai("heuristic")] * 3, seeds, stop=stop)
-    return game
 
 
 @pytest.mark.parametrize("rules", [Rules("standard"), Rules("advanced", redo_tokens=True)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import game_snapshot
-from stepping_stones.ai import RandomAI, decide
+from game_support import run_until
 from stepping_stones.engine import CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
@@ -31,28 +31,6 @@ def told(flow: GameFlow) -> list:
 def new_flow(seed: str = "flow", pace: str = "instant", **setup) -> GameFlow:
     session = Session.new(Setup(rules=Rules(**setup), levels=("random", "random"), seed=seed))
     return GameFlow(session, Settings(pace=pace, trick_pause=False))
-
-
-def run_until(flow: GameFlow, stop, person=None, limit: int = 5000):
-    """Drive the flow as a front end would; the person answers like a random seat."""
-    person = person or RandomAI()
-    for _ in range(limit):
-        step = flow.next_step()
-        if stop(flow, step):
-            return step
-        if isinstance(step, HandSummary):
-            flow.summary_seen()
-        elif isinstance(step, AiTurn):
-            flow.ai_answered(step.request, step.request.answer())
-        elif isinstance(step, PersonTurn):
-            action = decide(person, step.view, flow.session.seeds.decision(flow.game, 0))
-            if step.view.phase is Phase.BIDDING:
-                flow.bid(action)
-            else:
-                flow.play(action)
-        elif isinstance(step, GameOver):
-            return step
-    raise AssertionError("the flow did not get there")
 
 
 def test_a_whole_game_through_the_flow_is_saved_and_filed():

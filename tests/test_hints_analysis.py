@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from stepping_stones.ai import ExpertAI, make_ai
+from game_support import brute_force, game_at
+from stepping_stones.ai import ExpertAI
 from stepping_stones.ai.analysis import analyse_hand, analysis_json, hint_for_game
 from stepping_stones.ai.hints import Hint, hint_for, hint_rng, ordinal, role, sure_winners
 from stepping_stones.cli import main
@@ -24,23 +25,8 @@ from stepping_stones.engine import (
     mask_of,
     parse_card,
 )
-from stepping_stones.game.match import Seeds, drive
+from stepping_stones.game.match import Seeds
 from stepping_stones.storage.records import record_from_game, write_record
-from test_solver import brute_force
-
-
-def game_at(seed: str, rules: Rules, actions: int) -> Game:
-    seeds = Seeds(seed)
-    game = Game(rules, first_forehand=seeds.first_forehand())
-    count = [0]
-
-    def stop(g: Game) -> bool:
-        count[0] += 1
-        return count[0] > actions
-
-    drive(game, [make_ai("heuristic")] * 3, seeds, stop=stop)
-    return game
-
 
 # --- hints -------------------------------------------------------------------------------
 

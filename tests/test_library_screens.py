@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import sqlite3
 import threading
@@ -21,9 +22,6 @@ from stepping_stones.tui.library_screens import HistoryScreen, StatsScreen, shor
 from stepping_stones.tui.screens import ReviewScreen, SetupScreen
 from tui_support import make_app, press, widget_text
 
-pytestmark = pytest.mark.xdist_group("library-screens")  # one process for these tests: they share HOME
-
-HOME = Path("/tmp/stepping-stones-library-snapshot-home")  # fixed: nothing of it is shown, but keep it stable
 SIZES = [(80, 24), (120, 40)]
 GAMES = [  # (file stamp, seed, rules, players, assisted)
     ("20260105-101500", 11, Rules(), ["You", "Hana", "Kenji"], False),
@@ -46,11 +44,11 @@ def plotext_in_order(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def home(monkeypatch):
-    shutil.rmtree(HOME, ignore_errors=True)
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(HOME))
+def home(monkeypatch, tmp_path):
+    """A home of its own for each test (nothing of its path is shown), with five games filed."""
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("NO_COLOR", raising=False)
-    games = HOME / "data" / "games"
+    games = _home() / "data" / "games"
     for stamp, seed, rules, players, assisted in GAMES:
         path = games / f"game-{stamp}.json"
         write_record(path, record_from_game(random_game(seed, rules)).model_copy(update={"players": players}))
@@ -59,8 +57,12 @@ def home(monkeypatch):
         path.with_suffix(".session.json").write_text(json.dumps(sidecar))
     with Library.open():
         pass  # built once here, so that the screens show no notice about building it
-    yield HOME
-    shutil.rmtree(HOME, ignore_errors=True)
+    return _home()
+
+
+def _home() -> Path:
+    """The test's home (the fixture above sets it)."""
+    return Path(os.environ["STEPPING_STONES_HOME"])
 
 
 async def _open(pilot, key: str) -> None:
@@ -160,7 +162,7 @@ def test_an_empty_library_says_so():
 
 
 async def _test_an_empty_library_says_so():
-    shutil.rmtree(HOME / "data" / "games")
+    shutil.rmtree(_home() / "data" / "games")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot, "f3")
@@ -198,7 +200,7 @@ def test_wrong_rows_are_put_right_and_the_screens_show_the_games():
 
 
 async def _test_wrong_rows_are_put_right_and_the_screens_show_the_games():
-    with sqlite3.connect(HOME / "data" / "library.sqlite3") as conn:
+    with sqlite3.connect(_home() / "data" / "library.sqlite3") as conn:
         conn.execute("UPDATE games SET rules = 'not json' WHERE rowid = 1")
         conn.execute("UPDATE seats SET total = 'x' WHERE rowid = 5")
     conn.close()
@@ -221,9 +223,9 @@ def _hold_the_library(*, new_game: bool) -> sqlite3.Connection:
     """Another copy's write transaction on the library; with a new record in games/, opening the
     library must write (to index it), so it waits for that copy."""
     if new_game:
-        write_record(HOME / "data" / "games" / "game-20260120-100000.json",
+        write_record(_home() / "data" / "games" / "game-20260120-100000.json",
                      record_from_game(random_game(16)).model_copy(update={"players": ["You", "Hana", "Kenji"]}))
-    holder = sqlite3.connect(HOME / "data" / "library.sqlite3", isolation_level=None)
+    holder = sqlite3.connect(_home() / "data" / "library.sqlite3", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     return holder
 

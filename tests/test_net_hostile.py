@@ -214,9 +214,9 @@ def test_a_client_that_reads_slowly_gets_its_messages_in_order_or_is_closed():
         client.send("e")
         assert ws.written == ["a", "b", "c"] and client.writer is not None
         ws.drained.set()
-        await asyncio.sleep(0)  # the loop runs the writer (no clock: it waits on nothing else)
-        while client.writer is not None:
-            await asyncio.sleep(0)
+        writer = client.writer
+        await writer  # the writer ends once the socket drained and the waiting messages are out
+        assert client.writer is None
         assert ws.written == ["a", "b", "c", "d", "e"]
         ws.room, ws.drained = 6, asyncio.Event()
         client.send("f")

@@ -47,9 +47,10 @@ def test_every_script_is_run_here():
               "play_screen.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
-    elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py"}
-    for path in elsewhere.values():
-        assert "three_fronts(" in path.read_text()
+    elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py",
+                 "json_schemas.py": ROOT / "tests" / "test_json_schemas.py"}
+    assert "three_fronts(" in elsewhere["three_fronts_game.py"].read_text()
+    assert "json_schemas.py" in elsewhere["json_schemas.py"].read_text()
     assert {p.name for p in SCRIPTS.iterdir() if p.suffix in (".py", ".sh")} == tested | set(elsewhere)
 
 

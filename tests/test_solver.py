@@ -17,6 +17,7 @@ import threading
 import pytest
 
 from conftest import cards
+from game_support import brute_force
 from stepping_stones.ai.solver import (
     CORE_VARIABLE,
     SearchLimit,
@@ -49,20 +50,6 @@ def core(request, monkeypatch):
         need_the_compiled_core()
     monkeypatch.setenv(CORE_VARIABLE, request.param)
     return request.param
-
-
-def brute_force(state: HandState) -> int:
-    """The declarer's counted tricks for the whole hand with best play from ``state``."""
-    if state.finished:
-        return state.count()
-    declarer_side = state.turn == state.declarer
-    wants_more = declarer_side == state.contract.is_win
-    results = []
-    for c in cards_of(state.legal_mask()):
-        state.push(c)
-        results.append(brute_force(state))
-        state.pop()
-    return max(results) if wants_more else min(results)
 
 
 def random_endgame(rng: random.Random, contract_id: str, tricks_left: int) -> HandState:

@@ -148,8 +148,8 @@ def test_grammar_singular_and_second_person():
     flow's states as the screen draws them, and the bids as the bid panel tells them."""
     from rich.console import Console
 
-    from stepping_stones.ai import RandomAI, decide
-    from stepping_stones.flow import AiTurn, GameFlow, HandSummary
+    from game_support import run_until
+    from stepping_stones.flow import GameFlow, PersonTurn
     from stepping_stones.storage.session import Session, Setup
     from stepping_stones.tui.panels import Scene, history_text, log_text, table_canvas, target_text, tracker_text
     from stepping_stones.tui.render import Look
@@ -168,18 +168,16 @@ def test_grammar_singular_and_second_person():
                      str(history_text(scene, 60, None, console)), str(target_text(scene)), *bids])
 
     flow.subscribe(draw)
-    person = RandomAI()
-    turns = 0
-    while len(flow.game.log) < 3:
-        step = flow.next_step()
-        if isinstance(step, HandSummary):
-            flow.summary_seen()
-        elif isinstance(step, AiTurn):
-            flow.ai_answered(step.request, step.request.answer())
-        else:
-            turns += 1
-            action = decide(person, step.view, session.seeds.decision(flow.game, 0))
-            (flow.play if step.view.phase is Phase.PLAY else flow.bid)(action)
+    person_turns = []
+
+    def three_hands_dealt(flow, step) -> bool:
+        if len(flow.game.log) >= 3:
+            return True
+        person_turns.extend([step] if isinstance(step, PersonTurn) else [])
+        return False
+
+    run_until(flow, three_hands_dealt)
+    turns = len(person_turns)
     everything = "\n".join(seen)
     assert turns > 20 and "You" in everything and " 1 trick" in everything
     for wrong in (" 1 cards", " 1 tricks", "You has", "You holds", "You leads", "You plays",

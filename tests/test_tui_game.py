@@ -12,7 +12,7 @@ from random import Random
 
 from rich.console import Console
 
-from stepping_stones.ai import RandomAI, decide
+from game_support import run_until
 from stepping_stones.cli import main
 from stepping_stones.engine import Declaration, Phase, Rules, cards_of
 from stepping_stones.flow import AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
@@ -145,14 +145,8 @@ def test_a_game_at_the_table_is_played_again_by_simulate_from_its_seed(tmp_path)
     seed = "same-game"
     session = Session.new(Setup(rules=Rules("advanced", redo_tokens=True), seed=seed, levels=("random", "random")))
     flow = GameFlow(session, Settings(pace="instant", trick_pause=False))
-    while not isinstance(step := flow.next_step(), GameOver):
-        if isinstance(step, HandSummary):
-            flow.summary_seen()
-        elif isinstance(step, AiTurn):
-            flow.ai_answered(step.request, step.request.answer())
-        else:
-            action = decide(RandomAI(), step.view, session.seeds.decision(flow.game, 0))
-            (flow.play if step.view.phase is Phase.PLAY else flow.bid)(action)
+    step = run_until(flow, lambda f, s: False)
+    assert isinstance(step, GameOver)
     saved = read_record(step.path)
     out = tmp_path / "simulated"
     assert main(["simulate", "--games", "1", "--seed", seed, "--seats", "random,random,random",

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+
+from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ..engine import (
     CARD_NAMES,
@@ -46,6 +47,45 @@ from .hints import Hint, hint_for
 from .solver import Solver, position, whole_hand_value
 
 
+class MistakeJSON(TypedDict):
+    """A mistake as ``analyse --json`` prints it."""
+
+    play: int
+    seat: int
+    card: str
+    better: list[str]
+    cost: int
+
+
+class HandAnalysisJSON(TypedDict):
+    """A hand's analysis as ``analyse --json`` prints it."""
+
+    declarer: int
+    contract: str
+    count: int | None
+    par: int
+    dd_after: list[int]
+    mistakes: list[MistakeJSON]
+
+
+class AnalysisJSON(TypedDict):
+    """What ``analyse --json`` prints: every declared hand of the record."""
+
+    hands: list[HandAnalysisJSON]
+
+
+class GameHintJSON(TypedDict):
+    """What ``hint --json`` prints."""
+
+    hand: int
+    seat: int
+    player: str
+    phase: str
+    action: str
+    reason: str
+    text: str
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A card that cost its side ``cost`` counted tricks against perfect play."""
@@ -56,7 +96,7 @@ class Mistake:
     better: tuple[str, ...]  # the cards that would have kept the best result
     cost: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MistakeJSON:
         return {"play": self.play, "seat": self.seat, "card": self.card, "better": list(self.better),
                 "cost": self.cost}
 
@@ -73,7 +113,7 @@ class HandAnalysis:
     dd_after: tuple[int, ...]
     mistakes: tuple[Mistake, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandAnalysisJSON:
         return {
             "declarer": self.declarer,
             "contract": self.contract,
@@ -212,7 +252,7 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
     return lines
 
 
-def analysis_json(analyses: list[HandAnalysis]) -> dict[str, Any]:
+def analysis_json(analyses: list[HandAnalysis]) -> AnalysisJSON:
     """``{"hands": [...]}`` as ``stepping-stones analyse --json`` prints it."""
     return {"hands": [a.to_json() for a in analyses]}
 
@@ -234,7 +274,7 @@ class GameHint:
     phase: str  # "bidding" or "play"
     hint: Hint
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameHintJSON:
         action = self.hint.action
         return {
             "hand": self.hand,

@@ -83,14 +83,6 @@ class Knowledge:
         self.trump = declaration.trump
         self.void, self.cannot = deductions(view.tricks(), declaration)
 
-    def highest_out(self, suit: int) -> Card | None:
-        """The strongest card of ``suit`` still out (under the hand's ranking), or None."""
-        mask = self.out & SUIT_MASKS[suit]
-        if not mask:
-            return None
-        key = STRENGTH[self.ranking]
-        return max(cards_of(mask), key=key.__getitem__)
-
     def is_boss(self, card: Card) -> bool:
         """Whether no card still out beats ``card`` in its suit."""
         return not ABOVE[self.ranking][card] & self.out

@@ -7,6 +7,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from .args import EXIT_REFUSED, game_from_file, progress_bar
+
 if TYPE_CHECKING:
     from ..ai.analysis import HandAnalysis
     from ..engine import Game
@@ -30,11 +32,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import analyse_game, analysis_json
-    from .args import game_from_file, progress_bar
 
     game = game_from_file(args.file)
     if game is None:
-        return 2
+        return EXIT_REFUSED
     bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands", "analyse")
     with bar:
         analyses = analyse_game(game, advance)

@@ -17,6 +17,18 @@ if TYPE_CHECKING:
 _R = TypeVar("_R")
 
 
+EXIT_REFUSED = 2
+"""The exit status of a command that refused its input or could not do its work."""
+
+
+def refuse(line: str) -> int:
+    """Say why a command stops, in one line on standard error; the exit status to return."""
+    import sys
+
+    print(line, file=sys.stderr)
+    return EXIT_REFUSED
+
+
 def game_from_file(path: str) -> Game | None:
     """The game a record file holds, every action checked; or None, after one line on standard
     error naming what is wrong (``hand 3, play 14: ...``), for the command to exit with 2."""

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from .args import add_cluster_argument, positive, run_work, seed
+from .args import EXIT_REFUSED, add_cluster_argument, positive, refuse, run_work, seed
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,14 +44,13 @@ def run(args: argparse.Namespace) -> int:
                                                  args.declarer),
                      timeout=args.cluster_timeout)
     if model is None:
-        return 2
+        return EXIT_REFUSED
     for cid, m in model.contracts.items():
         print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")
     output = args.output or model_path(args.declarer)
     try:
         atomic_write(output, model.to_json())
     except OSError as exc:
-        print(f"calibrate: cannot write {escape(str(output))}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return refuse(f"calibrate: cannot write {escape(str(output))}: {exc.strerror}")
     print(f"wrote {output}")
     return 0

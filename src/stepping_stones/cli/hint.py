@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+
+from .args import EXIT_REFUSED, game_from_file, refuse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,16 +26,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
     from ..storage.safety import escape
-    from .args import game_from_file
 
     game = game_from_file(args.file)
     if game is None:
-        return 2
+        return EXIT_REFUSED
     try:
         found = hint_for_game(game)
     except NothingToHint as exc:
-        print(f"hint: {escape(str(args.file))}: {exc}", file=sys.stderr)
-        return 2
+        return refuse(f"hint: {escape(str(args.file))}: {exc}")
     if args.json:
         print(json.dumps(found.to_json()))
     else:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
+from .args import EXIT_REFUSED, refuse
 from .library import open_library
 
 if TYPE_CHECKING:
@@ -30,13 +30,12 @@ def run(args: argparse.Namespace) -> int:
 
     library = open_library("history")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     with library:
         try:
             entries = library.history()
         except LibraryError as exc:
-            print(f"history: {exc}", file=sys.stderr)
-            return 2
+            return refuse(f"history: {exc}")
     if args.json:
         print(json.dumps([e.to_json() for e in entries]))
     else:

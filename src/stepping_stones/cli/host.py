@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
+from .args import refuse
 from .serve import port
 
 
@@ -116,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
     from ..storage.settings import data_dir
 
     if args.keyfile is not None and args.certfile is None:
-        print("host: --keyfile goes with --certfile", file=sys.stderr)
-        return 2
+        return refuse("host: --keyfile goes with --certfile")
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
     limits = Limits(max_tables=args.max_tables, max_connections=args.max_connections, idle_seconds=args.idle_seconds,
                     hello_rate=args.hello_rate, hello_burst=args.hello_burst, guess_rate=args.guess_rate / 60,

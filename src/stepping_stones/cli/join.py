@@ -7,6 +7,8 @@ import argparse
 import sys
 from typing import BinaryIO
 
+from .args import refuse
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("join", help="take a free seat at a table on a table server and play it (docs/online.md)",
@@ -31,17 +33,14 @@ def run(args: argparse.Namespace) -> int:
     name = args.name.strip() if args.name is not None else ("You" if args.code is not None else None)
     problem = name_problem(name) if name is not None and (name or args.code is not None) else None
     if problem:
-        print(f"join: {problem}", file=sys.stderr)
-        return 2
+        return refuse(f"join: {problem}")
     try:
         server = str(server_url(args.server))
     except Refused as exc:
-        print(f"join: {exc}", file=sys.stderr)
-        return 2
+        return refuse(f"join: {exc}")
     if args.code is None:
         if args.plain:
-            print("join: --plain needs the table's invite code (join CODE --server URL --plain)", file=sys.stderr)
-            return 2
+            return refuse("join: --plain needs the table's invite code (join CODE --server URL --plain)")
         from ..tui.app import run as app
 
         return app(online=(server, name))

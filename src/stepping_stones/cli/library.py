@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .args import EXIT_REFUSED, refuse
+
 if TYPE_CHECKING:
     from ..storage.library import Library
 
@@ -52,7 +54,7 @@ def open_library(command: str) -> Library | None:
 def run_import(args: argparse.Namespace) -> int:
     library = open_library("library import")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     from ..storage.library import LibraryError
     from ..storage.safety import one_line
 
@@ -60,11 +62,10 @@ def run_import(args: argparse.Namespace) -> int:
         try:
             report = library.import_paths(args.paths)
         except LibraryError as exc:
-            print(one_line(f"library import: {exc}", REFUSAL_LINE), file=sys.stderr)
-            return 2
+            return refuse(one_line(f"library import: {exc}", REFUSAL_LINE))
     for line in report.refused:
         # A deep path and a long reason together: one line of at most REFUSAL_LINE characters,
         # keeping the start of the path and the end of the reason.
         print(one_line(f"refused {line}", REFUSAL_LINE), file=sys.stderr)
     print(report.line())
-    return 2 if report.refused else 0
+    return EXIT_REFUSED if report.refused else 0

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..ai import LEVELS
 from ..engine import RulesError
-from .args import add_rules_arguments, level, rules_from_args, seed
+from .args import add_rules_arguments, level, refuse, rules_from_args, seed
 
 
 def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, str]]:
@@ -50,13 +50,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
     except RulesError as exc:
-        print(f"play: {exc}", file=sys.stderr)
-        return 2
+        return refuse(f"play: {exc}")
     names = (args.name.strip(), *(n.strip() for n in args.opponents))
     problem = names_problem(names)
     if problem:
-        print(f"play: {problem}", file=sys.stderr)
-        return 2
+        return refuse(f"play: {problem}")
     setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels),
                   seed=args.seed)
     if args.plain:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import CONTRACTS, Game
 from ..storage.records import summary
-from .args import game_from_file
+from .args import EXIT_REFUSED, game_from_file
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     game = game_from_file(args.file)
     if game is None:
-        return 2
+        return EXIT_REFUSED
     facts = summary(game)
     if args.json:
         print(json.dumps(facts))

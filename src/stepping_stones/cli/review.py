@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from .args import refuse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,8 +26,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(args.file)
     except RecordError as exc:
-        print(exc.line(), file=sys.stderr)
-        return 2
+        return refuse(exc.line())
     from ..tui.app import SteppingStonesApp
 
     app = SteppingStonesApp(review=game, review_title=escape(args.file))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .args import refuse
+
 
 def port(text: str) -> int:
     """An argparse type: a TCP port, 1-65535."""
@@ -63,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
         try:
             table_server = str(server_url(args.server))
         except Refused as exc:
-            print(f"serve: --server: {exc}", file=sys.stderr)
-            return 2
+            return refuse(f"serve: --server: {exc}")
     return serve(args.host, args.port, sys.stdout, sys.stderr, public_url=args.public_url, max_tabs=args.max_tabs,
                  table_server=table_server)

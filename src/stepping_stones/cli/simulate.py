@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from ..ai import LAB_LEVELS, LEVELS
@@ -12,11 +11,13 @@ from ..engine import RulesError
 from ..lab.simulate import SimulationResult, simulate
 from ..storage.safety import escape
 from .args import (
+    EXIT_REFUSED,
     MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
     count_problem,
     positive,
+    refuse,
     rules_from_args,
     run_work,
     seed,
@@ -50,25 +51,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
     except RulesError as e:
-        print(f"simulate: {e}", file=sys.stderr)
-        return 2
+        return refuse(f"simulate: {e}")
     too_many = count_problem("simulate", "--games", args.games)
     if too_many:
-        print(too_many, file=sys.stderr)
-        return 2
+        return refuse(too_many)
     if args.records is not None:
         try:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            print(f"simulate: cannot write records into {escape(str(args.records))}: {e.strerror}",
-                  file=sys.stderr)
-            return 2
+            return refuse(f"simulate: cannot write records into {escape(str(args.records))}: {e.strerror}")
     result = run_work("simulate", args.games, "games", args.cluster,
                       lambda runner, advance: simulate(args.seats, rules, args.games, args.seed, args.records,
                                                        advance, runner),
                       timeout=args.cluster_timeout)
     if result is None:
-        return 2
+        return EXIT_REFUSED
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
+from .args import EXIT_REFUSED, refuse
 from .library import open_library
 
 if TYPE_CHECKING:
@@ -36,18 +36,16 @@ def run(args: argparse.Namespace) -> int:
 
     library = open_library("stats")
     if library is None:
-        return 2
+        return EXIT_REFUSED
     with library:
         try:
             player = args.player if args.player is not None else library.person()
             if player is None:
-                print("stats: the library has no games yet: play one, or import records with "
-                      "`stepping-stones library import PATH`", file=sys.stderr)
-                return 2
+                return refuse("stats: the library has no games yet: play one, or import records with "
+                              "`stepping-stones library import PATH`")
             stats = library.stats(player, include_assisted=args.include_assisted)
         except LibraryError as exc:
-            print(f"stats: {exc}", file=sys.stderr)
-            return 2
+            return refuse(f"stats: {exc}")
     if args.json:
         print(json.dumps(stats.to_json()))
     else:

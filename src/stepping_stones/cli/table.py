@@ -9,7 +9,7 @@ import sys
 
 from ..ai import LEVELS
 from ..engine import RulesError
-from .args import add_rules_arguments, positive, rules_from_args, seed
+from .args import add_rules_arguments, positive, refuse, rules_from_args, seed
 
 
 def seats(text: str) -> list[str]:
@@ -73,8 +73,7 @@ def run_new(args: argparse.Namespace) -> int:
         rules = rules_from_args(args)
         request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names)
     except (RulesError, ValueError) as exc:
-        print(f"table new: {' '.join(str(exc).split())[:300]}", file=sys.stderr)
-        return 2
+        return refuse(f"table new: {' '.join(str(exc).split())[:300]}")
     try:
         opened = asyncio.run(open_table(args.server, request))
     except Refused as exc:

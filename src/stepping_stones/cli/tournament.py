@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..ai import LAB_LEVELS, LEVELS
 from ..engine import CONTRACTS, RulesError
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
+    EXIT_REFUSED,
     MAX_COUNT,
     add_cluster_argument,
     add_rules_arguments,
@@ -17,6 +17,7 @@ from .args import (
     lab_level,
     not_negative,
     positive,
+    refuse,
     rules_from_args,
     run_work,
     seed,
@@ -53,24 +54,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
     except RulesError as e:
-        print(f"tournament: {e}", file=sys.stderr)
-        return 2
+        return refuse(f"tournament: {e}")
     if args.candidate == args.baseline:
-        print(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
-              "measures nothing", file=sys.stderr)
-        return 2
+        return refuse(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
+                      "measures nothing")
     too_many = count_problem("tournament", "--deals", args.deals) or count_problem("tournament", "--defence",
                                                                                      args.defence)
     if too_many:
-        print(too_many, file=sys.stderr)
-        return 2
+        return refuse(too_many)
     sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
     result = run_work("tournament", args.deals + args.defence * len(CONTRACTS), "deal sets", args.cluster,
                       lambda runner, advance: tournament(args.candidate, args.baseline, args.deals, args.seed, rules,
                                                          args.defence, advance, runner, sides),
                       timeout=args.cluster_timeout)
     if result is None:
-        return 2
+        return EXIT_REFUSED
     if args.json:
         print(json.dumps(result.to_json()))
     else:

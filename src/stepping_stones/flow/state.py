@@ -3,9 +3,8 @@
 ``GameFlow`` builds one after every change (from the person's ``PlayerView``,
 built once for it) and hands it to its subscribers.  Every front end draws from
 it and from nothing else: the terminal table's panels, the plain mode's
-sentences, and -- the reason it is plain data -- a client of a networked table,
-which gets it over the wire (``to_json`` / ``from_json``: pydantic, loaded only
-when they are called, never on a hot path).
+sentences.  It is plain data: a state goes through JSON (pydantic's ``TypeAdapter``
+at a boundary, never on a hot path) and comes back equal, which the tests check.
 
 A state holds the person's view and the facts of the table around it: the card
 the cursor is on, the bid being put together, the last refusal, the hint, the
@@ -20,15 +19,11 @@ May import: the engine's public face and the hints' ``Hint`` value.  Never Textu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..ai.hints import Hint
 from ..engine import CONTRACTS, NINE_HIGH, PASS, Bid, Declaration, Phase, PlayerView, Trick, sorted_cards
 from ..game.choices import HUMAN
-
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
 
 LOG_KEPT = 40
 """Events the state's log keeps (newest last): more than any panel shows."""
@@ -157,19 +152,3 @@ class TableState:
         if self.hint is not None:
             return f"Hint: {self.hint.text}"
         return self.hint_note
-
-    def to_json(self) -> bytes:
-        """The state as JSON (for a client over the network)."""
-        return _adapter().dump_json(self)
-
-    @classmethod
-    def from_json(cls, data: bytes | str) -> TableState:
-        """A state sent as ``to_json`` made it; equal to the one that was sent."""
-        return _adapter().validate_json(data)
-
-
-@cache
-def _adapter() -> TypeAdapter[TableState]:
-    from pydantic import TypeAdapter  # only at the boundary, when a state crosses it
-
-    return TypeAdapter(TableState)

@@ -11,13 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
+
+from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ..ai import Agent, make_lab_ai
 from ..engine import NUM_SEATS, Game, Rules, Seat
 from ..game.match import Match, Seeds, drive
 from ..storage.files import atomic_write
 from ..storage.records import record_from_game, record_json
+from ..storage.rules_json import RulesJSON
 
 Progress = Callable[[], None]
 """Called once for every unit of work done (a game, a deal set, a hand)."""
@@ -95,6 +98,31 @@ class ContractFigures:
     mean_points: list[float]  # points per game
 
 
+class ContractFiguresJSON(TypedDict):
+    """One contract in ``simulate --json``, per seat."""
+
+    goal: str
+    mean_result: list[float | None]
+    declared: list[int]
+    mean_points: list[float]
+
+
+class SimulationJSON(TypedDict):
+    """What ``simulate --json`` prints."""
+
+    games: int
+    seed: str
+    seats: list[str]
+    rules: RulesJSON
+    win_rate: list[float]
+    mean_points: list[float]
+    hands: int
+    redos: int
+    per_contract: dict[str, ContractFiguresJSON]
+    records: str | None
+    seconds: float
+
+
 @dataclass(frozen=True)
 class SimulationResult:
     games: int
@@ -109,13 +137,13 @@ class SimulationResult:
     records: Path | None
     seconds: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SimulationJSON:
         """The result as ``simulate --json`` prints it."""
         return {
             "games": self.games,
             "seed": self.seed,
             "seats": self.seats,
-            "rules": self.rules.as_dict(),
+            "rules": cast(RulesJSON, self.rules.as_dict()),
             "win_rate": self.win_rate,
             "mean_points": self.mean_points,
             "hands": self.hands,

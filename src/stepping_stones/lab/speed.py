@@ -27,7 +27,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any
+
+from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ..ai import LEVELS, Agent, make_ai
 from ..ai.solver import Solver, position
@@ -274,6 +275,21 @@ def solver_figures(positions: dict[int, int] | None = None, seed: int = 0) -> So
     return SolverFigures(wall, cpu, round(searched / spent) if spent > 0 else 0)
 
 
+class BenchJSON(TypedDict):
+    """What ``bench --json`` prints."""
+
+    random_hands_per_s: int
+    hands: int
+    state_copy_us: float
+    push_pop_us: float
+    ai_decision_ms: dict[str, dict[str, float]]
+    ai_decision_cpu_ms: dict[str, dict[str, float]]
+    ai_decision_sets: dict[str, list[str]]
+    solver_ms: dict[str, dict[str, float]]
+    solver_cpu_ms: dict[str, dict[str, float]]
+    solver_positions_per_cpu_s: int
+
+
 @dataclass(frozen=True)
 class BenchResult:
     random_hands_per_s: int
@@ -283,7 +299,7 @@ class BenchResult:
     decisions: DecisionFigures
     solver: SolverFigures
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BenchJSON:
         return {
             "random_hands_per_s": self.random_hands_per_s,
             "hands": self.hands,

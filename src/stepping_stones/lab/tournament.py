@@ -31,12 +31,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, TypeVar
+from typing import (
+    Any,
+    Literal,
+    NotRequired,  # pydantic reads the schemas on Python 3.11
+    TypeVar,
+    cast,
+)
+
+from typing_extensions import TypedDict
 
 from ..ai import make_lab_ai
 from ..ai.bidding import best_declaration
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, Seat, deal
 from ..game.match import Seeds, drive
+from ..storage.rules_json import RulesJSON
 from .simulate import GameStats, Progress, Runner, play_game
 
 WORKERS = 2
@@ -147,6 +156,53 @@ def mean_ci95(values: Iterable[float]) -> tuple[float, tuple[float, float]]:
     return moments.mean_ci95()
 
 
+class ContractComparisonJSON(TypedDict):
+    """One contract of a side in ``tournament --json``."""
+
+    goal: str
+    candidate_mean_result: float | None
+    baseline_mean_result: float | None
+    candidate_declared: int
+    baseline_declared: int
+    candidate_mean_points: float
+    baseline_mean_points: float
+
+
+class SideSummaryJSON(TypedDict):
+    """One side's figures in ``tournament --json`` (the one-vs-two side's at the top)."""
+
+    games: int
+    win_rate: float
+    win_rate_ci95: list[float]
+    mean_points: float
+    ci95: list[float]
+    baseline_mean_points: float
+    per_contract: dict[str, ContractComparisonJSON]
+
+
+class DefenceRowJSON(TypedDict):
+    """One contract of ``tournament --defence N --json``."""
+
+    goal: str
+    hands: int
+    declarer_vs_candidate_defenders: float
+    declarer_vs_baseline_defenders: float
+    candidate_defence_holds_better: bool
+
+
+class TournamentJSON(SideSummaryJSON):
+    """What ``tournament --json`` prints."""
+
+    candidate: str
+    baseline: str
+    seed: str
+    deal_sets: int
+    rules: RulesJSON
+    games_played: int
+    two_vs_one: SideSummaryJSON | None
+    defence: NotRequired[dict[str, DefenceRowJSON]]
+
+
 @dataclass(frozen=True)
 class ContractComparison:
     goal: str
@@ -170,7 +226,7 @@ class SideSummary:
     baseline_mean_points: float
     per_contract: dict[str, ContractComparison]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SideSummaryJSON:
         return {
             "games": self.games,
             "win_rate": self.win_rate,
@@ -178,7 +234,7 @@ class SideSummary:
             "mean_points": self.mean_points,
             "ci95": list(self.ci95),
             "baseline_mean_points": self.baseline_mean_points,
-            "per_contract": {cid: vars(c) for cid, c in self.per_contract.items()},
+            "per_contract": {cid: cast(ContractComparisonJSON, vars(c)) for cid, c in self.per_contract.items()},
         }
 
 
@@ -295,7 +351,7 @@ class TournamentResult:
     def games_played(self) -> int:
         return (1 if self.two_vs_one is None else 2) * NUM_SEATS * self.deal_sets
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TournamentJSON:
         """The result as ``tournament --json`` prints it: the one-vs-two figures at the top."""
         data: dict[str, Any] = {
             "candidate": self.candidate,
@@ -309,7 +365,7 @@ class TournamentResult:
         data["two_vs_one"] = self.two_vs_one.to_json() if self.two_vs_one is not None else None
         if self.defence is not None:
             data["defence"] = {cid: vars(row) for cid, row in self.defence.items()}
-        return data
+        return cast(TournamentJSON, data)
 
 
 J = TypeVar("J")

@@ -4,8 +4,8 @@ Settings are a small dataclass stored as JSON in the user's config folder,
 and only when they differ from the defaults.  pydantic's validator
 (``pydantic_core``, the part of pydantic that validates) checks the file when it
 is read, and is only imported then: without a settings file the app's first
-screen needs no pydantic, and with one it needs the validator alone (about
-35 ms here) rather than all of pydantic (about 110 ms with a ``TypeAdapter``).  Saved games live in
+screen needs no pydantic, and with one it needs the validator alone rather than
+all of pydantic (the import times: docs/tui.md).  Saved games live in
 the user's data folder (both folders from platformdirs).  Setting
 ``STEPPING_STONES_HOME`` puts both folders under that directory instead (tests
 use a temporary one).  ``NO_COLOR`` in the environment always wins over the

@@ -105,7 +105,6 @@ class RemoteSeat:
                     self.invite = message
                 self._tell()
         except Refused as exc:
-            self.lost = str(exc)
             self.notice(f"the table is lost: {exc}")
 
     async def start(self) -> None:

@@ -17,12 +17,52 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ...engine import CONTRACTS, Rules
 from ..games import games_dir
+from ..rules_json import RulesJSON
 from .health import Snapshot
 from .sync import Index
+
+
+class HistoryEntryJSON(TypedDict):
+    """One game as ``history --json`` prints it (the output is a list of these)."""
+
+    played: str
+    file: str
+    rules: RulesJSON
+    rules_text: str
+    players: list[str]
+    levels: list[str | None]
+    points: list[int]
+    winners: list[str]
+    complete: bool
+    assisted: bool
+    seed: str | None
+
+
+class ContractStatsJSON(TypedDict):
+    """A player's figures in one contract, in ``stats --json``."""
+
+    games: int
+    mean_count: float | None
+    mean_points: float | None
+    firsts: int
+
+
+class PlayerStatsJSON(TypedDict):
+    """What ``stats --json`` prints."""
+
+    player: str
+    games: int
+    wins: int
+    shared_wins: int
+    mean_points: float | None
+    assisted_games: int
+    per_contract: dict[str, ContractStatsJSON]
 
 
 @dataclass(frozen=True)
@@ -45,11 +85,11 @@ class HistoryEntry:
     def path(self) -> Path:
         return games_dir() / self.file
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HistoryEntryJSON:
         return {
             "played": self.played,
             "file": self.file,
-            "rules": self.rules.as_dict(),
+            "rules": cast(RulesJSON, self.rules.as_dict()),
             "rules_text": self.rules.describe(),
             "players": self.players,
             "levels": self.levels,
@@ -70,7 +110,7 @@ class ContractStats:
     firsts: int
     others_mean_count: float | None  # the other two players' mean result in the same games
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ContractStatsJSON:
         return {"games": self.games, "mean_count": self.mean_count, "mean_points": self.mean_points,
                 "firsts": self.firsts}
 
@@ -90,7 +130,7 @@ class PlayerStats:
     stand_in_games: int = 0  # games in which a computer played part of the player's hands (counted apart)
     trend: list[int] = field(default_factory=list)  # the player's points, game by game, oldest first
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayerStatsJSON:
         """The shape ``stats --json`` prints."""
         return {
             "player": self.player,
