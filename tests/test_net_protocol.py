@@ -3,6 +3,7 @@ codes and seat secrets."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import unicodedata
@@ -11,11 +12,13 @@ from random import Random
 import pytest
 
 from stepping_stones.ai import make_ai
-from stepping_stones.engine import Rules
+from stepping_stones.engine import PastHand, PlayerView, Rules
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.codes import CODE_ALPHABET, CODE_CHARS, new_code, normal_code
 from stepping_stones.net.protocol import (
     MAX_CLIENT_MESSAGE,
+    PAST_WIRE,
+    VIEW_WIRE,
     Act,
     Hello,
     NewTable,
@@ -25,6 +28,7 @@ from stepping_stones.net.protocol import (
     State,
     VersionMismatch,
     ViewJSON,
+    Wire,
     parse_client,
     parse_new_table,
     parse_server,
@@ -53,6 +57,28 @@ def test_every_view_of_a_game_goes_through_json_and_back_exactly(rules):
         if match.step() is Step.OVER:
             break
     assert seen > 300
+
+
+_MARK_OF_TYPE = {"Seat": Wire.SEAT, "Seat | None": Wire.SEAT, "tuple[Seat, ...]": Wire.SEATS,
+                 "Mask": Wire.CARD_SET, "tuple[Card, ...]": Wire.CARD_RUN, "tuple[Bid, ...]": Wire.BIDS,
+                 "Declaration | None": Wire.DECLARATION, "Phase": Wire.PHASE, "Rules": Wire.RULES,
+                 "tuple[str, str, str]": Wire.BY_SEAT, "tuple[bool, bool, bool]": Wire.BY_SEAT,
+                 "dict[str, tuple[int | None, int | None, int | None]]": Wire.SHEET,
+                 "tuple[PastHand, ...]": Wire.HISTORY}
+
+
+@pytest.mark.parametrize(("engine", "wire"), [(PlayerView, VIEW_WIRE), (PastHand, PAST_WIRE)])
+def test_the_wire_declares_each_field_of_the_view_once_marked_as_its_engine_type_says(engine, wire):
+    """``ViewJSON`` (and ``PastHandJSON``) has the engine's fields, in their order, each marked with
+    how it goes on the wire: the codec, the server's writer and the client's renumbering of the
+    seats read the marks, so a seat-valued field left unmarked would be sent unturned."""
+    fields = dataclasses.fields(engine)
+    assert [name for name, _mark in wire] == [f.name for f in fields]
+    marks = dict(wire)
+    for f in fields:
+        assert marks[f.name] is _MARK_OF_TYPE.get(str(f.type), Wire.PLAIN), f.name
+    assert {name for name, mark in VIEW_WIRE if mark in (Wire.SEAT, Wire.SEATS)} == {
+        "seat", "forehand", "bid_seats", "bidder", "declarer", "play_seats", "trick_winners", "winning", "to_act"}
 
 
 def test_legal_actions_are_the_seat_s_own_in_the_record_spelling():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from enum import Enum
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
@@ -94,20 +95,49 @@ class _Model(BaseModel):
 # --- a seat's view -------------------------------------------------------------------------------
 
 
+class Wire(Enum):
+    """How a field of a seat's view goes on the wire, marked once where it is declared (the last
+    metadata of its annotation in ``PastHandJSON`` and ``ViewJSON``; a field unmarked is
+    ``PLAIN``).  The codec (``viewcodec``), the server's writer (``writers``) and the seat
+    renumbering of a client (``remote.turned``) each read the marks (``VIEW_WIRE``, ``PAST_WIRE``),
+    so that a field of the view is declared once, here, beside ``engine.PlayerView``'s."""
+
+    PLAIN = "plain"  # a number, a truth or null, as it is
+    SEAT = "seat"  # a seat's number, or null
+    SEATS = "seats"  # seats' numbers, in order
+    BY_SEAT = "by seat"  # one value per seat, in the seats' order
+    SHEET = "sheet"  # each contract's id to one value per seat
+    CARD_SET = "card set"  # a set of cards (a mask), in the record's spelling
+    CARD_RUN = "card run"  # cards in the order they were played
+    BIDS = "bids"  # bids in the record's spelling
+    DECLARATION = "declaration"  # a declaration in the record's spelling, or null
+    PHASE = "phase"  # the phase's name
+    RULES = "rules"  # the rules, as a record writes them
+    HISTORY = "history"  # the finished hands (``PastHandJSON``)
+
+
+Seats = Annotated[list[Seat], Wire.SEATS]
+OptionalSeat = Annotated[Seat | None, Wire.SEAT]
+BidTexts = Annotated[list[BidText], Wire.BIDS]
+CardSet = Annotated[Cards, Wire.CARD_SET]
+CardRun = Annotated[Cards, Wire.CARD_RUN]
+DeclarationText = Annotated[BidText | None, Wire.DECLARATION]
+
+
 class PastHandJSON(_Model):
     """A finished hand as everyone saw it (``engine.PastHand``)."""
 
     number: Annotated[int, Field(ge=1, le=MAX_HANDS)]
-    forehand: Seat
-    bids: Annotated[list[BidText], Field(max_length=NUM_SEATS + 1)]
-    bid_seats: Annotated[list[Seat], Field(max_length=NUM_SEATS + 1)]
-    declarer: Seat | None
-    declaration: BidText | None
+    forehand: Annotated[Seat, Wire.SEAT]
+    bids: Annotated[BidTexts, Field(max_length=NUM_SEATS + 1)]
+    bid_seats: Annotated[Seats, Field(max_length=NUM_SEATS + 1)]
+    declarer: OptionalSeat
+    declaration: DeclarationText
     puddle: bool
-    plays: Cards
-    play_seats: Annotated[list[Seat], Field(max_length=36)]
-    trick_winners: Annotated[list[Seat], Field(max_length=12)]
-    winning: Seat | None
+    plays: CardRun
+    play_seats: Annotated[Seats, Field(max_length=36)]
+    trick_winners: Annotated[Seats, Field(max_length=12)]
+    winning: OptionalSeat
     result: Annotated[int, Field(ge=0, le=12)] | None
 
 
@@ -115,33 +145,49 @@ SheetRow = Annotated[list[Annotated[int, Field(ge=0, le=12)] | None], Field(min_
 
 
 class ViewJSON(_Model):
-    """A seat's ``PlayerView``: card sets and card sequences in the record's spelling."""
+    """A seat's ``PlayerView``: card sets and card sequences in the record's spelling.  Its fields
+    are ``PlayerView``'s, in the order the server writes them, each marked with how it goes on the
+    wire (``Wire``)."""
 
-    seat: Seat
-    rules: RecordRules
-    players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
-    phase: Literal["deal", "bidding", "play", "over"]
+    seat: Annotated[Seat, Wire.SEAT]
+    rules: Annotated[RecordRules, Wire.RULES]
+    players: Annotated[list[PlayerName], Field(min_length=3, max_length=3), Wire.BY_SEAT]
+    phase: Annotated[Literal["deal", "bidding", "play", "over"], Wire.PHASE]
     hand_number: Annotated[int, Field(ge=0, le=MAX_HANDS)]
-    forehand: Seat
-    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS))]
-    redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3)]
-    history: Annotated[list[PastHandJSON], Field(max_length=MAX_HANDS)]
-    own_cards: Cards
-    dealt_cards: Cards
-    bids: Annotated[list[BidText], Field(max_length=NUM_SEATS + 1)]
-    bid_seats: Annotated[list[Seat], Field(max_length=NUM_SEATS + 1)]
-    bidder: Seat | None
+    forehand: Annotated[Seat, Wire.SEAT]
+    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS)),
+                     Wire.SHEET]
+    redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3), Wire.BY_SEAT]
+    history: Annotated[list[PastHandJSON], Field(max_length=MAX_HANDS), Wire.HISTORY]
+    own_cards: CardSet
+    dealt_cards: CardSet
+    bids: Annotated[BidTexts, Field(max_length=NUM_SEATS + 1)]
+    bid_seats: Annotated[Seats, Field(max_length=NUM_SEATS + 1)]
+    bidder: OptionalSeat
     in_puddle: bool
-    declarer: Seat | None
-    declaration: BidText | None
+    declarer: OptionalSeat
+    declaration: DeclarationText
     puddle: bool
-    plays: Cards
-    play_seats: Annotated[list[Seat], Field(max_length=36)]
-    trick_winners: Annotated[list[Seat], Field(max_length=12)]
-    winning: Seat | None
-    to_act: Seat | None
-    legal_bids: Annotated[list[BidText], Field(max_length=64)]
-    legal_cards: Cards
+    plays: CardRun
+    play_seats: Annotated[Seats, Field(max_length=36)]
+    trick_winners: Annotated[Seats, Field(max_length=12)]
+    winning: OptionalSeat
+    to_act: OptionalSeat
+    legal_bids: Annotated[BidTexts, Field(max_length=64)]
+    legal_cards: CardSet
+
+
+WireFields: TypeAlias = tuple[tuple[str, Wire], ...]
+
+
+def wire_fields(model: type[BaseModel]) -> WireFields:
+    """Each field of ``model`` and how it goes on the wire (its ``Wire`` mark), in their order."""
+    return tuple((name, next((m for m in reversed(info.metadata) if isinstance(m, Wire)), Wire.PLAIN))
+                 for name, info in model.model_fields.items())
+
+
+VIEW_WIRE: Final = wire_fields(ViewJSON)
+PAST_WIRE: Final = wire_fields(PastHandJSON)
 
 
 # --- what a client sends -------------------------------------------------------------------------

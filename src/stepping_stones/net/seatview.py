@@ -7,11 +7,13 @@ engine's own checks of the seat's bid or card, to word a refusal as a local game
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from random import Random
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 from ..engine import NUM_SEATS, Bid, Game, IllegalActionError, PastHand, Phase, PlayerView, sorted_cards
+from .protocol import PAST_WIRE, VIEW_WIRE, Wire, WireFields
 
 # --- the person in seat 0 ---------------------------------------------------------------------
 
@@ -27,34 +29,32 @@ def _seats(seats: tuple[int, ...], by: int) -> tuple[int, ...]:
 _T = TypeVar("_T")
 
 
-def _three(values: tuple[_T, _T, _T] | list[_T], by: int) -> tuple[_T, _T, _T]:
+def _three(values: tuple[_T, ...], by: int) -> tuple[_T, ...]:
     return (values[by % 3], values[(by + 1) % 3], values[(by + 2) % 3])
 
 
-def _turned_past(hand: PastHand, by: int) -> PastHand:
-    forehand = _turn(hand.forehand, by)
-    assert forehand is not None
-    return replace(hand, forehand=forehand, bid_seats=_seats(hand.bid_seats, by), declarer=_turn(hand.declarer, by),
-                   play_seats=_seats(hand.play_seats, by), trick_winners=_seats(hand.trick_winners, by),
-                   winning=_turn(hand.winning, by))
+_RENUMBERED: Final[dict[Wire, Callable[[Any, int], Any]]] = {
+    Wire.SEAT: _turn, Wire.SEATS: _seats, Wire.BY_SEAT: _three,
+    Wire.SHEET: lambda sheet, by: {cid: _three(row, by) for cid, row in sheet.items()},
+    Wire.HISTORY: lambda history, by: tuple(_renumbered(hand, PAST_WIRE, by) for hand in history),
+}
+"""Each kind of seat-valued field (``protocol.Wire``, marked on ``ViewJSON``) with the seats
+numbered from seat ``by``; the others hold no seat."""
+
+_V = TypeVar("_V", PlayerView, PastHand)
+
+
+def _renumbered(item: _V, fields: WireFields, by: int) -> _V:
+    return replace(item, **{name: _RENUMBERED[kind](getattr(item, name), by)
+                            for name, kind in fields if kind in _RENUMBERED})
 
 
 def turned(view: PlayerView) -> PlayerView:
     """``view`` with the seats numbered from its own: the seat is 0, the next one 1.  It is the
     view seat 0 would have of the same game with the players moved round the table, which is how
-    every front end draws a game (the person at seat 0)."""
-    by = view.seat
-    if by == 0:
-        return view
-    forehand = _turn(view.forehand, by)
-    assert forehand is not None
-    return replace(
-        view, seat=0, players=_three(view.players, by), forehand=forehand,
-        sheet={cid: _three(row, by) for cid, row in view.sheet.items()}, redo_spent=_three(view.redo_spent, by),
-        history=tuple(_turned_past(h, by) for h in view.history), bid_seats=_seats(view.bid_seats, by),
-        bidder=_turn(view.bidder, by), declarer=_turn(view.declarer, by), play_seats=_seats(view.play_seats, by),
-        trick_winners=_seats(view.trick_winners, by), winning=_turn(view.winning, by), to_act=_turn(view.to_act, by),
-    )
+    every front end draws a game (the person at seat 0).  Every field that ``ViewJSON`` marks as
+    holding seats is renumbered."""
+    return view if view.seat == 0 else _renumbered(view, VIEW_WIRE, view.seat)
 
 
 # --- the engine's checks, on what the seat has seen ---------------------------------------------

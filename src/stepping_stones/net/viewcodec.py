@@ -1,4 +1,5 @@
-"""The one codec of a seat's ``PlayerView`` on the wire: ``view_to_json`` / ``view_from_json``.
+"""The one codec of a seat's ``PlayerView`` on the wire: ``view_to_json`` / ``view_from_json``,
+field by field as ``protocol.ViewJSON`` marks them (``protocol.Wire``).
 
 The server sends a seat nothing about the game but its view, and the round trip is exact
 (``view_from_json(view_to_json(v)) == v``).  Card sets are written in the record's spelling
@@ -7,11 +8,13 @@ The server sends a seat nothing about the game but its view, and the round trip 
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from ..engine import (
     CARD_NAMES,
     NUM_CARDS,
+    Bid,
     Declaration,
     Phase,
     PlayerView,
@@ -24,7 +27,7 @@ from ..engine import (
 )
 from ..engine import PastHand as _PastHand
 from ..storage.records import RecordRules
-from .protocol import PastHandJSON, ProtocolError, ViewJSON
+from .protocol import PAST_WIRE, VIEW_WIRE, PastHandJSON, ProtocolError, ViewJSON, Wire
 
 _CHUNK: Final = 9
 _RUN: Final = (1 << _CHUNK) - 1
@@ -69,58 +72,55 @@ def _declaration(text: str | None) -> Declaration | None:
     return bid
 
 
+def _bids(texts: list[str]) -> tuple[Bid, ...]:
+    return tuple(parse_bid(b) for b in texts)
+
+
+def _declaration_text(declaration: Declaration | None) -> str | None:
+    return str(declaration) if declaration is not None else None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+_TO_JSON: Final[dict[Wire, Callable[[Any], Any]]] = {
+    Wire.PLAIN: _same, Wire.SEAT: _same, Wire.SEATS: list, Wire.BY_SEAT: list,
+    Wire.SHEET: lambda sheet: {cid: list(row) for cid, row in sheet.items()},
+    Wire.CARD_SET: cards_text, Wire.CARD_RUN: record_cards, Wire.BIDS: lambda bids: [str(b) for b in bids],
+    Wire.DECLARATION: _declaration_text, Wire.PHASE: lambda phase: phase.value, Wire.RULES: RecordRules.of,
+    Wire.HISTORY: lambda history: [_past_to_json(h) for h in history],
+}
+"""Each kind of field of a view (``protocol.Wire``) as the protocol's model holds it."""
+
+_FROM_JSON: Final[dict[Wire, Callable[[Any], Any]]] = {
+    Wire.PLAIN: _same, Wire.SEAT: _same, Wire.SEATS: tuple, Wire.BY_SEAT: tuple,
+    Wire.SHEET: lambda sheet: {cid: tuple(row) for cid, row in sheet.items()},
+    Wire.CARD_SET: _mask, Wire.CARD_RUN: _ordered, Wire.BIDS: _bids, Wire.DECLARATION: _declaration,
+    Wire.PHASE: Phase, Wire.RULES: lambda rules: rules.to_rules(),
+    Wire.HISTORY: lambda history: tuple(_past_from_json(h) for h in history),
+}
+"""Each kind of field of a view as the engine holds it, from the model's value."""
+
+
 def _past_to_json(hand: _PastHand) -> PastHandJSON:
-    return PastHandJSON(
-        number=hand.number, forehand=hand.forehand, bids=[str(b) for b in hand.bids],
-        bid_seats=list(hand.bid_seats), declarer=hand.declarer,
-        declaration=str(hand.declaration) if hand.declaration is not None else None, puddle=hand.puddle,
-        plays=record_cards(hand.plays), play_seats=list(hand.play_seats), trick_winners=list(hand.trick_winners),
-        winning=hand.winning, result=hand.result,
-    )
+    return PastHandJSON(**{name: _TO_JSON[kind](getattr(hand, name)) for name, kind in PAST_WIRE})
 
 
 def _past_from_json(hand: PastHandJSON) -> _PastHand:
-    return _PastHand(
-        number=hand.number, forehand=hand.forehand, bids=tuple(parse_bid(b) for b in hand.bids),
-        bid_seats=tuple(hand.bid_seats), declarer=hand.declarer, declaration=_declaration(hand.declaration),
-        puddle=hand.puddle, plays=_ordered(hand.plays), play_seats=tuple(hand.play_seats),
-        trick_winners=tuple(hand.trick_winners), winning=hand.winning, result=hand.result,
-    )
+    return _PastHand(**{name: _FROM_JSON[kind](getattr(hand, name)) for name, kind in PAST_WIRE})
 
 
 def view_to_json(view: PlayerView) -> ViewJSON:
-    """The view as the protocol sends it."""
-    return ViewJSON(
-        seat=view.seat, rules=RecordRules.of(view.rules), players=list(view.players), phase=view.phase.value,
-        hand_number=view.hand_number, forehand=view.forehand,
-        sheet={cid: list(row) for cid, row in view.sheet.items()}, redo_spent=list(view.redo_spent),
-        history=[_past_to_json(h) for h in view.history], own_cards=cards_text(view.own_cards),
-        dealt_cards=cards_text(view.dealt_cards), bids=[str(b) for b in view.bids], bid_seats=list(view.bid_seats),
-        bidder=view.bidder, in_puddle=view.in_puddle, declarer=view.declarer,
-        declaration=str(view.declaration) if view.declaration is not None else None, puddle=view.puddle,
-        plays=record_cards(view.plays), play_seats=list(view.play_seats), trick_winners=list(view.trick_winners),
-        winning=view.winning, to_act=view.to_act, legal_bids=[str(b) for b in view.legal_bids],
-        legal_cards=cards_text(view.legal_cards),
-    )
+    """The view as the protocol sends it: each field of ``ViewJSON`` as its mark says."""
+    return ViewJSON(**{name: _TO_JSON[kind](getattr(view, name)) for name, kind in VIEW_WIRE})
 
 
 def view_from_json(data: ViewJSON) -> PlayerView:
     """The ``PlayerView`` a ``ViewJSON`` describes.  Raises ``ProtocolError`` for a card, a bid or
     rules that do not exist."""
     try:
-        sheet = {cid: (row[0], row[1], row[2]) for cid, row in data.sheet.items()}
-        return PlayerView(
-            seat=data.seat, rules=data.rules.to_rules(), players=(data.players[0], data.players[1], data.players[2]),
-            phase=Phase(data.phase), hand_number=data.hand_number, forehand=data.forehand, sheet=sheet,
-            redo_spent=(data.redo_spent[0], data.redo_spent[1], data.redo_spent[2]),
-            history=tuple(_past_from_json(h) for h in data.history), own_cards=_mask(data.own_cards),
-            dealt_cards=_mask(data.dealt_cards), bids=tuple(parse_bid(b) for b in data.bids),
-            bid_seats=tuple(data.bid_seats), bidder=data.bidder, in_puddle=data.in_puddle, declarer=data.declarer,
-            declaration=_declaration(data.declaration), puddle=data.puddle, plays=_ordered(data.plays),
-            play_seats=tuple(data.play_seats), trick_winners=tuple(data.trick_winners), winning=data.winning,
-            to_act=data.to_act, legal_bids=tuple(parse_bid(b) for b in data.legal_bids),
-            legal_cards=_mask(data.legal_cards),
-        )
+        return PlayerView(**{name: _FROM_JSON[kind](getattr(data, name)) for name, kind in VIEW_WIRE})
     except (SteppingStonesError, ValueError) as exc:
         raise ProtocolError(f"the view does not describe a game: {exc}") from None
 

@@ -12,12 +12,14 @@ the server most of its time.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Final, TypeAlias
+from collections.abc import Callable, Iterable
+from operator import attrgetter, itemgetter
+from typing import Any, Final, TypeAlias
 
-from ..engine import CARD_NAMES, Bid, Phase, PlayerView, record_cards
+from ..engine import CARD_NAMES, Bid, Phase, PlayerView
 from ..engine import PastHand as _PastHand
 from ..storage.records import RecordRules
+from .protocol import PAST_WIRE, VIEW_WIRE, Wire, WireFields
 from .viewcodec import cards_text
 
 _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -27,17 +29,6 @@ _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).enco
 def _sequence(cards: tuple[int, ...]) -> str:
     """``record_cards(cards)``: cards in their order."""
     return " ".join([CARD_NAMES[c] for c in cards])
-
-
-def _past_text(hand: _PastHand) -> str:
-    """``_past_to_json(hand).model_dump_json()``, without the model."""
-    return _dumps({
-        "number": hand.number, "forehand": hand.forehand, "bids": [str(b) for b in hand.bids],
-        "bid_seats": list(hand.bid_seats), "declarer": hand.declarer,
-        "declaration": str(hand.declaration) if hand.declaration is not None else None, "puddle": hand.puddle,
-        "plays": record_cards(hand.plays), "play_seats": list(hand.play_seats),
-        "trick_winners": list(hand.trick_winners), "winning": hand.winning, "result": hand.result,
-    })
 
 
 class Fields:
@@ -75,16 +66,105 @@ Own: TypeAlias = tuple[int, int, tuple[Bid, ...], int]
 """What of a seat's view is its own (``Game.own``): its cards, the cards it was dealt, its legal
 bids and its legal cards."""
 
-ViewParts: TypeAlias = tuple[Fields, Fields, Fields, Fields, Fields, Fields]
-"""A view as the JSON of its fields, in six runs in ``ViewJSON``'s order: the seat; what changes
-once a hand (``rules`` to ``history``); the seat's cards; the bidding as everyone sees it (``bids``
-to ``puddle``: the same all through the play); the cards played and who is to act (``plays`` to
-``to_act``); the seat's legal moves."""
+_OWN_FIELDS: Final = ("own_cards", "dealt_cards", "legal_bids", "legal_cards")
+"""The fields of ``Own``, in its order."""
 
-_HAND_FIELDS: Final = ("rules", "players", "phase", "hand_number", "forehand", "sheet", "redo_spent", "history")
-_BIDDING_FIELDS: Final = ("bids", "bid_seats", "bidder", "in_puddle", "declarer", "declaration", "puddle")
-_PLAY_FIELDS: Final = ("plays", "play_seats", "trick_winners", "winning", "to_act")
+ViewParts: TypeAlias = tuple["Fields", ...]
+"""A view as the JSON of its fields, in runs in ``ViewJSON``'s order (``_RUN_STARTS``): the seat;
+what changes once a hand (``rules`` to ``history``); the seat's cards; the bidding as everyone sees
+it (``bids`` to ``puddle``: the same all through the play); the cards played and who is to act
+(``plays`` to ``to_act``); the seat's legal moves."""
+
+_RUN_STARTS: Final = ("seat", "rules", "own_cards", "bids", "plays", "legal_bids")
+"""The first field of each run of ``ViewParts``; a field added to ``ViewJSON`` joins the run it is
+declared in."""
+
+
+def _runs(fields: WireFields, starts: tuple[str, ...]) -> tuple[WireFields, ...]:
+    cuts = [i for i, (name, _kind) in enumerate(fields) if name in starts]
+    assert len(cuts) == len(starts) and cuts[0] == 0, "every run starts at a field of the view"
+    return tuple(fields[i:j] for i, j in zip(cuts, [*cuts[1:], len(fields)], strict=True))
+
+
+_VIEW_RUNS: Final = _runs(VIEW_WIRE, _RUN_STARTS)
+_SEAT_NAMES: Final = ("seat", *_OWN_FIELDS)
+"""The fields each seat has its own of: its number and ``Own``; every other is the same for all."""
+assert all({n for n, _k in run} <= set(_SEAT_NAMES) or not {n for n, _k in run} & set(_SEAT_NAMES)
+           for run in _VIEW_RUNS), "a run is a seat's own or every seat's alike"
+_RUN_OF: Final = {name: i for i, run in enumerate(_VIEW_RUNS) for name, _kind in run}
 _PHASES: Final = {phase: f'"{phase.value}"' for phase in Phase}
+_TRUTH: Final = {False: "false", True: "true"}
+
+
+def _plain(value: object) -> str:
+    """A number, a truth or null as JSON."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return _TRUTH[value]
+    return str(value)
+
+
+_TEXT: Final[dict[Wire, Callable[[Any], str]]] = {
+    Wire.PLAIN: _plain, Wire.SEAT: _plain, Wire.SEATS: lambda seats: _list(map(str, seats)),
+    Wire.BY_SEAT: lambda values: _dumps(list(values)),
+    Wire.SHEET: lambda sheet: _dumps({cid: list(row) for cid, row in sheet.items()}),
+    Wire.CARD_SET: lambda mask: f'"{cards_text(mask)}"', Wire.CARD_RUN: lambda cards: f'"{_sequence(cards)}"',
+    Wire.BIDS: lambda bids: _names(map(str, bids)),
+    Wire.DECLARATION: lambda declaration: "null" if declaration is None else f'"{declaration}"',
+    Wire.PHASE: _PHASES.__getitem__, Wire.RULES: lambda rules: RecordRules.of(rules).model_dump_json(),
+}
+"""The JSON of each kind of field (``protocol.Wire``) but the history, which ``ViewWriter`` writes a
+hand at a time: what ``view_to_json(v).model_dump_json()`` writes of it."""
+
+
+def _past_text(hand: _PastHand) -> str:
+    """``_past_to_json(hand).model_dump_json()``, without the model."""
+    return "{" + ",".join([f'"{name}":{_TEXT[kind](getattr(hand, name))}' for name, kind in PAST_WIRE]) + "}"
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of ``names`` of an object, as a tuple."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda item: (getattr(item, name),)
+    return attrgetter(*names)
+
+
+def _picker(indexes: tuple[int, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The items at ``indexes`` of a tuple, as a tuple."""
+    if len(indexes) == 1:
+        index = indexes[0]
+        return lambda values: (values[index],)
+    return itemgetter(*indexes)
+
+
+class _Run:
+    """One run of a view's fields, written from the values of its fields: the very ``Fields`` of
+    last time while they are all as last time, and a changed run writes again only the fields that
+    changed."""
+
+    __slots__ = ("_last", "_names", "_texts", "values")
+
+    def __init__(self, run: WireFields, texts: list[Callable[[Any], str]], values: Callable[[Any], tuple[Any, ...]]):
+        self._names = tuple(name for name, _kind in run)
+        self._texts = texts
+        self.values = values
+        self._last: tuple[tuple[Any, ...], Fields] | None = None
+
+    def fields(self, values: tuple[Any, ...]) -> Fields:
+        last = self._last
+        if last is not None and last[0] == values:  # item by item, each by identity first
+            return last[1]
+        if last is None:
+            texts = [text(value) for text, value in zip(self._texts, values, strict=True)]
+        else:
+            before = last[1].texts
+            texts = [before[name] if old is value or old == value else text(value)
+                     for name, text, old, value in zip(self._names, self._texts, last[0], values, strict=True)]
+        fields = Fields(dict(zip(self._names, texts, strict=True)))
+        self._last = (values, fields)
+        return fields
 
 
 def view_text(parts: ViewParts) -> str:
@@ -94,26 +174,28 @@ def view_text(parts: ViewParts) -> str:
 
 class ViewWriter:
     """Writes the views of one game as the protocol sends them (``view_to_json(v).model_dump_json()``,
-    byte for byte), each finished hand once: a finished hand never changes, and every seat sees it
-    the same."""
+    byte for byte), field by field as ``ViewJSON`` marks them, each finished hand once: a finished
+    hand never changes, and every seat sees it the same."""
 
     def __init__(self) -> None:
-        self._rules: tuple[object, str] | None = None
         self._history: list[tuple[_PastHand, str]] = []
         self._history_joined: tuple[int, str] = (-1, "")  # the history's JSON, by its length
-        self._players: tuple[tuple[str, ...], str] | None = None
-        self._sheet: tuple[object, str] | None = None
-        self._hand: tuple[tuple[object, ...], Fields] | None = None  # the runs every seat sees alike, as last written
-        self._bidding: tuple[tuple[object, ...], Fields] | None = None
-        self._play: tuple[tuple[object, ...], Fields] | None = None
-        self._seats: dict[int, Fields] = {}  # each seat's own runs, as last written
-        self._cards: dict[int, tuple[tuple[int, int], Fields]] = {}
-        self._legal: dict[int, tuple[tuple[tuple[Bid, ...], int], Fields]] = {}
+        self._shared: list[_Run | None] = []  # each run every seat sees alike, None for a seat's own
+        self._own: list[tuple[WireFields, list[Callable[[Any], str]], tuple[int, ...]] | None] = []
+        self._seats: dict[int, list[_Run | None]] = {}  # each seat's own runs (None for a shared one)
+        for run in _VIEW_RUNS:
+            names = tuple(name for name, _kind in run)
+            texts = [self._history_text if kind is Wire.HISTORY else _TEXT[kind] for _name, kind in run]
+            own = names[0] in _SEAT_NAMES
+            self._shared.append(None if own else _Run(run, texts, _getter(names)))
+            self._own.append((run, texts, tuple(_SEAT_NAMES.index(name) for name in names)) if own else None)
 
-    def _rules_text(self, view: PlayerView) -> str:
-        if self._rules is None or self._rules[0] != view.rules:
-            self._rules = (view.rules, RecordRules.of(view.rules).model_dump_json())
-        return self._rules[1]
+    def _seat_runs(self, seat: int) -> list[_Run | None]:
+        found = self._seats.get(seat)
+        if found is None:
+            found = self._seats[seat] = [None if own is None else _Run(own[0], own[1], _picker(own[2]))
+                                         for own in self._own]
+        return found
 
     def _history_text(self, history: tuple[_PastHand, ...]) -> str:
         cache = self._history
@@ -148,70 +230,23 @@ class ViewWriter:
     def seat_fields(self, view: PlayerView, owns: list[tuple[int, Own]]) -> list[ViewParts]:
         """The JSON of each field of the view of each seat of ``owns`` (its seat and what of its view
         is its own, ``Game.own``), ``view`` being any seat's view of the game at that moment, in
-        ``ViewJSON``'s order, in six runs (``ViewParts``).  What every seat sees alike is written
+        ``ViewJSON``'s order, in runs (``ViewParts``).  What every seat sees alike is written
         once, from ``view``; a run whose fields are all as last time is the very ``Fields`` of last
         time, so that a delta (version 2) passes over it by identity, and compares the runs that
         every seat shares once."""
-        hand = (view.rules, view.players, view.phase, view.hand_number, view.forehand, view.sheet, view.redo_spent,
-                view.history)  # compared item by item, each by identity first: the same objects mostly
-        if self._hand is None or self._hand[0] != hand:
-            texts = (self._rules_text(view), self._players_text(view.players), _PHASES[view.phase],
-                     str(view.hand_number), str(view.forehand), self._sheet_text(view.sheet),
-                     _list(map(_TRUTH.__getitem__, view.redo_spent)), self._history_text(view.history))
-            self._hand = (hand, Fields(dict(zip(_HAND_FIELDS, texts, strict=True))))
-        bidding = (view.bids, view.bid_seats, view.bidder, view.in_puddle, view.declarer, view.declaration,
-                   view.puddle)
-        if self._bidding is None or self._bidding[0] != bidding:
-            said = (_names(map(str, view.bids)), _list(map(str, view.bid_seats)), _number(view.bidder),
-                    _TRUTH[view.in_puddle], _number(view.declarer),
-                    f'"{view.declaration}"' if view.declaration is not None else "null", _TRUTH[view.puddle])
-            self._bidding = (bidding, Fields(dict(zip(_BIDDING_FIELDS, said, strict=True))))
-        play = (view.plays, view.play_seats, view.trick_winners, view.winning, view.to_act)
-        if self._play is None or self._play[0] != play:
-            played = (f'"{_sequence(view.plays)}"', _list(map(str, view.play_seats)),
-                      _list(map(str, view.trick_winners)), _number(view.winning), _number(view.to_act))
-            self._play = (play, Fields(dict(zip(_PLAY_FIELDS, played, strict=True))))
-        hand_fields, bidding_fields, play_fields = self._hand[1], self._bidding[1], self._play[1]
-        return [(self._seat_fields(seat), hand_fields, self._cards_fields(seat, own), bidding_fields, play_fields,
-                 self._legal_fields(seat, own)) for seat, own in owns]
-
-    def _seat_fields(self, seat: int) -> Fields:
-        found = self._seats.get(seat)
-        if found is None:
-            found = self._seats[seat] = Fields({"seat": str(seat)})
-        return found
-
-    def _cards_fields(self, seat: int, own: Own) -> Fields:
-        found = self._cards.get(seat)
-        if found is None or found[0] != own[:2]:
-            found = self._cards[seat] = (own[:2], Fields({"own_cards": f'"{cards_text(own[0])}"',
-                                                          "dealt_cards": f'"{cards_text(own[1])}"'}))
-        return found[1]
-
-    def _legal_fields(self, seat: int, own: Own) -> Fields:
-        found = self._legal.get(seat)
-        if found is None or found[0] != own[2:]:
-            found = self._legal[seat] = (own[2:], Fields({"legal_bids": _names(map(str, own[2])),
-                                                          "legal_cards": f'"{cards_text(own[3])}"'}))
-        return found[1]
-
-    def _sheet_text(self, sheet: dict[str, tuple[int | None, int | None, int | None]]) -> str:
-        key = tuple(sheet.items())
-        if self._sheet is None or self._sheet[0] != key:
-            self._sheet = (key, _dumps({cid: list(row) for cid, row in sheet.items()}))
-        return self._sheet[1]
-
-    def _players_text(self, players: tuple[str, ...]) -> str:
-        if self._players is None or self._players[0] != players:
-            self._players = (players, _dumps(list(players)))
-        return self._players[1]
+        alike = [None if run is None else run.fields(run.values(view)) for run in self._shared]
+        parts: list[ViewParts] = []
+        for seat, own in owns:
+            values = (seat, *own)
+            mine = self._seat_runs(seat)
+            parts.append(tuple([_own_fields(mine[i], values) if fields is None else fields
+                                for i, fields in enumerate(alike)]))
+        return parts
 
 
-_TRUTH: Final = {False: "false", True: "true"}
-
-
-def _number(value: int | None) -> str:
-    return "null" if value is None else str(value)
+def _own_fields(run: _Run | None, values: tuple[Any, ...]) -> Fields:
+    assert run is not None
+    return run.fields(run.values(values))
 
 
 def _list(texts: Iterable[str]) -> str:
@@ -257,7 +292,8 @@ class StateWriter:
         if views is None:
             none = self._legal_fields(-1, "[]")
             return [(head_fields, none, tail_fields, None)] * count
-        return [(head_fields, self._legal_fields(int(view[0].texts["seat"]), _legal_text(view)), tail_fields, view)
+        return [(head_fields, self._legal_fields(int(view[_RUN_OF["seat"]].texts["seat"]), _legal_text(view)),
+                 tail_fields, view)
                 for view in views]
 
     def _legal_fields(self, seat: int, text: str) -> Fields:
@@ -269,12 +305,11 @@ class StateWriter:
 
 def _legal_text(view: ViewParts) -> str:
     """``_names(legal_actions(v))`` from the JSON of ``v``'s fields."""
-    if view[4].texts["to_act"] != view[0].texts["seat"]:
+    if view[_RUN_OF["to_act"]].texts["to_act"] != view[_RUN_OF["seat"]].texts["seat"]:
         return "[]"
-    legal = view[5].texts
-    if view[1].texts["phase"] == '"bidding"':
-        return legal["legal_bids"]
-    cards = legal["legal_cards"]
+    if view[_RUN_OF["phase"]].texts["phase"] == '"bidding"':
+        return view[_RUN_OF["legal_bids"]].texts["legal_bids"]
+    cards = view[_RUN_OF["legal_cards"]].texts["legal_cards"]
     return "[" + cards.replace(" ", '","') + "]" if cards != '""' else "[]"
 
 
