@@ -30,11 +30,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import analyse_game, analysis_json
-    from .args import game_from_file, progress_bar
+    from .args import game_from_file, prepare_solver, progress_bar
 
     game = game_from_file(args.file)
     if game is None:
         return 2
+    prepare_solver("analyse")
     bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands", "analyse")
     with bar:
         analyses = analyse_game(game, advance)

@@ -25,13 +25,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
     from ..storage.safety import escape
-    from .args import game_from_file
+    from .args import game_from_file, prepare_solver
 
     game = game_from_file(args.file)
     if game is None:
         return 2
     try:
-        found = hint_for_game(game)
+        found = hint_for_game(game, lambda: prepare_solver("hint"))
     except NothingToHint as exc:
         print(f"hint: {escape(str(args.file))}: {exc}", file=sys.stderr)
         return 2

@@ -98,6 +98,17 @@ class SteppingStonesApp(App[None]):
 
         return SetupScreen(self.last_setup)
 
+    def _prepare_solver(self) -> None:
+        """Load the exact solver's compiled core in the background as the app starts; the first
+        start after an install compiles it (10-15 s of CPU), which the screen then says.  The
+        computer players, hints and analysis use the same search as Python until it is ready."""
+        from ..ai.solver import compile_needed, load_in_background
+
+        if compile_needed():
+            self.notify("Preparing the exact solver (the first start after an install): the computer players "
+                        "think a little slower until it is ready.", timeout=15)
+        load_in_background()
+
     def on_mount(self) -> None:
         # The computer players, hints and analysis think in threads that hold the GIL for long
         # stretches; with the default 5 ms switch interval a key waits for several of them
@@ -105,6 +116,7 @@ class SteppingStonesApp(App[None]):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.set_class(self.settings.ascii, "-ascii")
         self._check_size()
+        self._prepare_solver()
         if self.review_game is not None:
             from .screens import ReviewScreen
 

@@ -11,6 +11,7 @@ cannot be written, in the user's cache folder (``NUMBA_CACHE_DIR``, set before n
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 import tempfile
@@ -48,7 +49,8 @@ Loaded = tuple[Core, tuple[Any, Any]]
 class _State:
     """The compiled core of this process, once loaded (or why it cannot be), and its loader."""
 
-    lock = threading.Lock()
+    lock = threading.Lock()  # held while the compiled core loads
+    python_lock = threading.Lock()
     compiled: Loaded | str | None = None
     python: Loaded | None = None
     background: threading.Thread | None = None
@@ -85,15 +87,13 @@ def _prepare_cache() -> None:
 
 
 def _cache_files() -> list[Path]:
-    """numba's cache files of the search (index ``.nbi`` and data ``.nbc``), wherever they are."""
-    folders = [_HERE / "__pycache__"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        folders.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    """numba's cache files of the search (index ``.nbi`` and data ``.nbc``), where this process's
+    numba reads them: ``NUMBA_CACHE_DIR`` if set, else next to the modules."""
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or _HERE / "__pycache__")
     found: list[Path] = []
-    for folder in folders:
-        if folder.is_dir():
-            for module in _KERNEL_MODULES:
-                found += [p for p in folder.rglob(f"{module}.*") if p.suffix in (".nbi", ".nbc")]
+    if folder.is_dir():
+        for module in _KERNEL_MODULES:
+            found += [p for p in folder.rglob(f"{module}.*") if p.suffix in (".nbi", ".nbc")]
     return found
 
 
@@ -151,7 +151,7 @@ def compiled_core(wait: bool = True) -> Loaded | str | None:
 
 def python_tables() -> Loaded:
     """The Python core and its rank tables (built once per process: about a second of CPU)."""
-    with _State.lock:
+    with _State.python_lock:
         if _State.python is None:
             core = python_core()
             _State.python = (core, core.suit_tables())
@@ -161,7 +161,7 @@ def python_tables() -> Loaded:
 def load_in_background() -> threading.Thread:
     """Start loading the compiled core in a thread (the app, as it starts): until it is ready,
     solvers that did not ask for a core by name use the Python one."""
-    with _State.lock:
+    with _State.python_lock:
         if _State.background is None:
             _State.background = threading.Thread(target=compiled_core, name="solver-compile", daemon=True)
             _State.background.start()
@@ -206,10 +206,21 @@ def loaded(name: str) -> Loaded:
     return python_tables()
 
 
+def compile_needed() -> bool:
+    """Whether loading the compiled core will compile it: numba is here, wanted, and its cache of
+    the search is not (the first use after an install, or a cache that was removed)."""
+    if _State.compiled is not None or os.environ.get(CORE_VARIABLE, "") == "python" or not numba_wanted():
+        return False
+    if importlib.util.find_spec("numba") is None:
+        return False
+    _prepare_cache()
+    return not any(p.name.startswith("search.node-") and p.suffix == ".nbi" for p in _cache_files())
+
+
 def say_while_loading(say: Callable[[str], None]) -> None:
-    """Load the compiled core now, first telling ``say`` what is being prepared if it is not
-    loaded yet and will be used (``hint``, ``analyse`` and ``bench``, on stderr)."""
-    if _State.compiled is None and os.environ.get(CORE_VARIABLE, "") != "python" and numba_wanted():
+    """Load the compiled core now, first telling ``say`` what is being prepared when that means
+    compiling it (``hint``, ``analyse`` and ``bench`` say it on stderr)."""
+    if compile_needed():
         say(PREPARING)
     compiled_core()
 

@@ -32,7 +32,7 @@ class Kernel:
         self._par = make_par(core.ints, declarer=declarer, win=win, trump=trump, nine_high=nine_high,
                              beat_led=beat_led, trump_over=trump_over, horizon=horizon, counted=counted,
                              counted_left=counted_left)
-        self._rules = make_rules(core.ints, keys, above, takers)
+        self._rules = make_rules(core.ints, tuple(keys), tuple(above), tuple(takers))
         self._spread, self._info = tables
         self._meta = core.ints(META_SIZE)
         self._meta[M_MASK] = FIRST_SLOTS - 1
