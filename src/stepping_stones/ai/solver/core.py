@@ -163,9 +163,15 @@ def load_in_background() -> threading.Thread:
     solvers that did not ask for a core by name use the Python one."""
     with _State.python_lock:
         if _State.background is None:
-            _State.background = threading.Thread(target=compiled_core, name="solver-compile", daemon=True)
+            _State.background = threading.Thread(target=_load_unless_python, name="solver-compile", daemon=True)
             _State.background.start()
         return _State.background
+
+
+def _load_unless_python() -> None:
+    """The background load: nothing where ``STEPPING_STONES_SOLVER=python`` chose the Python core."""
+    if os.environ.get(CORE_VARIABLE, "") != "python":
+        compiled_core()
 
 
 def compiled_core_problem() -> str | None:
