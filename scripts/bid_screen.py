@@ -1,21 +1,21 @@
 """Screen a bidding variant: one-against-two deal sets played in this one process, per deal set.
 
 The same games as ``tournament --only one-vs-two`` (``play_deal_set`` with the same jobs), but
-played one after another in this process, so that module settings given with ``--param`` (for
-example ``planning.OFFER_SHARE=0.6``) apply to every seat of the candidate's level, and the
-points of each deal set are written out, so that two variants on the same deal sets can be
+played one after another in this process, with the expert's settings given with ``--param``
+(``NAME=value``, a field of ``ai.params.ExpertParams``, the value as JSON; for example
+``offer_share=0.6``) for every seat of the candidate's level (expert or cheat) and no other, and
+the points of each deal set are written out, so that two variants on the same deal sets can be
 compared pair by pair (``--compare``).  Pin it to one core (``taskset -c 1``).
 
     python scripts/bid_screen.py --candidate cheat --seed tune-bid2-a --deals 64 --out base.json
     python scripts/bid_screen.py --candidate cheat --seed tune-bid2-a --deals 64 \
-        --param planning.MARGIN=0.2 --out margin.json
+        --param margin=0.2 --out margin.json
     python scripts/bid_screen.py --compare base.json margin.json
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import os
@@ -23,20 +23,29 @@ import sys
 import time
 from fractions import Fraction
 
-from stepping_stones.ai import make_lab_ai
+from stepping_stones.ai import Agent, ExpertParams, make_lab_ai
 from stepping_stones.engine import Rules
 from stepping_stones.lab.simulate import GameStats, play_game
 from stepping_stones.lab.tournament import SeatedGame, SideTally, _seatings
 
 
-def apply_param(spec: str) -> None:
-    """``module.NAME=value`` (module under ``stepping_stones.ai``; value read as JSON)."""
-    target, _, raw = spec.partition("=")
-    module_name, _, attr = target.rpartition(".")
-    module = importlib.import_module(f"stepping_stones.ai.{module_name}")
-    if not hasattr(module, attr):
-        raise SystemExit(f"{os.path.basename(sys.argv[0])}: {module.__name__} has no {attr}")
-    setattr(module, attr, json.loads(raw))
+def params_from(settings: list[str]) -> ExpertParams | None:
+    """The expert's settings of ``--param NAME=value`` (None for none); a bad one ends the script
+    with one line naming it."""
+    if not settings:
+        return None
+    try:
+        return ExpertParams().with_settings(settings)
+    except ValueError as error:
+        raise SystemExit(f"{os.path.basename(sys.argv[0])}: {error}") from None
+
+
+def candidate_seat(level: str, candidate: str, params: ExpertParams | None) -> Agent:
+    """A seat of ``level``; the candidate's with the settings (refused by a level without any)."""
+    try:
+        return make_lab_ai(level, params if level == candidate else None)
+    except ValueError as error:
+        raise SystemExit(f"{os.path.basename(sys.argv[0])}: {error}") from None
 
 
 BID_LOG: list[dict[str, object]] = []
@@ -64,8 +73,7 @@ def log_bids() -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, object]:
-    for spec in args.param:
-        apply_param(spec)
+    params = params_from(args.param)
     log_bids()
     rules = Rules(args.contract_set)
     tally = SideTally("one", rules)
@@ -76,7 +84,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     for number in range(args.first, args.first + args.deals):
         games = []
         for side, levels, seats in _seatings(args.candidate, args.baseline, ("one",)):
-            game = play_game([make_lab_ai(level) for level in levels], rules, args.seed, number)
+            game = play_game([candidate_seat(level, args.candidate, params) for level in levels], rules, args.seed,
+                             number)
             games.append(SeatedGame(side, seats, GameStats.of(game)))
             for b in BID_LOG:
                 b.update({"set": number, "cand": seats[0]})

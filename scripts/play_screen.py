@@ -4,14 +4,14 @@ Each deal of ``--seed`` is declared as ``tournament --defence`` declares it (the
 suits the contract best, with the ranking and trump the heuristic's model picks), and played out
 once per role with one seat of ``--candidate`` and two of ``--baseline``: as ``declarer`` the
 candidate declares; as ``defender`` it sits after the declarer (even deals) or before it (odd
-deals).  The declarer's count of each hand is written out, so two variants (module settings given
-with ``--param module.NAME=value``, a module under ``stepping_stones.ai``, the value as JSON) on
-the same hands can be compared hand by hand (``--compare``): in a Lose contract the candidate
-wants fewer tricks as declarer and more as defender.  Pin it to one core (``taskset -c 1``).
+deals).  The declarer's count of each hand is written out, so two variants (the expert's settings
+given with ``--param NAME=value``, a field of ``ai.params.ExpertParams``, the value as JSON, for
+the candidate's seat only) on the same hands can be compared hand by hand (``--compare``): in a
+Lose contract the candidate wants fewer tricks as declarer and more as defender.  Pin it to one core (``taskset -c 1``).
 
     python scripts/play_screen.py --seed tune-lose-a --deals 60 --out now.json
-    python scripts/play_screen.py --seed tune-lose-a --deals 60 --param expert.LOSE_EXACT_TRICKS=12 \
-        --param expert.LOSE_LOOKAHEAD=1 --out whole.json
+    python scripts/play_screen.py --seed tune-lose-a --deals 60 --param lose_exact_tricks=12 \
+        --param lose_lookahead=1 --out whole.json
     python scripts/play_screen.py --compare whole.json now.json
 
 ``--candidate cheat`` (the lab's seat that sees every hand) and ``--candidate heuristic`` work too;
@@ -27,9 +27,10 @@ import sys
 import time
 from collections import Counter
 
-from bid_screen import apply_param  # the script beside this one: python puts its folder first on the path
+# the script beside this one: python puts its folder first on the path
+from bid_screen import candidate_seat, params_from
 
-from stepping_stones.ai import make_lab_ai
+from stepping_stones.ai import ExpertParams, make_lab_ai
 from stepping_stones.ai.bidding import points_by_count
 from stepping_stones.engine import CONTRACTS, NUM_SEATS, Game, Goal, Phase
 from stepping_stones.game.match import Seeds, drive
@@ -64,10 +65,13 @@ def declared(contract_id: str, seed: str, number: int, role: str) -> tuple[Game,
     return game, seeds, seat
 
 
-def play_hand(contract_id: str, seed: str, number: int, role: str, candidate: str, baseline: str) -> int:
-    """The declarer's count of deal ``number`` of ``contract_id`` with the candidate in ``role``."""
+def play_hand(contract_id: str, seed: str, number: int, role: str, candidate: str, baseline: str,
+              params: ExpertParams | None = None) -> int:
+    """The declarer's count of deal ``number`` of ``contract_id`` with the candidate in ``role``
+    (with ``params``, the expert's settings, if given)."""
     game, seeds, seat = declared(contract_id, seed, number, role)
-    agents = [make_lab_ai(candidate if s == seat else baseline) for s in range(NUM_SEATS)]
+    agents = [candidate_seat(candidate, candidate, params) if s == seat else make_lab_ai(baseline)
+              for s in range(NUM_SEATS)]
     drive(game, agents, seeds, stop=lambda g: g.phase is not Phase.PLAY)
     return game.log[-1].result
 
@@ -81,8 +85,7 @@ def points_of(key: str, seed: str, number: int, count: int) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, object]:
-    for spec in args.param:
-        apply_param(spec)
+    params = params_from(args.param)
     count_decisions()
     results: dict[str, list[int]] = {}
     start = time.process_time()
@@ -91,7 +94,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             key = f"{contract_id}/{role}"
             results[key] = []
             for number in range(args.first, args.first + args.deals):
-                results[key].append(play_hand(contract_id, args.seed, number, role, args.candidate, args.baseline))
+                results[key].append(play_hand(contract_id, args.seed, number, role, args.candidate, args.baseline,
+                                               params))
             mean = sum(results[key]) / len(results[key])
             print(f"{key}: {mean:.3f}  cpu {time.process_time() - start:.0f} s", file=sys.stderr, flush=True)
     return {

@@ -12,9 +12,9 @@ import pytest
 from game_support import game_at
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.bidding import best_declaration, points_by_count, result_pmf, usual
-from stepping_stones.ai.expert import LOSE_EXACT_TRICKS, MIN_EXACT, MIN_LAYOUTS, TRICK_WEIGHT
 from stepping_stones.ai.inference import BiddingEvidence, resample
 from stepping_stones.ai.model import expert_model, model
+from stepping_stones.ai.params import DEFAULT_PARAMS
 from stepping_stones.ai.planning import (
     OTHERS_USUAL,
     BidPlanner,
@@ -37,6 +37,11 @@ from stepping_stones.engine import (
     parse_card,
 )
 from stepping_stones.game.match import Seeds, drive
+
+LOSE_EXACT_TRICKS = DEFAULT_PARAMS.lose_exact_tricks
+MIN_EXACT = DEFAULT_PARAMS.min_exact
+MIN_LAYOUTS = DEFAULT_PARAMS.min_layouts
+TRICK_WEIGHT = DEFAULT_PARAMS.trick_weight
 
 
 @pytest.mark.parametrize("rules", [Rules("standard"), Rules("advanced", redo_tokens=True)],
@@ -309,3 +314,28 @@ def test_the_expert_values_its_own_hands_with_its_own_model():
     assert hand_estimates("win-no-trump") != hand_estimates("win-no-trump", "heuristic")
     with pytest.raises(ValueError, match="bidding model"):
         BidPlanner(view, own="cheat")
+
+
+def test_the_experts_settings_are_one_object_and_tuning_it_changes_nothing_global():
+    from stepping_stones.ai.params import ExpertParams
+
+    tuned = DEFAULT_PARAMS.with_settings(["layouts=3", "margin=100", "lose_lookahead=null"])
+    assert (tuned.layouts, tuned.margin, tuned.lose_lookahead) == (3, 100.0, None)
+    assert ExpertParams() == DEFAULT_PARAMS and ExpertAI().layouts == DEFAULT_PARAMS.layouts
+    expert = ExpertAI(params=tuned)
+    assert expert.layouts == 3 and expert.lose_lookahead == expert.lookahead
+    for bad, message in [("nothing", "not name=value"), ("no_such=1", "no setting 'no_such'"),
+                         ("layouts=many", "not a JSON value"), ("layouts=2.5", "layouts: '2.5' is not a whole number"),
+                         ("own_model=3", "is not a string")]:
+        with pytest.raises(ValueError, match=message):
+            DEFAULT_PARAMS.with_settings([bad])
+    # A margin of 100 points makes waiting better than any declaration; the default expert
+    # beside it declares on the same hand (a strong one: the plan's own test hand).
+    game = game_at("plan", Rules("standard"), 0)
+    game.deal_hand(Seeds("plan").deal(1))
+    view = game.view(game.to_act)
+    assert ExpertAI(params=tuned).choose_bid(view, random.Random(0)) is PASS
+    default = ExpertAI().reckon_bid(view)
+    waiting = next(o.value for o in default.options if o.bid is PASS)
+    tuned_waiting = next(o.value for o in ExpertAI(params=tuned).reckon_bid(view).options if o.bid is PASS)
+    assert tuned_waiting == pytest.approx(waiting + 100 - DEFAULT_PARAMS.margin)

@@ -44,7 +44,7 @@ def test_every_script_is_run_here():
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
               "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
               "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py",
-              "play_screen.py"}
+              "play_screen.py", "measure_analysis_speed.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py",
@@ -121,6 +121,13 @@ def test_measure_solver_ratio():
     assert solver and plain and ratio, out
 
 
+def test_measure_analysis_speed():
+    out = run("measure_analysis_speed.py", "--games", "1", "--hands", "1").stdout
+    assert out.startswith("core: ")
+    for contract_set in ("standard", "advanced"):
+        assert re.search(rf"{contract_set} +hands +1  p50 +{NUMBER} ms  p95 +{NUMBER} ms  max +{NUMBER} ms", out), out
+
+
 def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
     contracts = ["win-no-trump", "lose-pick-trump"]
     values = tmp_path / "values.json"
@@ -193,23 +200,24 @@ def test_measure_tui_startup(tmp_path):
 
 
 def test_bid_screen(tmp_path):
-    """Two variants on the same deal sets: each deal set's points, every hand declared, and the
-    paired difference; a setting that does not exist is refused."""
+    """Two runs on the same deal sets: each deal set's points, every hand declared, and the
+    paired difference; the expert's settings are refused for a seat that takes none."""
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     common = ["bid_screen.py", "--candidate", "heuristic", "--baseline", "random", "--seed", "test-screen",
               "--deals", "2"]
     run(*common, "--out", str(a))
-    run(*common, "--param", "bidding.BAR_SCALE=0.0", "--out", str(b))
+    run(*common, "--first", "0", "--out", str(b))
     first, second = json.loads(a.read_text()), json.loads(b.read_text())
-    assert second["params"] == ["bidding.BAR_SCALE=0.0"]
+    assert second["params"] == [] and second["per_set"] == first["per_set"]
     for data in (first, second):
         assert len(data["per_set"]) == 2
         assert len(data["hands"]) == 2 * 3 * 12  # two deal sets of three games of 12 hands
         assert sum(data["per_set"]) / 2 == pytest.approx(data["summary"]["mean_points"], abs=1e-3)
     out = run("bid_screen.py", "--compare", str(a), str(a)).stdout
     assert "paired +0.000" in out
-    refused = run(*common, "--param", "bidding.NO_SUCH=1", check=False)
-    assert refused.returncode != 0 and "has no NO_SUCH" in refused.stderr
+    refused = run(*common, "--param", "margin=0.5", check=False)
+    assert refused.returncode != 0 and "the heuristic seat takes no expert settings" in refused.stderr
+    assert "Traceback" not in refused.stderr
 
 
 def test_play_screen(tmp_path):
@@ -218,14 +226,15 @@ def test_play_screen(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     common = ["play_screen.py", "--seed", "test-play", "--deals", "1", "--contracts", "lose-pick-trump"]
     run(*common, "--out", str(a))
-    run(*common, "--param", "expert.LOSE_EXACT_TRICKS=8", "--out", str(b))
+    run(*common, "--param", "lose_exact_tricks=8", "--out", str(b))
     first, second = json.loads(a.read_text()), json.loads(b.read_text())
-    assert second["params"] == ["expert.LOSE_EXACT_TRICKS=8"]
+    assert second["params"] == ["lose_exact_tricks=8"]
     for data in (first, second):
         assert set(data["results"]) == {"lose-pick-trump/declarer", "lose-pick-trump/defender"}
         assert all(len(r) == 1 and 0 <= r[0] <= 12 for r in data["results"].values())
         assert sum(n for *_, n in data["decisions"]) > 0
     out = run("play_screen.py", "--compare", str(a), str(a)).stdout
     assert "gain +0.000 ± 0.000 tricks, +0.000 ± 0.000 points per hand" in out
-    refused = run(*common, "--param", "expert.NO_SUCH=1", check=False)
-    assert refused.returncode != 0 and "has no NO_SUCH" in refused.stderr
+    refused = run(*common, "--param", "no_such=1", check=False)
+    assert refused.returncode != 0 and "the expert has no setting 'no_such'" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -4,9 +4,9 @@ The brute force below shares no search code with the solver: it plays every lega
 engine's own ``HandState`` (so the rules come from the engine, which ``test_rules`` checks) and
 takes the best result for the side to play, with no pruning and no table.
 
-Every test that solves runs with both cores (the ``core`` fixture): the pure-Python search and
-the one numba compiles (``ai/solver_core.py``).  Where numba is not installed the compiled core's
-tests are skipped, with the reason; ``pip install -e '.[fast]'`` installs it.
+Every test that solves runs with both cores (the ``core`` fixture): the search compiled by numba
+and the same code run as Python (``ai/solver/jit.py``).  Where numba cannot run the compiled
+core's tests are skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ def test_one_process_at_a_time_compiles_the_core_and_a_long_wait_goes_on_without
     meanwhile (serve's tabs, the test processes) wait on a lock for it, then load numba's cache."""
     from filelock import FileLock, Timeout
 
-    from stepping_stones.ai import solver
+    from stepping_stones.ai.solver import core as solver
 
     source = str(tmp_path / "solver_core.py")
     path = solver.compile_lock_path(source)

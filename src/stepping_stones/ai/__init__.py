@@ -12,6 +12,7 @@ from .base import Action, Agent, decide, sees_every_hand
 from .cheat import DoubleDummyAI
 from .expert import ExpertAI
 from .heuristic import HeuristicAI
+from .params import ExpertParams
 from .random_ai import RandomAI
 
 LEVELS: dict[str, Callable[[], Agent]] = {
@@ -42,8 +43,16 @@ def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
     return factory()
 
 
-def make_lab_ai(level: str) -> Agent:
-    """A new seat of ``level`` for the lab: a level of ``LEVELS`` or of ``LAB_LEVELS``."""
+def make_lab_ai(level: str, params: ExpertParams | None = None) -> Agent:
+    """A new seat of ``level`` for the lab: a level of ``LEVELS`` or of ``LAB_LEVELS``.  With
+    ``params`` (the expert's settings, ``params.py``) a seat that plays as the expert (``expert``,
+    ``cheat``) plays with them; another level refuses them (``ValueError``)."""
+    if params is not None:
+        if level == "expert":
+            return ExpertAI(params=params)
+        if level == "cheat":
+            return DoubleDummyAI(params)
+        raise ValueError(f"the {level} seat takes no expert settings (only expert and cheat do)")
     factory = LAB_LEVELS.get(level)
     return factory() if factory is not None else make_ai(level)
 
@@ -56,6 +65,7 @@ __all__ = [
     "Agent",
     "DoubleDummyAI",
     "ExpertAI",
+    "ExpertParams",
     "HeuristicAI",
     "RandomAI",
     "UnknownLevelError",

@@ -287,13 +287,16 @@ class GameHint:
         }
 
 
-def hint_for_game(game: Game) -> GameHint:
+def hint_for_game(game: Game, before: Callable[[], None] | None = None) -> GameHint:
     """The expert's hint for whoever is to act in ``game``, from that player's view only.
-    Raises ``NothingToHint`` when nobody is to act (the game is over, or between hands)."""
+    Raises ``NothingToHint`` when nobody is to act (the game is over, or between hands);
+    otherwise calls ``before`` (if given) before it thinks."""
     if game.phase is Phase.OVER:
         raise NothingToHint("the game is over: there is no next action to hint")
     seat = game.to_act
     if seat is None:
         raise NothingToHint("the record stops between hands: the next hand has not been dealt")
+    if before is not None:
+        before()
     view = game.view(seat)
     return GameHint(view.hand_number, seat, game.players[seat], view.phase.value, hint_for(view))

@@ -24,6 +24,7 @@ from random import Random
 from ..engine import NUM_SEATS, TRICKS, Card, Mask, PlayerView
 from .base import forced_card
 from .expert import ExpertAI
+from .params import ExpertParams
 from .solver import Solver
 
 UNLIMITED = 1 << 62  # positions: the cheat's solves are never cut short
@@ -35,9 +36,10 @@ class DoubleDummyAI(ExpertAI):
     name = "cheat"
     sees_every_hand = True
 
-    def __init__(self) -> None:
+    def __init__(self, params: ExpertParams | None = None) -> None:
+        """``params``: the expert's settings for its bidding (its card play is always exact)."""
         super().__init__(layouts=1, node_budget=UNLIMITED, exact_tricks=TRICKS, hard_limit=UNLIMITED,
-                         lose_exact_tricks=TRICKS)
+                         lose_exact_tricks=TRICKS, params=params)
         self._solver: Solver | None = None
         self._solver_key: tuple[object, ...] | None = None
 

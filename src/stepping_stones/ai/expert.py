@@ -9,13 +9,13 @@ plays perfectly from there on:
 * from the first trick on, exactly, with the double-dummy solver (``solver.py``): the whole rest of
   the hand, one solver and its table for all the layouts of the decision (perfect-information
   Monte Carlo, as GIB and Kermit play bridge);
-* only where that does not fit the budget (fewer than ``MIN_EXACT`` layouts solved within the
-  hard limit: an early lead in a hard contract), with the same search cut off ``LOOKAHEAD``
+* only where that does not fit the budget (fewer than ``min_exact`` layouts solved within the
+  hard limit: an early lead in a hard contract), with the same search cut off ``lookahead``
   tricks beyond the current one and the position there judged by a quick count of each side's
   winners (``Solver(horizon=...)``), so a card is still judged by what it does to the tricks
   after this one;
-* in a Lose contract, exactly only for the last ``LOSE_EXACT_TRICKS`` tricks; before them it
-  searches the current trick alone (``LOSE_LOOKAHEAD``) and judges the rest by that quick count.
+* in a Lose contract, exactly only for the last ``lose_exact_tricks`` tricks; before them it
+  searches the current trick alone (``lose_lookahead``) and judges the rest by that quick count.
   A double-dummy search of a Lose contract assumes opponents who force the declarer to take
   tricks by perfect timing; the heuristic seats it meets do not, and early in the hand that
   search guards against threats that never come at the cost of those that do.  Against two
@@ -36,9 +36,10 @@ points, with the risk of the puddle and the bidding position.
 
 **Budget.**  Work is counted in positions searched (the solver's ``nodes``), never in seconds,
 so a slow machine makes the same choices as a fast one: no new layout is started once
-``NODE_BUDGET`` positions are spent (but ``MIN_LAYOUTS`` are searched), a layout whose search
-reaches ``LAYOUT_FACTOR`` budgets is left out, and the exact search of a decision stops at
-``HARD_FACTOR`` budgets.  The fallback's budget is ``HORIZON_BUDGET``.  It decides from its
+``node_budget`` positions are spent (but ``min_layouts`` are searched), a layout whose search
+reaches ``layout_factor`` budgets is left out, and the exact search of a decision stops at
+``hard_factor`` budgets.  The fallback's budget is ``horizon_budget``.  (The settings are those
+of ``params.ExpertParams``.)  It decides from its
 ``PlayerView`` and the injected generator only; the solver is made afresh for each decision, so
 the positions a decision searches (and so its choice) do not depend on the decisions before it.
 """
@@ -54,23 +55,11 @@ from .base import forced_card
 from .bidding import points_by_count
 from .inference import BiddingEvidence, resample
 from .knowledge import Knowledge
+from .params import DEFAULT_PARAMS, ExpertParams
 from .planning import BidPlanner, BidReckoning
 from .solver import SearchLimit, Solver, position
 
-EXACT_TRICKS = TRICKS  # solve exactly when this many tricks (the current one included) are left
-LOSE_EXACT_TRICKS = 6  # ... in a Lose contract (at most ``exact_tricks``); before, the horizon search
-LOOKAHEAD = 1  # the fallback: search the current trick and this many more, then count winners
-LOSE_LOOKAHEAD: int | None = 0  # its lookahead in a Lose contract (None: ``LOOKAHEAD``)
-CANDIDATES = 64  # layouts dealt before weighing them by the bidding
-LAYOUTS = 48  # layouts drawn by weight and searched
-MIN_LAYOUTS = 6  # searched even past the budget ...
-NODE_BUDGET = 300_000  # ... positions per decision; no new layout is started past this
-HARD_FACTOR = 3  # a decision's exact search still running at this many budgets is stopped
-LAYOUT_FACTOR = 1  # a layout whose exact search reaches this many budgets is left out
-MIN_EXACT = 4  # fewer layouts solved exactly within the hard limit: fall back to the horizon
-HORIZON_BUDGET = 120_000  # the fallback's budget (at most the decision's) ...
-HORIZON_FACTOR = 2  # ... and its hard limit, in budgets
-TRICK_WEIGHT = 0.05  # when playing for points: a counted trick's weight beside a sheet point
+NODE_BUDGET = DEFAULT_PARAMS.node_budget  # positions per decision (``params.ExpertParams``)
 TIE = 1e-9
 
 
@@ -88,6 +77,7 @@ class CardReckoning:
     exact: bool  # searched to the end of the hand (else to a horizon, then counted)
     chosen: Card
     nodes: int = 0  # the solver positions the decision searched, over every layout
+    trick_weight: float = DEFAULT_PARAMS.trick_weight  # a counted trick's weight beside a sheet point
 
     def ranked(self) -> list[Card]:
         """The legal cards, best for this seat first (ties in the expert's order)."""
@@ -98,7 +88,7 @@ class CardReckoning:
         solved exactly, else the count for this seat's side."""
         sign = 1.0 if self.wants_more else -1.0
         if self.points:
-            return self.points[card] + TRICK_WEIGHT * sign * self.values[card]
+            return self.points[card] + self.trick_weight * sign * self.values[card]
         return sign * self.values[card]
 
 
@@ -130,8 +120,8 @@ class _Search:
         self.done = 0
 
     def run(self, solver: Solver, budget: int, hard_limit: int, utility: tuple[float, ...] | None,
-            taken: int, layout_limit: int = UNBOUNDED, first_only: bool = False) -> None:
-        """Search the layouts in order until the budget is spent (after ``MIN_LAYOUTS`` at
+            taken: int, *, min_layouts: int, layout_limit: int = UNBOUNDED, first_only: bool = False) -> None:
+        """Search the layouts in order until the budget is spent (after ``min_layouts`` at
         least).  A layout whose search reaches ``layout_limit`` positions is left out (its
         positions still count); reaching the hard limit ends the run."""
         start = solver.nodes
@@ -143,7 +133,7 @@ class _Search:
                 continue
             values = solved.get(index)
             if values is None:
-                if self.done >= MIN_LAYOUTS and solver.nodes - start >= budget:
+                if self.done >= min_layouts and solver.nodes - start >= budget:
                     break
                 solver.limit = min(end, solver.nodes + layout_limit)
                 try:
@@ -178,20 +168,22 @@ class ExpertAI:
         layout_limit: int | None = None,
         lose_exact_tricks: int | None = None,
         lose_lookahead: int | None = None,
+        params: ExpertParams | None = None,
     ) -> None:
-        # The module's settings are read here, not when the module is loaded, so that a lab
-        # script can change them (scripts/play_screen.py --param expert.NAME=value).
-        node_budget = NODE_BUDGET if node_budget is None else node_budget
-        self.layouts = LAYOUTS if layouts is None else layouts
+        # ``params`` (the defaults unless given: ``params.py``), then any setting given here.
+        p = DEFAULT_PARAMS if params is None else params
+        self.params = p
+        node_budget = p.node_budget if node_budget is None else node_budget
+        self.layouts = p.layouts if layouts is None else layouts
         self.node_budget = node_budget
-        self.exact_tricks = EXACT_TRICKS if exact_tricks is None else exact_tricks
-        self.lookahead = LOOKAHEAD if lookahead is None else lookahead
-        self.hard_limit = HARD_FACTOR * node_budget if hard_limit is None else hard_limit
-        self.layout_limit = LAYOUT_FACTOR * node_budget if layout_limit is None else layout_limit
-        self.min_exact = MIN_EXACT if min_exact is None else min_exact
-        self.lose_exact_tricks = LOSE_EXACT_TRICKS if lose_exact_tricks is None else lose_exact_tricks
+        self.exact_tricks = p.exact_tricks if exact_tricks is None else exact_tricks
+        self.lookahead = p.lookahead if lookahead is None else lookahead
+        self.hard_limit = p.hard_factor * node_budget if hard_limit is None else hard_limit
+        self.layout_limit = p.layout_factor * node_budget if layout_limit is None else layout_limit
+        self.min_exact = p.min_exact if min_exact is None else min_exact
+        self.lose_exact_tricks = p.lose_exact_tricks if lose_exact_tricks is None else lose_exact_tricks
         if lose_lookahead is None:
-            lose_lookahead = self.lookahead if LOSE_LOOKAHEAD is None else LOSE_LOOKAHEAD
+            lose_lookahead = self.lookahead if p.lose_lookahead is None else p.lose_lookahead
         self.lose_lookahead = lose_lookahead
 
     # --- bidding ----------------------------------------------------------------------------
@@ -200,7 +192,7 @@ class ExpertAI:
         """Every legal bid valued in expected sheet points (``planning.py``)."""
         if not view.legal_bids:
             raise ValueError(f"seat {view.seat} has no bid to make")
-        return BidPlanner(view).reckon()
+        return BidPlanner(view, params=self.params).reckon()
 
     def choose_bid(self, view: PlayerView, rng: Random) -> Bid:
         if len(view.legal_bids) == 1:
@@ -243,7 +235,7 @@ class ExpertAI:
                 solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer)
             start = solver.nodes
             search.run(solver, self.node_budget, self.hard_limit, utility, taken,
-                       layout_limit=self.layout_limit)
+                       layout_limit=self.layout_limit, min_layouts=self.params.min_layouts)
             nodes += solver.nodes - start
         exact = search.done >= min(self.min_exact, len(set(layouts)))
         if not exact:
@@ -251,21 +243,23 @@ class ExpertAI:
             # of the next ``lookahead`` tricks) and count each side's winners there.
             horizon = len(view.trick_winners) + 1 + lookahead
             solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
-            budget = min(HORIZON_BUDGET, self.node_budget)
+            budget = min(self.params.horizon_budget, self.node_budget)
             search = _Search(view, sampled, layouts, legal)
-            search.run(solver, budget, HORIZON_FACTOR * budget, None, taken)
+            search.run(solver, budget, self.params.horizon_factor * budget, None, taken,
+                       min_layouts=self.params.min_layouts)
             nodes += solver.nodes
         if search.done == 0:
             # Not one layout could be searched within the hard limit: judge the current trick
             # alone on the first layout (always small).
             shallow = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer,
                              horizon=len(view.trick_winners) + 1)
-            search.run(shallow, 0, UNBOUNDED, None, taken, first_only=True)
+            search.run(shallow, 0, UNBOUNDED, None, taken, first_only=True, min_layouts=self.params.min_layouts)
             nodes += shallow.nodes
         done = search.done
         means = {c: taken + search.sums[c] / done for c in legal}
         points = {c: search.gains[c] / done for c in legal} if exact else {}
-        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0], nodes)
+        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0], nodes,
+                                  self.params.trick_weight)
         best = max(reckoning.score(c) for c in legal)
         ties = _tie_key(view, wants_low=declaration.contract.is_win)
         close = [c for c in legal if reckoning.score(c) >= best - TIE]
@@ -277,7 +271,7 @@ class ExpertAI:
         drawn in proportion to what the bidding makes likely (a heavy layout may come twice)."""
         know = Knowledge(view)
         evidence = BiddingEvidence(view)
-        count = CANDIDATES if evidence.informative else self.layouts
+        count = self.params.candidates if evidence.informative else self.layouts
         sampled = [know.sample_layout(rng) for _ in range(count)]
         if not evidence.informative:
             return sampled, list(range(len(sampled)))

@@ -64,16 +64,12 @@ from .bidding import (
     usual,
 )
 from .model import fitted_model
+from .params import DEFAULT_PARAMS, ExpertParams
 
 QUANTILES = 12  # a random hand's estimate for a contract, as this many equally likely values
 PLANNING_DEALS = 120  # seeded random hands: what a coming hand may bring, all contracts at once
-# A player offered the bid declares with (its open contracts) / (OFFER_SHARE * hands left).
-OFFER_SHARE = 0.75
-MAX_DECLARE = 0.95
-# Declaring must beat waiting by this many points (a small bias against moving early on noise).
-MARGIN = 0.02
-# Whose play the model of this seat's own results is fitted from (``model.MODEL_FILES``).
-OWN_MODEL = "expert"
+# The plan's tunable settings (how often another player declares when offered the bid, the margin
+# of declaring over waiting, whose model values this seat's own hands) are ``params.ExpertParams``.
 # The mean and spread of what another seat records in a contract it has not recorded yet, as
 # heuristic seats record them when they choose the moment themselves (150 games of three
 # heuristic seats per contract set, redos left out: scripts/measure_declared_results.py --games
@@ -110,7 +106,7 @@ def planning_hands() -> tuple[Mask, ...]:
 
 
 @cache
-def hand_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
+def hand_estimates(contract_id: str, own: str = DEFAULT_PARAMS.own_model) -> tuple[float, ...]:
     """For each of ``planning_hands()``: the estimate for ``contract_id`` with its best ranking
     and trump, by the model of an ``own`` declarer.  Aligned by hand, so that the contracts of
     one hand are valued together: a hand strong for one Win contract is strong for the others,
@@ -121,7 +117,7 @@ def hand_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
 
 
 @cache
-def future_estimates(contract_id: str, own: str = OWN_MODEL) -> tuple[float, ...]:
+def future_estimates(contract_id: str, own: str = DEFAULT_PARAMS.own_model) -> tuple[float, ...]:
     """The estimate a random hand gives ``contract_id`` with its best ranking and trump (by the
     model of an ``own`` declarer), as ``QUANTILES`` equally likely values (midpoints of the
     quantile bands), from seeded deals."""
@@ -161,10 +157,12 @@ class BidReckoning:
 
 class BidPlanner:
     """One bidding decision of the expert: ``reckon()`` values every legal bid.  ``own`` names
-    the model its own hands are valued with (``OWN_MODEL`` unless given)."""
+    the model its own hands are valued with (``params.own_model`` unless given); ``params`` the
+    expert's settings (``params.py``)."""
 
-    def __init__(self, view: PlayerView, own: str | None = None) -> None:
-        self.own = own or OWN_MODEL
+    def __init__(self, view: PlayerView, own: str | None = None, params: ExpertParams | None = None) -> None:
+        self.params = DEFAULT_PARAMS if params is None else params
+        self.own = own or self.params.own_model
         self.fitted = fitted_model(self.own)
         self.view = view
         self.seat = view.seat
@@ -206,7 +204,7 @@ class BidPlanner:
         spare = hands - mine
         if total_other > 0 and spare != total_other:
             others = [k * spare / total_other for k in others]
-        return [min(MAX_DECLARE, k / (OFFER_SHARE * hands)) for k in others if k > 0]
+        return [min(self.params.max_declare, k / (self.params.offer_share * hands)) for k in others if k > 0]
 
     def offer_chances(self, hands: int, mine: int) -> tuple[float, float]:
         """(chance of being offered the bid in a coming hand, chance of being left in the puddle
@@ -299,7 +297,7 @@ class BidPlanner:
             pass_value = waiting + token
             if best_now > -math.inf:
                 pass_value = (1 - puddle_risk) * waiting + puddle_risk * (best_now - token) + token
-            options.append(Option(PASS, pass_value + MARGIN, 0.0, None))
+            options.append(Option(PASS, pass_value + self.params.margin, 0.0, None))
             for contract in self.contracts:
                 recorded = view.sheet[contract.id][self.seat]
                 if recorded is None:

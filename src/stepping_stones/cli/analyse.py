@@ -33,9 +33,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import analyse_game, analysis_json
 
+    from .args import prepare_solver
+
     game = game_from_file(args.file)
     if game is None:
         return EXIT_REFUSED
+    prepare_solver("analyse")
     bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands", "analyse")
     with bar:
         analyses = analyse_game(game, advance)

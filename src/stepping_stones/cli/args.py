@@ -43,6 +43,16 @@ def game_from_file(path: str) -> Game | None:
         return None
 
 
+def prepare_solver(command: str) -> None:
+    """Load the exact solver before ``command`` uses it, saying so on stderr when that means
+    compiling it (the first use after an install: 10-15 s of CPU), so nobody waits in silence."""
+    import sys
+
+    from ..ai.solver import say_while_loading
+
+    say_while_loading(lambda text: print(f"{command}: {text}", file=sys.stderr, flush=True))
+
+
 def _whole(text: str, least: int, refusal: str) -> int:
     """``text`` as a whole number of at least ``least``; else argparse's error, ``refusal``."""
     try:

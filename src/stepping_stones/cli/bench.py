@@ -38,7 +38,9 @@ def level_list(text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from ..lab.speed import SOLVER_TRICKS, bench
+    from .args import prepare_solver
 
+    prepare_solver("bench")
     positions = None if args.solver_positions is None else dict.fromkeys(SOLVER_TRICKS, args.solver_positions)
     result = bench(args.hands, args.repeats, positions, args.decision_games, args.levels)
     if args.json:

@@ -26,12 +26,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import NothingToHint, hint_for_game
     from ..storage.safety import escape
+    from .args import prepare_solver
 
     game = game_from_file(args.file)
     if game is None:
         return EXIT_REFUSED
     try:
-        found = hint_for_game(game)
+        found = hint_for_game(game, lambda: prepare_solver("hint"))
     except NothingToHint as exc:
         return refuse(f"hint: {escape(str(args.file))}: {exc}")
     if args.json:

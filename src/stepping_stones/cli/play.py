@@ -58,8 +58,14 @@ def run(args: argparse.Namespace) -> int:
     setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels),
                   seed=args.seed)
     if args.plain:
+        from ..ai.solver import PREPARING, compile_needed, load_in_background
         from ..plain import ByteLines, Options
         from ..plain import run as plain
+
+        # As the app does: the exact solver loads (the first time, compiles) beside the game.
+        if compile_needed():
+            print(f"play: {PREPARING}; meanwhile the computer players think slower", file=sys.stderr, flush=True)
+        load_in_background()
 
         # Bytes, decoded line by line: a line that is not UTF-8 costs only itself.
         return plain(Options(setup, resume=args.resume), ByteLines(sys.stdin.buffer), sys.stdout)

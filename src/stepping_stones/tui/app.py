@@ -99,6 +99,24 @@ class SteppingStonesApp(App[None]):
 
         return SetupScreen(self.last_setup)
 
+    SOLVER_DELAY = 1.0
+    """Seconds after the app starts that the exact solver starts loading in the background."""
+
+    def _prepare_solver(self) -> None:
+        """Load the exact solver's compiled core in the background, a moment after the first
+        screen (which needs none of the AI); the first start after an install compiles it (10-15 s
+        of CPU), which the screen then says.  The computer players, hints and analysis use the
+        same search as Python until it is ready."""
+        self.run_worker(self._load_solver, thread=True, group="solver", exit_on_error=False)
+
+    def _load_solver(self) -> None:
+        from ..ai.solver import compile_needed, load_in_background
+
+        if compile_needed():
+            self.call_from_thread(self.notify, "Preparing the exact solver (the first start after an install): the "
+                                  "computer players think a little slower until it is ready.", timeout=15)
+        load_in_background()
+
     def on_mount(self) -> None:
         # The computer players, hints and analysis think in threads that hold the GIL for long
         # stretches; with the default 5 ms switch interval a key waits for several of them
@@ -106,6 +124,7 @@ class SteppingStonesApp(App[None]):
         sys.setswitchinterval(SWITCH_INTERVAL)
         self.set_class(self.settings.ascii, "-ascii")
         self._check_size()
+        self.set_timer(self.SOLVER_DELAY, self._prepare_solver)
         if self.review_game is not None:
             from .screens import ReviewScreen
 

@@ -1,0 +1,188 @@
+"""Bounds without search: the quick count of each side's winners (the horizon's estimate and the
+root's first guess), the leader's quick tricks, and sure trump tricks.
+
+* **Quick tricks**: a leader holding the top cards of suits can cash them one after the other;
+  in a Win contract that bounds the result before any card is searched.
+* **Sure trumps**: where every trick counts, a trump above every other trump out wins the trick
+  it is played to, whatever the goal.
+"""
+
+from __future__ import annotations
+
+from .jit import kernel, low, popcount, top
+from .layout import (
+    P_ALL_COUNT,
+    P_DECLARER,
+    P_LEFT,
+    P_NINE_HIGH,
+    P_TRUMP_MASK,
+    P_TRUMP_OVER,
+    P_TRUMP_SUIT,
+    P_WIN,
+    R_ABOVE,
+    R_KEY,
+)
+
+
+@kernel
+def strongest(mask, nine_high):
+    """The strongest card of a one-suit mask under the ranking."""
+    return top(mask) if nine_high else low(mask)
+
+
+@kernel
+def weakest(mask, nine_high):
+    """The weakest card of a one-suit mask under the ranking."""
+    return low(mask) if nine_high else top(mask)
+
+
+@kernel
+def estimate(h, t, par, rules):
+    """The declarer's counted tricks still to come, judged without search: every suit played out
+    round by round -- in a Win contract each player plays its highest card left in the suit (a
+    player out of the suit -- any player, where anyone may trump at any time -- ruffs if it can
+    and the round is not its side's), in a Lose contract its lowest, and the highest card takes
+    the round -- and the declarer's share of the rounds applied to the counted tricks left."""
+    win = par[P_WIN]
+    nine_high = par[P_NINE_HIGH]
+    trump_mask = par[P_TRUMP_MASK]
+    ruffs = trump_mask != 0 and win != 0
+    tl0 = popcount(h[0] & trump_mask)
+    tl1 = popcount(h[1] & trump_mask)
+    tl2 = popcount(h[2] & trump_mask)
+    rounds = 0
+    mine = 0
+    for s in range(4):
+        suit = 511 << (9 * s)
+        m0 = h[0] & suit
+        m1 = h[1] & suit
+        m2 = h[2] & suit
+        while m0 or m1 or m2:
+            winner = _round_winner(m0, m1, m2, par, rules)
+            if ruffs and s != par[P_TRUMP_SUIT]:
+                ruffer = _ruffer(m0, m1, m2, tl0, tl1, tl2, winner, par)
+                if ruffer >= 0:
+                    winner = ruffer
+                    if ruffer == 0:
+                        tl0 -= 1
+                    elif ruffer == 1:
+                        tl1 -= 1
+                    else:
+                        tl2 -= 1
+            if m0:
+                m0 &= ~(1 << (strongest(m0, nine_high) if win else weakest(m0, nine_high)))
+            if m1:
+                m1 &= ~(1 << (strongest(m1, nine_high) if win else weakest(m1, nine_high)))
+            if m2:
+                m2 &= ~(1 << (strongest(m2, nine_high) if win else weakest(m2, nine_high)))
+            rounds += 1
+            if winner == par[P_DECLARER]:
+                mine += 1
+    if rounds == 0:
+        return 0.0
+    return mine * par[P_LEFT + t] / rounds
+
+
+@kernel
+def _round_winner(m0, m1, m2, par, rules):
+    """The seat whose card takes one round of ``estimate`` (before ruffs)."""
+    win = par[P_WIN]
+    nine_high = par[P_NINE_HIGH]
+    best = -1
+    winner = 0
+    for p in range(3):
+        m = m0 if p == 0 else (m1 if p == 1 else m2)
+        if m:
+            c = strongest(m, nine_high) if win else weakest(m, nine_high)
+            if rules[R_KEY + c] > best:
+                best = rules[R_KEY + c]
+                winner = p
+    return winner
+
+
+@kernel
+def _ruffer(m0, m1, m2, tl0, tl1, tl2, winner, par):
+    """The first seat that ruffs a round of ``estimate`` won by ``winner`` (-1: none): out of the
+    suit (or anyone, under May Trump), with a trump left, and not of the winner's side."""
+    declarer = par[P_DECLARER]
+    for p in range(3):
+        m = m0 if p == 0 else (m1 if p == 1 else m2)
+        left = tl0 if p == 0 else (tl1 if p == 1 else tl2)
+        if (m == 0 or par[P_TRUMP_OVER]) and left and (p == declarer) != (winner == declarer):
+            return p
+    return -1
+
+
+@kernel
+def quick_tricks(hand, o1, o2, par, rules):
+    """Tricks the leader can cash in a row from the top, whatever the others do."""
+    others = o1 | o2
+    nine_high = par[P_NINE_HIGH]
+    trump_mask = par[P_TRUMP_MASK]
+    q = 0
+    trump_tops = 0
+    for s in range(4):
+        suit = 511 << (9 * s)
+        mine = hand & suit
+        if not mine:
+            continue
+        theirs = others & suit
+        if theirs:
+            tops = popcount(mine & rules[R_ABOVE + strongest(theirs, nine_high)])
+        else:
+            tops = popcount(mine)
+        if s == par[P_TRUMP_SUIT]:
+            trump_tops = tops
+        else:
+            q += tops
+    if trump_mask:
+        longest = max(popcount(o1 & trump_mask), popcount(o2 & trump_mask))
+        if trump_tops < longest:
+            q = 0  # the side suits could be ruffed
+        q += trump_tops
+    return q
+
+
+@kernel
+def first_bounds(h, leader, n, t, par, rules):
+    """``(lo, hi)`` for a position met for the first time, from quick tricks (a Win contract)
+    and sure trumps (every trick counts, a trump suit)."""
+    declarer = par[P_DECLARER]
+    trump_mask = par[P_TRUMP_MASK]
+    left = par[P_LEFT + t]
+    lo = 0
+    hi = left
+    if par[P_WIN]:
+        s2 = leader + 1 if leader < 2 else 0
+        s3 = s2 + 1 if s2 < 2 else 0
+        q = quick_tricks(h[leader], h[s2], h[s3], par, rules)
+        if q:
+            if q > n:
+                q = n
+            if leader == declarer:
+                lo = left - par[P_LEFT + t + q]
+            else:
+                hi = par[P_LEFT + t + q]
+    if par[P_ALL_COUNT] and trump_mask:
+        nine_high = par[P_NINE_HIGH]
+        d = declarer + 1 if declarer < 2 else 0
+        e = d + 1 if d < 2 else 0
+        mine = h[declarer] & trump_mask
+        d1 = h[d] & trump_mask
+        d2 = h[e] & trump_mask
+        if mine and (d1 or d2):
+            sure = popcount(mine & rules[R_ABOVE + strongest(d1 | d2, nine_high)])
+            if sure > lo:
+                lo = sure
+            above_mine = rules[R_ABOVE + strongest(mine, nine_high)]
+            sure = max(popcount(d1 & above_mine), popcount(d2 & above_mine))
+            if n - sure < hi:
+                hi = n - sure
+        elif mine:
+            if popcount(mine) > lo:
+                lo = popcount(mine)
+        elif d1 or d2:
+            sure = max(popcount(d1), popcount(d2))
+            if n - sure < hi:
+                hi = n - sure
+    return lo, hi

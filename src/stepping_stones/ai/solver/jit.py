@@ -1,0 +1,197 @@
+"""How the search runs: compiled by numba where it is installed, else the same code as Python.
+
+The search's functions (``ranks``, ``tables``, ``bounds``, ``ordering``, ``search``) are written
+once, in the part of Python that numba compiles, and marked with ``kernel``.  They stay plain
+Python functions in their modules.  ``python_core`` runs them as they are; ``numba_core`` makes a
+compiled twin of each (``numba.njit`` on a copy of the function whose globals name the other
+twins), so the two cores are one source.
+
+The helpers a kernel calls on masks and arrays have a Python body here and a numba one
+(``_register_numba_helpers``, numba's ``overload``): ``popcount``, ``top`` and ``low`` (one
+machine instruction each when compiled), ``zeros`` (a list in Python, an ``int64`` array
+compiled) and ``reserve`` (grows a list; compiled arrays are reserved at their largest size
+once, see ``tables``).
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+KernelFunction = Callable[..., Any]
+
+_KERNELS: list[KernelFunction] = []
+"""Every function marked ``kernel``, in the order their modules define them."""
+_SIGNATURES: dict[str, str] = {}
+"""Kernels compiled for one signature only (by qualified name): see ``search._node``."""
+
+
+def kernel(function: KernelFunction) -> KernelFunction:
+    """Mark ``function`` as part of the search: it runs as it is in the Python core and compiled
+    in numba's.  It must keep to what numba compiles (ints, int64 arrays or lists, ``kernel``
+    functions and the helpers of this module)."""
+    _KERNELS.append(function)
+    return function
+
+
+def one_signature(spec: str) -> Callable[[KernelFunction], KernelFunction]:
+    """``kernel`` for a function numba compiles for exactly one signature (``spec``: ``I`` an
+    int64, ``V`` a 1-d int64 array, ``W`` a 1-d int16 array; the result first).  A recursive
+    function needs it: numba would type a bare constant argument as a literal and compile (and
+    fail to link) another version for it."""
+
+    def mark(function: KernelFunction) -> KernelFunction:
+        _SIGNATURES[function.__qualname__] = spec
+        return kernel(function)
+
+    return mark
+
+
+# --- the helpers, as Python -------------------------------------------------------------------
+
+
+def popcount(x: int) -> int:
+    """The number of set bits of ``x``."""
+    return x.bit_count()
+
+
+def top(x: int) -> int:
+    """The index of the highest set bit of a nonzero mask."""
+    return x.bit_length() - 1
+
+
+def low(x: int) -> int:
+    """The index of the lowest set bit of a nonzero mask."""
+    return (x & -x).bit_length() - 1
+
+
+def zeros(n: int) -> list[int]:
+    """``n`` zeros: a list in Python, an ``int64`` array compiled."""
+    return [0] * n
+
+
+def reserve(keys: list[int], values: list[int], n: int) -> None:
+    """Make the table's two lists hold ``n`` slots (the compiled arrays already do)."""
+    if len(keys) < n:
+        more = [0] * (n - len(keys))
+        keys.extend(more)
+        values.extend(more)
+
+
+# --- the two cores ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Core:
+    """One way to run the search: ``functions`` by name, and how it makes its arrays."""
+
+    name: str  # "numba" or "python"
+    functions: dict[str, KernelFunction]
+    ints: Callable[[int], Any]  # n zeros, int64
+    shorts: Callable[[int], Any]  # n zeros, int16 (the table's values)
+    compiled: bool
+
+    def __getattr__(self, name: str) -> KernelFunction:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def python_core() -> Core:
+    """The search as Python: its functions as they are written (every kernel marked so far:
+    ``core`` imports the search's modules first)."""
+    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, zeros, compiled=False)
+
+
+def numba_core() -> Core:
+    """The search compiled by numba (raises what numba raises if it is missing or fails).
+
+    Each kernel gets a twin: the same code with globals of its own, where every kernel it names
+    is the twin.  The twins are numba dispatchers with ``cache=True``: the first process
+    compiles them and writes numba's cache; later ones load it.  Compilation is lazy, except
+    for the kernels of ``one_signature``, compiled here."""
+    import numba  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    import numpy as np  # type: ignore[import-not-found, unused-ignore]
+
+    _register_numba_helpers()
+    replaced: dict[int, Any] = {}
+    twins: list[tuple[KernelFunction, Any, dict[str, Any]]] = []
+    for function in _KERNELS:
+        namespace = dict(function.__globals__)
+        twin = types.FunctionType(function.__code__, namespace, function.__name__,
+                                  function.__defaults__, function.__closure__)
+        twin.__qualname__ = function.__qualname__
+        twin.__doc__ = function.__doc__
+        dispatcher = numba.njit(cache=True, nogil=True)(twin)
+        replaced[id(function)] = dispatcher
+        twins.append((function, dispatcher, namespace))
+    for _function, _dispatcher, namespace in twins:
+        for name, value in list(namespace.items()):
+            if id(value) in replaced:
+                namespace[name] = replaced[id(value)]
+    types_of = {"I": numba.types.int64, "V": numba.types.Array(numba.types.int64, 1, "C"),
+                "W": numba.types.Array(numba.types.int16, 1, "C")}
+    for function, dispatcher, _namespace in twins:
+        spec = _SIGNATURES.get(function.__qualname__)
+        if spec is not None:
+            dispatcher.compile(types_of[spec[0]](*(types_of[x] for x in spec[1:])))
+            dispatcher.disable_compile()
+    functions = {f.__name__: d for f, d, _ in twins}
+    return Core("numba", functions, lambda n: np.zeros(n, np.int64), lambda n: np.zeros(n, np.int16),
+                compiled=True)
+
+
+_REGISTERED: list[bool] = []
+
+
+def _register_numba_helpers() -> None:
+    """numba's implementations of the helpers (``overload``: a compiled kernel that calls
+    ``popcount`` runs this instead of its Python body).  Once per process."""
+    if _REGISTERED:
+        return
+    import numba
+    import numpy as np
+    from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from numba.extending import intrinsic, overload  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+    int64 = numba.types.int64
+
+    def ctpop_typing(_typingctx: Any, _x: Any) -> Any:
+        def codegen(_context: Any, builder: Any, _signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return int64(int64), codegen
+
+    def ctlz_typing(_typingctx: Any, _x: Any) -> Any:
+        def codegen(_context: Any, builder: Any, _signature: Any, args: Any) -> Any:
+            zeros_ = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.sub(ir.Constant(ir.IntType(64), 63), zeros_)
+
+        return int64(int64), codegen
+
+    def cttz_typing(_typingctx: Any, _x: Any) -> Any:
+        def codegen(_context: Any, builder: Any, _signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return int64(int64), codegen
+
+    ctpop: Any = intrinsic(ctpop_typing)
+    ctlz: Any = intrinsic(ctlz_typing)
+    cttz: Any = intrinsic(cttz_typing)
+    # Each typing function and its implementation take the arguments by the Python function's
+    # names, and without annotations (numba compares the two signatures).
+    overload(popcount)(lambda x: lambda x: ctpop(x))
+    overload(top)(lambda x: lambda x: ctlz(x))
+    overload(low)(lambda x: lambda x: cttz(x))
+    overload(zeros)(lambda n: lambda n: np.zeros(n, np.int64))
+    overload(reserve)(lambda keys, values, n: lambda keys, values, n: None)
+    _REGISTERED.append(True)
+
+
+def numba_wanted() -> bool:
+    """Whether numba may be tried at all in this process (``NUMBA_DISABLE_JIT`` says no)."""
+    return os.environ.get("NUMBA_DISABLE_JIT", "") in ("", "0")

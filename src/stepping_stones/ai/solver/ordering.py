@@ -1,0 +1,300 @@
+"""Move ordering: each seat tries first the card its side would usually play, so that a yes or
+a no is found early.
+
+The moves of a position go into row ``depth`` of one buffer (``buf[depth * MAX_MOVES + j]``),
+one card per run of equivalent cards (``ranks``).  The orders:
+
+* a Win contract's leads: the declarer cashes its high cards first (trumps first, as their keys
+  are higher); a defender too, but its side suits before its trumps; under May Trump, where
+  anyone may trump at any time, it leads its trumps first, low ones first.  Last, the suits dead
+  for the leader: for the declarer those the defenders can neither follow nor ruff (its sure
+  tricks, already in the quick tricks), for a defender those the declarer can neither follow
+  nor ruff.  (Chosen by the positions searched on deals 0-9 of
+  scripts/measure_solver_speed.py.)
+* a Lose contract's leads: low, the suits the leader holds fewest cards of first, first the
+  cards ``lose_leads`` picks, last the suits it marks dead;
+* the second seat takes the lead in the trick when that is what it wants (Win: unless its
+  partner leads; Lose: stays under);
+* the third seat knows the trick's outcome: cards that leave it where it pleases come first.
+* before all, the lead that decided the position before (kept in the table's entry).
+"""
+
+from __future__ import annotations
+
+from .bounds import strongest, weakest
+from .jit import kernel, low, popcount, top
+from .layout import (
+    P_BEAT_LED,
+    P_COUNTED,
+    P_DECLARER,
+    P_MAXER,
+    P_NINE_HIGH,
+    P_TRUMP_MASK,
+    P_TRUMP_OVER,
+    P_WIN,
+    R_ABOVE,
+    R_ASC,
+    R_DESC,
+    R_KEY,
+)
+
+SUIT_BITS = 511
+MAX_MOVES = 16
+MAX_DEPTH = 48
+
+
+@kernel
+def fill(buf, depth, mask, good, order, rules):
+    """Row ``depth`` of ``buf``: the cards of ``mask``, those of ``good`` first, each group in the
+    order of the row of ``rules`` at ``order`` (``R_ASC`` or ``R_DESC``).  Returns how many."""
+    return fill_at(buf, depth, 0, mask, good, order, rules)
+
+
+@kernel
+def fill_late(buf, depth, mask, good, late, order, rules):
+    """``fill``, but the cards of ``late`` after all the others."""
+    if not mask & late:
+        return fill_at(buf, depth, 0, mask, good, order, rules)
+    n = fill_at(buf, depth, 0, mask & ~late, good, order, rules)
+    return fill_at(buf, depth, n, mask & late, good, order, rules)
+
+
+@kernel
+def fill_at(buf, depth, n, mask, good, order, rules):
+    """``fill`` from place ``n`` of row ``depth`` on; returns the places filled then."""
+    row = depth * MAX_MOVES
+    want = n + popcount(mask)
+    first = mask & good
+    if first:
+        m = n + popcount(first)
+        for j in range(36):
+            c = rules[order + j]
+            if first >> c & 1:
+                buf[row + n] = c
+                n += 1
+                if n == m:
+                    break
+    rest = mask & ~good
+    for j in range(36):
+        if n == want:
+            break
+        c = rules[order + j]
+        if rest >> c & 1:
+            buf[row + n] = c
+            n += 1
+    return n
+
+
+@kernel
+def fill_lose(buf, depth, mask, good, late, hand, others, rules):
+    """A Lose contract's leads: the suits ``hand`` holds fewest cards of first, among those of one
+    length those ``others`` holds most of (0 for none: a defender leads), each group as ``fill``
+    puts it (``good`` first, weakest first), the cards of ``late`` last."""
+    live = mask & ~late
+    n = 0
+    while live:
+        best = 1 << 20
+        m = 0
+        for s in range(4):
+            suit = SUIT_BITS << (9 * s)
+            if live & suit:
+                rank = popcount(hand & suit) << 4 | 15 - popcount(others & suit)
+                if rank < best:
+                    best = rank
+                    m = live & suit
+                elif rank == best:
+                    m |= live & suit
+        n = fill_at(buf, depth, n, m, good, R_ASC, rules)
+        live &= ~m
+    if mask & late:
+        n = fill_at(buf, depth, n, mask & late, good, R_ASC, rules)
+    return n
+
+
+@kernel
+def dead_suits(others, trump_mask):
+    """In a Win contract, the suits where a leader's cards cannot be beaten by a hand holding
+    ``others`` (no card of the suit, no trump), as a mask of cards."""
+    late = 0
+    for s in range(4):
+        suit = SUIT_BITS << (9 * s)
+        if not others & (suit | trump_mask):
+            late |= suit
+    return late
+
+
+@kernel
+def lose_leads(x0, x1, x2, r_leader, leader, par, rules):
+    """In a Lose contract, the lead of one suit to try first, from its holdings ``x0, x1, x2``
+    (the cards as those of suit 0; ``r_leader`` the leader's cards that stand for their runs);
+    and from bit 9 on, the suit's nine bits when it is dead for the leader, a lead to try last:
+    the declarer's when both defenders are out of it (the lead is not a safe exit: a side that
+    cannot follow never takes the trick), a defender's when the declarer is out of it (the
+    declarer throws any card on it).  Leading a dead suit last took 6-16% fewer positions on
+    deals 0-7 of the three Lose contracts."""
+    declarer = par[P_DECLARER]
+    if leader == declarer:
+        dead = (x0 | x1 | x2) == (x0 if leader == 0 else (x1 if leader == 1 else x2))
+    else:
+        dead = (x0 if declarer == 0 else (x1 if declarer == 1 else x2)) == 0
+    late = SUIT_BITS << 9 if dead else 0
+    return _lose_lead(x0, x1, x2, r_leader, leader, par, rules) | late
+
+
+@kernel
+def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
+    """The lead of ``lose_leads`` (a card's bit, or 0).  The declarer's lowest card when a
+    defender must go over it (all the defender's cards of the suit are higher; under Must Beat,
+    any is): a safe exit.  A defender's lowest card when the declarer must take the trick if the
+    partner plays along: with the standard rule, the declarer's lowest card is above both
+    defenders' lowest; under Must Beat, the declarer must go over the lead and the partner
+    cannot go over the declarer, or (the partner playing second) the declarer must go over the
+    partner's lowest card that beats the lead."""
+    mine = (x0 if leader == 0 else (x1 if leader == 1 else x2)) & r_leader
+    if not mine:
+        return 0
+    nine_high = par[P_NINE_HIGH]
+    beat_led = par[P_BEAT_LED]
+    declarer = par[P_DECLARER]
+    x = weakest(mine, nine_high)
+    kx = rules[R_KEY + x]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    if leader == declarer:
+        for other_seat in (s2, s3):
+            other = x0 if other_seat == 0 else (x1 if other_seat == 1 else x2)
+            if other:
+                y = strongest(other, nine_high) if beat_led else weakest(other, nine_high)
+                if rules[R_KEY + y] > kx:
+                    return 1 << x
+        return 0
+    ds = x0 if declarer == 0 else (x1 if declarer == 1 else x2)
+    partner = s3 if s2 == declarer else s2
+    ps = x0 if partner == 0 else (x1 if partner == 1 else x2)
+    if not ds:
+        return 0
+    if not beat_led:
+        lowest = rules[R_KEY + weakest(ds, nine_high)]
+        forced = lowest > kx and (not ps or lowest > rules[R_KEY + weakest(ps, nine_high)])
+    elif s2 == declarer:
+        over = ds & rules[R_ABOVE + x]
+        forced = over != 0 and (
+            not ps or rules[R_KEY + weakest(over, nine_high)] > rules[R_KEY + strongest(ps, nine_high)]
+        )
+    else:
+        over = ps & rules[R_ABOVE + x]
+        forced = rules[R_KEY + strongest(ds, nine_high)] > rules[R_KEY + (weakest(over, nine_high) if over else x)]
+    return (1 << x) if forced else 0
+
+
+@kernel
+def lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules):
+    """The leads of ``leader`` (``cands``: one card per run) into row ``depth``; how many."""
+    declarer = par[P_DECLARER]
+    trump_mask = par[P_TRUMP_MASK]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    if not cands & (cands - 1):
+        buf[depth * MAX_MOVES] = top(cands)
+        return 1
+    if not par[P_COUNTED + t]:
+        return fill(buf, depth, cands, 0, R_ASC, rules)
+    if par[P_WIN]:
+        if leader == declarer:
+            return fill_late(buf, depth, cands, 0, dead_suits(h[s2] | h[s3], trump_mask), R_DESC, rules)
+        late = dead_suits(h[declarer], trump_mask)
+        if par[P_TRUMP_OVER]:
+            return fill_late(buf, depth, cands, cands & trump_mask, late, R_ASC, rules)
+        return fill_late(buf, depth, cands, cands & ~trump_mask, late, R_DESC, rules)
+    good = 0
+    late = 0
+    for s in range(4):
+        shift = 9 * s
+        g = lose_leads(h[0] >> shift & SUIT_BITS, h[1] >> shift & SUIT_BITS, h[2] >> shift & SUIT_BITS,
+                       mine_reps >> shift & SUIT_BITS, leader, par, rules)
+        good |= (g & SUIT_BITS) << shift
+        late |= (g >> 9) << shift
+    others = h[s2] | h[s3] if leader == declarer else 0
+    return fill_lose(buf, depth, cands, good, late, h[leader], others, rules)
+
+
+@kernel
+def hint_first(buf, depth, count, hint, held, cands):
+    """Put first the lead that decided this position before (``hint``: its suit and its rank
+    among the cards ``held`` of that suit), if it is still one of ``cands``."""
+    suit = SUIT_BITS << (9 * (hint >> 4))
+    m = held & suit
+    for _ in range(hint & 15):
+        m &= m - 1
+    m &= -m
+    rep = cands & suit & ~(m - 1)
+    if not rep:
+        return
+    first = low(rep)
+    row = depth * MAX_MOVES
+    if buf[row] == first:
+        return
+    j = 0
+    while buf[row + j] != first and j < count:
+        j += 1
+    while j > 0:
+        buf[row + j] = buf[row + j - 1]
+        j -= 1
+    buf[row] = first
+
+
+@kernel
+def hint_of(card, held):
+    """How a decisive lead is kept in the table: its suit and its rank among the cards held."""
+    below = held & (SUIT_BITS << (9 * (card // 9))) & ((1 << card) - 1)
+    return (card // 9) << 4 | popcount(below)
+
+
+@kernel
+def legal_replies(hand, c1, beat, par):
+    """The cards a seat holding ``hand`` may play to a trick led with ``c1``, where ``beat`` are
+    the led suit's cards above the best of it (the engine's ``legal_reply``)."""
+    follow = hand & (SUIT_BITS << (9 * (c1 // 9)))
+    if not follow:
+        return hand
+    legal = follow
+    if par[P_BEAT_LED] and follow & beat:
+        legal = follow & beat
+    if par[P_TRUMP_OVER]:
+        legal |= hand & par[P_TRUMP_MASK]
+    return legal
+
+
+@kernel
+def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
+    """The second seat's cards (``over``: those that take the lead in the trick); how many."""
+    if not cands & (cands - 1):
+        buf[depth * MAX_MOVES] = top(cands)
+        return 1
+    if not par[P_COUNTED + t]:
+        return fill(buf, depth, cands, 0, R_ASC, rules)
+    if par[P_WIN]:
+        good = over if par[P_MAXER + leader] != par[P_MAXER + s2] else 0
+        return fill(buf, depth, cands, good, R_ASC, rules)
+    return fill(buf, depth, cands, cands & ~over, R_DESC, rules)
+
+
+@kernel
+def third_moves(buf, depth, cands, over, best_seat, s3, t, par, rules):
+    """The third seat's cards: taking the trick pleases its side in a Win contract (its own
+    trick, or one the declarer does not get) and never in a Lose contract; the cards that leave
+    the trick where it pleases come first: low ones in a Win contract, high ones (shedding
+    danger) in a Lose contract."""
+    if not cands & (cands - 1):
+        buf[depth * MAX_MOVES] = top(cands)
+        return 1
+    if not par[P_COUNTED + t]:
+        return fill(buf, depth, cands, 0, R_ASC, rules)
+    declarer = par[P_DECLARER]
+    win = par[P_WIN]
+    if ((best_seat == declarer) == (win != 0)) == (s3 == declarer):
+        good = cands & ~over
+    else:
+        good = over if win else 0
+    return fill(buf, depth, cands, good, R_ASC if win else R_DESC, rules)
+

@@ -1,0 +1,211 @@
+"""The search: zero-window questions, one seat of a trick per function.
+
+The core only answers yes/no questions: "does the declarer take at least ``target`` counted
+tricks from here?"  A yes/no search prunes far more than a search for the exact number; the
+exact number is found at the root by a few such questions (``solver.Solver.value``).
+
+``node`` plays one seat of a trick and calls itself for the next (one recursive function: numba
+caches a self-recursive function, not mutually recursive ones).  Between tricks
+(``open_lead``) it counts the position (``meta[M_NODES]``, against the limit), keys it on its
+rank codes, answers from the table's bounds or the first bounds, else puts the leads in order
+(``ordering``); after trying them it stores what it proved.  The third seat answers the
+trivial targets after the trick without a call.  It returns 1 (yes), 0 (no) or ``ABORT`` (the
+limit of positions was reached).
+
+The arguments they share: ``h`` the three hands (changed and restored as cards are tried),
+``leader`` the seat that led the trick, ``target``, ``t`` the trick (0-based), ``c1`` the card
+led, ``best_card`` of ``best_seat`` the card winning the trick after two cards, ``beat`` the led
+suit's cards above the best of it, ``rep2`` and ``rep3`` the repliers' cards that stand for their
+runs, ``depth`` the row of ``buf`` for the moves; then the solver's ``par`` and ``rules``, the
+rank tables ``spread`` and ``info``, the table ``tk, tv, meta``, and ``buf``.
+"""
+
+from __future__ import annotations
+
+from .bounds import estimate, first_bounds
+from .jit import kernel, one_signature, popcount, top
+from .layout import P_COUNTED, P_DECLARER, P_HORIZON, P_LEFT, P_MAXER, R_ABOVE, R_TAKERS
+from .ordering import (
+    MAX_MOVES,
+    hint_first,
+    hint_of,
+    lead_moves,
+    legal_replies,
+    second_moves,
+    third_moves,
+)
+from .ranks import position_key
+from .tables import M_LIMIT, M_NODES, find, store
+
+ABORT = 2  # a search result: the limit of positions was reached
+
+_SIGNATURE = "IIVIIIIIIIIIIVVVVVWVV"
+
+
+@one_signature(_SIGNATURE)
+def node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, depth,
+         par, rules, spread, info, tk, tv, meta, buf):
+    """Whether the declarer takes at least ``target`` more counted tricks, with the seat of
+    ``level`` to play in the trick (0 leads, 1 plays second to ``c1``, 2 plays third)."""
+    declarer = par[P_DECLARER]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    k = leader & 0  # int64 from the start (see ``ranks.position_key``)
+    lo = k
+    hi = k
+    held = k
+    over = k
+    target_takes = k
+    target_stays = k
+    left = k
+    if level == 0:
+        verdict, t, k, lo, hi, count, rep2, rep3, held = open_lead(h, leader, target, depth, par, rules, spread,
+                                                                   info, tk, tv, meta, buf)
+        if verdict >= 0:
+            return verdict
+        mover = leader
+    elif level == 1:
+        mover = s2
+        beat = rules[R_ABOVE + c1]
+        cands = legal_replies(h[s2], c1, beat, par) & rep2
+        over = cands & rules[R_TAKERS + c1]
+        count = second_moves(buf, depth, cands, over, leader, s2, t, par, rules)
+    else:
+        mover = s3
+        cands = legal_replies(h[s3], c1, beat, par) & rep3
+        over = cands & rules[R_TAKERS + best_card]
+        count = third_moves(buf, depth, cands, over, best_seat, s3, t, par, rules)
+        # The targets after the trick, whoever takes it; a lead answers the trivial ones
+        # without counting a position, so they are answered here without the call.
+        counted = par[P_COUNTED + t]
+        target_takes = target - counted if s3 == declarer else target
+        target_stays = target - counted if best_seat == declarer else target
+        left = par[P_LEFT + t + 1]
+    hand = h[mover]
+    mx = par[P_MAXER + mover]
+    result = 1 - mx
+    new_hint = -1
+    for j in range(count):
+        card = buf[depth * MAX_MOVES + j]
+        bit = 1 << card
+        h[mover] = hand ^ bit
+        if level == 0:
+            r = node(level + 1, h, leader, target, t, card, best_card, best_seat, beat, rep2, rep3, depth + 1,
+                     par, rules, spread, info, tk, tv, meta, buf)
+        elif level == 1:
+            if bit & over:
+                r = node(level + 1, h, leader, target, t, c1, card, s2, rules[R_ABOVE + card] if bit & beat else beat,
+                         rep2, rep3, depth + 1, par, rules, spread, info, tk, tv, meta, buf)
+            else:
+                r = node(level + 1, h, leader, target, t, c1, c1, leader, beat, rep2, rep3, depth + 1,
+                         par, rules, spread, info, tk, tv, meta, buf)
+        else:
+            after = target_takes if bit & over else target_stays
+            if after <= 0:
+                r = 1
+            elif after > left:
+                r = 0
+            else:
+                r = node(level - 2, h, s3 if bit & over else best_seat, after, t, c1, best_card, best_seat, beat,
+                         rep2, rep3, depth + 1, par, rules, spread, info, tk, tv, meta, buf)
+        if r == ABORT:
+            h[mover] = hand
+            return ABORT
+        if r == mx:
+            result = mx
+            if level == 0 and count > 1:
+                new_hint = hint_of(card, held)
+            break
+    h[mover] = hand
+    if level == 0:
+        _remember(tk, tv, meta, k, result, target, lo, hi, new_hint)
+    return result
+
+
+@kernel
+def open_lead(h, leader, target, depth, par, rules, spread, info, tk, tv, meta, buf):
+    """A position between tricks: counted against the limit, then answered from the table's
+    bounds or the first bounds where they can (``verdict``: 1, 0 or ``ABORT``; -1 to search on),
+    else its leads put in order.  Returns ``(verdict, t, key, lo, hi, leads, rep2, rep3, held)``:
+    the trick, the table key and bounds, how many leads, the repliers' cards that stand for their
+    runs, and the cards still held."""
+    hand = h[leader]
+    n = popcount(hand)
+    t = 12 - n
+    zero = hand & 0
+    if target <= 0:
+        return 1, t, zero, zero, zero, zero, zero, zero, zero
+    if target > par[P_LEFT + t]:
+        return 0, t, zero, zero, zero, zero, zero, zero, zero
+    meta[M_NODES] += 1
+    if meta[M_NODES] > meta[M_LIMIT]:
+        return ABORT, t, zero, zero, zero, zero, zero, zero, zero
+    if n == 1:
+        return _last_trick(h, leader, par, rules), t, zero, zero, zero, zero, zero, zero, zero
+    k, r0, r1, r2 = position_key(h, leader, spread, info)
+    if t >= par[P_HORIZON]:
+        return (1 if estimate(h, t, par, rules) >= target else 0), t, zero, zero, zero, zero, zero, zero, zero
+    entry = find(tk, tv, meta, k)
+    hint = -1
+    if entry >= 0:
+        lo = entry & 15
+        hi = entry >> 4 & 15
+        hint = (entry >> 8) - 1
+    else:
+        lo, hi = first_bounds(h, leader, n, t, par, rules)
+        if lo or hi < par[P_LEFT + t]:
+            store(tk, tv, meta, k, lo | hi << 4)
+    if lo >= target:
+        return 1, t, zero, zero, zero, zero, zero, zero, zero
+    if hi < target:
+        return 0, t, zero, zero, zero, zero, zero, zero, zero
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    mine_reps = r0 if leader == 0 else (r1 if leader == 1 else r2)
+    rep2 = r0 if s2 == 0 else (r1 if s2 == 1 else r2)
+    rep3 = r0 if s3 == 0 else (r1 if s3 == 1 else r2)
+    cands = hand & mine_reps
+    held = h[0] | h[1] | h[2]
+    count = lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules)
+    if hint >= 0 and count > 1:
+        hint_first(buf, depth, count, hint, held, cands)
+    return -1, t, k, lo, hi, count, rep2, rep3, held
+
+
+@kernel
+def _last_trick(h, leader, par, rules):
+    """The last trick plays itself (the target is 1 and it counts): 1 if the declarer takes it."""
+    declarer = par[P_DECLARER]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    a1 = top(h[leader])
+    a2 = top(h[s2])
+    first = a2 if h[s2] & rules[R_TAKERS + a1] else a1
+    if h[s3] & rules[R_TAKERS + first]:
+        return 1 if s3 == declarer else 0
+    return 1 if (s2 if first == a2 else leader) == declarer else 0
+
+
+@kernel
+def _remember(tk, tv, meta, k, result, target, lo, hi, new_hint):
+    """Store what a search of position ``k`` proved, with the lead that decided it (or the hint
+    kept before, if none did: the table may have grown meanwhile, so it is read again)."""
+    if result:
+        if target > lo:
+            lo = target
+    elif target - 1 < hi:
+        hi = target - 1
+    if new_hint < 0:
+        entry = find(tk, tv, meta, k)
+        new_hint = (entry >> 8) - 1 if entry >= 0 else -1
+    store(tk, tv, meta, k, lo | hi << 4 | (new_hint + 1) << 8)
+
+
+
+
+@kernel
+def at_least(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3,
+             par, rules, spread, info, tk, tv, meta, buf):
+    """One question from its root: ``level`` is the seat to play in the trick (0 leads)."""
+    return node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, level & 0,
+                par, rules, spread, info, tk, tv, meta, buf)

@@ -1,0 +1,141 @@
+"""The solver's two cores are one search: where numba is missing the same code runs as Python;
+loading the compiled one says so when it compiles, writes its cache where it can, survives a
+damaged cache, and does not hold up solvers while it loads in the background."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from stepping_stones.ai.solver import CORE_VARIABLE, PREPARING, Solver, choose_core, core
+from stepping_stones.engine import CONTRACTS, NINE_HIGH, deal
+from stepping_stones.game.match import Seeds
+
+
+def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh interpreter with this one's environment, plus ``env``."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, check=False)
+
+
+WHOLE_HAND = """
+import json
+from stepping_stones.ai.solver import Solver, choose_core, compiled_core_problem
+from stepping_stones.engine import CONTRACTS, NINE_HIGH, deal
+from stepping_stones.game.match import Seeds
+solver = Solver(CONTRACTS["lose-no-trump"], NINE_HIGH, None, 1)
+value = solver.value(deal(Seeds("core-test").deal(1)), 1)
+print(json.dumps([choose_core(), compiled_core_problem(), value, solver.nodes]))
+"""
+
+
+def test_without_numba_the_same_search_runs_as_python():
+    """A process where numba cannot be imported (as on a platform it has no wheels for) solves
+    with the Python core, and finds the value and searches the positions this process does."""
+    found = run_python("import sys; sys.modules['numba'] = None\n" + WHOLE_HAND, {CORE_VARIABLE: ""})
+    assert found.returncode == 0, found.stderr
+    name, problem, value, nodes = json.loads(found.stdout)
+    assert name == "python" and "numba is not installed" in problem
+    solver = Solver(CONTRACTS["lose-no-trump"], NINE_HIGH, None, 1)
+    assert [value, nodes] == [solver.value(deal(Seeds("core-test").deal(1)), 1), solver.nodes]
+
+
+def test_numba_caches_in_the_users_cache_folder_when_the_package_folder_cannot_be_written(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert core.cache_folder() is None  # this checkout's folder can be written: numba's own choice
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setattr(core, "_HERE", blocked / "solver")  # no folder can be made under a file
+    folder = core.cache_folder()
+    assert folder is not None and folder.is_relative_to(tmp_path / "cache") and folder.name == "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert core.cache_folder() == tmp_path / "mine"  # the user's own choice first
+
+
+def test_solvers_use_the_python_core_while_the_compiled_one_loads_in_the_background(monkeypatch):
+    release = threading.Event()
+    loading = threading.Thread(target=release.wait)
+    loading.start()
+    monkeypatch.setattr(core._State, "compiled", None)
+    monkeypatch.setattr(core._State, "background", loading)
+    monkeypatch.delenv(CORE_VARIABLE, raising=False)
+    try:
+        assert choose_core() == "python"
+        assert Solver(CONTRACTS["win-no-trump"], NINE_HIGH, None, 0).core == "python"
+    finally:
+        release.set()
+        loading.join()
+
+
+def test_loading_says_what_it_prepares_only_when_it_compiles(monkeypatch):
+    said: list[str] = []
+    monkeypatch.setattr(core, "compiled_core", lambda wait=True: "not loaded in this test")
+    monkeypatch.setattr(core, "compile_needed", lambda: True)
+    core.say_while_loading(said.append)
+    monkeypatch.setattr(core, "compile_needed", lambda: False)
+    core.say_while_loading(said.append)
+    assert said == [PREPARING]
+
+
+def test_an_empty_cache_folder_needs_compiling(tmp_path, monkeypatch):
+    if core.compiled_core_problem() is not None:
+        pytest.skip("numba cannot run here")
+    monkeypatch.setattr(core._State, "compiled", None)
+    monkeypatch.delenv(CORE_VARIABLE, raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(core, "_HERE", tmp_path / "package")  # no cache of the package's own either
+    assert core.compile_needed()
+    (tmp_path / "solver_x").mkdir()
+    (tmp_path / "solver_x" / "search.node-43.py311.nbi").write_bytes(b"")
+    assert not core.compile_needed()
+
+
+def damage(folder: Path) -> int:
+    """Cut every cache file of numba's under ``folder`` in half and spoil its first bytes."""
+    files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    for path in files:
+        data = bytearray(path.read_bytes()[: max(1, path.stat().st_size // 2)])
+        data[: min(8, len(data))] = b"\xff" * min(8, len(data))
+        path.write_bytes(bytes(data))
+    return len(files)
+
+
+@pytest.mark.xdist_group("compiles")
+def test_hint_says_it_compiles_and_a_damaged_cache_is_rebuilt(tmp_path):
+    """A first ``hint`` on a fresh cache says on stderr that it prepares the solver; with that
+    cache damaged, the next ``hint`` gives the same answer, with no traceback."""
+    from stepping_stones.ai import make_ai
+    from stepping_stones.engine import Game, Rules
+    from stepping_stones.game.match import drive
+    from stepping_stones.storage.records import record_from_game, write_record
+
+    if core.compiled_core_problem() is not None:
+        pytest.skip("numba cannot run here")
+    seeds = Seeds("cache-test")
+    game = Game(Rules(), first_forehand=seeds.first_forehand())
+    count = [0]
+
+    def stop(_game: Game) -> bool:
+        count[0] += 1
+        return count[0] > 20
+
+    drive(game, [make_ai("heuristic")] * 3, seeds, stop=stop)
+    record = tmp_path / "game.json"
+    write_record(record, record_from_game(game))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), CORE_VARIABLE: ""}
+    command = [sys.executable, "-m", "stepping_stones", "hint", str(record), "--json"]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr == f"hint: {PREPARING}\n"
+    assert damage(tmp_path / "cache") > 0
+    again = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert again.returncode == 0, again.stderr
+    assert "Traceback" not in again.stderr
+    assert json.loads(again.stdout) == json.loads(first.stdout)
