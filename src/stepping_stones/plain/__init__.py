@@ -271,13 +271,13 @@ class PlainTable:
 
     def analysis(self) -> list[str]:
         """The last finished hand against perfect play (it can take a few seconds)."""
-        from ..ai.analysis import analyse_past, analysis_lines
+        from ..ai.analysis import analyse_past, analysis_lines, seen_by
 
         view = self.flow.state.view
         if not view.history:
             return ["No hand has been finished yet."]
         past = view.history[-1]
-        found = analyse_past(past)
+        found = analyse_past(past, seen=seen_by(view))
         if found is None:
             return [f"Hand {past.number} was not played out."]
         return [f"Hand {past.number} against perfect play:", *analysis_lines(found, view.players, HUMAN)]

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from ..ai.analysis import analysis_lines
+from ..ai.analysis import analysis_lines, seen_by
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
 from ..explain import short_names
 from ..flow import TableState
@@ -91,7 +91,7 @@ class HandSummaryScreen(Dialog[None]):
     def on_mount(self) -> None:
         past = self.view.history[self.number - 1]
         answers = host(self).hindsight
-        found = answers.known(past)
+        found = answers.known(past, seen_by(self.view))
         if found is not None:
             self._show_analysis(found)
         else:
@@ -106,7 +106,7 @@ class HandSummaryScreen(Dialog[None]):
         """The solver works in a thread (a hand can take a few seconds); the summary is usable
         meanwhile, and the answer is kept for the review even if the summary has gone."""
         try:
-            found = answers.analyse(past, stop=stop)
+            found = answers.analyse(past, stop=stop, seen=seen_by(self.view))
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled and self.is_attached:

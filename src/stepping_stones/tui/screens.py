@@ -273,7 +273,7 @@ class ReviewScreen(Screen[None]):
     def _show_analysis(self, frame: Frame) -> None:
         """What perfect play says of this position: a finished hand's analysis (solved in a
         worker the first time, then kept), nothing for the hand in progress."""
-        from ..ai.analysis import position_lines  # the first screen need not load the solver
+        from ..ai.analysis import position_lines, seen_by  # the first screen need not load the solver
         from . import hindsight
 
         try:
@@ -285,7 +285,7 @@ class ReviewScreen(Screen[None]):
                                style="dim") if frame.full.declaration is not None else "")
             return
         answers = host(self).hindsight
-        found = answers.known(frame.full)
+        found = answers.known(frame.full, seen_by(self.view))
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
             stop = hindsight.Stop()
@@ -303,7 +303,9 @@ class ReviewScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self, answers: Hindsight, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
         try:
-            answers.analyse(past, stop=stop)
+            from ..ai.analysis import seen_by
+
+            answers.analyse(past, stop=stop, seen=seen_by(self.view))
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled:
