@@ -84,11 +84,36 @@ class HandSummaryScreen(Dialog[None]):
             yield Static(hand_summary(self.view, self.number, look), id="summary-text")
             yield Static(sheet_table(self.view, look), id="summary-sheet")
             yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
+        yield Static(self._go_on(False), id="summary-go-on")
+
+    def _go_on(self, more: bool) -> Text:
+        """The line under the summary: what Enter does, and when the box holds more than it
+        shows, that it does and which keys scroll it."""
         last = self.view.phase is Phase.OVER
-        yield Static(Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
-                          style="italic"))
+        text = Text("Press Enter for the final result." if last else "Press Enter to deal the next hand.",
+                    style="italic")
+        if more:
+            text.append(f"  {Look(host(self).settings.ascii).down} more: Down or PgDn", style="bold")
+        return text
+
+    def _show_more(self) -> None:
+        """Say "more" while the box can still scroll down (it is cut at the bottom)."""
+        try:
+            scroll = self.query_one("#summary-scroll", VerticalScroll)
+            line = self.query_one("#summary-go-on", Static)
+        except NoMatches:
+            return
+        line.update(self._go_on(scroll.scroll_y < scroll.max_scroll_y))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_more)
 
     def on_mount(self) -> None:
+        scroll = self.query_one("#summary-scroll", VerticalScroll)
+        scroll.focus()  # Up/Down and PgUp/PgDn scroll it
+        self.watch(scroll, "scroll_y", lambda _y: self._show_more(), init=False)
+        self.watch(scroll, "virtual_size", lambda _s: self._show_more(), init=False)
+        self.call_after_refresh(self._show_more)
         past = self.view.history[self.number - 1]
         answers = host(self).hindsight
         found = answers.known(past, seen_by(self.view))
@@ -126,6 +151,7 @@ class HandSummaryScreen(Dialog[None]):
         lines = analysis_lines(found, self.view.players, self.view.seat)
         text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))
         widget.update(text)
+        self.call_after_refresh(self._show_more)
 
 
 class PanelScreen(Dialog[None]):

@@ -54,6 +54,11 @@ class Look:
         return "~" if self.ascii else "…"
 
     @property
+    def down(self) -> str:
+        """The mark of a box with more below: ``'↓'`` (``'v'`` in ASCII)."""
+        return "v" if self.ascii else "↓"
+
+    @property
     def dot(self) -> str:
         return "-" if self.ascii else "·"
 
