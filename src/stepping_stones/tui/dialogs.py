@@ -103,7 +103,7 @@ class HandSummaryScreen(Dialog[None]):
             line = self.query_one("#summary-go-on", Static)
         except NoMatches:
             return
-        line.update(self._go_on(scroll.scroll_y < scroll.max_scroll_y))
+        line.update(self._go_on(scroll.scroll_offset.y < scroll.max_scroll_y))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_more)
@@ -111,8 +111,9 @@ class HandSummaryScreen(Dialog[None]):
     def on_mount(self) -> None:
         scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
-        self.watch(scroll, "scroll_y", lambda _y: self._show_more(), init=False)
-        self.watch(scroll, "virtual_size", lambda _s: self._show_more(), init=False)
+        # after the refresh: while the box scrolls, the value watched is not yet the one shown
+        self.watch(scroll, "scroll_y", lambda _y: self.call_after_refresh(self._show_more), init=False)
+        self.watch(scroll, "virtual_size", lambda _s: self.call_after_refresh(self._show_more), init=False)
         self.call_after_refresh(self._show_more)
         past = self.view.history[self.number - 1]
         answers = host(self).hindsight
