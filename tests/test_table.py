@@ -501,3 +501,38 @@ def test_the_contract_line_tells_long_names_apart():
         view = game.view(0)
         line = contract_line(view, view.history[-1], Look(False)).plain
         assert line.startswith(f"{shown[declarer]} declared Win Tricks (No Trump)"), line
+
+
+def test_the_hand_counter_counts_the_redo_hands_and_the_sheet_shows_who_holds_a_token(home):
+    """Issue 35, item 6: "Hand 10 of 9 (+1 redo)" with two redos spent; and nothing showed who
+    still held a redo token."""
+    from stepping_stones.ai import RandomAI
+    from stepping_stones.explain.saving import describe_progress
+    from stepping_stones.game.match import drive
+    from stepping_stones.storage.session import Session, Setup
+
+    session = Session.new(Setup(rules=Rules("standard", redo_tokens=True), seed="redo-count",
+                                levels=("random", "random")))
+    game = session.game
+    drive(game, [RandomAI()] * 3, session.seeds,
+          stop=lambda g: sum(g.redo_spent) == 2 and g.phase is Phase.PLAY and g.log[-1].declaration.redo)
+    session.save()
+    number = len(game.log)
+    spent = [s for s in range(3) if game.redo_spent[s]]
+    assert len(spent) == 2 and number > 2
+    assert describe_progress(game).startswith(f"hand {number} of 14 (12 + 2 redos)")
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")  # resume
+            await settled(pilot, app.screen)
+            top = widget_text(app.screen.query_one("#topbar"))
+            assert f"Hand {number} of 14 (12 + 2 redos)" in top
+            sheet = widget_text(app.screen.query_one("#sheet")).splitlines()
+            assert sheet[0].split()[-1] == "Redo"
+            for seat, line in enumerate(sheet[1:4]):
+                assert line.split()[-1] == ("used" if seat in spent else "held")
+
+    asyncio.run(run())

@@ -248,6 +248,19 @@ def sheet_lines(view: PlayerView) -> list[str]:
     return lines
 
 
+def hand_of(number: int, rules: Rules, redo_spent: Sequence[bool]) -> str:
+    """``'6 of 12'``, and once redo tokens are spent ``'10 of 14 (12 + 2 redos)'``: each token
+    spent adds a hand to the game.
+
+    >>> hand_of(10, Rules("standard", redo_tokens=True), (True, False, True))
+    '10 of 14 (12 + 2 redos)'
+    """
+    spent = sum(1 for s in redo_spent if s)
+    if not spent:
+        return f"{number} of {rules.hands}"
+    return f"{number} of {rules.hands + spent} ({rules.hands} + {plural(spent, 'redo')})"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``'1 trick'``, ``'3 tricks'``, ``'1 card'``."""
     return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -105,6 +105,9 @@ class HandSummaryScreen(Dialog[None]):
             return
         line.update(self._go_on(scroll.scroll_offset.y < scroll.max_scroll_y))
 
+    def _show_more_later(self) -> None:
+        self.call_after_refresh(self._show_more)
+
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_more)
 
@@ -112,8 +115,8 @@ class HandSummaryScreen(Dialog[None]):
         scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
         # after the refresh: while the box scrolls, the value watched is not yet the one shown
-        self.watch(scroll, "scroll_y", lambda _y: self.call_after_refresh(self._show_more), init=False)
-        self.watch(scroll, "virtual_size", lambda _s: self.call_after_refresh(self._show_more), init=False)
+        self.watch(scroll, "scroll_y", self._show_more_later, init=False)
+        self.watch(scroll, "virtual_size", self._show_more_later, init=False)
         self.call_after_refresh(self._show_more)
         past = self.view.history[self.number - 1]
         answers = host(self).hindsight

@@ -38,7 +38,7 @@ from ..engine import (
     cards_of,
     play_seats,
 )
-from ..explain import Teller, plural, short_names
+from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look, sheet_table
@@ -223,7 +223,7 @@ class TopBar(Panel):
         t = Text()
         t.append(rules.describe(brief=True), style="bold")
         t.append(look.sep)
-        t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
+        t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
         if hand is not None:
             t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
         if state.table.online:

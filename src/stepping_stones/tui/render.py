@@ -122,6 +122,9 @@ def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
         table.add_column(c.label or c.id, justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True)
     table.add_column("1st", justify="right", no_wrap=True)
+    tokens = view.rules.redo_tokens
+    if tokens:
+        table.add_column("Redo", no_wrap=True)  # who still holds a redo token
     redo = view.redone()
     totals = view.totals()
     firsts = view.firsts()
@@ -142,6 +145,8 @@ def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
             row.append(cell)
         row.append(Text(str(totals[seat]), style="bold"))
         row.append(Text(str(firsts[seat])))
+        if tokens:
+            row.append(Text("used", style="dim") if view.redo_spent[seat] else Text("held"))
         table.add_row(*row)
     return table
 
