@@ -6,7 +6,7 @@ import pytest
 
 from conftest import game_snapshot
 from stepping_stones.ai import RandomAI, decide
-from stepping_stones.engine import CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
+from stepping_stones.engine import CARD_NAMES, CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
 from stepping_stones.storage.records import load_game, summary
@@ -108,6 +108,9 @@ def test_undo_takes_back_the_persons_card_and_the_ai_moves_after_it():
     assert saved.log[-1].plays == before  # the record holds only the game as finally played
     assert '"assisted": true' in sidecar_of(current_path()).read_text()
     assert flow.state.log[-1].kind == "undo"  # the state tells it, last
+    # ... and the log no longer tells the cards taken back (issue 35: the undone event stayed)
+    texts = [e.text for e in flow.state.log]
+    assert not any(t.endswith(f"You lead {CARD_NAMES[card]}.") for t in texts), texts
 
 
 def test_undo_takes_back_in_place_to_exactly_the_game_before_the_persons_move():
@@ -218,9 +221,11 @@ def test_trick_reasons_in_players_words():
                                CONTRACTS["win-no-trump"], 9, None) == \
         "K8 wins: the only Koi, the others could not follow"
     assert teller.trick_reason(Trick(1, 0, ((0, c("K5")), (1, c("K7")), (2, c("K2"))), 1, True),
-                               CONTRACTS["must-beat"], 9, None) == "Hana had to beat K5"
+                               CONTRACTS["must-beat"], 9, None) == \
+        "K7 wins: the highest Koi, over K5, K2; Hana had to beat K5"  # issue 35: not the reason alone
     assert teller.trick_reason(Trick(1, 1, ((1, c("K5")), (2, c("K2")), (0, c("K7"))), 0, True),
-                               CONTRACTS["must-beat"], 9, None) == "You had to beat K5"
+                               CONTRACTS["must-beat"], 9, None) == \
+        "K7 wins: the highest Koi, over K5, K2; you had to beat K5"
 
 
 def test_long_names_stay_apart():

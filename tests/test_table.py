@@ -536,3 +536,41 @@ def test_the_hand_counter_counts_the_redo_hands_and_the_sheet_shows_who_holds_a_
                 assert line.split()[-1] == ("used" if seat in spent else "held")
 
     asyncio.run(run())
+
+
+def test_words_that_read_right():
+    """Issue 35, item 8: "You leads next", "1 tricks", "1 games", a Must Beat trick's reason
+    that was only the rule, "Win T" on a chart, "60 x 20" split over two lines, and a suit
+    symbol left at the end of a line of the rules."""
+    from stepping_stones.ai import RandomAI
+    from stepping_stones.engine import Game
+    from stepping_stones.game.match import Seeds, drive
+    from stepping_stones.tui.dialogs import LastTrickScreen
+    from stepping_stones.tui.library_screens import short_name
+    from stepping_stones.tui.render import Look
+
+    seeds = Seeds("words")
+    game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
+    told = set()
+    for plays in range(3, 37, 3):
+        drive(game, [RandomAI()] * 3, seeds, stop=lambda g, n=plays: g.log and len(g.log[-1].plays) >= n)
+        told.add(LastTrickScreen(game.view(0), Look())._text().plain.splitlines()[-1])
+    assert any(line.endswith("; you lead next.") for line in told), told
+    assert not any("You leads" in line or "You lead next" in line for line in told)
+    assert short_name("lose-pick-trump") == "Lose PT"
+
+
+def test_the_rules_never_leave_a_suit_symbol_alone_at_the_end_of_a_line(home):
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "f1")
+            await pilot.pause()
+            text = widget_text(app.screen.query_one("#help-text"))
+            symbols = set(Look().symbols)
+            assert "⌂ Stone Lanterns (L)  ∩ Bridges (B)" in text
+            assert not [line for line in text.splitlines() if line.rstrip() and line.rstrip()[-1] in symbols]
+            assert not [line for line in text.splitlines() if line.strip() == "(B)"]
+
+    asyncio.run(run())

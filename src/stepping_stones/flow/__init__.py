@@ -159,6 +159,7 @@ class GameFlow(Choosing):
         self._told_problem = session.problem  # the front end says the problem it starts with
         # --- the table's own facts, which the state carries ---
         self._log: list[Event] = []
+        self._log_at: list[tuple[int, int, int]] = []  # where the game stood as each event was told
         self._told = 0
         self._start_choosing()
         self._refusal: str | None = None
@@ -537,9 +538,27 @@ class GameFlow(Choosing):
 
     def _tell(self, kind: str, text: str, seat: int | None = None, trick: Trick | None = None) -> None:
         self._log.append(Event(kind, text, seat, trick))
+        self._log_at.append(self._position())
         del self._log[:-LOG_KEPT]
+        del self._log_at[:-LOG_KEPT]
         self._told += 1
         self._dirty = True
+
+    def _position(self) -> tuple[int, int, int]:
+        """(hands dealt, bids, cards) of the game now: how far it has gone."""
+        game = self.game
+        if not game.log:
+            return (0, 0, 0)
+        hand = game.log[-1]
+        return (len(game.log), len(hand.bids), len(hand.plays))
+
+    def _forget_undone(self) -> None:
+        """Take out of the log the events of the moves just taken back: the log tells the game
+        as it now stands."""
+        now = self._position()
+        keep = [i for i, at in enumerate(self._log_at) if at <= now]
+        self._log = [self._log[i] for i in keep]
+        self._log_at = [self._log_at[i] for i in keep]
 
     # --- undo ----------------------------------------------------------------------------
 
@@ -588,6 +607,7 @@ class GameFlow(Choosing):
             self.mark_assisted()
             self.session.save()
             self._saving_changed()
+            self._forget_undone()
             self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
             return True
 

@@ -13,15 +13,19 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 
 from ..engine import Rules
 from ..game.choices import HUMAN, Setup
 from ..storage.safety import escape
 from ..storage.settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .hindsight import Hindsight
-from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from .widgets import MIN_HEIGHT, MIN_WIDTH, Scrollbars, TooSmall
+
+ScrollBar.renderer = Scrollbars  # every scrollbar: without block characters in ASCII mode
 
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
     from ..engine import Game
@@ -86,6 +90,12 @@ class SteppingStonesApp(App[None]):
         for symbol, word in _ASCII_KEYS:
             shown = shown.replace(symbol, word)
         return shown
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, with a placeholder of ASCII characters in ASCII mode."""
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            placeholder = "Search for commands..." if self.settings.ascii else "Search for commands…"
+            self.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
         """The setup screen, when the app opens on it: as Textual's first screen it is drawn

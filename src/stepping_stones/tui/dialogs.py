@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 
 from ..ai.analysis import analysis_lines, seen_by
 from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
-from ..explain import short_names
+from ..explain import Teller, short_names
 from ..flow import TableState
 from . import hindsight
 from .host import host
@@ -221,7 +221,9 @@ class LastTrickScreen(Dialog[None]):
             if seat == trick.winner:
                 t.append(f"  {look.win_mark} won the trick", style="bold")
             t.append("\n")
-        t.append(f"\n{name[trick.leader]} led; {name[trick.winner]} leads next.")
+        teller = Teller(name, view.seat)
+        t.append(f"\n{teller.subject(trick.leader, 'led')}; {teller.object(trick.winner)} "
+                 f"{'lead' if trick.winner == view.seat else 'leads'} next.")
         return t
 
 
@@ -333,9 +335,9 @@ def help_text(rules: Rules, look: Look) -> Group:
         "Each of you must declare every contract below once; when all three have played a contract, "
         "it is scored. The best total at the end wins.\n\n")
     t.append("Suits: ")
-    for s in range(4):
+    for s in range(4):  # two to a line: one line of four is cut, leaving a symbol or "(B)" alone
         t.append_text(look.suit_name(s))
-        t.append("  " if s < 3 else "\n\n")
+        t.append(("  ", "\n       ", "  ", "\n\n")[s])
     h(f"Contracts of this game ({rules.describe()})")
     parts: list[RenderableType] = [t]
     for c in in_play:

@@ -251,7 +251,8 @@ class ReviewScreen(Screen[None]):
             ranking = hand.declaration.ranking if hand.declaration is not None else NINE_HIGH
             for seat in range(NUM_SEATS):
                 played_later = frame.full.played_by(seat) & ~hand.played_by(seat)
-                body.append(f"{name[seat]:<{NAME_WIDTH}} {hand.tricks_won(seat):>2} tricks  ")
+                won = hand.tricks_won(seat)
+                body.append(f"{name[seat]:<{NAME_WIDTH}} {won:>2} {'trick ' if won == 1 else 'tricks'}  ")
                 if frame.finished:
                     held = played_later
                 elif seat == view.seat:
