@@ -293,6 +293,33 @@ def short_names(players: Sequence[str], width: int, ellipsis: str = "…") -> tu
     return tuple(f"{cut(p, 0)[: width - 2]}{s}" for s, p in enumerate(players[:NUM_SEATS]))
 
 
+def shell_lines(command: str, width: int) -> list[str]:
+    """A shell command in lines of at most ``width`` columns where it can be, broken only before
+    an option (``--seed`` stays with its value), each line but the last ending in ``' \\'``
+    so that the lines can be pasted into a shell as they are.
+
+    >>> for line in shell_lines("stepping-stones simulate --games 1 --seed 'a b'", 34):
+    ...     print(line)
+    stepping-stones simulate \\
+      --games 1 --seed 'a b'
+    """
+    words = shlex.split(command)
+    groups: list[str] = []
+    for word in words:
+        # a word joins the group before it: the program's words, or an option still without its value
+        if groups and not word.startswith("--") and not (groups[-1].startswith("--") and " " in groups[-1]):
+            groups[-1] += " " + shlex.quote(word)
+        else:
+            groups.append(shlex.quote(word))
+    lines = [groups[0]]
+    for group in groups[1:]:
+        if len(lines[-1]) + 1 + len(group) + 2 <= width:
+            lines[-1] += " " + group
+        else:
+            lines.append("  " + group)
+    return [line + " \\" for line in lines[:-1]] + lines[-1:]
+
+
 def simulate_command(seed: str, rules: Rules, levels: Sequence[str]) -> str:
     """The command that deals a game's cards again: ``stepping-stones simulate`` with every option
     it needs (one game, the seats' levels, the game's rules and its seed), quoted for a shell.

@@ -27,7 +27,7 @@ from ..engine import (
     PlayerView,
     sorted_cards,
 )
-from ..explain import short_names, simulate_command
+from ..explain import shell_lines, short_names, simulate_command
 from ..storage.safety import escape
 from .host import host
 from .render import NAME_WIDTH, Look, contract_line, result_text, sheet_table
@@ -93,7 +93,9 @@ class GameOverScreen(Screen[None]):
             command = simulate_command(self.seed, self.view.rules, self.levels)
             text.append(f"Deal seed: {escape(self.seed)}. To deal these cards again (your seat played by the "
                         f"{self.levels[0]} level):\n")
-            text.append(f"  {escape(command)}\n", style="bold not italic")
+            width = max(60, self.app.size.width - 8)  # the box's padding and the indent
+            for line in shell_lines(escape(command), width):  # broken only before an option
+                text.append(f"  {line}\n", style="bold not italic")
         text.append(keys)
         return text
 
