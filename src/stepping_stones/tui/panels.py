@@ -399,9 +399,9 @@ def table_canvas(state: Scene, width: int, height: int) -> Text:
         reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
                                            hand.declaration.trump)
         head = f"Trick {trick.number}: "
-        said = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
+        words = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
                          look.ellipsis)
-        canvas.put(height - 1, 0, Text.assemble((head, "bold"), said))
+        canvas.put(height - 1, 0, Text.assemble((head, "bold"), words))
     else:
         canvas.put(height - 1, 0, Text(f"Trick {trick.number}", style="bold"))
     return canvas.text()
