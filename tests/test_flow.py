@@ -322,3 +322,27 @@ def test_a_hint_is_asked_for_worked_out_elsewhere_and_taken_only_for_its_positio
     assert flow.confirm()
     assert flow.game.log[-1].plays[-1] == wanted
     assert flow.state.hint is None and flow.state.message is None
+
+
+@pytest.mark.parametrize(("pace", "only_card", "plays_itself"), [
+    ("instant", "pace", True), ("slow", "pace", False), ("slow", "on", True), ("instant", "off", False)])
+def test_the_only_legal_card_plays_itself_mid_hand_as_the_setting_says(pace, only_card, plays_itself):
+    """Issue 35, item 11: by default at instant pace, not at slow."""
+    session = Session.new(Setup(levels=("random", "random"), seed="only-card"))
+    flow = GameFlow(session, Settings(pace=pace, only_card=only_card, trick_pause=False))
+    forced = []
+
+    def stop(flow, step):
+        if isinstance(step, PersonTurn) and step.view.phase is Phase.PLAY:
+            view = step.view
+            if view.legal_cards.bit_count() == 1 and view.own_cards.bit_count() > 1:
+                forced.append(len(view.plays))
+                return True
+        return isinstance(step, HandSummary) and len(flow.game.log) >= 3
+
+    step = run_until(flow, stop)
+    if plays_itself:
+        assert not forced and isinstance(step, HandSummary)  # never asked for a forced card
+        assert flow.game.log[0].finished
+    else:
+        assert forced  # asked: the person plays it

@@ -574,3 +574,44 @@ def test_the_rules_never_leave_a_suit_symbol_alone_at_the_end_of_a_line(home):
             assert not [line for line in text.splitlines() if line.strip() == "(B)"]
 
     asyncio.run(run())
+
+
+def test_the_setup_screen_says_what_each_level_is_and_remembers_the_players(home):
+    """Issue 35, item 13: the levels explained, one line each; the names and levels (and the
+    display choices) chosen are there again at the next launch."""
+    from stepping_stones.game.choices import AI_LEVEL_WORDS, AI_LEVELS
+    from stepping_stones.tui.app import SteppingStonesApp
+
+    async def first():
+        app = SteppingStonesApp(settings=load_settings())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            lines = widget_text(screen.query_one("#setup-levels")).splitlines()
+            assert lines == [f"{level}: {AI_LEVEL_WORDS[level]}" for level in AI_LEVELS]  # one line each
+            screen.query_one("#name0").value = "Mika"
+            screen.query_one("#level1").focus()
+            await press(pilot, "right")  # heuristic -> expert
+            screen.query_one("#only_card").focus()
+            await press(pilot, "right")
+            assert app.settings.only_card == "on"
+            await press(pilot, "ctrl+s")
+            await pilot.pause()
+            assert app.screen is not screen  # the game started
+
+    async def second():
+        app = SteppingStonesApp(settings=load_settings())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if not isinstance(app.screen, SetupScreen):  # the unfinished game: a new one instead
+                await press(pilot, "n")
+                await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            assert screen.query_one("#name0").value == "Mika" and screen.query_one("#name1").value == "Kenji"
+            assert screen.query_one("#level0").value == "heuristic" and screen.query_one("#level1").value == "expert"
+            assert screen.query_one("#only_card").value == "on"
+
+    asyncio.run(first())
+    asyncio.run(second())
+    assert load_settings().setup().names == ("Mika", "Kenji")

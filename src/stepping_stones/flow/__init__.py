@@ -309,7 +309,7 @@ class GameFlow(Choosing):
             seat = game.to_act
             assert seat is not None
             if seat == HUMAN:
-                forced = self._forced_last_card()
+                forced = self._forced_card()
                 if forced is not None:
                     self._act(forced)
                     continue
@@ -387,13 +387,21 @@ class GameFlow(Choosing):
             return max(trick_delay, TRICK_HOLD if self.settings.trick_pause else 0.0)
         return card_delay
 
-    def _forced_last_card(self) -> int | None:
-        if not self.settings.auto_last_card or self.game.phase is not Phase.PLAY:
+    def _forced_card(self) -> int | None:
+        """The person's card that plays itself, if any: the last card of the hand
+        (``auto_last_card``), or the only legal one in mid-hand (``only_card``, by the pace)."""
+        if self.game.phase is not Phase.PLAY:
             return None
         state = self.game.state
-        if state is None or state.hands[HUMAN].bit_count() != 1:
+        if state is None:
             return None
-        return state.hands[HUMAN].bit_length() - 1
+        held = state.hands[HUMAN]
+        if held.bit_count() == 1:
+            return held.bit_length() - 1 if self.settings.auto_last_card else None
+        legal = self.game.legal_cards_mask()
+        if legal.bit_count() == 1 and self.settings.plays_only_card:
+            return legal.bit_length() - 1
+        return None
 
     # --- the person's actions ----------------------------------------------------------
 

@@ -73,7 +73,8 @@ class SteppingStonesApp(App[None]):
         self.join = join  # (server, invite code, name): take that seat at once
         # (server, name): open on Play online with that server's address, the only one it plays on
         self.online = online
-        self.last_setup = setup if setup is not None else Setup()
+        # the players chosen last, unless the command line chose them
+        self.last_setup = setup if setup is not None else self.settings.setup()
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
