@@ -380,5 +380,8 @@ async def _test_ascii_mode_is_ascii_on_every_screen():
         await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
         await pilot.pause()
         seen["summary"] = _not_ascii(app)
+        await press(pilot, "d")
+        await pilot.pause()
+        seen["deal"] = _not_ascii(app)
     bad = {name: chars for name, chars in seen.items() if chars}
     assert not bad, repr(bad)

@@ -155,7 +155,7 @@ def test_grammar_singular_and_second_person():
     from stepping_stones.tui.render import Look
 
     session = Session.new(Setup(seed="grammar", levels=("random", "random")))
-    flow = GameFlow(session, Settings(pace="instant", trick_pause=False))
+    flow = GameFlow(session, Settings(pace="instant", trick_pause=False, only_card="off"))
     seen: list[str] = []
     console = Console(width=120)
 

@@ -559,3 +559,34 @@ def test_a_summary_taller_than_the_window_says_there_is_more(home):
             assert "Kenji's costliest" in widget_text(app.screen.query_one("#summary-analysis"))
 
     asyncio.run(run())
+
+
+def test_the_summary_shows_the_whole_deal_with_one_key(home):
+    """Issue 35, item 12: at the end of a hand all three hands as dealt, from the summary."""
+    from stepping_stones.engine import CARD_NAMES
+    from stepping_stones.tui.dialogs import DealScreen
+
+    saved_game_near_the_end(seed="whole-deal", cards_left=3, hands=1)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            shown = [b.binding for b in app.screen.active_bindings.values() if b.binding.show]
+            assert any(b.action == "deal" and b.description == "The deal" for b in shown)  # in the footer
+            await press(pilot, "d")
+            await pilot.pause()
+            assert isinstance(app.screen, DealScreen)
+            text = widget_text(app.screen.query_one("#deal-text"))
+            past = summary.view.history[0]
+            deal = past.replayed().deal
+            for seat in range(3):
+                line = next(line for line in text.splitlines()
+                            if line.startswith(("You" if seat == 0 else summary.view.players[seat])))
+                assert sorted(w[-2:] for w in line.split()[1:]) == sorted(
+                    CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1)
+            await press(pilot, "escape")
+            await pilot.pause()
+            assert app.screen is summary
+
+    asyncio.run(run())

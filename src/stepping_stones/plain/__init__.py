@@ -416,7 +416,10 @@ def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = exper
     """Play a game in plain lines; the exit status."""
     from ..storage.settings import load_settings
 
-    settings = load_settings().model_copy(update={"pace": "instant", "trick_pause": False})
+    kept = load_settings()
+    # no pace here: the only legal card waits for the person unless they asked for it always
+    settings = kept.model_copy(update={"pace": "instant", "trick_pause": False,
+                                       "only_card": "on" if kept.only_card == "on" else "off"})
     session = start(options, settings, out)
     if session is None:
         out.flush()

@@ -18,7 +18,20 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ..ai.analysis import analysis_lines, seen_by
-from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
+from ..engine import (
+    CONTRACTS,
+    NINE_HIGH,
+    NUM_SEATS,
+    SUIT_OF,
+    TRICKS,
+    FollowRule,
+    Goal,
+    PastHand,
+    Phase,
+    PlayerView,
+    Rules,
+    sorted_cards,
+)
 from ..explain import Teller, short_names
 from ..flow import TableState
 from . import hindsight
@@ -55,8 +68,14 @@ class HandSummaryScreen(Dialog[None]):
     BINDINGS = [
         Binding("enter,space", "next_hand", "Next hand", id="next_hand", key_display="⏎"),
         Binding("enter,space", "final_result", "Final result", id="final_result", key_display="⏎"),
+        Binding("d", "deal", "The deal", id="deal"),
         Binding("escape", "close", "Go on", show=False),
     ]
+
+    def action_deal(self) -> None:
+        """All three hands as they were dealt: every card has been played, so all are known."""
+        self.app.push_screen(DealScreen(self.view.history[self.number - 1], self.view.players,
+                                        self.view.seat, Look(host(self).settings.ascii)))
 
     def __init__(self, view: PlayerView, number: int) -> None:
         super().__init__()
@@ -156,6 +175,48 @@ class HandSummaryScreen(Dialog[None]):
         text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))
         widget.update(text)
         self.call_after_refresh(self._show_more)
+
+
+class DealScreen(Dialog[None]):
+    """A finished hand's deal: each player's twelve cards as dealt, by suit, strongest first in
+    the hand's ranking (from the hand as everyone saw it: each seat's cards are those it played)."""
+
+    BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="close", key_display="Esc")]
+
+    def __init__(self, past: PastHand, players: tuple[str, str, str], you: int, look: Look) -> None:
+        super().__init__()
+        self.past = past
+        self.players = players
+        self.you = you
+        self.look = look
+
+    def body(self) -> ComposeResult:
+        yield Static(self._text(), id="deal-text")
+
+    def _text(self) -> Text:
+        past, look = self.past, self.look
+        names = short_names(self.players, 16, look.ellipsis)
+        ranking = past.declaration.ranking if past.declaration is not None else NINE_HIGH
+        t = Text(f"Hand {past.number} as it was dealt\n\n", style="bold")
+        for seat in range(NUM_SEATS):
+            name = "You" if seat == self.you else names[seat]
+            t.append(f"{name:<16} ", style="bold" if seat == past.declarer else "")
+            for suit_cards in _by_suit(past.played_by(seat), ranking):
+                for c in suit_cards:
+                    t.append_text(look.card(c))
+                    t.append(" ")
+                t.append(" ")
+            t.append("\n")
+        if past.declarer is not None and past.declaration is not None:
+            t.append(f"\n{'You' if past.declarer == self.you else names[past.declarer]} declared "
+                     f"{past.declaration.describe()}.", style="italic")
+        return t
+
+
+def _by_suit(mask: int, ranking: int) -> list[list[int]]:
+    """The cards of ``mask`` by suit, strongest first in ``ranking``."""
+    cards = sorted_cards(mask, ranking)
+    return [[c for c in cards if SUIT_OF[c] == suit] for suit in range(4) if any(SUIT_OF[c] == suit for c in cards)]
 
 
 class PanelScreen(Dialog[None]):
