@@ -35,7 +35,6 @@ from ..engine import (
     Phase,
     PlayerView,
     SteppingStonesError,
-    cards_of,
     parse_bid,
     parse_card,
     sorted_cards,
@@ -49,12 +48,19 @@ from ..storage.safety import escape
 from ..storage.session import Session, find_saved, free_slot
 from ..storage.settings import Settings
 
+LONG_LEGAL = 12
+"""A legal list longer than this (a bid's, up to 21 items) is given in full once a prompt, then
+``SAME_LEGAL`` after each command, until ``legal`` asks for it again."""
+SAME_LEGAL = "legal: as before (type legal to hear them again)"
+
 HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
-    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
+    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest "
+    "mistake.",
     "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
+    "legal lists what you may type again (a long list is given once, then 'legal: as before').",
     "help (or ?) says this again.",
 ]
 
@@ -155,7 +161,8 @@ class PlainTable:
         mine = sorted_cards(view.own_cards, ranking)
         held = ", ".join(CARD_NAMES[c] for c in mine)
         missing = [SUIT_NAMES[s] for s in range(len(SUIT_MASKS)) if not view.own_cards & SUIT_MASKS[s]]
-        hand = f"You hold {held}" + (f", and have no {' or '.join(missing)}." if missing else ".")
+        none = " or ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+        hand = f"You hold {held}" + (f", and have no {none}." if missing else ".")
         if view.phase is Phase.BIDDING:
             if view.in_puddle:
                 self.say("All three passed: you are in the puddle and must declare one of your open contracts.")
@@ -172,18 +179,24 @@ class PlainTable:
                 self.say(f"You are to lead trick {len(view.trick_winners) + 1}.", hand)
 
     def legal(self, view: PlayerView) -> list[str]:
+        """The legal actions, as typed; cards in the order "You hold" lists them."""
         if view.phase is Phase.BIDDING:
             return [str(b) for b in view.legal_bids]
-        return [CARD_NAMES[c] for c in cards_of(view.legal_cards)]
+        return [CARD_NAMES[c] for c in sorted_cards(view.legal_cards, view.ranking or 9)]
 
     # --- reading ------------------------------------------------------------------
 
     def ask(self, view: PlayerView) -> None:
         """Wait for the person's action, answering commands meanwhile; then make it."""
         self.describe_turn(view)
+        said: list[str] | None = None  # the list the prompt last gave in full
         while True:
             options = self.legal(view)
-            self.say("legal: " + ", ".join(options))
+            if options == said and len(options) > LONG_LEGAL:
+                self.say(SAME_LEGAL)  # a long list, unchanged since the last prompt: not read out again
+            else:
+                self.say("legal: " + ", ".join(options))
+                said = options
             self.out.flush()
             line = self.inp.readline()
             if not line:
@@ -200,6 +213,9 @@ class PlainTable:
             if wanted is not None:
                 if self.act(view, wanted):
                     return
+                continue
+            if text.lower() == "legal":
+                said = None  # the whole list again
                 continue
             if not self.command(text.lower(), view):
                 self.say(self.why_not(text, view))
