@@ -385,3 +385,24 @@ async def _test_ascii_mode_is_ascii_on_every_screen():
         seen["deal"] = _not_ascii(app)
     bad = {name: chars for name, chars in seen.items() if chars}
     assert not bad, repr(bad)
+
+
+def test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
+    """Issue 35, item 7: the setup screen kept its arrows (and its Symbols choice said "suit
+    symbols") when ASCII was switched on from the command palette."""
+    asyncio.run(_test_ascii_chosen_from_the_palette_reaches_the_setup_screen())
+
+
+async def _test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
+    from stepping_stones.storage.settings import Settings
+
+    app = make_app(settings=Settings(pace="instant", colour="colour", trick_pause=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#contract_set").focus()  # its keys are arrows
+        await pilot.pause()
+        assert "←" in widget_text(app.screen.query_one("#setup-keys"))
+        app.action_toggle_ascii()
+        await pilot.pause()
+        assert app.screen.query_one("#ascii").value == "yes"
+        assert _not_ascii(app) == []

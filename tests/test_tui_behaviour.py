@@ -582,7 +582,7 @@ def test_the_summary_shows_the_whole_deal_with_one_key(home):
             deal = past.replayed().deal
             for seat in range(3):
                 line = next(line for line in text.splitlines()
-                            if line.startswith(("You" if seat == 0 else summary.view.players[seat])))
+                            if line.startswith("You" if seat == 0 else summary.view.players[seat]))
                 assert sorted(w[-2:] for w in line.split()[1:]) == sorted(
                     CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1)
             await press(pilot, "escape")

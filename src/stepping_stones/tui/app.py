@@ -311,12 +311,24 @@ class SteppingStonesApp(App[None]):
     def action_toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii
         save_settings(self.settings)
-        self.set_class(self.settings.ascii, "-ascii")
+        self.show_ascii()
         self.notify("Suit symbols: " + ("ASCII" if self.settings.ascii else "Unicode"))
         if self.table is not None:
             from .render import Look
 
             self.table.look = Look(self.settings.ascii)
+
+    def show_ascii(self) -> None:
+        """Draw every screen as the ASCII setting now says: the app's class, the key lines (whose
+        keys are words in ASCII mode) and the setup screen's own choice."""
+        from .widgets import Choice, KeyBar
+
+        self.set_class(self.settings.ascii, "-ascii")
+        for screen in self.screen_stack:
+            for bar in screen.query(KeyBar):
+                bar.refresh()
+            for choice in screen.query("#ascii").results(Choice):
+                choice.value = "yes" if self.settings.ascii else "no"
 
     def action_cycle_colour(self) -> None:
         self.settings.colour = COLOURS[(COLOURS.index(self.settings.colour) + 1) % len(COLOURS)]

@@ -135,8 +135,9 @@ class SetupScreen(Screen[None]):
         elif sid == "redo_tokens":
             self._set_rules(redo_tokens=event.value == "yes")
         elif sid == "ascii":  # the display choices take effect now, and are kept once a game starts
-            host(self).settings.ascii = event.value == "yes"
-            self.app.set_class(host(self).settings.ascii, "-ascii")
+            if host(self).settings.ascii != (event.value == "yes"):
+                host(self).settings.ascii = event.value == "yes"
+                host(self).show_ascii()
         elif sid == "pace":
             host(self).settings.pace = as_pace(event.value)
         elif sid == "only_card":
