@@ -14,3 +14,5 @@ _return_code  # tests/test_saving.py: what Textual's App.run sets when the app s
 log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request
 pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name
 dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads sys.dont_write_bytecode
+renderer  # tui/app.py: Textual's ScrollBar reads its class attribute renderer to draw every scrollbar
+VERTICAL_BARS, HORIZONTAL_BARS  # tui/widgets.py: Textual's ScrollBarRender reads them for a bar's ends
