@@ -34,3 +34,5 @@ received, resyncs  # net/client.py: SeatClient counters read by tests/test_net_d
 play_glances  # net/client.py: the load test's bots (scripts/load_test_tables.py) and tests/test_net_deltas.py
 states, state_for  # net/tables.py: Table's whole states, read by tests/test_net_protocol.py and test_net_deltas.py
 solve  # ai/solver.py: the one-call solve, used by tests/test_solver.py and scripts/measure_solver_ratio.py
+renderer  # tui/app.py: Textual's ScrollBar reads its class attribute renderer to draw every scrollbar
+VERTICAL_BARS, HORIZONTAL_BARS  # tui/widgets.py: Textual's ScrollBarRender reads them for a bar's ends

@@ -6,7 +6,8 @@ import pytest
 
 from conftest import game_snapshot
 from game_support import run_until
-from stepping_stones.engine import CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
+from stepping_stones.ai import RandomAI, decide
+from stepping_stones.engine import CARD_NAMES, CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn
 from stepping_stones.storage.records import load_game, summary
@@ -86,6 +87,9 @@ def test_undo_takes_back_the_persons_card_and_the_ai_moves_after_it():
     assert saved.log[-1].plays == before  # the record holds only the game as finally played
     assert '"assisted": true' in sidecar_of(current_path()).read_text()
     assert flow.state.log[-1].kind == "undo"  # the state tells it, last
+    # ... and the log no longer tells the cards taken back (issue 35: the undone event stayed)
+    texts = [e.text for e in flow.state.log]
+    assert not any(t.endswith(f"You lead {CARD_NAMES[card]}.") for t in texts), texts
 
 
 def test_undo_takes_back_in_place_to_exactly_the_game_before_the_persons_move():
@@ -196,9 +200,11 @@ def test_trick_reasons_in_players_words():
                                CONTRACTS["win-no-trump"], 9, None) == \
         "K8 wins: the only Koi, the others could not follow"
     assert teller.trick_reason(Trick(1, 0, ((0, c("K5")), (1, c("K7")), (2, c("K2"))), 1, True),
-                               CONTRACTS["must-beat"], 9, None) == "Hana had to beat K5"
+                               CONTRACTS["must-beat"], 9, None) == \
+        "K7 wins: the highest Koi, over K5, K2; Hana had to beat K5"  # issue 35: not the reason alone
     assert teller.trick_reason(Trick(1, 1, ((1, c("K5")), (2, c("K2")), (0, c("K7"))), 0, True),
-                               CONTRACTS["must-beat"], 9, None) == "You had to beat K5"
+                               CONTRACTS["must-beat"], 9, None) == \
+        "K7 wins: the highest Koi, over K5, K2; you had to beat K5"
 
 
 def test_long_names_stay_apart():
@@ -295,3 +301,27 @@ def test_a_hint_is_asked_for_worked_out_elsewhere_and_taken_only_for_its_positio
     assert flow.confirm()
     assert flow.game.log[-1].plays[-1] == wanted
     assert flow.state.hint is None and flow.state.message is None
+
+
+@pytest.mark.parametrize(("pace", "only_card", "plays_itself"), [
+    ("instant", "pace", True), ("slow", "pace", False), ("slow", "on", True), ("instant", "off", False)])
+def test_the_only_legal_card_plays_itself_mid_hand_as_the_setting_says(pace, only_card, plays_itself):
+    """Issue 35, item 11: by default at instant pace, not at slow."""
+    session = Session.new(Setup(levels=("random", "random"), seed="only-card"))
+    flow = GameFlow(session, Settings(pace=pace, only_card=only_card, trick_pause=False))
+    forced = []
+
+    def stop(flow, step):
+        if isinstance(step, PersonTurn) and step.view.phase is Phase.PLAY:
+            view = step.view
+            if view.legal_cards.bit_count() == 1 and view.own_cards.bit_count() > 1:
+                forced.append(len(view.plays))
+                return True
+        return isinstance(step, HandSummary) and len(flow.game.log) >= 3
+
+    step = run_until(flow, stop)
+    if plays_itself:
+        assert not forced and isinstance(step, HandSummary)  # never asked for a forced card
+        assert flow.game.log[0].finished
+    else:
+        assert forced  # asked: the person plays it

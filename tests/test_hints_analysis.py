@@ -213,7 +213,7 @@ def test_analyse_command(tmp_path, capsys):
         assert len(data["dd_after"]) == len(hand.plays)
         assert data["count"] == (hand.result if hand.finished else None)
         for m in data["mistakes"]:
-            assert set(m) == {"play", "seat", "card", "better", "cost"} and m["cost"] > 0
+            assert set(m) == {"play", "seat", "card", "better", "cost", "informed"} and m["cost"] > 0
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
     assert text.startswith("Hand 1: ") and "par" in text
@@ -275,3 +275,112 @@ def test_a_bid_hints_words_agree_with_its_choice(gain):
         assert f"worth {gain:.1f} more" in waiting.text and f"worth {gain:.1f} more" in waiting.brief
         assert f"{gain:.1f} more than waiting" in declaring.text
     assert len(waiting.brief) < len(waiting.text) and len(declaring.brief) < len(declaring.text)
+
+
+# --- issue 35: the hints and the analysis tell one story ----------------------------------------
+
+
+class _HintFollower:
+    """Bids as the heuristic does and plays every card the hint names."""
+
+    name = "hint-follower"
+
+    def __init__(self) -> None:
+        self.bidder = make_ai("heuristic")
+
+    def choose_bid(self, view, rng):
+        return self.bidder.choose_bid(view, rng)
+
+    def choose_card(self, view, rng):
+        return hint_for(view).action
+
+
+def test_a_hinted_card_is_never_called_a_mistake():
+    """Issue 35, item 1: the card a hint named was then "Your costliest card".  Seat 0 plays
+    every hinted card; the double-dummy analysis finds two of them cost a trick, and the summary
+    says they were best on what you could see, and counts them apart from mistakes."""
+    from stepping_stones.ai.analysis import analyse_past, analysis_lines, seen_by
+
+    seeds = Seeds("follow:1")
+    game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
+    drive(game, [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")], seeds,
+          stop=lambda g: len(g.view(0).history) >= 1)
+    view = game.view(0)
+    past = view.history[0]
+    unjudged = analyse_past(past)
+    assert [m.card for m in unjudged.costliest(0)] == ["L4", "B8"]  # double dummy, they cost a trick
+    found = analyse_past(past, seen=seen_by(view))
+    assert found.costliest(0) == [] and [m.card for m in found.costliest(0, informed=True)] == ["L4", "B8"]
+    lines = analysis_lines(found, view.players, 0)
+    mine = [line for line in lines if line.startswith("Your")]
+    assert mine == ["Your L4 in trick 3 was best on what you could see; with all cards known it lowered your "
+                    "count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not counted "
+                    "as mistakes)."]
+    assert not any("Your costliest" in line for line in lines)
+    assert "Hana's costliest mistake: K5 in trick 7 raised your count by 1 trick, bad for the defenders" in lines[2]
+    # The review says the same of the trick.
+    from stepping_stones.ai.analysis import position_lines
+
+    assert any(line.startswith("Your L4 in trick 3 was best on what you could see")
+               for line in position_lines(found, 9, view.players, 0))
+
+
+def test_the_analysis_says_whose_count_moved_and_for_whom_it_was_bad():
+    """Issue 35, item 2: "cost 1 trick" was ambiguous for a defender and in a Lose contract."""
+    from stepping_stones.ai.analysis import HandAnalysis, Mistake, effect
+    from stepping_stones.explain import Teller
+
+    teller = Teller(("Ann", "Hana", "Kenji"), 0)
+
+    def said(contract: str, declarer: int, seat: int) -> str:
+        analysis = HandAnalysis(1, declarer, contract, 5, 5, (), ())
+        return effect(analysis, Mistake(1, seat, "K4", ("K2",), 1), teller)
+
+    assert said("win-no-trump", 0, 0) == "lowered your count by 1 trick, bad for you"
+    assert said("win-no-trump", 1, 0) == "raised Hana's count by 1 trick, bad for your side"
+    assert said("win-no-trump", 0, 2) == "raised your count by 1 trick, bad for the defenders"
+    assert said("lose-no-trump", 0, 0) == "raised your count by 1 trick, bad for you"
+    assert said("lose-no-trump", 2, 0) == "lowered Kenji's count by 1 trick, bad for your side"
+    assert said("lose-no-trump", 2, 2) == "raised Kenji's count by 1 trick, bad for Kenji"
+
+
+def test_analyse_prints_the_same_words(tmp_path, capsys):
+    seeds = Seeds("follow:1")
+    game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
+    drive(game, [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")], seeds,
+          stop=lambda g: len(g.view(0).history) >= 1)
+    path = write(tmp_path, game)
+    assert main(["analyse", path]) == 0
+    text = capsys.readouterr().out
+    me = game.players[0]
+    assert f"  {me} (declarer), best on what {me} could see, not mistakes; with all cards known: card 7 L4" in text
+    assert f"  {me} (declarer): " not in text
+    assert "raised" in text and "bad for the defenders" in text and "saved" not in text
+    assert main(["analyse", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [m["card"] for m in out["hands"][0]["mistakes"] if m["seat"] == 0 and m["informed"]] == ["L4", "B8"]
+
+
+def test_a_forced_bid_hint_says_what_is_forced():
+    """Issue 35, item 3: "Pass ... if both others pass you must declare anyway (100%)" when both
+    others had nothing left to declare, and "worth -0.0 points"."""
+    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.planning import BidReckoning, Option
+
+    game = Game(Rules("standard"), first_forehand=0)
+    for contract in game.rules.contracts:
+        game.sheet[contract.id][1] = game.sheet[contract.id][2] = 4
+    game.deal_hand(Seeds("forced").deal(1))
+    view = game.view(0)
+    declare = next(b for b in view.legal_bids if isinstance(b, Declaration) and not b.redo)
+
+    class Reckoner:
+        def reckon_bid(self, _view):
+            return BidReckoning((Option(PASS, 0.1, 0.0, None), Option(declare, 0.0, -0.01, 3.0)), 0.0, 1, 4,
+                                True, 1.0)
+
+    hint = _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+    assert hint.action is PASS
+    assert "both others have nothing left to declare" in hint.reason
+    assert "from the puddle anyway" in hint.reason and "100%" not in hint.reason
+    assert "-0.0" not in hint.text and "no points either way" in hint.text

@@ -173,7 +173,8 @@ async def _test_an_empty_library_says_so():
 
 
 def test_short_names():
-    assert short_name("win-no-trump") == "Win NT" and short_name("must-beat") == "Must B"
+    assert short_name("win-no-trump") == "Win NT" and short_name("must-beat") == "Must Beat"
+    assert short_name("win-pick-trump") == "Win PT"  # as on the sheet (issue 35: "Win T")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -306,3 +307,104 @@ async def _test_a_wait_that_gives_up_says_so(monkeypatch, key):
             assert isinstance(app.screen, SetupScreen)
     finally:
         holder.close()
+
+
+def _screen_text(app) -> str:
+    """Every character on the screen, as the terminal would show it (the screenshot's text)."""
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    body = svg[svg.index("<g class=\"terminal"):] if "<g class=\"terminal" in svg else svg
+    return "".join(html.unescape(t) for t in re.findall(r"<text [^>]*>(.*?)</text>", body)).replace("\xa0", " ")
+
+
+def _not_ascii(app) -> list[str]:
+    return sorted({ch for ch in _screen_text(app) if ord(ch) >= 128})
+
+
+def test_ascii_mode_is_ascii_on_every_screen():
+    """Issue 35, item 7: scrollbars, the command palette, F3's charts and the setup screen's key
+    line drew block, braille and box characters, arrows and an ellipsis in ASCII mode."""
+    asyncio.run(_test_ascii_mode_is_ascii_on_every_screen())
+
+
+async def _test_ascii_mode_is_ascii_on_every_screen():
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.dialogs import HandSummaryScreen
+    from stepping_stones.tui.table import TableScreen
+    from tui_support import play_until
+
+    app = make_app(settings=Settings(pace="instant", colour="colour", trick_pause=False))
+    seen: dict[str, list[str]] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        # ASCII chosen on the setup screen itself, not at the start
+        app.screen.query_one("#ascii").focus()
+        await press(pilot, "right")
+        await pilot.pause()
+        assert app.settings.ascii
+        seen["setup"] = _not_ascii(app)
+        await press(pilot, "ctrl+p")
+        await pilot.pause()
+        await press(pilot, "a", "s")
+        await pilot.pause()
+        seen["palette"] = _not_ascii(app)
+        await press(pilot, "escape")
+        await pilot.pause()
+        await _open(pilot, "f3")
+        seen["statistics"] = _not_ascii(app)
+        await press(pilot, "escape")
+        await _open(pilot, "f2")
+        seen["history"] = _not_ascii(app)
+        await press(pilot, "enter")
+        await pilot.pause()
+        seen["review"] = _not_ascii(app)
+        await press(pilot, "escape")
+        await pilot.pause()
+        await press(pilot, "escape")
+        await pilot.pause()
+        await press(pilot, "f1")
+        await pilot.pause()
+        seen["rules"] = _not_ascii(app)
+        await press(pilot, "escape")
+        await pilot.pause()
+        await press(pilot, "enter")
+        await play_until(pilot, lambda app, s: isinstance(s, TableScreen) and app.screen.flow.game.phase.value == "play"
+                         and len(app.screen.flow.game.log[-1].plays) > 3)
+        seen["table"] = _not_ascii(app)
+        for key, name in (("o", "cards out"), ("h", "tricks"), ("t", "last trick")):
+            await press(pilot, key)
+            await pilot.pause()
+            seen[name] = _not_ascii(app)
+            await press(pilot, "escape")
+            await pilot.pause()
+        await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+        await pilot.pause()
+        seen["summary"] = _not_ascii(app)
+        await press(pilot, "d")
+        await pilot.pause()
+        seen["deal"] = _not_ascii(app)
+    bad = {name: chars for name, chars in seen.items() if chars}
+    assert not bad, repr(bad)
+
+
+def test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
+    """Issue 35, item 7: the setup screen kept its arrows (and its Symbols choice said "suit
+    symbols") when ASCII was switched on from the command palette."""
+    asyncio.run(_test_ascii_chosen_from_the_palette_reaches_the_setup_screen())
+
+
+async def _test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
+    from stepping_stones.storage.settings import Settings
+
+    app = make_app(settings=Settings(pace="instant", colour="colour", trick_pause=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#contract_set").focus()  # its keys are arrows
+        await pilot.pause()
+        assert "←" in widget_text(app.screen.query_one("#setup-keys"))
+        app.action_toggle_ascii()
+        await pilot.pause()
+        assert app.screen.query_one("#ascii").value == "yes"
+        assert _not_ascii(app) == []

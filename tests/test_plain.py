@@ -18,7 +18,7 @@ import pytest
 import reference
 from stepping_stones.engine import CARD_NAMES, Rules
 from stepping_stones.game.choices import Setup
-from stepping_stones.plain import Options, run
+from stepping_stones.plain import SAME_LEGAL, Options, run
 from stepping_stones.storage.records import game_from_record, read_record, summary
 from stepping_stones.storage.session import current_path, sidecar_path
 
@@ -52,7 +52,13 @@ class Script(io.TextIOBase):
         assert printed.endswith("\n")
         last = printed.rstrip("\n").rsplit("\n", 1)[-1]
         assert last.startswith("legal: "), f"the last line before a read is {last!r}"
-        tokens = last[len("legal: "):].split(", ")
+        if last == SAME_LEGAL:  # a long list, as given in full before (issue 35)
+            full = next(line for line in reversed(printed.splitlines())
+                        if line.startswith("legal: ") and line != SAME_LEGAL)
+            tokens = full[len("legal: "):].split(", ")
+            assert len(tokens) > 12
+        else:
+            tokens = last[len("legal: "):].split(", ")
         assert all(tokens) and len(set(tokens)) == len(tokens)
         if self.first:
             return self.first.pop(0) + "\n"
@@ -355,7 +361,7 @@ def test_play_refuses_bad_flags_in_one_line(args, message, capsys):
 
 
 def test_analysis_tells_the_last_hand_against_perfect_play():
-    from stepping_stones.ai.analysis import analyse_hand, analysis_lines
+    from stepping_stones.ai.analysis import analyse_past, analysis_lines, seen_by
 
     out = io.StringIO()
 
@@ -376,6 +382,43 @@ def test_analysis_tells_the_last_hand_against_perfect_play():
     assert "No hand has been finished yet." in text
     assert "After any hand, type analysis" in text
     game = game_from_record(read_record(current_path()))
-    expected = analysis_lines(analyse_hand(game.log[0]), game.players, 0)
+    view = game.view(0)  # the person's cards judged against what they could see, as in the app
+    expected = analysis_lines(analyse_past(view.history[0], seen=seen_by(view)), game.players, 0)
     told = text.split("Hand 1 against perfect play:\n", 1)[1].splitlines()
     assert told[:len(expected)] == expected
+
+
+def test_a_long_legal_list_is_given_once_a_prompt_and_cards_come_in_the_order_of_the_hand():
+    """Issue 35, item 14: the 21-item legal: line of a bid was printed again after every command;
+    "You hold" and legal: listed cards in different orders; "and have no X or Y or Z"."""
+    out = io.StringIO()
+
+    class Commands(Script):
+        sent = 0
+
+        commands = 0
+
+        def readline(self, size: int = -1) -> str:
+            printed = self.out.getvalue()
+            if self.commands < 3 and "You are to bid" in printed:
+                self.commands += 1
+                self.reads += 1
+                return ("sheet\n", "legal\n", "sheet\n")[self.commands - 1]
+            return super().readline(size)
+
+    inp = Commands(out, 2, stop_after=60)
+    assert run(Options(setup(seed=3)), inp, out, hinter=None) == 0
+    lines = out.getvalue().splitlines()
+    prompts = [line for line in lines if line.startswith("legal: ")]
+    first = next(i for i, line in enumerate(prompts) if len(line.split(", ")) > 12)
+    assert prompts[first + 1] == "legal: as before (type legal to hear them again)"  # after sheet
+    assert prompts[first + 2] == prompts[first]  # after legal: in full
+    assert prompts[first + 3] == "legal: as before (type legal to hear them again)"
+    for i, line in enumerate(lines):
+        if line.startswith("You hold ") and lines[i + 1].startswith("legal: ") and "," in lines[i + 1]:
+            held = line.removeprefix("You hold ").split(", and have no")[0].rstrip(".").split(", ")
+            legal = lines[i + 1].removeprefix("legal: ").split(", ")
+            if all(len(t) == 2 for t in legal):  # cards
+                assert legal == [c for c in held if c in legal]
+        if ", and have no " in line:  # "and have no Cherry Blossoms, Koi or Stone Lanterns"
+            assert line.split(", and have no ")[1].count(" or ") <= 1

@@ -155,7 +155,7 @@ def test_grammar_singular_and_second_person():
     from stepping_stones.tui.render import Look
 
     session = Session.new(Setup(seed="grammar", levels=("random", "random")))
-    flow = GameFlow(session, Settings(pace="instant", trick_pause=False))
+    flow = GameFlow(session, Settings(pace="instant", trick_pause=False, only_card="off"))
     seen: list[str] = []
     console = Console(width=120)
 
@@ -499,3 +499,117 @@ def test_the_contract_line_tells_long_names_apart():
         view = game.view(0)
         line = contract_line(view, view.history[-1], Look(False)).plain
         assert line.startswith(f"{shown[declarer]} declared Win Tricks (No Trump)"), line
+
+
+def test_the_hand_counter_counts_the_redo_hands_and_the_sheet_shows_who_holds_a_token(home):
+    """Issue 35, item 6: "Hand 10 of 9 (+1 redo)" with two redos spent; and nothing showed who
+    still held a redo token."""
+    from stepping_stones.ai import RandomAI
+    from stepping_stones.explain.saving import describe_progress
+    from stepping_stones.game.match import drive
+    from stepping_stones.storage.session import Session, Setup
+
+    session = Session.new(Setup(rules=Rules("standard", redo_tokens=True), seed="redo-count",
+                                levels=("random", "random")))
+    game = session.game
+    drive(game, [RandomAI()] * 3, session.seeds,
+          stop=lambda g: sum(g.redo_spent) == 2 and g.phase is Phase.PLAY and g.log[-1].declaration.redo)
+    session.save()
+    number = len(game.log)
+    spent = [s for s in range(3) if game.redo_spent[s]]
+    assert len(spent) == 2 and number > 2
+    assert describe_progress(game).startswith(f"hand {number} of 14 (12 + 2 redos)")
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")  # resume
+            await settled(pilot, app.screen)
+            top = widget_text(app.screen.query_one("#topbar"))
+            assert f"Hand {number} of 14 (12 + 2 redos)" in top
+            sheet = widget_text(app.screen.query_one("#sheet")).splitlines()
+            assert sheet[0].split()[-1] == "Redo"
+            for seat, line in enumerate(sheet[1:4]):
+                assert line.split()[-1] == ("used" if seat in spent else "held")
+
+    asyncio.run(run())
+
+
+def test_words_that_read_right():
+    """Issue 35, item 8: "You leads next", "1 tricks", "1 games", a Must Beat trick's reason
+    that was only the rule, "Win T" on a chart, "60 x 20" split over two lines, and a suit
+    symbol left at the end of a line of the rules."""
+    from stepping_stones.ai import RandomAI
+    from stepping_stones.engine import Game
+    from stepping_stones.game.match import Seeds, drive
+    from stepping_stones.tui.dialogs import LastTrickScreen
+    from stepping_stones.tui.library_screens import short_name
+    from stepping_stones.tui.render import Look
+
+    seeds = Seeds("words")
+    game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
+    told = set()
+    for plays in range(3, 37, 3):
+        drive(game, [RandomAI()] * 3, seeds, stop=lambda g, n=plays: g.log and len(g.log[-1].plays) >= n)
+        told.add(LastTrickScreen(game.view(0), Look())._text().plain.splitlines()[-1])
+    assert any(line.endswith("; you lead next.") for line in told), told
+    assert not any("You leads" in line or "You lead next" in line for line in told)
+    assert short_name("lose-pick-trump") == "Lose PT"
+
+
+def test_the_rules_never_leave_a_suit_symbol_alone_at_the_end_of_a_line(home):
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "f1")
+            await pilot.pause()
+            text = widget_text(app.screen.query_one("#help-text"))
+            symbols = set(Look().symbols)
+            assert "⌂ Stone Lanterns (L)  ∩ Bridges (B)" in text
+            assert not [line for line in text.splitlines() if line.rstrip() and line.rstrip()[-1] in symbols]
+            assert not [line for line in text.splitlines() if line.strip() == "(B)"]
+
+    asyncio.run(run())
+
+
+def test_the_setup_screen_says_what_each_level_is_and_remembers_the_players(home):
+    """Issue 35, item 13: the levels explained, one line each; the names and levels (and the
+    display choices) chosen are there again at the next launch."""
+    from stepping_stones.game.choices import AI_LEVEL_WORDS, AI_LEVELS
+    from stepping_stones.tui.app import SteppingStonesApp
+
+    async def first():
+        app = SteppingStonesApp(settings=load_settings())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            lines = widget_text(screen.query_one("#setup-levels")).splitlines()
+            assert lines == [f"{level}: {AI_LEVEL_WORDS[level]}" for level in AI_LEVELS]  # one line each
+            screen.query_one("#name0").value = "Mika"
+            screen.query_one("#level1").focus()
+            await press(pilot, "right")  # heuristic -> expert
+            screen.query_one("#only_card").focus()
+            await press(pilot, "right")
+            assert app.settings.only_card == "on"
+            await press(pilot, "ctrl+s")
+            await pilot.pause()
+            assert app.screen is not screen  # the game started
+
+    async def second():
+        app = SteppingStonesApp(settings=load_settings())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if not isinstance(app.screen, SetupScreen):  # the unfinished game: a new one instead
+                await press(pilot, "n")
+                await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            assert screen.query_one("#name0").value == "Mika" and screen.query_one("#name1").value == "Kenji"
+            assert screen.query_one("#level0").value == "heuristic" and screen.query_one("#level1").value == "expert"
+            assert screen.query_one("#only_card").value == "on"
+
+    asyncio.run(first())
+    asyncio.run(second())
+    assert load_settings().setup().names == ("Mika", "Kenji")

@@ -208,12 +208,15 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
 
     async def run():
         app = make_app(resume=True)
-        async with app.run_test(size=(200, 50)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:  # at 80 columns it takes two lines
             screen = await play_until(pilot, lambda app, s: isinstance(s, GameOverScreen))
             return widget_text(screen.query_one("#gameover-help"))
 
     text = asyncio.run(run())
-    command = next(line.strip() for line in text.splitlines() if line.strip().startswith("stepping-stones simulate"))
+    lines = [line.strip() for line in text.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("stepping-stones simulate"))
+    end = next(i for i in range(start, len(lines)) if not lines[i].endswith("\\"))
+    command = " ".join(line.removesuffix("\\").strip() for line in lines[start:end + 1])
     words = shlex.split(command)
     assert words[:4] == ["stepping-stones", "simulate", "--games", "1"]
     assert "--short" in words and "--redo" in words and words[words.index("--set") + 1] == "advanced"

@@ -124,3 +124,35 @@ def test_the_table_draws_the_same_screen_from_a_state_rebuilt_from_json(home):
 
     before, after = asyncio.run(run())
     assert before == after
+
+
+def test_the_log_cuts_nothing_without_an_ellipsis_and_keeps_the_hints_key():
+    """Issue 35, item 5: at 80 columns the brief hint lost its own "(i: all of it)", and a log
+    line ended mid-word ("Stone Lanter...")."""
+    from dataclasses import replace
+
+    from stepping_stones.flow.state import Event
+
+    state = mid_hand("cut").state
+    console = Console(width=120)
+    long_hint = Hint(0, "x " * 200, "the declarer takes this trick; the declarer ends with about 6.7 counted "
+                     "tricks; L6 does as well; and a good many more words that make the brief too long")
+    event = ("Kenji wins trick 10 (L5 wins: the only Stone Lanterns, the others could not follow, and then "
+             "some more words).")
+    shown = replace(state, refusal=None, hint=long_hint, log=(*state.log, Event("trick", event)))
+    for look in (Look(), Look(ascii=True)):
+        lines = log_text(Scene(shown, look), 76, 2, console).plain.splitlines()
+        assert len(lines) == 2 and all(len(line) <= 76 for line in lines)
+        assert lines[-1].endswith(look.ellipsis + " (i: all of it)")
+        tall = log_text(Scene(shown, look), 76, 6, console).plain.splitlines()
+        assert tall[-2:] == [event[:len(tall[-2])], event[len(tall[-2]):].strip()]  # the event wrapped, whole
+        assert all(len(line) <= 76 for line in tall)
+
+
+def test_the_line_under_the_table_fits_or_leaves_out_its_last_clauses():
+    from stepping_stones.tui.panels import fit_words
+
+    said = "You win it. L5 wins: the only Stone Lanterns, the others could not follow."
+    assert fit_words(said, 66, "~") == "You win it. L5 wins: the only Stone Lanterns."
+    assert fit_words(said, 100, "~") == said
+    assert fit_words("Onelongwordwithoutanybreak", 10, "~") == "Onelongwo~"

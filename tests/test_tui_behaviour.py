@@ -9,6 +9,7 @@ from random import Random
 
 import pytest
 
+from stepping_stones.ai.analysis import seen_by
 from stepping_stones.engine import IllegalCardError, Phase, deal
 from stepping_stones.game.match import Match
 from stepping_stones.storage.records import load_game, record_from_game
@@ -19,8 +20,10 @@ from stepping_stones.tui.table import TableScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (
     KEY_NAMES,
+    SMALL_ANALYSIS,
     analysed,
     make_app,
+    play_until,
     play_until_turn,
     press,
     saved_game_near_the_end,
@@ -521,6 +524,7 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
             assert isinstance(screen, HandSummaryScreen)
             assert await asyncio.to_thread(started.wait, 60)  # the solver is at work
             past = screen.view.history[-1]
+            seen = seen_by(screen.view)  # the summary judges the person's cards
             if where == "final result":
                 await press(pilot, "enter")
                 assert isinstance(await wait_for_person(pilot), GameOverScreen)
@@ -528,8 +532,61 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
             else:
                 await press(pilot, "ctrl+q")
             await app.workers.wait_for_complete()
-        return past, app
+        return past, seen, app
 
-    past, app = asyncio.run(run())
+    past, seen_as, app = asyncio.run(run())
     assert seen["stopped"]  # stopped, not worked to its end
-    assert app.hindsight.known(past) is None  # and a stopped analysis is not kept as an answer
+    assert app.hindsight.known(past, seen_as) is None  # and a stopped analysis is not kept as an answer
+
+
+def test_a_summary_taller_than_the_window_says_there_is_more(home):
+    """Issue 35, item 4: at 80x24 the hand's analysis was cut off below the summary box, and
+    nothing said that Down scrolls it.  The line under the box says "more" and the keys until
+    the end is in view."""
+    saved_game_near_the_end(seed="snap-hand", cards_left=3, hands=1)
+
+    async def run():
+        app = make_app(resume=True, analysis_limit=SMALL_ANALYSIS * 100)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            await analysed(pilot)
+            await pilot.pause()
+            line = app.screen.query_one("#summary-go-on")
+            assert "↓ more: Down or PgDn" in widget_text(line)
+            await press(pilot, "end")
+            await pilot.pause()
+            assert "more" not in widget_text(line)
+            assert "Kenji's costliest" in widget_text(app.screen.query_one("#summary-analysis"))
+
+    asyncio.run(run())
+
+
+def test_the_summary_shows_the_whole_deal_with_one_key(home):
+    """Issue 35, item 12: at the end of a hand all three hands as dealt, from the summary."""
+    from stepping_stones.engine import CARD_NAMES
+    from stepping_stones.tui.dialogs import DealScreen
+
+    saved_game_near_the_end(seed="whole-deal", cards_left=3, hands=1)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            shown = [b.binding for b in app.screen.active_bindings.values() if b.binding.show]
+            assert any(b.action == "deal" and b.description == "The deal" for b in shown)  # in the footer
+            await press(pilot, "d")
+            await pilot.pause()
+            assert isinstance(app.screen, DealScreen)
+            text = widget_text(app.screen.query_one("#deal-text"))
+            past = summary.view.history[0]
+            deal = past.replayed().deal
+            for seat in range(3):
+                line = next(line for line in text.splitlines()
+                            if line.startswith("You" if seat == 0 else summary.view.players[seat]))
+                assert sorted(w[-2:] for w in line.split()[1:]) == sorted(
+                    CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1)
+            await press(pilot, "escape")
+            await pilot.pause()
+            assert app.screen is summary
+
+    asyncio.run(run())

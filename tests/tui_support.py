@@ -64,7 +64,8 @@ def make_app(resume: bool = False, settings: Settings | None = None, analysis_li
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
     rules = Rules(**{k: setup.pop(k) for k in RULE_OPTIONS if k in setup})
-    settings = settings or Settings(pace="instant", colour="colour", trick_pause=False)
+    # the only legal card is played by the tests themselves, as by a person who switched it off
+    settings = settings or Settings(pace="instant", colour="colour", trick_pause=False, only_card="off")
     app = SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
     app.hindsight = Hindsight(limit=analysis_limit)
     return app

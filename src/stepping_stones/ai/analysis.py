@@ -10,6 +10,10 @@ double-dummy solver (``ai/solver.py``) answers, with all cards in view:
   The declarer of a Win contract and the defenders of a Lose contract want it high, the others
   low; a card that lowered (or raised) it by ``cost`` tricks was a mistake of that size, and
   ``better`` names the cards that would have kept it.
+* **informed** (``judge``): which of those cards were best on what their player could know --
+  the card the hint (``ai/hints.py``) would have named from that player's view, or one as good
+  as it on the layouts the hint weighed.  Such a card is no mistake of judgement: only the
+  hidden cards, once known, show it cost a trick, and it is counted apart and said so.
 
 One solver, and so one table of bounds, serves the whole hand: each position after a card is a
 position the search before it has mostly seen already.
@@ -18,19 +22,24 @@ position the search before it has mostly seen already.
 game, as ``stepping-stones hint`` prints it for a record.
 
 This is double-dummy analysis: it judges each card as if its player could see every hand.  A
-card that only perfect knowledge of the hidden hands shows to be wrong is still listed, so the
-analysis is a teacher's view, not a verdict.
+card that only perfect knowledge of the hidden hands shows to be wrong is still listed, but
+(once judged) as "best on what you could see", so the analysis and the hints tell one story.
+
+Every sentence about a mistake says whose count moved, which way, and for whom that was bad
+(``effect``): "lowered your count by 1 (bad for you)", "raised Kenji's count by 1 (bad for
+the defenders)".  The app, the plain mode, the review and ``analyse`` all use these words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 
 from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ..engine import (
     CARD_NAMES,
+    CONTRACTS,
     NUM_SEATS,
     Game,
     HandLog,
@@ -38,12 +47,15 @@ from ..engine import (
     Mask,
     PastHand,
     Phase,
+    PlayerView,
+    Rules,
     Seat,
     SteppingStonesError,
     cards_of,
 )
 from ..explain import Teller, plural
-from .hints import Hint, hint_for
+from .expert import ExpertAI
+from .hints import Hint, as_good, hint_for, hint_rng
 from .solver import Solver, position, whole_hand_value
 
 
@@ -95,10 +107,11 @@ class Mistake:
     card: str
     better: tuple[str, ...]  # the cards that would have kept the best result
     cost: int
+    informed: bool = False  # best on what its player could know (``judge``): not a real mistake
 
     def to_json(self) -> MistakeJSON:
         return {"play": self.play, "seat": self.seat, "card": self.card, "better": list(self.better),
-                "cost": self.cost}
+                "cost": self.cost, "informed": self.informed}
 
 
 @dataclass(frozen=True)
@@ -123,9 +136,11 @@ class HandAnalysis:
             "mistakes": [m.to_json() for m in self.mistakes],
         }
 
-    def costliest(self, seat: Seat) -> list[Mistake]:
-        """``seat``'s mistakes, the costliest first (earlier first among equals)."""
-        return sorted((m for m in self.mistakes if m.seat == seat), key=lambda m: (-m.cost, m.play))
+    def costliest(self, seat: Seat, informed: bool = False) -> list[Mistake]:
+        """``seat``'s real mistakes (with ``informed``, its cards that were best on what it could
+        know but cost a trick all the same), the costliest first (earlier first among equals)."""
+        return sorted((m for m in self.mistakes if m.seat == seat and m.informed == informed),
+                      key=lambda m: (-m.cost, m.play))
 
 
 def analyse_hand(hand: HandLog, number: int | None = None, limit: int | None = None,
@@ -179,16 +194,57 @@ def _better(state: HandState, solver: Solver, legal: Mask, best: int) -> tuple[s
     return tuple(CARD_NAMES[c] for c in cards_of(legal) if taken + values[c] == best)
 
 
-def analyse_game(game: Game, progress: Callable[[], None] | None = None) -> list[HandAnalysis]:
-    """Every declared hand of ``game``, analysed in order (the unfinished one last, if any)."""
+def analyse_game(game: Game, progress: Callable[[], None] | None = None,
+                 seats: Collection[Seat] = (0, 1, 2)) -> list[HandAnalysis]:
+    """Every declared hand of ``game``, analysed in order (the unfinished one last, if any), the
+    mistakes of ``seats`` judged against what their players could know (``judge``)."""
     out = []
-    for hand in game.log:
+    for i, hand in enumerate(game.log):
         if not hand.declared:
             continue
-        out.append(analyse_hand(hand))
+        found = analyse_hand(hand)
+        if seats:
+            found = judge(found, game_before(game.rules, game.players, game.log[: i + 1]), hand, seats)
+        out.append(found)
         if progress is not None:
             progress()
     return out
+
+
+def game_before(rules: Rules, players: tuple[str, str, str], logs: Sequence[HandLog]) -> Game:
+    """A new game in which the hands of ``logs`` were bid and played as they were, the last one
+    up to its declaration: the position before its first card."""
+    game = Game(rules, players, first_forehand=logs[0].forehand)
+    for i, log in enumerate(logs):
+        hand = game.start_hand(log.deal)
+        for k, bid in enumerate(log.bids):
+            if k >= len(hand.bids):  # the engine writes the passes that are forced itself
+                game.bid(bid)
+        if i < len(logs) - 1:
+            for card in log.plays:
+                game.play(card)
+    return game
+
+
+def judge(analysis: HandAnalysis, game: Game, hand: HandLog, seats: Collection[Seat],
+          expert: ExpertAI | None = None) -> HandAnalysis:
+    """``analysis`` with each mistake of ``seats`` marked ``informed`` when its card was best on
+    what its player could know: the hint's choice from that player's view (the same reckoning
+    ``hint_for`` makes, with the same generator), or as good as it on the layouts the hint
+    weighed.  ``game`` stands before the hand's first card (``game_before``); it is played on."""
+    wanted = {m.play: m for m in analysis.mistakes if m.seat in seats}
+    if not wanted:
+        return analysis
+    expert = expert or ExpertAI()
+    informed: set[int] = set()
+    for k, card in enumerate(hand.plays[: max(wanted)], 1):
+        mistake = wanted.get(k)
+        if mistake is not None:
+            view = game.view(mistake.seat)
+            if as_good(expert.reckon_card(view, hint_rng(view)), card):
+                informed.add(k)
+        game.play(card)
+    return replace(analysis, mistakes=tuple(replace(m, informed=m.play in informed) for m in analysis.mistakes))
 
 
 def _alternatives(cards: tuple[str, ...]) -> str:
@@ -197,18 +253,70 @@ def _alternatives(cards: tuple[str, ...]) -> str:
     return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What judging a finished hand against its players' knowledge needs (``analyse_past``):
+    the game's rules and players, the finished hands up to it, and the seats to judge."""
+
+    rules: Rules
+    players: tuple[str, str, str]
+    history: tuple[PastHand, ...]
+    seats: tuple[Seat, ...]
+
+
+def seen_by(view: PlayerView) -> Seen:
+    """Judging a finished hand of ``view``'s game for the person of that view."""
+    return Seen(view.rules, view.players, view.history, (view.seat,))
+
+
 def analyse_past(past: PastHand, limit: int | None = None,
-                 watch: Callable[[Solver], None] | None = None) -> HandAnalysis | None:
+                 watch: Callable[[Solver], None] | None = None, seen: Seen | None = None) -> HandAnalysis | None:
     """A finished hand as a player saw it, analysed: once all 36 cards are played the deal is
     public, so this needs nothing the player did not see.  None for a hand not played out;
-    ``limit`` and ``watch`` as for ``analyse_hand``."""
+    ``limit`` and ``watch`` as for ``analyse_hand``.  With ``seen``, the mistakes of its seats
+    are judged (``judge``) from the views the hands before it give."""
     log = past.replayed()
-    return None if log is None else analyse_hand(log, limit=limit, watch=watch)
+    if log is None:
+        return None
+    found = analyse_hand(log, limit=limit, watch=watch)
+    if seen is None or not seen.seats:
+        return found
+    logs = [p.replayed() for p in seen.history[: past.number - 1]]
+    earlier = [x for x in logs if x is not None]
+    if len(earlier) != past.number - 1:
+        return found  # an earlier hand was not played out: its views cannot be rebuilt
+    return judge(found, game_before(seen.rules, seen.players, [*earlier, log]), log, seen.seats)
+
+
+def effect(analysis: HandAnalysis, mistake: Mistake, teller: Teller) -> str:
+    """What a mistake did, in the one vocabulary of the analysis: whose count moved, which way,
+    and for whom that was bad: ``'lowered your count by 1 trick, bad for you'``, ``'raised
+    Kenji's count by 2 tricks, bad for the defenders'``."""
+    declarer = analysis.declarer
+    seat = mistake.seat
+    whose = "your" if declarer == teller.you else f"{teller.players[declarer]}'s"
+    wants_more = (seat == declarer) == CONTRACTS[analysis.contract].is_win
+    way = "lowered" if wants_more else "raised"
+    if seat == declarer:
+        who = teller.object(seat)
+    else:
+        who = "your side" if seat == teller.you else "the defenders"
+    return f"{way} {whose} count by {plural(mistake.cost, 'trick')}, bad for {who}"
+
+
+def _informed_words(analysis: HandAnalysis, m: Mistake, teller: Teller, whose: str) -> str:
+    """``"Your B8 in trick 7 was best on what you could see; with all cards known it lowered
+    your count by 1 trick, bad for you, and C2 would have kept it"``."""
+    could = "you" if m.seat == teller.you else teller.players[m.seat]
+    trick = (m.play - 1) // NUM_SEATS + 1
+    return (f"{whose} {m.card} in trick {trick} was best on what {could} could see; with all cards known "
+            f"it {effect(analysis, m, teller)}, and {_alternatives(m.better)} would have kept it")
 
 
 def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
     """The analysis in sentences for the hand's summary: par, the result, and each seat's
-    costliest card (``you`` is told as "You")."""
+    costliest card (``you`` is told as "You"); a card that was best on what its player could
+    see is said so, and counted apart from the real mistakes."""
     teller = Teller(players, you)
     declarer = analysis.declarer
     count = analysis.count
@@ -217,16 +325,21 @@ def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: S
     lines[0] = lines[0][0].upper() + lines[0][1:]
     for seat in range(NUM_SEATS):
         mistakes = analysis.costliest(seat)
+        unlucky = analysis.costliest(seat, informed=True)
         whose = "Your" if seat == you else f"{players[seat]}'s"
-        if not mistakes:
+        if not mistakes and not unlucky:
             lines.append(f"{whose} cards all kept the par.")
             continue
-        worst = mistakes[0]
-        trick = (worst.play - 1) // NUM_SEATS + 1
-        better = _alternatives(worst.better)
-        more = f"; {plural(len(mistakes), 'card')} cost tricks in all" if len(mistakes) > 1 else ""
-        lines.append(f"{whose} costliest card: {worst.card} in trick {trick} cost "
-                     f"{plural(worst.cost, 'trick')} ({better} would have kept it){more}.")
+        if mistakes:
+            worst = mistakes[0]
+            trick = (worst.play - 1) // NUM_SEATS + 1
+            better = _alternatives(worst.better)
+            more = f"; {plural(len(mistakes), 'mistake')} in all" if len(mistakes) > 1 else ""
+            lines.append(f"{whose} costliest mistake: {worst.card} in trick {trick} "
+                         f"{effect(analysis, worst, teller)} ({better} would have kept it){more}.")
+        if unlucky:
+            more = f" ({plural(len(unlucky), 'such card')}, not counted as mistakes)" if len(unlucky) > 1 else ""
+            lines.append(f"{_informed_words(analysis, unlucky[0], teller, whose)}{more}.")
     return lines
 
 
@@ -245,8 +358,11 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
     costly = [m for m in analysis.mistakes if first <= m.play <= k]
     for m in costly:
         whose = "Your" if m.seat == you else f"{players[m.seat]}'s"
-        better = _alternatives(m.better)
-        lines.append(f"{whose} {m.card} cost {plural(m.cost, 'trick')} ({better} would have kept it).")
+        if m.informed:
+            lines.append(f"{_informed_words(analysis, m, teller, whose)}.")
+        else:
+            lines.append(f"{whose} {m.card} {effect(analysis, m, teller)} ({_alternatives(m.better)} "
+                         "would have kept it).")
     if not costly:
         lines.append("Every card of this trick kept that value.")
     return lines

@@ -55,6 +55,27 @@ def _tricks(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x - round(x)) > 0.05 else str(round(x))
 
 
+def _points(x: float) -> str:
+    """``'+1.3 points'``; a value too small to show is ``'no points either way'``, never -0.0."""
+    return "no points either way" if abs(x) < 0.05 else f"{x:+.1f} points"
+
+
+SAME = 0.05
+"""Two cards whose mean counts (and, when the search was exact, mean sheet points) differ by
+less than this are as good as each other: the hint says "B6 does as well"."""
+
+
+def as_good(reckoning: CardReckoning, card: Card) -> bool:
+    """Whether ``card`` is the reckoning's choice or as good as it on the layouts it weighed:
+    the hint would have said it "does as well"."""
+    chosen = reckoning.chosen
+    if card == chosen:
+        return True
+    if card not in reckoning.values or abs(reckoning.values[card] - reckoning.values[chosen]) >= SAME:
+        return False
+    return not reckoning.points or abs(reckoning.points[card] - reckoning.points[chosen]) < SAME
+
+
 @dataclass(frozen=True)
 class Hint:
     """A suggested action and why: ``action`` is a bid or a card (as the view's legal actions)."""
@@ -193,13 +214,12 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     notes = []
     if others:
         alt = others[0]
-        diff = abs(values[alt] - mine)
         sign = 1 if reckoning.wants_more else -1
         if sign * (values[alt] - mine) >= 0.05:  # more tricks for this side, fewer points
             outlook += (f"; {CARD_NAMES[alt]} makes about {_tricks(values[alt])}, but {CARD_NAMES[card]} gives "
                         "the better chance of a good place on the sheet")
             short.append(f"{CARD_NAMES[alt]} makes about {_tricks(values[alt])} but places worse")
-        elif diff < 0.05:
+        elif as_good(reckoning, alt):
             notes.append(f"{CARD_NAMES[alt]} does as well")
             short.append(f"{CARD_NAMES[alt]} does as well")
         else:
@@ -273,10 +293,21 @@ def _hand_words(view: PlayerView, bid: Declaration) -> str:
     return ", ".join(words)
 
 
+def _others_done(view: PlayerView) -> bool:
+    """Whether both other players have recorded every contract: they can only pass (or redo)."""
+    return all(
+        all(view.sheet[c.id][seat] is not None for c in view.rules.contracts)
+        for seat in range(NUM_SEATS) if seat != view.seat
+    )
+
+
 def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
     if len(view.legal_bids) == 1:
         only = view.legal_bids[0]
-        return Hint(only, "it is your only choice." if only is PASS else "it is your only choice left.")
+        if only is PASS:
+            return Hint(only, "you have nothing left to declare, so you must pass.")
+        assert isinstance(only, Declaration)
+        return Hint(only, "you are in the puddle and this is the only declaration left to you.")
     reckoning: BidReckoning = expert.reckon_bid(view)
     best = reckoning.best
     bid = best.bid
@@ -289,8 +320,8 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         if bid.redo:
             recorded = view.sheet[bid.contract.id][view.seat]
             reason = (f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
-                      f"worth {best.now:+.1f} points")
-            short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {best.now:+.1f} points"
+                      f"worth {_points(best.now)}")
+            short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
         elif PASS not in view.legal_bids:
             reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
             short = f"you must declare; about {_tricks(estimate)} tricks expected"
@@ -299,10 +330,10 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
             gain = best.value - waiting.value
             # the words follow the choice: a gain too small to show is "as much as waiting"
             than = f"{gain:.1f} more than waiting" if gain >= 0.05 else "at least as much as waiting"
-            reason = (f"{hand}; about {_tricks(estimate)} tricks expected, worth {best.now:+.1f} points now, "
+            reason = (f"{hand}; about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, "
                       f"{than} ({hands})")
-            short = f"about {_tricks(estimate)} tricks expected, worth {best.now:+.1f} points now, {than}"
-            if reckoning.forehand and reckoning.puddle_risk > 0.05:
+            short = f"about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than}"
+            if reckoning.forehand and reckoning.puddle_risk > 0.05 and not _others_done(view):
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
         return Hint(bid, reason + ".", short + ".")
     # A pass.
@@ -312,14 +343,21 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         gain = best.value - top.value
         name = top.bid.contract.name
         # the words follow the choice: waiting is never said to be worth nothing more
+        best_now = (f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
+                    f"{_tricks(top.estimate or 0.0)} tricks, worth {_points(top.now)}")
+        if reckoning.forehand and _others_done(view):
+            # Nothing to wait for: the others can only pass (or spend a redo token).
+            forced = ("both others have nothing left to declare, so unless one of them spends a redo token "
+                      "you will declare this hand from the puddle anyway")
+            return Hint(bid, f"{forced}; {best_now}.", "both others have nothing left to declare: "
+                        "you will declare from the puddle anyway.")
         if gain >= 0.05:
             later = f"waiting for a better hand is worth {gain:.1f} more"
-            short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({top.now:+.1f})"
+            short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({_points(top.now)})"
         else:
             later = "declaring it now gains nothing over waiting for a better hand"
-            short = f"{name} now ({top.now:+.1f}) gains nothing over waiting for a better hand"
-        reason = (f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
-                  f"{_tricks(top.estimate or 0.0)} tricks, worth {top.now:+.1f} points; {later} ({hands})")
+            short = f"{name} now ({_points(top.now)}) gains nothing over waiting for a better hand"
+        reason = f"{best_now}; {later} ({hands})"
         if reckoning.forehand and reckoning.puddle_risk > 0.05:
             reason += f"; if both others pass you must declare anyway ({reckoning.puddle_risk:.0%})"
         return Hint(bid, reason + ".", short + ".")

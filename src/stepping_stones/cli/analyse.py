@@ -21,8 +21,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="For each declared hand of a game record (docs/records.md): its par (the "
         "declarer's counted tricks with perfect play from the deal, every card in view), the result, "
         "the exact value after every card, and each seat's mistakes -- the cards that cost their "
-        "side tricks, with the cards that would have kept them. A record that breaks a rule is "
-        "refused with exit status 2 and one line on standard error. Hard hands take seconds each.",
+        "side tricks, with the cards that would have kept them; a card that was best on what its "
+        "player could see (the hint's choice, or as good) is listed apart, not as a mistake. A "
+        "record that breaks a rule is refused with exit status 2 and one line on standard error. "
+        "Hard hands take seconds each.",
     )
     p.add_argument("file", metavar="FILE", help="the game record (JSON)")
     p.add_argument("--json", action="store_true",
@@ -51,38 +53,33 @@ def run(args: argparse.Namespace) -> int:
 
 def render_text(game: Game, analyses: list[HandAnalysis]) -> str:
     """The analysis for people: per hand the declaration, result and par, then each seat's
-    costliest mistakes."""
-    from ..engine import CONTRACTS
+    costliest mistakes, and apart from them its cards that were best on what it could see."""
+    from ..ai.analysis import effect
+    from ..explain import Teller
     from ..storage.safety import escape
 
     names = [escape(n) for n in game.players]
+    teller = Teller(names, None)
     lines = []
     for a in analyses:
         hand = game.log[a.number - 1]
         declaration = hand.declaration.describe()
         result = "unfinished" if a.count is None else f"made {a.count}"
         lines.append(f"Hand {a.number}: {names[a.declarer]} declared {declaration}: {result}, par {a.par}")
-        win = CONTRACTS[a.contract].is_win
         for seat in range(len(names)):
-            mistakes = a.costliest(seat)
-            if not mistakes:
-                continue
             side = "declarer" if seat == a.declarer else "defender"
-            worst = ", ".join(
-                f"card {m.play} {m.card} (better {' or '.join(m.better)}) {_cost(m.cost, seat == a.declarer, win)}"
-                for m in mistakes[:3]
-            )
-            more = f", and {len(mistakes) - 3} more" if len(mistakes) > 3 else ""
-            lines.append(f"  {names[seat]} ({side}): {worst}{more}")
+            for informed in (False, True):
+                mistakes = a.costliest(seat, informed)
+                if not mistakes:
+                    continue
+                worst = ", ".join(f"card {m.play} {m.card} (better {' or '.join(m.better)}) {effect(a, m, teller)}"
+                                  for m in mistakes[:3])
+                more = f", and {len(mistakes) - 3} more" if len(mistakes) > 3 else ""
+                what = (f", best on what {names[seat]} could see, not mistakes; with all cards known" if informed
+                        else "")
+                lines.append(f"  {names[seat]} ({side}){what}: {worst}{more}")
         if not any(a.mistakes):
             lines.append("  no card cost a trick against perfect play")
     if not analyses:
         lines.append("No hand of this record has been declared yet.")
     return "\n".join(lines)
-
-
-def _cost(cost: int, declarer: bool, win: bool) -> str:
-    trick = "trick" if cost == 1 else "tricks"
-    if declarer:
-        return f"cost {cost} {trick}"
-    return f"gave {cost} {trick}" if win else f"saved the declarer {cost} {trick}"

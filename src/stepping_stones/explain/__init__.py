@@ -15,14 +15,25 @@ A layer of its own, just above the engine: it may import the engine's public fac
 that the AI's analysis, the flow and every front end can speak in the same words.
 """
 
-from .lines import plural, result_lines, sheet_lines, short_names, simulate_command, summary_lines
+from .lines import (
+    hand_of,
+    plural,
+    result_lines,
+    sheet_lines,
+    shell_lines,
+    short_names,
+    simulate_command,
+    summary_lines,
+)
 from .teller import Teller
 
 __all__ = [
     "Teller",
+    "hand_of",
     "plural",
     "result_lines",
     "sheet_lines",
+    "shell_lines",
     "short_names",
     "simulate_command",
     "summary_lines",

@@ -129,6 +129,19 @@ def sheet_lines(view: PlayerView) -> list[str]:
     return lines
 
 
+def hand_of(number: int, rules: Rules, redo_spent: Sequence[bool]) -> str:
+    """``'6 of 12'``, and once redo tokens are spent ``'10 of 14 (12 + 2 redos)'``: each token
+    spent adds a hand to the game.
+
+    >>> hand_of(10, Rules("standard", redo_tokens=True), (True, False, True))
+    '10 of 14 (12 + 2 redos)'
+    """
+    spent = sum(1 for s in redo_spent if s)
+    if not spent:
+        return f"{number} of {rules.hands}"
+    return f"{number} of {rules.hands + spent} ({rules.hands} + {plural(spent, 'redo')})"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``'1 trick'``, ``'3 tricks'``, ``'1 card'``."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
@@ -156,6 +169,33 @@ def short_names(players: Sequence[str], width: int, ellipsis: str = "…") -> tu
         if len(set(names)) == len(names):
             return names
     return tuple(f"{cut(p, 0)[: width - 2]}{s}" for s, p in enumerate(players[:NUM_SEATS]))
+
+
+def shell_lines(command: str, width: int) -> list[str]:
+    """A shell command in lines of at most ``width`` columns where it can be, broken only before
+    an option (``--seed`` stays with its value), each line but the last ending in ``' \\'``
+    so that the lines can be pasted into a shell as they are.
+
+    >>> for line in shell_lines("stepping-stones simulate --games 1 --seed 'a b'", 34):
+    ...     print(line)
+    stepping-stones simulate \\
+      --games 1 --seed 'a b'
+    """
+    words = shlex.split(command)
+    groups: list[str] = []
+    for word in words:
+        # a word joins the group before it: the program's words, or an option still without its value
+        if groups and not word.startswith("--") and not (groups[-1].startswith("--") and " " in groups[-1]):
+            groups[-1] += " " + shlex.quote(word)
+        else:
+            groups.append(shlex.quote(word))
+    lines = [groups[0]]
+    for group in groups[1:]:
+        if len(lines[-1]) + 1 + len(group) + 2 <= width:
+            lines[-1] += " " + group
+        else:
+            lines.append("  " + group)
+    return [line + " \\" for line in lines[:-1]] + lines[-1:]
 
 
 def simulate_command(seed: str, rules: Rules, levels: Sequence[str]) -> str:

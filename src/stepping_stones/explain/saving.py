@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine import Game, Phase
+from . import hand_of
 
 
 def why_not_saved(target: Path, reason: str, blocker: Path | None = None) -> str:
@@ -71,4 +72,4 @@ def sidecar_stuck(path: Path, why: str, error: str, level: str) -> str:
 def describe_progress(game: Game) -> str:
     """``'hand 3 of 12 (Standard set)'`` for the resume question."""
     n = len(game.log) if game.phase is not Phase.DEAL else len(game.log) + 1
-    return f"hand {max(n, 1)} of {game.rules.hands} ({game.rules.describe()})"
+    return f"hand {hand_of(max(n, 1), game.rules, game.redo_spent)} ({game.rules.describe()})"

@@ -66,7 +66,8 @@ class Teller:
     def trick_reason(self, trick: Trick, contract: Contract, ranking: int, trump: int | None) -> str:
         """Why ``trick`` went to its winner, in one line: ``'B4 wins: it is trump'``,
         ``'1 high: C2 beats C6'``, ``'K8 wins: the only Koi, the others could not follow'``,
-        ``'Hana had to beat K5'``."""
+        ``'K7 wins: the highest Koi, over K5, K2; Hana had to beat K5'`` (Must Beat: why the
+        winner played it)."""
         cards = dict(trick.cards)
         card = cards[trick.winner]
         name = CARD_NAMES[card]
@@ -85,12 +86,14 @@ class Teller:
             before = [c for s, c in trick.cards[: [s for s, _ in trick.cards].index(trick.winner)]
                       if SUIT_OF[c] == led]
             best = max(before, key=key.__getitem__)
-            return f"{self.subject(trick.winner, 'had')} to beat {CARD_NAMES[best]}"
+            must = f"; {self.object(trick.winner)} had to beat {CARD_NAMES[best]}"
+        else:
+            must = ""
         beaten = ", ".join(CARD_NAMES[c] for c in same if c != card)
         if ranking == ONE_HIGH:
-            return f"1 high: {name} beats {beaten}"
+            return f"1 high: {name} beats {beaten}{must}"
         what = "trump" if led == trump else SUIT_NAMES[led]
-        return f"{name} wins: the highest {what}, over {beaten}"
+        return f"{name} wins: the highest {what}, over {beaten}{must}"
 
     # --- what happened, as sentences ---------------------------------------------------
 

@@ -96,6 +96,7 @@ class GameFlow(Choosing):
         self._told_problem = session.problem  # the front end says the problem it starts with
         # --- the table's own facts, which the state carries ---
         self._log: list[Event] = []
+        self._log_at: list[tuple[int, int, int]] = []  # where the game stood as each event was told
         self._told = 0
         self._start_choosing()
         self._refusal: str | None = None
@@ -245,7 +246,7 @@ class GameFlow(Choosing):
             seat = game.to_act
             assert seat is not None
             if seat == HUMAN:
-                forced = self._forced_last_card()
+                forced = self._forced_card()
                 if forced is not None:
                     self._act(forced)
                     continue
@@ -323,13 +324,21 @@ class GameFlow(Choosing):
             return max(trick_delay, TRICK_HOLD if self.settings.trick_pause else 0.0)
         return card_delay
 
-    def _forced_last_card(self) -> int | None:
-        if not self.settings.auto_last_card or self.game.phase is not Phase.PLAY:
+    def _forced_card(self) -> int | None:
+        """The person's card that plays itself, if any: the last card of the hand
+        (``auto_last_card``), or the only legal one in mid-hand (``only_card``, by the pace)."""
+        if self.game.phase is not Phase.PLAY:
             return None
         state = self.game.state
-        if state is None or state.hands[HUMAN].bit_count() != 1:
+        if state is None:
             return None
-        return state.hands[HUMAN].bit_length() - 1
+        held = state.hands[HUMAN]
+        if held.bit_count() == 1:
+            return held.bit_length() - 1 if self.settings.auto_last_card else None
+        legal = self.game.legal_cards_mask()
+        if legal.bit_count() == 1 and self.settings.plays_only_card:
+            return legal.bit_length() - 1
+        return None
 
     # --- the person's actions ----------------------------------------------------------
 
@@ -474,9 +483,27 @@ class GameFlow(Choosing):
 
     def _tell(self, kind: str, text: str, seat: int | None = None, trick: Trick | None = None) -> None:
         self._log.append(Event(kind, text, seat, trick))
+        self._log_at.append(self._position())
         del self._log[:-LOG_KEPT]
+        del self._log_at[:-LOG_KEPT]
         self._told += 1
         self._dirty = True
+
+    def _position(self) -> tuple[int, int, int]:
+        """(hands dealt, bids, cards) of the game now: how far it has gone."""
+        game = self.game
+        if not game.log:
+            return (0, 0, 0)
+        hand = game.log[-1]
+        return (len(game.log), len(hand.bids), len(hand.plays))
+
+    def _forget_undone(self) -> None:
+        """Take out of the log the events of the moves just taken back: the log tells the game
+        as it now stands."""
+        now = self._position()
+        keep = [i for i, at in enumerate(self._log_at) if at <= now]
+        self._log = [self._log[i] for i in keep]
+        self._log_at = [self._log_at[i] for i in keep]
 
     # --- undo ----------------------------------------------------------------------------
 
@@ -525,6 +552,7 @@ class GameFlow(Choosing):
             self.mark_assisted()
             self.session.save()
             self._saving_changed()
+            self._forget_undone()
             self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
             return True
 

@@ -15,6 +15,13 @@ AI_LEVELS: tuple[str, ...] = ("random", "heuristic", "expert")
 here as well so that the setup screen can offer them without importing the AI (a test checks that
 the two agree)."""
 DEFAULT_AI_LEVEL = "heuristic"
+AI_LEVEL_WORDS: dict[str, str] = {
+    "random": "any legal card, at random",
+    "heuristic": "rules of thumb, quick",
+    "expert": "solves likely deals; the best",
+}
+"""What each level is, in a line of the setup screen's column beside the levels (37 columns at
+80, with the level's name)."""
 HUMAN: Seat = 0
 """The person's seat: in every game a person plays here (the app, the browser, plain mode), the
 person sits in seat 0 and the computer players in seats 1 and 2."""

@@ -9,6 +9,7 @@ A front end: it may import everything below it (``flow``, ``storage``, ``game``,
 """
 
 from .plain_mode import (
+    SAME_LEGAL,
     HELP,
     LONGEST_WORD,
     MAX_INPUT_LINE,

@@ -35,7 +35,6 @@ from ..engine import (
     Phase,
     PlayerView,
     SteppingStonesError,
-    cards_of,
     parse_bid,
     parse_card,
     sorted_cards,
@@ -49,12 +48,19 @@ from ..storage.safety import escape
 from ..storage.session import Session, find_saved, free_slot
 from ..storage.settings import Settings
 
+LONG_LEGAL = 12
+"""A legal list longer than this (a bid's, up to 21 items) is given in full once a prompt, then
+``SAME_LEGAL`` after each command, until ``legal`` asks for it again."""
+SAME_LEGAL = "legal: as before (type legal to hear them again)"
+
 HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
-    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
+    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest "
+    "mistake.",
     "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
+    "legal lists what you may type again (a long list is given once, then 'legal: as before').",
     "help (or ?) says this again.",
 ]
 
@@ -126,6 +132,7 @@ class PlainTable:
         self.hinter = hinter
         self.teller = Teller(flow.state.view.players, HUMAN)
         self.shown = flow.state  # the state told last: the game as it stood is told by introduce()
+        self._said: list[str] | None = None  # the legal list the prompt last gave in full
         flow.subscribe(self.tell)
 
     # --- telling ------------------------------------------------------------------
@@ -158,7 +165,8 @@ class PlainTable:
         mine = sorted_cards(view.own_cards, ranking)
         held = ", ".join(CARD_NAMES[c] for c in mine)
         missing = [SUIT_NAMES[s] for s in range(len(SUIT_MASKS)) if not view.own_cards & SUIT_MASKS[s]]
-        hand = f"You hold {held}" + (f", and have no {' or '.join(missing)}." if missing else ".")
+        none = " or ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+        hand = f"You hold {held}" + (f", and have no {none}." if missing else ".")
         if view.phase is Phase.BIDDING:
             if view.in_puddle:
                 self.say("All three passed: you are in the puddle and must declare one of your open contracts.")
@@ -175,22 +183,29 @@ class PlainTable:
                 self.say(f"You are to lead trick {len(view.trick_winners) + 1}.", hand)
 
     def legal(self, view: PlayerView) -> list[str]:
+        """The legal actions, as typed; cards in the order "You hold" lists them."""
         if view.phase is Phase.BIDDING:
             return [str(b) for b in view.legal_bids]
-        return [CARD_NAMES[c] for c in cards_of(view.legal_cards)]
+        return [CARD_NAMES[c] for c in sorted_cards(view.legal_cards, view.ranking or 9)]
 
     # --- reading ------------------------------------------------------------------
 
     def ask(self, view: PlayerView) -> None:
         """Wait for the person's action, answering commands meanwhile; then make it."""
         self.describe_turn(view)
+        self._said = None  # a new turn: its list is given in full
         while True:
             self.prompt(view)
             if self.handle(self.inp.readline(), view):
                 return
 
     def prompt(self, view: PlayerView) -> None:
-        self.say("legal: " + ", ".join(self.legal(view)))
+        options = self.legal(view)
+        if options == self._said and len(options) > LONG_LEGAL:
+            self.say(SAME_LEGAL)  # a long list, unchanged since the last prompt: not read out again
+        else:
+            self.say("legal: " + ", ".join(options))
+            self._said = options
         self.out.flush()
 
     def handle(self, line: str, view: PlayerView) -> bool:
@@ -208,6 +223,9 @@ class PlainTable:
         wanted = {o.lower(): o for o in self.legal(view)}.get(text.lower())
         if wanted is not None:
             return self.act(view, wanted)
+        if text.lower() == "legal":
+            self._said = None  # the whole list again
+            return False
         if not self.command(text.lower(), view):
             self.say(self.why_not(text, view))
         return False
@@ -279,13 +297,13 @@ class PlainTable:
 
     def analysis(self) -> list[str]:
         """The last finished hand against perfect play (it can take a few seconds)."""
-        from ..ai.analysis import analyse_past, analysis_lines
+        from ..ai.analysis import analyse_past, analysis_lines, seen_by
 
         view = self.flow.state.view
         if not view.history:
             return ["No hand has been finished yet."]
         past = view.history[-1]
-        found = analyse_past(past)
+        found = analyse_past(past, seen=seen_by(view))
         if found is None:
             return [f"Hand {past.number} was not played out."]
         return [f"Hand {past.number} against perfect play:", *analysis_lines(found, view.players, HUMAN)]
@@ -424,7 +442,10 @@ def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = exper
     """Play a game in plain lines; the exit status."""
     from ..storage.settings import load_settings
 
-    settings = load_settings().model_copy(update={"pace": "instant", "trick_pause": False})
+    kept = load_settings()
+    # no pace here: the only legal card waits for the person unless they asked for it always
+    settings = kept.model_copy(update={"pace": "instant", "trick_pause": False,
+                                       "only_card": "on" if kept.only_card == "on" else "off"})
     session = start(options, settings, out)
     if session is None:
         out.flush()

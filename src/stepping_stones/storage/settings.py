@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL, Setup
 from .files import atomic_write
-from .safety import FileProblem, read_small, strict_json
+from .safety import FileProblem, names_problem, read_small, strict_json
 
 SETTINGS_LIMIT = 64 * 1024  # settings are a few lines; a larger file is not ours
 
@@ -33,6 +34,9 @@ Pace = Literal["instant", "fast", "normal", "slow"]
 PACES: tuple[Pace, ...] = get_args(Pace)
 Colour = Literal["auto", "colour", "mono"]
 COLOURS: tuple[Colour, ...] = get_args(Colour)
+OnlyCard = Literal["pace", "on", "off"]
+ONLY_CARD: tuple[OnlyCard, ...] = get_args(OnlyCard)
+NAME_LIMIT = 40  # the setup screen's fields hold a name to this many characters
 
 # seconds an AI seat waits before each card, and before leading after a finished trick
 PACE_DELAYS: dict[str, tuple[float, float]] = {
@@ -56,8 +60,34 @@ class Settings:
     colour: Colour = "auto"
     ascii: bool = False
     auto_last_card: bool = True  # the last card of a hand plays itself
+    # the only legal card plays itself mid-hand: "pace" = at the fast and instant paces only
+    only_card: OnlyCard = "pace"
     trick_pause: bool = True  # at instant pace, a finished trick stays in view for a moment
     bell: bool = True  # at a table on a server, the terminal's bell rings when it is the person's turn
+    # the players the setup screen chose last (kept once a game starts): names and levels
+    player: str = Setup.player
+    seat1_name: str = Setup.names[0]
+    seat2_name: str = Setup.names[1]
+    seat1_level: str = DEFAULT_AI_LEVEL
+    seat2_level: str = DEFAULT_AI_LEVEL
+
+    @property
+    def plays_only_card(self) -> bool:
+        """Whether the person's only legal card plays itself in the middle of a hand."""
+        return self.only_card == "on" or (self.only_card == "pace" and self.pace in ("fast", "instant"))
+
+    def setup(self) -> Setup:
+        """A new game's choices with the players chosen last (names and levels as kept; a kept
+        name the records' rule refuses brings back all three defaults)."""
+        names = (self.player, self.seat1_name, self.seat2_name)
+        if names_problem(names):
+            names = (Setup.player, *Setup.names)
+        return Setup(player=names[0], names=(names[1], names[2]), levels=(self.seat1_level, self.seat2_level))
+
+    def remember(self, setup: Setup) -> None:
+        """Keep ``setup``'s players for the next launch (``save_settings`` writes them)."""
+        self.player, (self.seat1_name, self.seat2_name) = setup.player, setup.names
+        self.seat1_level, self.seat2_level = setup.levels
 
     @property
     def monochrome(self) -> bool:
@@ -133,10 +163,14 @@ def _validator() -> Any:
     by_type = {  # the fields' annotations, as written (``from __future__ import annotations``)
         "Pace": core_schema.literal_schema(list(PACES)),
         "Colour": core_schema.literal_schema(list(COLOURS)),
+        "OnlyCard": core_schema.literal_schema(list(ONLY_CARD)),
         "bool": core_schema.bool_schema(strict=True),
+        "str": core_schema.str_schema(min_length=1, max_length=NAME_LIMIT),
     }
+    levels = core_schema.literal_schema(list(AI_LEVELS))
     return SchemaValidator(core_schema.typed_dict_schema(
-        {f.name: core_schema.typed_dict_field(by_type[str(f.type)], required=False) for f in fields(Settings)},
+        {f.name: core_schema.typed_dict_field(levels if f.name.endswith("_level") else by_type[str(f.type)],
+                                              required=False) for f in fields(Settings)},
         extra_behavior="ignore"))
 
 

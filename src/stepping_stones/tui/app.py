@@ -13,15 +13,19 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 
 from ..engine import Rules
 from ..game.choices import HUMAN, Setup
 from ..storage.safety import escape
 from ..storage.settings import COLOURS, PACES, Settings, load_settings, save_settings
 from .hindsight import Hindsight
-from .widgets import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from .widgets import MIN_HEIGHT, MIN_WIDTH, Scrollbars, TooSmall
+
+ScrollBar.renderer = Scrollbars  # every scrollbar: without block characters in ASCII mode
 
 if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn before them
     from ..engine import Game
@@ -70,7 +74,8 @@ class SteppingStonesApp(App[None]):
         # (server, name): open on Play online with that server's address, the only one it plays on
         self.online = online
         self.last_online: tuple[str, str] | None = (join[0], join[2]) if join is not None else None
-        self.last_setup = setup if setup is not None else Setup()
+        # the players chosen last, unless the command line chose them
+        self.last_setup = setup if setup is not None else self.settings.setup()
         self.unsaved: str | None = None  # said again in the terminal after the app closes
         self.farewell: str | None = None  # said in the terminal after the app closes
         self.session: Session | None = None  # the game this copy has claimed, if any
@@ -87,6 +92,12 @@ class SteppingStonesApp(App[None]):
         for symbol, word in _ASCII_KEYS:
             shown = shown.replace(symbol, word)
         return shown
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, with a placeholder of ASCII characters in ASCII mode."""
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            placeholder = "Search for commands..." if self.settings.ascii else "Search for commands…"
+            self.push_screen(CommandPalette(placeholder=placeholder, id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
         """The setup screen, when the app opens on it: as Textual's first screen it is drawn
@@ -343,12 +354,24 @@ class SteppingStonesApp(App[None]):
     def action_toggle_ascii(self) -> None:
         self.settings.ascii = not self.settings.ascii
         save_settings(self.settings)
-        self.set_class(self.settings.ascii, "-ascii")
+        self.show_ascii()
         self.notify("Suit symbols: " + ("ASCII" if self.settings.ascii else "Unicode"))
         if self.table is not None:
             from .render import Look
 
             self.table.look = Look(self.settings.ascii)
+
+    def show_ascii(self) -> None:
+        """Draw every screen as the ASCII setting now says: the app's class, the key lines (whose
+        keys are words in ASCII mode) and the setup screen's own choice."""
+        from .widgets import Choice, KeyBar
+
+        self.set_class(self.settings.ascii, "-ascii")
+        for screen in self.screen_stack:
+            for bar in screen.query(KeyBar):
+                bar.refresh()
+            for choice in screen.query("#ascii").results(Choice):
+                choice.value = "yes" if self.settings.ascii else "no"
 
     def action_cycle_colour(self) -> None:
         self.settings.colour = COLOURS[(COLOURS.index(self.settings.colour) + 1) % len(COLOURS)]

@@ -17,9 +17,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from ..ai.analysis import analysis_lines
-from ..engine import CONTRACTS, TRICKS, FollowRule, Goal, PastHand, Phase, PlayerView, Rules
-from ..explain import short_names
+from ..ai.analysis import analysis_lines, seen_by
+from ..engine import (
+    CONTRACTS,
+    NINE_HIGH,
+    NUM_SEATS,
+    SUIT_OF,
+    TRICKS,
+    FollowRule,
+    Goal,
+    PastHand,
+    Phase,
+    PlayerView,
+    Rules,
+    sorted_cards,
+)
+from ..explain import Teller, short_names
 from ..flow import TableState
 from . import hindsight
 from .host import host
@@ -55,8 +68,14 @@ class HandSummaryScreen(Dialog[None]):
     BINDINGS = [
         Binding("enter,space", "next_hand", "Next hand", id="next_hand", key_display="⏎"),
         Binding("enter,space", "final_result", "Final result", id="final_result", key_display="⏎"),
+        Binding("d", "deal", "The deal", id="deal"),
         Binding("escape", "close", "Go on", show=False),
     ]
+
+    def action_deal(self) -> None:
+        """All three hands as they were dealt: every card has been played, so all are known."""
+        self.app.push_screen(DealScreen(self.view.history[self.number - 1], self.view.players,
+                                        self.view.seat, Look(host(self).settings.ascii)))
 
     def __init__(self, view: PlayerView, number: int, next_line: str | None = None) -> None:
         """``next_line``: what Enter leads to, where it is not the deal of the next hand (at a
@@ -87,14 +106,43 @@ class HandSummaryScreen(Dialog[None]):
             yield Static(hand_summary(self.view, self.number, look), id="summary-text")
             yield Static(sheet_table(self.view, look), id="summary-sheet")
             yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
+        yield Static(self._go_on(False), id="summary-go-on")
+
+    def _go_on(self, more: bool) -> Text:
+        """The line under the summary: what Enter does, and when the box holds more than it
+        shows, that it does and which keys scroll it."""
         last = self.view.phase is Phase.OVER
         line = "Press Enter for the final result." if last else (self.next_line or "Press Enter to deal the next hand.")
-        yield Static(Text(line, style="italic"))
+        text = Text(line, style="italic")
+        if more:
+            text.append(f"  {Look(host(self).settings.ascii).down} more: Down or PgDn", style="bold")
+        return text
+
+    def _show_more(self) -> None:
+        """Say "more" while the box can still scroll down (it is cut at the bottom)."""
+        try:
+            scroll = self.query_one("#summary-scroll", VerticalScroll)
+            line = self.query_one("#summary-go-on", Static)
+        except NoMatches:
+            return
+        line.update(self._go_on(scroll.scroll_offset.y < scroll.max_scroll_y))
+
+    def _show_more_later(self) -> None:
+        self.call_after_refresh(self._show_more)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_more)
 
     def on_mount(self) -> None:
+        scroll = self.query_one("#summary-scroll", VerticalScroll)
+        scroll.focus()  # Up/Down and PgUp/PgDn scroll it
+        # after the refresh: while the box scrolls, the value watched is not yet the one shown
+        self.watch(scroll, "scroll_y", self._show_more_later, init=False)
+        self.watch(scroll, "virtual_size", self._show_more_later, init=False)
+        self.call_after_refresh(self._show_more)
         past = self.view.history[self.number - 1]
         answers = host(self).hindsight
-        found = answers.known(past)
+        found = answers.known(past, seen_by(self.view))
         if found is not None:
             self._show_analysis(found)
         else:
@@ -109,7 +157,7 @@ class HandSummaryScreen(Dialog[None]):
         """The solver works in a thread (a hand can take a few seconds); the summary is usable
         meanwhile, and the answer is kept for the review even if the summary has gone."""
         try:
-            found = answers.analyse(past, stop=stop)
+            found = answers.analyse(past, stop=stop, seen=seen_by(self.view))
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled and self.is_attached:
@@ -129,6 +177,49 @@ class HandSummaryScreen(Dialog[None]):
         lines = analysis_lines(found, self.view.players, self.view.seat)
         text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))
         widget.update(text)
+        self.call_after_refresh(self._show_more)
+
+
+class DealScreen(Dialog[None]):
+    """A finished hand's deal: each player's twelve cards as dealt, by suit, strongest first in
+    the hand's ranking (from the hand as everyone saw it: each seat's cards are those it played)."""
+
+    BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="close", key_display="Esc")]
+
+    def __init__(self, past: PastHand, players: tuple[str, str, str], you: int, look: Look) -> None:
+        super().__init__()
+        self.past = past
+        self.players = players
+        self.you = you
+        self.look = look
+
+    def body(self) -> ComposeResult:
+        yield Static(self._text(), id="deal-text")
+
+    def _text(self) -> Text:
+        past, look = self.past, self.look
+        names = short_names(self.players, 16, look.ellipsis)
+        ranking = past.declaration.ranking if past.declaration is not None else NINE_HIGH
+        t = Text(f"Hand {past.number} as it was dealt\n\n", style="bold")
+        for seat in range(NUM_SEATS):
+            name = "You" if seat == self.you else names[seat]
+            t.append(f"{name:<16} ", style="bold" if seat == past.declarer else "")
+            for suit_cards in _by_suit(past.played_by(seat), ranking):
+                for c in suit_cards:
+                    t.append_text(look.card(c))
+                    t.append(" ")
+                t.append(" ")
+            t.append("\n")
+        if past.declarer is not None and past.declaration is not None:
+            t.append(f"\n{'You' if past.declarer == self.you else names[past.declarer]} declared "
+                     f"{past.declaration.describe()}.", style="italic")
+        return t
+
+
+def _by_suit(mask: int, ranking: int) -> list[list[int]]:
+    """The cards of ``mask`` by suit, strongest first in ``ranking``."""
+    cards = sorted_cards(mask, ranking)
+    return [[c for c in cards if SUIT_OF[c] == suit] for suit in range(4) if any(SUIT_OF[c] == suit for c in cards)]
 
 
 class PanelScreen(Dialog[None]):
@@ -194,7 +285,9 @@ class LastTrickScreen(Dialog[None]):
             if seat == trick.winner:
                 t.append(f"  {look.win_mark} won the trick", style="bold")
             t.append("\n")
-        t.append(f"\n{name[trick.leader]} led; {name[trick.winner]} leads next.")
+        teller = Teller(name, view.seat)
+        t.append(f"\n{teller.subject(trick.leader, 'led')}; {teller.object(trick.winner)} "
+                 f"{'lead' if trick.winner == view.seat else 'leads'} next.")
         return t
 
 
@@ -306,9 +399,9 @@ def help_text(rules: Rules, look: Look) -> Group:
         "Each of you must declare every contract below once; when all three have played a contract, "
         "it is scored. The best total at the end wins.\n\n")
     t.append("Suits: ")
-    for s in range(4):
+    for s in range(4):  # two to a line: one line of four is cut, leaving a symbol or "(B)" alone
         t.append_text(look.suit_name(s))
-        t.append("  " if s < 3 else "\n\n")
+        t.append(("  ", "\n       ", "  ", "\n\n")[s])
     h(f"Contracts of this game ({rules.describe()})")
     parts: list[RenderableType] = [t]
     for c in in_play:

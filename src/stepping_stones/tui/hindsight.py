@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:  # the solver is loaded by the first analysis, not with the app
-    from ..ai.analysis import HandAnalysis
+    from ..ai.analysis import HandAnalysis, Seen
     from ..ai.solver import Solver
     from ..engine import PastHand
 
@@ -30,8 +30,8 @@ Outcome: TypeAlias = "HandAnalysis | str | None"
 """The analysis; or why there is none (a sentence); or None for a hand not played out."""
 
 
-def _key(past: PastHand) -> tuple[object, ...]:
-    return (past.declarer, past.declaration, past.plays, past.play_seats)
+def _key(past: PastHand, seen: Seen | None = None) -> tuple[object, ...]:
+    return (past.declarer, past.declaration, past.plays, past.play_seats, () if seen is None else seen.seats)
 
 
 class Stop:
@@ -67,26 +67,28 @@ class Hindsight:
         self._known: OrderedDict[tuple[object, ...], Outcome] = OrderedDict()
         self._lock = threading.Lock()
 
-    def known(self, past: PastHand) -> Outcome:
-        """The outcome for ``past`` if it has been worked out already, else None."""
+    def known(self, past: PastHand, seen: Seen | None = None) -> Outcome:
+        """The outcome for ``past`` (judged as ``seen`` says) if it has been worked out already, else None."""
         with self._lock:
-            return self._known.get(_key(past))
+            return self._known.get(_key(past, seen))
 
-    def analyse(self, past: PastHand, limit: int | None = None, stop: Stop | None = None) -> Outcome:
+    def analyse(self, past: PastHand, limit: int | None = None, stop: Stop | None = None,
+                seen: Seen | None = None) -> Outcome:
         """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``,
-        by default this one's ``limit``); slow the first time.  None, and nothing kept, if ``stop`` was
-        called."""
+        by default this one's ``limit``), its mistakes judged as ``seen`` says (``ai.analysis.judge``:
+        which cards were best on what their players could see); slow the first time.  None, and
+        nothing kept, if ``stop`` was called."""
         from ..ai.analysis import analyse_past
         from ..ai.solver import SearchLimit
 
-        key = _key(past)
+        key = _key(past, seen)
         with self._lock:
             if key in self._known:
                 return self._known[key]
         found: Outcome
         try:
             found = analyse_past(past, limit=self.limit if limit is None else limit,
-                                 watch=None if stop is None else stop.watch)
+                                 watch=None if stop is None else stop.watch, seen=seen)
         except SearchLimit:
             if stop is not None and stop.stopped:
                 return None

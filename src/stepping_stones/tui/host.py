@@ -42,6 +42,8 @@ class Host(Protocol):
 
     def apply_colour_mode(self) -> None: ...
 
+    def show_ascii(self) -> None: ...
+
 
 def host(node: DOMNode) -> Host:
     """The app hosting ``node``, with the services the screens use."""

@@ -26,25 +26,18 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from textual_plotext import PlotextPlot
 
 from ..engine import CONTRACTS, Rules
+from ..explain import plural
 from ..storage.library import HistoryEntry, Library, LibraryBusy, LibraryCancelled, LibraryError, Patience, PlayerStats
 from ..storage.records import RecordError, load_game
 from ..storage.session import HUMAN
 from .widgets import TooSmall
 
-SHORT = {
-    "win-no-trump": "Win NT",
-    "win-pick-trump": "Win T",
-    "lose-no-trump": "Lose NT",
-    "lose-pick-trump": "Lose T",
-    "win-last-6": "Last 6",
-    "may-trump": "May T",
-    "must-beat": "Must B",
-}
-
 
 def short_name(cid: str) -> str:
-    """A contract's name short enough for a chart's axis."""
-    return SHORT.get(cid, cid)
+    """A contract's name short enough for a chart's axis: the sheet's column label ("Win PT",
+    "Must Beat"), so that the chart and the sheet name a contract alike."""
+    contract = CONTRACTS.get(cid)
+    return cid if contract is None else contract.label or cid
 
 
 WAITING = "Waiting for the game library…"
@@ -159,7 +152,7 @@ class HistoryScreen(Screen[None]):
                          "and `stepping-stones library import PATH` brings in others.")
         else:
             done = sum(e.complete for e in self.entries)
-            title.append(f"  {len(self.entries)} games ({done} finished), newest first. "
+            title.append(f"  {plural(len(self.entries), 'game')} ({done} finished), newest first. "
                          "Enter: review the game   Escape: back", style="italic")
         self.query_one("#history-title", Static).update(title)
         for notice in self.notices:
@@ -217,7 +210,7 @@ def summary_text(stats: PlayerStats) -> Text:
         text.append(".")
         return text
     mean = stats.mean_points if stats.mean_points is not None else 0.0
-    text.append(f"\n{stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
+    text.append(f"\n{plural(stats.games, 'finished game')}, {stats.wins} won ({stats.shared_wins} shared), "
                 f"mean points {mean:+.2f}. ")
     if stats.include_assisted:
         text.append(f"Games with a hint or an undo included ({stats.assisted_games}).", style="italic")
@@ -226,8 +219,12 @@ def summary_text(stats: PlayerStats) -> Text:
     return text
 
 
-def contract_table(stats: PlayerStats) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), expand=True)
+_ASCII_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+"""``box.SIMPLE_HEAD`` (a line under the header only) drawn with ``-``."""
+
+
+def contract_table(stats: PlayerStats, ascii_only: bool = False) -> Table:
+    table = Table(box=_ASCII_HEAD if ascii_only else box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), expand=True)
     for title in ("contract", "games", "you", "others", "points", "firsts"):
         table.add_column(title, justify="left" if title == "contract" else "right", no_wrap=True)
     for cid, c in stats.per_contract.items():
@@ -314,7 +311,7 @@ class StatsScreen(Screen[None]):
             return
         summary.update(summary_text(stats))
         charts.display = stats.games > 0
-        table.update(contract_table(stats) if stats.per_contract else "")
+        table.update(contract_table(stats, self.app.has_class("-ascii")) if stats.per_contract else "")
         if stats.games == 0:
             return
         trend = self.query_one("#stats-trend", PlotextPlot)
@@ -322,9 +319,14 @@ class StatsScreen(Screen[None]):
         plt.clear_data()
         plt.clear_figure()
         xs = list(range(1, len(stats.trend) + 1))
-        plt.plot(xs, stats.trend, marker="braille")
-        plt.scatter(xs, stats.trend, marker="dot")
-        plt.hline(0)
+        ascii_only = self.app.has_class("-ascii")  # no braille, blocks or box drawing then
+        plt.plot(xs, stats.trend, marker="." if ascii_only else "braille")
+        plt.scatter(xs, stats.trend, marker="*" if ascii_only else "dot")
+        if ascii_only:
+            plt.frame(False)
+            plt.plot([xs[0], xs[-1]], [0, 0], marker="-")
+        else:
+            plt.hline(0)
         plt.title("Your points, game by game")
         plt.xticks([float(x) for x in xs] if len(xs) <= 10 else None)
         trend.refresh()
@@ -336,7 +338,10 @@ class StatsScreen(Screen[None]):
         mine = [stats.per_contract[c].mean_count or 0.0 for c in cids]
         others = [stats.per_contract[c].others_mean_count or 0.0 for c in cids]
         # plotext takes ``labels`` (its type stubs say ``label``, which it does not accept)
-        plt.multiple_bar([short_name(c) for c in cids], [mine, others], labels=["you", "others"])  # type: ignore[call-arg]
+        plt.multiple_bar([short_name(c) for c in cids], [mine, others], labels=["you", "others"],  # type: ignore[call-arg]
+                         marker="#" if ascii_only else None)
+        if ascii_only:
+            plt.frame(False)
         plt.title("Mean result per contract")
         bars.refresh()
 

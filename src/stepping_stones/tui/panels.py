@@ -38,7 +38,7 @@ from ..engine import (
     cards_of,
     play_seats,
 )
-from ..explain import Teller, plural, short_names
+from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look, sheet_table
@@ -85,7 +85,7 @@ class Scene:
     def hint_brief(self) -> str | None:
         """The hint in a line or two, for a log too small for all of it."""
         hint = self.table.hint
-        return None if hint is None else f"Hint: {hint.brief} (i: all of it)"
+        return None if hint is None else f"Hint: {hint.brief}{POINTER}"
 
 
 class Bound(Widget):
@@ -223,7 +223,7 @@ class TopBar(Panel):
         t = Text()
         t.append(rules.describe(brief=True), style="bold")
         t.append(look.sep)
-        t.append(f"Hand {n} of {rules.hands}" + (f" (+{n - rules.hands} redo)" if n > rules.hands else ""))
+        t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
         if hand is not None:
             t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
         if state.table.online:
@@ -398,12 +398,28 @@ def table_canvas(state: Scene, width: int, height: int) -> Text:
     elif trick.finished and hand.declaration is not None:
         reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
                                            hand.declaration.trump)
-        line = Text(f"Trick {trick.number}: ", style="bold")
-        line.append(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.")
-        canvas.put(height - 1, 0, line)
+        head = f"Trick {trick.number}: "
+        words = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
+                         look.ellipsis)
+        canvas.put(height - 1, 0, Text.assemble((head, "bold"), words))
     else:
         canvas.put(height - 1, 0, Text(f"Trick {trick.number}", style="bold"))
     return canvas.text()
+
+
+def fit_words(text: str, width: int, ellipsis: str) -> str:
+    """``text`` in ``width`` columns: its last clauses (after ``', '`` or ``'; '``) left out
+    until it fits, then, if it still does not, cut with an ellipsis.
+
+    >>> fit_words("You win it. L5 wins: the only Stone Lanterns, the others could not follow.", 50, "~")
+    'You win it. L5 wins: the only Stone Lanterns.'
+    """
+    while len(text) > width:
+        cut = max(text.rfind(", "), text.rfind("; "))
+        if cut <= 0:
+            return text[: max(0, width - len(ellipsis))] + ellipsis
+        text = text[:cut] + "."
+    return text
 
 
 HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
@@ -488,26 +504,49 @@ class LogPanel(Panel):
         return log_text(state, width, height, self.app.console)
 
 
+POINTER = " (i: all of it)"
+"""Ends a hint given in brief: the key that shows the whole of it."""
+
+
 def log_text(state: Scene, width: int, height: int, console: Console) -> Text:
     """The log's lines for a panel of ``width`` x ``height``: the message wrapped (in brief if the
-    whole of it does not fit), then the latest events, one line each."""
+    whole of it does not fit, cut with an ellipsis but keeping the key that shows it all), then
+    the latest events, each wrapped whole, newest last (an event too long for the rows left is
+    cut with an ellipsis)."""
     lines: list[Text] = []
+    ellipsis = state.look.ellipsis
     message = state.table.message
     if message:
         style = "bold red" if state.table.refusal else "bold"
         room = height if height <= 3 else height - 1  # a tall log keeps a line for the events
         wrapped = list(Text(message, style=style).wrap(console, width))
-        if len(wrapped) > room and not state.table.refusal and state.hint_brief:
-            wrapped = list(Text(state.hint_brief, style=style).wrap(console, width))
+        brief = state.hint_brief
+        if len(wrapped) > room and not state.table.refusal and brief:
+            wrapped = list(Text(brief, style=style).wrap(console, width))
+            if len(wrapped) > room:  # cut the brief itself, and keep its pointer
+                wrapped = list(Text(brief.removesuffix(POINTER), style=style).wrap(console, width))[:room]
+                wrapped[-1].truncate(width - len(POINTER) - 1)
+                wrapped[-1].append(ellipsis + POINTER, style=style)
         if len(wrapped) > room:
             wrapped = wrapped[:room]
             wrapped[-1].truncate(width - 1)
-            wrapped[-1].append("…" if not state.look.ascii else "~")
+            wrapped[-1].append(ellipsis)
         lines.extend(wrapped)
-    for event in state.events[-(height - len(lines)):] if height > len(lines) else ():
-        line = Text(event)
-        line.truncate(width, overflow="ellipsis")
-        lines.append(line)
+    rows = height - len(lines)
+    told: list[Text] = []
+    for event in reversed(state.events):
+        if rows <= 0:
+            break
+        event_lines = list(Text(event).wrap(console, width))
+        if len(event_lines) > rows:
+            if told:
+                break  # an older event that no longer fits whole is left out
+            event_lines = event_lines[:rows]
+            event_lines[-1].truncate(width - 1)
+            event_lines[-1].append(ellipsis)
+        told = event_lines + told
+        rows -= len(event_lines)
+    lines.extend(told)
     return Text("\n").join(lines)
 
 

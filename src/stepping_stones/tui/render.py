@@ -54,6 +54,11 @@ class Look:
         return "~" if self.ascii else "…"
 
     @property
+    def down(self) -> str:
+        """The mark of a box with more below: ``'↓'`` (``'v'`` in ASCII)."""
+        return "v" if self.ascii else "↓"
+
+    @property
     def dot(self) -> str:
         return "-" if self.ascii else "·"
 
@@ -117,6 +122,9 @@ def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
         table.add_column(c.label or c.id, justify="right", no_wrap=True)
     table.add_column("Total", justify="right", no_wrap=True)
     table.add_column("1st", justify="right", no_wrap=True)
+    tokens = view.rules.redo_tokens
+    if tokens:
+        table.add_column("Redo", no_wrap=True)  # who still holds a redo token
     redo = view.redone()
     totals = view.totals()
     firsts = view.firsts()
@@ -137,6 +145,8 @@ def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
             row.append(cell)
         row.append(Text(str(totals[seat]), style="bold"))
         row.append(Text(str(firsts[seat])))
+        if tokens:
+            row.append(Text("used", style="dim") if view.redo_spent[seat] else Text("held"))
         table.add_row(*row)
     return table
 

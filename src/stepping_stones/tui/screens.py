@@ -27,7 +27,7 @@ from ..engine import (
     PlayerView,
     sorted_cards,
 )
-from ..explain import short_names, simulate_command
+from ..explain import shell_lines, short_names, simulate_command
 from ..storage.safety import escape
 from .host import host
 from .render import NAME_WIDTH, Look, contract_line, result_text, sheet_table
@@ -101,7 +101,9 @@ class GameOverScreen(Screen[None]):
             command = simulate_command(self.seed, self.view.rules, self.levels)
             text.append(f"Deal seed: {escape(self.seed)}. To deal these cards again (your seat played by the "
                         f"{self.levels[0]} level):\n")
-            text.append(f"  {escape(command)}\n", style="bold not italic")
+            width = max(60, self.app.size.width - 8)  # the box's padding and the indent
+            for line in shell_lines(escape(command), width):  # broken only before an option
+                text.append(f"  {line}\n", style="bold not italic")
         text.append(keys)
         return text
 
@@ -259,7 +261,8 @@ class ReviewScreen(Screen[None]):
             ranking = hand.declaration.ranking if hand.declaration is not None else NINE_HIGH
             for seat in range(NUM_SEATS):
                 played_later = frame.full.played_by(seat) & ~hand.played_by(seat)
-                body.append(f"{name[seat]:<{NAME_WIDTH}} {hand.tricks_won(seat):>2} tricks  ")
+                won = hand.tricks_won(seat)
+                body.append(f"{name[seat]:<{NAME_WIDTH}} {won:>2} {'trick ' if won == 1 else 'tricks'}  ")
                 if frame.finished:
                     held = played_later
                 elif seat == view.seat:
@@ -281,7 +284,7 @@ class ReviewScreen(Screen[None]):
     def _show_analysis(self, frame: Frame) -> None:
         """What perfect play says of this position: a finished hand's analysis (solved in a
         worker the first time, then kept), nothing for the hand in progress."""
-        from ..ai.analysis import position_lines  # the first screen need not load the solver
+        from ..ai.analysis import position_lines, seen_by  # the first screen need not load the solver
         from . import hindsight
 
         try:
@@ -293,7 +296,7 @@ class ReviewScreen(Screen[None]):
                                style="dim") if frame.full.declaration is not None else "")
             return
         answers = host(self).hindsight
-        found = answers.known(frame.full)
+        found = answers.known(frame.full, seen_by(self.view))
         if found is None:
             widget.update(Text("Against perfect play: working it out...", style="dim"))
             stop = hindsight.Stop()
@@ -311,7 +314,9 @@ class ReviewScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self, answers: Hindsight, past: PastHand, stop: Stop, analyses: set[Callable[[], None]]) -> None:
         try:
-            answers.analyse(past, stop=stop)
+            from ..ai.analysis import seen_by
+
+            answers.analyse(past, stop=stop, seen=seen_by(self.view))
         finally:
             analyses.discard(stop)
         if not stop.stopped and not get_current_worker().is_cancelled:

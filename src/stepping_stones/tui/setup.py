@@ -17,9 +17,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Rules
-from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LENGTH, Setup
+from ..game.choices import AI_LEVEL_WORDS, AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LENGTH, Setup
 from ..storage.safety import names_problem
-from ..storage.settings import PACES, as_colour, as_pace, save_settings
+from ..storage.settings import ONLY_CARD, PACES, as_colour, as_pace, save_settings
 from .host import host
 from .widgets import Choice, KeyBar, TooSmall
 
@@ -91,6 +91,10 @@ class SetupScreen(Screen[None]):
                                  settings.colour, id="colour")
                     yield Choice("Symbols", [("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii),
                                  id="ascii")
+                    # the only legal card, mid-hand: played for you at the fast paces, always, or never
+                    only = dict(zip(ONLY_CARD, ("auto if fast/instant", "auto", "you play it"), strict=True))
+                    yield Choice("Forced card", [(only[o], o) for o in ONLY_CARD], settings.only_card,
+                                 id="only_card")
                 with VerticalScroll(id="setup-seats", can_focus=False):
                     yield Static("Players", classes="heading")
                     yield _field("Your name", Input(s.player, max_length=40, compact=True, id="player"))
@@ -100,6 +104,8 @@ class SetupScreen(Screen[None]):
                                                                   id=f"name{i}"))
                         level = s.levels[i] if s.levels[i] in AI_LEVELS else DEFAULT_AI_LEVEL
                         yield Choice(f"Seat {i + 1} level", levels, level, id=f"level{i}")
+                    yield Static("\n".join(f"{name}: {AI_LEVEL_WORDS[name]}" for name in AI_LEVELS),
+                                 id="setup-levels")
                     yield Static(id="setup-error")
             yield Static(self._describe(), id="setup-summary")
         yield KeyBar(id="setup-keys")
@@ -129,10 +135,13 @@ class SetupScreen(Screen[None]):
         elif sid == "redo_tokens":
             self._set_rules(redo_tokens=event.value == "yes")
         elif sid == "ascii":  # the display choices take effect now, and are kept once a game starts
-            host(self).settings.ascii = event.value == "yes"
-            self.app.set_class(host(self).settings.ascii, "-ascii")
+            if host(self).settings.ascii != (event.value == "yes"):
+                host(self).settings.ascii = event.value == "yes"
+                host(self).show_ascii()
         elif sid == "pace":
             host(self).settings.pace = as_pace(event.value)
+        elif sid == "only_card":
+            host(self).settings.only_card = next(o for o in ONLY_CARD if o == event.value)
         elif sid == "colour" and event.value != host(self).settings.colour:
             host(self).settings.colour = as_colour(event.value)
             host(self).apply_colour_mode()
@@ -160,6 +169,7 @@ class SetupScreen(Screen[None]):
     def action_start(self) -> None:
         setup = self.read_form()
         if setup is not None:
+            host(self).settings.remember(setup)  # the players, for the next launch
             save_settings(host(self).settings)
             host(self).start_new_game(setup)
 

@@ -8,9 +8,11 @@ from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
+from textual._context import active_app
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
+from textual.scrollbar import ScrollBarRender
 from textual.widgets import Static
 
 MIN_WIDTH = 80
@@ -28,6 +30,26 @@ def verb(name: str, third_person: str) -> str:
     return _PLAIN.get(third_person, third_person) if name == "You" else third_person
 
 
+class _WholeCells(ScrollBarRender):
+    """A scrollbar of whole cells only (a thumb of spaces in reverse): no block characters."""
+
+    VERTICAL_BARS = [" "] * 8
+    HORIZONTAL_BARS = [" "] * 8
+
+
+class Scrollbars(ScrollBarRender):
+    """Textual's scrollbars, except in an app drawn in ASCII only (the ``-ascii`` class): there
+    the thumb's finer ends, block characters such as ``▆``, are left out (``_WholeCells``).
+    ``app.py`` makes it every scrollbar's renderer."""
+
+    @classmethod
+    def render_bar(cls, *args: Any, **kwargs: Any) -> Any:
+        app = active_app.get(None)
+        if app is not None and app.has_class("-ascii"):
+            return _WholeCells.render_bar(*args, **kwargs)
+        return super().render_bar(*args, **kwargs)
+
+
 class TooSmall(Static):
     """Shown instead of a screen's content when the terminal is below 80x24."""
 
@@ -40,7 +62,7 @@ class TooSmall(Static):
             Text.assemble(
                 ("The window is too small for Stepping Stones.\n\n", "bold"),
                 f"It needs at least {MIN_WIDTH} columns and {MIN_HEIGHT} rows; "
-                f"this one is {w} x {h}.\n\nMake the window larger (or the font smaller) "
+                f"this one is {w}x{h}.\n\nMake the window larger (or the font smaller) "
                 "and the game comes back, exactly where it was.",
             )
         )
