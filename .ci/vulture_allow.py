@@ -14,3 +14,6 @@ _return_code  # tests/test_saving.py: what Textual's App.run sets when the app s
 log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request
 pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name
 dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads sys.dont_write_bytecode
+max_chance_nodes_in_history, make_py_observer  # openspiel/game.py: pyspiel's PyGame calls them by name
+current_player, _legal_actions, _apply_action, _action_to_string  # openspiel/game.py: pyspiel's PyState calls them
+set_from, string_from  # openspiel/observer.py: pyspiel's PyObserver calls them by name
