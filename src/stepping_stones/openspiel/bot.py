@@ -25,7 +25,7 @@ from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 from ..engine import Bid, Card, PlayerView
 from .game import SteppingStonesGame, SteppingStonesState, rules_of
 
-DEFAULT_SIMULATIONS = 30
+DEFAULT_SIMULATIONS = 75
 """Simulations per decision: about 1 s of CPU per decision on the project's machines
 (docs/ai.md, *ISMCTS*)."""
 UCT_C = 4.0
