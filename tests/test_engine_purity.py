@@ -11,7 +11,7 @@ from pathlib import Path
 
 import stepping_stones.engine as engine
 
-FORBIDDEN = {"textual", "rich", "pydantic", "platformdirs"}
+FORBIDDEN = {"textual", "rich", "pydantic", "platformdirs", "pyspiel", "open_spiel"}  # OpenSpiel: stepping_stones.openspiel only
 ENGINE_DIR = Path(engine.__file__).parent
 PACKAGE_DIR = ENGINE_DIR.parent
 
