@@ -182,3 +182,20 @@ def test_play_refuses_the_ismcts_seat(capsys):
 def test_docstring_examples(module: str):
     result = doctest.testmod(importlib.import_module(f"stepping_stones.openspiel.{module}"))
     assert result.failed == 0
+
+
+def test_the_ismcts_budget_is_a_count_of_simulations(monkeypatch):
+    game = _position("os-budget", 40)
+    seat = game.to_act
+    worlds = []
+    resampled = openspiel.SteppingStonesState.resampled
+
+    def counted(self, player, rng, prefix=None):
+        worlds.append(player)
+        return resampled(self, player, rng, prefix)
+
+    monkeypatch.setattr(openspiel.SteppingStonesState, "resampled", counted)
+    view = game.view(seat)
+    choose = ISMCTSAgent(7).choose_bid if view.phase is Phase.BIDDING else ISMCTSAgent(7).choose_card
+    choose(view, Seeds("os-budget").decision(game, seat))
+    assert worlds == [seat] * 7  # one world dealt for each simulation, for the seat to act
