@@ -36,3 +36,6 @@ states, state_for  # net/tables.py: Table's whole states, read by tests/test_net
 solve  # ai/solver.py: the one-call solve, used by tests/test_solver.py and scripts/measure_solver_ratio.py
 renderer  # tui/app.py: Textual's ScrollBar reads its class attribute renderer to draw every scrollbar
 VERTICAL_BARS, HORIZONTAL_BARS  # tui/widgets.py: Textual's ScrollBarRender reads them for a bar's ends
+max_chance_nodes_in_history, make_py_observer  # openspiel/game.py: pyspiel's PyGame calls them by name
+current_player, _legal_actions, _apply_action, _action_to_string  # openspiel/game.py: pyspiel's PyState calls them
+set_from, string_from  # openspiel/observer.py: pyspiel's PyObserver calls them by name

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..ai import LAB_LEVELS, LEVELS
+from ..ai import LAB_LEVELS, LAB_REASONS, LEVELS, BotError, factory_of, installed, is_spec, lab_seat
 from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
 from ..game.choices import SEED_LENGTH
 
@@ -75,23 +75,40 @@ def not_negative(text: str) -> int:
 
 
 def level(text: str) -> str:
-    """An argparse type: the name of an AI level (never a lab-only seat: see ``lab_level``)."""
-    if text in LAB_LEVELS:
+    """An argparse type: the name of an AI level (never a lab seat nor an outside bot: see ``lab_level``)."""
+    seat = lab_seat(text)
+    if seat is not None:
         raise argparse.ArgumentTypeError(
-            f"{text!r} sees every hand: it plays only in tournament and simulate (choose {', '.join(LEVELS)})")
+            f"{text!r} {LAB_REASONS[seat]}: it plays only in tournament and simulate (choose {', '.join(LEVELS)})")
+    if text not in LEVELS and (is_spec(text) or text in installed()):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is a bot from another package: it plays only in tournament, simulate and table bot "
+            f"(choose {', '.join(LEVELS)})")
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join(LEVELS)})")
     return text
 
 
-def lab_level(text: str) -> str:
-    """An argparse type for tournament and simulate: an AI level, or ``cheat`` (the lab's seat that
-    sees every hand)."""
-    if text in LAB_LEVELS:
-        return text
-    if text not in LEVELS:
-        raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join([*LEVELS, *LAB_LEVELS])})")
+def outside_level(text: str) -> str:
+    """An argparse type: a bot from another package, an installed entry point's name
+    (``stepping_stones.agents``) or ``module:factory``, checked to load (docs/bots.md)."""
+    try:
+        factory = factory_of(text)
+    except BotError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if factory is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {text!r} (choose {', '.join([*LEVELS, *LAB_LEVELS, 'ismcts-N', *installed()])}, "
+            "or module:factory for a bot from another package)")
     return text
+
+
+def lab_level(text: str) -> str:
+    """An argparse type for tournament and simulate: an AI level, a lab seat (``cheat``, which sees
+    every hand; ``ismcts`` or ``ismcts-N``, OpenSpiel's ISMCTS), or a bot from another package."""
+    if text in LEVELS or lab_seat(text) is not None:
+        return text
+    return outside_level(text)
 
 
 def three_lab_levels(text: str) -> list[str]:

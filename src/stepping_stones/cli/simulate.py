@@ -36,8 +36,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--games", type=positive, required=True,
                    help=f"number of games (at most {MAX_COUNT:,}; progress on standard error)")
     p.add_argument("--seats", type=three_lab_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
-                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)}, or {', '.join(LAB_LEVELS)}: "
-                   "a seat that sees every hand)")
+                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: "
+                   "cheat sees every hand, ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations a decision; "
+                   "or a bot from another package, module:factory or an installed name: docs/bots.md)")
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed, required=True,
                    help="seed of the deals and the AI seats (any text; the app shows its game's seed)")

@@ -7,9 +7,20 @@ import asyncio
 import json
 import sys
 
-from ..ai import LEVELS
+from ..ai import LAB_REASONS, LEVELS, lab_seat
 from ..engine import RulesError
-from .args import add_rules_arguments, positive, refuse, rules_from_args, seed
+from .args import add_rules_arguments, outside_level, positive, refuse, rules_from_args, seed
+
+
+def bot_level(text: str) -> str:
+    """An argparse type: the level of the bots ``table bot`` seats: an AI level, OpenSpiel's
+    ``ismcts``, or a bot from another package (docs/bots.md); never the lab's ``cheat``."""
+    if text in LEVELS:
+        return text
+    seat = lab_seat(text)
+    if seat == "cheat":
+        raise argparse.ArgumentTypeError(f"{text!r} {LAB_REASONS[seat]}: a table shows it only its own cards")
+    return text if seat is not None else outside_level(text)
 
 
 def seats(text: str) -> list[str]:
@@ -50,14 +61,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     new.add_argument("--seed", help=argparse.SUPPRESS)  # refused with the reason: the server deals
     new.add_argument("--json", action="store_true", help="print the table as JSON")
     new.set_defaults(run=run_new)
-    bot = tsub.add_parser("bot", help="seat bots that play random legal moves at a table",
-                          description="Take seats at a table with bots that play random legal moves as fast "
-                          "as the server answers, until the game is over.")
+    bot = tsub.add_parser("bot", help="seat bots at a table: random legal moves, an AI level, or your own bot",
+                          description="Take seats at a table with bots that play until the game is over: "
+                          "random legal moves as fast as the server answers, or with --level an AI level "
+                          "or a bot from another package (docs/bots.md).")
     bot.add_argument("code", help="the table's invite code")
     bot.add_argument("--server", required=True, metavar="URL", help="the server's address")
     bot.add_argument("--name", default="Bot", help="the bots' name (default Bot; the server numbers repeats)")
     bot.add_argument("--count", type=positive, default=1, help="how many seats to take (default 1)")
     bot.add_argument("--seed", type=seed, help="the bots' random seed")
+    bot.add_argument("--level", type=bot_level, metavar="LEVEL",
+                     help=f"play as this AI ({', '.join(LEVELS)}, ismcts) or as a bot from another package: an "
+                     "installed stepping_stones.agents entry point or module:factory (default: random legal moves)")
     bot.set_defaults(run=run_bot)
 
 
@@ -94,7 +109,9 @@ def run_new(args: argparse.Namespace) -> int:
 def run_bot(args: argparse.Namespace) -> int:
     from random import Random
 
-    from ..net.client import Refused, SeatClient, play_randomly
+    from ..ai import Agent, make_lab_ai
+    from ..engine import SteppingStonesError
+    from ..net.client import Refused, SeatClient, play_agent, play_randomly
     from ..net.viewcodec import view_from_json
 
     def say(line: str) -> None:
@@ -105,11 +122,21 @@ def run_bot(args: argparse.Namespace) -> int:
         async with SeatClient(args.server, code=args.code, name=name, notice=say) as client:
             welcome = await client.join()
             say(f"{welcome.name} sits in seat {welcome.seat}")
-            final = await play_randomly(client, Random(f"{args.seed}:{i}" if args.seed else None))
+            rng = Random(f"{args.seed}:{i}" if args.seed else None)
+            if args.level is None:
+                final = await play_randomly(client, rng)
+            else:
+                final = await play_agent(client, agents[i], rng)
             if i == 0 and final.view is not None:  # the game is over: say the result once
                 view = view_from_json(final.view)
                 print("game over: " + ", ".join(f"{name} {total:+d}" for name, total
                                                 in zip(view.players, view.totals(), strict=True)))
+
+    try:
+        agents: list[Agent] = [] if args.level is None else [make_lab_ai(args.level) for _ in range(args.count)]
+    except SteppingStonesError as exc:
+        say(str(exc))
+        return 2
 
     async def all_bots() -> None:
         await asyncio.gather(*(one(i) for i in range(args.count)))

@@ -33,8 +33,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "points with a 95% confidence interval, win rate and per-contract results.",
     )
     p.add_argument("--candidate", type=lab_level, required=True,
-                   help=f"level tested ({', '.join(LEVELS)}, or {', '.join(LAB_LEVELS)}: "
-                   "a seat that sees every hand, the ceiling of card play)")
+                   help=f"level tested ({', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: cheat sees "
+                   "every hand, the ceiling of card play, ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations "
+                   "a decision; or a bot from another package, module:factory or an installed name: docs/bots.md)")
     p.add_argument("--baseline", type=lab_level, required=True, help="level it plays against")
     p.add_argument("--deals", type=positive, required=True,
                    help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only "

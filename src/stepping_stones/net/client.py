@@ -26,6 +26,8 @@ from typing import Any
 import aiohttp
 from yarl import URL
 
+from ..ai import Agent, decide
+from ..engine import card_name
 from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
@@ -43,6 +45,7 @@ from .protocol import (
     checked_state,
     dump,
     parse_server,
+    view_from_json,
 )
 
 LOST = "the connection to the server was lost"
@@ -443,6 +446,27 @@ async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] 
     last = await _play(client, rng, latencies, on_state, think)
     assert isinstance(last, State)
     return last
+
+
+async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> State:
+    """Play the seat with ``agent`` (an ``ai.Agent``, such as a bot from another package) until the
+    game is over; the last state.  Each decision is made from the state's view alone, in a worker
+    thread so that the connection is still answered while the agent thinks."""
+    acted: tuple[int, int] | None = None
+    latest: Message | None = client.state
+    while True:
+        message = latest if latest is not None else await client.receive()
+        latest = None
+        if not isinstance(message, State):
+            continue
+        if is_over(message):
+            return message
+        if message.legal and message.view is not None and acted != (client.connections, message.seq):
+            acted = (client.connections, message.seq)
+            view = view_from_json(message.view)
+            action = await asyncio.to_thread(decide, agent, view, rng)
+            move = card_name(action) if isinstance(action, int) else str(action)
+            await client.act(move, message.seq)
 
 
 async def play_glances(client: SeatClient, rng: Random, latencies: list[float] | None = None,
