@@ -39,3 +39,10 @@ VERTICAL_BARS, HORIZONTAL_BARS  # tui/widgets.py: Textual's ScrollBarRender read
 max_chance_nodes_in_history, make_py_observer  # openspiel/game.py: pyspiel's PyGame calls them by name
 current_player, _legal_actions, _apply_action, _action_to_string  # openspiel/game.py: pyspiel's PyState calls them
 set_from, string_from  # openspiel/observer.py: pyspiel's PyObserver calls them by name
+
+# OpenSpiel calls a Python game's state by these names (pyspiel's State API).
+chance_outcomes, returns, resample_from_infostate  # openspiel/game.py
+# Test hooks and the lab's scripts (vulture scans src only).
+state_of, engine  # openspiel/game.py: a pyspiel state of an engine game, and back, for tests/test_openspiel.py
+with_settings  # ai/params.py: scripts/bid_screen.py and play_screen.py build the expert's settings from --param
+forget_seat  # storage/seats.py: tests/test_net_seat_return.py forgets a kept seat by its server and code

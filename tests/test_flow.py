@@ -6,7 +6,6 @@ import pytest
 
 from conftest import game_snapshot
 from game_support import run_until
-from stepping_stones.ai import RandomAI, decide
 from stepping_stones.engine import CARD_NAMES, CONTRACTS, PASS, IllegalCardError, Phase, Rules, Trick, parse_card
 from stepping_stones.explain import Teller, short_names
 from stepping_stones.flow import TRICK_HOLD, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn

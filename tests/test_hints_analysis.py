@@ -9,7 +9,7 @@ import random
 import pytest
 
 from game_support import brute_force, game_at
-from stepping_stones.ai import ExpertAI
+from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.analysis import analyse_hand, analysis_json, hint_for_game
 from stepping_stones.ai.hints import Hint, hint_for, hint_rng, ordinal, role, sure_winners
 from stepping_stones.cli import main
@@ -25,7 +25,7 @@ from stepping_stones.engine import (
     mask_of,
     parse_card,
 )
-from stepping_stones.game.match import Seeds
+from stepping_stones.game.match import Seeds, drive
 from stepping_stones.storage.records import record_from_game, write_record
 
 # --- hints -------------------------------------------------------------------------------

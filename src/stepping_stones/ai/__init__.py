@@ -13,8 +13,8 @@ from .base import Action, Agent, decide, sees_every_hand
 from .cheat import DoubleDummyAI
 from .expert import ExpertAI
 from .heuristic import HeuristicAI
-from .params import ExpertParams
 from .outside import GROUP, BotError, factory_of, installed, is_spec, load_factory, outside_agent
+from .params import ExpertParams
 from .random_ai import RandomAI
 
 LEVELS: dict[str, Callable[[], Agent]] = {

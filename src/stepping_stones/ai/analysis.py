@@ -67,6 +67,7 @@ class MistakeJSON(TypedDict):
     card: str
     better: list[str]
     cost: int
+    informed: bool  # best on what its player could know: counted apart, not a mistake
 
 
 class HandAnalysisJSON(TypedDict):

@@ -34,7 +34,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..ai.analysis import analyse_game, analysis_json
-
     from .args import prepare_solver
 
     game = game_from_file(args.file)

@@ -45,8 +45,8 @@ from .protocol import (
     checked_state,
     dump,
     parse_server,
-    view_from_json,
 )
+from .viewcodec import view_from_json
 
 LOST = "the connection to the server was lost"
 """The notice when the connection drops (``RemoteFlow`` then sends nothing until ``BACK``)."""

@@ -31,8 +31,9 @@ from ..engine import CARD_NAMES, Goal, IllegalActionError, PastHand, Phase, Play
 from ..explain import Teller, result_lines, sheet_lines, summary_lines
 from ..flow import HINT_OUT_OF_TURN
 from .door import Door, page_headers
-from .protocol import MAX_HANDS, ProtocolError, ViewJSON, view_from_json
+from .protocol import MAX_HANDS, ProtocolError, ViewJSON
 from .remote import HINTS_OFF, UNDO_OFF, hand_events, replica
+from .viewcodec import view_from_json
 
 __all__ = ["MAX_WORDS_REQUEST", "add_pages", "words_for"]
 

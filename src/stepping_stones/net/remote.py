@@ -604,5 +604,5 @@ def _turned_seats(message: State, by: int) -> list[SeatFacts]:
     return [message.seats[(s + by) % NUM_SEATS] for s in range(NUM_SEATS)]
 
 
-__all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "HandEvent", "RemoteFlow", "TableTurn", "hand_events", "refusal_of", "replica",
-           "seat_words", "turned"]
+__all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "HandEvent", "RemoteFlow", "TableTurn", "hand_events", "refusal_of",
+           "replica", "seat_words", "turned"]

@@ -9,10 +9,10 @@ A front end: it may import everything below it (``flow``, ``storage``, ``game``,
 """
 
 from .plain_mode import (
-    SAME_LEGAL,
     HELP,
     LONGEST_WORD,
     MAX_INPUT_LINE,
+    SAME_LEGAL,
     ByteLines,
     Hinter,
     Lines,
@@ -29,6 +29,7 @@ from .plain_mode import (
 
 __all__ = [
     "HELP",
+    "SAME_LEGAL",
     "LONGEST_WORD",
     "MAX_INPUT_LINE",
     "ByteLines",

@@ -41,6 +41,7 @@ class HistoryEntryJSON(TypedDict):
     winners: list[str]
     complete: bool
     assisted: bool
+    stood_in: list[list[int]]  # the hands a computer played for each seat (a table's stand-in)
     seed: str | None
 
 
@@ -62,6 +63,7 @@ class PlayerStatsJSON(TypedDict):
     shared_wins: int
     mean_points: float | None
     assisted_games: int
+    stand_in_games: int  # games in which a computer played part of the player's hands
     per_contract: dict[str, ContractStatsJSON]
 
 
