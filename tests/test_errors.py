@@ -18,9 +18,6 @@ CONTROL_FLOW = {
 }
 """Exceptions that are not refusals, by name, and why they stay apart from the root."""
 
-NOT_YET = {"TableError", "ProtocolError", "VersionMismatch", "DoorError", "Refused"}
-"""The table server's refusals (``net/``), which are being reorganised: they are to derive from
-the root too, and this list is to shrink to nothing."""
 
 
 def exception_classes() -> dict[str, type[BaseException]]:
@@ -39,9 +36,10 @@ def exception_classes() -> dict[str, type[BaseException]]:
 
 def test_every_refusal_of_the_package_derives_from_the_one_root():
     classes = exception_classes()
-    assert {"RecordError", "FileProblem", "LibraryError", "ClusterError", "NothingToHint", "BadMessage"} <= set(classes)
+    assert {"RecordError", "FileProblem", "LibraryError", "ClusterError", "NothingToHint", "BadMessage", "TableError",
+            "ProtocolError", "DoorError", "Refused"} <= set(classes)
     apart = {name for name, cls in classes.items() if not issubclass(cls, SteppingStonesError)}
-    assert apart == set(CONTROL_FLOW) | NOT_YET  # a new one derives from the root, or says here why not
+    assert apart == set(CONTROL_FLOW)  # a new one derives from the root, or says here why not
 
 
 def test_the_control_flow_exceptions_say_why_they_stay_apart():

@@ -44,7 +44,7 @@ def test_every_script_is_run_here():
               "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
               "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
               "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py",
-              "play_screen.py", "measure_analysis_speed.py"}
+              "play_screen.py", "measure_analysis_speed.py", "measure_ismcts_decisions.py", "play_logged.py"}
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
     elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py",
@@ -238,3 +238,15 @@ def test_play_screen(tmp_path):
     refused = run(*common, "--param", "no_such=1", check=False)
     assert refused.returncode != 0 and "the expert has no setting 'no_such'" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_measure_ismcts_decisions():
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    out = run("measure_ismcts_decisions.py", "--simulations", "2", "--games", "1", "--seed", "scripts-test").stdout
+    assert re.search(r"2 simulations: \d+ decisions, mean [\d.]+ s of CPU, max [\d.]+ s", out), out
+
+
+def test_play_logged():
+    out = run("play_logged.py", "--seed", "scripts-test", "--seats", "random,random,random").stdout
+    assert out.count("\nhand ") + out.startswith("hand ") == 12, out  # each of the 12 hands, as it ends
+    assert "totals [" in out

@@ -29,7 +29,8 @@ from stepping_stones.explain import Teller
 from stepping_stones.net import pages
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pages import MAX_WORDS_REQUEST
-from stepping_stones.net.protocol import State, view_from_json
+from stepping_stones.net.protocol import State
+from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.net.remote import hand_events
 from test_serve import CHROMIUM, _browser
 

@@ -27,7 +27,7 @@ import aiohttp
 from yarl import URL
 
 from ..ai import Agent, decide
-from ..engine import card_name
+from ..engine import SteppingStonesError, card_name
 from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
@@ -55,7 +55,7 @@ BACK = "back at the table"
 again on the state it holds)."""
 
 
-class Refused(Exception):
+class Refused(SteppingStonesError):
     """The server refused, or cannot be reached: one line for a person (``code``: the protocol's
     error code, when the server sent one)."""
 

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 
 from yarl import URL
 
+from ..engine import SteppingStonesError
+
 __all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "page_headers", "url_host"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
-class DoorError(ValueError):
+class DoorError(SteppingStonesError, ValueError):
     """The server cannot be opened as asked (a public host without a public URL, a bad URL)."""
 
 

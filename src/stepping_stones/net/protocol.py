@@ -63,7 +63,7 @@ Level = Literal["random", "heuristic", "expert"]
 assert set(AI_LEVELS) == {"random", "heuristic", "expert"}
 
 
-class ProtocolError(ValueError):
+class ProtocolError(SteppingStonesError, ValueError):
     """A message that is not one of the protocol's: one line, quoting nothing raw."""
 
     def __init__(self, message: str, code: ErrorCode = "bad-message") -> None:

@@ -51,7 +51,7 @@ _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).enco
 Clock = Callable[[], float]
 
 
-class TableError(Exception):
+class TableError(SteppingStonesError):
     """A refusal: ``code`` for programs (``protocol.Error.code``), the text for people, one line."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:

@@ -67,14 +67,14 @@ class SessionInfo(BaseModel):
     def _people_and_ai_seats(self) -> SessionInfo:
         if self.table:
             if all(level is not None for level in self.levels):
-                raise ValueError("a table's game has at least one person, a seat without an AI level")
+                raise ValueError("levels: a table's game has at least one person, a seat without an AI level")
             if any(hands and self.levels[seat] is not None for seat, hands in enumerate(self.stood_in)):
-                raise ValueError("a computer stands in only for a person")
+                raise ValueError("stood_in: a computer stands in only for a person")
             return self
         if self.levels[HUMAN] is not None:
-            raise ValueError("the person's seat (seat 0) has no AI level")
+            raise ValueError("levels: the person's seat (seat 0) has no AI level")
         if any(level is None for level in self.levels[1:]):
-            raise ValueError("seats 1 and 2 each need an AI level")
+            raise ValueError("levels: seats 1 and 2 each need an AI level")
         if any(self.stood_in):
             raise ValueError("only a table's game has stand-ins")
         return self
