@@ -183,7 +183,7 @@ def game() -> Game:
 # --- the test processes: bytecode written once, fewer garbage collections ------------------
 
 
-def pytest_configure() -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """Let this run write bytecode (``__pycache__``, and pytest's rewritten test modules) even
     where the environment says not to (``PYTHONDONTWRITEBYTECODE``, set on some machines): the
     test processes, and the apps, servers and commands the tests start (which inherit the
@@ -193,6 +193,20 @@ def pytest_configure() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
     fewer_collections()
+    if not hasattr(config, "workerinput"):  # the run's first process, before the test processes start
+        compile_solver_once()
+
+
+def compile_solver_once() -> None:
+    """Compile the solver's core into numba's cache before the test processes start (a fresh
+    install's first use, 10-15 s of CPU), so that every process and app of the run loads it from
+    the cache: an app started while it compiles would say so ("Preparing the exact solver"),
+    and its screen would then depend on whether this machine had compiled it before.  The tests
+    of the compiling itself use cache folders of their own (tests/test_solver_core.py)."""
+    from stepping_stones.ai.solver import compile_needed, compiled_core_problem
+
+    if compile_needed():
+        compiled_core_problem()  # loads it, compiling it once
 
 
 GC_THRESHOLDS = (50_000, 20, 20)

@@ -66,7 +66,8 @@ def test_a_table_that_cannot_be_written_pauses_and_goes_on_by_itself_once_it_can
                 state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
                 mover, other = (ann, bo) if state.waiting and state.waiting.seat == 0 else (bo, ann)
                 turn = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
-                seen = (await next_state(other, lambda s: s.seq == turn.seq)).seq
+                # Ann has had that state already (it is ``state``); Bo is still to read it
+                seen = state.seq if other is ann else (await next_state(other, lambda s: s.seq == turn.seq)).seq
 
                 store.full = True
                 await mover.act(turn.legal[0], turn.seq)

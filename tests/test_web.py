@@ -30,8 +30,8 @@ from stepping_stones.net import pages
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pages import MAX_WORDS_REQUEST
 from stepping_stones.net.protocol import State
-from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.net.remote import hand_events
+from stepping_stones.net.viewcodec import view_from_json
 from test_serve import CHROMIUM, _browser
 
 SUIT_WORDS = {"C": "Cherry Blossoms", "K": "Koi", "L": "Stone Lanterns", "B": "Bridges"}
@@ -477,7 +477,7 @@ def test_the_page_s_traffic_is_the_same_whoever_holds_the_cards_it_has_not_seen(
     takes the seat back with its secret (as after a reload), and every websocket frame and every
     ``/words`` answer it gets, and the table it draws, are the same at both tables, before and
     after it plays a card."""
-    from stepping_stones.net.tables import FileTableStore
+    from stepping_stones.net.journal import FileTableStore
     from stepping_stones.storage.records import record_from_game
     from test_net_hidden import SECRETS, _file, _position, _redealt
 
