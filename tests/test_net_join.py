@@ -16,6 +16,7 @@ from stepping_stones.engine import NUM_SEATS, Game, Phase, Rules, parse_bid
 from stepping_stones.game.match import Seeds
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.remote import turned
+from stepping_stones.plain import SAME_LEGAL
 
 
 async def _plain_client(url: str, code: str, home: Path, rng: Random) -> tuple[int, list[str], list[str]]:
@@ -28,6 +29,7 @@ async def _plain_client(url: str, code: str, home: Path, rng: Random) -> tuple[i
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     lines: list[str] = []
     before_reads: list[str] = []
+    legal: list[str] = []  # the legal actions as last given in full
     first = ["sheet", "hint", "undo", "nonsense"]  # commands first: each answered, then legal: again
     while True:
         raw = await proc.stdout.readline()
@@ -37,7 +39,9 @@ async def _plain_client(url: str, code: str, home: Path, rng: Random) -> tuple[i
         lines.append(line)
         if line.startswith("legal: "):
             before_reads.append(line)
-            answer = first.pop(0) if first else rng.choice(line[len("legal: "):].split(", "))
+            if line != SAME_LEGAL:  # a long list unchanged since it was given in full (issue 35)
+                legal = line[len("legal: "):].split(", ")
+            answer = first.pop(0) if first else rng.choice(legal)
             proc.stdin.write(answer.encode() + b"\n")
             await proc.stdin.drain()
     err = (await proc.stderr.read()).decode()

@@ -222,6 +222,7 @@ class RemotePlain(PlainTable):
         assert message is not None
         seq = message.seq
         self.describe_turn(view)
+        self._said = None  # a new turn: its list is given in full
         while True:
             self.prompt(view)
             line = self._line(seq)
