@@ -3,8 +3,8 @@ cursor, the bid being chosen, and the hint asked for and shown.
 
 ``GameFlow`` (a game on this machine) and ``net.RemoteFlow`` (a seat at a table server) both keep
 these with ``Choosing``; each says when the person may choose (``_may_choose``), what their view is
-(``_choosing_view``), how a change is published (``_change``) and what a hint shown does to the
-game (``_assist``).  Nothing here imports Textual.
+(``_choosing_view``) and what a hint shown does to the game (``_assist``), and publishes each change
+with ``Publisher`` (``_change``).  Nothing here imports Textual.
 """
 
 from __future__ import annotations

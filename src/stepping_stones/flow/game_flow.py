@@ -39,8 +39,7 @@ Textual or a front end.  Imported by the front ends (``tui``, ``plain``) and ``c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,7 +60,8 @@ from ..game.match import Match, Request
 from ..storage.session import HUMAN, Session
 from ..storage.settings import PACE_DELAYS, Settings
 from .choosing import Choosing, HintRequest
-from .state import LOG_KEPT, BidChoice, Event, TableState, bid_options
+from .publisher import Publisher
+from .state import LOG_KEPT, BidChoice, TableState, bid_options
 from .steps import AiTurn, GameOver, HandSummary, NextStep, PersonTurn
 
 TRICK_HOLD = 0.6
@@ -77,7 +77,7 @@ def level_of(name: str | None) -> str:
     return name if name in LEVELS else DEFAULT_LEVEL
 
 
-class GameFlow(Choosing):
+class GameFlow(Publisher, Choosing):
     """One game with a person at seat 0, whatever shows it."""
 
     def __init__(self, session: Session, settings: Settings, seats: list[Agent | None] | None = None) -> None:
@@ -88,31 +88,25 @@ class GameFlow(Choosing):
         self.seats = seats
         self.match = self._match(session.game)
         self.teller = Teller(session.game.players, HUMAN)
-        self._subscribers: list[Callable[[TableState], None]] = []
+        self._start_publishing()
         # Hands whose summary was shown: after a resume the hand in progress still gets its
         # summary, and a finished hand whose summary may not have been seen shows it again.
         self._summarized = max(0, len(session.game.log) - 1)
         self._path: Path | None = None
         self._told_problem = session.problem  # the front end says the problem it starts with
-        # --- the table's own facts, which the state carries ---
-        self._log: list[Event] = []
+        # --- the table's own facts, which the state carries (the log and refusal: ``Publisher``) ---
         self._log_at: list[tuple[int, int, int]] = []  # where the game stood as each event was told
-        self._told = 0
         self._start_choosing()
-        self._refusal: str | None = None
         self._summary: int | None = None
         self._over = False
         # --- work out elsewhere: the one request of each kind whose answer is taken ---
         self._asked: Request | None = None  # the AI seat's request now out
         self._held: tuple[Request, Action] | None = None  # its answer, waiting for the pace
         self._closed = False
-        # --- publishing ---
         self._view: PlayerView | None = None  # the person's view of the game as it is now
-        self._depth = 0
-        self._dirty = False
         if session.game.log:
             self._tell("resume", "Game resumed where it stopped.")
-        self._state = self._build()
+        self._publish()
 
     def _match(self, game: Game) -> Match:
         # A faulty AI answer is replaced by a legal one: a person's game never stops on it.
@@ -136,11 +130,6 @@ class GameFlow(Choosing):
         return self._view
 
     @property
-    def state(self) -> TableState:
-        """What the table shows now."""
-        return self._state
-
-    @property
     def problem(self) -> str | None:
         """Why the game is not being saved, or None."""
         return self.session.problem
@@ -149,31 +138,7 @@ class GameFlow(Choosing):
     def assisted(self) -> bool:
         return self.session.info.assisted
 
-    # --- publishing ------------------------------------------------------------------
-
-    def subscribe(self, subscriber: Callable[[TableState], None]) -> None:
-        """Hand every new state to ``subscriber`` (called on the thread that changed the flow)."""
-        self._subscribers.append(subscriber)
-
-    def refresh(self) -> None:
-        """Publish again: something the state shows from outside the game changed (the pace)."""
-        with self._change():
-            self._dirty = True
-
-    @contextmanager
-    def _change(self) -> Iterator[None]:
-        """One change, however many steps it takes: the state is built and published once, at
-        the end of the outermost change (also when it ends in a refusal)."""
-        self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if self._depth == 0 and self._dirty:
-                self._dirty = False
-                self._state = self._build()
-                for subscriber in list(self._subscribers):
-                    subscriber(self._state)
+    # --- publishing (``Publisher``: subscribe, refresh, one state per change) ---------------
 
     def _game_changed(self) -> None:
         self._view = None
@@ -216,7 +181,7 @@ class GameFlow(Choosing):
             got = self._next()
         if isinstance(got, AiTurn):
             return got
-        view = self._state.view
+        view = self.state.view
         if got is HandSummary:
             assert self._summary is not None
             return HandSummary(self._summary, view)
@@ -381,22 +346,18 @@ class GameFlow(Choosing):
         self._refusal = None
         self._clear_hint()
 
-    def _refuse(self, why: str) -> None:
-        self._refusal = why
-        self._dirty = True
-
     # --- the cursor and the bid being chosen -------------------------------------------
 
     # Moving the cursor and choosing the bid: ``Choosing``.
 
     def _choosing_state(self) -> TableState:
-        return self._state
+        return self.state
 
     def _choosing_view(self) -> PlayerView:
         return self.view()
 
     def _may_choose(self) -> bool:
-        return self._state.thinking is None
+        return self.state.thinking is None
 
     def _assist(self) -> None:
         self.mark_assisted()
@@ -482,12 +443,9 @@ class GameFlow(Choosing):
             self._tell("puddle", self.teller.puddle(bidder), bidder)
 
     def _tell(self, kind: str, text: str, seat: int | None = None, trick: Trick | None = None) -> None:
-        self._log.append(Event(kind, text, seat, trick))
-        self._log_at.append(self._position())
-        del self._log[:-LOG_KEPT]
+        self._log_at.append(self._position())  # kept beside the log, so that an undo can take events out
         del self._log_at[:-LOG_KEPT]
-        self._told += 1
-        self._dirty = True
+        super()._tell(kind, text, seat, trick)
 
     def _position(self) -> tuple[int, int, int]:
         """(hands dealt, bids, cards) of the game now: how far it has gone."""

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -47,8 +46,8 @@ from ..engine import (
     sorted_cards,
 )
 from ..explain import Teller
-from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn
-from ..flow.state import LOG_KEPT, BidChoice, Event, TableState, bid_options
+from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
+from ..flow.state import BidChoice, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import BACK, LOST
 from .connection import Connection
@@ -137,11 +136,13 @@ class TableTurn:
 # --- the flow -----------------------------------------------------------------------------------
 
 
-class RemoteFlow(Choosing):
+class RemoteFlow(Publisher, Choosing):
     """A seat at a table on a server, as the front ends drive a game (``flow.TableFlow``).
 
     ``receive`` takes each ``State`` the server sends (on the front end's thread), ``notice`` a
     line about the connection; ``send(move, seq)`` is how a bid or card goes to the server."""
+
+    NOTHING_YET = NOT_STARTED
 
     def __init__(self, welcome: Welcome, send: Callable[[str, int], None], *, file_games: bool = True,
                  auto_last_card: bool = True, take_back: str = "type back",
@@ -158,16 +159,12 @@ class RemoteFlow(Choosing):
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
         self.message: State | None = None  # the server's last state, as it was sent
-        self._subscribers: list[Callable[[TableState], None]] = []
-        self._state: TableState | None = None
+        self._start_publishing()  # no state until the server's first view has come (``_ready``)
         self._view: PlayerView | None = None  # the person's view, turned (seat 0)
         self._teller: Teller | None = None
         self._told_in: dict[int, int] = {}  # events told of each hand, by its number
         self._told_whole: set[int] = set()  # finished hands told to their end
-        self._log: list[Event] = []
-        self._told = 0
         self._start_choosing()
-        self._refusal: str | None = None
         self._summarized = 0  # hands whose summary was shown
         self._summary: int | None = None
         self._over = False
@@ -175,21 +172,13 @@ class RemoteFlow(Choosing):
         self._path: Path | None = None
         self._problem: str | None = None
         self._assisted = False
-        self._depth = 0
-        self._dirty = False
         self.closed = False
 
     # --- reading ---------------------------------------------------------------------------
 
     @property
     def started(self) -> bool:
-        return self._state is not None
-
-    @property
-    def state(self) -> TableState:
-        if self._state is None:
-            raise WrongPhaseError(NOT_STARTED)
-        return self._state
+        return self._latest is not None
 
     @property
     def help(self) -> bool:
@@ -201,21 +190,8 @@ class RemoteFlow(Choosing):
         """The person's seat at the server's table (the record's numbering)."""
         return self.welcome.seat
 
-    def subscribe(self, subscriber: Callable[[TableState], None]) -> None:
-        self._subscribers.append(subscriber)
-
-    @contextmanager
-    def _change(self) -> Iterator[None]:
-        self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if self._depth == 0 and self._dirty and self._view is not None:
-                self._dirty = False
-                self._state = self._build()
-                for subscriber in list(self._subscribers):
-                    subscriber(self._state)
+    def _ready(self) -> bool:
+        return self._view is not None  # a state is built once the server has sent a view
 
     def seconds_left(self) -> float | None:
         """How long the table still waits for the person's action before a computer takes the seat
@@ -229,8 +205,7 @@ class RemoteFlow(Choosing):
         """A second has passed: the state's "Your turn" line says how long is left before a computer
         takes the seat."""
         if self._turn_since is not None and self._my_turn():
-            with self._change():
-                self._dirty = True
+            self.refresh()
 
     def _facts(self, message: State) -> tuple[tuple[str, ...], str | None]:
         by = self.seat
@@ -354,15 +329,13 @@ class RemoteFlow(Choosing):
         with self._change():
             self._sent = None
             self.online = False
-            self._refusal = NOT_SENT.format(token=token)
-            self._dirty = True
+            self._refuse(NOT_SENT.format(token=token))
 
     def refused(self, line: str) -> None:
         """The server refused the person's last action: nothing changed; say why."""
         with self._change():
             self._sent = None
-            self._refusal = line
-            self._dirty = True
+            self._refuse(line)
 
     def _start_turn(self) -> None:
         view = self._view
@@ -387,12 +360,6 @@ class RemoteFlow(Choosing):
         return self.message is not None and self.message.seats[self.seat].stand_in
 
     # --- telling ---------------------------------------------------------------------------------
-
-    def _tell(self, kind: str, text: str, seat: int | None = None, trick: Trick | None = None) -> None:
-        self._log.append(Event(kind, text, seat, trick))
-        del self._log[:-LOG_KEPT]
-        self._told += 1
-        self._dirty = True
 
     def _tell_game(self, view: PlayerView) -> None:
         """Tell what happened since the last view: every hand's events not told yet."""
@@ -509,17 +476,16 @@ class RemoteFlow(Choosing):
         message = self.message
         token = str(action) if not isinstance(action, int) else _card_name(action)
         if not self.online and message is not None and message.legal and self._sent is None:
-            self._refusal = NOT_SENT.format(token=token)
-            self._dirty = True
-            raise WrongPhaseError(self._refusal)
+            unsent = NOT_SENT.format(token=token)
+            self._refuse(unsent)
+            raise WrongPhaseError(unsent)
         if view is None or message is None or not self._my_turn():
             raise WrongPhaseError("it is not your turn")
         if token not in message.legal:
             refusal = refusal_of(view, action)
             if refusal is None:
                 refusal = WrongPhaseError(f"{token} cannot be made now")
-            self._refusal = self._teller.refusal(refusal) if self._teller is not None else str(refusal)
-            self._dirty = True
+            self._refuse(self._teller.refusal(refusal) if self._teller is not None else str(refusal))
             raise refusal
         self._sent = message.seq
         self._refusal = None
@@ -544,8 +510,7 @@ class RemoteFlow(Choosing):
 
     def undo(self) -> bool:
         with self._change():
-            self._refusal = UNDO_OFF
-            self._dirty = True
+            self._refuse(UNDO_OFF)
         return False
 
     # --- the cursor and the bid being chosen -----------------------------------------------------
@@ -553,7 +518,7 @@ class RemoteFlow(Choosing):
     # Moving the cursor and choosing the bid: ``Choosing``.
 
     def _choosing_state(self) -> TableState | None:
-        return self._state
+        return self._latest
 
     def _choosing_view(self) -> PlayerView | None:
         return self._view
@@ -572,12 +537,10 @@ class RemoteFlow(Choosing):
         with self._change():
             view = self._view
             if not self.help:
-                self._refusal = HINTS_OFF
-                self._dirty = True
+                self._refuse(HINTS_OFF)
                 return None
             if view is None or not self._my_turn():
-                self._refusal = HINT_OUT_OF_TURN
-                self._dirty = True
+                self._refuse(HINT_OUT_OF_TURN)
                 return None
             return self._ask_hint_for(view)
 
