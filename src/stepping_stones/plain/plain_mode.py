@@ -329,6 +329,39 @@ class PlainTable:
         return f"Hint: {token}. {reason}{marked}"
 
 
+    # --- the loop: the same for every flow; what differs is each flow's own ---------------
+
+    def play(self) -> int:
+        """Play to the end (or until the person quits or the input ends); the exit status."""
+        try:
+            while True:
+                step = self.flow.next_step()
+                if isinstance(step, HandSummary):
+                    self.flow.summary_seen()  # told as the state showed it
+                elif isinstance(step, PersonTurn):
+                    self.ask(step.view)
+                elif isinstance(step, GameOver):
+                    return self.game_over(step.path)
+                else:
+                    self.others(step)
+        except (Quit, KeyboardInterrupt) as why:
+            return self.stopped(why)
+        finally:
+            self.out.flush()
+
+    def others(self, step: object) -> None:
+        """A step that is not the person's: an AI seat's turn here, the others' at a table."""
+        raise NotImplementedError
+
+    def game_over(self, path: Path | None) -> int:
+        """The game is over (filed at ``path``, or not): say so; the exit status."""
+        raise NotImplementedError
+
+    def stopped(self, why: Quit | KeyboardInterrupt) -> int:
+        """The person stopped (or the input ended) before the end: say what became of the game;
+        the exit status."""
+        raise NotImplementedError
+
 
 class PlainGame(PlainTable):
     """One game on this machine told in sentences (``GameFlow``): the game is saved as it goes,
@@ -362,33 +395,26 @@ class PlainGame(PlainTable):
         self.say(f"record: {escape(str(path))}")
         return 0
 
-    def play(self) -> int:
-        """Play to the end (or until the person quits or the input ends); the exit status."""
+    def others(self, step: object) -> None:
+        """An AI seat's turn: its answer, worked out now."""
+        assert isinstance(step, AiTurn)
+        self.local.ai_answered(step.request, step.request.answer())
+
+    def game_over(self, path: Path | None) -> int:
+        return self.filed(path)
+
+    def stopped(self, why: Quit | KeyboardInterrupt) -> int:
+        """The game is saved (one more try if saving failed), and the person told how to go on."""
         flow = self.local
-        try:
-            while True:
-                step = flow.next_step()
-                if isinstance(step, HandSummary):
-                    flow.summary_seen()  # told as the state showed it
-                elif isinstance(step, AiTurn):
-                    flow.ai_answered(step.request, step.request.answer())
-                elif isinstance(step, PersonTurn):
-                    self.ask(step.view)
-                else:
-                    assert isinstance(step, GameOver)
-                    return self.filed(step.path)
-        except (Quit, KeyboardInterrupt) as why:
-            if flow.problem:
-                flow.session.save()  # one more try: the folder may be writable again
-            flow.session.release()
-            if flow.problem:
-                self.say(f"The game could not be saved: {flow.problem}.")
-                return 1
-            stop = "The input ended" if str(why) == "end of input" else "You stopped"
-            self.say(f"{stop}: the game is saved. Run stepping-stones play --plain --resume to carry on.")
-            return 0
-        finally:
-            self.out.flush()
+        if flow.problem:
+            flow.session.save()  # one more try: the folder may be writable again
+        flow.session.release()
+        if flow.problem:
+            self.say(f"The game could not be saved: {flow.problem}.")
+            return 1
+        stop = "The input ended" if str(why) == "end of input" else "You stopped"
+        self.say(f"{stop}: the game is saved. Run stepping-stones play --plain --resume to carry on.")
+        return 0
 
 
 def start(options: Options, settings: Settings, out: TextIO) -> Session | None:

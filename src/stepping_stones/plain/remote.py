@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow import GameOver, HandSummary, PersonTurn
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import Error, Invite, SeatFacts, State, Welcome
@@ -310,30 +309,28 @@ class RemotePlain(PlainTable):
         return 0
 
     def play(self) -> int:
-        flow = self.remote
+        """``PlainTable``'s loop, which ends with status 1 if the connection ends for good."""
         try:
-            while True:
-                step = flow.next_step()
-                if isinstance(step, HandSummary):
-                    flow.summary_seen()
-                elif isinstance(step, GameOver):
-                    self.say(*flow.stand_in_lines())
-                    status = self.filed(step.path)
-                    if self.offer_again:
-                        self.next_code = self.again()
-                    return status
-                elif isinstance(step, PersonTurn):
-                    try:
-                        self.ask(step.view)
-                    except _Lost:
-                        return 1
-                elif not self.wait():
-                    return 1
-        except (Quit, KeyboardInterrupt):
-            self.say(left(self.remote.welcome, self.connection.server))
-            return 0
-        finally:
-            self.out.flush()
+            return super().play()
+        except _Lost:
+            return 1
+
+    def others(self, step: object) -> None:
+        """The others' turn (or the table's): wait for the server, answering lines meanwhile."""
+        if not self.wait():
+            raise _Lost
+
+    def game_over(self, path: Path | None) -> int:
+        self.say(*self.remote.stand_in_lines())
+        status = self.filed(path)
+        if self.offer_again:
+            self.next_code = self.again()
+        return status
+
+    def stopped(self, why: Quit | KeyboardInterrupt) -> int:
+        """The seat is kept on the server: say how to take it back."""
+        self.say(left(self.remote.welcome, self.connection.server))
+        return 0
 
 
 def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO,
