@@ -29,7 +29,7 @@ from .cards import *  # noqa: F403 (each module's __all__ is the list of its pub
 from .contracts import *  # noqa: F403
 from .errors import *  # noqa: F403
 
-_LATER = ("bids", "hand", "log", "scoring", "view", "game")
+_LATER = ("bids", "hand", "log", "scoring", "refusals", "view", "game")
 """The modules loaded when one of their names is first asked for, in the order they import each other."""
 
 if TYPE_CHECKING:  # mypy takes the names from these; at run time __getattr__ loads them

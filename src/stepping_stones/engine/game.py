@@ -31,17 +31,11 @@ from typing import TypeAlias
 
 from .bids import PASS, Bid, Declaration, Pass, parse_bid  # noqa: F401 (the docstrings' examples use parse_bid)
 from .cards import (
-    BIT,
-    CARD_NAMES,
     FULL_DECK,
     HAND_SIZE,
     NUM_CARDS,
     NUM_SEATS,
     RANKINGS,
-    STRENGTH,
-    SUIT_MASK_OF,
-    SUIT_NAMES,
-    SUIT_OF,
     Card,
     Mask,
     Seat,
@@ -49,28 +43,17 @@ from .cards import (
     format_cards,
 )
 from .cards import deal as deal_cards
-from .contracts import CONTRACTS, FOLLOW_SPECS, Contract, Rules
+from .contracts import Contract, Rules
 from .errors import (
-    BidSyntaxError,
-    CardNotHeldError,
-    ContractNotInPlayError,
-    ContractRecordedError,
-    GameOverError,
     IllegalActionError,
-    IllegalCardError,
     InvalidDealError,
-    MustBeatError,
-    MustDeclareError,
-    MustFollowError,
     NothingToPopError,
-    RedoError,
     RulesError,
-    TrumpError,
-    UnknownContractError,
     WrongPhaseError,
 )
 from .hand import HandState
 from .log import HandLog, Phase
+from .refusals import bid_refusal, card_refusal, phase_refusal
 from .view import PastHand, PlayerView, _Scored
 
 # The public names, re-exported by the engine's face (__init__.py).
@@ -256,55 +239,14 @@ class Game(_Scored):
         return bids
 
     def verify_bid(self, bid: Bid) -> None:
-        """Raise the precise ``IllegalBidError`` (or phase error) if ``bid`` is not allowed now."""
+        """Raise the precise ``IllegalBidError`` (or phase error) if ``bid`` is not allowed now
+        (``refusals.bid_refusal``, which a seat's view checks with too)."""
         seat = self.bidder
         if seat is None:
             raise self._phase_error(Phase.BIDDING)
-        name = self.players[seat]
-        if isinstance(bid, Pass):
-            if self.in_puddle:
-                raise MustDeclareError(
-                    f"{name} is in the puddle and must declare one of their open contracts", seat
-                )
-            return
-        if not isinstance(bid, Declaration):
-            raise BidSyntaxError(f"{bid!r} is not a bid", seat)
-        contract = bid.contract
-        if not isinstance(contract, Contract) or CONTRACTS.get(contract.id) != contract:
-            raise UnknownContractError(f"there is no contract called {getattr(contract, 'id', contract)!r}", seat)
-        if contract.id not in self.sheet:
-            if self.rules.omit == contract.id:
-                raise ContractNotInPlayError(f"{contract.name} is left out of this short game", seat)
-            raise ContractNotInPlayError(
-                f"{contract.name} is not in the {self.rules.contract_set} set", seat
-            )
-        if bid.ranking not in RANKINGS or isinstance(bid.ranking, bool):
-            raise BidSyntaxError("the ranking must be 9 (9 high) or 1 (1 high)", seat)
-        if contract.picks_trump and bid.trump is None:
-            raise TrumpError(f"{contract.name} needs a trump suit", seat)
-        if not contract.picks_trump and bid.trump is not None:
-            raise TrumpError(f"{contract.name} has no trump suit", seat)
-        if bid.trump is not None and (bid.trump not in range(4) or isinstance(bid.trump, bool)):
-            raise BidSyntaxError("the trump must be a suit", seat)
-        if not isinstance(bid.redo, bool):
-            raise BidSyntaxError("a declaration spends a redo token or not (True or False)", seat)
-        recorded = self.sheet[contract.id][seat] is not None
-        if bid.redo:
-            if not self.rules.redo_tokens:
-                raise RedoError("redo tokens are not in use in this game", seat)
-            if self.redo_spent[seat]:
-                raise RedoError(f"{name} has already spent their redo token", seat)
-            if self.in_puddle:
-                raise RedoError(
-                    f"{name} is in the puddle and must declare an open contract, not a redo", seat
-                )
-            if not recorded:
-                raise RedoError(
-                    f"{name} has not recorded {contract.name} yet, so it cannot be redone", seat
-                )
-        elif recorded:
-            hint = " (only a redo token allows it again)" if self.has_redo(seat) else ""
-            raise ContractRecordedError(f"{name} has already recorded {contract.name}{hint}", seat)
+        refusal = bid_refusal(bid, seat, self.players, self.rules, self.sheet, self.redo_spent, self.in_puddle)
+        if refusal is not None:
+            raise refusal
 
     def can_bid(self, bid: Bid) -> bool:
         """Whether ``bid`` is allowed now."""
@@ -342,44 +284,18 @@ class Game(_Scored):
         return list(cards_of(self.legal_cards_mask()))
 
     def verify_play(self, card: Card) -> None:
-        """Raise the precise ``IllegalCardError`` (or phase error) if ``card`` may not be played now."""
+        """Raise the precise ``IllegalCardError`` (or phase error) if ``card`` may not be played now
+        (``refusals.card_refusal``, which a seat's view checks with too)."""
         if self.phase is not Phase.PLAY:
             raise self._phase_error(Phase.PLAY)
         state = self.log[-1].state
+        if type(card) is int and 0 <= card < NUM_CARDS and state.legal_mask() >> card & 1:
+            return  # a legal card, at once: the words of a refusal are worked out only for one
         seat = state.turn
-        name = self.players[seat]
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
-            raise IllegalCardError(f"{card!r} is not a card", seat)
-        bit = BIT[card]
-        hand = state.hands[seat]
-        if not hand & bit:
-            raise CardNotHeldError(f"{name} does not hold {CARD_NAMES[card]}", seat, card)
-        if state.legal_mask() & bit:
-            return
-        trick = state.current_trick()
-        led_suit = SUIT_OF[trick[0][1]]
-        holding = hand & SUIT_MASK_OF[trick[0][1]]
-        spec = FOLLOW_SPECS[state.contract.follow]
-        if spec.beat_led and holding & state.beat:
-            best = max(
-                (c for _, c in trick if SUIT_OF[c] == led_suit),
-                key=STRENGTH[state.ranking].__getitem__,
-            )
-            raise MustBeatError(
-                f"{name} must beat {CARD_NAMES[best]} "
-                f"(holds {format_cards(holding & state.beat)})",
-                seat, card, best, holding & state.beat,
-            )
-        if spec.trump_over and state.trump is not None and led_suit != state.trump:
-            raise MustFollowError(
-                f"{name} must follow {SUIT_NAMES[led_suit]} or play a trump "
-                f"(holds {format_cards(holding)})",
-                seat, card, led_suit, holding,
-            )
-        raise MustFollowError(
-            f"{name} must follow {SUIT_NAMES[led_suit]} (holds {format_cards(holding)})",
-            seat, card, led_suit, holding,
-        )
+        refusal = card_refusal(card, seat, self.players, state.hands[seat], state.current_trick(), state.contract,
+                               state.ranking, state.trump)
+        if refusal is not None:
+            raise refusal
 
     def can_play(self, card: Card) -> bool:
         """Whether ``card`` may be played now."""
@@ -507,21 +423,11 @@ class Game(_Scored):
 
     def _phase_error(self, wanted: Phase | None = None) -> WrongPhaseError:
         """The refusal of an action that belongs to phase ``wanted``, not to the current one."""
-        if self.phase is Phase.OVER:
-            return GameOverError("the game is over: every player has recorded every contract")
-        if self.phase is Phase.DEAL:
-            return WrongPhaseError("no hand is in progress: the next hand has not been dealt")
-        hand = self.log[-1]
-        if wanted is Phase.DEAL:
-            return WrongPhaseError(f"hand {hand.number} is not finished yet")
-        if self.phase is Phase.PLAY:
-            return WrongPhaseError(
-                f"the bidding has ended: {self.players[hand.declarer]} declared "
-                f"{hand.declaration.describe()}"
-            )
-        bidder = self.bidder
-        assert bidder is not None
-        return WrongPhaseError(f"the bidding is not over: {self.players[bidder]} is to bid")
+        hand = self.log[-1] if self.log else None
+        declared = hand is not None and hand.declared
+        return phase_refusal(self.phase, wanted, self.players, len(self.log),
+                             hand.declarer if hand is not None and declared else None,
+                             hand.declaration if hand is not None and declared else None, self.bidder)
 
     # --- what one seat may see ------------------------------------------------
 

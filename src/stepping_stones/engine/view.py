@@ -6,6 +6,10 @@ hands appear only as counts.  It is a frozen snapshot, so an AI can think
 about it while the game goes on.  Who made each bid and who played each card
 are part of it (``bid_seats``, ``play_seats``), so no reader works them out
 again.
+
+The view also checks the seat's own bid or card (``verify_bid``, ``verify_play``) as the game
+does, from what it shows alone (``refusals``): a seat that holds only its view -- a client of a
+table server -- words a refusal exactly as the game would.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from .contracts import CONTRACTS, Contract, Rules
 from .errors import WrongPhaseError
 from .hand import HandState, Trick
 from .log import HandLog, Phase
+from .refusals import bid_refusal, card_refusal, phase_refusal, turn_refusal
 from .scoring import Sheet, contract_points, sheet_firsts, sheet_totals, winners
 
 # The public names, re-exported by the engine's face (__init__.py).
@@ -186,6 +191,33 @@ class PlayerView(_OpenPlay, _Scored):
     to_act: Seat | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
     legal_cards: Mask  # this player's legal cards, when it is their card
+
+    def verify_bid(self, bid: Bid) -> None:
+        """Raise the refusal ``Game.verify_bid`` would raise for this seat's ``bid`` now, from
+        the view alone (the sheet, the redo tokens spent, the puddle); nothing if it is allowed."""
+        if self.phase is not Phase.BIDDING:
+            raise self._phase_refusal(Phase.BIDDING)
+        refusal = turn_refusal(self.seat, self.bidder, self.players, self.phase) or bid_refusal(
+            bid, self.seat, self.players, self.rules, self.sheet, self.redo_spent, self.in_puddle)
+        if refusal is not None:
+            raise refusal
+
+    def verify_play(self, card: Card) -> None:
+        """Raise the refusal ``Game.verify_play`` would raise for this seat's ``card`` now, from
+        the view alone (its own cards, the trick on the table, the declaration): the other seats'
+        cards play no part in it.  Nothing if the card may be played."""
+        declaration = self.declaration
+        if self.phase is not Phase.PLAY or declaration is None:
+            raise self._phase_refusal(Phase.PLAY)
+        refusal = turn_refusal(self.seat, self.to_act, self.players, self.phase) or card_refusal(
+            card, self.seat, self.players, self.own_cards, self.current_trick(), declaration.contract,
+            declaration.ranking, declaration.trump)
+        if refusal is not None:
+            raise refusal
+
+    def _phase_refusal(self, wanted: Phase) -> WrongPhaseError:
+        return phase_refusal(self.phase, wanted, self.players, self.hand_number, self.declarer, self.declaration,
+                             self.bidder)
 
     def redone(self) -> set[tuple[str, Seat]]:
         """(contract id, seat) for every contract played again with a redo token."""

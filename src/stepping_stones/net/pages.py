@@ -6,9 +6,9 @@ sends and nothing else.  What it says in words comes from here: ``POST /words`` 
 view (as the server sent it) and answers with the sentences of plain mode for it (``explain``,
 ``remote.hand_events``), why each trick was won, the hand summaries and the result, the sheet's
 points, the legal bids in words, why each card of the hand may not be played now (the engine's
-own refusal, on ``remote.replica``) and, on request, a hint or a finished hand's analysis.  Those
-are a pure function of the view posted: the answer depends on nothing the server holds, so it can
-reveal nothing the seat has not seen (a hint is what ``stepping-stones hint`` works out from the
+own refusal, from the view: ``remote.refusal_of``) and, on request, a hint or a finished hand's
+analysis.  Those are a pure function of the view posted: the answer depends on nothing the
+server holds, so it can reveal nothing the seat has not seen (a hint is what ``stepping-stones hint`` works out from the
 same view on any machine).
 
 ``add_pages(app, door)`` adds the routes and the headers (``door.page_headers``: the page's
@@ -27,12 +27,12 @@ from typing import Annotated, Any, Final, Protocol
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..engine import CARD_NAMES, Goal, IllegalActionError, PastHand, Phase, PlayerView, Trick
+from ..engine import CARD_NAMES, Goal, PastHand, Phase, PlayerView, Trick
 from ..explain import Teller, result_lines, sheet_lines, summary_lines
 from ..flow import HINT_OUT_OF_TURN
 from .door import Door, page_headers
 from .protocol import MAX_HANDS, ProtocolError, ViewJSON
-from .remote import HINTS_OFF, UNDO_OFF, hand_events, replica
+from .remote import HINTS_OFF, UNDO_OFF, hand_events, refusal_of
 from .viewcodec import view_from_json
 
 __all__ = ["MAX_WORDS_REQUEST", "add_pages", "words_for"]
@@ -74,23 +74,16 @@ def _trick(teller: Teller, trick: Trick, hand: PastHand) -> dict[str, Any]:
 
 
 def _refusals(view: PlayerView, teller: Teller) -> dict[str, str]:
-    """Why each card of the hand that is not legal now may not be played: the engine's refusal on a
-    replica of what the seat has seen (``remote.refusal_of``, the game built once)."""
+    """Why each card of the hand that is not legal now may not be played: the engine's refusal
+    from what the seat has seen (``remote.refusal_of``)."""
     if view.phase is not Phase.PLAY or view.to_act != view.seat:
         return {}
-    illegal = [c for c in range(len(CARD_NAMES)) if view.own_cards >> c & 1 and not view.legal_cards >> c & 1]
-    if not illegal:
-        return {}
-    try:
-        game = replica(view)
-    except Exception:  # a view the replica cannot follow: the server alone decides
-        return {}
     out = {}
-    for card in illegal:
-        try:
-            game.verify_play(card)
-        except IllegalActionError as exc:
-            out[CARD_NAMES[card]] = teller.refusal(exc)
+    for card in range(len(CARD_NAMES)):
+        if view.own_cards >> card & 1 and not view.legal_cards >> card & 1:
+            refusal = refusal_of(view, card)
+            if refusal is not None:
+                out[CARD_NAMES[card]] = teller.refusal(refusal)
     return out
 
 

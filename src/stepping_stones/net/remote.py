@@ -5,8 +5,8 @@ to subscribe to, the cursor and the bid being chosen, ``confirm``/``bid``/``play
 it holds no game: it builds each ``TableState`` from the ``State`` messages the server sends
 (``receive``), with ``TableState.of(view, **facts)``, and sends the person's bids and cards to
 the server (``send``).  The server is the authority; the flow only checks an action against the
-legal actions the server sent, and words a refusal with the engine's own checks run on a replica
-of what the seat has seen (``replica``).
+legal actions the server sent, and words a refusal with the engine's own checks of the seat's
+view (``refusal_of``: ``PlayerView.verify_bid`` and ``verify_play``, from what the seat has seen).
 
 The view is *turned* so that the person sits in seat 0, as in a local game (``turned``): every
 front end draws the person at the bottom and says "You" for seat 0.  The seats' facts (who is a
@@ -16,7 +16,7 @@ views, hand by hand, with ``explain.Teller``).
 
 ``Connection`` (``net/connection.py``) runs a ``SeatClient`` on an event loop of its own thread,
 for a front end that blocks on its input (plain mode); the app runs the client on its own loop.
-``turned``, ``replica`` and ``refusal_of`` are in ``net/seatview.py``.
+``turned`` and ``refusal_of`` are in ``net/seatview.py``.
 
 The person's own seat is told as the others are: when a computer takes it (the table waited
 longer than its timeout) and when it is given back; the computer's bids and cards for them are
@@ -52,7 +52,7 @@ from ..game.choices import HUMAN
 from .client import BACK, LOST
 from .connection import Connection
 from .protocol import SeatFacts, State, Welcome
-from .seatview import refusal_of, replica, turned
+from .seatview import refusal_of, turned
 from .viewcodec import view_from_json
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
@@ -568,4 +568,4 @@ def _turned_seats(message: State, by: int) -> list[SeatFacts]:
 
 
 __all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "HandEvent", "RemoteFlow", "TableTurn", "hand_events", "refusal_of",
-           "replica", "seat_words", "turned"]
+           "seat_words", "turned"]
