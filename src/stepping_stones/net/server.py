@@ -43,7 +43,7 @@ from .pages import add_pages
 from .protocol import (
     Act,
     Again,
-    Error,
+    ErrorMessage,
     Hello,
     Ping,
     Pong,
@@ -243,13 +243,13 @@ class TableServer:
             refusal = self.addresses.open_table(remote, self._waiting)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
-                return _json_error(429, Error(code="too-fast", message=refusal))
+                return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
             table = await self.tables.open(wanted)
         except web.HTTPRequestEntityTooLarge:
-            return _json_error(413, Error(code="bad-message", message="a table request is at most 4 KiB"))
+            return _json_error(413, ErrorMessage(code="bad-message", message="a table request is at most 4 KiB"))
         except ProtocolError as exc:
             self.log(f"refused a table from {request.remote}: {exc}")
-            return _json_error(400, Error(code=exc.code, message=str(exc)))
+            return _json_error(400, ErrorMessage(code=exc.code, message=str(exc)))
         except TableError as exc:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
@@ -294,7 +294,7 @@ class TableServer:
             pass
         except Exception as exc:  # a fault of ours: one line here, one line there
             self.log(f"a connection failed: {type(exc).__name__}: {exc}")
-            client.send(dump(Error(code="server", message="the server could not go on with this connection")))
+            client.send(dump(ErrorMessage(code="server", message="the server could not go on with this connection")))
         finally:
             self.clients.discard(client)
             self.unseated.discard(client)
@@ -328,7 +328,7 @@ class TableServer:
                     await ws.pong(message.data)
             elif message.type != WSMsgType.TEXT:
                 if allowance.take():
-                    client.send(dump(Error(code="bad-message", message="messages are JSON text")))
+                    client.send(dump(ErrorMessage(code="bad-message", message="messages are JSON text")))
                 else:
                     dropped += 1
             else:
@@ -344,7 +344,7 @@ class TableServer:
                     now = time.monotonic()
                     if now - warned >= 1.0:
                         warned = now
-                        client.send(dump(Error(code="too-fast", message=f"too fast: at most "
+                        client.send(dump(ErrorMessage(code="too-fast", message=f"too fast: at most "
                                                f"{limits.message_rate:g} messages a second; this one was dropped")))
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
@@ -375,7 +375,7 @@ class TableServer:
         except ProtocolError as exc:
             if only_actions:
                 return "dropped"
-            client.send(dump(Error(code=exc.code, message=str(exc))))
+            client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
             return "refused"
         if only_actions and not isinstance(message, Act):
             return "dropped"
@@ -384,7 +384,7 @@ class TableServer:
                 refusal = self.addresses.hello(remote)
                 if refusal is not None:
                     self.log(f"refused a hello from {remote}: {refusal}")
-                    client.send(dump(Error(code="too-fast", message=refusal)))
+                    client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
                 await self.tables.hello(client, message.code, message.secret, message.name, message.version)
@@ -401,7 +401,7 @@ class TableServer:
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
-            client.send(dump(Error(code=exc.code, message=str(exc))))
+            client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
@@ -455,7 +455,7 @@ class TableServer:
         for client, address in self.unseated.late():
             self.unseated.discard(client)
             self.log(f"closed a connection from {address}: no seat {limits.hello_seconds:g} s after it opened")
-            client.send(dump(Error(code="no-seat", message=f"a connection must take a seat within "
+            client.send(dump(ErrorMessage(code="no-seat", message=f"a connection must take a seat within "
                                    f"{limits.hello_seconds:g} s of opening: say hello first")))
             client.close()
         if self.sockets.sweep():
@@ -541,7 +541,7 @@ class _GuardedSite(web.SockSite):
                                                 backlog=self._backlog)
 
 
-def _json_error(status: int, error: Error) -> web.Response:
+def _json_error(status: int, error: ErrorMessage) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
 

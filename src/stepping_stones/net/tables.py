@@ -24,7 +24,7 @@ from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
-from .protocol import Error, Invite, NewTable, dump
+from .protocol import ErrorMessage, Invite, NewTable, dump
 from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
 
@@ -143,7 +143,7 @@ class Tables:
     def _take(self, conn: Connection, table: Table, seat: int, version: int) -> None:
         old = self.holders.get((table.id, seat))
         if old is not None and old is not conn:
-            old.send(dump(Error(code="replaced", message="this seat was taken back from another connection")))
+            old.send(dump(ErrorMessage(code="replaced", message="this seat was taken back from another connection")))
             self.seated.pop(old, None)
             old.close()
         self.holders[(table.id, seat)] = conn
@@ -294,7 +294,7 @@ class Tables:
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
         hours = self.expire_after / 3600
-        message = dump(Error(code="expired", message=f"this table was not started within {hours:g} hours "
+        message = dump(ErrorMessage(code="expired", message=f"this table was not started within {hours:g} hours "
                                                      "and has closed: open a new one"))
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
@@ -335,7 +335,7 @@ class Tables:
         return True
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
-        message = dump(Error(code="server", message=f"the server cannot save this table ({self.unwritable}): "
+        message = dump(ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): "
                                                     f"{PAUSED}"))
         for seat in range(NUM_SEATS):
             conn = self.holders.get((table.id, seat))
