@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import signal
 import socket
 import ssl
 import time
@@ -38,7 +37,7 @@ from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
 from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
-from .log import ServerLog
+from .log import ServerLog, watch_loop
 from .pages import add_pages
 from .protocol import (
     Act,
@@ -481,12 +480,7 @@ class TableServer:
 
     async def run(self) -> None:
         """Serve until Ctrl+C or SIGTERM, saying where."""
-        loop = asyncio.get_running_loop()
-        loop.set_exception_handler(lambda _loop, context: self.log(str(context.get("message", "fault"))))
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(signum, stop.set)
+        stop = watch_loop(self.log)
         url = await self.start()
         print(f"Stepping Stones table server at {url}", file=self.out)
         print(f"Open a table: stepping-stones table new --server {url}", file=self.out)

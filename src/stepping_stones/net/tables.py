@@ -132,10 +132,7 @@ class Tables:
                 # the lines appended next
                 table.resave = True
                 self._keep(table)
-            if table.over:
-                await self._finish(table)
-            else:
-                self._kick(table)
+            await self._go_on(table)
         return count
 
     # --- what clients ask -----------------------------------------------------------------------------
@@ -328,10 +325,7 @@ class Tables:
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
-        if table.over:
-            await self._finish(table)
-        else:
-            self._kick(table)
+        await self._go_on(table)
         return True
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
@@ -362,6 +356,14 @@ class Tables:
                 return False
         table.paused = False
         return True
+
+    async def _go_on(self, table: Table) -> None:
+        """After a change: a finished game is filed (``_finish``), else a computer to act starts
+        thinking (``_kick``)."""
+        if table.over:
+            await self._finish(table)
+        else:
+            self._kick(table)
 
     def _kick(self, table: Table) -> None:
         request = table.computer_request()
