@@ -25,7 +25,7 @@ solver_positions_per_cpu_s  # lab/speed.py: a key of BenchJSON (docs/json.md)
 can_pop  # engine/game.py: the engine's public API, every action in its three forms (verify_, can_, the action)
 
 # Test hooks: code in src that only the tests call, kept on purpose.
-offset_of  # tui/panels.py: HandPanel's click geometry (where on_click reads a card), for the tests' clicks
+offset_of  # tui/hand_panel.py: HandPanel's click geometry (where on_click reads a card), for the tests' clicks
 sidecar_path  # storage/session.py: where the current game's sidecar is, for the tests that look at it
 
 # For the lead: used only by the tests or scripts, in modules being reorganised (net/, ai/solver*),

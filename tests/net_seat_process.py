@@ -13,10 +13,10 @@ from pathlib import Path
 from random import Random
 
 from stepping_stones.net.client import SeatClient, play_randomly
-from stepping_stones.net.protocol import State
+from stepping_stones.net.protocol import StateMessage
 
 
-def _say(state: State) -> None:
+def _say(state: StateMessage) -> None:
     view = state.view
     line = {"seq": state.seq, "hand": view.hand_number, "phase": view.phase, "plays": view.plays,
             "own": view.own_cards} if view is not None else {"seq": state.seq, "hand": 0}

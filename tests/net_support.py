@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import aiohttp
 
 from stepping_stones.net.client import SeatClient
-from stepping_stones.net.protocol import NewTable, State, parse_server
+from stepping_stones.net.protocol import NewTable, StateMessage, parse_server
 from stepping_stones.net.server import Limits, TableServer
 from stepping_stones.storage.records import RecordRules
 
@@ -54,12 +54,12 @@ async def running(folder: Path, *, clock: Callable[[], float] | None = None, lim
         await server.stop()
 
 
-async def next_state(client: SeatClient, until: Callable[[State], bool] = lambda _s: True) -> State:
+async def next_state(client: SeatClient, until: Callable[[StateMessage], bool] = lambda _s: True) -> StateMessage:
     """The client's next state for which ``until`` holds (other messages are passed over)."""
     async with asyncio.timeout(WAIT):
         while True:
             message = await client.receive()
-            if isinstance(message, State) and until(message):
+            if isinstance(message, StateMessage) and until(message):
                 return message
 
 

@@ -16,7 +16,7 @@ MODULES = [
     "stepping_stones.game.match",
     "stepping_stones.explain",
     "stepping_stones.explain.saving",
-    "stepping_stones.tui.panels",
+    "stepping_stones.tui.drawing",
     "stepping_stones.ai.features",
     "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",

@@ -8,14 +8,14 @@ from random import Random
 
 from net_support import WAIT, new_table, running
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import Error, Invite
+from stepping_stones.net.protocol import ErrorMessage, Invite
 
 
-async def _invite(client: SeatClient) -> Invite | Error:
+async def _invite(client: SeatClient) -> Invite | ErrorMessage:
     async with asyncio.timeout(WAIT):
         while True:
             message = await client.receive()
-            if isinstance(message, Invite | Error):
+            if isinstance(message, Invite | ErrorMessage):
                 return message
 
 
@@ -27,7 +27,7 @@ def test_again_opens_one_table_with_the_same_setup_and_invites_every_seat(tmp_pa
             for bot in bots:
                 await bot.join()
             early = await asyncio.gather(bots[0].again(), _invite(bots[0]))
-            assert isinstance(early[1], Error) and early[1].code == "not-over"
+            assert isinstance(early[1], ErrorMessage) and early[1].code == "not-over"
             async with asyncio.timeout(WAIT):
                 await asyncio.gather(*(play_randomly(b, Random(i)) for i, b in enumerate(bots)))
             await bots[1].again()

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from net_support import WAIT, Raw, new_table, next_state, running, three_bots
 from stepping_stones.engine import Phase, parse_bid, parse_card
 from stepping_stones.net.client import Glance, SeatClient, open_table, play_glances, play_randomly
-from stepping_stones.net.protocol import Delta, ProtocolError, State, checked_state, parse_server
+from stepping_stones.net.protocol import Delta, ProtocolError, StateMessage, checked_state, parse_server
 from stepping_stones.net.table import Table
 from stepping_stones.net.viewcodec import legal_actions
 from stepping_stones.net.writers import delta_text, full_text
@@ -77,7 +77,7 @@ def test_a_delta_applied_to_the_state_before_gives_exactly_the_whole_state(seed,
 
 
 def test_a_client_that_misses_a_delta_asks_for_the_whole_state_and_plays_on(tmp_path):
-    async def game() -> tuple[list[State], int, State]:
+    async def game() -> tuple[list[StateMessage], int, StateMessage]:
         async with running(tmp_path) as (server, url):
             opened = await open_table(url, new_table(("open", "random", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as client:
@@ -104,7 +104,7 @@ def test_a_client_that_misses_a_delta_asks_for_the_whole_state_and_plays_on(tmp_
                 ws.receive = lossy  # type: ignore[method-assign]
                 (table,) = server.tables.tables.values()  # a finished table leaves the server's memory
                 await client.act(first.legal[0], first.seq)
-                seen: list[State] = []
+                seen: list[StateMessage] = []
                 async with asyncio.timeout(WAIT):
                     await play_randomly(client, Random(1), on_state=seen.append)
                 assert dropped
@@ -177,7 +177,7 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                 await raw.send({"type": "hello", "version": 2, "code": opened.code, "name": "Eve"})
                 assert (await raw.reply()).type == "welcome"
                 first = await raw.reply()
-                assert isinstance(first, State) and first.n == 1
+                assert isinstance(first, StateMessage) and first.n == 1
                 for bad in ({"type": "resync", "n": 1}, {"type": "resync", "ack": 7},
                             {"type": "resync", "pad": "x" * 5000}, {"type": "ack", "n": 1}, '{"type":"resync"'):
                     await raw.send(bad)
@@ -185,7 +185,7 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                     assert reply.type == "error" and reply.code == "bad-message", reply
                 await raw.send({"type": "resync"})  # good: the whole state again, numbered on
                 again = await raw.reply()
-                assert isinstance(again, State) and again.n == 2
+                assert isinstance(again, StateMessage) and again.n == 2
                 assert again.model_dump(exclude={"n"}) == first.model_dump(exclude={"n"})
                 async with Raw.to(url) as other:  # a change: the delta after it follows the resent state
                     await other.send({"type": "hello", "version": 2, "code": opened.code, "name": "Bo"})

@@ -16,7 +16,7 @@ from net_support import WAIT, new_table, next_state, running
 from stepping_stones.game.match import Request
 from stepping_stones.net.client import Refused, SeatClient, open_table
 from stepping_stones.net.journal import FileTableStore, read_table
-from stepping_stones.net.protocol import Error
+from stepping_stones.net.protocol import ErrorMessage
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
 
@@ -39,11 +39,11 @@ class FullDisk(FileTableStore):
         super().append(table_id, lines)
 
 
-async def _error(client: SeatClient) -> Error:
+async def _error(client: SeatClient) -> ErrorMessage:
     async with asyncio.timeout(WAIT):
         while True:
             message = await client.receive()
-            if isinstance(message, Error):
+            if isinstance(message, ErrorMessage):
                 return message
 
 

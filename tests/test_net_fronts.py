@@ -11,7 +11,7 @@ from random import Random
 from fronts_support import Host, Plain, three_fronts, within
 from net_support import WAIT, new_table, running
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import State
+from stepping_stones.net.protocol import StateMessage
 
 CARD_LINE = re.compile(r"(Trick \d+\. )?You (lead|play) \w+\.")
 
@@ -112,7 +112,8 @@ def _card(line: str) -> bool:
     return CARD_LINE.fullmatch(line) is not None
 
 
-async def _finish(reading: asyncio.Future[tuple[int, str]], playing: list[asyncio.Future[State]]) -> tuple[int, str]:
+async def _finish(reading: asyncio.Future[tuple[int, str]],
+                  playing: list[asyncio.Future[StateMessage]]) -> tuple[int, str]:
     """The game played to its end (a short game): the plain client's status and stderr."""
     await asyncio.gather(*playing)
     return await reading
@@ -137,8 +138,8 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     assert seat is not None
     view = match.game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in view.players]
-    state = State(seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view),
-                  waiting=None)
+    state = StateMessage(seq=1, started=True, seats=seats, help=False, view=view_to_json(view),
+                         legal=legal_actions(view), waiting=None)
     sent: list[tuple[str, int]] = []
     flow = RemoteFlow(Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=seat, name=view.players[seat], secret=None,
                               opener=False, timeout=120.0), lambda move, seq: sent.append((move, seq)))

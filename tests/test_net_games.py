@@ -19,7 +19,7 @@ from stepping_stones.cli import main
 from stepping_stones.game.match import Match, Seeds
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
 from stepping_stones.net.journal import FileTableStore, TableFile
-from stepping_stones.net.protocol import CHOSEN_SEED, State
+from stepping_stones.net.protocol import CHOSEN_SEED, StateMessage
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import TableError
 from stepping_stones.net.viewcodec import view_from_json
@@ -40,7 +40,7 @@ def _finished(folder: Path) -> tuple[Path, TableFile]:
 
 
 def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
-    async def game() -> list[State]:
+    async def game() -> list[StateMessage]:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table())
             return await three_bots(url, opened.code, play_randomly)
@@ -121,7 +121,7 @@ def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):
 
 
 def test_one_bot_and_two_computers(tmp_path, capsys):
-    async def game() -> State:
+    async def game() -> StateMessage:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table(("random", "open", "random"), names=["Rin", None, "Tau"]))
             assert [s.kind for s in opened.seats] == ["computer", "open", "computer"]
@@ -150,7 +150,7 @@ def test_the_opener_starts_early_and_computers_take_the_open_seats(tmp_path):
                 async with asyncio.timeout(WAIT):
                     while True:  # Bo is told no, and nothing starts
                         message = await bo.receive()
-                        if not isinstance(message, State):
+                        if not isinstance(message, StateMessage):
                             assert message.type == "error" and message.code == "not-opener"
                             break
                 await ann.start()
@@ -188,7 +188,7 @@ def test_two_clients_claiming_the_last_seat_at_once(tmp_path):
 def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_path):
     clock = Clock()
 
-    async def game() -> list[State]:
+    async def game() -> list[StateMessage]:
         async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann, \
@@ -200,7 +200,7 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                 async with asyncio.timeout(WAIT):
                     while True:
                         message = await bo.receive()
-                        if not isinstance(message, State):
+                        if not isinstance(message, StateMessage):
                             continue
                         if message.waiting is not None and message.waiting.seat == 0:
                             break
@@ -219,7 +219,7 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
                 async with asyncio.timeout(WAIT):
                     while not table.substitutions:  # the computer acts for Ann: a state Bo hears
                         message = await bo.receive()
-                        if isinstance(message, State) and message.legal:
+                        if isinstance(message, StateMessage) and message.legal:
                             await bo.act(Random(3).choice(message.legal), message.seq)
                 assert {s.seat for s in table.substitutions} == {0}
                 # Ann comes back: her next action takes the seat back from the computer

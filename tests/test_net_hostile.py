@@ -11,7 +11,7 @@ import aiohttp
 
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import Error, State, Welcome
+from stepping_stones.net.protocol import ErrorMessage, StateMessage, Welcome
 from stepping_stones.net.server import Limits
 
 
@@ -33,7 +33,7 @@ def test_hostile_clients_change_nothing(tmp_path):
                 async def refused(raw: Raw, message: object, code: str) -> None:
                     await raw.send(message)
                     reply = await raw.reply()
-                    assert isinstance(reply, Error) and reply.code == code, reply
+                    assert isinstance(reply, ErrorMessage) and reply.code == code, reply
                     assert "\n" not in reply.message and "Traceback" not in reply.message
 
                 # a forged seat secret, a forged invite code: one error, and the door closes
@@ -92,11 +92,11 @@ def test_hostile_clients_change_nothing(tmp_path):
     asyncio.run(game())
 
 
-async def _error(client: SeatClient) -> Error:
+async def _error(client: SeatClient) -> ErrorMessage:
     async with asyncio.timeout(WAIT):
         while True:
             message = await client.receive()
-            if isinstance(message, Error):
+            if isinstance(message, ErrorMessage):
                 return message
 
 
@@ -108,7 +108,7 @@ async def _errors_until_pongs_stop(client: SeatClient) -> list[str]:
     async with asyncio.timeout(WAIT):
         while True:
             message = await client.receive()
-            if isinstance(message, Error):
+            if isinstance(message, ErrorMessage):
                 codes.append(message.code)
                 break
             if message.type == "pong":
@@ -158,7 +158,7 @@ def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
                     await raw.send({"type": "hello", "version": 1, "code": opened.code, "name": "Bo"})
                     while (reply := await raw.reply()) is not None:
                         seen.append(reply.model_dump_json())
-                        if isinstance(reply, State) and reply.started:
+                        if isinstance(reply, StateMessage) and reply.started:
                             break
                 await next_state(ann, lambda s: s.started)
                 async with Raw.to(url) as raw:

@@ -25,7 +25,7 @@ from stepping_stones.net.protocol import (
     Ping,
     ProtocolError,
     Start,
-    State,
+    StateMessage,
     VersionMismatch,
     ViewJSON,
     Wire,
@@ -301,7 +301,7 @@ def test_state_messages_are_plain_json_of_the_declared_fields():
                                seats=["open", "random", "random"]))
     table.claim("Ann")  # the only open seat: the table starts
     state = table.state_for(0)
-    assert isinstance(parse_server(state.model_dump_json()), State)
+    assert isinstance(parse_server(state.model_dump_json()), StateMessage)
     assert state.help and state.seats[1].kind == "computer" and state.seats[0].kind == "human"
     assert table.state_for(0).model_dump_json() == state.model_dump_json()
 
@@ -313,7 +313,7 @@ def _same_states(table: Table) -> None:
 
 def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
     """``Table.states`` writes states without the models; at every step of whole games (an open
-    table, a stand-in, the end with its record) they are ``State``'s own JSON."""
+    table, a stand-in, the end with its record) they are ``StateMessage``'s own JSON."""
     from stepping_stones.engine import Phase, parse_bid, parse_card
     from stepping_stones.net.protocol import NewTable
 

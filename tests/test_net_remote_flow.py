@@ -8,7 +8,7 @@ from stepping_stones.ai import make_ai
 from stepping_stones.engine import CARD_NAMES, Phase, Rules, cards_of
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import BACK, LOST
-from stepping_stones.net.protocol import SeatFacts, State, Welcome
+from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import RemoteFlow, TableTurn
 from stepping_stones.net.viewcodec import legal_actions, view_to_json
 
@@ -23,12 +23,12 @@ def _match(until) -> Match:
     return match
 
 
-def _state(game, seq: int, stand_in: bool = False) -> State:
+def _state(game, seq: int, stand_in: bool = False) -> StateMessage:
     view = game.view(SEAT)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
              for s, n in enumerate(game.players)]
-    return State(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view),
-                 waiting=None)
+    return StateMessage(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
+                        legal=legal_actions(view), waiting=None)
 
 
 def _flow(sent: list[tuple[str, int]], **kw) -> RemoteFlow:
@@ -101,7 +101,7 @@ def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the
     flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, clock=lambda: now[0])
     value = _state(game, 40).model_dump()
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
-    flow.receive(State.model_validate(value))
+    flow.receive(StateMessage.model_validate(value))
     assert flow.state.waiting == "Your turn: 120 s left."
     now[0] += 30.0
     flow.tick()
@@ -116,5 +116,5 @@ def test_the_final_lines_take_the_servers_word_for_the_hands_a_computer_played()
     flow = _flow([])
     value = _state(game, 40).model_dump()
     value["seats"][(SEAT + 1) % 3]["stood_in"] = [5, 6, 7, 9]  # the seat after the person's: Cy
-    flow.receive(State.model_validate(value))
+    flow.receive(StateMessage.model_validate(value))
     assert flow.stand_in_lines() == ["A computer played for Cy in hands 5 to 7, 9: this result is not all theirs."]

@@ -15,7 +15,7 @@ from random import Random
 
 from net_support import WAIT
 from stepping_stones.net.client import SeatClient, play_randomly
-from stepping_stones.net.protocol import State
+from stepping_stones.net.protocol import StateMessage
 from stepping_stones.storage.records import game_from_record, read_record
 
 
@@ -49,13 +49,13 @@ def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path):
         plain = _cli("table", "new", "--server", url)
         assert plain.returncode == 0 and plain.stdout.startswith("code: ") and len(plain.stdout.split()) == 2
 
-        async def play() -> tuple[list[State], State]:
+        async def play() -> tuple[list[StateMessage], StateMessage]:
             nonlocal server
-            seen: list[State] = []
+            seen: list[StateMessage] = []
             mid_hand = asyncio.Event()
             notices: list[str] = []
 
-            def watch(state: State) -> None:
+            def watch(state: StateMessage) -> None:
                 seen.append(state)
                 if state.view is not None and len(state.view.plays) >= 10 and state.view.hand_number == 1:
                     mid_hand.set()

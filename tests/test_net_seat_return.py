@@ -107,7 +107,7 @@ def test_kept_seats_are_found_by_server_and_code_in_any_spelling(tmp_path, monke
 
 def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_stale_line_once(tmp_path):
     from net_support import Clock
-    from stepping_stones.net.protocol import State
+    from stepping_stones.net.protocol import StateMessage
 
     home = tmp_path / "home"
     clock = Clock()
@@ -116,7 +116,7 @@ def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_st
         rng = Random(3)
         while True:
             message = await bot.receive()
-            if not isinstance(message, State):
+            if not isinstance(message, StateMessage):
                 continue
             if message.record is not None:
                 return

@@ -35,7 +35,7 @@ from stepping_stones.engine import (
 )
 from stepping_stones.explain import Teller
 from stepping_stones.game.match import Match, Seeds, Step
-from stepping_stones.net.protocol import SeatFacts, State, Welcome
+from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import RemoteFlow
 from stepping_stones.net.viewcodec import legal_actions, view_to_json
 from stepping_stones.storage.records import game_from_record
@@ -110,7 +110,7 @@ def _remote(game: Game, seq: int = 7) -> RemoteFlow:
     flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, auto_last_card=False)
     view = game.view(SEAT)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-    flow.receive(State(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
+    flow.receive(StateMessage(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
                        legal=legal_actions(view), waiting=None))
     return flow
 

@@ -151,7 +151,7 @@ def test_grammar_singular_and_second_person():
     from game_support import run_until
     from stepping_stones.flow import GameFlow, PersonTurn
     from stepping_stones.storage.session import Session, Setup
-    from stepping_stones.tui.panels import Scene, history_text, log_text, table_canvas, target_text, tracker_text
+    from stepping_stones.tui.drawing import Scene, history_text, log_text, table_canvas, target_text, tracker_text
     from stepping_stones.tui.render import Look
 
     session = Session.new(Setup(seed="grammar", levels=("random", "random")))

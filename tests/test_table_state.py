@@ -15,9 +15,8 @@ from stepping_stones.engine import PASS, Phase
 from stepping_stones.flow import AiTurn, BidChoice, GameFlow, HandSummary, PersonTurn, TableState
 from stepping_stones.storage.session import Session, Setup
 from stepping_stones.storage.settings import Settings
-from stepping_stones.tui.panels import (
-    BidPanel,
-    Bound,
+from stepping_stones.tui.bid_panel import BidPanel
+from stepping_stones.tui.drawing import (
     Scene,
     history_text,
     log_text,
@@ -25,6 +24,7 @@ from stepping_stones.tui.panels import (
     target_text,
     tracker_text,
 )
+from stepping_stones.tui.panels import Bound
 from stepping_stones.tui.render import Look, sheet_table
 from tui_support import make_app, press, saved_game_near_the_end, wait_for_person, widget_text
 
@@ -150,7 +150,7 @@ def test_the_log_cuts_nothing_without_an_ellipsis_and_keeps_the_hints_key():
 
 
 def test_the_line_under_the_table_fits_or_leaves_out_its_last_clauses():
-    from stepping_stones.tui.panels import fit_words
+    from stepping_stones.tui.drawing import fit_words
 
     said = "You win it. L5 wins: the only Stone Lanterns, the others could not follow."
     assert fit_words(said, 66, "~") == "You win it. L5 wins: the only Stone Lanterns."

@@ -13,7 +13,7 @@ from stepping_stones.ai import make_ai
 from stepping_stones.engine import Phase, Rules
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.protocol import SeatFacts, State, Welcome
+from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import turned
 from stepping_stones.net.viewcodec import legal_actions, view_to_json
 from stepping_stones.storage.records import game_from_record
@@ -47,7 +47,7 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
             app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
             rings: list[None] = []
             app.bell = lambda: rings.append(None)  # type: ignore[method-assign]
-            tasks: list[asyncio.Future[State]] = []
+            tasks: list[asyncio.Future[StateMessage]] = []
             try:
                 async with app.run_test(size=(120, 40)) as pilot:
                     await _until(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -97,11 +97,11 @@ class _none:
         return []
 
 
-def _state(game, seat: int) -> State:
+def _state(game, seat: int) -> StateMessage:
     view = game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-    return State(seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view),
-                 waiting=None)
+    return StateMessage(seq=1, started=True, seats=seats, help=False, view=view_to_json(view),
+                        legal=legal_actions(view), waiting=None)
 
 
 def test_the_seats_screen_is_the_same_whatever_the_cards_it_has_not_seen(tmp_path, monkeypatch):
@@ -142,7 +142,7 @@ def test_the_app_ended_at_a_table_offers_the_seat_at_its_next_start_and_takes_it
             opened = await open_table(url, new_table(("open", "open", "random")))
             bot = SeatClient(url, code=opened.code, name="Bot")
             await bot.join()
-            tasks: list[asyncio.Future[State]] = []
+            tasks: list[asyncio.Future[StateMessage]] = []
             try:
                 app = SteppingStonesApp(settings=_settings(), join=(url, opened.code, "Ann"))
                 async with app.run_test(size=(120, 40)) as pilot:

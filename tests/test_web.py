@@ -29,7 +29,7 @@ from stepping_stones.explain import Teller
 from stepping_stones.net import pages
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pages import MAX_WORDS_REQUEST
-from stepping_stones.net.protocol import State
+from stepping_stones.net.protocol import StateMessage
 from stepping_stones.net.remote import hand_events
 from stepping_stones.net.viewcodec import view_from_json
 from test_serve import CHROMIUM, _browser
@@ -381,7 +381,7 @@ class _Terminal:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.states: list[State] = []
+        self.states: list[StateMessage] = []
         self.client = SeatClient(url, code=code, name="Cal")
         asyncio.run_coroutine_threadsafe(self.client.join(), self.loop).result(timeout=WAIT)
         self.done = asyncio.run_coroutine_threadsafe(

@@ -103,7 +103,12 @@ def _main(argv: list[str] | None) -> int:
     if args.command is None:
         return _play(resume=args.resume)
     run: Callable[[argparse.Namespace], int] = args.run
-    return _interruptible(lambda: run(args))
+    from .args import CommandRefused, refuse
+
+    try:
+        return _interruptible(lambda: run(args))
+    except CommandRefused as exc:
+        return refuse(str(exc))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,19 +4,18 @@ mistakes of each hand of a game record."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
-from .args import EXIT_REFUSED, game_from_file, progress_bar
+from .args import Subcommands, add_json_flag, add_record_file, command, game_from_file, print_result, progress_bar
 
 if TYPE_CHECKING:
     from ..ai.analysis import HandAnalysis
     from ..engine import Game
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "analyse",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "analyse", run,
         help="analyse every hand of a game record with the exact solver: par and mistakes",
         description="For each declared hand of a game record (docs/records.md): its par (the "
         "declarer's counted tricks with perfect play from the deal, every card in view), the result, "
@@ -26,10 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "record that breaks a rule is refused with exit status 2 and one line on standard error. "
         "Hard hands take seconds each.",
     )
-    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
-    p.add_argument("--json", action="store_true",
-                   help='print {"hands": [{"declarer", "contract", "count", "par", "dd_after", "mistakes"}]}')
-    p.set_defaults(run=run)
+    add_record_file(p)
+    add_json_flag(p, 'print {"hands": [{"declarer", "contract", "count", "par", "dd_after", "mistakes"}]}')
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,17 +34,11 @@ def run(args: argparse.Namespace) -> int:
     from .args import prepare_solver
 
     game = game_from_file(args.file)
-    if game is None:
-        return EXIT_REFUSED
     prepare_solver("analyse")
     bar, advance = progress_bar(sum(1 for h in game.log if h.declared), "hands", "analyse")
     with bar:
         analyses = analyse_game(game, advance)
-    if args.json:
-        print(json.dumps(analysis_json(analyses)))
-    else:
-        print(render_text(game, analyses))
-    return 0
+    return print_result(args.json, lambda: analysis_json(analyses), lambda: print(render_text(game, analyses)))
 
 
 def render_text(game: Game, analyses: list[HandAnalysis]) -> str:

@@ -5,20 +5,45 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from ..ai import LAB_LEVELS, LAB_REASONS, LEVELS, BotError, factory_of, installed, is_spec, lab_seat
-from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules
+from ..engine import CONTRACT_SETS, CONTRACTS, Game, Rules, RulesError, SteppingStonesError
 from ..game.choices import SEED_LENGTH
 
 if TYPE_CHECKING:
     from ..lab.simulate import Runner
+    from ..storage.library import Library
 
 _R = TypeVar("_R")
+_N = TypeVar("_N", int, float)
 
 
 EXIT_REFUSED = 2
 """The exit status of a command that refused its input or could not do its work."""
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_parser`` of each command module is given: the subcommands of ``stepping-stones``."""
+
+
+def command(sub: Subcommands, name: str, run: Callable[[argparse.Namespace], int] | None, *, help: str,
+            description: str) -> argparse.ArgumentParser:
+    """A command's parser: its line in ``stepping-stones --help``, its description, and ``run``,
+    what it runs (None for a command of commands, ``library`` or ``table``, whose own say)."""
+    p = sub.add_parser(name, help=help, description=description)
+    if run is not None:
+        p.set_defaults(run=run)
+    return p
+
+
+def add_record_file(p: argparse.ArgumentParser) -> None:
+    """``FILE``: the game record a command reads (``game_from_file``)."""
+    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
+
+
+def add_json_flag(p: argparse.ArgumentParser, help: str = "print one JSON object") -> None:
+    """``--json``: the command prints one JSON document instead of lines for people (``print_result``)."""
+    p.add_argument("--json", action="store_true", help=help)
 
 
 def refuse(line: str) -> int:
@@ -29,18 +54,62 @@ def refuse(line: str) -> int:
     return EXIT_REFUSED
 
 
-def game_from_file(path: str) -> Game | None:
-    """The game a record file holds, every action checked; or None, after one line on standard
-    error naming what is wrong (``hand 3, play 14: ...``), for the command to exit with 2."""
-    import sys
+class CommandRefused(SteppingStonesError):
+    """A command stops: its text is the one line to say on standard error, and the command exits
+    with ``EXIT_REFUSED`` (``cli.main`` says it, through ``refuse``).  The helpers below raise it,
+    so that a command's ``run`` reads as its work, not as its refusals."""
 
-    from ..storage.records import RecordError, game_from_record, read_record
+
+def print_result(as_json: bool, data: Callable[[], object], for_people: Callable[[], object]) -> int:
+    """A command's result on standard output: with ``--json`` one JSON document, ``data()``; else
+    ``for_people()`` prints it.  The exit status, 0."""
+    if as_json:
+        import json
+
+        print(json.dumps(data()))
+    else:
+        for_people()
+    return 0
+
+
+def game_from_file(path: str) -> Game:
+    """The game a record file holds, every action checked.  Raises ``CommandRefused`` with the
+    line naming what is wrong (``hand 3, play 14: ...``)."""
+    from ..storage.records import RecordError, load_game
 
     try:
-        return game_from_record(read_record(path))
+        return load_game(path)
     except RecordError as exc:
-        print(exc.line(), file=sys.stderr)
-        return None
+        raise CommandRefused(exc.line()) from None
+
+
+def open_library(command: str) -> Library:
+    """The library, its notices said on standard error.  Raises ``CommandRefused`` (one line) if
+    it cannot be used."""
+    import sys
+
+    from ..storage.library import Library, LibraryError
+
+    try:
+        library = Library.open()
+    except LibraryError as exc:
+        raise CommandRefused(f"{command}: {exc}") from None
+    for notice in library.notices:
+        print(f"{command}: {notice}", file=sys.stderr)
+    return library
+
+
+@contextmanager
+def library_work(command: str) -> Iterator[Library]:
+    """The library open for ``command`` (``open_library``), closed afterwards; a ``LibraryError``
+    of the work in the block becomes ``CommandRefused`` (``command: what is wrong``)."""
+    from ..storage.library import LibraryError
+
+    with open_library(command) as library:
+        try:
+            yield library
+        except LibraryError as exc:
+            raise CommandRefused(f"{command}: {exc}") from None
 
 
 def prepare_solver(command: str) -> None:
@@ -53,25 +122,30 @@ def prepare_solver(command: str) -> None:
     say_while_loading(lambda text: print(f"{command}: {text}", file=sys.stderr, flush=True))
 
 
-def _whole(text: str, least: int, refusal: str) -> int:
-    """``text`` as a whole number of at least ``least``; else argparse's error, ``refusal``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(refusal)
-    return value
+def number(kind: Callable[[str], _N], what: str, low: float, high: float,
+           out_of_range: Callable[[_N], str] | None = None) -> Callable[[str], _N]:
+    """An argparse type: a number of ``kind`` (``int`` or ``float``) from ``low`` to ``high``;
+    else one line, ``'x' is not WHAT`` or ``out_of_range(value)`` (by default ``choose LOW to
+    HIGH``)."""
+
+    def parse(text: str) -> _N:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:  # NaN too
+            raise argparse.ArgumentTypeError(out_of_range(value) if out_of_range else f"choose {low:g} to {high:g}")
+        return value
+
+    return parse
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    return _whole(text, 1, "must be at least 1")
-
-
-def not_negative(text: str) -> int:
-    """An argparse type: a whole number of at least 0."""
-    return _whole(text, 0, "must be 0 or more")
+positive = number(int, "a whole number", 1, float("inf"), lambda _: "must be at least 1")
+"""An argparse type: a whole number of at least 1."""
+not_negative = number(int, "a whole number", 0, float("inf"), lambda _: "must be 0 or more")
+"""An argparse type: a whole number of at least 0."""
+port = number(int, "a port number", 1, 65535, lambda value: f"{value} is not a port number (1-65535)")
+"""An argparse type: a TCP port, 1-65535."""
 
 
 def level(text: str) -> str:
@@ -111,6 +185,14 @@ def lab_level(text: str) -> str:
     return outside_level(text)
 
 
+def lab_levels_words(cheat: str = "") -> str:
+    """What ``lab_level`` takes, in a help text's words: the AI levels, the lab seats (``cheat``
+    says more of cheat), a bot from another package."""
+    return (f"{', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: cheat sees every hand{cheat}, "
+            "ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations a decision; or a bot from another "
+            "package, module:factory or an installed name: docs/bots.md")
+
+
 def three_lab_levels(text: str) -> list[str]:
     """An argparse type: three levels for seats 0, 1 and 2, separated by commas (``lab_level``)."""
     levels = [t.strip() for t in text.split(",")]
@@ -144,16 +226,25 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(args.contract_set, short_game=args.short, omit=args.omit, redo_tokens=args.redo)
 
 
+def command_rules(args: argparse.Namespace, command: str) -> Rules:
+    """``rules_from_args``; rules that do not hold together raise ``CommandRefused``
+    (``command: why``)."""
+    try:
+        return rules_from_args(args)
+    except RulesError as exc:
+        raise CommandRefused(f"{command}: {exc}") from None
+
+
 MAX_COUNT = 1_000_000
 """The most games, deal sets or hands a lab command plays in one run: a million heuristic games
 take about a week of one core.  A larger count is refused with one line, not started."""
 
 
-def count_problem(command: str, flag: str, value: int) -> str | None:
-    """One line saying why ``value`` is too many for ``flag``, or None."""
+def check_count(command: str, flag: str, value: int) -> None:
+    """Raises ``CommandRefused``, one line saying why, when ``value`` is too many for ``flag``."""
     if value > MAX_COUNT:
-        return f"{command}: {flag} {value:,} is more than one run plays (at most {MAX_COUNT:,}; split the work)"
-    return None
+        raise CommandRefused(f"{command}: {flag} {value:,} is more than one run plays (at most {MAX_COUNT:,}; "
+                             "split the work)")
 
 
 def percent_lines(total: int, unit: str, command: str) -> Callable[[], None]:
@@ -249,13 +340,11 @@ def work_runner(address: str | None, timeout: float) -> Iterator[Runner | None]:
 
 
 def run_work(command: str, total: int, unit: str, address: str | None,
-             work: Callable[[Runner | None, Callable[[], None]], _R], timeout: float) -> _R | None:
+             work: Callable[[Runner | None, Callable[[], None]], _R], timeout: float) -> _R:
     """A lab command's work, ``work(runner, advance)``, with a progress bar of ``total``
     ``unit`` and on the cluster at ``address`` (``--cluster``) if one is given, waited for
-    ``timeout`` seconds (``--cluster-timeout``).  When the
-    cluster cannot be used: one line on standard error, and None, for the command to exit with 2."""
-    import sys
-
+    ``timeout`` seconds (``--cluster-timeout``).  A cluster that cannot be used raises
+    ``CommandRefused`` (``command: why``)."""
     from ..lab.cluster import ClusterError
 
     bar, advance = progress_bar(total, unit, command)
@@ -263,5 +352,4 @@ def run_work(command: str, total: int, unit: str, address: str | None,
         with work_runner(address, timeout) as runner, bar:
             return work(runner, advance)
     except ClusterError as e:
-        print(f"{command}: {e}", file=sys.stderr)
-        return None
+        raise CommandRefused(f"{command}: {e}") from None

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import json
+from typing import TYPE_CHECKING
 
 from ..ai import LEVELS
-from .args import level, positive
+from .args import Subcommands, add_json_flag, command, level, positive, print_result
+
+if TYPE_CHECKING:
+    from ..lab.speed import BenchResult
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "bench",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "bench", run,
         help="measure the engine's and the computer players' speed on this machine",
         description="Play random hands through the engine core and report hands per second, "
         "the cost of copying and undoing a hand state, how long each AI level takes to decide (the "
         "expert in both contract sets), how long the exact solver takes with 6, 8, 10 and 12 tricks "
         "left, and how many positions it searches per second; times in CPU time and on the wall clock.",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_flag(p)
     p.add_argument("--hands", type=positive, default=20_000, help="random hands per run (default 20000)")
     p.add_argument("--repeats", type=positive, default=3, help="runs; the best one counts (default 3)")
     p.add_argument("--solver-positions", type=positive, metavar="N",
@@ -28,7 +31,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="games timed per AI level (default 4; the expert plays two at most, one per contract set)")
     p.add_argument("--levels", type=level_list, metavar="L,L",
                    help=f"AI levels whose decisions are timed (default all: {','.join(LEVELS)})")
-    p.set_defaults(run=run)
 
 
 def level_list(text: str) -> list[str]:
@@ -43,9 +45,10 @@ def run(args: argparse.Namespace) -> int:
     prepare_solver("bench")
     positions = None if args.solver_positions is None else dict.fromkeys(SOLVER_TRICKS, args.solver_positions)
     result = bench(args.hands, args.repeats, positions, args.decision_games, args.levels)
-    if args.json:
-        print(json.dumps(result.to_json()))
-        return 0
+    return print_result(args.json, result.to_json, lambda: print_bench(result))
+
+
+def print_bench(result: BenchResult) -> None:
     print(f"random hands per second : {result.random_hands_per_s:,}")
     print(f"hand state copy         : {result.state_copy_us} µs")
     print(f"push + pop of one card  : {result.push_pop_us} µs")
@@ -60,4 +63,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"exact solve, {tricks:>2} tricks : " + ", ".join(f"{k} {v} ms" for k, v in figures.items())
               + "  (wall " + ", ".join(f"{k} {v} ms" for k, v in wall.items()) + ")")
     print(f"solver positions per CPU second: {result.solver.positions_per_cpu_s:,}")
-    return 0

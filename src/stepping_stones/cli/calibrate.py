@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 
 from ..engine import CONTRACTS
-from .args import EXIT_REFUSED, add_cluster_argument, positive, refuse, run_work, seed
+from .args import Subcommands, add_cluster_argument, command, positive, refuse, run_work, seed
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "calibrate",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "calibrate", run,
         help="fit the heuristic's bidding model from hands it plays (slow; for developers)",
         description="For every contract, deal HANDS hands, make a random seat declare it and let "
         "three heuristic seats play it out (with --declarer expert: an expert declares against two "
@@ -30,7 +30,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="where to write the model (default: the package's model.json, or expert_model.json "
                    "with --declarer expert)")
     add_cluster_argument(p, "contract's hands")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,8 +42,6 @@ def run(args: argparse.Namespace) -> int:
                      lambda runner, advance: fit(args.hands, args.seed, args.samples, args.workers, advance, runner,
                                                  args.declarer),
                      timeout=args.cluster_timeout)
-    if model is None:
-        return EXIT_REFUSED
     for cid, m in model.contracts.items():
         print(f"{cid:16} mean {m.random_hand_mean:5.2f} sd {m.random_hand_sd:4.2f}  fit error {m.sigma:4.2f}")
     output = args.output or model_path(args.declarer)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from .args import EXIT_REFUSED, game_from_file, refuse
+from .args import Subcommands, add_json_flag, add_record_file, command, game_from_file, print_result, refuse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "hint",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "hint", run,
         help="suggest the next bid or card of an unfinished game record, with a reason",
         description="Read an unfinished game record (docs/records.md) and print what the expert "
         "computer player would bid or play next in the place of the player to act, with the reason "
@@ -18,9 +17,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "A record that breaks a rule, or one with no action to take (the game is over, or the next "
         "hand is not dealt), is refused with exit status 2 and one line on standard error.",
     )
-    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run)
+    add_record_file(p)
+    add_json_flag(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,15 +27,10 @@ def run(args: argparse.Namespace) -> int:
     from .args import prepare_solver
 
     game = game_from_file(args.file)
-    if game is None:
-        return EXIT_REFUSED
     try:
         found = hint_for_game(game, lambda: prepare_solver("hint"))
     except NothingToHint as exc:
         return refuse(f"hint: {escape(str(args.file))}: {exc}")
-    if args.json:
-        print(json.dumps(found.to_json()))
-    else:
-        print(f"Hand {found.hand}, {escape(found.player)} to {'bid' if found.phase == 'bidding' else 'play'}: "
-              f"{found.hint.text}")
-    return 0
+    return print_result(args.json, found.to_json, lambda: print(
+        f"Hand {found.hand}, {escape(found.player)} to {'bid' if found.phase == 'bidding' else 'play'}: "
+        f"{found.hint.text}"))

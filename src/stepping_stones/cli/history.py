@@ -3,44 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import EXIT_REFUSED, refuse
-from .library import open_library
+from .args import Subcommands, add_json_flag, command, library_work, print_result
 
 if TYPE_CHECKING:
     from ..storage.library import HistoryEntry
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "history",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "history", run,
         help="the games in the library, newest first",
         description="Every game in the library, newest first: when, the rules, the players and their points, "
         "the winner, and whether a hint or an undo was used (docs/library.md).",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON array")
-    p.set_defaults(run=run)
+    add_json_flag(p, "print one JSON array")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..storage.library import LibraryError
-
-    library = open_library("history")
-    if library is None:
-        return EXIT_REFUSED
-    with library:
-        try:
-            entries = library.history()
-        except LibraryError as exc:
-            return refuse(f"history: {exc}")
-    if args.json:
-        print(json.dumps([e.to_json() for e in entries]))
-    else:
-        print_history(entries)
-    return 0
+    with library_work("history") as library:
+        entries = library.history()
+    return print_result(args.json, lambda: [e.to_json() for e in entries], lambda: print_history(entries))
 
 
 def winner_text(entry: HistoryEntry) -> str:

@@ -8,36 +8,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
-from .args import refuse
-from .serve import port
+from .args import Subcommands, command, number, port, refuse
 
-
-def _number(kind: type[int] | type[float], what: str, low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a number of ``kind`` from ``low`` to ``high``, or one line saying so."""
-
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not low <= value <= high:  # NaN too
-            raise argparse.ArgumentTypeError(f"choose {low:g} to {high:g}")
-        return value
-
-    return parse
-
-
-seconds = _number(float, "a number of seconds", 1, 86400)
+seconds = number(float, "a number of seconds", 1, 86400)
 """A number of seconds, 1 to a day (``--timeout``)."""
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "host",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "host", run,
         help="run a table server: people join its tables from their own machines (docs/online.md)",
         description="Run a table server. People open tables on it (stepping-stones table new) and join "
         "them with the table's invite code; computer players take the seats nobody takes. It keeps its "
@@ -62,54 +44,53 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                                   "(docs/protocol.md, Limits; behind a reverse proxy every client has the "
                                   "proxy's address: raise the per-address limits, or keep them in the proxy)")
     default = Limits()
-    limits.add_argument("--expire-after", type=_number(float, "a number of seconds", 60, 30 * 86400),
+    limits.add_argument("--expire-after", type=number(float, "a number of seconds", 60, 30 * 86400),
                         default=DEFAULT_EXPIRY, metavar="SECONDS",
                         help="close a table that was never started this long after it was opened (60 to "
                         "2592000, default 86400: a day)")
-    limits.add_argument("--expire-empty-after", type=_number(float, "a number of seconds", 60, 30 * 86400),
+    limits.add_argument("--expire-empty-after", type=number(float, "a number of seconds", 60, 30 * 86400),
                         default=DEFAULT_EMPTY_EXPIRY, metavar="SECONDS",
                         help=f"close a table that nobody has sat at this long after it was opened (60 to "
                         f"2592000, default {DEFAULT_EMPTY_EXPIRY:g}: ten minutes; at most --expire-after)")
-    limits.add_argument("--max-tables", type=_number(int, "a whole number of tables", 1, 100_000),
+    limits.add_argument("--max-tables", type=number(int, "a whole number of tables", 1, 100_000),
                         default=default.max_tables, metavar="N",
                         help=f"tables in play at most (1 to 100000, default {default.max_tables})")
-    limits.add_argument("--max-connections", type=_number(int, "a whole number of connections", 1, 100_000),
+    limits.add_argument("--max-connections", type=number(int, "a whole number of connections", 1, 100_000),
                         default=default.max_connections, metavar="N",
                         help=f"TCP connections at most, idle ones and websockets alike; past it the oldest "
                         f"one without a websocket is closed (1 to 100000, default {default.max_connections}; "
                         "lowered to what the server's open-files limit allows)")
-    limits.add_argument("--idle-seconds", type=_number(float, "a number of seconds", 1, 3600),
+    limits.add_argument("--idle-seconds", type=number(float, "a number of seconds", 1, 3600),
                         default=default.idle_seconds, metavar="SECONDS",
                         help=f"close a connection without a websocket that begins no request for this long: "
                         f"idle, or sending its request a byte at a time (1 to 3600, default "
                         f"{default.idle_seconds:g})")
-    limits.add_argument("--hello-rate", type=_number(float, "a number of hellos a second", 0.001, 10_000),
+    limits.add_argument("--hello-rate", type=number(float, "a number of hellos a second", 0.001, 10_000),
                         default=default.hello_rate, metavar="PER_SECOND",
                         help=f"hellos a second from one address, after a burst (0.001 to 10000, default "
                         f"{default.hello_rate:g})")
-    limits.add_argument("--hello-burst", type=_number(int, "a whole number of hellos", 1, 1_000_000),
+    limits.add_argument("--hello-burst", type=number(int, "a whole number of hellos", 1, 1_000_000),
                         default=default.hello_burst, metavar="N",
                         help=f"that burst (1 to 1000000, default {default.hello_burst})")
-    limits.add_argument("--guess-rate", type=_number(float, "a number of guesses a minute", 0.001, 10_000),
+    limits.add_argument("--guess-rate", type=number(float, "a number of guesses a minute", 0.001, 10_000),
                         default=default.guess_rate * 60, metavar="PER_MINUTE",
                         help=f"wrong invite codes or seat secrets a minute from one address, after a burst "
                         f"(0.001 to 10000, default {default.guess_rate * 60:g})")
-    limits.add_argument("--guess-burst", type=_number(int, "a whole number of guesses", 1, 1_000_000),
+    limits.add_argument("--guess-burst", type=number(int, "a whole number of guesses", 1, 1_000_000),
                         default=default.guess_burst, metavar="N",
                         help=f"that burst (1 to 1000000, default {default.guess_burst})")
-    limits.add_argument("--unseated-per-address", type=_number(int, "a whole number of connections", 1, 100_000),
+    limits.add_argument("--unseated-per-address", type=number(int, "a whole number of connections", 1, 100_000),
                         default=default.unseated_per_address, metavar="N",
                         help=f"websockets without a seat that one address may hold; each must take a seat "
                         f"within {default.hello_seconds:g} s (1 to 100000, default {default.unseated_per_address})")
-    limits.add_argument("--tables-per-address", type=_number(int, "a whole number of tables", 1, 100_000),
+    limits.add_argument("--tables-per-address", type=number(int, "a whole number of tables", 1, 100_000),
                         default=default.tables_per_address, metavar="N",
                         help=f"open tables nobody has started that one address may have opened (1 to 100000, "
                         f"default {default.tables_per_address})")
-    limits.add_argument("--tables-per-minute", type=_number(int, "a whole number of tables", 1, 100_000),
+    limits.add_argument("--tables-per-minute", type=number(int, "a whole number of tables", 1, 100_000),
                         default=default.tables_per_minute, metavar="N",
                         help=f"tables one address may open a minute (1 to 100000, default "
                         f"{default.tables_per_minute})")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,20 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .args import EXIT_REFUSED, refuse
-
-if TYPE_CHECKING:
-    from ..storage.library import Library
+from .args import EXIT_REFUSED, Subcommands, command, open_library, refuse
 
 REFUSAL_LINE = 300
 """The longest line ``library import`` prints about one refused record."""
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "library",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "library", None,
         help="the game library: import game records (see also stats and history)",
         description="The game library indexes the game records in the data folder's games/ in an SQLite "
         "database (docs/library.md).",
@@ -37,24 +33,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     imp.set_defaults(run=run_import)
 
 
-def open_library(command: str) -> Library | None:
-    """The library, its notices said on standard error; None (after one line) if it cannot be used."""
-    from ..storage.library import Library, LibraryError
-
-    try:
-        library = Library.open()
-    except LibraryError as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
-        return None
-    for notice in library.notices:
-        print(f"{command}: {notice}", file=sys.stderr)
-    return library
-
-
 def run_import(args: argparse.Namespace) -> int:
     library = open_library("library import")
-    if library is None:
-        return EXIT_REFUSED
     from ..storage.library import LibraryError
     from ..storage.safety import one_line
 

@@ -7,8 +7,7 @@ import sys
 from collections.abc import Callable
 
 from ..ai import LEVELS
-from ..engine import RulesError
-from .args import add_rules_arguments, level, refuse, rules_from_args, seed
+from .args import Subcommands, add_rules_arguments, command, command_rules, level, refuse, seed
 
 
 def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, str]]:
@@ -23,9 +22,9 @@ def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, st
     return parse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "play",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "play", run,
         help="play a game: in the app, or with --plain line by line (for screen readers and scripts)",
         description="Play a game against two computer players. With --plain the game is told line "
         "by line in whole sentences, and every prompt ends with a line 'legal: ...' listing what "
@@ -40,17 +39,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--levels", type=two("levels", level), default=("heuristic", "heuristic"),
                    metavar="LEVEL,LEVEL", help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)})")
     p.add_argument("--resume", action="store_true", help="carry on the unfinished game instead")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..game.choices import Setup
     from ..storage.safety import names_problem
 
-    try:
-        rules = rules_from_args(args)
-    except RulesError as exc:
-        return refuse(f"play: {exc}")
+    rules = command_rules(args, "play")
     names = (args.name.strip(), *(n.strip() for n in args.opponents))
     problem = names_problem(names)
     if problem:

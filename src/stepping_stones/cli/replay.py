@@ -3,37 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..engine import CONTRACTS, Game
 from ..storage.records import summary
-from .args import EXIT_REFUSED, game_from_file
+from .args import Subcommands, add_json_flag, add_record_file, command, game_from_file, print_result
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "replay",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "replay", run,
         help="check a game record against the rules and show its scoresheet",
         description="Replay a game record (docs/records.md), checking every bid and card. "
         "A record that breaks a rule is refused with exit status 2 and one line on "
         "standard error naming the hand and the action.",
     )
-    p.add_argument("file", metavar="FILE", help="the game record (JSON)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    p.set_defaults(run=run)
+    add_record_file(p)
+    add_json_flag(p, "print the result as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     game = game_from_file(args.file)
-    if game is None:
-        return EXIT_REFUSED
     facts = summary(game)
-    if args.json:
-        print(json.dumps(facts))
-    else:
-        print(render_text(game, facts))
-    return 0
+    return print_result(args.json, lambda: facts, lambda: print(render_text(game, facts)))
 
 
 def render_text(game: Game, facts: dict[str, Any]) -> str:

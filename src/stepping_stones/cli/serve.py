@@ -6,34 +6,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .args import refuse
+from .args import Subcommands, command, number, port, refuse
+
+tabs = number(int, "a whole number", 1, 64,
+              lambda value: f"{value} tabs: choose 1 to 64 (each is an app process of about 55 MiB)")
+"""An argparse type: how many tabs may play at once, 1-64."""
 
 
-def port(text: str) -> int:
-    """An argparse type: a TCP port, 1-65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number (1-65535)")
-    return value
-
-
-def tabs(text: str) -> int:
-    """An argparse type: how many tabs may play at once, 1-64."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{value} tabs: choose 1 to 64 (each is an app process of about 55 MiB)")
-    return value
-
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "serve",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "serve", run,
         help="play in a web browser: serve the game on a local web page",
         description="Serve the game as a web page (textual-serve). Every browser tab that opens it "
         "plays its own game, saved where the terminal app saves. It listens on 127.0.0.1 (this "
@@ -52,7 +34,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--server", metavar="URL",
                    help="a table server's address, as 'host' printed it: every tab then opens on Play online "
                    "at that server (and no other), where the person types their name and invite code")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,31 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from ..ai import LAB_LEVELS, LEVELS
-from ..engine import RulesError
 from ..lab.simulate import SimulationResult, simulate
 from ..storage.safety import escape
 from .args import (
-    EXIT_REFUSED,
     MAX_COUNT,
+    Subcommands,
     add_cluster_argument,
+    add_json_flag,
     add_rules_arguments,
-    count_problem,
+    check_count,
+    command,
+    command_rules,
+    lab_levels_words,
     positive,
+    print_result,
     refuse,
-    rules_from_args,
     run_work,
     seed,
     three_lab_levels,
 )
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "simulate",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "simulate", run,
         help="play whole games between AI seats without a screen",
         description="Play whole games between three AI seats and report wins, points and results "
         "per contract. The same seed plays the same games, and the first game of a seed deals "
@@ -36,26 +37,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--games", type=positive, required=True,
                    help=f"number of games (at most {MAX_COUNT:,}; progress on standard error)")
     p.add_argument("--seats", type=three_lab_levels, required=True, metavar="LEVEL,LEVEL,LEVEL",
-                   help=f"the level of seats 0, 1 and 2 ({', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: "
-                   "cheat sees every hand, ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations a decision; "
-                   "or a bot from another package, module:factory or an installed name: docs/bots.md)")
+                   help=f"the level of seats 0, 1 and 2 ({lab_levels_words()})")
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed, required=True,
                    help="seed of the deals and the AI seats (any text; the app shows its game's seed)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_flag(p)
     p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record into DIR")
     add_cluster_argument(p, "game")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        return refuse(f"simulate: {e}")
-    too_many = count_problem("simulate", "--games", args.games)
-    if too_many:
-        return refuse(too_many)
+    rules = command_rules(args, "simulate")
+    check_count("simulate", "--games", args.games)
     if args.records is not None:
         try:
             args.records.mkdir(parents=True, exist_ok=True)
@@ -65,13 +58,7 @@ def run(args: argparse.Namespace) -> int:
                       lambda runner, advance: simulate(args.seats, rules, args.games, args.seed, args.records,
                                                        advance, runner),
                       timeout=args.cluster_timeout)
-    if result is None:
-        return EXIT_REFUSED
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print_summary(result)
-    return 0
+    return print_result(args.json, result.to_json, lambda: print_summary(result))
 
 
 def print_summary(result: SimulationResult) -> None:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import EXIT_REFUSED, refuse
-from .library import open_library
+from .args import CommandRefused, Subcommands, add_json_flag, command, library_work, print_result
 
 if TYPE_CHECKING:
     from ..storage.library import PlayerStats
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "stats",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "stats", run,
         help="a player's statistics over the finished games in the library",
         description="Games, wins, mean points and per-contract figures of one player over the finished games "
         "in the library (docs/library.md). Without --player: the person of the most recent game (seat 0, "
@@ -27,30 +25,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--include-assisted", action="store_true",
                    help="count games where a hint or an undo was used, or a computer played for the player, "
                    "like the others")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run)
+    add_json_flag(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..storage.library import LibraryError
-
-    library = open_library("stats")
-    if library is None:
-        return EXIT_REFUSED
-    with library:
-        try:
-            player = args.player if args.player is not None else library.person()
-            if player is None:
-                return refuse("stats: the library has no games yet: play one, or import records with "
-                              "`stepping-stones library import PATH`")
-            stats = library.stats(player, include_assisted=args.include_assisted)
-        except LibraryError as exc:
-            return refuse(f"stats: {exc}")
-    if args.json:
-        print(json.dumps(stats.to_json()))
-    else:
-        print_stats(stats)
-    return 0
+    with library_work("stats") as library:
+        player = args.player if args.player is not None else library.person()
+        if player is None:
+            raise CommandRefused("stats: the library has no games yet: play one, or import records with "
+                                 "`stepping-stones library import PATH`")
+        stats = library.stats(player, include_assisted=args.include_assisted)
+    return print_result(args.json, stats.to_json, lambda: print_stats(stats))
 
 
 def _num(x: float | None, sign: bool = False) -> str:

@@ -9,7 +9,17 @@ import sys
 
 from ..ai import LAB_REASONS, LEVELS, lab_seat
 from ..engine import RulesError
-from .args import add_rules_arguments, outside_level, positive, refuse, rules_from_args, seed
+from .args import (
+    Subcommands,
+    add_json_flag,
+    add_rules_arguments,
+    command,
+    outside_level,
+    positive,
+    refuse,
+    rules_from_args,
+    seed,
+)
 
 
 def bot_level(text: str) -> str:
@@ -42,9 +52,9 @@ def names(text: str) -> list[str | None]:
     return [p or None for p in parts]
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("table", help="open a table on a table server, or seat a bot at one (docs/online.md)",
-                       description="Tables on a table server (stepping-stones host).")
+def add_parser(sub: Subcommands) -> None:
+    p = command(sub, "table", None, help="open a table on a table server, or seat a bot at one (docs/online.md)",
+                description="Tables on a table server (stepping-stones host).")
     tsub = p.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
     new = tsub.add_parser("new", help="open a table and print its invite code",
                           description="Open a table on the server and print its invite code as 'code: CODE' "
@@ -59,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     new.add_argument("--names", type=names, default=[None, None, None], metavar="NAME,NAME,NAME",
                      help="the computer seats' names (people name themselves when they join)")
     new.add_argument("--seed", help=argparse.SUPPRESS)  # refused with the reason: the server deals
-    new.add_argument("--json", action="store_true", help="print the table as JSON")
+    add_json_flag(new, "print the table as JSON")
     new.set_defaults(run=run_new)
     bot = tsub.add_parser("bot", help="seat bots at a table: random legal moves, an AI level, or your own bot",
                           description="Take seats at a table with bots that play until the game is over: "
@@ -82,8 +92,7 @@ def run_new(args: argparse.Namespace) -> int:
     from ..storage.records import RecordRules
 
     if args.seed is not None:
-        print(f"table new: --seed: {CHOSEN_SEED}", file=sys.stderr)
-        return 2
+        return refuse(f"table new: --seed: {CHOSEN_SEED}")
     try:
         rules = rules_from_args(args)
         request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names)

@@ -3,39 +3,39 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from ..ai import LAB_LEVELS, LEVELS
-from ..engine import CONTRACTS, RulesError
+from ..engine import CONTRACTS
 from ..lab.tournament import Side, TournamentResult, tournament
 from .args import (
-    EXIT_REFUSED,
     MAX_COUNT,
+    Subcommands,
     add_cluster_argument,
+    add_json_flag,
     add_rules_arguments,
-    count_problem,
+    check_count,
+    command,
+    command_rules,
     lab_level,
+    lab_levels_words,
     not_negative,
     positive,
+    print_result,
     refuse,
-    rules_from_args,
     run_work,
     seed,
 )
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "tournament",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "tournament", run,
         help="duplicate matches between two AI levels",
         description="Play duplicate matches: the same deal sequences with the candidate in each seat "
         "in turn, alone against two baselines and two against one. Reports the candidate's mean game "
         "points with a 95% confidence interval, win rate and per-contract results.",
     )
     p.add_argument("--candidate", type=lab_level, required=True,
-                   help=f"level tested ({', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: cheat sees "
-                   "every hand, the ceiling of card play, ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations "
-                   "a decision; or a bot from another package, module:factory or an installed name: docs/bots.md)")
+                   help=f"level tested ({lab_levels_words(', the ceiling of card play')})")
     p.add_argument("--baseline", type=lab_level, required=True, help="level it plays against")
     p.add_argument("--deals", type=positive, required=True,
                    help="deal sets; each is played six times (3 x 1-vs-2, 3 x 2-vs-1), three with --only "
@@ -46,35 +46,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help=f"also compare the two levels' defence, HANDS deals per contract (at most {MAX_COUNT:,})")
     p.add_argument("--only", choices=("one-vs-two",),
                    help="play only the one-against-two games (the JSON's two_vs_one is then null)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_flag(p)
     add_cluster_argument(p, "deal set")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        rules = rules_from_args(args)
-    except RulesError as e:
-        return refuse(f"tournament: {e}")
+    rules = command_rules(args, "tournament")
     if args.candidate == args.baseline:
         return refuse(f"tournament: --candidate and --baseline are both {args.candidate}: a level against itself "
                       "measures nothing")
-    too_many = count_problem("tournament", "--deals", args.deals) or count_problem("tournament", "--defence",
-                                                                                     args.defence)
-    if too_many:
-        return refuse(too_many)
+    check_count("tournament", "--deals", args.deals)
+    check_count("tournament", "--defence", args.defence)
     sides: tuple[Side, ...] = ("one",) if args.only == "one-vs-two" else ("one", "two")
     result = run_work("tournament", args.deals + args.defence * len(CONTRACTS), "deal sets", args.cluster,
                       lambda runner, advance: tournament(args.candidate, args.baseline, args.deals, args.seed, rules,
                                                          args.defence, advance, runner, sides),
                       timeout=args.cluster_timeout)
-    if result is None:
-        return EXIT_REFUSED
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print_summary(result)
-    return 0
+    return print_result(args.json, result.to_json, lambda: print_summary(result))
 
 
 def print_summary(result: TournamentResult) -> None:

@@ -8,12 +8,12 @@ import asyncio
 import sys
 from pathlib import Path
 
-from .serve import port
+from .args import Subcommands, command, port
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "web", help="play in a web browser: a table server on this machine, its page opened (docs/online.md)",
+def add_parser(sub: Subcommands) -> None:
+    p = command(
+        sub, "web", run, help="play in a web browser: a table server on this machine, its page opened (docs/online.md)",
         description="Start a table server on 127.0.0.1 (this machine only) and open its page in the default "
         "web browser: a game against two computers, or a table for friends on this machine, with nothing else "
         "to install. The same server as 'stepping-stones host' (its tables are kept and resume). Ctrl+C stops it.")
@@ -21,7 +21,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", type=Path, metavar="DIR",
                    help="where the server keeps its tables and games (default: the 'server' folder of host)")
     p.add_argument("--no-browser", action="store_true", help="only print the address; open no browser")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,9 +25,9 @@ stepping_stones.engine.errors.WrongPhaseError: the bidding has ended: Ann declar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from .bids import PASS, Bid, Declaration, Pass, parse_bid  # noqa: F401 (the docstrings' examples use parse_bid)
 from .cards import (
@@ -64,6 +64,19 @@ DEFAULT_PLAYERS = ("You", "Hana", "Kenji")
 Move: TypeAlias = tuple[Mask, Mask, Mask] | Bid | Card
 """One step of a game, as ``Game.push`` makes it and ``Game.pop`` takes it back: a deal (three
 masks, which starts a hand), a bid, or a card."""
+
+
+_A = TypeVar("_A")
+
+
+def _allows(verify: Callable[[_A], None], action: _A) -> bool:
+    """Whether ``verify`` lets ``action`` through: the yes/no form of a ``verify_*``, which catches
+    only the refusals (``IllegalActionError``), so that a bug is never taken for a "no"."""
+    try:
+        verify(action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def puddle_seat(forehand: Seat, has_open: Sequence[bool]) -> Seat | None:
@@ -250,11 +263,7 @@ class Game(_Scored):
 
     def can_bid(self, bid: Bid) -> bool:
         """Whether ``bid`` is allowed now."""
-        try:
-            self.verify_bid(bid)
-        except IllegalActionError:
-            return False
-        return True
+        return _allows(self.verify_bid, bid)
 
     def bid(self, bid: Bid) -> None:
         """Make ``bid`` for the bidder.  A declaration ends the bidding and starts the play."""
@@ -299,11 +308,7 @@ class Game(_Scored):
 
     def can_play(self, card: Card) -> bool:
         """Whether ``card`` may be played now."""
-        try:
-            self.verify_play(card)
-        except IllegalActionError:
-            return False
-        return True
+        return _allows(self.verify_play, card)
 
     def play(self, card: Card) -> None:
         """Play ``card`` for the player to act.  After the 36th card the result is recorded."""

@@ -10,6 +10,7 @@ played each card follow from the rules; they are answered here, once.
 from __future__ import annotations
 
 from enum import Enum
+from typing import TypeVar
 
 from .bids import Bid, Declaration
 from .cards import NUM_SEATS, Card, Mask, Seat
@@ -19,6 +20,8 @@ from .hand import HandState, Trick
 
 # The public names, re-exported by the engine's face (__init__.py).
 __all__ = ["HandLog", "Phase", "bid_seat"]
+
+_T = TypeVar("_T")
 
 
 class Phase(Enum):
@@ -81,8 +84,11 @@ class HandLog:
         self._state = None
         return declaration
 
-    def _not_declared(self) -> WrongPhaseError:
-        return WrongPhaseError(f"hand {self.number} is still being bid: nobody has declared yet")
+    def _once_declared(self, value: _T | None) -> _T:
+        """``value``, a field that exists once a contract is declared; before: ``WrongPhaseError``."""
+        if value is None:
+            raise WrongPhaseError(f"hand {self.number} is still being bid: nobody has declared yet")
+        return value
 
     # --- after the bidding --------------------------------------------------
 
@@ -93,15 +99,11 @@ class HandLog:
 
     @property
     def declarer(self) -> Seat:
-        if self._declarer is None:
-            raise self._not_declared()
-        return self._declarer
+        return self._once_declared(self._declarer)
 
     @property
     def declaration(self) -> Declaration:
-        if self._declaration is None:
-            raise self._not_declared()
-        return self._declaration
+        return self._once_declared(self._declaration)
 
     @property
     def contract(self) -> Contract:
@@ -110,16 +112,13 @@ class HandLog:
     @property
     def puddle(self) -> bool:
         """Whether the declarer was forced to declare from the puddle."""
-        if self._declaration is None:
-            raise self._not_declared()
+        self._once_declared(self._declaration)
         return self._puddle
 
     @property
     def state(self) -> HandState:
         """The card play (``HandState``)."""
-        if self._state is None:
-            raise self._not_declared()
-        return self._state
+        return self._once_declared(self._state)
 
     @property
     def plays(self) -> tuple[Card, ...]:

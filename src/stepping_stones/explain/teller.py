@@ -1,17 +1,7 @@
 """``Teller``: what happened at the table in a player's words -- why a trick was won, and each
-event as a sentence.
-
-Every front end (the terminal table, the plain line mode, the browser) tells
-the same story in the same words, from the person's point of view: the person
-is "You" and gets the second person ("You hold", "You win"), whatever name
-they chose.  Nothing here decides a rule: the trick's winner comes from the
-engine; this module only says why, in a player's words.
-
-``saving`` has the words for saving and resuming (a save that could not be written or used, how
-far a game is), made from plain values for the save slots.
-
-A layer of its own, just above the engine: it may import the engine's public face only, so
-that the AI's analysis, the flow and every front end can speak in the same words.
+event as a sentence, with the person as "You" (``explain``, the package's face, says what the
+words are for and what this layer may import).  Nothing here decides a rule: the trick's winner
+comes from the engine; this module only says why.
 """
 
 from __future__ import annotations

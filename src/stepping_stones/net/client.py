@@ -33,12 +33,12 @@ from .protocol import (
     VERSION,
     Act,
     Delta,
-    Error,
+    ErrorMessage,
     Invite,
     NewTable,
     Pong,
     ProtocolError,
-    State,
+    StateMessage,
     TableOpened,
     VersionReply,
     Welcome,
@@ -92,7 +92,7 @@ async def open_table(server: str, request: NewTable, session: aiohttp.ClientSess
         if response.status != 200:
             with contextlib.suppress(ProtocolError):
                 reply = parse_server(text)
-                if isinstance(reply, Error):
+                if isinstance(reply, ErrorMessage):
                     raise Refused(reply.message)
             raise Refused(f"the server answered {response.status}: {text.strip()[:200]}")
         return TableOpened.model_validate_json(text, strict=True)
@@ -114,7 +114,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | State | Error | VersionReply | Pong | Invite
+Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite
 
 
 class SeatClient:
@@ -125,7 +125,7 @@ class SeatClient:
     (``delta``), and the client applies it to the state before and hands on the whole state,
     checked by the models.  A delta that does not follow the state it holds (one missed, or none
     held) is dropped and the whole state asked for again (``resync``).  With ``checked=False``
-    (the load test's bots) ``receive`` hands on a ``Glance`` in place of each ``State``, read
+    (the load test's bots) ``receive`` hands on a ``Glance`` in place of each ``StateMessage``, read
     without the models."""
 
     def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
@@ -144,7 +144,7 @@ class SeatClient:
         self._own_session = session is None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self.welcome: Welcome | None = None
-        self.state: State | None = None
+        self.state: StateMessage | None = None
         self.glance: Glance | None = None  # the last state's glance (``checked=False``)
         self.checked = checked
         self.version = version  # 1: every state whole (the load test compares the two)
@@ -203,7 +203,7 @@ class SeatClient:
             self._seated = True
             return message
         await self._ws.close()
-        if isinstance(message, Error):
+        if isinstance(message, ErrorMessage):
             raise Refused(message.message, message.code)
         if isinstance(message, VersionReply):
             raise Refused(message.message)
@@ -294,7 +294,7 @@ class SeatClient:
             value = parsed.applied(held)
             state = checked_state(value)
             self._hold(value, parsed.n)
-        elif isinstance(parsed, State):
+        elif isinstance(parsed, StateMessage):
             state = parsed
             self._hold(json.loads(data), state.n)
         else:
@@ -320,7 +320,7 @@ class SeatClient:
                 self._hold(value, value.get("n"))
             else:
                 other = parse_server(data)
-                if isinstance(other, State | Delta):  # not reached: the type says which it is
+                if isinstance(other, StateMessage | Delta):  # not reached: the type says which it is
                     raise ProtocolError("the server sent a state that is not one")
                 return other
             view = value["view"]
@@ -358,12 +358,12 @@ class SeatClient:
                 quiet, self._returning = self._returning, False
                 await self._reconnect(quiet)
                 continue
-            if isinstance(message, Error) and message.code in ("replaced", "expired"):
+            if isinstance(message, ErrorMessage) and message.code in ("replaced", "expired"):
                 self.closed = True
                 if message.code == "expired":
                     self._forget_seat()
                 raise Refused(message.message, message.code)
-            if isinstance(message, State) and message.record is not None:
+            if isinstance(message, StateMessage) and message.record is not None:
                 self._forget_seat()
             if not isinstance(message, Welcome):
                 return message
@@ -433,22 +433,22 @@ def dump_json(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def is_over(state: State) -> bool:
+def is_over(state: StateMessage) -> bool:
     return state.record is not None
 
 
 async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] | None = None,
-                        on_state: Callable[[State], None] | None = None, think: float = 0.0) -> State:
+                        on_state: Callable[[StateMessage], None] | None = None, think: float = 0.0) -> StateMessage:
     """Play the seat with random legal moves, each as soon as it is the seat's turn (or ``think``
     seconds later: the load test's tables that play at a person's pace), until the game is over;
     the last state.  ``latencies`` gets the seconds from each action to the state after it;
     ``on_state`` hears of every state."""
     last = await _play(client, rng, latencies, on_state, think)
-    assert isinstance(last, State)
+    assert isinstance(last, StateMessage)
     return last
 
 
-async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> State:
+async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> StateMessage:
     """Play the seat with ``agent`` (an ``ai.Agent``, such as a bot from another package) until the
     game is over; the last state.  Each decision is made from the state's view alone, in a worker
     thread so that the connection is still answered while the agent thinks."""
@@ -457,7 +457,7 @@ async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> State:
     while True:
         message = latest if latest is not None else await client.receive()
         latest = None
-        if not isinstance(message, State):
+        if not isinstance(message, StateMessage):
             continue
         if is_over(message):
             return message
@@ -478,14 +478,14 @@ async def play_glances(client: SeatClient, rng: Random, latencies: list[float] |
 
 
 async def _play(client: SeatClient, rng: Random, latencies: list[float] | None,
-                on_state: Callable[[State], None] | None, think: float) -> State | Glance:
+                on_state: Callable[[StateMessage], None] | None, think: float) -> StateMessage | Glance:
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
     latest: Message | Glance | None = client.state if client.checked else client.glance  # already read
     while True:
         message = latest if latest is not None else await client.receive()
         latest = None
-        if isinstance(message, State):
+        if isinstance(message, StateMessage):
             if on_state is not None:
                 on_state(message)
             over = is_over(message)

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import Error, Invite, State, Welcome
+from .protocol import ErrorMessage, Invite, StateMessage, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -22,7 +22,7 @@ class Unsent:
     token: str
 
 
-Incoming = State | Error | str | Refused | Unsent | Invite
+Incoming = StateMessage | ErrorMessage | str | Refused | Unsent | Invite
 """What a ``Connection`` hands on: a state, the server's refusal of an action, a line about the
 connection, or why it ended."""
 
@@ -65,8 +65,8 @@ class Connection:
                 self.inbox.put(client.state)
             while True:
                 message = await client.receive()
-                if isinstance(message, State | Invite) or (
-                        isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn")):
+                if isinstance(message, StateMessage | Invite) or (
+                        isinstance(message, ErrorMessage) and message.code in ("illegal", "stale", "not-your-turn")):
                     self.inbox.put(message)
         except Refused as exc:
             self.inbox.put(exc)

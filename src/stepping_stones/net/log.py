@@ -10,14 +10,17 @@ asyncio, textual-serve) to the same handler, from WARNING up.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import time
 from collections.abc import Callable
 from typing import TextIO
 
 from ..storage.safety import one_line
 
-__all__ = ["OneLineFormatter", "Repeats", "ServerLog"]
+__all__ = ["OneLineFormatter", "Repeats", "ServerLog", "watch_loop"]
 
 LINE = 300  # characters at most in a line of the log, its prefix included
 WINDOW = 60.0  # seconds in which the same line is written once
@@ -110,3 +113,15 @@ class ServerLog:
             logger.propagate = False
             logger.setLevel(logging.WARNING)
         logging.getLogger("aiohttp.access").disabled = True
+
+
+def watch_loop(log: Callable[[str], None]) -> asyncio.Event:
+    """The running loop's unhandled faults said in ``log`` (a line each, never a traceback), and
+    the event that Ctrl+C or SIGTERM sets: what a server (``host``, ``serve``) waits on to stop."""
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: log(str(context.get("message", "fault"))))
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    return stop

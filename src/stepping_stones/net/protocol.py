@@ -35,7 +35,7 @@ from ..engine import (
     parse_card,
 )
 from ..game.choices import AI_LEVELS, SEED_LENGTH
-from ..storage.records import MAX_BID_TEXT, MAX_CARDS_TEXT, GameRecord, PlayerName, RecordRules
+from ..storage.records import MAX_BID_TEXT, MAX_CARDS_TEXT, GameRecord, PlayerName, RecordRules, SeatNumber
 from ..storage.safety import escape, strict_json
 
 VERSION: Final = 2
@@ -55,7 +55,6 @@ MAX_SEQ: Final = 10**6
 MAX_NONCE: Final = 2**31
 MAX_STATES: Final = 2**31  # states and deltas sent on one connection
 
-Seat = Annotated[int, Field(ge=0, le=NUM_SEATS - 1)]
 Cards = Annotated[str, Field(max_length=MAX_CARDS_TEXT)]
 BidText = Annotated[str, Field(max_length=MAX_BID_TEXT)]
 Line = Annotated[str, Field(max_length=MAX_LINE)]
@@ -116,8 +115,8 @@ class Wire(Enum):
     HISTORY = "history"  # the finished hands (``PastHandJSON``)
 
 
-Seats = Annotated[list[Seat], Wire.SEATS]
-OptionalSeat = Annotated[Seat | None, Wire.SEAT]
+Seats = Annotated[list[SeatNumber], Wire.SEATS]
+OptionalSeat = Annotated[SeatNumber | None, Wire.SEAT]
 BidTexts = Annotated[list[BidText], Wire.BIDS]
 CardSet = Annotated[Cards, Wire.CARD_SET]
 CardRun = Annotated[Cards, Wire.CARD_RUN]
@@ -128,7 +127,7 @@ class PastHandJSON(_Model):
     """A finished hand as everyone saw it (``engine.PastHand``)."""
 
     number: Annotated[int, Field(ge=1, le=MAX_HANDS)]
-    forehand: Annotated[Seat, Wire.SEAT]
+    forehand: Annotated[SeatNumber, Wire.SEAT]
     bids: Annotated[BidTexts, Field(max_length=NUM_SEATS + 1)]
     bid_seats: Annotated[Seats, Field(max_length=NUM_SEATS + 1)]
     declarer: OptionalSeat
@@ -149,12 +148,12 @@ class ViewJSON(_Model):
     are ``PlayerView``'s, in the order the server writes them, each marked with how it goes on the
     wire (``Wire``)."""
 
-    seat: Annotated[Seat, Wire.SEAT]
+    seat: Annotated[SeatNumber, Wire.SEAT]
     rules: Annotated[RecordRules, Wire.RULES]
     players: Annotated[list[PlayerName], Field(min_length=3, max_length=3), Wire.BY_SEAT]
     phase: Annotated[Literal["deal", "bidding", "play", "over"], Wire.PHASE]
     hand_number: Annotated[int, Field(ge=0, le=MAX_HANDS)]
-    forehand: Annotated[Seat, Wire.SEAT]
+    forehand: Annotated[SeatNumber, Wire.SEAT]
     sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS)),
                      Wire.SHEET]
     redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3), Wire.BY_SEAT]
@@ -284,7 +283,7 @@ class SeatFacts(_Model):
 class Waiting(_Model):
     """Whose bid or card the table waits for."""
 
-    seat: Seat
+    seat: SeatNumber
     name: PlayerName
     connected: bool
     computer: bool  # a computer seat, or one a computer stands in for
@@ -298,14 +297,14 @@ class Welcome(_Model):
     version: int = VERSION
     table: Annotated[str, Field(max_length=32)]
     code: Annotated[str, Field(max_length=CODE_LENGTH)]
-    seat: Seat
+    seat: SeatNumber
     name: PlayerName
     secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None
     opener: bool  # this seat may start the table early
     timeout: float  # seconds the table waits for a person before a computer stands in
 
 
-class State(_Model):
+class StateMessage(_Model):
     """The table as this seat may see it, after every change."""
 
     type: Literal["state"] = "state"
@@ -325,7 +324,7 @@ class State(_Model):
 
 
 
-STATE_FIELDS: Final = frozenset(State.model_fields) - {"type", "n"}
+STATE_FIELDS: Final = frozenset(StateMessage.model_fields) - {"type", "n"}
 VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
 
 
@@ -333,7 +332,7 @@ class Delta(_Model):
     """Version 2: what changed since the state or delta numbered ``n - 1`` on this connection:
     ``state``'s fields replace the state's (``view`` among them when it is sent whole), ``view``'s
     fields replace those of the state's view.  The client applies it and checks the whole state
-    with ``State``, so a delta can say nothing a state could not."""
+    with ``StateMessage``, so a delta can say nothing a state could not."""
 
     type: Literal["delta"]
     n: Annotated[int, Field(ge=2, le=MAX_STATES)]
@@ -366,7 +365,7 @@ ErrorCode: TypeAlias = Literal[
 ]
 
 
-class Error(_Model):
+class ErrorMessage(_Model):
     """A refusal, in one line; nothing changed."""
 
     type: Literal["error"] = "error"
@@ -394,9 +393,10 @@ class Invite(_Model):
     by: PlayerName
 
 
-ServerMessage: TypeAlias = Annotated[Welcome | State | Delta | Error | VersionReply | Pong | Invite,
+ServerMessage: TypeAlias = Annotated[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite,
                                      Field(discriminator="type")]
-_SERVER: TypeAdapter[Welcome | State | Delta | Error | VersionReply | Pong | Invite] = TypeAdapter(ServerMessage)
+_SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite] = TypeAdapter(
+    ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -523,7 +523,7 @@ def quick_action(data: str | bytes) -> tuple[int, Bid | int] | None:
         return None
 
 
-def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | VersionReply | Pong | Invite:
+def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:
@@ -535,11 +535,11 @@ def parse_server(data: str | bytes) -> Welcome | State | Delta | Error | Version
                             f"({_first_error(exc)})") from None
 
 
-def checked_state(value: dict[str, Any]) -> State:
+def checked_state(value: dict[str, Any]) -> StateMessage:
     """A state a client made by applying a delta, checked as a state sent whole is.  Raises
     ``ProtocolError``."""
     try:
-        return State.model_validate_json(_dumps(value), strict=True)
+        return StateMessage.model_validate_json(_dumps(value), strict=True)
     except ValidationError as exc:
         raise ProtocolError(f"the server sent a delta that does not make a state ({_first_error(exc)})") from None
 

@@ -2,7 +2,7 @@
 
 ``RemoteFlow`` offers what the table screen and plain mode drive (``flow.TableFlow``: states
 to subscribe to, the cursor and the bid being chosen, ``confirm``/``bid``/``play``, hints), but
-it holds no game: it builds each ``TableState`` from the ``State`` messages the server sends
+it holds no game: it builds each ``TableState`` from the ``StateMessage``s the server sends
 (``receive``), with ``TableState.of(view, **facts)``, and sends the person's bids and cards to
 the server (``send``).  The server is the authority; the flow only checks an action against the
 legal actions the server sent, and words a refusal with the engine's own checks of the seat's
@@ -51,7 +51,7 @@ from ..flow.state import BidChoice, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import BACK, LOST
 from .connection import Connection
-from .protocol import SeatFacts, State, Welcome
+from .protocol import SeatFacts, StateMessage, Welcome
 from .seatview import refusal_of, turned
 from .viewcodec import view_from_json
 
@@ -139,7 +139,7 @@ class TableTurn:
 class RemoteFlow(Publisher, Choosing):
     """A seat at a table on a server, as the front ends drive a game (``flow.TableFlow``).
 
-    ``receive`` takes each ``State`` the server sends (on the front end's thread), ``notice`` a
+    ``receive`` takes each ``StateMessage`` the server sends (on the front end's thread), ``notice`` a
     line about the connection; ``send(move, seq)`` is how a bid or card goes to the server."""
 
     NOTHING_YET = NOT_STARTED
@@ -158,7 +158,7 @@ class RemoteFlow(Publisher, Choosing):
         self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
-        self.message: State | None = None  # the server's last state, as it was sent
+        self.message: StateMessage | None = None  # the server's last state, as it was sent
         self._start_publishing()  # no state until the server's first view has come (``_ready``)
         self._view: PlayerView | None = None  # the person's view, turned (seat 0)
         self._teller: Teller | None = None
@@ -207,7 +207,7 @@ class RemoteFlow(Publisher, Choosing):
         if self._turn_since is not None and self._my_turn():
             self.refresh()
 
-    def _facts(self, message: State) -> tuple[tuple[str, ...], str | None]:
+    def _facts(self, message: StateMessage) -> tuple[tuple[str, ...], str | None]:
         by = self.seat
         seats = tuple(seat_words(message.seats[(s + by) % NUM_SEATS]) for s in range(NUM_SEATS))
         waiting = message.waiting
@@ -250,7 +250,7 @@ class RemoteFlow(Publisher, Choosing):
 
     # --- what the server says ------------------------------------------------------------------
 
-    def receive(self, message: State) -> None:
+    def receive(self, message: StateMessage) -> None:
         """A state from the server: the table as it is now."""
         if self.closed:
             return
@@ -283,7 +283,7 @@ class RemoteFlow(Publisher, Choosing):
             self._start_turn()
             self._dirty = True
 
-    def _note_stand_ins(self, message: State, view: PlayerView) -> None:
+    def _note_stand_ins(self, message: StateMessage, view: PlayerView) -> None:
         """The hands a computer played for a person, as this client sees them (the server's
         ``stood_in`` says it for the whole game; this is for a server that does not send it)."""
         if view.phase not in (Phase.BIDDING, Phase.PLAY):
@@ -563,7 +563,7 @@ def _card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
-def _turned_seats(message: State, by: int) -> list[SeatFacts]:
+def _turned_seats(message: StateMessage, by: int) -> list[SeatFacts]:
     return [message.seats[(s + by) % NUM_SEATS] for s in range(NUM_SEATS)]
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import signal
 import socket
 import ssl
 import time
@@ -38,12 +37,12 @@ from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
 from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
-from .log import ServerLog
+from .log import ServerLog, watch_loop
 from .pages import add_pages
 from .protocol import (
     Act,
     Again,
-    Error,
+    ErrorMessage,
     Hello,
     Ping,
     Pong,
@@ -243,13 +242,13 @@ class TableServer:
             refusal = self.addresses.open_table(remote, self._waiting)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
-                return _json_error(429, Error(code="too-fast", message=refusal))
+                return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
             table = await self.tables.open(wanted)
         except web.HTTPRequestEntityTooLarge:
-            return _json_error(413, Error(code="bad-message", message="a table request is at most 4 KiB"))
+            return _json_error(413, ErrorMessage(code="bad-message", message="a table request is at most 4 KiB"))
         except ProtocolError as exc:
             self.log(f"refused a table from {request.remote}: {exc}")
-            return _json_error(400, Error(code=exc.code, message=str(exc)))
+            return _json_error(400, ErrorMessage(code=exc.code, message=str(exc)))
         except TableError as exc:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
@@ -294,7 +293,7 @@ class TableServer:
             pass
         except Exception as exc:  # a fault of ours: one line here, one line there
             self.log(f"a connection failed: {type(exc).__name__}: {exc}")
-            client.send(dump(Error(code="server", message="the server could not go on with this connection")))
+            client.send(dump(ErrorMessage(code="server", message="the server could not go on with this connection")))
         finally:
             self.clients.discard(client)
             self.unseated.discard(client)
@@ -328,7 +327,7 @@ class TableServer:
                     await ws.pong(message.data)
             elif message.type != WSMsgType.TEXT:
                 if allowance.take():
-                    client.send(dump(Error(code="bad-message", message="messages are JSON text")))
+                    client.send(dump(ErrorMessage(code="bad-message", message="messages are JSON text")))
                 else:
                     dropped += 1
             else:
@@ -344,7 +343,7 @@ class TableServer:
                     now = time.monotonic()
                     if now - warned >= 1.0:
                         warned = now
-                        client.send(dump(Error(code="too-fast", message=f"too fast: at most "
+                        client.send(dump(ErrorMessage(code="too-fast", message=f"too fast: at most "
                                                f"{limits.message_rate:g} messages a second; this one was dropped")))
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
@@ -375,7 +374,7 @@ class TableServer:
         except ProtocolError as exc:
             if only_actions:
                 return "dropped"
-            client.send(dump(Error(code=exc.code, message=str(exc))))
+            client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
             return "refused"
         if only_actions and not isinstance(message, Act):
             return "dropped"
@@ -384,7 +383,7 @@ class TableServer:
                 refusal = self.addresses.hello(remote)
                 if refusal is not None:
                     self.log(f"refused a hello from {remote}: {refusal}")
-                    client.send(dump(Error(code="too-fast", message=refusal)))
+                    client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
                 await self.tables.hello(client, message.code, message.secret, message.name, message.version)
@@ -401,7 +400,7 @@ class TableServer:
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
-            client.send(dump(Error(code=exc.code, message=str(exc))))
+            client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
@@ -455,7 +454,7 @@ class TableServer:
         for client, address in self.unseated.late():
             self.unseated.discard(client)
             self.log(f"closed a connection from {address}: no seat {limits.hello_seconds:g} s after it opened")
-            client.send(dump(Error(code="no-seat", message=f"a connection must take a seat within "
+            client.send(dump(ErrorMessage(code="no-seat", message=f"a connection must take a seat within "
                                    f"{limits.hello_seconds:g} s of opening: say hello first")))
             client.close()
         if self.sockets.sweep():
@@ -481,12 +480,7 @@ class TableServer:
 
     async def run(self) -> None:
         """Serve until Ctrl+C or SIGTERM, saying where."""
-        loop = asyncio.get_running_loop()
-        loop.set_exception_handler(lambda _loop, context: self.log(str(context.get("message", "fault"))))
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(signum, stop.set)
+        stop = watch_loop(self.log)
         url = await self.start()
         print(f"Stepping Stones table server at {url}", file=self.out)
         print(f"Open a table: stepping-stones table new --server {url}", file=self.out)
@@ -541,7 +535,7 @@ class _GuardedSite(web.SockSite):
                                                 backlog=self._backlog)
 
 
-def _json_error(status: int, error: Error) -> web.Response:
+def _json_error(status: int, error: ErrorMessage) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
 

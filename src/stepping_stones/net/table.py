@@ -39,7 +39,7 @@ from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
-from .protocol import Error, ErrorCode, Level, NewTable, SeatFacts, State, Waiting, Welcome
+from .protocol import ErrorCode, ErrorMessage, Level, NewTable, SeatFacts, StateMessage, Waiting, Welcome
 from .viewcodec import legal_actions, view_to_json
 from .writers import StateParts, StateWriter, ViewWriter, full_text
 
@@ -58,13 +58,13 @@ class TableError(SteppingStonesError):
         self.code: ErrorCode = code
         super().__init__(message)
 
-    def reply(self) -> Error:
-        return Error(code=self.code, message=escape(str(self))[:300])
+    def reply(self) -> ErrorMessage:
+        return ErrorMessage(code=self.code, message=escape(str(self))[:300])
 
 
 
 @dataclass
-class Seat:
+class TableSeat:
     kind: Literal["open", "human", "computer"]
     name: str | None = None
     level: Level | None = None
@@ -86,7 +86,7 @@ class Table:
     rules: RecordRules
     level: Level
     seed: str
-    seats: list[Seat]
+    seats: list[TableSeat]
     clock: Clock = time.monotonic
     timeout: float = DEFAULT_TIMEOUT
     opener: int | None = None
@@ -116,9 +116,9 @@ class Table:
         seats = []
         for kind, name in zip(request.seats, request.names, strict=True):
             if kind == "open":
-                seats.append(Seat("open"))
+                seats.append(TableSeat("open"))
             else:
-                seats.append(Seat("computer", name or next(pool), kind))
+                seats.append(TableSeat("computer", name or next(pool), kind))
         return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
                    seed=seed or new_seed(), seats=seats, clock=clock, timeout=timeout,
                    opened=opened)
@@ -237,11 +237,11 @@ class Table:
         return self.state_writer.parts(seq=seq, started=True, seats=facts, help=people, waiting=waiting_text,
                                        record=record, views=views)
 
-    def state_for(self, seat: int) -> State:
+    def state_for(self, seat: int) -> StateMessage:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
         game = self.game
         view = game.view(seat) if game is not None else None
-        return State(
+        return StateMessage(
             seq=self.seq, started=game is not None, seats=self.facts(), help=self.humans <= 1,
             view=view_to_json(view) if view is not None else None,
             legal=legal_actions(view) if view is not None else [], waiting=self.waiting(),
@@ -282,7 +282,7 @@ class Table:
         if seat is None:
             raise TableError("table-full", "every seat at this table is taken")
         secret = new_secret()
-        self.seats[seat] = Seat("human", self._free_name(name), None, digest(secret))
+        self.seats[seat] = TableSeat("human", self._free_name(name), None, digest(secret))
         self.resave = True
         if self.opener is None:
             self.opener = seat
@@ -311,7 +311,7 @@ class Table:
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
         for i, s in enumerate(self.seats):
             if s.kind == "open":
-                self.seats[i] = Seat("computer", next(pool), self.level)
+                self.seats[i] = TableSeat("computer", next(pool), self.level)
         names = [s.name or "" for s in self.seats]
         self.game = Game(self.rules.to_rules(), names, self.seeds.first_forehand())
         self.resave = True
@@ -452,7 +452,7 @@ class Table:
         counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
         that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
-        seats = [Seat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
+        seats = [TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
         table = cls(id=data.id, code=data.code, rules=data.rules, level=data.level, seed=data.seed, seats=seats,

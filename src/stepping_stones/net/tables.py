@@ -24,7 +24,7 @@ from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
-from .protocol import Error, Invite, NewTable, dump
+from .protocol import ErrorMessage, Invite, NewTable, dump
 from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
 
@@ -132,10 +132,7 @@ class Tables:
                 # the lines appended next
                 table.resave = True
                 self._keep(table)
-            if table.over:
-                await self._finish(table)
-            else:
-                self._kick(table)
+            await self._go_on(table)
         return count
 
     # --- what clients ask -----------------------------------------------------------------------------
@@ -143,7 +140,7 @@ class Tables:
     def _take(self, conn: Connection, table: Table, seat: int, version: int) -> None:
         old = self.holders.get((table.id, seat))
         if old is not None and old is not conn:
-            old.send(dump(Error(code="replaced", message="this seat was taken back from another connection")))
+            old.send(dump(ErrorMessage(code="replaced", message="this seat was taken back from another connection")))
             self.seated.pop(old, None)
             old.close()
         self.holders[(table.id, seat)] = conn
@@ -294,7 +291,7 @@ class Tables:
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
         hours = self.expire_after / 3600
-        message = dump(Error(code="expired", message=f"this table was not started within {hours:g} hours "
+        message = dump(ErrorMessage(code="expired", message=f"this table was not started within {hours:g} hours "
                                                      "and has closed: open a new one"))
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
@@ -328,14 +325,11 @@ class Tables:
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
-        if table.over:
-            await self._finish(table)
-        else:
-            self._kick(table)
+        await self._go_on(table)
         return True
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
-        message = dump(Error(code="server", message=f"the server cannot save this table ({self.unwritable}): "
+        message = dump(ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): "
                                                     f"{PAUSED}"))
         for seat in range(NUM_SEATS):
             conn = self.holders.get((table.id, seat))
@@ -362,6 +356,14 @@ class Tables:
                 return False
         table.paused = False
         return True
+
+    async def _go_on(self, table: Table) -> None:
+        """After a change: a finished game is filed (``_finish``), else a computer to act starts
+        thinking (``_kick``)."""
+        if table.over:
+            await self._finish(table)
+        else:
+            self._kick(table)
 
     def _kick(self, table: Table) -> None:
         request = table.computer_request()

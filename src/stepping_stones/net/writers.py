@@ -1,7 +1,7 @@
 """What the server sends, written without the models: ``ViewWriter``, ``StateWriter``,
 ``full_text`` and ``delta_text``.
 
-They write the very JSON of ``viewcodec.view_to_json(v)`` and of ``protocol.State`` (byte for byte:
+They write the very JSON of ``viewcodec.view_to_json(v)`` and of ``protocol.StateMessage`` (byte for byte:
 ``tests/test_net_protocol.py`` checks every view and every state of whole games), with the parts
 that do not change (the rules, the players, each finished hand) written once per table, and a
 state's fields in runs (``Fields``) that stay the very same objects while unchanged, so that a
@@ -262,13 +262,13 @@ def _names(names: Iterable[str]) -> str:
 
 
 StateParts: TypeAlias = tuple[Fields, Fields, Fields, ViewParts | None]
-"""A state as the JSON of its fields in three runs, in ``State``'s order, ``view`` between the first
+"""A state as the JSON of its fields in three runs, in ``StateMessage``'s order, ``view`` between the first
 two: ``seq`` to ``help`` (every seat's alike), ``legal`` (the seat's), ``waiting`` and ``record``
 (every seat's alike); and its view's parts (None before the start): what a delta is made from."""
 
 
 class StateWriter:
-    """Writes the states of one table as the protocol sends them (``State(...).dump()``, byte for
+    """Writes the states of one table as the protocol sends them (``StateMessage(...).dump()``, byte for
     byte), in ``StateParts``: the runs every seat sees alike once per change, each the very
     ``Fields`` of last time while unchanged (as ``ViewWriter`` writes the views)."""
 
@@ -314,7 +314,7 @@ def _legal_text(view: ViewParts) -> str:
 
 
 def full_text(parts: StateParts, n: int | None = None) -> str:
-    """``State(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
+    """``StateMessage(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
     head, legal, tail, view = parts
     number = "" if n is None else f',"n":{n}'
     return (f'{{"type":"state",{head.members},"view":{"null" if view is None else view_text(view)},'

@@ -19,7 +19,7 @@ from typing import TextIO
 from ..engine import NUM_SEATS, PlayerView
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
-from ..net.protocol import Error, Invite, SeatFacts, State, Welcome
+from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -166,9 +166,9 @@ class RemotePlain(PlainTable):
     def _take(self, item: object) -> None:
         """Hand one thing from the server to the flow (the flow's states tell it).  Raises
         ``_Lost`` when the connection ended for good."""
-        if isinstance(item, State):
+        if isinstance(item, StateMessage):
             self.remote.receive(item)
-        elif isinstance(item, Error):
+        elif isinstance(item, ErrorMessage):
             self.remote.refused(item.message)
         elif isinstance(item, Refused):
             self.say(f"The table is lost: {item}.")
@@ -377,7 +377,7 @@ def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextI
             print(item[:1].upper() + item[1:] + ".", file=out, flush=True)
             prompted = False
             continue
-        if not isinstance(item, State):
+        if not isinstance(item, StateMessage):
             continue
         line = seats_line(item.seats, welcome.seat)
         if line != said and item.view is None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -37,7 +36,7 @@ from textual_serve.server import Server
 
 from ..net.door import Door, DoorError, is_loopback, listening_socket, security_headers, url_host
 from ..net.guard import more_open_files
-from ..net.log import ServerLog
+from ..net.log import ServerLog, watch_loop
 from ..storage.seats import SHARED_ENV
 from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
 
@@ -359,12 +358,7 @@ class GameServer(Server):
             sock.close()
 
     async def _run(self, sock: socket.socket) -> None:
-        loop = asyncio.get_running_loop()
-        loop.set_exception_handler(lambda _loop, context: self.log(str(context.get("message", "fault"))))
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(signum, stop.set)
+        stop = watch_loop(self.log)
         runner = web.AppRunner(await self._make_app(), access_log=None, keepalive_timeout=IDLE_SECONDS,
                                handle_signals=False, shutdown_timeout=5)
         await runner.setup()

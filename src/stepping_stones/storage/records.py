@@ -58,6 +58,9 @@ MAX_CARDS_TEXT: Final = SLACK * (NUM_SEATS * TRICKS * 3 - 1)
 """Four times a whole hand's 36 cards written out ("K1 K2 ...", 107 characters)."""
 MAX_BID_TEXT: Final = SLACK * (max(len(cid) for cid in CONTRACTS) + len(" 9 K redo"))
 """Four times the longest bid."""
+SeatNumber = Annotated[Seat, Field(ge=0, le=NUM_SEATS - 1)]
+"""A seat (0, 1 or 2) as the boundaries check it: in a record, on the wire (``net.protocol``), in
+the library's rows."""
 
 
 class RecordError(SteppingStonesError, ValueError):
@@ -135,7 +138,7 @@ class GameRecord(_Strict):
     format: Literal["stepping-stones-record/1"]
     rules: RecordRules
     players: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
-    first_forehand: Annotated[Seat, Field(ge=0, le=2)]
+    first_forehand: SeatNumber
     hands: Annotated[list[RecordHand], Field(max_length=MAX_HANDS)]
 
     @field_validator("players")

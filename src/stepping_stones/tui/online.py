@@ -36,7 +36,7 @@ from .widgets import Choice, KeyBar, TooSmall
 if TYPE_CHECKING:
     from ..engine import Rules
     from ..net.client import SeatClient
-    from ..net.protocol import Invite, State, Welcome
+    from ..net.protocol import Invite, StateMessage, Welcome
     from ..net.remote import RemoteFlow
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
@@ -89,7 +89,7 @@ class RemoteSeat:
     async def read(self) -> None:
         """Hand every message of the server on, until the game is over or the seat is lost."""
         from ..net.client import Refused
-        from ..net.protocol import Error, Invite, State
+        from ..net.protocol import ErrorMessage, Invite, StateMessage
 
         try:
             if self.client.state is not None:
@@ -97,9 +97,9 @@ class RemoteSeat:
                 self._tell()
             while True:  # after the game too: an invitation to the next table may come
                 message = await self.client.receive()
-                if isinstance(message, State):
+                if isinstance(message, StateMessage):
                     self.flow.receive(message)
-                elif isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn"):
+                elif isinstance(message, ErrorMessage) and message.code in ("illegal", "stale", "not-your-turn"):
                     self.flow.refused(message.message)
                 elif isinstance(message, Invite):
                     self.invite = message
@@ -115,11 +115,11 @@ class RemoteSeat:
         await self.client.close()
 
     @property
-    def message(self) -> State | None:
+    def message(self) -> StateMessage | None:
         return self.flow.message
 
 
-def seat_lines(message: State | None, mine: int) -> Text:
+def seat_lines(message: StateMessage | None, mine: int) -> Text:
     from ..net.remote import seat_words
 
     text = Text()

@@ -3,89 +3,22 @@
 The table screen holds the state as one reactive (``TableScreen.state``) and the look (symbols
 or ASCII) as another; each panel is bound to both (``data_bind``) and draws itself again when
 either changes, or when its size does.  A panel draws a ``Scene``: the state with the look and
-the players' names cut to fit.  No panel reads the game, and none keeps anything of its own
-but what it drew.
+the players' names cut to fit, through the pure functions of ``tui.drawing``.  No panel reads
+the game, and none keeps anything of its own but what it drew.  The panels of text are here;
+the person's cards are ``tui.hand_panel``, the person's bid ``tui.bid_panel``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
 
-from ..ai.knowledge import deductions
-from ..engine import (
-    CONTRACTS,
-    HAND_SIZE,
-    NUM_SEATS,
-    RANKINGS,
-    STRENGTH,
-    SUIT_MASKS,
-    SUIT_OF,
-    SUITS,
-    TRICKS,
-    PastHand,
-    Phase,
-    PlayerView,
-    cards_of,
-    play_seats,
-)
-from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..game.choices import HUMAN
-from .render import NAME_WIDTH, SUIT_COLOURS, Look, sheet_table
-from .widgets import CARD_KEYS, Clickable, Shown
-
-
-@dataclass(frozen=True)
-class Scene:
-    """A ``TableState`` as the panels draw it: with the look, and the names short enough for
-    the panels (still told apart).  Made for each drawing; nothing is kept in it."""
-
-    table: TableState
-    look: Look
-
-    @property
-    def view(self) -> PlayerView:
-        return self.table.view
-
-    @cached_property
-    def hand(self) -> PastHand | None:
-        return self.view.shown_hand()
-
-    @cached_property
-    def names(self) -> tuple[str, ...]:
-        return short_names(self.view.players, NAME_WIDTH, self.look.ellipsis)
-
-    @property
-    def teller(self) -> Teller:
-        return Teller(self.names, HUMAN)
-
-    @cached_property
-    def my_cards(self) -> list[int]:
-        return self.table.my_cards
-
-    @property
-    def playing(self) -> bool:
-        return self.table.playing
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        return tuple(event.text for event in self.table.log)
-
-    @property
-    def hint_brief(self) -> str | None:
-        """The hint in a line or two, for a log too small for all of it."""
-        hint = self.table.hint
-        return None if hint is None else f"Hint: {hint.brief}{POINTER}"
+from .drawing import Scene, history_text, log_text, table_canvas, target_text, top_bar_text, tracker_text
+from .render import Look, sheet_table
+from .widgets import Shown
 
 
 class Bound(Widget):
@@ -130,110 +63,9 @@ class Panel(Shown, Bound):
         raise NotImplementedError
 
 
-# --- small cards ---------------------------------------------------------------------
-
-
-def _box(look: Look) -> tuple[str, str, str, str, str, str]:
-    """Corners and lines: top-left, top-right, bottom-left, bottom-right, horizontal, vertical."""
-    return ("+", "+", "+", "+", "-", "|") if look.ascii else ("╭", "╮", "╰", "╯", "─", "│")
-
-
-def card_face(c: int, look: Look, rows: int, inner: int) -> list[str]:
-    """The face of card ``c`` in ``rows`` lines (1, 2, 3 or 5) of ``inner`` columns: its suit
-    letter and rank in the corners, its symbol (with its name, where there is room) in the middle."""
-    suit = SUIT_OF[c]
-    rank = str(c % 9 + 1)
-    letter = SUITS[suit]
-    symbol = look.symbols[suit]
-    if rows == 1:
-        return [f"{symbol}{letter}{rank}"[:inner].ljust(inner)]
-    top = f"{letter}{' ' * (inner - 2)}{rank}"
-    if rows == 2:
-        return [top, f" {symbol}".ljust(inner)]
-    bottom = f"{rank}{' ' * (inner - 2)}{letter}"
-    if rows == 3:
-        middle = symbol if inner < 6 else f"{symbol}{letter}{rank}"
-        return [top, middle.center(inner), bottom]
-    blank = " " * inner
-    return [top, blank, f"{symbol} {letter}{rank}".center(inner), blank, bottom]
-
-
-CARD_SIZES = ((1, 3), (3, 5), (5, 9))
-"""The cards on the table: (face rows, inner columns), small to large."""
-
-
-def card_lines(c: int | None, look: Look, size: int, style: str = "") -> list[Text]:
-    """A card as a box of lines (``CARD_SIZES[size]`` inside a border); None draws an empty place."""
-    tl, tr, bl, br, h, v = _box(look)
-    rows, inner = CARD_SIZES[size]
-    if c is None:  # an empty place: one faint row of dots in the middle
-        blank = Text(" " * (inner + 2))
-        dots = Text(" " + look.dot * inner + " ", style="dim")
-        half = (rows + 1) // 2
-        return [blank] * half + [dots] + [blank] * (rows + 1 - half)
-    colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
-    out = [Text(tl + h * inner + tr, style=style)]
-    for row in card_face(c, look, rows, inner):
-        line = Text(v, style=style)
-        line.append(row, style=colour)
-        line.append(v, style=style)
-        out.append(line)
-    out.append(Text(bl + h * inner + br, style=style))
-    return out
-
-
-class Canvas:
-    """Lines of text on which pieces are placed at a row and a column."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.lines = [Text(" " * width) for _ in range(height)]
-
-    def put(self, row: int, col: int, text: Text) -> None:
-        if not 0 <= row < len(self.lines) or col >= self.width:
-            return
-        col = max(0, col)
-        text = text[: self.width - col]
-        line = self.lines[row]
-        self.lines[row] = Text.assemble(line[:col], text, line[col + len(text):])
-
-    def block(self, row: int, col: int, lines: list[Text]) -> None:
-        for i, line in enumerate(lines):
-            self.put(row + i, col, line)
-
-    def text(self) -> Text:
-        lines = []
-        for line in self.lines:
-            line = line.copy()
-            line.rstrip()
-            lines.append(line)
-        return Text("\n").join(lines)
-
-
-# --- the panels ----------------------------------------------------------------------
-
-
 class TopBar(Panel):
     def draw(self, state: Scene) -> RenderableType:
-        look = state.look
-        view = state.view
-        rules = view.rules
-        hand = state.hand
-        n = hand.number if hand is not None else 0
-        t = Text()
-        t.append(rules.describe(brief=True), style="bold")
-        t.append(look.sep)
-        t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
-        if hand is not None:
-            t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-        if state.table.online:
-            if state.table.waiting:
-                t.append(f"{look.sep}{state.table.waiting}", style="italic")
-        else:
-            t.append(f"{look.sep}Pace: {state.table.pace}")
-        if state.table.assisted:
-            t.append(f"{look.sep}assisted", style="italic")
-        return t
+        return top_bar_text(state)
 
 
 class SheetPanel(Panel):
@@ -253,55 +85,6 @@ class SheetPanel(Panel):
         return sheet_table(state.view, state.look, names=state.names)
 
 
-def target_text(state: Scene) -> Text:
-    """The declarer's target: contract, ranking, trump, the count so far, and what the others
-    already recorded for this contract."""
-    view, hand, names, look = state.view, state.hand, state.names, state.look
-    t = Text()
-    if hand is None:
-        return t
-    bid = hand.declaration
-    if bid is None or hand.declarer is None:
-        t.append(f"Hand {hand.number}: bidding", style="bold")
-        t.append(f"{look.sep}{state.teller.subject(hand.forehand, 'holds')} the forehand card")
-        return t
-    contract = bid.contract
-    d = hand.declarer
-    t.append(f"{names[d]}: ", style="bold")
-    t.append(contract.name, style="bold")
-    t.append(f", {bid.ranking} high, ")
-    if bid.trump is not None:
-        t.append_text(look.suit(bid.trump))
-        t.append(" trump")
-    else:
-        t.append("no trump")
-    if bid.redo:
-        t.append(" (redo)")
-    if hand.puddle:
-        t.append(" (from the puddle)")
-    count = hand.count()
-    if contract.first_counted > 1:
-        so_far = f"{plural(count, 'trick')} of tricks {contract.first_counted}-{TRICKS} so far"
-    else:
-        so_far = f"{plural(count, 'trick')} so far"
-    t.append(f" - {so_far}" if look.ascii else f" — {so_far}")
-    made, not_yet = [], []
-    for s in range(NUM_SEATS):
-        if s == d:
-            continue
-        who = "you" if s == HUMAN else names[s]
-        result = view.sheet[contract.id][s]
-        if result is not None:
-            made.append(f"{who} made {result}")
-        else:
-            not_yet.append(who)
-    if made:
-        t.append("; " + ", ".join(made))
-    if not_yet:
-        t.append(f"; not yet played by {' or '.join(not_yet)}")
-    return t
-
-
 class TargetPanel(Panel):
     def draw(self, state: Scene) -> RenderableType:
         return target_text(state)
@@ -318,180 +101,6 @@ class TablePanel(Panel):
         return table_canvas(state, width, height)
 
 
-def _seat_lines(state: Scene, seat: int) -> list[Text]:
-    view, hand, look = state.view, state.hand, state.look
-    name = Text(state.names[seat], style="bold")
-    if state.table.seats:  # at a table on a server: who is a person, a computer, away
-        name.append(f" ({state.table.seats[seat]})", style="italic")
-    if view.to_act == seat:
-        arrow = "<" if look.ascii else "◀"
-        name.append(" ")
-        name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
-    info = []
-    if hand is not None:
-        if seat != HUMAN:
-            info.append(plural(HAND_SIZE - hand.played_by(seat).bit_count(), "card"))
-        if hand.declaration is not None:
-            info.append(plural(hand.tricks_won(seat), "trick"))
-    if hand is not None and hand.forehand == seat:
-        info.append("forehand")
-    if hand is not None and hand.declarer == seat:
-        info.append("declarer")
-    return [name, Text(look.sep.join(info))]
-
-
-def table_canvas(state: Scene, width: int, height: int) -> Text:
-    view, hand, look = state.view, state.hand, state.look
-    size = 2 if height >= 22 and width >= 60 else 1 if height >= 15 else 0  # the largest cards that fit
-    canvas = Canvas(width, height)
-    left, right = 1, 2
-    canvas.block(0, 0, _seat_lines(state, left))
-    for i, line in enumerate(_seat_lines(state, right)):
-        canvas.put(i, width - len(line), line)
-    if hand is None or view.phase is Phase.BIDDING:
-        if hand is not None:
-            said = [state.teller.bid(s, b, puddle=i >= NUM_SEATS)
-                    for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
-            bidder = view.bidder
-            if bidder is not None and bidder != HUMAN:
-                said.append(state.teller.puddle(bidder) if view.in_puddle
-                            else f"{state.names[bidder]} is thinking...")
-            for i, sentence in enumerate(said[-(height - 5):]):
-                canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
-        for i, line in enumerate(_seat_lines(state, HUMAN)):
-            canvas.put(height - 2 + i, max(0, (width - len(line)) // 2), line)
-        return canvas.text()
-    tricks = hand.tricks()
-    trick = tricks[-1] if tricks else None
-    cards = dict(trick.cards) if trick is not None else {}
-    card_h = CARD_SIZES[size][0] + 2
-    card_w = CARD_SIZES[size][1] + 2
-    below = card_h - size - 1  # the person's card sits this much lower than the others'
-    top = max(2, (height - below - card_h - 3) // 2)  # the trick in the middle of the table
-    spots = {
-        left: (top, width // 4 - card_w // 2),
-        right: (top, width - width // 4 - card_w // 2),
-        HUMAN: (top + below, (width - card_w) // 2),
-    }
-    for seat in range(NUM_SEATS):
-        row, col = spots[seat]
-        style = ""
-        if trick is not None and seat == trick.winner and seat in cards:
-            style = "bold"
-        canvas.block(row, col, card_lines(cards.get(seat), look, size, style))
-        marks = []
-        if trick is not None and seat == trick.leader:
-            marks.append("led")
-        if trick is not None and seat == trick.winner and seat in cards:
-            marks.append(f"{look.win_mark} {'won' if trick.finished else 'winning'}")
-        if marks:
-            mark = Text(" ".join(marks), style="bold" if "won" in marks[-1] or "winning" in marks[-1] else "dim")
-            at = col - len(mark) - 1 if seat == right else col + card_w + 1  # toward the middle
-            canvas.put(row + card_h // 2, at, mark)
-    me = _seat_lines(state, HUMAN)
-    person_row = spots[HUMAN][0] + card_h
-    for i, line in enumerate(me):
-        canvas.put(person_row + i, max(0, (width - len(line)) // 2), line)
-    if trick is None:
-        assert hand.declarer is not None
-        canvas.put(height - 1, 0, Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold"))
-    elif trick.finished and hand.declaration is not None:
-        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                           hand.declaration.trump)
-        head = f"Trick {trick.number}: "
-        words = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
-                         look.ellipsis)
-        canvas.put(height - 1, 0, Text.assemble((head, "bold"), words))
-    else:
-        canvas.put(height - 1, 0, Text(f"Trick {trick.number}", style="bold"))
-    return canvas.text()
-
-
-def fit_words(text: str, width: int, ellipsis: str) -> str:
-    """``text`` in ``width`` columns: its last clauses (after ``', '`` or ``'; '``) left out
-    until it fits, then, if it still does not, cut with an ellipsis.
-
-    >>> fit_words("You win it. L5 wins: the only Stone Lanterns, the others could not follow.", 50, "~")
-    'You win it. L5 wins: the only Stone Lanterns.'
-    """
-    while len(text) > width:
-        cut = max(text.rfind(", "), text.rfind("; "))
-        if cut <= 0:
-            return text[: max(0, width - len(ellipsis))] + ellipsis
-        text = text[:cut] + "."
-    return text
-
-
-HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
-"""The cards of the hand: (face rows, inner columns), large to small; the hand panel draws the
-largest that fits its height and twelve cards across its width."""
-
-
-class HandPanel(Shown, Bound):
-    """The person's cards as a row of cards, with the key that picks each one.
-
-    Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
-    reversed with its key in brackets, so nothing depends on colour alone.  A click plays a card.
-    The cards are as large as the panel's height allows (app.tcss sets it by the window's height).
-    """
-
-    count = 0  # what was drawn: how many cards, and the columns of each (for a click)
-    cell = 4
-
-    def draw_scene(self, state: Scene) -> None:
-        cards = state.my_cards
-        playing = state.playing
-        legal = state.view.legal_cards if playing else 0
-        look = state.look
-        height = self.size.height or 3
-        width = self.size.width or 78
-        rows, inner = next(((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width),
-                           HAND_SIZES[-1])
-        self.count = len(cards)
-        self.cell = inner + 1
-        tl, tr, bl, br, h, v = _box(look)
-        join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
-        if not cards:
-            self.show(Text(""))
-            return
-        top = Text(tl)
-        lines = [Text(v) for _ in range(rows)]
-        bottom = Text(bl)
-        for i, c in enumerate(cards):
-            ok = not playing or bool(legal >> c & 1)
-            chosen = playing and i == state.table.cursor
-            if chosen:
-                style = "reverse bold underline" if ok else "reverse dim"
-            elif playing and not ok:
-                style = "dim"
-            elif playing:
-                style = "underline"
-            else:
-                style = ""
-            colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
-            last = i == len(cards) - 1
-            for line, face in zip(lines, card_face(c, look, rows, inner), strict=True):
-                line.append(face, style=colour)
-                line.append(v)
-            top.append(h * inner + (tr if last else join_top))
-            key = CARD_KEYS[i]
-            label = f"[{key}]" if chosen else (f" {key} " if key == h else f"{h}{key}{h}")
-            label = label.center(inner, h)
-            bottom.append(label, style="bold" if chosen else "dim")
-            bottom.append(br if last else join_bottom)
-        self.show(Text("\n").join([top, *lines, bottom]))
-
-    def offset_of(self, index: int) -> tuple[int, int]:
-        """Where to click for the card at ``index`` (for the tests, and the docs)."""
-        return 1 + index * self.cell + 1, 1
-
-    def on_click(self, event: events.Click) -> None:
-        index = (event.x - 1) // self.cell
-        if 0 <= index < self.count and (event.x - 1) % self.cell != self.cell - 1:
-            event.stop()
-            self.post_message(Clickable.Clicked("card", index))
-
-
 class LogPanel(Panel):
     """What happened, newest last, as many events as the panel has rows (app.tcss sets its height
     by the window's); a refused action of the person's, or the hint they asked for, on top until
@@ -504,98 +113,12 @@ class LogPanel(Panel):
         return log_text(state, width, height, self.app.console)
 
 
-POINTER = " (i: all of it)"
-"""Ends a hint given in brief: the key that shows the whole of it."""
-
-
-def log_text(state: Scene, width: int, height: int, console: Console) -> Text:
-    """The log's lines for a panel of ``width`` x ``height``: the message wrapped (in brief if the
-    whole of it does not fit, cut with an ellipsis but keeping the key that shows it all), then
-    the latest events, each wrapped whole, newest last (an event too long for the rows left is
-    cut with an ellipsis)."""
-    lines: list[Text] = []
-    ellipsis = state.look.ellipsis
-    message = state.table.message
-    if message:
-        style = "bold red" if state.table.refusal else "bold"
-        room = height if height <= 3 else height - 1  # a tall log keeps a line for the events
-        wrapped = list(Text(message, style=style).wrap(console, width))
-        brief = state.hint_brief
-        if len(wrapped) > room and not state.table.refusal and brief:
-            wrapped = list(Text(brief, style=style).wrap(console, width))
-            if len(wrapped) > room:  # cut the brief itself, and keep its pointer
-                wrapped = list(Text(brief.removesuffix(POINTER), style=style).wrap(console, width))[:room]
-                wrapped[-1].truncate(width - len(POINTER) - 1)
-                wrapped[-1].append(ellipsis + POINTER, style=style)
-        if len(wrapped) > room:
-            wrapped = wrapped[:room]
-            wrapped[-1].truncate(width - 1)
-            wrapped[-1].append(ellipsis)
-        lines.extend(wrapped)
-    rows = height - len(lines)
-    told: list[Text] = []
-    for event in reversed(state.events):
-        if rows <= 0:
-            break
-        event_lines = list(Text(event).wrap(console, width))
-        if len(event_lines) > rows:
-            if told:
-                break  # an older event that no longer fits whole is left out
-            event_lines = event_lines[:rows]
-            event_lines[-1].truncate(width - 1)
-            event_lines[-1].append(ellipsis)
-        told = event_lines + told
-        rows -= len(event_lines)
-    lines.extend(told)
-    return Text("\n").join(lines)
-
-
 class NoticePanel(Panel):
     def draw(self, state: Scene) -> RenderableType:
         if not state.table.problem:
             return Text("")
         return Text(f"This game is not being saved: {state.table.problem}. It goes on, but it is lost when you "
                     "quit.", style="bold")
-
-
-def shown_out(hand: PastHand | None) -> list[int]:
-    """Per seat, the suits (a mask) it has shown out of in ``hand`` (the hand on the table: the one
-    being played, or between hands the one just played), as the AI counts them."""
-    if hand is None or hand.declaration is None:
-        return [0] * NUM_SEATS
-    return deductions(hand.tricks(), hand.declaration)[0]
-
-
-def tracker_text(state: Scene) -> Text:
-    """The cards still unseen by the person, per suit, strongest first in the ranking in play,
-    and the suits each player has shown out of."""
-    view, look = state.view, state.look
-    t = Text("Cards still out", style="bold")
-    ranking = view.ranking or RANKINGS[0]
-    t.append(f" ({ranking} high)\n" if view.ranking else "\n")
-    key = STRENGTH[ranking]
-    unseen = view.unseen_cards if view.phase in (Phase.BIDDING, Phase.PLAY) else 0
-    for s in range(len(SUITS)):
-        t.append_text(look.suit(s))
-        cards = sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])
-        t.append("  " + (" ".join(str(c % 9 + 1) for c in cards) or look.dot) + "\n")
-    voids = shown_out(state.hand)
-    parts = []
-    for seat in range(NUM_SEATS):
-        suits = [s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]]
-        if suits:
-            part = Text(f"{state.names[seat]}: ")
-            for i, s in enumerate(suits):
-                if i:
-                    part.append(" ")
-                part.append_text(look.suit(s))
-            parts.append(part)
-    t.append("Shown out: ", style="bold")
-    if parts:
-        t.append_text(Text("; ").join(parts))
-    else:
-        t.append("nobody yet", style="dim")
-    return t
 
 
 class TrackerPanel(Panel):
@@ -608,55 +131,6 @@ class TrackerPanel(Panel):
         return tracker_text(state)
 
 
-def history_text(state: Scene, width: int, height: int | None, console: Console) -> Text:
-    """Every finished trick of the hand: who led, the three cards, who won and why, a trick's
-    lines indented under its number.  With a ``height``, the newest tricks that fit it (the
-    newest always in view), and the title says how many of them are shown."""
-    hand, look = state.hand, state.look
-    title = Text("Tricks of this hand", style="bold")
-    if hand is None or hand.declaration is None:
-        return Text.assemble(title, "\n", ("No trick played yet.", "dim"))
-    finished = [trick for trick in hand.tricks() if trick.finished]
-    if not finished:
-        return Text.assemble(title, "\n", ("No trick finished yet.", "dim"))
-    # the names as short as the three cards of a trick need to fit one line (and still different)
-    names = short_names(state.view.players, max(5, min(12, (width - 3 - 3 * 6) // 3)), look.ellipsis)
-    if state.view.seat == HUMAN:
-        names = tuple("You" if s == HUMAN else n for s, n in enumerate(names))
-    blocks: list[list[Text]] = []
-    for trick in finished:
-        line = Text()
-        cards = dict(trick.cards)
-        for i, seat in enumerate(play_seats(trick.leader, (), NUM_SEATS)):
-            if i:
-                line.append(" ")
-            line.append(f"{names[seat]} ")
-            line.append_text(look.card(cards[seat]))
-            if seat == trick.winner:
-                line.append(look.win_mark, style="bold")
-        reason = Text(state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                                hand.declaration.trump), style="italic")
-        block = []
-        for i, part in enumerate([*line.wrap(console, width - 3), *reason.wrap(console, width - 3)]):
-            lead = Text(f"{trick.number:>2} " if i == 0 else "   ", style="bold")
-            block.append(Text.assemble(lead, part))
-        blocks.append(block)
-    shown = blocks
-    if height is not None:
-        room = height - 1
-        shown = []
-        for block in reversed(blocks):
-            if sum(map(len, shown)) + len(block) > room and shown:
-                break
-            shown.insert(0, block)
-        if len(shown) < len(blocks):
-            first = len(blocks) - len(shown) + 1
-            title.append(f" ({first}-{len(blocks)}; h: all)" if first < len(blocks) else f" ({first}; h: all)",
-                         style="dim")
-    lines = [title, *(line for block in shown for line in block)]
-    return Text("\n").join(lines)
-
-
 class HistoryPanel(Panel):
     rests_when_hidden = True
     fit = True  # show the newest tricks that fit the panel (False: all of them, in a scrolling box)
@@ -665,86 +139,3 @@ class HistoryPanel(Panel):
         width = max(30, self.size.width or 60)
         height = max(3, self.size.height) if self.fit and self.size.height else None
         return history_text(state, width, height, self.app.console)
-
-
-class BidPanel(Vertical, Bound):
-    """The person's bid, in place of the card table while they bid: the bids so far, the bid
-    list (a click chooses, a second click declares), the ranking and trump chips, and what
-    Enter does."""
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="bidlog")
-        with Horizontal(id="bidrow"):
-            with Vertical(id="bidopts"):
-                for i in range(5):
-                    yield Clickable("bid", i, classes="bidopt")
-            with Vertical(id="bidchoices"):
-                yield Static("Ranking (keys 9, 1)", classes="choicelabel")
-                with Horizontal(classes="chips"):
-                    yield Clickable("rank", 9, classes="chip")
-                    yield Clickable("rank", 1, classes="chip")
-                yield Static("Trump (keys c, k, l, b)", id="trumplabel", classes="choicelabel")
-                with Horizontal(classes="chips", id="trumpchips"):
-                    for s in range(4):
-                        yield Clickable("trump", s, classes="chip")
-        yield Static(id="bidhint")
-
-    def draw_scene(self, scene: Scene) -> None:
-        table = scene.table
-        if not table.bidding or not self.children:
-            return
-        look, view = scene.look, scene.view
-        opts = table.bid_options
-        chosen = table.bid
-        hand = scene.hand
-        log = Text()
-        if hand is not None:
-            for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
-                log.append(scene.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
-        if view.in_puddle:
-            log.append("You are in the puddle: you must declare one of your open contracts.",
-                       style="bold reverse")
-        else:
-            log.append("Your bid: declare a contract, or pass.", style="bold")
-        self.query_one("#bidlog", Static).update(log)
-        for i, w in enumerate(self.query(".bidopt").results(Clickable)):
-            if i < len(opts):
-                cid, redo = opts[i]
-                w.display = True
-                if cid is None:
-                    label = "Pass"
-                else:
-                    c = CONTRACTS[cid]
-                    label = c.name
-                    if redo:
-                        label = f"Redo {c.name} (sheet: {view.sheet[cid][HUMAN]})"
-                marker = ">" if i == chosen.index else " "
-                w.show(Text(f"{marker} {label}"))  # one line in a column of fixed width: no layout
-                w.set_class(i == chosen.index, "-selected")
-            else:
-                w.display = False
-        cid, _ = opts[chosen.index] if opts else (None, False)
-        picks = cid is not None and CONTRACTS[cid].picks_trump
-        for w in self.query(".chip").results(Clickable):
-            on = w.index == (chosen.ranking if w.kind == "rank" else chosen.trump)
-            mark = ("(*)" if look.ascii else "◉") if on else ("( )" if look.ascii else "○")
-            if w.kind == "rank":
-                w.show(Text(f"{mark} {w.index} high"))  # marked or not, the same width: no layout
-            else:
-                w.show(Text.assemble(f"{mark} ", look.suit(w.index)))
-            w.set_class(on, "-selected")
-        self.query_one("#trumpchips").display = picks
-        self.query_one("#trumplabel").display = picks
-        hint = Text()
-        enter = "Enter" if look.ascii else "⏎"
-        if cid is None:
-            hint.append(f"{enter} or p: pass")
-        else:
-            picked = table.chosen_bid
-            if picked is None:
-                hint.append(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", style="bold")
-            else:
-                hint.append(f"{enter}: declare ")
-                hint.append(picked.describe(), style="bold")
-                hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
-        self.query_one("#bidhint", Static).update(hint)

@@ -33,10 +33,10 @@ from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableFl
 from ..game.match import Request
 from ..storage.session import Session
 from ..storage.settings import Settings
+from .bid_panel import BidPanel
+from .hand_panel import HandPanel
 from .host import host
 from .panels import (
-    BidPanel,
-    HandPanel,
     HistoryPanel,
     LogPanel,
     NoticePanel,

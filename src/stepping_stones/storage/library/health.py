@@ -21,7 +21,7 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from ...engine import CONTRACTS, NUM_SEATS, Rules
-from ..records import MAX_RECORD_BYTES, PlayerName, RecordRules, quote
+from ..records import MAX_RECORD_BYTES, PlayerName, RecordRules, SeatNumber, quote
 from ..safety import escape
 from ..sidecar import SIDECAR_LIMIT
 
@@ -45,7 +45,6 @@ def _rules_of(value: object) -> Rules:
 
 Hash = Annotated[str, Field(pattern=_HASH)]
 FileName = Annotated[str, Field(pattern=_FILE_NAME)]
-Seat = Annotated[int, Field(ge=0, lt=NUM_SEATS)]
 Flag = Literal[0, 1]
 SidecarText = Annotated[str, Field(max_length=_MAX_SIDECAR_TEXT)]
 
@@ -75,7 +74,7 @@ class GameRow(_Row):
 
 class SeatRow(_Row):
     hash: Hash
-    seat: Seat
+    seat: SeatNumber
     name: PlayerName
     level: SidecarText | None
     total: Annotated[int, Field(ge=-10_000, le=10_000)]
@@ -86,7 +85,7 @@ class SeatRow(_Row):
 
 class ResultRow(_Row):
     hash: Hash
-    seat: Seat
+    seat: SeatNumber
     contract: Literal[tuple(CONTRACTS)]  # type: ignore[valid-type]
     count: Annotated[int, Field(ge=0, le=_MAX_TRICKS)] | None
     points: Annotated[int, Field(ge=-1000, le=1000)] | None

@@ -1,0 +1,594 @@
+"""The table drawn as text: pure functions from a ``Scene`` (a ``TableState`` with the look and
+the names cut to fit) to rich ``Text``, for the panels (``tui.panels``, ``tui.hand_panel``,
+``tui.bid_panel``) and the dialogs.  Nothing here is a widget or keeps anything: the same scene
+and size give the same text, so the tests draw them without an app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from rich.console import Console
+from rich.text import Text
+
+from ..ai.knowledge import deductions
+from ..engine import (
+    CONTRACTS,
+    HAND_SIZE,
+    NUM_SEATS,
+    RANKINGS,
+    STRENGTH,
+    SUIT_MASKS,
+    SUIT_OF,
+    SUITS,
+    TRICKS,
+    PastHand,
+    Phase,
+    PlayerView,
+    Trick,
+    cards_of,
+    play_seats,
+)
+from ..explain import Teller, hand_of, plural, short_names
+from ..flow import TableState
+from ..game.choices import HUMAN
+from .render import NAME_WIDTH, SUIT_COLOURS, Look
+from .widgets import CARD_KEYS
+
+POINTER = " (i: all of it)"
+"""Ends a hint given in brief: the key that shows the whole of it."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A ``TableState`` as the panels draw it: with the look, and the names short enough for
+    the panels (still told apart).  Made for each drawing; nothing is kept in it."""
+
+    table: TableState
+    look: Look
+
+    @property
+    def view(self) -> PlayerView:
+        return self.table.view
+
+    @cached_property
+    def hand(self) -> PastHand | None:
+        return self.view.shown_hand()
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return short_names(self.view.players, NAME_WIDTH, self.look.ellipsis)
+
+    @property
+    def teller(self) -> Teller:
+        return Teller(self.names, HUMAN)
+
+    @cached_property
+    def my_cards(self) -> list[int]:
+        return self.table.my_cards
+
+    @property
+    def playing(self) -> bool:
+        return self.table.playing
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return tuple(event.text for event in self.table.log)
+
+    @property
+    def hint_brief(self) -> str | None:
+        """The hint in a line or two, for a log too small for all of it."""
+        hint = self.table.hint
+        return None if hint is None else f"Hint: {hint.brief}{POINTER}"
+
+
+
+# --- small cards ---------------------------------------------------------------------
+
+
+def box(look: Look) -> tuple[str, str, str, str, str, str]:
+    """Corners and lines: top-left, top-right, bottom-left, bottom-right, horizontal, vertical."""
+    return ("+", "+", "+", "+", "-", "|") if look.ascii else ("╭", "╮", "╰", "╯", "─", "│")
+
+
+def card_face(c: int, look: Look, rows: int, inner: int) -> list[str]:
+    """The face of card ``c`` in ``rows`` lines (1, 2, 3 or 5) of ``inner`` columns: its suit
+    letter and rank in the corners, its symbol (with its name, where there is room) in the middle."""
+    suit = SUIT_OF[c]
+    rank = str(c % 9 + 1)
+    letter = SUITS[suit]
+    symbol = look.symbols[suit]
+    if rows == 1:
+        return [f"{symbol}{letter}{rank}"[:inner].ljust(inner)]
+    top = f"{letter}{' ' * (inner - 2)}{rank}"
+    if rows == 2:
+        return [top, f" {symbol}".ljust(inner)]
+    bottom = f"{rank}{' ' * (inner - 2)}{letter}"
+    if rows == 3:
+        middle = symbol if inner < 6 else f"{symbol}{letter}{rank}"
+        return [top, middle.center(inner), bottom]
+    blank = " " * inner
+    return [top, blank, f"{symbol} {letter}{rank}".center(inner), blank, bottom]
+
+
+CARD_SIZES = ((1, 3), (3, 5), (5, 9))
+"""The cards on the table: (face rows, inner columns), small to large."""
+
+
+def card_lines(c: int | None, look: Look, size: int, style: str = "") -> list[Text]:
+    """A card as a box of lines (``CARD_SIZES[size]`` inside a border); None draws an empty place."""
+    tl, tr, bl, br, h, v = box(look)
+    rows, inner = CARD_SIZES[size]
+    if c is None:  # an empty place: one faint row of dots in the middle
+        blank = Text(" " * (inner + 2))
+        dots = Text(" " + look.dot * inner + " ", style="dim")
+        half = (rows + 1) // 2
+        return [blank] * half + [dots] + [blank] * (rows + 1 - half)
+    colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
+    out = [Text(tl + h * inner + tr, style=style)]
+    for row in card_face(c, look, rows, inner):
+        line = Text(v, style=style)
+        line.append(row, style=colour)
+        line.append(v, style=style)
+        out.append(line)
+    out.append(Text(bl + h * inner + br, style=style))
+    return out
+
+
+class Canvas:
+    """Lines of text on which pieces are placed at a row and a column."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.lines = [Text(" " * width) for _ in range(height)]
+
+    def put(self, row: int, col: int, text: Text) -> None:
+        if not 0 <= row < len(self.lines) or col >= self.width:
+            return
+        col = max(0, col)
+        text = text[: self.width - col]
+        line = self.lines[row]
+        self.lines[row] = Text.assemble(line[:col], text, line[col + len(text):])
+
+    def block(self, row: int, col: int, lines: list[Text]) -> None:
+        for i, line in enumerate(lines):
+            self.put(row + i, col, line)
+
+    def centred(self, row: int, lines: list[Text]) -> None:
+        """``lines`` from ``row`` down, each in the middle of the width."""
+        for i, line in enumerate(lines):
+            self.put(row + i, max(0, (self.width - len(line)) // 2), line)
+
+    def text(self) -> Text:
+        lines = []
+        for line in self.lines:
+            line = line.copy()
+            line.rstrip()
+            lines.append(line)
+        return Text("\n").join(lines)
+
+
+
+# --- the table's parts ---------------------------------------------------------------
+
+
+def top_bar_text(state: Scene) -> Text:
+    """The line on top: the rules, the hand, the forehand, the pace (or, at a table on a server,
+    whom the table waits for), and whether hints were taken."""
+    look = state.look
+    view = state.view
+    rules = view.rules
+    hand = state.hand
+    n = hand.number if hand is not None else 0
+    t = Text()
+    t.append(rules.describe(brief=True), style="bold")
+    t.append(look.sep)
+    t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
+    if hand is not None:
+        t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
+    if state.table.online:
+        if state.table.waiting:
+            t.append(f"{look.sep}{state.table.waiting}", style="italic")
+    else:
+        t.append(f"{look.sep}Pace: {state.table.pace}")
+    if state.table.assisted:
+        t.append(f"{look.sep}assisted", style="italic")
+    return t
+
+
+def target_text(state: Scene) -> Text:
+    """The declarer's target: contract, ranking, trump, the count so far, and what the others
+    already recorded for this contract."""
+    view, hand, names, look = state.view, state.hand, state.names, state.look
+    t = Text()
+    if hand is None:
+        return t
+    bid = hand.declaration
+    if bid is None or hand.declarer is None:
+        t.append(f"Hand {hand.number}: bidding", style="bold")
+        t.append(f"{look.sep}{state.teller.subject(hand.forehand, 'holds')} the forehand card")
+        return t
+    contract = bid.contract
+    d = hand.declarer
+    t.append(f"{names[d]}: ", style="bold")
+    t.append(contract.name, style="bold")
+    t.append(f", {bid.ranking} high, ")
+    if bid.trump is not None:
+        t.append_text(look.suit(bid.trump))
+        t.append(" trump")
+    else:
+        t.append("no trump")
+    if bid.redo:
+        t.append(" (redo)")
+    if hand.puddle:
+        t.append(" (from the puddle)")
+    count = hand.count()
+    if contract.first_counted > 1:
+        so_far = f"{plural(count, 'trick')} of tricks {contract.first_counted}-{TRICKS} so far"
+    else:
+        so_far = f"{plural(count, 'trick')} so far"
+    t.append(f" - {so_far}" if look.ascii else f" — {so_far}")
+    made, not_yet = [], []
+    for s in range(NUM_SEATS):
+        if s == d:
+            continue
+        who = "you" if s == HUMAN else names[s]
+        result = view.sheet[contract.id][s]
+        if result is not None:
+            made.append(f"{who} made {result}")
+        else:
+            not_yet.append(who)
+    if made:
+        t.append("; " + ", ".join(made))
+    if not_yet:
+        t.append(f"; not yet played by {' or '.join(not_yet)}")
+    return t
+
+
+def _seat_lines(state: Scene, seat: int) -> list[Text]:
+    view, hand, look = state.view, state.hand, state.look
+    name = Text(state.names[seat], style="bold")
+    if state.table.seats:  # at a table on a server: who is a person, a computer, away
+        name.append(f" ({state.table.seats[seat]})", style="italic")
+    if view.to_act == seat:
+        arrow = "<" if look.ascii else "◀"
+        name.append(" ")
+        name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
+    info = []
+    if hand is not None:
+        if seat != HUMAN:
+            info.append(plural(HAND_SIZE - hand.played_by(seat).bit_count(), "card"))
+        if hand.declaration is not None:
+            info.append(plural(hand.tricks_won(seat), "trick"))
+    if hand is not None and hand.forehand == seat:
+        info.append("forehand")
+    if hand is not None and hand.declarer == seat:
+        info.append("declarer")
+    return [name, Text(look.sep.join(info))]
+
+
+LEFT, RIGHT = 1, 2
+"""The opponents' seats: on the left and on the right of the table (the person sits at the bottom)."""
+
+
+def table_canvas(state: Scene, width: int, height: int) -> Text:
+    """The card table in ``width`` x ``height``: the opponents in the top corners, the person at
+    the bottom, and between them one of two scenes, the bidding (the bids so far) or the play
+    (the trick's cards in front of those who played them)."""
+    hand = state.hand
+    canvas = Canvas(width, height)
+    canvas.block(0, 0, _seat_lines(state, LEFT))
+    for i, line in enumerate(_seat_lines(state, RIGHT)):
+        canvas.put(i, width - len(line), line)
+    if hand is None or state.view.phase is Phase.BIDDING:
+        _bidding_scene(canvas, state, hand)
+    else:
+        _trick_scene(canvas, state, hand)
+    return canvas.text()
+
+
+def _bidding_scene(canvas: Canvas, state: Scene, hand: PastHand | None) -> None:
+    """The bids said so far in the middle, the latest that fit (and who is thinking), and the
+    person at the bottom."""
+    view, width, height = state.view, canvas.width, canvas.height
+    if hand is not None:
+        said = [state.teller.bid(s, b, puddle=i >= NUM_SEATS)
+                for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
+        bidder = view.bidder
+        if bidder is not None and bidder != HUMAN:
+            said.append(state.teller.puddle(bidder) if view.in_puddle
+                        else f"{state.names[bidder]} is thinking...")
+        for i, sentence in enumerate(said[-(height - 5):]):
+            canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
+    canvas.centred(height - 2, _seat_lines(state, HUMAN))
+
+
+def _trick_scene(canvas: Canvas, state: Scene, hand: PastHand) -> None:
+    """The trick in the middle of the table, as large as the cards fit, each card in front of the
+    one who played it (the person's a little lower), the person below, and the trick's line at
+    the bottom."""
+    width, height = canvas.width, canvas.height
+    size = 2 if height >= 22 and width >= 60 else 1 if height >= 15 else 0  # the largest cards that fit
+    tricks = hand.tricks()
+    trick = tricks[-1] if tricks else None
+    card_h = CARD_SIZES[size][0] + 2
+    card_w = CARD_SIZES[size][1] + 2
+    below = card_h - size - 1  # the person's card sits this much lower than the others'
+    top = max(2, (height - below - card_h - 3) // 2)  # the trick in the middle of the table
+    spots = {
+        LEFT: (top, width // 4 - card_w // 2),
+        RIGHT: (top, width - width // 4 - card_w // 2),
+        HUMAN: (top + below, (width - card_w) // 2),
+    }
+    for seat in range(NUM_SEATS):
+        row, col = spots[seat]
+        _place_card(canvas, state.look, trick, seat, row, col, size)
+    canvas.centred(spots[HUMAN][0] + card_h, _seat_lines(state, HUMAN))
+    canvas.put(height - 1, 0, _trick_line(state, hand, trick, width))
+
+
+def _place_card(canvas: Canvas, look: Look, trick: Trick | None, seat: int, row: int, col: int, size: int) -> None:
+    """``seat``'s card of the trick (or its empty place) at ``row``, ``col``, marked toward the
+    middle of the table if it led or wins the trick."""
+    cards = dict(trick.cards) if trick is not None else {}
+    card_h = CARD_SIZES[size][0] + 2
+    card_w = CARD_SIZES[size][1] + 2
+    style = ""
+    if trick is not None and seat == trick.winner and seat in cards:
+        style = "bold"
+    canvas.block(row, col, card_lines(cards.get(seat), look, size, style))
+    marks = []
+    if trick is not None and seat == trick.leader:
+        marks.append("led")
+    if trick is not None and seat == trick.winner and seat in cards:
+        marks.append(f"{look.win_mark} {'won' if trick.finished else 'winning'}")
+    if marks:
+        mark = Text(" ".join(marks), style="bold" if "won" in marks[-1] or "winning" in marks[-1] else "dim")
+        at = col - len(mark) - 1 if seat == RIGHT else col + card_w + 1  # toward the middle
+        canvas.put(row + card_h // 2, at, mark)
+
+
+def _trick_line(state: Scene, hand: PastHand, trick: Trick | None, width: int) -> Text:
+    """The table's last line: who leads the first trick, who won the trick and why, or the
+    trick's number while it is played."""
+    if trick is None:
+        assert hand.declarer is not None
+        return Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold")
+    if trick.finished and hand.declaration is not None:
+        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                           hand.declaration.trump)
+        head = f"Trick {trick.number}: "
+        words = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
+                         state.look.ellipsis)
+        return Text.assemble((head, "bold"), words)
+    return Text(f"Trick {trick.number}", style="bold")
+
+
+def fit_words(text: str, width: int, ellipsis: str) -> str:
+    """``text`` in ``width`` columns: its last clauses (after ``', '`` or ``'; '``) left out
+    until it fits, then, if it still does not, cut with an ellipsis.
+
+    >>> fit_words("You win it. L5 wins: the only Stone Lanterns, the others could not follow.", 50, "~")
+    'You win it. L5 wins: the only Stone Lanterns.'
+    """
+    while len(text) > width:
+        cut = max(text.rfind(", "), text.rfind("; "))
+        if cut <= 0:
+            return text[: max(0, width - len(ellipsis))] + ellipsis
+        text = text[:cut] + "."
+    return text
+
+
+HAND_SIZES = ((5, 9), (3, 6), (2, 4), (1, 3))
+"""The cards of the hand: (face rows, inner columns), large to small; the hand panel draws the
+largest that fits its height and twelve cards across its width."""
+
+
+def hand_text(state: Scene, width: int, height: int) -> tuple[Text, int]:
+    """The person's cards as a row of cards in ``width`` x ``height``, each with the key that
+    picks it, and the columns each card takes (for a click).
+
+    Playable cards are underlined, cards that may not be played are dimmed, and the chosen one is
+    reversed with its key in brackets, so nothing depends on colour alone."""
+    cards = state.my_cards
+    playing = state.playing
+    legal = state.view.legal_cards if playing else 0
+    look = state.look
+    rows, inner = next(((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width),
+                       HAND_SIZES[-1])
+    tl, tr, bl, br, h, v = box(look)
+    join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
+    if not cards:
+        return Text(""), inner + 1
+    top = Text(tl)
+    lines = [Text(v) for _ in range(rows)]
+    bottom = Text(bl)
+    for i, c in enumerate(cards):
+        ok = not playing or bool(legal >> c & 1)
+        chosen = playing and i == state.table.cursor
+        if chosen:
+            style = "reverse bold underline" if ok else "reverse dim"
+        elif playing and not ok:
+            style = "dim"
+        elif playing:
+            style = "underline"
+        else:
+            style = ""
+        colour = f"bold {SUIT_COLOURS[SUIT_OF[c]]} {style}".strip()
+        last = i == len(cards) - 1
+        for line, face in zip(lines, card_face(c, look, rows, inner), strict=True):
+            line.append(face, style=colour)
+            line.append(v)
+        top.append(h * inner + (tr if last else join_top))
+        key = CARD_KEYS[i]
+        label = f"[{key}]" if chosen else (f" {key} " if key == h else f"{h}{key}{h}")
+        label = label.center(inner, h)
+        bottom.append(label, style="bold" if chosen else "dim")
+        bottom.append(br if last else join_bottom)
+    return Text("\n").join([top, *lines, bottom]), inner + 1
+
+
+def bid_log_text(state: Scene) -> Text:
+    """Above the person's bid list: the bids so far, then what the person is to do."""
+    hand = state.hand
+    log = Text()
+    if hand is not None:
+        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
+            log.append(state.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
+    if state.view.in_puddle:
+        log.append("You are in the puddle: you must declare one of your open contracts.",
+                   style="bold reverse")
+    else:
+        log.append("Your bid: declare a contract, or pass.", style="bold")
+    return log
+
+
+def bid_hint_text(state: Scene, cid: str | None) -> Text:
+    """Below the person's bid list: what Enter does with the bid chosen (``cid``, None for a pass)."""
+    look = state.look
+    hint = Text()
+    enter = "Enter" if look.ascii else "⏎"
+    if cid is None:
+        hint.append(f"{enter} or p: pass")
+    else:
+        picked = state.table.chosen_bid
+        if picked is None:
+            hint.append(f"{CONTRACTS[cid].name} needs a trump suit: press c, k, l or b.", style="bold")
+        else:
+            hint.append(f"{enter}: declare ")
+            hint.append(picked.describe(), style="bold")
+            hint.append(f"  ({CONTRACTS[cid].summary})", style="italic")
+    return hint
+
+
+def log_text(state: Scene, width: int, height: int, console: Console) -> Text:
+    """The log's lines for a panel of ``width`` x ``height``: the message wrapped (in brief if the
+    whole of it does not fit, cut with an ellipsis but keeping the key that shows it all), then
+    the latest events, each wrapped whole, newest last (an event too long for the rows left is
+    cut with an ellipsis)."""
+    lines: list[Text] = []
+    ellipsis = state.look.ellipsis
+    message = state.table.message
+    if message:
+        style = "bold red" if state.table.refusal else "bold"
+        room = height if height <= 3 else height - 1  # a tall log keeps a line for the events
+        wrapped = list(Text(message, style=style).wrap(console, width))
+        brief = state.hint_brief
+        if len(wrapped) > room and not state.table.refusal and brief:
+            wrapped = list(Text(brief, style=style).wrap(console, width))
+            if len(wrapped) > room:  # cut the brief itself, and keep its pointer
+                wrapped = list(Text(brief.removesuffix(POINTER), style=style).wrap(console, width))[:room]
+                wrapped[-1].truncate(width - len(POINTER) - 1)
+                wrapped[-1].append(ellipsis + POINTER, style=style)
+        if len(wrapped) > room:
+            wrapped = wrapped[:room]
+            wrapped[-1].truncate(width - 1)
+            wrapped[-1].append(ellipsis)
+        lines.extend(wrapped)
+    rows = height - len(lines)
+    told: list[Text] = []
+    for event in reversed(state.events):
+        if rows <= 0:
+            break
+        event_lines = list(Text(event).wrap(console, width))
+        if len(event_lines) > rows:
+            if told:
+                break  # an older event that no longer fits whole is left out
+            event_lines = event_lines[:rows]
+            event_lines[-1].truncate(width - 1)
+            event_lines[-1].append(ellipsis)
+        told = event_lines + told
+        rows -= len(event_lines)
+    lines.extend(told)
+    return Text("\n").join(lines)
+
+
+def shown_out(hand: PastHand | None) -> list[int]:
+    """Per seat, the suits (a mask) it has shown out of in ``hand`` (the hand on the table: the one
+    being played, or between hands the one just played), as the AI counts them."""
+    if hand is None or hand.declaration is None:
+        return [0] * NUM_SEATS
+    return deductions(hand.tricks(), hand.declaration)[0]
+
+
+def tracker_text(state: Scene) -> Text:
+    """The cards still unseen by the person, per suit, strongest first in the ranking in play,
+    and the suits each player has shown out of."""
+    view, look = state.view, state.look
+    t = Text("Cards still out", style="bold")
+    ranking = view.ranking or RANKINGS[0]
+    t.append(f" ({ranking} high)\n" if view.ranking else "\n")
+    key = STRENGTH[ranking]
+    unseen = view.unseen_cards if view.phase in (Phase.BIDDING, Phase.PLAY) else 0
+    for s in range(len(SUITS)):
+        t.append_text(look.suit(s))
+        cards = sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])
+        t.append("  " + (" ".join(str(c % 9 + 1) for c in cards) or look.dot) + "\n")
+    voids = shown_out(state.hand)
+    parts = []
+    for seat in range(NUM_SEATS):
+        suits = [s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]]
+        if suits:
+            part = Text(f"{state.names[seat]}: ")
+            for i, s in enumerate(suits):
+                if i:
+                    part.append(" ")
+                part.append_text(look.suit(s))
+            parts.append(part)
+    t.append("Shown out: ", style="bold")
+    if parts:
+        t.append_text(Text("; ").join(parts))
+    else:
+        t.append("nobody yet", style="dim")
+    return t
+
+
+def history_text(state: Scene, width: int, height: int | None, console: Console) -> Text:
+    """Every finished trick of the hand: who led, the three cards, who won and why, a trick's
+    lines indented under its number.  With a ``height``, the newest tricks that fit it (the
+    newest always in view), and the title says how many of them are shown."""
+    hand, look = state.hand, state.look
+    title = Text("Tricks of this hand", style="bold")
+    if hand is None or hand.declaration is None:
+        return Text.assemble(title, "\n", ("No trick played yet.", "dim"))
+    finished = [trick for trick in hand.tricks() if trick.finished]
+    if not finished:
+        return Text.assemble(title, "\n", ("No trick finished yet.", "dim"))
+    # the names as short as the three cards of a trick need to fit one line (and still different)
+    names = short_names(state.view.players, max(5, min(12, (width - 3 - 3 * 6) // 3)), look.ellipsis)
+    if state.view.seat == HUMAN:
+        names = tuple("You" if s == HUMAN else n for s, n in enumerate(names))
+    blocks: list[list[Text]] = []
+    for trick in finished:
+        line = Text()
+        cards = dict(trick.cards)
+        for i, seat in enumerate(play_seats(trick.leader, (), NUM_SEATS)):
+            if i:
+                line.append(" ")
+            line.append(f"{names[seat]} ")
+            line.append_text(look.card(cards[seat]))
+            if seat == trick.winner:
+                line.append(look.win_mark, style="bold")
+        reason = Text(state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
+                                                hand.declaration.trump), style="italic")
+        block = []
+        for i, part in enumerate([*line.wrap(console, width - 3), *reason.wrap(console, width - 3)]):
+            lead = Text(f"{trick.number:>2} " if i == 0 else "   ", style="bold")
+            block.append(Text.assemble(lead, part))
+        blocks.append(block)
+    shown = blocks
+    if height is not None:
+        room = height - 1
+        shown = []
+        for block in reversed(blocks):
+            if sum(map(len, shown)) + len(block) > room and shown:
+                break
+            shown.insert(0, block)
+        if len(shown) < len(blocks):
+            first = len(blocks) - len(shown) + 1
+            title.append(f" ({first}-{len(blocks)}; h: all)" if first < len(blocks) else f" ({first}; h: all)",
+                         style="dim")
+    lines = [title, *(line for block in shown for line in block)]
+    return Text("\n").join(lines)
