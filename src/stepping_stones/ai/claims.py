@@ -1,0 +1,232 @@
+"""Claims: a player says how many of the remaining tricks their side takes, and the referee
+checks it on the actual cards with the exact solver.
+
+What a claim says.  The claimer speaks for their *side*: the declarer alone, or the two
+defenders together.  They claim ``all``, ``none`` or a number ``n`` of the **remaining tricks
+that count** -- the tricks not yet finished (the one in progress included) that the contract
+counts: all of them but for Win Last 6, where only tricks 7 to 12 count, so a claim made in
+tricks 1 to 6 is about tricks 7 to 12.  In a Win contract both sides want more tricks of their
+own (the declarer more counted tricks, the defenders to hold the declarer down), in a Lose
+contract both want fewer; so a claim of ``n`` means *at least* ``n`` in a Win contract and *at
+most* ``n`` in a Lose contract.
+
+When it holds.  The solver gives the exact value of the position -- the declarer's counted
+tricks from here with perfect play by both sides.  The claim holds when that value is at
+least as good for the claimer's side as the claim, that is when the claimer's side makes it
+whatever the other side plays.  The hand then ends: it is played out along a perfect line,
+each card a best card for the side that plays it (on the solver's values, the lowest card --
+first in the order C, K, L, B, then 1 to 9 -- among equals), so the declarer's result is the
+exact value: the claim or better for the claimer.  Those cards are ordinary legal plays, so
+the record, ``replay`` and the analysis see a hand played to its end.
+
+A claim that does not hold is refused with words that depend only on what everyone saw (the
+claim, the contract, the tricks left, the names): never where an unseen card lies.
+
+This is the referee's check: only the local flow and the table server call ``judge``, on the
+real hands; no AI seat and nothing a screen or client is sent ever sees more than its view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import NUM_SEATS, TRICKS, Card, Game, HandState, IllegalActionError, Phase, Seat, WrongPhaseError
+from ..explain import Teller, plural
+from .solver import Solver, position, solver_for
+
+ALL = "all"
+NONE = "none"
+CLAIM_WORDS = (ALL, NONE)
+"""The words a claim may be given in, besides a number."""
+
+
+class ClaimError(IllegalActionError):
+    """A claim that cannot be made now (not the claimer's turn to play, no hand in play) or that
+    names no possible number of tricks."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``seat`` claims that its side takes ``tricks`` of the remaining tricks that count (at least
+    that many in a Win contract, at most in a Lose contract)."""
+
+    seat: Seat
+    tricks: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer to a claim.  ``left``: the counted tricks that remained.  When it
+    ``holds``: ``line``, the cards that play the hand out; ``side_takes``, the claimer's side's
+    share of ``left`` along it; ``count``, the declarer's result.  A refused verdict carries
+    nothing beyond the claim itself, so nothing about the unseen cards can travel with it."""
+
+    claim: Claim
+    left: int
+    holds: bool
+    line: tuple[Card, ...] = ()
+    side_takes: int | None = None
+    count: int | None = None
+
+
+def counted_left(state: HandState) -> int:
+    """The tricks that count and are not finished yet (the one in progress included)."""
+    return (state.contract.counted_mask >> state.trick_number).bit_count()
+
+
+def parse_claim(text: str, left: int) -> int:
+    """The number of tricks ``text`` claims (``all``, ``none`` or a number) when ``left``
+    counted tricks remain.  Raises ``ClaimError`` naming what is wrong."""
+    word = text.strip().lower()
+    if word == ALL:
+        return left
+    if word == NONE:
+        return 0
+    if not word.isdigit() or len(word) > 2:
+        raise ClaimError(f"a claim is 'all', 'none' or a number of tricks from 0 to {left}, not {text.strip()!r}")
+    tricks = int(word)
+    if tricks > left:
+        raise ClaimError(f"only {plural(left, 'trick')} that count remain: claim a number from 0 to {left}")
+    return tricks
+
+
+def verify_claim(game: Game, claim: Claim) -> None:
+    """Raise ``ClaimError`` unless ``claim.seat`` may claim ``claim.tricks`` now: the hand is in
+    play, it is that seat's turn to play, and the number is one of the tricks that remain."""
+    state = game.state
+    if game.phase is not Phase.PLAY or state is None or state.finished:
+        raise ClaimError("a claim is made while the cards are being played", claim.seat)
+    if game.to_act != claim.seat:
+        raise ClaimError(f"{game.name(claim.seat)} may claim only on their own turn to play", claim.seat)
+    left = counted_left(state)
+    if not 0 <= claim.tricks <= left:
+        raise ClaimError(f"a claim is a number of tricks from 0 to {left}", claim.seat)
+
+
+def wants_more(state: HandState) -> bool:
+    """Whether each side wants more of its own tricks (Win contracts) or fewer (Lose)."""
+    return state.contract.is_win
+
+
+def side_share(state: HandState, seat: Seat, declarer_takes: int, left: int) -> int:
+    """Of ``left`` remaining counted tricks, what ``seat``'s side takes when the declarer takes
+    ``declarer_takes`` of them."""
+    return declarer_takes if seat == state.declarer else left - declarer_takes
+
+
+def judge(state: HandState, claim: Claim, solver: Solver | None = None) -> Verdict:
+    """The referee's verdict on ``claim`` in the position of ``state`` (the real hands, in the
+    middle of a trick or between tricks).  ``state`` is not changed.  ``solver`` (for this hand)
+    may be given to reuse its table of bounds."""
+    if state.finished:
+        raise WrongPhaseError("the hand is over: there is nothing left to claim")
+    left = counted_left(state)
+    if not 0 <= claim.tricks <= left:
+        raise ClaimError(f"a claim is a number of tricks from 0 to {left}", claim.seat)
+    solver = solver or solver_for(state)
+    hands, leader, trick = position(state)
+    value = solver.value(hands, leader, trick)
+    share = side_share(state, claim.seat, value, left)
+    holds = share >= claim.tricks if wants_more(state) else share <= claim.tricks
+    if not holds:
+        return Verdict(claim, left, False)
+    line = perfect_line(state, solver)
+    played = state.copy()
+    for card in line:
+        played.push(card)
+    count = played.count()
+    taken = count - state.count()
+    assert taken == value, "the perfect line must make the exact value"
+    return Verdict(claim, left, True, tuple(line), share, count)
+
+
+def perfect_line(state: HandState, solver: Solver | None = None) -> list[Card]:
+    """The rest of the hand with perfect play by both sides: at each turn the lowest card (by
+    number: C, K, L, B, then 1 to 9) among those the solver finds best for the side to play."""
+    solver = solver or solver_for(state)
+    play = state.copy()
+    line: list[Card] = []
+    while not play.finished:
+        hands, leader, trick = position(play)
+        values = solver.card_values(hands, leader, trick)
+        seat = play.turn
+        declarer_side = seat == play.declarer
+        # The declarer wants its count high in a Win contract, low in a Lose one; the defenders the opposite.
+        high = declarer_side == play.contract.is_win
+        best = max(values.values()) if high else min(values.values())
+        card = min(c for c, v in values.items() if v == best)
+        play.push(card)
+        line.append(card)
+    return line
+
+
+# --- words ------------------------------------------------------------------------------
+
+
+def _side(teller: Teller, state: HandState, seat: Seat) -> tuple[str, bool]:
+    """The claimer's side as words, and whether they take a plural verb: "you", "Kenji",
+    "you and Hana", "Hana and Kenji"."""
+    if seat == state.declarer:
+        return teller.object(seat), seat == teller.you
+    defenders = [s for s in range(NUM_SEATS) if s != state.declarer]
+    if teller.you in defenders:
+        defenders.sort(key=lambda s: s != teller.you)
+    return f"{teller.object(defenders[0])} and {teller.object(defenders[1])}", True
+
+
+def _remaining(state: HandState, left: int) -> str:
+    """ "the remaining 5 tricks", or "the remaining 6 tricks that count" when some left do not."""
+    counts_all = left == TRICKS - state.trick_number
+    what = "trick" if left == 1 else f"{left} tricks"
+    return f"the remaining {what}" + ("" if counts_all else " that count")
+
+
+def _share(state: HandState, tricks: int, left: int) -> str:
+    if tricks == left:
+        return _remaining(state, left)
+    if tricks == 0:
+        return "none of " + _remaining(state, left)
+    return f"{tricks} of " + _remaining(state, left)
+
+
+def claim_text(state: HandState, verdict: Verdict, teller: Teller) -> str:
+    """The verdict in words for the table (``teller``'s ``you`` is the reader).  ``state`` is the
+    position the claim was made in.  A refusal reads the same whatever the unseen cards are."""
+    claim = verdict.claim
+    side, many = _side(teller, state, claim.seat)
+    take = "take" if many else "takes"
+    if verdict.holds:
+        assert verdict.side_takes is not None and verdict.count is not None
+        text = f"Claim accepted: {side} {take} {_share(state, verdict.side_takes, verdict.left)}"
+        if verdict.side_takes != claim.tricks:
+            text += f" (the claim was {claim.tricks})"
+        declarer = teller.subject(state.declarer, "takes")
+        if state.declarer == teller.you:
+            declarer = declarer[0].lower() + declarer[1:]  # "you take", after the colon
+        counted = "" if state.contract.counted_mask == (1 << TRICKS) - 1 else " that count"
+        return f"{text}. The hand ends: {declarer} {plural(verdict.count, 'trick')}{counted}."
+    if claim.seat == state.declarer:
+        others = "the others"
+    else:
+        others = teller.object(state.declarer)
+    remaining = _remaining(state, verdict.left)
+    if wants_more(state):
+        if claim.tricks == verdict.left:
+            why = f"{others} could stop {side} taking all of {remaining}"
+        elif claim.tricks == 1:
+            why = f"{others} could keep {side} from taking any of {remaining}"
+        else:
+            why = f"{others} could hold {side} to fewer than {claim.tricks} of {remaining}"
+    elif claim.tricks == 0:
+        why = f"{others} could make {side} take at least one of {remaining}"
+    else:
+        why = f"{others} could make {side} take more than {claim.tricks} of {remaining}"
+    return f"Claim refused: {why}. Play on."
+
+
+def claim_prompt(state: HandState) -> str:
+    """What a claim is about now, for a dialog or a help line: "all, none or 0-5 of the remaining 5
+    tricks"."""
+    left = counted_left(state)
+    return f"{ALL}, {NONE} or 0-{left} of {_remaining(state, left)}"
+
