@@ -13,12 +13,14 @@ from stepping_stones.ai.analysis import analyse_hand
 from stepping_stones.ai.claims import (
     Claim,
     ClaimError,
+    RefusedClaims,
     Verdict,
     claim_prompt,
     claim_text,
     counted_left,
     judge,
     parse_claim,
+    referee,
     verify_claim,
 )
 from stepping_stones.cli import main
@@ -94,12 +96,14 @@ def test_every_claim_is_judged_as_perfect_play_decides(contract, in_trick):
 def test_win_last_6_claims_only_the_tricks_that_count():
     state = position("win-last-6", seed=3, tricks_left=10)
     assert counted_left(state) == 6
-    assert claim_prompt(state) == "all, none or 0-6 of the remaining 6 tricks that count"
+    prompt = claim_prompt(state.contract, state.trick_number)
+    assert prompt == "all, none or 0-6 of the remaining 6 tricks that count"
     verdict = judge(state, Claim(state.turn, 0))  # "the declarer takes none that count": easy for the declarer
     holds = verdict.holds
     assert holds is (state.turn != state.declarer)
     late = position("win-last-6", seed=3, tricks_left=3)
-    assert counted_left(late) == 3 and claim_prompt(late) == "all, none or 0-3 of the remaining 3 tricks"
+    assert counted_left(late) == 3
+    assert claim_prompt(late.contract, late.trick_number) == "all, none or 0-3 of the remaining 3 tricks"
 
 
 def test_a_won_ending_and_a_lost_ending_in_words():
@@ -246,3 +250,26 @@ def test_a_game_after_a_claim_goes_on():
     for card in verdict.line:
         game.play(card)
     assert game.phase is Phase.DEAL and isinstance(game, Game)
+
+
+def test_one_refused_claim_a_trick_and_the_referee_changes_nothing():
+    game = game_at("claims:limit", Rules("standard"), 14)
+    state = game.state
+    assert state is not None and game.phase is Phase.PLAY
+    seat = game.to_act
+    refused = RefusedClaims()
+    before = record_from_game(game)
+    # Some claim (all in a Win contract, none in a Lose one, or short of it) the others can stop.
+    tricks = [t for t in range(counted_left(state) + 1) if not judge(state, Claim(seat, t)).holds]
+    assert tricks, "some claim must be refused here"
+    verdict = referee(game, Claim(seat, tricks[0]), refused)
+    assert not verdict.holds and record_from_game(game) == before
+    with pytest.raises(ClaimError, match="One claim a trick"):
+        referee(game, Claim(seat, 0), refused)
+    # The next trick, a claim may be made again.
+    trick = state.trick_number
+    while state.trick_number == trick or game.to_act != seat:
+        game.play(game.legal_cards()[0])
+    assert game.state is state and not state.finished
+    easy = 0 if state.contract.is_win else counted_left(state)
+    assert referee(game, Claim(seat, easy), refused).holds

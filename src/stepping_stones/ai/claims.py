@@ -30,7 +30,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import NUM_SEATS, TRICKS, Card, Game, HandState, IllegalActionError, Phase, Seat, WrongPhaseError
+from ..engine import (
+    NUM_SEATS,
+    TRICKS,
+    Card,
+    Contract,
+    Game,
+    HandState,
+    IllegalActionError,
+    Phase,
+    Seat,
+    WrongPhaseError,
+)
 from ..explain import Teller, plural
 from .solver import Solver, position, solver_for
 
@@ -69,9 +80,15 @@ class Verdict:
     count: int | None = None
 
 
+def tricks_left(contract: Contract, trick_number: int) -> int:
+    """The tricks that count and are not finished yet (the one in progress included) when
+    ``trick_number`` tricks (0 to 11) are finished: what a claim is about."""
+    return (contract.counted_mask >> trick_number).bit_count()
+
+
 def counted_left(state: HandState) -> int:
-    """The tricks that count and are not finished yet (the one in progress included)."""
-    return (state.contract.counted_mask >> state.trick_number).bit_count()
+    """``tricks_left`` in the position of ``state``."""
+    return tricks_left(state.contract, state.trick_number)
 
 
 def parse_claim(text: str, left: int) -> int:
@@ -101,6 +118,45 @@ def verify_claim(game: Game, claim: Claim) -> None:
     left = counted_left(state)
     if not 0 <= claim.tricks <= left:
         raise ClaimError(f"a claim is a number of tricks from 0 to {left}", claim.seat)
+
+
+ONE_A_TRICK = "One claim a trick: that one was refused, so claim again from the next trick."
+
+
+class RefusedClaims:
+    """One refused claim per seat per trick: each check is a whole solve, and each refusal tells a
+    little about the position, so a player cannot ask the solver trick count after trick count.
+    The flow and each table of the server hold one."""
+
+    def __init__(self) -> None:
+        self._at: dict[Seat, tuple[int, int]] = {}
+
+    @staticmethod
+    def _where(game: Game) -> tuple[int, int]:
+        state = game.state
+        return len(game.log), state.trick_number if state is not None else -1
+
+    def check(self, game: Game, seat: Seat) -> None:
+        """Raise ``ClaimError`` if ``seat`` had a claim refused in this trick already."""
+        if self._at.get(seat) == self._where(game):
+            raise ClaimError(ONE_A_TRICK, seat)
+
+    def refused(self, game: Game, seat: Seat) -> None:
+        self._at[seat] = self._where(game)
+
+
+def referee(game: Game, claim: Claim, refused: RefusedClaims, solver: Solver | None = None) -> Verdict:
+    """Check that ``claim`` may be made now (``verify_claim``, one refusal a trick) and judge it on
+    the game's real cards; the game is not changed (a caller that accepts plays ``line``).
+    Raises ``ClaimError``."""
+    verify_claim(game, claim)
+    refused.check(game, claim.seat)
+    state = game.state
+    assert state is not None
+    verdict = judge(state, claim, solver)
+    if not verdict.holds:
+        refused.refused(game, claim.seat)
+    return verdict
 
 
 def wants_more(state: HandState) -> bool:
@@ -174,19 +230,19 @@ def _side(teller: Teller, state: HandState, seat: Seat) -> tuple[str, bool]:
     return f"{teller.object(defenders[0])} and {teller.object(defenders[1])}", True
 
 
-def _remaining(state: HandState, left: int) -> str:
+def _remaining(trick_number: int, left: int) -> str:
     """ "the remaining 5 tricks", or "the remaining 6 tricks that count" when some left do not."""
-    counts_all = left == TRICKS - state.trick_number
+    counts_all = left == TRICKS - trick_number
     what = "trick" if left == 1 else f"{left} tricks"
     return f"the remaining {what}" + ("" if counts_all else " that count")
 
 
 def _share(state: HandState, tricks: int, left: int) -> str:
     if tricks == left:
-        return _remaining(state, left)
+        return _remaining(state.trick_number, left)
     if tricks == 0:
-        return "none of " + _remaining(state, left)
-    return f"{tricks} of " + _remaining(state, left)
+        return "none of " + _remaining(state.trick_number, left)
+    return f"{tricks} of " + _remaining(state.trick_number, left)
 
 
 def claim_text(state: HandState, verdict: Verdict, teller: Teller) -> str:
@@ -209,7 +265,7 @@ def claim_text(state: HandState, verdict: Verdict, teller: Teller) -> str:
         others = "the others"
     else:
         others = teller.object(state.declarer)
-    remaining = _remaining(state, verdict.left)
+    remaining = _remaining(state.trick_number, verdict.left)
     if wants_more(state):
         if claim.tricks == verdict.left:
             why = f"{others} could stop {side} taking all of {remaining}"
@@ -224,9 +280,9 @@ def claim_text(state: HandState, verdict: Verdict, teller: Teller) -> str:
     return f"Claim refused: {why}. Play on."
 
 
-def claim_prompt(state: HandState) -> str:
-    """What a claim is about now, for a dialog or a help line: "all, none or 0-5 of the remaining 5
-    tricks"."""
-    left = counted_left(state)
-    return f"{ALL}, {NONE} or 0-{left} of {_remaining(state, left)}"
+def claim_prompt(contract: Contract, trick_number: int) -> str:
+    """What a claim is about when ``trick_number`` tricks are finished, for a dialog or a help
+    line: "all, none or 0-5 of the remaining 5 tricks"."""
+    left = tricks_left(contract, trick_number)
+    return f"{ALL}, {NONE} or 0-{left} of {_remaining(trick_number, left)}"
 
