@@ -45,6 +45,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..ai import DEFAULT_LEVEL, LEVELS, Action, Agent, make_ai
+from ..ai.claims import Claim, ClaimError, RefusedClaims, claim_text, referee
 from ..engine import (
     NUM_SEATS,
     Bid,
@@ -106,6 +107,7 @@ class GameFlow(Choosing):
         self._asked: Request | None = None  # the AI seat's request now out
         self._held: tuple[Request, Action] | None = None  # its answer, waiting for the pace
         self._closed = False
+        self._claims = RefusedClaims()
         # --- publishing ---
         self._view: PlayerView | None = None  # the person's view of the game as it is now
         self._depth = 0
@@ -437,6 +439,38 @@ class GameFlow(Choosing):
         self._asked = None
         self._held = None
         self._hint_asked = None
+
+    # --- claims ----------------------------------------------------------------------------
+
+    def claim(self, tricks: int) -> bool:
+        """The person claims that their side (the declarer alone, or both defenders) takes
+        ``tricks`` of the remaining tricks that count (``ai/claims.py``), checked by the solver on
+        the real cards.  True: it holds, and the hand is played out along a perfect line, saved
+        at once as ordinary cards.  False: refused (the state's refusal says so in words that
+        depend on nothing unseen), and the hand goes on.  Raises ``ClaimError`` when no claim may
+        be made now (the state's refusal says why)."""
+        with self._change():
+            game = self.game
+            try:
+                verdict = referee(game, Claim(HUMAN, tricks), self._claims)
+            except ClaimError as exc:
+                self._refuse(self.refusal(exc))
+                raise
+            state = game.state
+            assert state is not None
+            text = claim_text(state, verdict, self.teller)
+            if not verdict.holds:
+                self._refuse(text)
+                return False
+            # The cards go into the game at once and are saved once, so a kill between two of
+            # them never leaves half a claim in the record.
+            for card in verdict.line:
+                game.play(card)
+            self._save(game)
+            self._refusal = None
+            self._clear_hint()
+            self._tell("claim", text, HUMAN)
+            return True
 
     # --- hints -----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
+from ..ai.claims import ClaimError, claim_prompt, parse_claim, tricks_left
 from ..ai.hints import Hint
 from ..engine import (
     CARD_NAMES,
@@ -59,6 +60,9 @@ HELP = [
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
     "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest "
     "mistake.",
+    "claim all, claim none or claim N, on your turn to play: your side (you as declarer, or both defenders) "
+    "takes all, none or N of the tricks left that count.",
+    "A claim that holds whatever the others play ends the hand, played out; one that does not is refused.",
     "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
     "legal lists what you may type again (a long list is given once, then 'legal: as before').",
     "help (or ?) says this again.",
@@ -339,6 +343,35 @@ class PlainGame(PlainTable):
         self.local = flow
 
     # --- the game -----------------------------------------------------------------
+
+    def handle(self, line: str, view: PlayerView) -> bool:
+        """Also ``claim all|none|N``: True once a claim that holds has ended the hand."""
+        words = line.lower().split() if not isinstance(line, TooLong) else []
+        if words and words[0] == "claim":
+            return self.claim(words[1:], view)
+        return super().handle(line, view)
+
+    def claim(self, words: list[str], view: PlayerView) -> bool:
+        """The person's claim: told by the flow's state (accepted, or refused with why)."""
+        contract = view.contract
+        if view.phase is not Phase.PLAY or contract is None:
+            self.say("A claim is made on your turn to play, while the cards are being played.")
+            return False
+        left = tricks_left(contract, len(view.trick_winners))
+        if len(words) != 1:
+            self.say(f"Type claim and one of {claim_prompt(contract, len(view.trick_winners))}.")
+            return False
+        before = self.flow.state.refusal
+        try:
+            return self.local.claim(parse_claim(words[0], left))
+        except ClaimError as exc:
+            # The flow's refusals are told as its states bring them: one the state already showed
+            # (the same refusal twice) is said here, and so is a claim of no possible number.
+            if exc.seat is None:
+                self.say(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+            elif self.flow.state.refusal == before and before is not None:
+                self.say(before)
+            return False
 
     def filed(self, path: Path | None) -> int:
         """Say where the finished game is saved; if it could not be written, keep it and try again

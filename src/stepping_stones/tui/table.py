@@ -27,6 +27,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from ..ai import Action
+from ..ai.claims import ClaimError
 from ..ai.hints import Hint
 from ..engine import PASS, Game, IllegalActionError, Phase
 from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableFlow, TableState
@@ -331,6 +332,8 @@ class TableScreen(TableBase):
             self.action = action
             self.not_before = not_before
 
+    BINDINGS = [Binding("c", "claim", "Claim", id="claim", show=False)]  # c is a trump suit while bidding
+
     def __init__(self, session: Session, settings: Settings) -> None:
         super().__init__()
         self.session = session
@@ -397,6 +400,37 @@ class TableScreen(TableBase):
     def _go_on(self, request: Request | None = None) -> None:
         """Show the held AI answer (that of ``request``, or any: the person skipped the wait)."""
         if self.flow.go_on(request):
+            self.advance()
+
+    # --- claims -----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "claim":
+            return self.state.view.phase is Phase.PLAY
+        return super().check_action(action, parameters)
+
+    def action_claim(self) -> None:
+        """Claim the rest of the tricks: a dialog asks how many, the flow's referee checks it."""
+        view = self.state.view
+        if not self.state.playing or view.contract is None or view.declarer is None:
+            self._claimed(0)  # the flow says why not
+            return
+        from .claim import ClaimScreen
+
+        partner = next(s for s in range(1, 3) if s != view.declarer)
+        side = "you" if view.declarer == 0 else f"you and {view.players[partner]}"
+        self.app.push_screen(ClaimScreen(view.contract, len(view.trick_winners), side), self._claimed)
+
+    def _claimed(self, tricks: int | None) -> None:
+        if tricks is None:
+            return
+        try:
+            held = self.flow.claim(tricks)
+        except ClaimError:
+            self.app.bell()  # the state's refusal says why
+            return
+        if held:
+            self.workers.cancel_group(self, "hint")
             self.advance()
 
     def leave(self) -> None:
