@@ -29,6 +29,7 @@ real hands; no AI seat and nothing a screen or client is sent ever sees more tha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine import (
     NUM_SEATS,
@@ -38,6 +39,7 @@ from ..engine import (
     Game,
     HandState,
     IllegalActionError,
+    PastHand,
     Phase,
     Seat,
     WrongPhaseError,
@@ -219,12 +221,39 @@ def perfect_line(state: HandState, solver: Solver | None = None) -> list[Card]:
 # --- words ------------------------------------------------------------------------------
 
 
-def _side(teller: Teller, state: HandState, seat: Seat) -> tuple[str, bool]:
+class Where(NamedTuple):
+    """What the words of a claim need of the position it was made in, all of it public: the
+    contract, the declarer and how many tricks were finished."""
+
+    contract: Contract
+    declarer: Seat
+    trick_number: int
+
+    @classmethod
+    def of(cls, state: HandState) -> Where:
+        return cls(state.contract, state.declarer, state.trick_number)
+
+
+def verdict_in(hand: PastHand, claim: Claim, play: int) -> tuple[Where, Verdict]:
+    """The accepted verdict on ``claim`` made before card ``play`` (0-based) of ``hand``, read
+    back from the hand as it was played out (a client hears of it so), with where it was made."""
+    declaration = hand.declaration
+    assert declaration is not None and hand.declarer is not None and hand.result is not None
+    where = Where(declaration.contract, hand.declarer, play // NUM_SEATS)
+    left = tricks_left(where.contract, where.trick_number)
+    counted = where.contract.counted_mask
+    takes = sum(1 for t, seat in enumerate(hand.trick_winners)
+                if t >= where.trick_number and seat == where.declarer and counted >> t & 1)
+    share = takes if claim.seat == where.declarer else left - takes
+    return where, Verdict(claim, left, True, tuple(hand.plays[play:]), share, hand.result)
+
+
+def _side(teller: Teller, where: Where, seat: Seat) -> tuple[str, bool]:
     """The claimer's side as words, and whether they take a plural verb: "you", "Kenji",
     "you and Hana", "Hana and Kenji"."""
-    if seat == state.declarer:
+    if seat == where.declarer:
         return teller.object(seat), seat == teller.you
-    defenders = [s for s in range(NUM_SEATS) if s != state.declarer]
+    defenders = [s for s in range(NUM_SEATS) if s != where.declarer]
     if teller.you in defenders:
         defenders.sort(key=lambda s: s != teller.you)
     return f"{teller.object(defenders[0])} and {teller.object(defenders[1])}", True
@@ -237,36 +266,35 @@ def _remaining(trick_number: int, left: int) -> str:
     return f"the remaining {what}" + ("" if counts_all else " that count")
 
 
-def _share(state: HandState, tricks: int, left: int) -> str:
+def _share(trick_number: int, tricks: int, left: int) -> str:
     if tricks == left:
-        return _remaining(state.trick_number, left)
+        return _remaining(trick_number, left)
     if tricks == 0:
-        return "none of " + _remaining(state.trick_number, left)
-    return f"{tricks} of " + _remaining(state.trick_number, left)
+        return "none of " + _remaining(trick_number, left)
+    return f"{tricks} of " + _remaining(trick_number, left)
 
 
-def claim_text(state: HandState, verdict: Verdict, teller: Teller) -> str:
+def claim_text(state: HandState | Where, verdict: Verdict, teller: Teller) -> str:
     """The verdict in words for the table (``teller``'s ``you`` is the reader).  ``state`` is the
-    position the claim was made in.  A refusal reads the same whatever the unseen cards are."""
+    position the claim was made in (or what of it is public, ``Where``).  A refusal reads the
+    same whatever the unseen cards are: it is made of public facts only."""
+    where = state if isinstance(state, Where) else Where.of(state)
     claim = verdict.claim
-    side, many = _side(teller, state, claim.seat)
+    side, many = _side(teller, where, claim.seat)
     take = "take" if many else "takes"
     if verdict.holds:
         assert verdict.side_takes is not None and verdict.count is not None
-        text = f"Claim accepted: {side} {take} {_share(state, verdict.side_takes, verdict.left)}"
+        text = f"Claim accepted: {side} {take} {_share(where.trick_number, verdict.side_takes, verdict.left)}"
         if verdict.side_takes != claim.tricks:
             text += f" (the claim was {claim.tricks})"
-        declarer = teller.subject(state.declarer, "takes")
-        if state.declarer == teller.you:
+        declarer = teller.subject(where.declarer, "takes")
+        if where.declarer == teller.you:
             declarer = declarer[0].lower() + declarer[1:]  # "you take", after the colon
-        counted = "" if state.contract.counted_mask == (1 << TRICKS) - 1 else " that count"
+        counted = "" if where.contract.counted_mask == (1 << TRICKS) - 1 else " that count"
         return f"{text}. The hand ends: {declarer} {plural(verdict.count, 'trick')}{counted}."
-    if claim.seat == state.declarer:
-        others = "the others"
-    else:
-        others = teller.object(state.declarer)
-    remaining = _remaining(state.trick_number, verdict.left)
-    if wants_more(state):
+    others = "the others" if claim.seat == where.declarer else teller.object(where.declarer)
+    remaining = _remaining(where.trick_number, verdict.left)
+    if where.contract.is_win:
         if claim.tricks == verdict.left:
             why = f"{others} could stop {side} taking all of {remaining}"
         elif claim.tricks == 1:

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import Error, Invite, State, Welcome
+from .protocol import MOVE_REFUSALS, Error, Invite, State, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -66,7 +66,7 @@ class Connection:
             while True:
                 message = await client.receive()
                 if isinstance(message, State | Invite) or (
-                        isinstance(message, Error) and message.code in ("illegal", "stale", "not-your-turn")):
+                        isinstance(message, Error) and message.code in MOVE_REFUSALS):
                     self.inbox.put(message)
         except Refused as exc:
             self.inbox.put(exc)

@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..ai.claims import Claim, ClaimError, claim_text, tricks_left, verdict_in
 from ..engine import (
     NUM_SEATS,
     Bid,
@@ -59,6 +60,10 @@ from .viewcodec import view_from_json
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
 NOT_STARTED = "The table has not started yet."
+CLAIM_TOKEN = "claim"
+"""What ``send`` is given for a claim, before its number (``SeatClient.act`` sends a ``claim`` message)."""
+CLAIM_OFF_TURN = "A claim is made on your turn to play, while the cards are being played."
+CLAIM_NOT_SENT = "The claim was not sent: the connection to the server is lost."
 
 
 # --- what the seats are ------------------------------------------------------------------------
@@ -172,6 +177,7 @@ class RemoteFlow(Choosing):
         self._summary: int | None = None
         self._over = False
         self._sent: int | None = None  # the seq of the state the person's last action was made on
+        self._claim_sent: tuple[int, int, int] | None = None  # the claim out: (hand, before card, tricks)
         self._path: Path | None = None
         self._problem: str | None = None
         self._assisted = False
@@ -293,6 +299,7 @@ class RemoteFlow(Choosing):
                                      self.welcome.timeout, self.take_back):
                     self._tell("table", line)
             if self._view is None or view != self._view:
+                self._tell_claim(view)
                 self._tell_game(view)
                 if self._view is None or view.hand_number != self._view.hand_number:
                     self._bid = BidChoice()
@@ -361,6 +368,7 @@ class RemoteFlow(Choosing):
         """The server refused the person's last action: nothing changed; say why."""
         with self._change():
             self._sent = None
+            self._claim_sent = None
             self._refusal = line
             self._dirty = True
 
@@ -541,6 +549,46 @@ class RemoteFlow(Choosing):
             return NOT_STARTED
         refusal = refusal_of(view, action)
         return None if refusal is None else self._teller.refusal(refusal)
+
+    def claim(self, tricks: int) -> bool:
+        """Send the person's claim (``ai/claims.py``) to the server, which judges it on the real
+        cards: True once it is sent.  The server's new state says it held (the hand is played
+        out, and told as claimed), its refusal that it did not.  Raises ``ClaimError`` (the state's
+        refusal says why) when no claim may be made now."""
+        with self._change():
+            view, message = self._view, self.message
+            if view is None or message is None or view.contract is None or view.phase is not Phase.PLAY \
+                    or not self._my_turn():
+                return self._claim_refused(CLAIM_OFF_TURN if self.online else CLAIM_NOT_SENT)
+            left = tricks_left(view.contract, len(view.trick_winners))
+            if not 0 <= tricks <= left:
+                return self._claim_refused(f"A claim is a number of tricks from 0 to {left}.")
+            self._claim_sent = (view.hand_number, len(view.plays), tricks)
+            self._sent = message.seq
+            self._refusal = None
+            self._clear_hint()
+            self._dirty = True
+            self.send(f"{CLAIM_TOKEN} {tricks}", message.seq)
+            return True
+
+    def _claim_refused(self, why: str) -> bool:
+        self._refusal = why
+        self._dirty = True
+        raise ClaimError(why, HUMAN)
+
+    def _tell_claim(self, view: PlayerView) -> None:
+        """The person's claim sent before this view: once the view shows its hand played out, it
+        held; say so as the server judged it (the words are worked out from the finished hand)."""
+        if self._claim_sent is None:
+            return
+        number, play, tricks = self._claim_sent
+        hand = next((h for h in view.history if h.number == number), None)
+        if hand is None or hand.result is None or len(hand.plays) < play:
+            return
+        self._claim_sent = None
+        if self._teller is not None:
+            where, verdict = verdict_in(hand, Claim(HUMAN, tricks), play)
+            self._tell("claim", claim_text(where, verdict, self._teller), HUMAN)
 
     def undo(self) -> bool:
         with self._change():

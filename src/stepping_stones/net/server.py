@@ -43,6 +43,7 @@ from .pages import add_pages
 from .protocol import (
     Act,
     Again,
+    ClaimRest,
     Error,
     Hello,
     Ping,
@@ -391,6 +392,9 @@ class TableServer:
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
+                return "accepted"
+            elif isinstance(message, ClaimRest):
+                await self.tables.claim(client, message.seq, message.tricks)
                 return "accepted"
             elif isinstance(message, Ping):
                 client.send(dump(Pong(nonce=message.nonce)))

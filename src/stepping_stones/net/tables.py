@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from ..ai import Action
+from ..ai.claims import judge
 from ..engine import NUM_SEATS
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
@@ -207,6 +208,28 @@ class Tables:
             raise
         if not await self._changed(table, actor=conn):
             raise TableError("server", f"the server could not save your move ({self.unwritable}): {PAUSED}")
+
+    async def claim(self, conn: Connection, seq: int, tricks: int) -> None:
+        """``conn``'s seat claims ``tricks`` of the rest of the hand (``ai/claims.py``), judged by
+        the exact solver on the table's real cards in a thread, one claim of a table at a time.
+        Raises ``TableError``: a refusal (``claim-refused`` says why in words that tell nothing of
+        the unseen cards), or the hand played out but not written."""
+        seated = self._seat(conn)
+        table = seated.table
+        if table.paused:
+            raise TableError("server", PAUSED)
+        if table.judging:
+            raise TableError("too-fast", "a claim at this table is being checked: wait for its answer")
+        position, claim = table.claim_position(seated.seat, seq, tricks)
+        table.come_back(seated.seat)  # a claim says the person is there
+        table.judging = True
+        try:
+            verdict = await asyncio.to_thread(judge, position, claim)
+        finally:
+            table.judging = False
+        table.settle_claim(seq, position, verdict)
+        if not await self._changed(table, actor=conn):
+            raise TableError("server", f"the server could not save the claimed hand ({self.unwritable}): {PAUSED}")
 
     def resync(self, conn: Connection) -> None:
         """Send the seat its whole state again (version 2: its client could not apply a delta)."""

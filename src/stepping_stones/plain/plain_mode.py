@@ -224,6 +224,9 @@ class PlainTable:
         if not text:
             self.say("Please type an action or a command; help lists them.")
             return False
+        words = text.lower().split()
+        if words[0] == "claim":
+            return self.claim(words[1:], view)
         wanted = {o.lower(): o for o in self.legal(view)}.get(text.lower())
         if wanted is not None:
             return self.act(view, wanted)
@@ -233,6 +236,30 @@ class PlainTable:
         if not self.command(text.lower(), view):
             self.say(self.why_not(text, view))
         return False
+
+    def claim(self, words: list[str], view: PlayerView) -> bool:
+        """The person's claim (``claim all|none|N``): told by the flow's states (accepted, or refused
+        with why).  True once it is made: on this machine the hand has ended; at a table it is sent,
+        and the server's answer comes as a state or a refusal."""
+        contract = view.contract
+        if view.phase is not Phase.PLAY or contract is None:
+            self.say("A claim is made on your turn to play, while the cards are being played.")
+            return False
+        left = tricks_left(contract, len(view.trick_winners))
+        if len(words) != 1:
+            self.say(f"Type claim and one of {claim_prompt(contract, len(view.trick_winners))}.")
+            return False
+        before = self.flow.state.refusal
+        try:
+            return self.flow.claim(parse_claim(words[0], left))
+        except ClaimError as exc:
+            # The flow's refusals are told as its states bring them: one the state already showed
+            # (the same refusal twice) is said here, and so is a claim of no possible number.
+            if exc.seat is None:
+                self.say(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+            elif self.flow.state.refusal == before and before is not None:
+                self.say(before)
+            return False
 
     def act(self, view: PlayerView, token: str) -> bool:
         try:
@@ -343,35 +370,6 @@ class PlainGame(PlainTable):
         self.local = flow
 
     # --- the game -----------------------------------------------------------------
-
-    def handle(self, line: str, view: PlayerView) -> bool:
-        """Also ``claim all|none|N``: True once a claim that holds has ended the hand."""
-        words = line.lower().split() if not isinstance(line, TooLong) else []
-        if words and words[0] == "claim":
-            return self.claim(words[1:], view)
-        return super().handle(line, view)
-
-    def claim(self, words: list[str], view: PlayerView) -> bool:
-        """The person's claim: told by the flow's state (accepted, or refused with why)."""
-        contract = view.contract
-        if view.phase is not Phase.PLAY or contract is None:
-            self.say("A claim is made on your turn to play, while the cards are being played.")
-            return False
-        left = tricks_left(contract, len(view.trick_winners))
-        if len(words) != 1:
-            self.say(f"Type claim and one of {claim_prompt(contract, len(view.trick_winners))}.")
-            return False
-        before = self.flow.state.refusal
-        try:
-            return self.local.claim(parse_claim(words[0], left))
-        except ClaimError as exc:
-            # The flow's refusals are told as its states bring them: one the state already showed
-            # (the same refusal twice) is said here, and so is a claim of no possible number.
-            if exc.seat is None:
-                self.say(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
-            elif self.flow.state.refusal == before and before is not None:
-                self.say(before)
-            return False
 
     def filed(self, path: Path | None) -> int:
         """Say where the finished game is saved; if it could not be written, keep it and try again

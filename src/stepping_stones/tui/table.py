@@ -85,6 +85,7 @@ class TableBase(Screen[None]):
         Binding("u", "undo", "Undo", id="undo"),
         Binding("u", "nothing_to_undo", "Undo", id="nothing_to_undo", show=False),
         Binding("i", "hint", "Hint", id="hint"),
+        Binding("c", "claim", "Claim", id="claim", show=False),  # while bidding, c is a trump suit
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
         Binding("o", "tracker", "Cards out", id="tracker"),
@@ -179,6 +180,8 @@ class TableBase(Screen[None]):
             return view.phase is Phase.PLAY or (action == "digit" and view.phase is Phase.BIDDING)
         if action in ("bid_cursor", "trump"):
             return view.phase is Phase.BIDDING
+        if action == "claim":
+            return view.phase is Phase.PLAY
         if action == "pass_bid":
             return view.phase is Phase.BIDDING and not view.in_puddle
         if action in ("undo", "nothing_to_undo"):
@@ -234,6 +237,32 @@ class TableBase(Screen[None]):
 
     def action_nothing_to_undo(self) -> None:
         self.flow.undo()  # says why not
+
+    # --- claims -----------------------------------------------------------------------
+
+    def action_claim(self) -> None:
+        """Claim the rest of the tricks: a dialog asks how many, the flow's referee checks it."""
+        view = self.state.view
+        if not self.state.playing or view.contract is None or view.declarer is None:
+            self._claimed(0)  # the flow says why not
+            return
+        from .claim import ClaimScreen
+
+        partner = next(s for s in range(1, 3) if s != view.declarer)
+        side = "you" if view.declarer == 0 else f"you and {view.players[partner]}"
+        self.app.push_screen(ClaimScreen(view.contract, len(view.trick_winners), side), self._claimed)
+
+    def _claimed(self, tricks: int | None) -> None:
+        if tricks is None:
+            return
+        try:
+            held = self.flow.claim(tricks)
+        except ClaimError:
+            self.app.bell()  # the state's refusal says why
+            return
+        if held:
+            self.workers.cancel_group(self, "hint")
+            self.advance()
 
     # --- hints ---------------------------------------------------------------------
 
@@ -332,8 +361,6 @@ class TableScreen(TableBase):
             self.action = action
             self.not_before = not_before
 
-    BINDINGS = [Binding("c", "claim", "Claim", id="claim", show=False)]  # c is a trump suit while bidding
-
     def __init__(self, session: Session, settings: Settings) -> None:
         super().__init__()
         self.session = session
@@ -400,37 +427,6 @@ class TableScreen(TableBase):
     def _go_on(self, request: Request | None = None) -> None:
         """Show the held AI answer (that of ``request``, or any: the person skipped the wait)."""
         if self.flow.go_on(request):
-            self.advance()
-
-    # --- claims -----------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "claim":
-            return self.state.view.phase is Phase.PLAY
-        return super().check_action(action, parameters)
-
-    def action_claim(self) -> None:
-        """Claim the rest of the tricks: a dialog asks how many, the flow's referee checks it."""
-        view = self.state.view
-        if not self.state.playing or view.contract is None or view.declarer is None:
-            self._claimed(0)  # the flow says why not
-            return
-        from .claim import ClaimScreen
-
-        partner = next(s for s in range(1, 3) if s != view.declarer)
-        side = "you" if view.declarer == 0 else f"you and {view.players[partner]}"
-        self.app.push_screen(ClaimScreen(view.contract, len(view.trick_winners), side), self._claimed)
-
-    def _claimed(self, tricks: int | None) -> None:
-        if tricks is None:
-            return
-        try:
-            held = self.flow.claim(tricks)
-        except ClaimError:
-            self.app.bell()  # the state's refusal says why
-            return
-        if held:
-            self.workers.cancel_group(self, "hint")
             self.advance()
 
     def leave(self) -> None:
