@@ -49,8 +49,7 @@ from .solver import Solver, position, solver_for
 
 ALL = "all"
 NONE = "none"
-CLAIM_WORDS = (ALL, NONE)
-"""The words a claim may be given in, besides a number."""
+"""The words a claim may be given in, besides a number (``parse_claim``)."""
 
 
 class ClaimError(IllegalActionError):

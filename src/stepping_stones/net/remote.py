@@ -299,7 +299,6 @@ class RemoteFlow(Choosing):
                                      self.welcome.timeout, self.take_back):
                     self._tell("table", line)
             if self._view is None or view != self._view:
-                self._tell_claim(view)
                 self._tell_game(view)
                 if self._view is None or view.hand_number != self._view.hand_number:
                     self._bid = BidChoice()
@@ -409,6 +408,7 @@ class RemoteFlow(Choosing):
         for hand in hands:
             self._tell_hand(hand, None)
             self._told_whole.add(hand.number)
+            self._tell_claim(hand)
         if current is not None:
             self._tell_hand(current, view)
 
@@ -576,14 +576,13 @@ class RemoteFlow(Choosing):
         self._dirty = True
         raise ClaimError(why, HUMAN)
 
-    def _tell_claim(self, view: PlayerView) -> None:
-        """The person's claim sent before this view: once the view shows its hand played out, it
-        held; say so as the server judged it (the words are worked out from the finished hand)."""
+    def _tell_claim(self, hand: PastHand) -> None:
+        """After the cards of a finished ``hand``: if it is the one the person's claim was sent in,
+        the claim held; say so as the server judged it (the words are worked out from the hand)."""
         if self._claim_sent is None:
             return
         number, play, tricks = self._claim_sent
-        hand = next((h for h in view.history if h.number == number), None)
-        if hand is None or hand.result is None or len(hand.plays) < play:
+        if hand.number != number or hand.result is None or len(hand.plays) < play:
             return
         self._claim_sent = None
         if self._teller is not None:
