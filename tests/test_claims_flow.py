@@ -160,6 +160,8 @@ def test_the_app_claims_with_c_and_a_dialog():
             dialog.query_one("#claim-input", Input).value = ""
             await pilot.press(*word, "enter")
             await pilot.pause()
+            await app.workers.wait_for_complete([w for w in app.workers if w.group == "claim"])
+            await pilot.pause()
             await pilot.pause()
             assert isinstance(app.screen, HandSummaryScreen)
             texts = [e.text for e in table.state.log if e.kind == "claim"]
@@ -169,3 +171,18 @@ def test_the_app_claims_with_c_and_a_dialog():
     game = asyncio.run(run())
     assert game.log[0].finished
     assert record_from_game(load_game(current_path())) == record_from_game(game)
+
+
+def test_a_verdict_that_comes_after_the_person_played_on_is_dropped():
+    from stepping_stones.engine import cards_of
+    from stepping_stones.flow.game_flow import CLAIM_CHECKING
+
+    flow = new_flow("claims-drop")
+    my_turn_to_play(flow)
+    request = flow.ask_claim(sure(flow))
+    assert flow.state.refusal == CLAIM_CHECKING
+    flow.play(next(iter(cards_of(flow.state.view.legal_cards))))  # while the claim is being judged
+    before = record_from_game(flow.game)
+    assert flow.claim_judged(request, request.answer()) is None
+    assert record_from_game(flow.game) == before and not flow.game.log[-1].finished
+    assert not [e for e in flow.state.log if e.kind == "claim"]

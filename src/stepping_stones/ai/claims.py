@@ -147,15 +147,34 @@ class RefusedClaims:
         self._at[seat] = self._where(game)
 
 
-def referee(game: Game, claim: Claim, refused: RefusedClaims, solver: Solver | None = None) -> Verdict:
-    """Check that ``claim`` may be made now (``verify_claim``, one refusal a trick) and judge it on
-    the game's real cards; the game is not changed (a caller that accepts plays ``line``).
-    Raises ``ClaimError``."""
+@dataclass(frozen=True)
+class ClaimRequest:
+    """A claim to judge, away from the table's thread if need be (``answer``): the claim and a copy
+    of the real hand it was made on.  The referee's alone: it is never shown, sent or logged.  Its
+    identity is its token, as for an AI seat's request: an answer for a request the table no longer
+    waits for is dropped."""
+
+    claim: Claim
+    position: HandState
+
+    def answer(self) -> Verdict:
+        return judge(self.position, self.claim)
+
+
+def ask(game: Game, claim: Claim, refused: RefusedClaims) -> ClaimRequest:
+    """Check that ``claim`` may be made now (``verify_claim``, one refusal a trick): the request to
+    judge.  Raises ``ClaimError``."""
     verify_claim(game, claim)
     refused.check(game, claim.seat)
     state = game.state
     assert state is not None
-    verdict = judge(state, claim, solver)
+    return ClaimRequest(claim, state.copy())
+
+
+def referee(game: Game, claim: Claim, refused: RefusedClaims) -> Verdict:
+    """``ask``, then judge it at once on the game's real cards, noting a refusal; the game is not
+    changed (a caller that accepts plays ``line``).  Raises ``ClaimError``."""
+    verdict = ask(game, claim, refused).answer()
     if not verdict.holds:
         refused.refused(game, claim.seat)
     return verdict

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ..ai import Action, Agent, make_ai
-from ..ai.claims import Claim, ClaimError, RefusedClaims, Verdict, claim_text, verify_claim
+from ..ai.claims import Claim, ClaimError, ClaimRequest, RefusedClaims, Verdict, claim_text
+from ..ai.claims import ask as ask_claim
 from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
     CardSyntaxError,
     Declaration,
     Game,
-    HandState,
     IllegalActionError,
     Pass,
     Phase,
@@ -377,10 +377,10 @@ class Table:
 
     # --- claims ----------------------------------------------------------------------------------
 
-    def claim_position(self, seat: int, seq: int, tricks: int) -> tuple[HandState, Claim]:
+    def claim_request(self, seat: int, seq: int, tricks: int) -> ClaimRequest:
         """Check that ``seat`` may claim ``tricks`` on the state ``seq`` (its turn to play, one
-        refused claim a trick): the position to judge, a copy of the real hand, and the claim.
-        Raises ``TableError``."""
+        refused claim a trick): the claim to judge, on a copy of the real hand.  Raises
+        ``TableError``."""
         game = self.game
         if game is None:
             raise TableError("not-started", "the table has not started yet")
@@ -391,18 +391,13 @@ class Table:
         if game.to_act != seat:
             who = game.players[game.to_act] if game.to_act is not None else "nobody"
             raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
-        claim = Claim(seat, tricks)
         try:
-            verify_claim(game, claim)
-            self.refused_claims.check(game, seat)
+            return ask_claim(game, Claim(seat, tricks), self.refused_claims)
         except ClaimError as exc:
             raise TableError("illegal", str(exc)) from None
-        state = game.state
-        assert state is not None
-        return state.copy(), claim
 
-    def settle_claim(self, seq: int, position: HandState, verdict: Verdict) -> None:
-        """Make the referee's ``verdict`` on a claim judged on ``position`` (the state ``seq``):
+    def settle_claim(self, seq: int, request: ClaimRequest, verdict: Verdict) -> None:
+        """Make the referee's ``verdict`` on ``request``, made on the state ``seq``:
         one that holds plays the hand out along its line, kept as one snapshot (so a kill between
         two of its cards cannot leave half a claim); one that does not is refused in words made of
         public facts only.  Raises ``TableError`` (``claim-refused``; ``stale`` when the table
@@ -413,7 +408,7 @@ class Table:
             raise TableError("stale", "the table moved on while the claim was checked: claim again if you like")
         if not verdict.holds:
             self.refused_claims.refused(game, seat)
-            raise TableError("claim-refused", claim_text(position, verdict, Teller(game.players, seat)))
+            raise TableError("claim-refused", claim_text(request.position, verdict, Teller(game.players, seat)))
         match = Match(game, [None] * NUM_SEATS, self.seeds)
         for card in verdict.line:
             match.apply(card)

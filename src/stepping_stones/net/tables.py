@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from ..ai import Action
-from ..ai.claims import judge
 from ..engine import NUM_SEATS
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
@@ -220,14 +219,14 @@ class Tables:
             raise TableError("server", PAUSED)
         if table.judging:
             raise TableError("too-fast", "a claim at this table is being checked: wait for its answer")
-        position, claim = table.claim_position(seated.seat, seq, tricks)
+        request = table.claim_request(seated.seat, seq, tricks)
         table.come_back(seated.seat)  # a claim says the person is there
         table.judging = True
         try:
-            verdict = await asyncio.to_thread(judge, position, claim)
+            verdict = await asyncio.to_thread(request.answer)
         finally:
             table.judging = False
-        table.settle_claim(seq, position, verdict)
+        table.settle_claim(seq, request, verdict)
         if not await self._changed(table, actor=conn):
             raise TableError("server", f"the server could not save the claimed hand ({self.unwritable}): {PAUSED}")
 

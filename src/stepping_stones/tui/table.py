@@ -27,7 +27,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from ..ai import Action
-from ..ai.claims import ClaimError
+from ..ai.claims import ClaimError, ClaimRequest, Verdict
 from ..ai.hints import Hint
 from ..engine import PASS, Game, IllegalActionError, Phase
 from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableFlow, TableState
@@ -429,11 +429,41 @@ class TableScreen(TableBase):
         if self.flow.go_on(request):
             self.advance()
 
+    # --- claims: judged in a worker (a claim in the first tricks can take a few seconds) ------
+
+    class ClaimJudged(Message):
+        """The referee's verdict on a claim, worked out in a worker."""
+
+        def __init__(self, request: ClaimRequest, verdict: Verdict) -> None:
+            super().__init__()
+            self.request = request
+            self.verdict = verdict
+
+    def _claimed(self, tricks: int | None) -> None:
+        if tricks is None:
+            return
+        try:
+            request = self.flow.ask_claim(tricks)
+        except ClaimError:
+            self.app.bell()  # the state's refusal says why
+            return
+        self._judge_claim(request)
+
+    @work(thread=True, exclusive=True, group="claim", exit_on_error=False)
+    def _judge_claim(self, request: ClaimRequest) -> None:
+        self.post_message(self.ClaimJudged(request, request.answer()))
+
+    def on_table_screen_claim_judged(self, message: ClaimJudged) -> None:
+        if self.flow.claim_judged(message.request, message.verdict):
+            self.workers.cancel_group(self, "hint")
+            self.advance()
+
     def leave(self) -> None:
         """Stop taking answers: the game is being left."""
         self.flow.close()
         self.workers.cancel_group(self, "ai")
         self.workers.cancel_group(self, "hint")
+        self.workers.cancel_group(self, "claim")
 
     def after_undo(self) -> None:
         self.workers.cancel_group(self, "ai")
