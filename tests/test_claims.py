@@ -15,12 +15,12 @@ from stepping_stones.ai.claims import (
     ClaimError,
     RefusedClaims,
     Verdict,
+    ask,
     claim_prompt,
     claim_text,
     counted_left,
     judge,
     parse_claim,
-    referee,
     verify_claim,
 )
 from stepping_stones.cli import main
@@ -262,14 +262,17 @@ def test_one_refused_claim_a_trick_and_the_referee_changes_nothing():
     # Some claim (all in a Win contract, none in a Lose one, or short of it) the others can stop.
     tricks = [t for t in range(counted_left(state) + 1) if not judge(state, Claim(seat, t)).holds]
     assert tricks, "some claim must be refused here"
-    verdict = referee(game, Claim(seat, tricks[0]), refused)
+    verdict = ask(game, Claim(seat, tricks[0]), refused).answer()
     assert not verdict.holds and record_from_game(game) == before
+    refused.refused(game, seat)
     with pytest.raises(ClaimError, match="One claim a trick"):
-        referee(game, Claim(seat, 0), refused)
+        ask(game, Claim(seat, 0), refused)
+    with pytest.raises(ClaimError, match="One claim a trick"):
+        ask(game, Claim(seat, tricks[0]), refused)
     # The next trick, a claim may be made again.
     trick = state.trick_number
     while state.trick_number == trick or game.to_act != seat:
         game.play(game.legal_cards()[0])
     assert game.state is state and not state.finished
     easy = 0 if state.contract.is_win else counted_left(state)
-    assert referee(game, Claim(seat, easy), refused).holds
+    assert ask(game, Claim(seat, easy), refused).answer().holds

@@ -171,15 +171,6 @@ def ask(game: Game, claim: Claim, refused: RefusedClaims) -> ClaimRequest:
     return ClaimRequest(claim, state.copy())
 
 
-def referee(game: Game, claim: Claim, refused: RefusedClaims) -> Verdict:
-    """``ask``, then judge it at once on the game's real cards, noting a refusal; the game is not
-    changed (a caller that accepts plays ``line``).  Raises ``ClaimError``."""
-    verdict = ask(game, claim, refused).answer()
-    if not verdict.holds:
-        refused.refused(game, claim.seat)
-    return verdict
-
-
 def wants_more(state: HandState) -> bool:
     """Whether each side wants more of its own tricks (Win contracts) or fewer (Lose)."""
     return state.contract.is_win
@@ -294,6 +285,15 @@ def verdict_in(hand: PastHand, claim: Claim, play: int) -> tuple[Where, Verdict]
                 if t >= where.trick_number and seat == where.declarer and counted >> t & 1)
     share = takes if claim.seat == where.declarer else left - takes
     return where, Verdict(claim, left, True, tuple(hand.plays[play:]), share, hand.result)
+
+
+def told_claim(hand: PastHand, claim: Claim, play: int, teller: Teller) -> str | None:
+    """The words of ``claim``, sent before card ``play`` of ``hand``, once ``hand`` shows it held
+    (played out to its end): how a client tells the server's verdict.  None before."""
+    if hand.result is None or len(hand.plays) < play:
+        return None
+    where, verdict = verdict_in(hand, claim, play)
+    return claim_text(where, verdict, teller)
 
 
 def _side(teller: Teller, where: Where, seat: Seat) -> tuple[str, bool]:

@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..ai.claims import Claim, ClaimError, claim_text, tricks_left, verdict_in
+from ..ai.claims import Claim, ClaimError, told_claim, tricks_left
 from ..engine import (
     NUM_SEATS,
     Bid,
@@ -551,43 +551,32 @@ class RemoteFlow(Choosing):
         return None if refusal is None else self._teller.refusal(refusal)
 
     def claim(self, tricks: int) -> bool:
-        """Send the person's claim (``ai/claims.py``) to the server, which judges it on the real
-        cards: True once it is sent.  The server's new state says it held (the hand is played
-        out, and told as claimed), its refusal that it did not.  Raises ``ClaimError`` (the state's
-        refusal says why) when no claim may be made now."""
+        """Send the person's claim (``ai/claims.py``) to the server, which judges it on its cards:
+        True once sent; its next state (the hand played out) or refusal answers.  Raises
+        ``ClaimError`` (the state's refusal says why) when no claim may be made now."""
         with self._change():
             view, message = self._view, self.message
-            if view is None or message is None or view.contract is None or view.phase is not Phase.PLAY \
-                    or not self._my_turn():
-                return self._claim_refused(CLAIM_OFF_TURN if self.online else CLAIM_NOT_SENT)
-            left = tricks_left(view.contract, len(view.trick_winners))
-            if not 0 <= tricks <= left:
-                return self._claim_refused(f"A claim is a number of tricks from 0 to {left}.")
-            self._claim_sent = (view.hand_number, len(view.plays), tricks)
-            self._sent = message.seq
-            self._refusal = None
-            self._clear_hint()
-            self._dirty = True
-            self.send(f"{CLAIM_TOKEN} {tricks}", message.seq)
-            return True
-
-    def _claim_refused(self, why: str) -> bool:
-        self._refusal = why
-        self._dirty = True
-        raise ClaimError(why, HUMAN)
+            why = CLAIM_OFF_TURN if self.online else CLAIM_NOT_SENT
+            if view is not None and message is not None and view.contract is not None and self._my_turn() \
+                    and view.phase is Phase.PLAY:
+                left = tricks_left(view.contract, len(view.trick_winners))
+                if 0 <= tricks <= left:
+                    self._claim_sent = (view.hand_number, len(view.plays), tricks)
+                    self._sent, self._refusal, self._dirty = message.seq, None, True
+                    self._clear_hint()
+                    self.send(f"{CLAIM_TOKEN} {tricks}", message.seq)
+                    return True
+                why = f"A claim is a number of tricks from 0 to {left}."
+            self._refusal, self._dirty = why, True
+            raise ClaimError(why, HUMAN)
 
     def _tell_claim(self, hand: PastHand) -> None:
-        """After the cards of a finished ``hand``: if it is the one the person's claim was sent in,
-        the claim held; say so as the server judged it (the words are worked out from the hand)."""
-        if self._claim_sent is None:
-            return
-        number, play, tricks = self._claim_sent
-        if hand.number != number or hand.result is None or len(hand.plays) < play:
-            return
-        self._claim_sent = None
-        if self._teller is not None:
-            where, verdict = verdict_in(hand, Claim(HUMAN, tricks), play)
-            self._tell("claim", claim_text(where, verdict, self._teller), HUMAN)
+        """After the cards of a finished ``hand``: the person's claim sent in it held; say so."""
+        if self._claim_sent is not None and self._teller is not None and hand.number == self._claim_sent[0]:
+            _, play, tricks = self._claim_sent
+            if (text := told_claim(hand, Claim(HUMAN, tricks), play, self._teller)) is not None:
+                self._claim_sent = None
+                self._tell("claim", text, HUMAN)
 
     def undo(self) -> bool:
         with self._change():
