@@ -220,13 +220,19 @@ class Tables:
         if table.judging:
             raise TableError("too-fast", "a claim at this table is being checked: wait for its answer")
         request = table.claim_request(seated.seat, seq, tricks)
+        back = table.seats[seated.seat].stand_in
         table.come_back(seated.seat)  # a claim says the person is there
         table.judging = True
         try:
             verdict = await asyncio.to_thread(request.answer)
         finally:
             table.judging = False
-        table.settle_claim(seq, request, verdict)
+        try:
+            table.settle_claim(seq, request, verdict)
+        except TableError:
+            if back:  # the others hear that the person is back, as after a refused action
+                await self._changed(table)
+            raise
         if not await self._changed(table, actor=conn):
             raise TableError("server", f"the server could not save the claimed hand ({self.unwritable}): {PAUSED}")
 
