@@ -11,7 +11,7 @@ import pytest
 
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.ai import make_ai
-from stepping_stones.ai.claims import ONE_A_TRICK, Claim, claim_text, counted_left, judge
+from stepping_stones.ai.claims import ONE_A_TRICK, Claim, claim_text, counted_left, judge, tricks_left
 from stepping_stones.engine import Phase, Rules
 from stepping_stones.explain import Teller
 from stepping_stones.game.match import Match, Seeds, Step
@@ -169,3 +169,52 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
     flow.refused("Claim refused: the others could stop you taking all of the remaining 12 tricks. Play on.")
     assert flow.my_turn and flow.state.refusal.startswith("Claim refused")
     assert len([e for e in flow.state.log if e.kind == "claim"]) == 1
+
+
+def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
+    import json
+    import os
+    import signal
+
+    from stepping_stones.engine import CONTRACTS
+    from test_net_restart import _cli, _free_port, _host
+
+    port = _free_port()
+    server, url = _host(tmp_path, port)
+    try:
+        made = _cli("table", "new", "--server", url, "--short", "--seats", "open,random,random", "--json")
+        assert made.returncode == 0, made.stderr
+        code = json.loads(made.stdout)["code"]
+
+        async def play() -> tuple[State, State]:
+            nonlocal server
+            notices: list[str] = []
+            async with SeatClient(url, code=code, name="Ann", retry_seconds=WAIT, notice=notices.append) as ann:
+                await ann.join()
+                while True:
+                    state = await next_state(ann, lambda s: bool(s.legal))
+                    view = state.view
+                    assert view is not None
+                    if view.phase == "play" and len(view.trick_winners) >= 2:
+                        break
+                    await ann.act(state.legal[0], state.seq)
+                contract = CONTRACTS[view.declaration.split()[0]]
+                left = tricks_left(contract, len(view.trick_winners))
+                assert await ann.act(f"claim {0 if contract.is_win else left}", state.seq)
+                claimed = await next_state(ann, lambda s: s.view is not None and any(
+                    h.number == 1 for h in s.view.history))
+                os.kill(server.pid, signal.SIGKILL)
+                server.wait()
+                server, _again = _host(tmp_path, port)
+                while True:  # the first state after the client is back: the new server's
+                    resumed = await next_state(ann)
+                    if any("back" in n for n in notices) and resumed.view is not None:
+                        return claimed, resumed
+
+        claimed, resumed = asyncio.run(play())
+        hand = next(h for h in claimed.view.history if h.number == 1)
+        again = next(h for h in resumed.view.history if h.number == 1)
+        assert len(hand.plays.split()) == 36 and again == hand  # the hand played out, whole, after the kill
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=WAIT)
