@@ -147,7 +147,7 @@ def _claim(view: PlayerView) -> dict[str, Any] | None:
     done = len(view.trick_winners)
     side = "you" if view.declarer == view.seat else "you and your partner"
     return {"left": tricks_left(contract, done), "prompt": claim_prompt(contract, done),
-            "text": f"Claim the rest: how many of the tricks left does {side} take?"}
+            "text": f"Claim the rest: how many of the tricks left do {side} take?"}
 
 
 def _hint(view: PlayerView) -> dict[str, str] | None:

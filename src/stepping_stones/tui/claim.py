@@ -27,7 +27,7 @@ class ClaimScreen(Dialog[int]):
         prompt = claim_prompt(self.contract, self.trick_number)
         yield Static(Text.assemble(
             ("Claim the rest\n\n", "bold"),
-            f"How many of the tricks left does {self.side} take? Type {prompt}, then Enter "
+            f"How many of the tricks left do {self.side} take? Type {prompt}, then Enter "
             "(Escape: no claim).\n"
             f"In a {'Win' if self.contract.is_win else 'Lose'} contract that means at "
             f"{'least' if self.contract.is_win else 'most'} that many. The computer checks it on every "
