@@ -592,3 +592,46 @@ def test_another_site_cannot_frame_the_page_or_use_the_server(tmp_path):
     finally:
         evil.shutdown()
         host.stop()
+
+
+def test_a_claim_from_the_page_ends_the_hand_or_is_refused_in_public_words(tmp_path):
+    """On the person's turn to play the page offers a claim of the rest; one the others could stop
+    is refused (and the hand goes on), one that holds ends the hand at once."""
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 1280, 800)
+            try:
+                _solo(page, url)
+                claims = ["all", "0"]  # all may be refused in a Win contract; none then holds there
+                refusals: list[str] = []
+                while claims:
+                    page.wait_for_selector(MY_TURN, timeout=WAIT * 1000)
+                    if page.locator("#hand button.card.legal").count():
+                        _reasons(page)  # the words of this state are drawn: the claim box with them
+                    if page.locator("#claim-box:not([hidden])").count():
+                        word = claims.pop(0)
+                        left = page.locator("#claim-count option").first.get_attribute("value")
+                        page.select_option("#claim-count", left if word == "all" else word)
+                        page.click("#claim")
+                        page.wait_for_selector("#summary:not([hidden]), #refusal:has-text('Claim refused')",
+                                               timeout=WAIT * 1000)
+                        if page.locator("#summary:not([hidden])").count():
+                            break
+                        refusals.append(page.locator("#refusal").inner_text())
+                    _step(page)
+                else:
+                    raise AssertionError(f"no claim held: {refusals}")
+                assert all(r.startswith("Claim refused: ") and r.endswith("Play on.") for r in refusals), refusals
+                assert not any(re.search(r"\b[CKLB][1-9]\b", r) for r in refusals), refusals
+                summary = page.locator("#summary-lines").inner_text()
+                taken = re.search(r"Tricks taken: You (\d+), \S+ (\d+), \S+ (\d+)\.", summary)
+                assert taken and sum(map(int, taken.groups())) == 12, summary  # the hand was played out
+                assert "Claim accepted: " in page.locator("#live").inner_text()
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        host.stop()

@@ -44,6 +44,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..ai import DEFAULT_LEVEL, LEVELS, Action, Agent, make_ai
+from ..ai.claims import Claim, ClaimError, ClaimRequest, RefusedClaims, Verdict, claim_text
+from ..ai.claims import ask as ask_claim
 from ..engine import (
     NUM_SEATS,
     Bid,
@@ -70,6 +72,7 @@ TRICK_HOLD = 0.6
 
 NOTHING_TO_UNDO = "Nothing to take back: an undo only reaches back to your last move of this trick."
 HINT_OUT_OF_TURN = "A hint is for your own turn to bid or play."
+CLAIM_CHECKING = "Checking your claim on every card..."
 
 
 def level_of(name: str | None) -> str:
@@ -103,6 +106,8 @@ class GameFlow(Publisher, Choosing):
         self._asked: Request | None = None  # the AI seat's request now out
         self._held: tuple[Request, Action] | None = None  # its answer, waiting for the pace
         self._closed = False
+        self._claims = RefusedClaims()
+        self._claim_asked: ClaimRequest | None = None  # the claim being judged, whose verdict is taken
         self._view: PlayerView | None = None  # the person's view of the game as it is now
         if session.game.log:
             self._tell("resume", "Game resumed where it stopped.")
@@ -338,6 +343,7 @@ class GameFlow(Publisher, Choosing):
     def _act(self, action: Action) -> None:
         if self.game.to_act != HUMAN:
             raise WrongPhaseError("it is not your turn")
+        self._claim_asked = None  # a claim being judged is for the position this leaves
         try:
             self._record(lambda: self.match.apply(action))
         except IllegalActionError as exc:
@@ -398,6 +404,56 @@ class GameFlow(Publisher, Choosing):
         self._asked = None
         self._held = None
         self._hint_asked = None
+        self._claim_asked = None
+
+    # --- claims ----------------------------------------------------------------------------
+
+    def claim(self, tricks: int) -> bool:
+        """The person claims that their side (the declarer alone, or both defenders) takes
+        ``tricks`` of the remaining tricks that count (``ai/claims.py``), judged at once on the real
+        cards: ``ask_claim``, its ``answer()``, then ``claim_judged``.  True: it holds, and the hand
+        is played out along a perfect line, saved at once as ordinary cards.  False: refused (the
+        state's refusal says so in words that depend on nothing unseen), and the hand goes on.
+        Raises ``ClaimError`` when no claim may be made now (the state's refusal says why)."""
+        request = self.ask_claim(tricks)
+        return self.claim_judged(request, request.answer()) is True
+
+    def ask_claim(self, tricks: int) -> ClaimRequest:
+        """The person's claim, to be judged (``request.answer()``, on a worker thread if the front
+        end likes: a claim early in a hand can take a few seconds), then ``claim_judged``.  Raises
+        ``ClaimError`` when no claim may be made now (the state's refusal says why)."""
+        with self._change():
+            try:
+                request = ask_claim(self.game, Claim(HUMAN, tricks), self._claims)
+            except ClaimError as exc:
+                self._refuse(self.refusal(exc))
+                raise
+            self._claim_asked = request
+            self._refuse(CLAIM_CHECKING)
+            return request
+
+    def claim_judged(self, request: ClaimRequest, verdict: Verdict) -> bool | None:
+        """The referee's ``verdict`` on ``request``: True (the hand was played out and saved in one
+        write, so a kill between two of its cards never leaves half a claim in the record), False
+        (refused, said in the state's refusal), or None when the request is not the one out (the
+        person acted meanwhile, or the game was left): dropped."""
+        if request is not self._claim_asked or self._closed:
+            return None
+        with self._change():
+            self._claim_asked = None
+            game = self.game
+            text = claim_text(request.position, verdict, self.teller)
+            if not verdict.holds:
+                self._claims.refused(game, HUMAN)
+                self._refuse(text)
+                return False
+            for card in verdict.line:
+                game.play(card)
+            self._save(game)
+            self._refusal = None
+            self._clear_hint()
+            self._tell("claim", text, HUMAN)
+            return True
 
     # --- hints -----------------------------------------------------------------------------
 
@@ -505,6 +561,7 @@ class GameFlow(Publisher, Choosing):
             self._game_changed()
             self._asked = None
             self._held = None
+            self._claim_asked = None
             self._refusal = None
             self._clear_hint()
             self.mark_assisted()

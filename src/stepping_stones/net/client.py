@@ -32,6 +32,7 @@ from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
     Act,
+    ClaimRest,
     Delta,
     ErrorMessage,
     Invite,
@@ -402,14 +403,20 @@ class SeatClient:
             await self._ws.send_str(dump_json(message))
 
     async def act(self, move: str, seq: int) -> bool:
-        """A bid or a card in the record's spelling, made on state ``seq``; False when it could not
-        be sent (the connection is down, or being taken up again): it is then not sent later either."""
+        """A bid or a card in the record's spelling (or ``claim N``, a claim of the rest), made on
+        state ``seq``; False when it could not be sent (the connection is down, or being taken up
+        again): it is then not sent later either."""
         if self.checked:
             state = self.state
             bidding = state is not None and state.view is not None and state.view.phase == "bidding"
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
-        action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
+        words = move.split()
+        action: Act | ClaimRest
+        if len(words) == 2 and words[0] == "claim" and words[1].isdigit():  # RemoteFlow's claim
+            action = ClaimRest(type="claim", seq=seq, tricks=int(words[1]))
+        else:
+            action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
         ws = self._ws
         if ws is None or ws.closed or not self._seated:
             return False

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import ErrorMessage, Invite, StateMessage, Welcome
+from .protocol import MOVE_REFUSALS, ErrorMessage, Invite, StateMessage, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -66,7 +66,7 @@ class Connection:
             while True:
                 message = await client.receive()
                 if isinstance(message, StateMessage | Invite) or (
-                        isinstance(message, ErrorMessage) and message.code in ("illegal", "stale", "not-your-turn")):
+                        isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS):
                     self.inbox.put(message)
         except Refused as exc:
             self.inbox.put(exc)

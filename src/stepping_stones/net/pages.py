@@ -27,6 +27,7 @@ from typing import Annotated, Any, Final, Protocol
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..ai.claims import claim_prompt, tricks_left
 from ..engine import CARD_NAMES, Goal, PastHand, Phase, PlayerView, Trick
 from ..explain import Teller, result_lines, sheet_lines, summary_lines
 from ..flow import HINT_OUT_OF_TURN
@@ -124,9 +125,22 @@ def words_for(view: PlayerView, since: int = 0) -> dict[str, Any]:
         "bids": [{"bid": str(b), "text": b.describe()[:1].upper() + b.describe()[1:],
                   "contract": None if b.is_pass else b.contract.id} for b in view.legal_bids],
         "refusals": _refusals(view, teller),
+        "claim": _claim(view),
         "seat": view.seat,
         "notes": {"hints_off": HINTS_OFF, "undo_off": UNDO_OFF, "hint_out_of_turn": HINT_OUT_OF_TURN},
     }
+
+
+def _claim(view: PlayerView) -> dict[str, Any] | None:
+    """What a claim of the rest is about now (the seat's turn to play): how many of the tricks left
+    count, and the prompt in words (``ai/claims.py``); None when the seat may not claim."""
+    contract = view.contract
+    if view.phase is not Phase.PLAY or view.to_act != view.seat or contract is None:
+        return None
+    done = len(view.trick_winners)
+    side = "you" if view.declarer == view.seat else "you and your partner"
+    return {"left": tricks_left(contract, done), "prompt": claim_prompt(contract, done),
+            "text": f"Claim the rest: how many of the tricks left do {side} take?"}
 
 
 def _hint(view: PlayerView) -> dict[str, str] | None:

@@ -2,7 +2,7 @@
 
 Every message is one JSON object whose ``type`` names it, checked at the boundary by the pydantic
 model of that type (strict, no unknown fields, every string and list bounded).  A client sends
-``hello``, ``action``, ``start``, ``ping`` and ``resync``; the server sends ``welcome``, ``state``,
+``hello``, ``action``, ``claim``, ``start``, ``ping`` and ``resync``; the server sends ``welcome``, ``state``,
 ``delta``, ``error``, ``version`` and ``pong``.  Bids and cards are written as in game records
 (``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  In version 2 a connection's first state is sent
 whole and each later one as a ``delta``: the fields of the state and of its view whose JSON
@@ -235,6 +235,18 @@ class Act(_Model):
             raise ProtocolError(str(exc), "illegal") from None
 
 
+class ClaimRest(_Model):
+    """Claim the rest of the hand, on the seat's turn to play, made on the state numbered ``seq``:
+    the seat's side (the declarer alone, or both defenders) takes ``tricks`` of the remaining
+    tricks that count -- at least that many in a Win contract, at most in a Lose one.  The server
+    checks it on the real cards; one that holds plays the hand out (a new state), one that does
+    not is refused (``claim-refused``); one refused claim per seat per trick."""
+
+    type: Literal["claim"]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    tricks: Annotated[int, Field(ge=0, le=12)]
+
+
 class Start(_Model):
     """The table's opener starts it before every seat is taken: computers take the rest."""
 
@@ -260,8 +272,9 @@ class Resync(_Model):
     type: Literal["resync"]
 
 
-ClientMessage: TypeAlias = Annotated[Hello | Act | Start | Ping | Resync | Again, Field(discriminator="type")]
-_CLIENT: TypeAdapter[Hello | Act | Start | Ping | Resync | Again] = TypeAdapter(ClientMessage)
+ClientMessage: TypeAlias = Annotated[Hello | Act | ClaimRest | Start | Ping | Resync | Again,
+                                     Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again] = TypeAdapter(ClientMessage)
 
 
 
@@ -362,7 +375,12 @@ class Delta(_Model):
 ErrorCode: TypeAlias = Literal[
     "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
     "not-opener", "over", "not-over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
+    "claim-refused",
 ]
+
+
+MOVE_REFUSALS: Final = ("illegal", "stale", "not-your-turn", "claim-refused")
+"""The codes of a refusal of the seat's last bid, card or claim: a client says it, and asks again."""
 
 
 class ErrorMessage(_Model):
@@ -481,7 +499,7 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | Start | Ping | Resync | Again:
+def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)

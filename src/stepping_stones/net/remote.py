@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..ai.claims import Claim, ClaimError, told_claim, tricks_left
 from ..engine import (
     NUM_SEATS,
     Bid,
@@ -58,6 +59,10 @@ from .viewcodec import view_from_json
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
 NOT_STARTED = "The table has not started yet."
+CLAIM_TOKEN = "claim"
+"""What ``send`` is given for a claim, before its number (``SeatClient.act`` sends a ``claim`` message)."""
+CLAIM_OFF_TURN = "A claim is made on your turn to play, while the cards are being played."
+CLAIM_NOT_SENT = "The claim was not sent: the connection to the server is lost."
 
 
 # --- what the seats are ------------------------------------------------------------------------
@@ -169,6 +174,7 @@ class RemoteFlow(Publisher, Choosing):
         self._summary: int | None = None
         self._over = False
         self._sent: int | None = None  # the seq of the state the person's last action was made on
+        self._claim_sent: tuple[int, int, int] | None = None  # the claim out: (hand, before card, tricks)
         self._path: Path | None = None
         self._problem: str | None = None
         self._assisted = False
@@ -335,6 +341,7 @@ class RemoteFlow(Publisher, Choosing):
         """The server refused the person's last action: nothing changed; say why."""
         with self._change():
             self._sent = None
+            self._claim_sent = None
             self._refuse(line)
 
     def _start_turn(self) -> None:
@@ -368,6 +375,7 @@ class RemoteFlow(Publisher, Choosing):
         for hand in hands:
             self._tell_hand(hand, None)
             self._told_whole.add(hand.number)
+            self._tell_claim(hand)
         if current is not None:
             self._tell_hand(current, view)
 
@@ -507,6 +515,34 @@ class RemoteFlow(Publisher, Choosing):
             return NOT_STARTED
         refusal = refusal_of(view, action)
         return None if refusal is None else self._teller.refusal(refusal)
+
+    def claim(self, tricks: int) -> bool:
+        """Send the person's claim (``ai/claims.py``) to the server, which judges it on its cards:
+        True once sent; its next state (the hand played out) or refusal answers.  Raises
+        ``ClaimError`` (the state's refusal says why) when no claim may be made now."""
+        with self._change():
+            view, message = self._view, self.message
+            why = CLAIM_OFF_TURN if self.online else CLAIM_NOT_SENT
+            if view is not None and message is not None and view.contract is not None and self._my_turn() \
+                    and view.phase is Phase.PLAY:
+                left = tricks_left(view.contract, len(view.trick_winners))
+                if 0 <= tricks <= left:
+                    self._claim_sent = (view.hand_number, len(view.plays), tricks)
+                    self._sent, self._refusal, self._dirty = message.seq, None, True
+                    self._clear_hint()
+                    self.send(f"{CLAIM_TOKEN} {tricks}", message.seq)
+                    return True
+                why = f"A claim is a number of tricks from 0 to {left}."
+            self._refusal, self._dirty = why, True
+            raise ClaimError(why, HUMAN)
+
+    def _tell_claim(self, hand: PastHand) -> None:
+        """After the cards of a finished ``hand``: the person's claim sent in it held; say so."""
+        if self._claim_sent is not None and self._teller is not None and hand.number == self._claim_sent[0]:
+            _, play, tricks = self._claim_sent
+            if (text := told_claim(hand, Claim(HUMAN, tricks), play, self._teller)) is not None:
+                self._claim_sent = None
+                self._tell("claim", text, HUMAN)
 
     def undo(self) -> bool:
         with self._change():

@@ -42,6 +42,7 @@ from .pages import add_pages
 from .protocol import (
     Act,
     Again,
+    ClaimRest,
     ErrorMessage,
     Hello,
     Ping,
@@ -390,6 +391,9 @@ class TableServer:
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
+                return "accepted"
+            elif isinstance(message, ClaimRest):
+                await self.tables.claim(client, message.seq, message.tricks)
                 return "accepted"
             elif isinstance(message, Ping):
                 client.send(dump(Pong(nonce=message.nonce)))

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ..ai import Action, Agent, make_ai
+from ..ai.claims import Claim, ClaimError, ClaimRequest, RefusedClaims, Verdict, claim_text
+from ..ai.claims import ask as ask_claim
 from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
@@ -32,6 +34,7 @@ from ..engine import (
     parse_bid,
     parse_card,
 )
+from ..explain import Teller
 from ..game.match import Match, Request, Seeds
 from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
@@ -103,6 +106,8 @@ class Table:
     state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
     record_text: str | None = None  # the finished game's record as JSON, once it is over
     again: tuple[str, str] | None = None  # the new table with this one's setup: its code, who asked
+    refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
+    judging: bool = False  # a claim is being checked (in a thread): one at a time
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
@@ -368,6 +373,46 @@ class Table:
         except SteppingStonesError as exc:
             raise TableError("illegal", str(exc)) from None
         self._journal(before, seat, action, stand_in=False)
+        self._advance()
+
+    # --- claims ----------------------------------------------------------------------------------
+
+    def claim_request(self, seat: int, seq: int, tricks: int) -> ClaimRequest:
+        """Check that ``seat`` may claim ``tricks`` on the state ``seq`` (its turn to play, one
+        refused claim a trick): the claim to judge, on a copy of the real hand.  Raises
+        ``TableError``."""
+        game = self.game
+        if game is None:
+            raise TableError("not-started", "the table has not started yet")
+        if game.over:
+            raise TableError("over", "the game is over")
+        if seq != self.seq:
+            raise TableError("stale", f"that claim was made on state {seq}; the table is at state {self.seq}")
+        if game.to_act != seat:
+            who = game.players[game.to_act] if game.to_act is not None else "nobody"
+            raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
+        try:
+            return ask_claim(game, Claim(seat, tricks), self.refused_claims)
+        except ClaimError as exc:
+            raise TableError("illegal", str(exc)) from None
+
+    def settle_claim(self, seq: int, request: ClaimRequest, verdict: Verdict) -> None:
+        """Make the referee's ``verdict`` on ``request``, made on the state ``seq``:
+        one that holds plays the hand out along its line, kept as one snapshot (so a kill between
+        two of its cards cannot leave half a claim); one that does not is refused in words made of
+        public facts only.  Raises ``TableError`` (``claim-refused``; ``stale`` when the table
+        moved on while the claim was judged)."""
+        game = self.game
+        seat = verdict.claim.seat
+        if game is None or game.over or seq != self.seq or game.to_act != seat:
+            raise TableError("stale", "the table moved on while the claim was checked: claim again if you like")
+        if not verdict.holds:
+            self.refused_claims.refused(game, seat)
+            raise TableError("claim-refused", claim_text(request.position, verdict, Teller(game.players, seat)))
+        match = Match(game, [None] * NUM_SEATS, self.seeds)
+        for card in verdict.line:
+            match.apply(card)
+        self.resave = True  # the next keep writes the whole table: the hand and its end at once
         self._advance()
 
     def _journal(self, seq: int, seat: int, action: Action, stand_in: bool) -> None:

@@ -205,6 +205,34 @@ class Tables:
         if not await self._changed(table, actor=conn):
             raise TableError("server", f"the server could not save your move ({self.unwritable}): {PAUSED}")
 
+    async def claim(self, conn: Connection, seq: int, tricks: int) -> None:
+        """``conn``'s seat claims ``tricks`` of the rest of the hand (``ai/claims.py``), judged by
+        the exact solver on the table's real cards in a thread, one claim of a table at a time.
+        Raises ``TableError``: a refusal (``claim-refused`` says why in words that tell nothing of
+        the unseen cards), or the hand played out but not written."""
+        seated = self._seat(conn)
+        table = seated.table
+        if table.paused:
+            raise TableError("server", PAUSED)
+        if table.judging:
+            raise TableError("too-fast", "a claim at this table is being checked: wait for its answer")
+        request = table.claim_request(seated.seat, seq, tricks)
+        back = table.seats[seated.seat].stand_in
+        table.come_back(seated.seat)  # a claim says the person is there
+        table.judging = True
+        try:
+            verdict = await asyncio.to_thread(request.answer)
+        finally:
+            table.judging = False
+        try:
+            table.settle_claim(seq, request, verdict)
+        except TableError:
+            if back:  # the others hear that the person is back, as after a refused action
+                await self._changed(table)
+            raise
+        if not await self._changed(table, actor=conn):
+            raise TableError("server", f"the server could not save the claimed hand ({self.unwritable}): {PAUSED}")
+
     def resync(self, conn: Connection) -> None:
         """Send the seat its whole state again (version 2: its client could not apply a delta)."""
         seated = self._seat(conn)

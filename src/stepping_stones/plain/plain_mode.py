@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol, TextIO
 
+from ..ai.claims import ClaimError, claim_prompt, parse_claim, tricks_left
 from ..ai.hints import Hint
 from ..engine import (
     CARD_NAMES,
@@ -59,6 +60,9 @@ HELP = [
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
     "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest "
     "mistake.",
+    "claim all, claim none or claim N, on your turn to play: your side (you as declarer, or both defenders) "
+    "takes all, none or N of the tricks left that count.",
+    "A claim that holds whatever the others play ends the hand, played out; one that does not is refused.",
     "quit (or q) saves the game and stops; run stepping-stones play --plain --resume to carry on.",
     "legal lists what you may type again (a long list is given once, then 'legal: as before').",
     "help (or ?) says this again.",
@@ -220,6 +224,9 @@ class PlainTable:
         if not text:
             self.say("Please type an action or a command; help lists them.")
             return False
+        words = text.lower().split()
+        if words[0] == "claim":
+            return self.claim(words[1:], view)
         wanted = {o.lower(): o for o in self.legal(view)}.get(text.lower())
         if wanted is not None:
             return self.act(view, wanted)
@@ -229,6 +236,30 @@ class PlainTable:
         if not self.command(text.lower(), view):
             self.say(self.why_not(text, view))
         return False
+
+    def claim(self, words: list[str], view: PlayerView) -> bool:
+        """The person's claim (``claim all|none|N``): told by the flow's states (accepted, or refused
+        with why).  True once it is made: on this machine the hand has ended; at a table it is sent,
+        and the server's answer comes as a state or a refusal."""
+        contract = view.contract
+        if view.phase is not Phase.PLAY or contract is None:
+            self.say("A claim is made on your turn to play, while the cards are being played.")
+            return False
+        left = tricks_left(contract, len(view.trick_winners))
+        if len(words) != 1:
+            self.say(f"Type claim and one of {claim_prompt(contract, len(view.trick_winners))}.")
+            return False
+        before = self.flow.state.refusal
+        try:
+            return self.flow.claim(parse_claim(words[0], left))
+        except ClaimError as exc:
+            # The flow's refusals are told as its states bring them: one the state already showed
+            # (the same refusal twice) is said here, and so is a claim of no possible number.
+            if exc.seat is None:
+                self.say(f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+            elif self.flow.state.refusal == before and before is not None:
+                self.say(before)
+            return False
 
     def act(self, view: PlayerView, token: str) -> bool:
         try:

@@ -439,6 +439,9 @@ class SteppingStonesApp(App[None]):
         if self.table is not None:
             yield SystemCommand("Hint", "Suggest your bid or card, with the reason (the game counts as assisted)",
                                 self.table.action_hint)
+            yield SystemCommand("Claim the rest", "On your turn to play: say how many of the tricks left your side "
+                                "takes; if it holds whatever the others play, the hand ends (key c)",
+                                self.table.action_claim)
             yield SystemCommand("Last trick", "Look at the last finished trick again", self.action_last_trick)
             yield SystemCommand("Review this game", "Step through the game so far, trick by trick",
                                 self.action_review)

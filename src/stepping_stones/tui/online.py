@@ -89,7 +89,7 @@ class RemoteSeat:
     async def read(self) -> None:
         """Hand every message of the server on, until the game is over or the seat is lost."""
         from ..net.client import Refused
-        from ..net.protocol import ErrorMessage, Invite, StateMessage
+        from ..net.protocol import MOVE_REFUSALS, ErrorMessage, Invite, StateMessage
 
         try:
             if self.client.state is not None:
@@ -99,7 +99,7 @@ class RemoteSeat:
                 message = await self.client.receive()
                 if isinstance(message, StateMessage):
                     self.flow.receive(message)
-                elif isinstance(message, ErrorMessage) and message.code in ("illegal", "stale", "not-your-turn"):
+                elif isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS:
                     self.flow.refused(message.message)
                 elif isinstance(message, Invite):
                     self.invite = message

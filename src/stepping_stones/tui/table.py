@@ -27,6 +27,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from ..ai import Action
+from ..ai.claims import ClaimError, ClaimRequest, Verdict
 from ..ai.hints import Hint
 from ..engine import PASS, Game, IllegalActionError, Phase
 from ..flow import AiTurn, GameFlow, GameOver, HandSummary, HintRequest, TableFlow, TableState
@@ -84,6 +85,7 @@ class TableBase(Screen[None]):
         Binding("u", "undo", "Undo", id="undo"),
         Binding("u", "nothing_to_undo", "Undo", id="nothing_to_undo", show=False),
         Binding("i", "hint", "Hint", id="hint"),
+        Binding("c", "claim", "Claim", id="claim", show=False),  # while bidding, c is a trump suit
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
         Binding("o", "tracker", "Cards out", id="tracker"),
@@ -178,6 +180,8 @@ class TableBase(Screen[None]):
             return view.phase is Phase.PLAY or (action == "digit" and view.phase is Phase.BIDDING)
         if action in ("bid_cursor", "trump"):
             return view.phase is Phase.BIDDING
+        if action == "claim":
+            return view.phase is Phase.PLAY
         if action == "pass_bid":
             return view.phase is Phase.BIDDING and not view.in_puddle
         if action in ("undo", "nothing_to_undo"):
@@ -233,6 +237,32 @@ class TableBase(Screen[None]):
 
     def action_nothing_to_undo(self) -> None:
         self.flow.undo()  # says why not
+
+    # --- claims -----------------------------------------------------------------------
+
+    def action_claim(self) -> None:
+        """Claim the rest of the tricks: a dialog asks how many, the flow's referee checks it."""
+        view = self.state.view
+        if not self.state.playing or view.contract is None or view.declarer is None:
+            self._claimed(0)  # the flow says why not
+            return
+        from .claim import ClaimScreen
+
+        partner = next(s for s in range(1, 3) if s != view.declarer)
+        side = "you" if view.declarer == 0 else f"you and {view.players[partner]}"
+        self.app.push_screen(ClaimScreen(view.contract, len(view.trick_winners), side), self._claimed)
+
+    def _claimed(self, tricks: int | None) -> None:
+        if tricks is None:
+            return
+        try:
+            held = self.flow.claim(tricks)
+        except ClaimError:
+            self.app.bell()  # the state's refusal says why
+            return
+        if held:
+            self.workers.cancel_group(self, "hint")
+            self.advance()
 
     # --- hints ---------------------------------------------------------------------
 
@@ -399,11 +429,41 @@ class TableScreen(TableBase):
         if self.flow.go_on(request):
             self.advance()
 
+    # --- claims: judged in a worker (a claim in the first tricks can take a few seconds) ------
+
+    class ClaimJudged(Message):
+        """The referee's verdict on a claim, worked out in a worker."""
+
+        def __init__(self, request: ClaimRequest, verdict: Verdict) -> None:
+            super().__init__()
+            self.request = request
+            self.verdict = verdict
+
+    def _claimed(self, tricks: int | None) -> None:
+        if tricks is None:
+            return
+        try:
+            request = self.flow.ask_claim(tricks)
+        except ClaimError:
+            self.app.bell()  # the state's refusal says why
+            return
+        self._judge_claim(request)
+
+    @work(thread=True, exclusive=True, group="claim", exit_on_error=False)
+    def _judge_claim(self, request: ClaimRequest) -> None:
+        self.post_message(self.ClaimJudged(request, request.answer()))
+
+    def on_table_screen_claim_judged(self, message: ClaimJudged) -> None:
+        if self.flow.claim_judged(message.request, message.verdict):
+            self.workers.cancel_group(self, "hint")
+            self.advance()
+
     def leave(self) -> None:
         """Stop taking answers: the game is being left."""
         self.flow.close()
         self.workers.cancel_group(self, "ai")
         self.workers.cancel_group(self, "hint")
+        self.workers.cancel_group(self, "claim")
 
     def after_undo(self) -> None:
         self.workers.cancel_group(self, "ai")

@@ -15,7 +15,7 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
     ws: null, welcome: null, state: null, n: 0, resyncAsked: false, hello: null, stopped: false,
     retries: 0, lostAt: null, retryTimer: null, sent: null, words: null, wordsSeq: -1,
     wordsBusy: false, wordsAgain: null, told: {}, toldReady: false, summarized: null, summaryShown: null,
-    resultShown: false, hint: null, analysis: null, log: [], openPanel: null, focusCard: null,
+    resultShown: false, hint: null, analysis: null, log: [], openPanel: null, focusCard: null, claimIn: null, claimHeld: false,
   };
 
   // --- storage: the seat's secret, per server (localStorage is per origin) ----------------------
@@ -164,8 +164,9 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
   const STOPPING = new Set(["unknown-code", "bad-secret", "table-full", "name-taken", "replaced", "expired", "bad-message"]);
 
   function refused(message) {
-    if (["illegal", "stale", "not-your-turn"].includes(message.code)) {
+    if (["illegal", "stale", "not-your-turn", "claim-refused"].includes(message.code)) {
       S.sent = null;
+      S.claimIn = null;
       $("refusal").textContent = message.message;
       render();
       return;
@@ -200,6 +201,10 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
   function changed() {
     const st = S.state;
     if (S.sent !== null && S.sent !== st.seq) S.sent = null;
+    if (S.claimIn !== null && st.view && st.view.history.some((h) => h.number === S.claimIn)) {
+      S.claimIn = null; // the claimed hand was played out: the claim held, said after its cards
+      S.claimHeld = true;
+    }
     if (st.view && S.summarized === null) S.summarized = st.view.history.length; // a reload: no old summaries
     render();
     askWords({});
@@ -242,6 +247,10 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
       S.toldReady = true;
       const last = words.events[words.events.length - 1];
       if (last) fresh.push(last.text);
+    }
+    if (S.claimHeld) {
+      S.claimHeld = false;
+      fresh.push("Claim accepted: the hand was played out along a perfect line; its summary says what each side took.");
     }
     if (extra.hint) {
       const hint = words.hint;
@@ -380,7 +389,38 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
     $("help-hints").textContent = st.help ? "Hints: the Hint button asks the expert for your turn (worked out from what you see)." : (notes ? notes.hints_off : "");
     $("help-undo").textContent = notes ? notes.undo_off : "";
     $("hint-text").textContent = S.hint && S.hint.seq === st.seq ? S.hint.text : "";
+    renderClaim(st, v);
     if (S.openPanel) renderPanel(S.openPanel);
+  }
+
+  function renderClaim(st, v) {
+    // A claim of the rest, on the seat's turn to play: the words say how many tricks are left.
+    const box = $("claim-box");
+    const words = S.words && S.wordsSeq === st.seq ? S.words : null;
+    const claim = words && v.phase === "play" && myTurn() ? words.claim : null;
+    box.hidden = !claim;
+    if (!claim) return;
+    $("claim-label").textContent = claim.text;
+    const select = $("claim-count");
+    const key = st.seq + ":" + claim.left;
+    if (select.dataset.key === key) return;
+    select.dataset.key = key;
+    const options = [el("option", { value: String(claim.left), text: "all (" + claim.left + ")" }),
+      el("option", { value: "0", text: "none" })];
+    for (let n = claim.left - 1; n >= 1; n--) options.push(el("option", { value: String(n), text: String(n) }));
+    select.replaceChildren(...options);
+    select.title = claim.prompt;
+  }
+
+  function claimPressed() {
+    if (!myTurn() || !S.words || !S.words.claim) return;
+    S.sent = S.state.seq;
+    S.claimIn = S.state.view.hand_number;
+    S.hint = null;
+    $("refusal").textContent = "";
+    send({ type: "claim", seq: S.state.seq, tricks: Number($("claim-count").value) });
+    announce(["Claim sent: the server checks it on every card."]);
+    render();
   }
 
   function slotOf(seat) {
@@ -555,7 +595,7 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
     if (S.ws) { const ws = S.ws; S.ws = null; ws.close(); }
     Object.assign(S, {
       welcome: null, state: null, n: 0, sent: null, words: null, wordsSeq: -1, told: {}, toldReady: false,
-      summarized: null, summaryShown: null, resultShown: false, hint: null, analysis: null, log: [], lostAt: null, retries: 0,
+      summarized: null, summaryShown: null, resultShown: false, hint: null, analysis: null, log: [], lostAt: null, retries: 0, claimIn: null, claimHeld: false,
     });
     $("live").replaceChildren();
   }
@@ -624,6 +664,7 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
       if (first && first.focus) first.focus({ preventScroll: true });
     });
     $("analysis").addEventListener("click", () => { announce(["Analysing the hand: it can take a few seconds."]); askWords({ analysis: S.summarized + 1 }); });
+    $("claim").addEventListener("click", claimPressed);
     $("hint").addEventListener("click", () => {
       if (!myTurn()) { const notes = S.words && S.words.notes; $("hint-text").textContent = notes ? notes.hint_out_of_turn : ""; return; }
       $("hint-text").textContent = "Hint: thinking it over...";
