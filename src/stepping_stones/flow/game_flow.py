@@ -72,7 +72,7 @@ TRICK_HOLD = 0.6
 
 NOTHING_TO_UNDO = "Nothing to take back: an undo only reaches back to your last move of this trick."
 HINT_OUT_OF_TURN = "A hint is for your own turn to bid or play."
-CLAIM_CHECKING = "Checking your claim on every card..."
+CLAIM_CHECKING = "Checking your claim with all the cards in view..."
 
 
 def level_of(name: str | None) -> str:

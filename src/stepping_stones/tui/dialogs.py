@@ -458,7 +458,7 @@ def help_text(rules: Rules, look: Look) -> Group:
         "the next trick starts; a game with an undo is marked as assisted and counted apart.\n"
         "c, on your turn to play, claims the rest: type all, none or how many of the tricks left that "
         "count your side takes (you as declarer, or you and the other defender; at least that many in a "
-        "Win contract, at most in a Lose one). The computer checks it on every card: if it holds "
+        "Win contract, at most in a Lose one). The computer checks it with all the cards in view: if it holds "
         "whatever the others play, the hand ends, played out; if not, it is refused and you play on.\n"
         "t shows the last trick again, o the cards still out and the suits each player has shown "
         "out of, h every trick of this hand with why it was won (in a large window both stay "

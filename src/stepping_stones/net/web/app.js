@@ -419,7 +419,7 @@ import { SUITS, bidParts, cardFace, cardWords, el, sheetParts, tricksParts } fro
     S.hint = null;
     $("refusal").textContent = "";
     send({ type: "claim", seq: S.state.seq, tricks: Number($("claim-count").value) });
-    announce(["Claim sent: the server checks it on every card."]);
+    announce(["Claim sent: the server checks it with all the cards in view."]);
     render();
   }
 
