@@ -346,6 +346,7 @@ from stepping_stones.tui.app import SteppingStonesApp
 async def main():
     app = SteppingStonesApp()
     app._look_for_saved = lambda: None  # the first screen alone, before the saved games are looked for
+    app._prepare_solver = lambda: None  # nor the solver, loaded a second later (on a busy machine, in the pause)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         print(type(app.screen).__name__)
