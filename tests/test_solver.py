@@ -30,6 +30,8 @@ from stepping_stones.ai.solver import (
     solve,
     whole_hand_value,
 )
+from stepping_stones.ai.solver.bounds import beaten
+from stepping_stones.ai.solver.tables import FIRST_SLOTS
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
 
 
@@ -168,6 +170,46 @@ def test_the_cores_search_the_same_positions_in_the_same_order():
                 found += [solver.card_values(hands, leader, trick), solver.nodes]
                 seen.append(found)
             assert seen[0] == seen[1], (contract_id, i)
+
+
+def test_trumps_the_other_side_can_beat_each_with_a_higher_one():
+    """``bounds.beaten``: the most of one side's trumps (one suit's 9 bits) that the other's can
+    beat, each with a higher trump of its own (9 high: bit 8 is the 9; 1 high: bit 0 is the 1)."""
+    low_five = 0b000011111  # 1-5
+    assert beaten(low_five, 0b110000000, True) == 2  # the 8 and the 9 beat two of them
+    assert beaten(0b110000000, low_five, True) == 0  # nothing beats the 8 and 9
+    assert beaten(0b110000000, low_five, False) == 2  # 1 high: the 1-5 beat both
+    assert beaten(0b000100100, 0b001000000, True) == 1  # the 7 beats the 6 or the 3, not both
+    assert beaten(0b000001001, 0b000000010, True) == 1  # the 2 beats the 1 only
+    assert beaten(0, 0b111111111, True) == 0
+
+
+def test_a_table_handed_on_from_a_solver_that_is_gone_starts_empty():
+    """The compiled core hands a gone solver's arrays to the next solver (``kernel._SPARE``),
+    which clears its table as it grows.  Here the gone solver solved the same cards under the
+    other ranking (the same keys, other bounds): every answer and position count of the next one
+    stays that of the Python core, whose solvers start with new lists."""
+    need_the_compiled_core()
+    rng = random.Random("spare")
+    for contract_id in ("lose-no-trump", "must-beat", "may-trump"):
+        state = random_endgame(rng, contract_id, 10)
+        hands, leader, trick = position(state)
+        other = NINE_HIGH + ONE_HIGH - state.ranking
+        gone = Solver(state.contract, other, state.trump, state.declarer, core="numba")
+        gone.card_values(hands, leader, trick)
+        written = gone._search._tk
+        assert int(gone._search._meta[3]) + 1 > FIRST_SLOTS  # its table grew past its first slots
+        del gone
+        seen = []
+        for core in ("numba", "python"):
+            solver = Solver(state.contract, state.ranking, state.trump, state.declarer, core=core)
+            seen.append((solver.value(hands, leader, trick), solver.nodes,
+                         solver.card_values(hands, leader, trick), solver.nodes))
+            if core == "numba":
+                table = solver._search
+                assert table._tk is written  # the gone solver's table, holding its own entries only
+                assert int((table._tk[: int(table._meta[3]) + 1] != 0).sum()) == int(table._meta[2])
+        assert seen[0] == seen[1], contract_id
 
 
 @pytest.mark.parametrize("limit", [0, 1, 57, 400])

@@ -4,7 +4,10 @@
 (``_PythonSearch`` and the numba ``solver_core``) searched the same positions: on these fixed
 positions the shared search must find the same values, search the same number of positions,
 and the expert must make the same choices.  (``docs/ai.md``, *One search, two ways to run it*:
-the whole check covered 210 whole hands, 120 positions and two whole expert games.)
+the whole check covered 210 whole hands, 120 positions and two whole expert games.)  The node
+counts were re-recorded once since, when the trump bounds (``bounds.beaten``) made the search
+smaller: with every value, card value and choice of the expert unchanged
+(``docs/lab/2026-12-03-solver-targets.md``).
 """
 
 from __future__ import annotations

@@ -164,25 +164,47 @@ def first_bounds(h, leader, n, t, par, rules):
             else:
                 hi = par[P_LEFT + t + q]
     if par[P_ALL_COUNT] and trump_mask:
-        nine_high = par[P_NINE_HIGH]
-        d = declarer + 1 if declarer < 2 else 0
-        e = d + 1 if d < 2 else 0
-        mine = h[declarer] & trump_mask
-        d1 = h[d] & trump_mask
-        d2 = h[e] & trump_mask
-        if mine and (d1 or d2):
-            sure = popcount(mine & rules[R_ABOVE + strongest(d1 | d2, nine_high)])
-            if sure > lo:
-                lo = sure
-            above_mine = rules[R_ABOVE + strongest(mine, nine_high)]
-            sure = max(popcount(d1 & above_mine), popcount(d2 & above_mine))
-            if n - sure < hi:
-                hi = n - sure
-        elif mine:
-            if popcount(mine) > lo:
-                lo = popcount(mine)
-        elif d1 or d2:
-            sure = max(popcount(d1), popcount(d2))
-            if n - sure < hi:
-                hi = n - sure
+        lo, hi = _trump_bounds(h, n, lo, hi, par)
     return lo, hi
+
+
+@kernel
+def _trump_bounds(h, n, lo, hi, par):
+    """``first_bounds`` narrowed by the trumps, where every trick counts: a trick holds one card of
+    each seat, and a trump loses only to a higher trump, so of the declarer's trumps all but
+    those the defenders' trumps can beat, each with a higher one of its own, win a trick each;
+    and so do those of one defender's trumps that the declarer's cannot beat (a trick where its
+    partner's trump goes over it is the defenders' too)."""
+    declarer = par[P_DECLARER]
+    trump_mask = par[P_TRUMP_MASK]
+    nine_high = par[P_NINE_HIGH]
+    d = declarer + 1 if declarer < 2 else 0
+    e = d + 1 if d < 2 else 0
+    shift = 9 * par[P_TRUMP_SUIT]
+    mine = (h[declarer] & trump_mask) >> shift
+    d1 = (h[d] & trump_mask) >> shift
+    d2 = (h[e] & trump_mask) >> shift
+    sure = popcount(mine) - beaten(mine, d1 | d2, nine_high)
+    if sure > lo:
+        lo = sure
+    theirs = max(popcount(d1) - beaten(d1, mine, nine_high), popcount(d2) - beaten(d2, mine, nine_high))
+    if n - theirs < hi:
+        hi = n - theirs
+    return lo, hi
+
+
+@kernel
+def beaten(a, b, nine_high):
+    """The most cards of ``a`` that cards of ``b`` can beat, each with a higher card of its own
+    (``a`` and ``b``: one suit's 9 bits): from the weakest rank up, each card of ``b`` takes one
+    of the cards of ``a`` below it still unbeaten, if any (the greedy matching is the largest)."""
+    below = 0
+    count = 0
+    for j in range(9):
+        bit = 1 << (j if nine_high else 8 - j)
+        if b & bit and below:
+            below -= 1
+            count += 1
+        if a & bit:
+            below += 1
+    return count

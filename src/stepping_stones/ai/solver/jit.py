@@ -91,6 +91,7 @@ class Core:
     name: str  # "numba" or "python"
     functions: dict[str, KernelFunction]
     ints: Callable[[int], Any]  # n zeros, int64
+    array: Callable[[list[int]], Any]  # these values, int64 (one conversion: cheaper than value by value)
     shorts: Callable[[int], Any]  # n zeros, int16 (the table's values)
     compiled: bool
 
@@ -104,7 +105,7 @@ class Core:
 def python_core() -> Core:
     """The search as Python: its functions as they are written (every kernel marked so far:
     ``core`` imports the search's modules first)."""
-    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, zeros, compiled=False)
+    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, list, zeros, compiled=False)
 
 
 def numba_core() -> Core:
@@ -141,8 +142,8 @@ def numba_core() -> Core:
             dispatcher.compile(types_of[spec[0]](*(types_of[x] for x in spec[1:])))
             dispatcher.disable_compile()
     functions = {f.__name__: d for f, d, _ in twins}
-    return Core("numba", functions, lambda n: np.zeros(n, np.int64), lambda n: np.zeros(n, np.int16),
-                compiled=True)
+    return Core("numba", functions, lambda n: np.zeros(n, np.int64), lambda xs: np.array(xs, np.int64),
+                lambda n: np.zeros(n, np.int16), compiled=True)
 
 
 _REGISTERED: list[bool] = []

@@ -1,19 +1,62 @@
 """One solver's arrays for the search, behind a typed face: its parameters and rules, its table
 and its counters, made by the core that searches (``jit.Core``: int64 arrays when compiled,
-lists in Python)."""
+lists in Python).
+
+The compiled core's table is reserved at its largest size, and the system gives its pages on
+first write, each at a cost (about 10 us a page on this project's machine: some 100 us for a
+6-trick position's first 4,096 slots, tens of milliseconds for a whole hand's).  So the table of
+a solver that is gone is handed on to the next one (``_SPARE``, with its other arrays), which
+clears it as it grows (``tables.M_DIRTY``), instead of each solver reserving and touching fresh
+memory.
+"""
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .jit import Core
 from .layout import make_par, make_rules
 from .ordering import MAX_DEPTH, MAX_MOVES
-from .search import ABORT
-from .tables import FIRST_SLOTS, M_CAPACITY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
+from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
 
 NO_LIMIT = 1 << 62
+
+SPARE_TABLES = 2
+"""Arrays of the compiled core kept for later solvers, at most (each table holds the memory its
+solver wrote: up to a few tens of MB after a whole hand)."""
+
+
+class _Arrays(NamedTuple):
+    """A solver's own arrays: the table (``tk``, ``tv``), its counters (``meta``), the hands
+    (``h``) and the rows of moves (``buf``)."""
+
+    tk: Any
+    tv: Any
+    meta: Any
+    h: Any
+    buf: Any
+
+
+_SPARE: list[_Arrays] = []
+_SPARE_LOCK = threading.Lock()
+
+
+def _hand_on(arrays: _Arrays) -> None:
+    """A compiled solver is gone: keep its arrays for the next one, with how far its table was
+    written (in ``meta[M_DIRTY]``)."""
+    meta = arrays.meta
+    meta[M_DIRTY] = max(int(meta[M_MASK]) + 1, int(meta[M_DIRTY]))
+    with _SPARE_LOCK:
+        if len(_SPARE) < SPARE_TABLES:
+            _SPARE.append(arrays)
+
+
+def _spare_arrays() -> _Arrays | None:
+    with _SPARE_LOCK:
+        return _SPARE.pop() if _SPARE else None
 
 
 class SearchLimit(Exception):
@@ -21,39 +64,58 @@ class SearchLimit(Exception):
     keeps only what was proved before, so the solver stays usable."""
 
 
+def layout_of(core: Core, *, declarer: int, win: bool, trump: int | None, nine_high: bool, beat_led: bool,
+              trump_over: bool, horizon: int, counted: Sequence[int], counted_left: Sequence[int],
+              keys: Sequence[int], above: Sequence[int], takers: Sequence[int]) -> tuple[Any, Any]:
+    """``(par, rules)`` of a solver, in ``core``'s arrays (``layout``)."""
+    par = make_par(core.array, declarer=declarer, win=win, trump=trump, nine_high=nine_high, beat_led=beat_led,
+                   trump_over=trump_over, horizon=horizon, counted=counted, counted_left=counted_left)
+    return par, make_rules(core.array, tuple(keys), tuple(above), tuple(takers))
+
+
 class Kernel:
     """The search's state for one hand's contract, ranking, trump and declarer."""
 
-    def __init__(self, core: Core, tables: tuple[Any, Any], *, declarer: int, win: bool, trump: int | None,
-                 nine_high: bool, beat_led: bool, trump_over: bool, horizon: int, counted: Sequence[int],
-                 counted_left: Sequence[int], keys: Sequence[int], above: Sequence[int],
-                 takers: Sequence[int]) -> None:
+    def __init__(self, core: Core, tables: tuple[Any, Any], par: Any, rules: Any) -> None:
+        """``par`` and ``rules`` from ``layout_of`` (the search only reads them)."""
         self._core = core
-        self._par = make_par(core.ints, declarer=declarer, win=win, trump=trump, nine_high=nine_high,
-                             beat_led=beat_led, trump_over=trump_over, horizon=horizon, counted=counted,
-                             counted_left=counted_left)
-        self._rules = make_rules(core.ints, tuple(keys), tuple(above), tuple(takers))
+        self._par = par
+        self._rules = rules
         self._spread, self._info = tables
-        self._meta = core.ints(META_SIZE)
+        arrays = _spare_arrays() if core.compiled else None
+        if arrays is None:
+            arrays = self._new_arrays()
+        else:
+            # A former solver's: its counters start again, and its table's first slots are
+            # cleared (the rest as it grows, up to meta[M_DIRTY]).
+            dirty = int(arrays.meta[M_DIRTY])
+            arrays.meta[:] = 0
+            arrays.meta[M_CAPACITY] = len(arrays.tk)
+            arrays.meta[M_DIRTY] = dirty
+            arrays.tk[:FIRST_SLOTS] = 0
+            arrays.tv[:FIRST_SLOTS] = 0
+        self._tk, self._tv, self._meta, self._h, self._buf = arrays
         self._meta[M_MASK] = FIRST_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
-        self._tk, self._tv = self._new_table()
-        self._h = core.ints(3)
-        self._buf = core.ints(MAX_DEPTH * MAX_MOVES)
+        if core.compiled:
+            weakref.finalize(self, _hand_on, arrays)
 
-    def _new_table(self) -> tuple[Any, Any]:
-        """The table's arrays: compiled, reserved at their largest (``np.zeros`` of this size takes
-        fresh pages from the system, which cost nothing until written); in Python, lists that
-        grow."""
+    def _new_arrays(self) -> _Arrays:
+        """New arrays.  The table: compiled, reserved at its largest (``np.zeros`` of this size
+        takes fresh pages from the system, which cost nothing until written); in Python, lists
+        that grow."""
         core = self._core
+        meta = core.ints(META_SIZE)
+        h = core.ints(3)
+        buf = core.ints(MAX_DEPTH * MAX_MOVES)
         if not core.compiled:
-            self._meta[M_CAPACITY] = MAX_SLOTS
-            return core.ints(FIRST_SLOTS), core.shorts(FIRST_SLOTS)
+            meta[M_CAPACITY] = MAX_SLOTS
+            return _Arrays(core.ints(FIRST_SLOTS), core.shorts(FIRST_SLOTS), meta, h, buf)
         slots = MAX_SLOTS
         while True:
             try:
-                self._meta[M_CAPACITY] = slots
-                return core.ints(slots), core.shorts(slots)
+                meta[M_CAPACITY] = slots
+                return _Arrays(core.ints(slots), core.shorts(slots), meta, h, buf)
             except MemoryError:
                 # A system that refuses to reserve memory it has not used (strict overcommit):
                 # a smaller table, which stops adding entries sooner (answers stay exact).
@@ -77,25 +139,14 @@ class Kernel:
     def limit(self, value: int) -> None:
         self._meta[M_LIMIT] = min(value, NO_LIMIT)
 
-    def stored(self, hands: Sequence[int], leader: int) -> tuple[int, int] | None:
-        """The bounds ``(lo, hi)`` kept for the position where ``leader`` leads, if any."""
+    def value(self, hands: Sequence[int], level: int, leader: int, t: int, c1: int, best_card: int,
+              best_seat: int, beat: int, rep2: int, rep3: int, guess: int) -> int:
+        """The declarer's counted tricks from the position (``search.value_of``); ``level`` is the
+        seat to play in the trick (0 leads; see ``search`` for the other arguments)."""
         self._h[:] = hands
-        k = self._core.position_key(self._h, leader, self._spread, self._info)[0]
-        entry = int(self._core.find(self._tk, self._tv, self._meta, k))
-        return None if entry < 0 else (entry & 15, entry >> 4 & 15)
-
-    def estimate(self, hands: Sequence[int], t: int) -> float:
-        self._h[:] = hands
-        return float(self._core.estimate(self._h, t, self._par, self._rules))
-
-    def search(self, hands: Sequence[int], level: int, leader: int, target: int, t: int, c1: int,
-               best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> bool:
-        """Whether the declarer takes ``target`` more counted tricks; ``level`` is the seat to
-        play in the trick (0 leads; see ``search`` for the other arguments)."""
-        self._h[:] = hands
-        result = self._core.at_least(level, self._h, leader, target, t, c1, best_card, best_seat, beat, rep2,
-                                     rep3, self._par, self._rules, self._spread, self._info,
-                                     self._tk, self._tv, self._meta, self._buf)
-        if result == ABORT:
+        result = self._core.value_of(level, self._h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess,
+                                     self._par, self._rules, self._spread, self._info, self._tk, self._tv,
+                                     self._meta, self._buf)
+        if result < 0:
             raise SearchLimit
-        return bool(result)
+        return int(result)

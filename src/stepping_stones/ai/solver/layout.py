@@ -31,11 +31,11 @@ R_DESC = 144  # strongest first (ties by card index)
 RULES_SIZE = 180
 
 
-def make_par(ints: Callable[[int], Any], *, declarer: int, win: bool, trump: int | None, nine_high: bool,
+def make_par(array: Callable[[list[int]], Any], *, declarer: int, win: bool, trump: int | None, nine_high: bool,
              beat_led: bool, trump_over: bool, horizon: int, counted: Sequence[int],
              counted_left: Sequence[int]) -> Any:
-    """``par`` for one solver (``ints(n)`` makes the array)."""
-    par = ints(PAR_SIZE)
+    """``par`` for one solver (``array`` makes the core's array of a list)."""
+    par = [0] * PAR_SIZE
     values = {
         P_DECLARER: declarer, P_WIN: int(win), P_TRUMP_MASK: 0 if trump is None else 511 << (9 * trump),
         P_TRUMP_SUIT: -1 if trump is None else trump, P_NINE_HIGH: int(nine_high), P_BEAT_LED: int(beat_led),
@@ -49,16 +49,16 @@ def make_par(ints: Callable[[int], Any], *, declarer: int, win: bool, trump: int
         par[P_LEFT + t] = v
     for s in range(3):
         par[P_MAXER + s] = int((s == declarer) == win)
-    return par
+    return array(par)
 
 
 @lru_cache(maxsize=64)
-def make_rules(ints: Callable[[int], Any], keys: tuple[int, ...], above: tuple[int, ...],
+def make_rules(array: Callable[[list[int]], Any], keys: tuple[int, ...], above: tuple[int, ...],
                takers: tuple[int, ...]) -> Any:
     """``rules`` for one ranking and trump (of the engine's ``trick_keys``, ``ABOVE`` and
-    ``trick_takers``), made once per core and shared by its solvers: the search only reads it.
+    ``trick_takers``), made once per core (``array``) and shared by its solvers: the search only reads it.
     (Sorting the orders was a third of a fresh solver's cost on a 6-trick position.)"""
-    rules = ints(RULES_SIZE)
+    rules = [0] * RULES_SIZE
     ascending = sorted(range(36), key=lambda c: (keys[c], c))
     descending = sorted(range(36), key=lambda c: (-keys[c], c))
     for c in range(36):
@@ -67,4 +67,4 @@ def make_rules(ints: Callable[[int], Any], keys: tuple[int, ...], above: tuple[i
         rules[R_TAKERS + c] = takers[c]
         rules[R_ASC + c] = ascending[c]
         rules[R_DESC + c] = descending[c]
-    return rules
+    return array(rules)

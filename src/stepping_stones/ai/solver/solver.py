@@ -20,6 +20,8 @@ searched: callers that must limit their work count it, never the clock.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from ...engine import (
     ABOVE,
@@ -30,6 +32,7 @@ from ...engine import (
     SUIT_MASKS,
     TRICKS,
     Contract,
+    FollowSpec,
     HandState,
     legal_reply,
     trick_keys,
@@ -37,8 +40,10 @@ from ...engine import (
     trick_winner,
 )
 from .core import choose_core, loaded
-from .kernel import Kernel
+from .jit import Core
+from .kernel import Kernel, layout_of
 from .ranks import run_of, run_representatives
+from .search import NO_GUESS
 
 _NEXT = (1, 2, 0)
 
@@ -50,6 +55,38 @@ def _cards(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+class _Setup(NamedTuple):
+    """What the solvers of one hand's contract, ranking, trump, declarer, horizon and core share."""
+
+    key: tuple[int, ...]  # the engine's trick_keys
+    trump_mask: int
+    spec: FollowSpec  # the rules of play, from the engine's table: what a follower may play
+    takers: tuple[int, ...]  # which cards take a trick from the card winning it
+    counted: tuple[int, ...]  # per trick, 1 if it counts
+    counted_left: tuple[int, ...]  # counted tricks from trick t on
+    core: Core
+    tables: tuple[Any, Any]
+    par: Any
+    rules: Any
+
+
+@lru_cache(maxsize=512)
+def _setup(contract: Contract, ranking: int, trump: int | None, declarer: int, horizon: int, core: str) -> _Setup:
+    """Made once per process for each: a fresh solver is a question of a fraction of a
+    millisecond (6 tricks left), where building these again was a part to see."""
+    spec = FOLLOW_SPECS[contract.follow]
+    key = trick_keys(ranking, trump)
+    takers = trick_takers(ranking, trump)
+    counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
+    counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
+    search_core, tables = loaded(core)
+    par, rules = layout_of(search_core, declarer=declarer, win=contract.is_win, trump=trump, nine_high=ranking == 9,
+                           beat_led=spec.beat_led, trump_over=spec.trump_over, horizon=horizon, counted=counted,
+                           counted_left=counted_left, keys=key, above=ABOVE[ranking], takers=takers)
+    return _Setup(key, SUIT_MASKS[trump] if trump is not None else 0, spec, takers, counted, counted_left,
+                  search_core, tables, par, rules)
 
 
 class Solver:
@@ -72,25 +109,16 @@ class Solver:
         self.ranking = ranking
         self.trump = trump
         self.declarer = declarer
-        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-        self._key = trick_keys(ranking, trump)
-        self._trump_mask = trump_mask
-        # The rules of play, from the engine's table: what a follower may play (``legal_reply``)
-        # and which cards take a trick from the card winning it.
-        self._spec = FOLLOW_SPECS[contract.follow]
-        self._takers = trick_takers(ranking, trump)
-        counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
-        self._counted = counted
-        self._counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
         self.core = choose_core(core)
         """``"numba"`` or ``"python"``: the core that searches (see ``choose_core``).  Both run the
         same code, so answers and ``nodes`` do not depend on it."""
-        search_core, tables = loaded(self.core)
-        self._search = Kernel(
-            search_core, tables, declarer=declarer, win=contract.is_win, trump=trump, nine_high=ranking == 9,
-            beat_led=self._spec.beat_led, trump_over=self._spec.trump_over, horizon=horizon, counted=counted,
-            counted_left=self._counted_left, keys=self._key, above=ABOVE[ranking], takers=self._takers,
-        )
+        setup = _setup(contract, ranking, trump, declarer, horizon, self.core)
+        self._key = setup.key
+        self._trump_mask = setup.trump_mask
+        self._spec = setup.spec
+        self._takers = setup.takers
+        self._counted = setup.counted
+        self._search = Kernel(setup.core, setup.tables, setup.par, setup.rules)
 
     @property
     def nodes(self) -> int:
@@ -130,57 +158,33 @@ class Solver:
         if len(trick) > NUM_SEATS - 1:
             raise ValueError("a finished trick is not a position: play on from its winner")
         t = self._trick_index(hands, leader, trick)
-        lo, hi = 0, self._counted_left[t]
-        if len(trick) == 0 and lo < hi:
-            entry = self._search.stored(hands, leader)
-            if entry is not None:
-                lo, hi = entry
-        if guess is not None:
-            g = guess
-        elif trick:
-            g = (lo + hi + 1) // 2
-        else:
-            # No guess given: the quick count of each side's winners (the horizon's estimate).
-            g = round(self._search.estimate(hands, t))
-        target = min(max(g, lo + 1), hi)
-        while lo < hi:
-            # Zero-window questions: "at least target?"  The first one asks at the guess, each
-            # later one next to the last answer (one more after a yes, the same count after a
-            # no), so the search walks from the guess to the value one step at a time (MTD(f)).
-            # Far from the value a question is cheap (its answer is clear); halving the range
-            # instead asked fewer questions but more of them near the value, where they cost
-            # most: 4-10% more positions on the 30-deal sets of measure_solver_speed.py.
-            yes = self.at_least(hands, leader, trick, target)
-            if yes:
-                lo = target
-                target += 1
-            else:
-                hi = target - 1
-                target = hi
-        return lo
+        # The questions themselves (walked from the guess, MTD(f)) run in the core, in one call:
+        # see ``search.value_of``.
+        return self._search.value(hands, len(trick), leader, t, *self._trick_state(hands, leader, trick),
+                                  NO_GUESS if guess is None else guess)
 
-    def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
-        """Whether the declarer takes at least ``target`` counted tricks from this position."""
+    def _trick_state(self, hands: Sequence[int], leader: int,
+                     trick: Sequence[int]) -> tuple[int, int, int, int, int, int]:
+        """``(c1, best_card, best_seat, beat, rep2, rep3)`` of the current trick, as ``search``
+        takes them: the card led, the card winning after two cards and its seat, the led suit's
+        cards above the best of it, and the repliers' cards that stand for their runs."""
         n = len(trick)
         if n == 0:
-            return self._search.search(hands, 0, leader, target, 0, 0, 0, 0, 0, 0, 0)
+            return 0, 0, 0, 0, 0, 0
         in_play = hands[0] | hands[1] | hands[2]
         for c in trick:
             in_play |= BIT[c]
-        t = self._trick_index(hands, leader, trick)
         s2 = _NEXT[leader]
         s3 = _NEXT[s2]
         rep3 = run_representatives(hands[s3], in_play)
         if n == 1:
-            rep2 = run_representatives(hands[s2], in_play)
-            return self._search.search(hands, 1, leader, target, t, trick[0], 0, 0, 0, rep2, rep3)
+            return trick[0], 0, 0, 0, run_representatives(hands[s2], in_play), rep3
         c1, c2 = trick
         best = trick_winner(trick, self._takers)
-        best_card, best_seat = trick[best], (s2 if best else leader)
         beat = ABOVE[self.ranking][c1]
         if BIT[c2] & beat:
             beat = ABOVE[self.ranking][c2]
-        return self._search.search(hands, 2, leader, target, t, c1, best_card, best_seat, beat, 0, rep3)
+        return c1, trick[best], (s2 if best else leader), beat, 0, rep3
 
     def card_values(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> dict[int, int]:
         """For each legal card of the seat to play: the declarer's counted tricks from here to

@@ -6,6 +6,9 @@ An open-addressing hash table in two arrays (``tk`` the keys, ``tv`` the values 
 compiled core reserves its arrays at their largest size once (untouched memory costs nothing),
 the Python core's lists grow (``reserve``); either way only the first ``mask + 1`` slots are in
 use.  One ``Solver`` keeps its table for every question about the same hand and contract.
+A table handed on from a solver that is gone (``kernel``) is cleared as it grows: only its first
+slots are cleared at once, and ``grow`` clears each larger part before it uses it
+(``meta[M_DIRTY]``: how far it may be written).
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ M_LIMIT = 1
 M_COUNT = 2  # entries in the table
 M_MASK = 3  # slots in use - 1 (a power of two - 1)
 M_CAPACITY = 4  # slots at most
-META_SIZE = 5
+M_DIRTY = 5  # how many slots from the first may still hold a former solver's entries (a reused table)
+META_SIZE = 6
 
-FIRST_SLOTS = 1 << 12
+FIRST_SLOTS = 1 << 10
 MAX_SLOTS = 1 << 25
 """The table's slots at most: 32M slots, 10 bytes each in the compiled core.  A search that would
 fill more than half of them stops adding entries (answers stay exact; only ``nodes`` could then
@@ -47,6 +51,11 @@ def grow(tk, tv, meta):
     mask = meta[M_MASK]
     used = mask + 1
     reserve(tk, tv, 2 * used)
+    dirty = meta[M_DIRTY]
+    if dirty > used:
+        for j in range(used, min(dirty, 2 * used)):
+            tk[j] = 0
+            tv[j] = 0
     keys = tk[:used].copy()
     vals = tv[:used].copy()
     for j in range(used):
