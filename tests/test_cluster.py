@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from stepping_stones.cli import main
+from stepping_stones.cli.args import json_data
 from stepping_stones.engine import Rules
 from stepping_stones.lab import cluster as cluster_module
 from stepping_stones.lab.calibrate import fit
@@ -68,7 +69,7 @@ def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp
         there = simulate(["heuristic", "random", "random"], rules, 4, "cl-s", records=tmp_path / "there",
                          runner=cluster.map)
         model_there = fit(2, "cl-c", samples=2, runner=cluster.map)
-    assert {**there.to_json(), "seconds": 0, "records": ""} == {**here.to_json(), "seconds": 0, "records": ""}
+    assert {**json_data(there), "seconds": 0, "records": ""} == {**json_data(here), "seconds": 0, "records": ""}
     names = sorted(p.name for p in (tmp_path / "here").iterdir())
     assert len(names) == 4
     for name in names:

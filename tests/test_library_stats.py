@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ALL_RULES, random_game
 from stepping_stones.cli import main
+from stepping_stones.cli.args import json_data
 from stepping_stones.cli.stats import print_stats
 from stepping_stones.engine import CONTRACTS, Game, Goal
 from stepping_stones.storage.library import ContractStats, Library, PlayerStats
@@ -143,7 +144,7 @@ def test_statistics_in_sql_equal_the_figures_worked_out_from_the_games(home, cap
     for name in NAMES:
         for extra in ([], ["--include-assisted"]):
             assert main(["stats", "--player", name, "--json", *extra]) == 0
-            assert json.loads(capsys.readouterr().out) == oracle(filed, name, bool(extra)).to_json()
+            assert json.loads(capsys.readouterr().out) == json_data(oracle(filed, name, bool(extra)))
             assert main(["stats", "--player", name, *extra]) == 0
             shown = capsys.readouterr().out
             print_stats(oracle(filed, name, bool(extra)))

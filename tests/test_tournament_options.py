@@ -9,6 +9,7 @@ import math
 import pytest
 
 from stepping_stones.cli import main
+from stepping_stones.cli.args import json_data
 from stepping_stones.engine import Rules
 from stepping_stones.lab.tournament import mean_ci95, t95, tournament
 
@@ -48,7 +49,7 @@ def test_only_one_vs_two(capsys):
     assert 0.0 <= lo <= out["win_rate"] <= hi <= 1.0
     # The same one-against-two games as a full tournament of the same seed.
     full = tournament("heuristic", "random", 1, "5", Rules())
-    assert full.one_vs_two.to_json() == {k: v for k, v in out.items() if k in full.one_vs_two.to_json()}
+    assert json_data(full.one_vs_two) == {k: v for k, v in out.items() if k in json_data(full.one_vs_two)}
     assert full.two_vs_one is not None and full.to_json()["two_vs_one"]["games"] == 3
 
 

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import Annotated, Any
 
+from pydantic import Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ..engine import (
@@ -57,34 +59,6 @@ from ..explain import Teller, plural
 from .expert import ExpertAI
 from .hints import Hint, as_good, hint_for, hint_rng
 from .solver import Solver, position, whole_hand_value
-
-
-class MistakeJSON(TypedDict):
-    """A mistake as ``analyse --json`` prints it."""
-
-    play: int
-    seat: int
-    card: str
-    better: list[str]
-    cost: int
-    informed: bool  # best on what its player could know: counted apart, not a mistake
-
-
-class HandAnalysisJSON(TypedDict):
-    """A hand's analysis as ``analyse --json`` prints it."""
-
-    declarer: int
-    contract: str
-    count: int | None
-    par: int
-    dd_after: list[int]
-    mistakes: list[MistakeJSON]
-
-
-class AnalysisJSON(TypedDict):
-    """What ``analyse --json`` prints: every declared hand of the record."""
-
-    hands: list[HandAnalysisJSON]
 
 
 class GameHintJSON(TypedDict):
@@ -110,32 +84,21 @@ class Mistake:
     cost: int
     informed: bool = False  # best on what its player could know (``judge``): not a real mistake
 
-    def to_json(self) -> MistakeJSON:
-        return {"play": self.play, "seat": self.seat, "card": self.card, "better": list(self.better),
-                "cost": self.cost, "informed": self.informed}
-
 
 @dataclass(frozen=True)
 class HandAnalysis:
-    """One hand, analysed: its par, the exact value after every card, and the mistakes."""
+    """One hand, analysed: its par, the exact value after every card, and the mistakes.
 
-    number: int  # 1-based number of the hand in the game
+    Also what ``analyse --json`` prints of it (``Analysis``), all but ``number``."""
+
+    # 1-based number of the hand in the game; not in the JSON (read back from it as 0)
+    number: Annotated[int, Field(exclude=True, default=0)]
     declarer: Seat
     contract: str
     count: int | None  # the declarer's result (None while the hand is unfinished)
     par: int
     dd_after: tuple[int, ...]
     mistakes: tuple[Mistake, ...]
-
-    def to_json(self) -> HandAnalysisJSON:
-        return {
-            "declarer": self.declarer,
-            "contract": self.contract,
-            "count": self.count,
-            "par": self.par,
-            "dd_after": list(self.dd_after),
-            "mistakes": [m.to_json() for m in self.mistakes],
-        }
 
     def costliest(self, seat: Seat, informed: bool = False) -> list[Mistake]:
         """``seat``'s real mistakes (with ``informed``, its cards that were best on what it could
@@ -369,9 +332,17 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
     return lines
 
 
-def analysis_json(analyses: list[HandAnalysis]) -> AnalysisJSON:
+@dataclass(frozen=True)
+class Analysis:
+    """What ``analyse --json`` prints: every declared hand of the record."""
+
+    hands: tuple[HandAnalysis, ...]
+
+
+def analysis_json(analyses: list[HandAnalysis]) -> dict[str, Any]:
     """``{"hands": [...]}`` as ``stepping-stones analyse --json`` prints it."""
-    return {"hands": [a.to_json() for a in analyses]}
+    data: dict[str, Any] = TypeAdapter(Analysis).dump_python(Analysis(tuple(analyses)), mode="json")
+    return data
 
 
 # --- the hint for the next action of a game ---------------------------------------------------

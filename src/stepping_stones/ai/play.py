@@ -134,24 +134,24 @@ class CardChooser:
 
     # --- what a card is worth later ------------------------------------------
 
-    def worth(self, card: Card) -> float:
-        """Win contracts: how much keeping ``card`` is worth (a winner, a trump)."""
+    def _kept(self, card: Card, trump: float, boss: float) -> float:
+        """What keeping ``card`` weighs: its strength, plus ``trump`` for a trump and ``boss`` for
+        the best card left in its suit."""
         value = float(self.strength[card])
         if (1 << card) & self.trump_mask:
-            value += TRUMP_WORTH
+            value += trump
         if self.know.is_boss(card):
-            value += BOSS_WORTH
+            value += boss
         return value
+
+    def worth(self, card: Card) -> float:
+        """Win contracts: how much keeping ``card`` is worth (a winner, a trump)."""
+        return self._kept(card, TRUMP_WORTH, BOSS_WORTH)
 
     def danger(self, card: Card) -> float:
         """Lose contracts: how likely ``card`` is to take a trick if kept."""
-        value = float(self.strength[card])
-        if (1 << card) & self.trump_mask:
-            value += TRUMP_DANGER
-        if self.know.is_boss(card):
-            value += BOSS_DANGER
         below = SUIT_MASK_OF[card] & self.know.out & ~self.above[card] & ~(1 << card)
-        return value - DUCK_RELIEF * below.bit_count()
+        return self._kept(card, TRUMP_DANGER, BOSS_DANGER) - DUCK_RELIEF * below.bit_count()
 
     def preference(self, card: Card) -> float:
         """Tie-break: higher is preferred, in ranks (about 0-20)."""

@@ -60,13 +60,22 @@ class CommandRefused(SteppingStonesError):
     so that a command's ``run`` reads as its work, not as its refusals."""
 
 
+def json_data(value: object) -> Any:
+    """``value`` as ``--json`` prints it: plain JSON data, as pydantic's ``TypeAdapter`` of its type
+    dumps it (the dataclass that declares the output, its fields marked ``exclude`` left out:
+    docs/json.md)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(type(value)).dump_python(value, mode="json")
+
+
 def print_result(as_json: bool, data: Callable[[], object], for_people: Callable[[], object]) -> int:
-    """A command's result on standard output: with ``--json`` one JSON document, ``data()``; else
-    ``for_people()`` prints it.  The exit status, 0."""
+    """A command's result on standard output: with ``--json`` one JSON document, ``data()`` as
+    ``json_data`` gives it; else ``for_people()`` prints it.  The exit status, 0."""
     if as_json:
         import json
 
-        print(json.dumps(data()))
+        print(json.dumps(json_data(data())))
     else:
         for_people()
     return 0

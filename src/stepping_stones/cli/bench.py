@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     prepare_solver("bench")
     positions = None if args.solver_positions is None else dict.fromkeys(SOLVER_TRICKS, args.solver_positions)
     result = bench(args.hands, args.repeats, positions, args.decision_games, args.levels)
-    return print_result(args.json, result.to_json, lambda: print_bench(result))
+    return print_result(args.json, lambda: result, lambda: print_bench(result))
 
 
 def print_bench(result: BenchResult) -> None:
@@ -53,13 +53,13 @@ def print_bench(result: BenchResult) -> None:
     print(f"hand state copy         : {result.state_copy_us} µs")
     print(f"push + pop of one card  : {result.push_pop_us} µs")
     print("(CPU time first: a busy machine does not inflate it; the wall clock after it)")
-    for name, figures in result.decisions.cpu_ms.items():
-        wall = result.decisions.wall_ms[name]
-        sets = " and ".join(result.decisions.sets[name])
+    for name, figures in result.ai_decision_cpu_ms.items():
+        wall = result.ai_decision_ms[name]
+        sets = " and ".join(result.ai_decision_sets[name])
         print(f"AI decision, {name:<11}: " + ", ".join(f"{k} {v} ms" for k, v in figures.items())
               + "  (wall " + ", ".join(f"{k} {v} ms" for k, v in wall.items()) + f"; {sets} set)")
-    for tricks, figures in result.solver.cpu_ms.items():
-        wall = result.solver.wall_ms[tricks]
+    for tricks, figures in result.solver_cpu_ms.items():
+        wall = result.solver_ms[tricks]
         print(f"exact solve, {tricks:>2} tricks : " + ", ".join(f"{k} {v} ms" for k, v in figures.items())
               + "  (wall " + ", ".join(f"{k} {v} ms" for k, v in wall.items()) + ")")
-    print(f"solver positions per CPU second: {result.solver.positions_per_cpu_s:,}")
+    print(f"solver positions per CPU second: {result.solver_positions_per_cpu_s:,}")

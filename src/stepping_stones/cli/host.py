@@ -44,53 +44,47 @@ def add_parser(sub: Subcommands) -> None:
                                   "(docs/protocol.md, Limits; behind a reverse proxy every client has the "
                                   "proxy's address: raise the per-address limits, or keep them in the proxy)")
     default = Limits()
-    limits.add_argument("--expire-after", type=number(float, "a number of seconds", 60, 30 * 86400),
-                        default=DEFAULT_EXPIRY, metavar="SECONDS",
-                        help="close a table that was never started this long after it was opened (60 to "
-                        "2592000, default 86400: a day)")
-    limits.add_argument("--expire-empty-after", type=number(float, "a number of seconds", 60, 30 * 86400),
-                        default=DEFAULT_EMPTY_EXPIRY, metavar="SECONDS",
-                        help=f"close a table that nobody has sat at this long after it was opened (60 to "
-                        f"2592000, default {DEFAULT_EMPTY_EXPIRY:g}: ten minutes; at most --expire-after)")
-    limits.add_argument("--max-tables", type=number(int, "a whole number of tables", 1, 100_000),
-                        default=default.max_tables, metavar="N",
-                        help=f"tables in play at most (1 to 100000, default {default.max_tables})")
-    limits.add_argument("--max-connections", type=number(int, "a whole number of connections", 1, 100_000),
-                        default=default.max_connections, metavar="N",
-                        help=f"TCP connections at most, idle ones and websockets alike; past it the oldest "
-                        f"one without a websocket is closed (1 to 100000, default {default.max_connections}; "
-                        "lowered to what the server's open-files limit allows)")
-    limits.add_argument("--idle-seconds", type=number(float, "a number of seconds", 1, 3600),
-                        default=default.idle_seconds, metavar="SECONDS",
-                        help=f"close a connection without a websocket that begins no request for this long: "
-                        f"idle, or sending its request a byte at a time (1 to 3600, default "
-                        f"{default.idle_seconds:g})")
-    limits.add_argument("--hello-rate", type=number(float, "a number of hellos a second", 0.001, 10_000),
-                        default=default.hello_rate, metavar="PER_SECOND",
-                        help=f"hellos a second from one address, after a burst (0.001 to 10000, default "
-                        f"{default.hello_rate:g})")
-    limits.add_argument("--hello-burst", type=number(int, "a whole number of hellos", 1, 1_000_000),
-                        default=default.hello_burst, metavar="N",
-                        help=f"that burst (1 to 1000000, default {default.hello_burst})")
-    limits.add_argument("--guess-rate", type=number(float, "a number of guesses a minute", 0.001, 10_000),
-                        default=default.guess_rate * 60, metavar="PER_MINUTE",
-                        help=f"wrong invite codes or seat secrets a minute from one address, after a burst "
-                        f"(0.001 to 10000, default {default.guess_rate * 60:g})")
-    limits.add_argument("--guess-burst", type=number(int, "a whole number of guesses", 1, 1_000_000),
-                        default=default.guess_burst, metavar="N",
-                        help=f"that burst (1 to 1000000, default {default.guess_burst})")
-    limits.add_argument("--unseated-per-address", type=number(int, "a whole number of connections", 1, 100_000),
-                        default=default.unseated_per_address, metavar="N",
-                        help=f"websockets without a seat that one address may hold; each must take a seat "
-                        f"within {default.hello_seconds:g} s (1 to 100000, default {default.unseated_per_address})")
-    limits.add_argument("--tables-per-address", type=number(int, "a whole number of tables", 1, 100_000),
-                        default=default.tables_per_address, metavar="N",
-                        help=f"open tables nobody has started that one address may have opened (1 to 100000, "
-                        f"default {default.tables_per_address})")
-    limits.add_argument("--tables-per-minute", type=number(int, "a whole number of tables", 1, 100_000),
-                        default=default.tables_per_minute, metavar="N",
-                        help=f"tables one address may open a minute (1 to 100000, default "
-                        f"{default.tables_per_minute})")
+    _limit(limits, "--expire-after", float, "a number of seconds", 60, 30 * 86400, DEFAULT_EXPIRY, "SECONDS",
+           "close a table that was never started this long after it was opened", ": a day")
+    _limit(limits, "--expire-empty-after", float, "a number of seconds", 60, 30 * 86400, DEFAULT_EMPTY_EXPIRY,
+           "SECONDS", "close a table that nobody has sat at this long after it was opened",
+           ": ten minutes; at most --expire-after")
+    _limit(limits, "--max-tables", int, "a whole number of tables", 1, 100_000, default.max_tables, "N",
+           "tables in play at most")
+    _limit(limits, "--max-connections", int, "a whole number of connections", 1, 100_000, default.max_connections,
+           "N", "TCP connections at most, idle ones and websockets alike; past it the oldest one without a "
+           "websocket is closed", "; lowered to what the server's open-files limit allows")
+    _limit(limits, "--idle-seconds", float, "a number of seconds", 1, 3600, default.idle_seconds, "SECONDS",
+           "close a connection without a websocket that begins no request for this long: idle, or sending its "
+           "request a byte at a time")
+    _limit(limits, "--hello-rate", float, "a number of hellos a second", 0.001, 10_000, default.hello_rate,
+           "PER_SECOND", "hellos a second from one address, after a burst")
+    _limit(limits, "--hello-burst", int, "a whole number of hellos", 1, 1_000_000, default.hello_burst, "N",
+           "that burst")
+    _limit(limits, "--guess-rate", float, "a number of guesses a minute", 0.001, 10_000, default.guess_rate * 60,
+           "PER_MINUTE", "wrong invite codes or seat secrets a minute from one address, after a burst")
+    _limit(limits, "--guess-burst", int, "a whole number of guesses", 1, 1_000_000, default.guess_burst, "N",
+           "that burst")
+    _limit(limits, "--unseated-per-address", int, "a whole number of connections", 1, 100_000,
+           default.unseated_per_address, "N", "websockets without a seat that one address may hold; each must "
+           f"take a seat within {default.hello_seconds:g} s")
+    _limit(limits, "--tables-per-address", int, "a whole number of tables", 1, 100_000, default.tables_per_address,
+           "N", "open tables nobody has started that one address may have opened")
+    _limit(limits, "--tables-per-minute", int, "a whole number of tables", 1, 100_000, default.tables_per_minute,
+           "N", "tables one address may open a minute")
+
+
+def _figure(value: float) -> str:
+    """A limit's figure as the help says it: a whole number in full (``1000000``, not ``1e+06``)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _limit(group: argparse._ArgumentGroup, flag: str, kind: type[int] | type[float], what: str, low: float,
+           high: float, default: float, metavar: str, help: str, note: str = "") -> None:
+    """One of the server's limits: a number of ``kind`` (``what``, for its refusal) from ``low`` to
+    ``high``; the range and the default, written once here, end its help (``note`` after the default)."""
+    group.add_argument(flag, type=number(kind, what, low, high), default=default, metavar=metavar,
+                       help=f"{help} ({_figure(low)} to {_figure(high)}, default {_figure(default)}{note})")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                       lambda runner, advance: simulate(args.seats, rules, args.games, args.seed, args.records,
                                                        advance, runner),
                       timeout=args.cluster_timeout)
-    return print_result(args.json, result.to_json, lambda: print_summary(result))
+    return print_result(args.json, lambda: result, lambda: print_summary(result))
 
 
 def print_summary(result: SimulationResult) -> None:

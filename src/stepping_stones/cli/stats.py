@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandRefused("stats: the library has no games yet: play one, or import records with "
                                  "`stepping-stones library import PATH`")
         stats = library.stats(player, include_assisted=args.include_assisted)
-    return print_result(args.json, stats.to_json, lambda: print_stats(stats))
+    return print_result(args.json, lambda: stats, lambda: print_stats(stats))
 
 
 def _num(x: float | None, sign: bool = False) -> str:

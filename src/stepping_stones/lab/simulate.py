@@ -11,16 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar, cast
-
-from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
+from typing import Protocol, TypeVar
 
 from ..ai import Agent, make_lab_ai
 from ..engine import NUM_SEATS, Game, Rules, Seat
 from ..game.match import Match, Seeds, drive
 from ..storage.files import atomic_write
 from ..storage.records import record_from_game, record_json
-from ..storage.rules_json import RulesJSON
+from ..storage.rules_json import RulesField
 
 Progress = Callable[[], None]
 """Called once for every unit of work done (a game, a deal set, a hand)."""
@@ -98,37 +96,14 @@ class ContractFigures:
     mean_points: list[float]  # points per game
 
 
-class ContractFiguresJSON(TypedDict):
-    """One contract in ``simulate --json``, per seat."""
-
-    goal: str
-    mean_result: list[float | None]
-    declared: list[int]
-    mean_points: list[float]
-
-
-class SimulationJSON(TypedDict):
-    """What ``simulate --json`` prints."""
-
-    games: int
-    seed: str
-    seats: list[str]
-    rules: RulesJSON
-    win_rate: list[float]
-    mean_points: list[float]
-    hands: int
-    redos: int
-    per_contract: dict[str, ContractFiguresJSON]
-    records: str | None
-    seconds: float
-
-
 @dataclass(frozen=True)
 class SimulationResult:
+    """The figures of a simulation, and what ``simulate --json`` prints."""
+
     games: int
     seed: str
     seats: list[str]
-    rules: Rules
+    rules: RulesField
     win_rate: list[float]
     mean_points: list[float]
     hands: int
@@ -136,30 +111,6 @@ class SimulationResult:
     per_contract: dict[str, ContractFigures]
     records: Path | None
     seconds: float
-
-    def to_json(self) -> SimulationJSON:
-        """The result as ``simulate --json`` prints it."""
-        return {
-            "games": self.games,
-            "seed": self.seed,
-            "seats": self.seats,
-            "rules": cast(RulesJSON, self.rules.as_dict()),
-            "win_rate": self.win_rate,
-            "mean_points": self.mean_points,
-            "hands": self.hands,
-            "redos": self.redos,
-            "per_contract": {
-                cid: {
-                    "goal": f.goal,
-                    "mean_result": f.mean_result,
-                    "declared": f.declared,
-                    "mean_points": f.mean_points,
-                }
-                for cid, f in self.per_contract.items()
-            },
-            "records": str(self.records) if self.records is not None else None,
-            "seconds": self.seconds,
-        }
 
 
 SimulationJob = tuple[tuple[str, ...], Rules, str, int, bool]

@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
-from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
-
 from ..ai import LEVELS, Agent, make_ai
 from ..ai.solver import Solver, position
 from ..engine import (
@@ -275,43 +273,20 @@ def solver_figures(positions: dict[int, int] | None = None, seed: int = 0) -> So
     return SolverFigures(wall, cpu, round(searched / spent) if spent > 0 else 0)
 
 
-class BenchJSON(TypedDict):
-    """What ``bench --json`` prints."""
-
-    random_hands_per_s: int
-    hands: int
-    state_copy_us: float
-    push_pop_us: float
-    ai_decision_ms: dict[str, dict[str, float]]
-    ai_decision_cpu_ms: dict[str, dict[str, float]]
-    ai_decision_sets: dict[str, list[str]]
-    solver_ms: dict[str, dict[str, float]]
-    solver_cpu_ms: dict[str, dict[str, float]]
-    solver_positions_per_cpu_s: int
-
-
 @dataclass(frozen=True)
 class BenchResult:
+    """The figures of ``bench``, and what ``bench --json`` prints."""
+
     random_hands_per_s: int
     hands: int
     state_copy_us: float
     push_pop_us: float
-    decisions: DecisionFigures
-    solver: SolverFigures
-
-    def to_json(self) -> BenchJSON:
-        return {
-            "random_hands_per_s": self.random_hands_per_s,
-            "hands": self.hands,
-            "state_copy_us": self.state_copy_us,
-            "push_pop_us": self.push_pop_us,
-            "ai_decision_ms": self.decisions.wall_ms,
-            "ai_decision_cpu_ms": self.decisions.cpu_ms,
-            "ai_decision_sets": self.decisions.sets,
-            "solver_ms": self.solver.wall_ms,
-            "solver_cpu_ms": self.solver.cpu_ms,
-            "solver_positions_per_cpu_s": self.solver.positions_per_cpu_s,
-        }
+    ai_decision_ms: dict[str, dict[str, float]]  # ``DecisionFigures.wall_ms``
+    ai_decision_cpu_ms: dict[str, dict[str, float]]
+    ai_decision_sets: dict[str, list[str]]
+    solver_ms: dict[str, dict[str, float]]  # ``SolverFigures.wall_ms``
+    solver_cpu_ms: dict[str, dict[str, float]]
+    solver_positions_per_cpu_s: int
 
 
 def bench(
@@ -324,11 +299,8 @@ def bench(
     """Best of ``repeats`` runs, as is usual for throughput on a shared machine; the decision and
     solver timings as their functions say."""
     best = min(random_hands(hands, seed=r).seconds for r in range(repeats))
-    return BenchResult(
-        random_hands_per_s=round(hands / best),
-        hands=hands,
-        state_copy_us=round(min(copy_cost_us() for _ in range(repeats)), 3),
-        push_pop_us=round(min(push_pop_cost_us() for _ in range(repeats)), 3),
-        decisions=decisions(decision_games, levels=levels),
-        solver=solver_figures(solver_positions),
-    )
+    copy_us = round(min(copy_cost_us() for _ in range(repeats)), 3)
+    push_pop_us = round(min(push_pop_cost_us() for _ in range(repeats)), 3)
+    ai, solver = decisions(decision_games, levels=levels), solver_figures(solver_positions)
+    return BenchResult(round(hands / best), hands, copy_us, push_pop_us, ai.wall_ms, ai.cpu_ms, ai.sets,
+                       solver.wall_ms, solver.cpu_ms, solver.positions_per_cpu_s)

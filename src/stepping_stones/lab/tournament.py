@@ -32,20 +32,19 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import (
+    Annotated,
     Any,
     Literal,
-    NotRequired,  # pydantic reads the schemas on Python 3.11
     TypeVar,
-    cast,
 )
 
-from typing_extensions import TypedDict
+from pydantic import Field, TypeAdapter
 
 from ..ai import make_lab_ai
 from ..ai.bidding import best_declaration
 from ..engine import CONTRACT_SETS, CONTRACTS, NUM_SEATS, Declaration, Game, Goal, Phase, Rules, Seat, deal
 from ..game.match import Seeds, drive
-from ..storage.rules_json import RulesJSON
+from ..storage.rules_json import RulesField
 from .simulate import GameStats, Progress, Runner, play_game
 
 WORKERS = 2
@@ -156,53 +155,6 @@ def mean_ci95(values: Iterable[float]) -> tuple[float, tuple[float, float]]:
     return moments.mean_ci95()
 
 
-class ContractComparisonJSON(TypedDict):
-    """One contract of a side in ``tournament --json``."""
-
-    goal: str
-    candidate_mean_result: float | None
-    baseline_mean_result: float | None
-    candidate_declared: int
-    baseline_declared: int
-    candidate_mean_points: float
-    baseline_mean_points: float
-
-
-class SideSummaryJSON(TypedDict):
-    """One side's figures in ``tournament --json`` (the one-vs-two side's at the top)."""
-
-    games: int
-    win_rate: float
-    win_rate_ci95: list[float]
-    mean_points: float
-    ci95: list[float]
-    baseline_mean_points: float
-    per_contract: dict[str, ContractComparisonJSON]
-
-
-class DefenceRowJSON(TypedDict):
-    """One contract of ``tournament --defence N --json``."""
-
-    goal: str
-    hands: int
-    declarer_vs_candidate_defenders: float
-    declarer_vs_baseline_defenders: float
-    candidate_defence_holds_better: bool
-
-
-class TournamentJSON(SideSummaryJSON):
-    """What ``tournament --json`` prints."""
-
-    candidate: str
-    baseline: str
-    seed: str
-    deal_sets: int
-    rules: RulesJSON
-    games_played: int
-    two_vs_one: SideSummaryJSON | None
-    defence: NotRequired[dict[str, DefenceRowJSON]]
-
-
 @dataclass(frozen=True)
 class ContractComparison:
     goal: str
@@ -225,17 +177,6 @@ class SideSummary:
     ci95: tuple[float, float]
     baseline_mean_points: float
     per_contract: dict[str, ContractComparison]
-
-    def to_json(self) -> SideSummaryJSON:
-        return {
-            "games": self.games,
-            "win_rate": self.win_rate,
-            "win_rate_ci95": list(self.win_rate_ci95),
-            "mean_points": self.mean_points,
-            "ci95": list(self.ci95),
-            "baseline_mean_points": self.baseline_mean_points,
-            "per_contract": {cid: cast(ContractComparisonJSON, vars(c)) for cid, c in self.per_contract.items()},
-        }
 
 
 @dataclass
@@ -337,6 +278,22 @@ class DefenceRow:
 
 
 @dataclass(frozen=True)
+class TournamentJSON(SideSummary):
+    """What ``tournament --json`` prints: the one-vs-two side's figures (the ``SideSummary`` it
+    extends) at the top level, then the rest of a ``TournamentResult``; ``defence`` only when it
+    was played."""
+
+    candidate: str
+    baseline: str
+    seed: str
+    deal_sets: int
+    rules: RulesField
+    games_played: int
+    two_vs_one: SideSummary | None
+    defence: Annotated[dict[str, DefenceRow] | None, Field(exclude_if=lambda v: v is None)] = None
+
+
+@dataclass(frozen=True)
 class TournamentResult:
     candidate: str
     baseline: str
@@ -351,21 +308,13 @@ class TournamentResult:
     def games_played(self) -> int:
         return (1 if self.two_vs_one is None else 2) * NUM_SEATS * self.deal_sets
 
-    def to_json(self) -> TournamentJSON:
-        """The result as ``tournament --json`` prints it: the one-vs-two figures at the top."""
-        data: dict[str, Any] = {
-            "candidate": self.candidate,
-            "baseline": self.baseline,
-            "seed": self.seed,
-            "deal_sets": self.deal_sets,
-            "rules": self.rules.as_dict(),
-            "games_played": self.games_played,
-        }
-        data.update(self.one_vs_two.to_json())
-        data["two_vs_one"] = self.two_vs_one.to_json() if self.two_vs_one is not None else None
-        if self.defence is not None:
-            data["defence"] = {cid: vars(row) for cid, row in self.defence.items()}
-        return cast(TournamentJSON, data)
+    def to_json(self) -> dict[str, Any]:
+        """The result as ``tournament --json`` prints it (``TournamentJSON``)."""
+        data = TournamentJSON(**vars(self.one_vs_two), candidate=self.candidate, baseline=self.baseline,
+                              seed=self.seed, deal_sets=self.deal_sets, rules=self.rules,
+                              games_played=self.games_played, two_vs_one=self.two_vs_one, defence=self.defence)
+        out: dict[str, Any] = TypeAdapter(TournamentJSON).dump_python(data, mode="json")
+        return out
 
 
 J = TypeVar("J")

@@ -35,7 +35,15 @@ from ..engine import (
     parse_card,
 )
 from ..game.choices import AI_LEVELS, SEED_LENGTH
-from ..storage.records import MAX_BID_TEXT, MAX_CARDS_TEXT, GameRecord, PlayerName, RecordRules, SeatNumber
+from ..storage.records import (
+    MAX_BID_TEXT,
+    MAX_CARDS_TEXT,
+    GameRecord,
+    PlayerName,
+    RecordRules,
+    SeatNumber,
+    error_words,
+)
 from ..storage.safety import escape, strict_json
 
 VERSION: Final = 2
@@ -465,13 +473,7 @@ class TableOpened(_Model):
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
-    msg = err["msg"]
-    if err["type"] == "extra_forbidden":
-        msg = "is not a field of this message"
-    elif err["type"] == "missing":
-        msg = "is missing"
-    elif msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
+    msg = error_words(err, "is not a field of this message")
     return f"{where}: {msg}" if where else msg
 
 

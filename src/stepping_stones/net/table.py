@@ -348,18 +348,24 @@ class Table:
             Match(game, [None] * NUM_SEATS, self.seeds).deal()
         self.waiting_since = self.clock()
 
-    def act(self, seat: int, seq: int, action: Action) -> None:
-        """``seat``'s bid or card, made on the state ``seq``.  Raises ``TableError``."""
+    def _turn_of(self, seat: int, seq: int, what: str) -> Game:
+        """The game, if it is ``seat``'s turn in it on the state ``seq`` (``what``, an action or a
+        claim, was made on that state).  Raises ``TableError``."""
         game = self.game
         if game is None:
             raise TableError("not-started", "the table has not started yet")
         if game.over:
             raise TableError("over", "the game is over")
         if seq != self.seq:
-            raise TableError("stale", f"that action was made on state {seq}; the table is at state {self.seq}")
+            raise TableError("stale", f"that {what} was made on state {seq}; the table is at state {self.seq}")
         if game.to_act != seat:
             who = game.players[game.to_act] if game.to_act is not None else "nobody"
             raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
+        return game
+
+    def act(self, seat: int, seq: int, action: Action) -> None:
+        """``seat``'s bid or card, made on the state ``seq``.  Raises ``TableError``."""
+        game = self._turn_of(seat, seq, "action")
         is_bid = isinstance(action, Pass | Declaration)
         if game.phase is Phase.BIDDING and not is_bid:
             raise TableError("illegal", "it is the bidding: bid, or pass")
@@ -381,16 +387,7 @@ class Table:
         """Check that ``seat`` may claim ``tricks`` on the state ``seq`` (its turn to play, one
         refused claim a trick): the claim to judge, on a copy of the real hand.  Raises
         ``TableError``."""
-        game = self.game
-        if game is None:
-            raise TableError("not-started", "the table has not started yet")
-        if game.over:
-            raise TableError("over", "the game is over")
-        if seq != self.seq:
-            raise TableError("stale", f"that claim was made on state {seq}; the table is at state {self.seq}")
-        if game.to_act != seat:
-            who = game.players[game.to_act] if game.to_act is not None else "nobody"
-            raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
+        game = self._turn_of(seat, seq, "claim")
         try:
             return ask_claim(game, Claim(seat, tricks), self.refused_claims)
         except ClaimError as exc:

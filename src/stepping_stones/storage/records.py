@@ -12,6 +12,7 @@ import os
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from ..engine import (
     CARD_NAMES,
@@ -228,6 +229,21 @@ def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
     return None, None, ".".join(str(p) for p in loc)
 
 
+def error_words(err: ErrorDetails, extra_forbidden: str, lower: bool = False) -> str:
+    """What pydantic's error ``err`` says of its field, in our words: a missing field "is missing",
+    one not in the format says ``extra_forbidden``, a validator's message is its own (without
+    pydantic's "Value error, "); any other message is pydantic's (``lower``: with a small first
+    letter, to follow a field's name)."""
+    msg = err["msg"]
+    if err["type"] == "missing":
+        return "is missing"
+    if err["type"] == "extra_forbidden":
+        return extra_forbidden
+    if msg.startswith("Value error, "):
+        return msg[len("Value error, "):]
+    return msg[0].lower() + msg[1:] if lower else msg
+
+
 def parse_record(text: str | bytes) -> GameRecord:
     """Check a record's JSON and shape (not yet its rules).  Raises ``RecordError``."""
     if len(text) > MAX_RECORD_BYTES:
@@ -243,15 +259,7 @@ def parse_record(text: str | bytes) -> GameRecord:
     except ValidationError as exc:
         err = exc.errors()[0]
         hand, action, field = _where(tuple(escape(str(p)) if isinstance(p, str) else p for p in err["loc"]))
-        msg = err["msg"]
-        if err["type"] == "missing":
-            msg = "is missing"
-        elif err["type"] == "extra_forbidden":
-            msg = "is not a field of the record format"
-        elif msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        else:
-            msg = msg[0].lower() + msg[1:]
+        msg = error_words(err, "is not a field of the record format", lower=True)
         reason = f"{field} {msg}".strip() if field else msg
         raise RecordError(reason, hand, action) from None
 

@@ -3,7 +3,12 @@ for the JSON Schemas of the ``--json`` outputs (docs/json.md)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import PlainSerializer
 from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11
+
+from ..engine import Rules
 
 
 class RulesJSON(TypedDict):
@@ -13,3 +18,8 @@ class RulesJSON(TypedDict):
     short_game: bool
     omit: str | None
     redo_tokens: bool
+
+
+RulesField = Annotated[Rules, PlainSerializer(Rules.as_dict, return_type=RulesJSON)]
+"""A ``Rules`` field of a dataclass that pydantic dumps (a ``--json`` output): written as
+``Rules.as_dict`` writes it, and read back into ``Rules``."""

@@ -8,6 +8,8 @@ also carries its letter, colour is never the only cue.
 
 from __future__ import annotations
 
+from typing import Final, NamedTuple
+
 from rich.table import Table
 from rich.text import Text
 
@@ -31,40 +33,31 @@ SUIT_COLOURS = ("#CC79A7", "#E69F00", "#F0E442", "#56B4E9")  # Okabe-Ito
 NAME_WIDTH = 12  # the players' names on the table and the sheets (``explain.short_names``)
 
 
+class Marks(NamedTuple):
+    """The marks a screen draws with, in one alphabet: symbols, or ASCII."""
+
+    symbols: tuple[str, ...]  # the suits'
+    win_mark: str
+    arrow: str
+    ellipsis: str
+    down: str  # the mark of a box with more below
+    dot: str
+    sep: str
+
+
+SYMBOL_MARKS: Final = Marks(SUIT_SYMBOLS, "★", "→", "…", "↓", "·", " · ")
+# the win mark is "+", not "*": that is the Cherry Blossoms symbol in ASCII
+ASCII_MARKS: Final = Marks(SUIT_ASCII, "+", "->", "~", "v", "-", " | ")
+
+
 class Look:
-    """How to draw: symbols or ASCII, colour or not (NO_COLOR is also applied by Textual)."""
+    """How to draw: symbols or ASCII, colour or not (NO_COLOR is also applied by Textual).  Its
+    marks (``Marks``) are ``look.arrow``, ``look.sep`` and so on."""
 
     def __init__(self, ascii: bool = False) -> None:
         self.ascii = ascii
-
-    @property
-    def symbols(self) -> tuple[str, ...]:
-        return SUIT_ASCII if self.ascii else SUIT_SYMBOLS
-
-    @property
-    def win_mark(self) -> str:
-        return "+" if self.ascii else "★"  # not "*": that is the Cherry Blossoms symbol in ASCII
-
-    @property
-    def arrow(self) -> str:
-        return "->" if self.ascii else "→"
-
-    @property
-    def ellipsis(self) -> str:
-        return "~" if self.ascii else "…"
-
-    @property
-    def down(self) -> str:
-        """The mark of a box with more below: ``'↓'`` (``'v'`` in ASCII)."""
-        return "v" if self.ascii else "↓"
-
-    @property
-    def dot(self) -> str:
-        return "-" if self.ascii else "·"
-
-    @property
-    def sep(self) -> str:
-        return " | " if self.ascii else " · "
+        marks = ASCII_MARKS if ascii else SYMBOL_MARKS
+        self.symbols, self.win_mark, self.arrow, self.ellipsis, self.down, self.dot, self.sep = marks
 
     def suit(self, suit: int) -> Text:
         return Text(f"{self.symbols[suit]}{SUITS[suit]}", style=f"bold {SUIT_COLOURS[suit]}")

@@ -253,14 +253,17 @@ class TableBase(Screen[None]):
         self.app.push_screen(ClaimScreen(view.contract, len(view.trick_winners), side), self._claimed)
 
     def _claimed(self, tricks: int | None) -> None:
+        """The claim dialog's answer: ``tricks`` claimed, or ``None`` (nothing claimed)."""
         if tricks is None:
             return
         try:
-            held = self.flow.claim(tricks)
+            self._claim(tricks)
         except ClaimError:
             self.app.bell()  # the state's refusal says why
-            return
-        if held:
+
+    def _claim(self, tricks: int) -> None:
+        """Claim ``tricks`` through the flow (a table's server judges it).  Raises ``ClaimError``."""
+        if self.flow.claim(tricks):
             self.workers.cancel_group(self, "hint")
             self.advance()
 
@@ -439,15 +442,9 @@ class TableScreen(TableBase):
             self.request = request
             self.verdict = verdict
 
-    def _claimed(self, tricks: int | None) -> None:
-        if tricks is None:
-            return
-        try:
-            request = self.flow.ask_claim(tricks)
-        except ClaimError:
-            self.app.bell()  # the state's refusal says why
-            return
-        self._judge_claim(request)
+    def _claim(self, tricks: int) -> None:
+        """Here the referee judges the claim, in a worker.  Raises ``ClaimError``."""
+        self._judge_claim(self.flow.ask_claim(tricks))
 
     @work(thread=True, exclusive=True, group="claim", exit_on_error=False)
     def _judge_claim(self, request: ClaimRequest) -> None:

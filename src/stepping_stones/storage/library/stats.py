@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
+from pydantic import Field
 from typing_extensions import TypedDict  # pydantic reads its schema on Python 3.11 (scripts/json_schemas.py)
 
 from ...engine import CONTRACTS, Rules
@@ -43,28 +44,6 @@ class HistoryEntryJSON(TypedDict):
     assisted: bool
     stood_in: list[list[int]]  # the hands a computer played for each seat (a table's stand-in)
     seed: str | None
-
-
-class ContractStatsJSON(TypedDict):
-    """A player's figures in one contract, in ``stats --json``."""
-
-    games: int
-    mean_count: float | None
-    mean_points: float | None
-    firsts: int
-
-
-class PlayerStatsJSON(TypedDict):
-    """What ``stats --json`` prints."""
-
-    player: str
-    games: int
-    wins: int
-    shared_wins: int
-    mean_points: float | None
-    assisted_games: int
-    stand_in_games: int  # games in which a computer played part of the player's hands
-    per_contract: dict[str, ContractStatsJSON]
 
 
 @dataclass(frozen=True)
@@ -106,20 +85,20 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class ContractStats:
+    """A player's figures in one contract, and what ``stats --json`` prints of them."""
+
     games: int
     mean_count: float | None
     mean_points: float | None
     firsts: int
-    others_mean_count: float | None  # the other two players' mean result in the same games
-
-    def to_json(self) -> ContractStatsJSON:
-        return {"games": self.games, "mean_count": self.mean_count, "mean_points": self.mean_points,
-                "firsts": self.firsts}
+    # the other two players' mean result in the same games: not in the JSON (read back as None)
+    others_mean_count: Annotated[float | None, Field(exclude=True, default=None)]
 
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A player's figures over their finished games (docs/library.md)."""
+    """A player's figures over their finished games (docs/library.md), and what ``stats --json``
+    prints: all but the fields marked ``exclude``."""
 
     player: str
     games: int
@@ -128,22 +107,10 @@ class PlayerStats:
     mean_points: float | None
     assisted_games: int
     per_contract: dict[str, ContractStats]
-    include_assisted: bool = False
+    include_assisted: Annotated[bool, Field(exclude=True)] = False
     stand_in_games: int = 0  # games in which a computer played part of the player's hands (counted apart)
-    trend: list[int] = field(default_factory=list)  # the player's points, game by game, oldest first
-
-    def to_json(self) -> PlayerStatsJSON:
-        """The shape ``stats --json`` prints."""
-        return {
-            "player": self.player,
-            "games": self.games,
-            "wins": self.wins,
-            "shared_wins": self.shared_wins,
-            "mean_points": self.mean_points,
-            "assisted_games": self.assisted_games,
-            "stand_in_games": self.stand_in_games,
-            "per_contract": {cid: c.to_json() for cid, c in self.per_contract.items()},
-        }
+    # the player's points, game by game, oldest first
+    trend: Annotated[list[int], Field(exclude=True)] = field(default_factory=list)
 
 
 def _mean(total: int | None, count: int) -> float | None:
