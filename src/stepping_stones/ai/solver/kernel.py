@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from .jit import Core
 from .layout import make_par, make_rules
 from .ordering import MAX_DEPTH, MAX_MOVES
+from .search import ABORT
 from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
 
 NO_LIMIT = 1 << 62
@@ -138,6 +139,17 @@ class Kernel:
     @limit.setter
     def limit(self, value: int) -> None:
         self._meta[M_LIMIT] = min(value, NO_LIMIT)
+
+    def search(self, hands: Sequence[int], level: int, leader: int, target: int, t: int, c1: int,
+               best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> bool:
+        """Whether the declarer takes ``target`` more counted tricks (``search.at_least``)."""
+        self._h[:] = hands
+        result = self._core.at_least(level, self._h, leader, target, t, c1, best_card, best_seat, beat, rep2,
+                                     rep3, self._par, self._rules, self._spread, self._info,
+                                     self._tk, self._tv, self._meta, self._buf)
+        if result == ABORT:
+            raise SearchLimit
+        return bool(result)
 
     def value(self, hands: Sequence[int], level: int, leader: int, t: int, c1: int, best_card: int,
               best_seat: int, beat: int, rep2: int, rep3: int, guess: int) -> int:

@@ -206,6 +206,15 @@ NO_GUESS = -(1 << 40)
 
 
 @kernel
+def at_least(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3,
+             par, rules, spread, info, tk, tv, meta, buf):
+    """One question from its root: ``level`` is the seat to play in the trick (0 leads); the
+    claims' referee asks it (``Solver.at_least``) where it needs a yes or no, not the value."""
+    return node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, level & 0,
+                par, rules, spread, info, tk, tv, meta, buf)
+
+
+@kernel
 def value_of(level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess,
              par, rules, spread, info, tk, tv, meta, buf):
     """The declarer's counted tricks from a position (``level`` and the trick as for ``node``;

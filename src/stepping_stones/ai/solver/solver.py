@@ -163,6 +163,14 @@ class Solver:
         return self._search.value(hands, len(trick), leader, t, *self._trick_state(hands, leader, trick),
                                   NO_GUESS if guess is None else guess)
 
+    def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
+        """Whether the declarer takes at least ``target`` counted tricks from this position: one
+        zero-window question (the claims' referee needs no more than that)."""
+        if len(trick) > NUM_SEATS - 1:
+            raise ValueError("a finished trick is not a position: play on from its winner")
+        t = self._trick_index(hands, leader, trick)
+        return self._search.search(hands, len(trick), leader, target, t, *self._trick_state(hands, leader, trick))
+
     def _trick_state(self, hands: Sequence[int], leader: int,
                      trick: Sequence[int]) -> tuple[int, int, int, int, int, int]:
         """``(c1, best_card, best_seat, beat, rep2, rep3)`` of the current trick, as ``search``
