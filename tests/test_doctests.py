@@ -21,6 +21,7 @@ MODULES = [
     "stepping_stones.ai.solver",
     "stepping_stones.lab.calibrate",
     "stepping_stones.lab.tournament",
+    "stepping_stones.net.addresses",
     "stepping_stones.net.door",
     "stepping_stones.net.protocol",
     "stepping_stones.net.viewcodec",

@@ -28,6 +28,7 @@ from yarl import URL
 
 from ..ai import Agent, decide
 from ..engine import SteppingStonesError, card_name
+from .addresses import http_address
 from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
@@ -67,11 +68,10 @@ class Refused(SteppingStonesError):
 
 def server_url(text: str) -> URL:
     """The server's address as given to ``--server``.  Raises ``Refused`` for what is not one."""
-    try:
-        url = URL(text)
-    except ValueError:
-        raise Refused(f"{text!r} is not an address (for example http://127.0.0.1:8765)") from None
-    if url.scheme not in ("http", "https") or not url.host:
+    url = http_address(text)
+    if url == "not a URL":
+        raise Refused(f"{text!r} is not an address (for example http://127.0.0.1:8765)")
+    if url == "not http":
         raise Refused(f"{text!r} is not an http:// or https:// address (for example http://127.0.0.1:8765)")
     return url.origin()
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from yarl import URL
 
 from ..engine import SteppingStonesError
+from .addresses import http_address
 
 __all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "page_headers", "url_host"]
 
@@ -132,11 +133,10 @@ class Door:
 
 
 def _public(text: str) -> URL:
-    try:
-        url = URL(text)
-    except ValueError:
-        raise DoorError(f"--public-url {text!r} is not a URL") from None
-    if url.scheme not in ("http", "https") or not url.host:
+    url = http_address(text)
+    if url == "not a URL":
+        raise DoorError(f"--public-url {text!r} is not a URL")
+    if url == "not http":
         raise DoorError(f"--public-url {text!r} must be an http:// or https:// address with a host "
                         "(for example http://my-computer.local:8000)")
     if url.path not in ("", "/") or url.query_string or url.fragment or url.user:
