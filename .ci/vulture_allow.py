@@ -4,6 +4,7 @@ Vulture scans src only (pyproject.toml), so a name only the tests use shows up: 
 it as a test hook listed below with what it is for.
 
 Each line is a name that something outside this project's code reads or calls:"""
+
 # ruff: noqa
 bias  # ai/features.py: a field of Features, read by position in the model's dot product
 no_wrap  # cli/*: a rich Column setting
@@ -20,7 +21,13 @@ dont_write_bytecode  # tests/conftest.py: the interpreter's import system reads 
 handleError  # net/log.py: logging.Handler calls it when writing a line fails
 connection_made  # net/server.py: asyncio calls it on a protocol (_Refused) once a connection is accepted
 format  # storage/records.py, storage/sidecar.py, net/tables.py: a pydantic model's field, the file's format tag
-ai_decision_ms, ai_decision_cpu_ms, ai_decision_sets, solver_ms, solver_cpu_ms  # lab/speed.py: keys of BenchJSON, printed by bench --json
+(
+    ai_decision_ms,
+    ai_decision_cpu_ms,
+    ai_decision_sets,
+    solver_ms,
+    solver_cpu_ms,
+)  # lab/speed.py: keys of BenchJSON, printed by bench --json
 solver_positions_per_cpu_s  # lab/speed.py: a key of BenchJSON (docs/json.md)
 can_pop  # engine/game.py: the engine's public API, every action in its three forms (verify_, can_, the action)
 

@@ -61,12 +61,20 @@ def log_bids() -> None:
     def logged(self: ExpertAI, view):  # type: ignore[no-untyped-def]
         r = plain(self, view)
         declare = [o for o in r.options if o.estimate is not None]
-        BID_LOG.append({
-            "seat": view.seat, "n": view.hand_number, "forehand": r.forehand, "risk": r.puddle_risk,
-            "pass": r.best.estimate is None, "legal_pass": any(o.estimate is None for o in r.options),
-            "waiting": r.waiting, "best_declare": max((o.value for o in declare), default=None),
-            "hands_left": r.hands_left, "open": r.open_contracts,
-        })
+        BID_LOG.append(
+            {
+                "seat": view.seat,
+                "n": view.hand_number,
+                "forehand": r.forehand,
+                "risk": r.puddle_risk,
+                "pass": r.best.estimate is None,
+                "legal_pass": any(o.estimate is None for o in r.options),
+                "waiting": r.waiting,
+                "best_declare": max((o.value for o in declare), default=None),
+                "hands_left": r.hands_left,
+                "open": r.open_contracts,
+            }
+        )
         return r
 
     ExpertAI.reckon_bid = logged  # type: ignore[method-assign]
@@ -84,8 +92,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     for number in range(args.first, args.first + args.deals):
         games = []
         for side, levels, seats in _seatings(args.candidate, args.baseline, ("one",)):
-            game = play_game([candidate_seat(level, args.candidate, params) for level in levels], rules, args.seed,
-                             number)
+            game = play_game(
+                [candidate_seat(level, args.candidate, params) for level in levels], rules, args.seed, number
+            )
             games.append(SeatedGame(side, seats, GameStats.of(game)))
             for b in BID_LOG:
                 b.update({"set": number, "cand": seats[0]})
@@ -93,21 +102,40 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             BID_LOG.clear()
             for h in game.log:
                 d = h.declaration
-                hands.append({
-                    "set": number, "cand": seats[0], "n": h.number, "declarer": h.declarer,
-                    "level": levels[h.declarer], "contract": d.contract.id, "ranking": d.ranking,
-                    "trump": d.trump, "redo": d.redo, "puddle": h.puddle, "bids": len(h.bids),
-                    "hand": h.deal[h.declarer], "result": h.result,
-                })
+                hands.append(
+                    {
+                        "set": number,
+                        "cand": seats[0],
+                        "n": h.number,
+                        "declarer": h.declarer,
+                        "level": levels[h.declarer],
+                        "contract": d.contract.id,
+                        "ranking": d.ranking,
+                        "trump": d.trump,
+                        "redo": d.redo,
+                        "puddle": h.puddle,
+                        "bids": len(h.bids),
+                        "hand": h.deal[h.declarer],
+                        "result": h.result,
+                    }
+                )
         tally.add(games)
         points = sum(Fraction(g.stats.totals[g.candidate_seats[0]]) for g in games) / len(games)
         per_set.append(float(points))
         print(f"{number}: {float(points):+.3f}", file=sys.stderr, flush=True)
     summary = tally.summary().to_json()
     return {
-        "candidate": args.candidate, "seed": args.seed, "first": args.first, "deals": args.deals,
-        "set": args.contract_set, "params": args.param, "cpu_s": round(time.process_time() - start, 1),
-        "per_set": per_set, "summary": summary, "hands": hands, "bids": bids,
+        "candidate": args.candidate,
+        "seed": args.seed,
+        "first": args.first,
+        "deals": args.deals,
+        "set": args.contract_set,
+        "params": args.param,
+        "cpu_s": round(time.process_time() - start, 1),
+        "per_set": per_set,
+        "summary": summary,
+        "hands": hands,
+        "bids": bids,
     }
 
 
@@ -120,8 +148,10 @@ def compare(a_path: str, b_path: str) -> None:
     n = len(diffs)
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    print(f"{a_path}: {a['summary']['mean_points']:+.3f}  {b_path}: {b['summary']['mean_points']:+.3f}  "
-          f"paired {mean:+.3f} ± {sd / math.sqrt(n):.3f} (sd {sd:.2f}, n {n})")
+    print(
+        f"{a_path}: {a['summary']['mean_points']:+.3f}  {b_path}: {b['summary']['mean_points']:+.3f}  "
+        f"paired {mean:+.3f} ± {sd / math.sqrt(n):.3f} (sd {sd:.2f}, n {n})"
+    )
 
 
 def main() -> None:

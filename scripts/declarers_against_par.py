@@ -64,8 +64,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hands", type=int, default=None, help="hands of each game (default: all)")
     parser.add_argument("--limit", type=int, default=LIMIT, help=f"positions of one par (default {LIMIT:,})")
-    parser.add_argument("--budget", type=int, default=NODE_BUDGET,
-                        help=f"the expert's positions per decision (default {NODE_BUDGET:,})")
+    parser.add_argument(
+        "--budget", type=int, default=NODE_BUDGET, help=f"the expert's positions per decision (default {NODE_BUDGET:,})"
+    )
     args = parser.parse_args()
     jobs: list[Job] = [(args.seed, args.set, n, args.hands, args.limit, args.budget) for n in range(args.games)]
     with Pool(args.workers) as pool:

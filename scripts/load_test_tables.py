@@ -98,8 +98,11 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
     async with aiohttp.ClientSession(connector=limit) as session:
         base = _rss_kib(pid)
         codes = [(await open_table(url, NewTable(rules=rules), tables[i])).code for i in range(n)]
-        clients = [SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
-                   for i, code in enumerate(codes) for k in range(3)]
+        clients = [
+            SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
+            for i, code in enumerate(codes)
+            for k in range(3)
+        ]
         for client in clients:
             await client.join()
         latencies: list[float] = []
@@ -112,8 +115,9 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
             # a connection must take a seat within 10 s: the watcher sits alone at a table of its own
             watched = await open_table(url, NewTable(rules=rules), session)
             async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
-                await ws.send_str(json.dumps({"type": "hello", "version": version, "code": watched.code,
-                                              "name": "Watcher"}))
+                await ws.send_str(
+                    json.dumps({"type": "hello", "version": version, "code": watched.code, "name": "Watcher"})
+                )
                 nonce = 0
                 while not done.is_set():
                     peak = max(peak, _rss_kib(pid))
@@ -176,20 +180,35 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 100])
-    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                        help="each bot waits this long before each action (default 0: as fast as the "
-                        "server answers)")
-    parser.add_argument("--pin", action="store_true",
-                        help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
-                        "so that they never take each other's")
-    parser.add_argument("--protocol", type=int, choices=VERSIONS, default=VERSION,
-                        help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each bot waits this long before each action (default 0: as fast as the server answers)",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
+        "so that they never take each other's",
+    )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=VERSIONS,
+        default=VERSION,
+        help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)",
+    )
     args = parser.parse_args()
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
-            proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()),
-                                     "--data-dir", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    text=True)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()), "--data-dir", folder],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
             if args.pin:
                 os.sched_setaffinity(proc.pid, {0})
                 os.sched_setaffinity(0, {1})

@@ -47,8 +47,10 @@ def main() -> None:
                     analyse_hand(hand)
                     times.append(time.process_time() - cpu)
         ms = [t * 1e3 for t in times]
-        print(f"{contract_set:9} hands {len(ms):3}  p50 {percentile(ms, 0.5):8.1f} ms"
-              f"  p95 {percentile(ms, 0.95):8.1f} ms  max {max(ms):8.1f} ms")
+        print(
+            f"{contract_set:9} hands {len(ms):3}  p50 {percentile(ms, 0.5):8.1f} ms"
+            f"  p95 {percentile(ms, 0.95):8.1f} ms  max {max(ms):8.1f} ms"
+        )
 
 
 if __name__ == "__main__":

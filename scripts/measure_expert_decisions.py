@@ -69,8 +69,9 @@ def _q(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def play(games: int, seed: str, budget: int, sets: tuple[str, ...] = ("standard", "advanced"),
-         hands: int | None = None) -> list[Row]:
+def play(
+    games: int, seed: str, budget: int, sets: tuple[str, ...] = ("standard", "advanced"), hands: int | None = None
+) -> list[Row]:
     rows: list[Row] = []
     for number in range(games):
         for contract_set in sets:
@@ -112,8 +113,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="games per contract set (default 2)")
     parser.add_argument("--seed", default="expert-decisions")
-    parser.add_argument("--budget", type=int, default=NODE_BUDGET,
-                        help=f"the expert's positions per decision (default {NODE_BUDGET:,})")
+    parser.add_argument(
+        "--budget", type=int, default=NODE_BUDGET, help=f"the expert's positions per decision (default {NODE_BUDGET:,})"
+    )
     parser.add_argument("--sets", default="standard,advanced", help="contract sets (default both)")
     parser.add_argument("--hands", type=int, help="play only the first HANDS hands of each game")
     parser.add_argument("--json", action="store_true")
@@ -124,11 +126,15 @@ def main() -> None:
         print(json.dumps({"core": choose_core(), "games_per_set": args.games, "figures": table}, indent=1))
         return
     print(f"core {choose_core()}, {args.games} game(s) per set, budget {args.budget:,} positions")
-    print(f"{'contract':30} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'nodes p50':>10} "
-          f"{'nodes max':>10} {'exact':>6}")
+    print(
+        f"{'contract':30} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'nodes p50':>10} "
+        f"{'nodes max':>10} {'exact':>6}"
+    )
     for name, f in table.items():
-        print(f"{name:30} {f['decisions']:5} {f['p50_ms']:8.1f} {f['p95_ms']:8.1f} {f['max_ms']:8.1f} "
-              f"{f['nodes_p50']:10,} {f['nodes_max']:10,} {f['exact_share']:6.0%}")
+        print(
+            f"{name:30} {f['decisions']:5} {f['p50_ms']:8.1f} {f['p95_ms']:8.1f} {f['max_ms']:8.1f} "
+            f"{f['nodes_p50']:10,} {f['nodes_max']:10,} {f['exact_share']:6.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,9 @@ TMUX = ["tmux", "-L", SOCKET]
 def first_screen(command: str, ready: tuple[str, ...], env: dict[str, str]) -> float:
     for _ in range(5):  # a server still exiting after the last run refuses the new session: again
         start = time.perf_counter()
-        started = subprocess.run([*TMUX, "new-session", "-d", "-s", "first", "-x", "80", "-y", "24", command],
-                                 env=env, capture_output=True)
+        started = subprocess.run(
+            [*TMUX, "new-session", "-d", "-s", "first", "-x", "80", "-y", "24", command], env=env, capture_output=True
+        )
         if started.returncode == 0:
             break
         time.sleep(0.2)
@@ -71,8 +72,11 @@ def main() -> None:
     if "--settings" in sys.argv:
         os.makedirs(os.path.join(home, "config"))
         with open(os.path.join(home, "config", "settings.json"), "w") as f:
-            json.dump({"pace": "normal", "colour": "auto", "ascii": False, "auto_last_card": True,
-                       "trick_pause": True}, f, indent=2)
+            json.dump(
+                {"pace": "normal", "colour": "auto", "ascii": False, "auto_last_card": True, "trick_pause": True},
+                f,
+                indent=2,
+            )
     env = dict(os.environ, STEPPING_STONES_HOME=home)
     ours, theirs = [], []
     for _ in range(runs):
@@ -82,8 +86,10 @@ def main() -> None:
     if os.path.exists(socket):
         os.remove(socket)  # the server has gone; tmux leaves its socket behind
     a, b = statistics.median(ours), statistics.median(theirs)
-    print(f"stepping-stones {a:.3f} s, minimal Textual app {b:.3f} s (medians of {runs}"
-          f"{', with a settings file' if '--settings' in sys.argv else ''}), ratio {a / b:.2f}")
+    print(
+        f"stepping-stones {a:.3f} s, minimal Textual app {b:.3f} s (medians of {runs}"
+        f"{', with a settings file' if '--settings' in sys.argv else ''}), ratio {a / b:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -51,8 +51,10 @@ def main() -> None:
                 times.append(time.process_time() - start)
             game.push(action)
         print(f"game {n}: ismcts in seat {n % 3}, totals {game.totals()}", flush=True)
-    print(f"{args.simulations} simulations: {len(times)} decisions, mean {sum(times) / len(times):.3f} s "
-          f"of CPU, max {max(times):.3f} s")
+    print(
+        f"{args.simulations} simulations: {len(times)} decisions, mean {sum(times) / len(times):.3f} s "
+        f"of CPU, max {max(times):.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,11 @@ def main() -> None:
         told[0] = len(finished)
         hand = finished[-1]
         scored = {c.id: game.points(c.id) for c in game.rules.contracts if game.points(c.id) is not None}
-        print(f"hand {hand.number}: seat {hand.declarer} ({levels[hand.declarer]}) declared "
-              f"{hand.declaration}: {hand.result}; scored {scored}; cpu {time.process_time():.0f} s", flush=True)
+        print(
+            f"hand {hand.number}: seat {hand.declarer} ({levels[hand.declarer]}) declared "
+            f"{hand.declaration}: {hand.result}; scored {scored}; cpu {time.process_time():.0f} s",
+            flush=True,
+        )
         return False
 
     match = Match.new(Rules("standard"), agents, seeds)

@@ -65,13 +65,21 @@ def declared(contract_id: str, seed: str, number: int, role: str) -> tuple[Game,
     return game, seeds, seat
 
 
-def play_hand(contract_id: str, seed: str, number: int, role: str, candidate: str, baseline: str,
-              params: ExpertParams | None = None) -> int:
+def play_hand(
+    contract_id: str,
+    seed: str,
+    number: int,
+    role: str,
+    candidate: str,
+    baseline: str,
+    params: ExpertParams | None = None,
+) -> int:
     """The declarer's count of deal ``number`` of ``contract_id`` with the candidate in ``role``
     (with ``params``, the expert's settings, if given)."""
     game, seeds, seat = declared(contract_id, seed, number, role)
-    agents = [candidate_seat(candidate, candidate, params) if s == seat else make_lab_ai(baseline)
-              for s in range(NUM_SEATS)]
+    agents = [
+        candidate_seat(candidate, candidate, params) if s == seat else make_lab_ai(baseline) for s in range(NUM_SEATS)
+    ]
     drive(game, agents, seeds, stop=lambda g: g.phase is not Phase.PLAY)
     return game.log[-1].result
 
@@ -94,13 +102,19 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             key = f"{contract_id}/{role}"
             results[key] = []
             for number in range(args.first, args.first + args.deals):
-                results[key].append(play_hand(contract_id, args.seed, number, role, args.candidate, args.baseline,
-                                               params))
+                results[key].append(
+                    play_hand(contract_id, args.seed, number, role, args.candidate, args.baseline, params)
+                )
             mean = sum(results[key]) / len(results[key])
             print(f"{key}: {mean:.3f}  cpu {time.process_time() - start:.0f} s", file=sys.stderr, flush=True)
     return {
-        "candidate": args.candidate, "seed": args.seed, "first": args.first, "deals": args.deals,
-        "params": args.param, "cpu_s": round(time.process_time() - start, 1), "results": results,
+        "candidate": args.candidate,
+        "seed": args.seed,
+        "first": args.first,
+        "deals": args.deals,
+        "params": args.param,
+        "cpu_s": round(time.process_time() - start, 1),
+        "results": results,
         "decisions": [[c, t, e, n] for (c, t, e), n in sorted(DECISIONS.items())],
     }
 
@@ -126,15 +140,21 @@ def compare(a_path: str, b_path: str) -> None:
         n = min(len(xs), len(ys))
         first = a["first"]
         diffs = [candidate_gain(key, y - x) for x, y in zip(xs[:n], ys[:n], strict=True)]
-        gains = [points_of(key, a["seed"], first + i, y) - points_of(key, a["seed"], first + i, x)
-                 for i, (x, y) in enumerate(zip(xs[:n], ys[:n], strict=True))]
+        gains = [
+            points_of(key, a["seed"], first + i, y) - points_of(key, a["seed"], first + i, x)
+            for i, (x, y) in enumerate(zip(xs[:n], ys[:n], strict=True))
+        ]
         total.extend(diffs)
         total_points.extend(gains)
         changed = sum(1 for d in diffs if d)
-        print(f"{key:28} {sum(xs[:n]) / n:.3f} -> {sum(ys[:n]) / n:.3f}  gain {mean_se(diffs)} tricks,"
-              f" {mean_se(gains)} points  ({changed} of {n} hands differ)")
-    print(f"{'all':28} gain {mean_se(total)} tricks, {mean_se(total_points)} points per hand for the candidate"
-          f" (n {len(total)})")
+        print(
+            f"{key:28} {sum(xs[:n]) / n:.3f} -> {sum(ys[:n]) / n:.3f}  gain {mean_se(diffs)} tricks,"
+            f" {mean_se(gains)} points  ({changed} of {n} hands differ)"
+        )
+    print(
+        f"{'all':28} gain {mean_se(total)} tricks, {mean_se(total_points)} points per hand for the candidate"
+        f" (n {len(total)})"
+    )
 
 
 def mean_se(xs: list[float]) -> str:

@@ -64,10 +64,14 @@ def main() -> int:
             problems.append("the records are not one game")
         if "Traceback" in server_err:
             problems.append("the server printed a traceback")
-        print(f"\nhands played: {len(json.loads(result.records[0].read_text())['hands']) if result.records else 0}; "
-              f"records: {', '.join(r.name for r in result.records)}")
-        print(f"CPU: this process (the app under Pilot, the bot) {cpu:.1f} s; the server and plain mode "
-              f"{children.ru_utime + children.ru_stime:.1f} s; wall {wall:.1f} s")
+        print(
+            f"\nhands played: {len(json.loads(result.records[0].read_text())['hands']) if result.records else 0}; "
+            f"records: {', '.join(r.name for r in result.records)}"
+        )
+        print(
+            f"CPU: this process (the app under Pilot, the bot) {cpu:.1f} s; the server and plain mode "
+            f"{children.ru_utime + children.ru_stime:.1f} s; wall {wall:.1f} s"
+        )
         for problem in problems:
             print(f"PROBLEM: {problem}")
         print("ok" if not problems else "FAILED")

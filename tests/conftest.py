@@ -73,10 +73,15 @@ def game_snapshot(game: Game) -> tuple[object, ...]:
         record_from_game(game).model_dump(),
         _fields(game),
         tuple(game.view(seat) for seat in range(3)),
-        game.phase, game.to_act, game.hand.number if game.hand else None,
-        tuple(game.legal_bids()), game.legal_cards_mask(),
+        game.phase,
+        game.to_act,
+        game.hand.number if game.hand else None,
+        tuple(game.legal_bids()),
+        game.legal_cards_mask(),
         None if state is None else (state.legal_mask(), state.winning(), tuple(state.tricks())),
-        game.totals(), game.firsts(), game.winners(),
+        game.totals(),
+        game.firsts(),
+        game.winners(),
     )
 
 
@@ -247,4 +252,3 @@ with one at the end."""
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-

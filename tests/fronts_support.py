@@ -38,8 +38,11 @@ class Host:
 
     def start(self) -> str:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stepping_stones", "host", "--port", str(self.port), "--data-dir",
-             str(self.folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "stepping_stones", "host", "--port", str(self.port), "--data-dir", str(self.folder)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert self.proc.stdout is not None and self.proc.stderr is not None
         line = self.proc.stdout.readline()  # printed once the port is bound: the wait is on that event
         assert line.startswith("Stepping Stones table server at http://127.0.0.1:"), line + self.proc.stderr.read()
@@ -78,8 +81,21 @@ class Plain:
     async def start(cls, url: str, code: str, home: Path, name: str, answer: Answer) -> Plain:
         env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "stepping_stones", "join", code, "--server", url, "--name", name, "--plain",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "join",
+            code,
+            "--server",
+            url,
+            "--name",
+            name,
+            "--plain",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
         return cls(proc, answer)
 
     def expect(self, holds: Callable[[str], bool]) -> asyncio.Future[str]:
@@ -104,7 +120,7 @@ class Plain:
                     future.set_result(line)
                     self.waiters.remove((holds, future))
             if line.startswith("legal: "):
-                answer = self.answer(line[len("legal: "):].split(", "))
+                answer = self.answer(line[len("legal: ") :].split(", "))
                 if answer is not None:
                     await self.type(answer)
         err = (await self.proc.stderr.read()).decode()
@@ -222,7 +238,7 @@ async def three_fronts(folder: Path, host: Host, *, kill_at: str, whole: bool) -
         def tape(state: Any) -> None:
             new = min(state.told - told[0], len(state.log))
             told[0] = state.told
-            for event in state.log[len(state.log) - new:] if new > 0 else ():
+            for event in state.log[len(state.log) - new :] if new > 0 else ():
                 events.append(event.text)
                 if event.text.startswith("Back at the table"):
                     after_back["app"] = False
@@ -244,7 +260,7 @@ async def three_fronts(folder: Path, host: Host, *, kill_at: str, whole: bool) -
         await bot.close()
     records = []
     if plain.lines and plain.lines[-1].startswith("record: "):
-        records.append(Path(plain.lines[-1][len("record: "):]))
+        records.append(Path(plain.lines[-1][len("record: ") :]))
     home = Path(os.environ["STEPPING_STONES_HOME"])
     records += sorted((home / "data" / "games").glob("online-*.json"))
     records += sorted((host.folder / "games").glob("table-*[0-9a-f].json"))

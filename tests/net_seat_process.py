@@ -18,8 +18,11 @@ from stepping_stones.net.protocol import StateMessage
 
 def _say(state: StateMessage) -> None:
     view = state.view
-    line = {"seq": state.seq, "hand": view.hand_number, "phase": view.phase, "plays": view.plays,
-            "own": view.own_cards} if view is not None else {"seq": state.seq, "hand": 0}
+    line = (
+        {"seq": state.seq, "hand": view.hand_number, "phase": view.phase, "plays": view.plays, "own": view.own_cards}
+        if view is not None
+        else {"seq": state.seq, "hand": 0}
+    )
     print(json.dumps(line), flush=True)
 
 

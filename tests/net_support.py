@@ -41,8 +41,14 @@ class Clock:
 
 
 @asynccontextmanager
-async def running(folder: Path, *, clock: Callable[[], float] | None = None, limits: Limits | None = None,
-                  timeout: float = 120.0, **more: Any) -> AsyncIterator[tuple[TableServer, str]]:
+async def running(
+    folder: Path,
+    *,
+    clock: Callable[[], float] | None = None,
+    limits: Limits | None = None,
+    timeout: float = 120.0,
+    **more: Any,
+) -> AsyncIterator[tuple[TableServer, str]]:
     """A server on a free port; ``more`` goes to ``TableServer`` (``wall_clock``, ``expire_after``)."""
     err = io.StringIO()
     kwargs: dict[str, Any] = {"clock": clock, **more} if clock is not None else more
@@ -66,8 +72,7 @@ async def next_state(client: SeatClient, until: Callable[[StateMessage], bool] =
 T = TypeVar("T")
 
 
-async def three_bots(url: str, code: str, play: Callable[[SeatClient, Random], Awaitable[T]],
-                     **client: Any) -> list[T]:
+async def three_bots(url: str, code: str, play: Callable[[SeatClient, Random], Awaitable[T]], **client: Any) -> list[T]:
     """Three bots take the table's seats and ``play`` it to the end (``Random(i)`` for the i-th);
     what each ``play`` returned.  ``client`` goes to each ``SeatClient``."""
     clients = [SeatClient(url, code=code, name=f"Bot {i}", **client) for i in range(3)]

@@ -60,7 +60,7 @@ def places(values, win):
     for v in values:
         better = sum(1 for w in values if (w > v if win else w < v))
         same = sum(1 for w in values if w == v)
-        out.append(sum(pts[better:better + same]) // same)
+        out.append(sum(pts[better : better + same]) // same)
     return out
 
 
@@ -164,10 +164,19 @@ def replay(data):
             old = sheet[cid][p]
             if old is None or (count > old if cid in WIN else count < old):
                 sheet[cid][p] = count
-        out_hands.append({
-            "declarer": p, "contract": cid, "ranking": rk, "trump": trump, "redo": redo,
-            "puddle": puddle, "forehand": forehand, "trick_winners": winners, "count": count,
-        })
+        out_hands.append(
+            {
+                "declarer": p,
+                "contract": cid,
+                "ranking": rk,
+                "trump": trump,
+                "redo": redo,
+                "puddle": puddle,
+                "forehand": forehand,
+                "trick_winners": winners,
+                "count": count,
+            }
+        )
         if count is None:
             if hn != len(data["hands"]):
                 raise Illegal(hn + 1, "bid 1")
@@ -200,6 +209,11 @@ def replay(data):
         most = max(firsts[s] for s in tied)
         winners_ = [s for s in tied if firsts[s] == most]
     return {
-        "complete": complete, "hands": out_hands, "sheet": sheet, "points": points,
-        "totals": totals, "firsts": firsts, "winners": winners_,
+        "complete": complete,
+        "hands": out_hands,
+        "sheet": sheet,
+        "points": points,
+        "totals": totals,
+        "firsts": firsts,
+        "winners": winners_,
     }

@@ -29,8 +29,9 @@ def test_decisions_are_cpu_and_wall_milliseconds_of_each_level_asked():
     result = decisions(games=2, seed=3, levels=["random", "heuristic"])
     cpu_ms, wall_ms = round(StepClock.CPU * 1e3, 3), round(StepClock.WALL * 1e3, 3)
     assert result.cpu_ms == {level: {"p50": cpu_ms, "p95": cpu_ms, "max": cpu_ms} for level in ("random", "heuristic")}
-    assert result.wall_ms == {level: {"p50": wall_ms, "p95": wall_ms, "max": wall_ms}
-                              for level in ("random", "heuristic")}
+    assert result.wall_ms == {
+        level: {"p50": wall_ms, "p95": wall_ms, "max": wall_ms} for level in ("random", "heuristic")
+    }
     assert result.sets == {"random": ["advanced", "standard"], "heuristic": ["advanced", "standard"]}
 
 

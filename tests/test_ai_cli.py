@@ -16,9 +16,23 @@ def run_json(capsys, *argv: str) -> dict:
 
 
 def test_simulate_json_and_records(capsys, tmp_path):
-    out = run_json(capsys, "simulate", "--games", "2", "--seats", "heuristic,random,heuristic",
-                   "--set", "advanced", "--short", "--redo", "--seed", "4", "--json",
-                   "--records", str(tmp_path))
+    out = run_json(
+        capsys,
+        "simulate",
+        "--games",
+        "2",
+        "--seats",
+        "heuristic,random,heuristic",
+        "--set",
+        "advanced",
+        "--short",
+        "--redo",
+        "--seed",
+        "4",
+        "--json",
+        "--records",
+        str(tmp_path),
+    )
     assert out["games"] == 2 and out["seats"] == ["heuristic", "random", "heuristic"]
     assert abs(sum(out["win_rate"]) - 1) < 1e-6
     assert abs(sum(out["mean_points"]) - 9) < 1e-6  # three contracts, 3 points each
@@ -56,8 +70,7 @@ def test_simulate_refuses_bad_arguments(capsys, bad):
 
 
 def test_tournament_json(capsys):
-    argv = ("tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1",
-            "--seed", "3", "--json")
+    argv = ("tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1", "--seed", "3", "--json")
     out = run_json(capsys, *argv)
     for key in ("games", "win_rate", "mean_points", "ci95", "baseline_mean_points", "per_contract"):
         assert key in out
@@ -73,10 +86,30 @@ def test_tournament_json(capsys):
 
 
 def test_tournament_defence_table(capsys):
-    out = run_json(capsys, "tournament", "--candidate", "heuristic", "--baseline", "random",
-                   "--deals", "1", "--seed", "2", "--defence", "1", "--json")
-    assert set(out["defence"]) == {"win-no-trump", "win-pick-trump", "lose-no-trump", "lose-pick-trump",
-                                   "win-last-6", "may-trump", "must-beat"}
+    out = run_json(
+        capsys,
+        "tournament",
+        "--candidate",
+        "heuristic",
+        "--baseline",
+        "random",
+        "--deals",
+        "1",
+        "--seed",
+        "2",
+        "--defence",
+        "1",
+        "--json",
+    )
+    assert set(out["defence"]) == {
+        "win-no-trump",
+        "win-pick-trump",
+        "lose-no-trump",
+        "lose-pick-trump",
+        "win-last-6",
+        "may-trump",
+        "must-beat",
+    }
     row = out["defence"]["must-beat"]
     assert 0 <= row["declarer_vs_candidate_defenders"] <= 12
 
@@ -84,12 +117,27 @@ def test_tournament_defence_table(capsys):
 # --- counts of any size: refused past the bound, lazy below it, progress shown -----------
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--games", "1000000000000", "--seats", "random,random,random", "--seed", "1"],
-    ["tournament", "--deals", "1000000000000", "--candidate", "random", "--baseline", "heuristic", "--seed", "1"],
-    ["tournament", "--deals", "1", "--defence", "1000001", "--candidate", "random", "--baseline", "heuristic",
-     "--seed", "1", "--json"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "1000000000000", "--seats", "random,random,random", "--seed", "1"],
+        ["tournament", "--deals", "1000000000000", "--candidate", "random", "--baseline", "heuristic", "--seed", "1"],
+        [
+            "tournament",
+            "--deals",
+            "1",
+            "--defence",
+            "1000001",
+            "--candidate",
+            "random",
+            "--baseline",
+            "heuristic",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    ],
+)
 def test_counts_past_the_bound_are_refused_in_one_line(capsys, argv):
     assert main(argv) == 2
     out, err = capsys.readouterr()

@@ -49,8 +49,13 @@ def test_features_read_the_hand_under_the_ranking():
             mirrored |= 1 << (c // 9 * 9 + 8 - c % 9)
     assert features(hand, 9, 2) == features(mirrored, 1, 2)
     no_trump = features(hand, 9, None)
-    assert (no_trump.trumps, no_trump.trump_tops, no_trump.trump_lows, no_trump.trump_strength,
-            no_trump.short_with_trumps) == (0.0,) * 5
+    assert (
+        no_trump.trumps,
+        no_trump.trump_tops,
+        no_trump.trump_lows,
+        no_trump.trump_strength,
+        no_trump.short_with_trumps,
+    ) == (0.0,) * 5
     assert isinstance(no_trump, Features)
 
 
@@ -58,7 +63,7 @@ def test_estimates_stay_within_the_counted_tricks():
     for seed in range(20):
         hand = deal(random.Random(seed))[1]
         for contract in CONTRACTS.values():
-            for trump in (range(4) if contract.picks_trump else (None,)):
+            for trump in range(4) if contract.picks_trump else (None,):
                 value = estimate(contract, hand, 9, trump)
                 assert 0 <= value <= 13 - contract.first_counted
 
@@ -85,6 +90,7 @@ def test_calibrate_can_have_an_expert_declare():
     fitted = fit_rows([(rows * 20, ys * 20)] * len(CONTRACTS), 20, "s", 2, declarer="expert")
     assert fitted.meta["command"] == "calibrate --hands 20 --seed s --samples 2 --declarer expert"
     assert fit_rows([(rows * 20, ys * 20)] * len(CONTRACTS), 20, "s", 2).meta["command"] == (
-        "calibrate --hands 20 --seed s --samples 2")
+        "calibrate --hands 20 --seed s --samples 2"
+    )
     with pytest.raises(ValueError, match="declarer"):
         fit(1, "s", declarer="cheat")

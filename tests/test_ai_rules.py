@@ -91,8 +91,9 @@ class Checked:
         return card
 
 
-@pytest.mark.parametrize("rules", MODES,
-                         ids=lambda r: f"{r.contract_set}-short{int(r.short_game)}-redo{int(r.redo_tokens)}")
+@pytest.mark.parametrize(
+    "rules", MODES, ids=lambda r: f"{r.contract_set}-short{int(r.short_game)}-redo{int(r.redo_tokens)}"
+)
 @pytest.mark.parametrize("seats", [("heuristic", "heuristic", "heuristic"), ("heuristic", "random", "heuristic")])
 def test_whole_games_with_only_legal_actions(rules, seats):
     for number in range(2):
@@ -141,8 +142,7 @@ def _regroup(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), contract_set=st.sampled_from(["standard", "advanced"]),
-       depth=st.integers(0, 34))
+@given(seed=st.integers(0, 2**32 - 1), contract_set=st.sampled_from(["standard", "advanced"]), depth=st.integers(0, 34))
 def test_choice_does_not_depend_on_hidden_cards(seed, contract_set, depth):
     seeds = Seeds(f"hidden-cards:{seed}")
     game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
@@ -179,7 +179,7 @@ def test_bid_does_not_depend_on_hidden_cards(seed, redo):
     deal = [0, 0, 0]
     deal[seat] = mine
     for i, s in enumerate(s for s in range(3) if s != seat):
-        for c in rest[12 * i:12 * i + 12]:
+        for c in rest[12 * i : 12 * i + 12]:
             deal[s] |= 1 << c
     other = Game(rules, game.players, game.first_forehand)
     for past in game.log[:-1]:
@@ -222,20 +222,23 @@ def test_the_whole_hand_search_does_not_read_hidden_cards(contract_set, depth):
     seed = 7 + depth
     seeds = Seeds(f"hidden-whole-hand:{contract_set}:{depth}:1")
     game = Game(Rules(contract_set), first_forehand=seeds.first_forehand())
-    drive(game, [make_ai("heuristic")] * 3, seeds,
-          stop=lambda g: g.phase is Phase.PLAY and len(g.log[-1].plays) == depth)
+    drive(
+        game, [make_ai("heuristic")] * 3, seeds, stop=lambda g: g.phase is Phase.PLAY and len(g.log[-1].plays) == depth
+    )
     seat = game.to_act
     other = _regroup(game, seat, random.Random(seed + 1))
     assert other.hand.deal != game.hand.deal and other.view(seat) == game.view(seat)
     # Three layouts, each solved to the end of the hand unless that takes over 300,000 positions
     # (in a Lose contract too, where the expert as it plays searches only the current trick
     # until six tricks are left: that search is checked below).
-    expert = ExpertAI(layouts=3, node_budget=1, hard_limit=10**9, layout_limit=300_000, min_exact=1,
-                      lose_exact_tricks=12)
+    expert = ExpertAI(
+        layouts=3, node_budget=1, hard_limit=10**9, layout_limit=300_000, min_exact=1, lose_exact_tricks=12
+    )
     a = expert.reckon_card(game.view(seat), random.Random(seed))
     b = expert.reckon_card(other.view(seat), random.Random(seed))
     assert a.exact and a.nodes > 0
     assert a == b
     played = ExpertAI(layouts=6)
     assert played.reckon_card(game.view(seat), random.Random(seed)) == played.reckon_card(
-        other.view(seat), random.Random(seed))
+        other.view(seat), random.Random(seed)
+    )

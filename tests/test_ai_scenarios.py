@@ -128,75 +128,175 @@ class CardScenario(NamedTuple):
 
 CARD_SCENARIOS = {
     "win NT: defender does not overtake the other defender's winning card": CardScenario(
-        seat=0, hand="K8 K2 C1 C2 C3 L1 L2 L3 B1 B2 B3 B4", declarer=1, bid="win-no-trump 9", plays="K3 K9",
-        must="K2", must_not="K8"),
+        seat=0,
+        hand="K8 K2 C1 C2 C3 L1 L2 L3 B1 B2 B3 B4",
+        declarer=1,
+        bid="win-no-trump 9",
+        plays="K3 K9",
+        must="K2",
+        must_not="K8",
+    ),
     "win NT, 1 high: the 1 is the boss card": CardScenario(
-        seat=0, hand="C1 C9 K5 K6 K7 L5 L6 L7 B5 B6 B7 B8", declarer=1, bid="win-no-trump 1", plays="C5 C7",
-        must="C1", must_not="C9"),
+        seat=0,
+        hand="C1 C9 K5 K6 K7 L5 L6 L7 B5 B6 B7 B8",
+        declarer=1,
+        bid="win-no-trump 1",
+        plays="C5 C7",
+        must="C1",
+        must_not="C9",
+    ),
     "win NT, 1 high: the declarer leads its boss 1": CardScenario(
-        seat=0, hand="C1 C9 K5 K6 K7 L5 L6 L7 B5 B6 B7 B8", declarer=0, bid="win-no-trump 1", plays="",
-        must="C1"),
+        seat=0, hand="C1 C9 K5 K6 K7 L5 L6 L7 B5 B6 B7 B8", declarer=0, bid="win-no-trump 1", plays="", must="C1"
+    ),
     "win NT: the declarer wins with its cheapest winning card": CardScenario(
-        seat=0, hand="C2 K9 K7 K2 L1 L2 L3 L4 B1 B2 B3 B4", declarer=0, bid="win-no-trump 9",
-        plays="C2 C9 C3 K6 K4", must="K7"),
+        seat=0,
+        hand="C2 K9 K7 K2 L1 L2 L3 L4 B1 B2 B3 B4",
+        declarer=0,
+        bid="win-no-trump 9",
+        plays="C2 C9 C3 K6 K4",
+        must="K7",
+    ),
     "win NT: the declarer who cannot win keeps its higher cards": CardScenario(
-        seat=0, hand="C2 K5 K3 K2 L1 L2 L3 L4 B1 B2 B3 B4", declarer=0, bid="win-no-trump 9",
-        plays="C2 C9 C3 K6 K4", must="K2"),
+        seat=0,
+        hand="C2 K5 K3 K2 L1 L2 L3 L4 B1 B2 B3 B4",
+        declarer=0,
+        bid="win-no-trump 9",
+        plays="C2 C9 C3 K6 K4",
+        must="K2",
+    ),
     "win NT: second-hand defender takes the declarer's card, the partner cannot overtake it": CardScenario(
-        seat=0, hand="K6 K2 C1 C2 C3 L1 L2 L3 B1 B2 B3 B4", declarer=2, bid="win-no-trump 9", plays="K5",
-        must="K6"),
+        seat=0, hand="K6 K2 C1 C2 C3 L1 L2 L3 B1 B2 B3 B4", declarer=2, bid="win-no-trump 9", plays="K5", must="K6"
+    ),
     "win NT: second-hand defender ducks under the partner's boss": CardScenario(
-        seat=0, hand="K8 K2 C1 C3 C4 L1 L2 L3 B1 B2 B3 B4", declarer=1, bid="win-no-trump 9",
-        plays="C2 C9 C3 K9", must="K2", must_not="K8"),
+        seat=0,
+        hand="K8 K2 C1 C3 C4 L1 L2 L3 B1 B2 B3 B4",
+        declarer=1,
+        bid="win-no-trump 9",
+        plays="C2 C9 C3 K9",
+        must="K2",
+        must_not="K8",
+    ),
     "lose NT: the declarer ducks with its highest card under the winner": CardScenario(
-        seat=0, hand="C2 K9 K7 K2 L1 L2 L3 L4 B1 B2 B3 B4", declarer=0, bid="lose-no-trump 9",
-        plays="C2 C9 C3 K5 K8", must="K7", must_not="K9"),
+        seat=0,
+        hand="C2 K9 K7 K2 L1 L2 L3 L4 B1 B2 B3 B4",
+        declarer=0,
+        bid="lose-no-trump 9",
+        plays="C2 C9 C3 K5 K8",
+        must="K7",
+        must_not="K9",
+    ),
     "lose NT: a declarer forced to win takes it with its highest card": CardScenario(
-        seat=0, hand="C2 K9 K8 L1 L2 L3 L4 B1 B2 B3 B4 B5", declarer=0, bid="lose-no-trump 9",
-        plays="C2 C9 C3 K5 K3", must="K9"),
+        seat=0,
+        hand="C2 K9 K8 L1 L2 L3 L4 B1 B2 B3 B4 B5",
+        declarer=0,
+        bid="lose-no-trump 9",
+        plays="C2 C9 C3 K5 K3",
+        must="K9",
+    ),
     "lose NT: the defender does not overtake the declarer, and sheds its highest card under it": CardScenario(
-        seat=0, hand="K8 K6 K5 C1 C2 C3 L1 L2 L3 B1 B2 B3", declarer=1, bid="lose-no-trump 9", plays="K7 K2",
-        must="K6", must_not="K8"),
+        seat=0,
+        hand="K8 K6 K5 C1 C2 C3 L1 L2 L3 B1 B2 B3",
+        declarer=1,
+        bid="lose-no-trump 9",
+        plays="K7 K2",
+        must="K6",
+        must_not="K8",
+    ),
     "lose NT: a void defender throws its most dangerous card": CardScenario(
-        seat=0, hand="C9 C8 C1 L5 L4 L3 L2 B6 B5 B4 B3 B2", declarer=1, bid="lose-no-trump 9", plays="K7 K2",
-        must="C9"),
+        seat=0, hand="C9 C8 C1 L5 L4 L3 L2 B6 B5 B4 B3 B2", declarer=1, bid="lose-no-trump 9", plays="K7 K2", must="C9"
+    ),
     "lose NT: the declarer never leads a top card": CardScenario(
-        seat=0, hand="C1 C3 C9 K9 K8 K7 L9 L8 L7 B9 B8 B7", declarer=0, bid="lose-no-trump 9", plays="",
-        must_not="C9 K9 K8 K7 L9 L8 L7 B9 B8 B7"),
+        seat=0,
+        hand="C1 C3 C9 K9 K8 K7 L9 L8 L7 B9 B8 B7",
+        declarer=0,
+        bid="lose-no-trump 9",
+        plays="",
+        must_not="C9 K9 K8 K7 L9 L8 L7 B9 B8 B7",
+    ),
     "win pick trump: a void defender ruffs the declarer's winner with its lowest trump": CardScenario(
-        seat=0, hand="C1 C2 C3 C4 L1 L2 L3 L4 B2 B5 B8 B9", declarer=1, bid="win-pick-trump 9 B",
-        plays="K9 K2", must="B2"),
+        seat=0,
+        hand="C1 C2 C3 C4 L1 L2 L3 L4 B2 B5 B8 B9",
+        declarer=1,
+        bid="win-pick-trump 9 B",
+        plays="K9 K2",
+        must="B2",
+    ),
     "win pick trump: the declarer overruffs as cheaply as it can": CardScenario(
-        seat=0, hand="C2 C4 C5 C6 L1 L2 L3 L4 L5 B9 B6 B2", declarer=0, bid="win-pick-trump 9 B",
-        plays="C2 C9 C3 K5 B4", must="B6", must_not="B9"),
+        seat=0,
+        hand="C2 C4 C5 C6 L1 L2 L3 L4 L5 B9 B6 B2",
+        declarer=0,
+        bid="win-pick-trump 9 B",
+        plays="C2 C9 C3 K5 B4",
+        must="B6",
+        must_not="B9",
+    ),
     "win pick trump: the declarer with long top trumps draws trumps first": CardScenario(
-        seat=0, hand="B9 B8 B7 B6 B5 B4 C9 C8 K9 K8 L2 L3", declarer=0, bid="win-pick-trump 9 B", plays="",
-        must_not="C9 C8 K9 K8 L2 L3"),
+        seat=0,
+        hand="B9 B8 B7 B6 B5 B4 C9 C8 K9 K8 L2 L3",
+        declarer=0,
+        bid="win-pick-trump 9 B",
+        plays="",
+        must_not="C9 C8 K9 K8 L2 L3",
+    ),
     "lose pick trump: the void declarer discards a side card, never a trump": CardScenario(
-        seat=0, hand="C1 L9 L8 L1 B1 B2 B3 C5 C6 C7 C8 L2", declarer=0, bid="lose-pick-trump 9 B",
-        plays="C1 C9 C2 K5 K7", must="L9", must_not="B1 B2 B3"),
+        seat=0,
+        hand="C1 L9 L8 L1 B1 B2 B3 C5 C6 C7 C8 L2",
+        declarer=0,
+        bid="lose-pick-trump 9 B",
+        plays="C1 C9 C2 K5 K7",
+        must="L9",
+        must_not="B1 B2 B3",
+    ),
     "lose pick trump, 1 high: the defender sheds its highest card that stays under the declarer": CardScenario(
-        seat=0, hand="K1 K2 K4 K6 C5 C6 C7 L5 L6 L7 B5 B6", declarer=1, bid="lose-pick-trump 1 C",
-        plays="K3 K8", must="K4", must_not="K1 K2"),
+        seat=0,
+        hand="K1 K2 K4 K6 C5 C6 C7 L5 L6 L7 B5 B6",
+        declarer=1,
+        bid="lose-pick-trump 1 C",
+        plays="K3 K8",
+        must="K4",
+        must_not="K1 K2",
+    ),
     "win last 6: before trick 7 the declarer saves its winners": CardScenario(
-        seat=0, hand="C2 K9 K6 K2 L1 L2 L3 L4 B1 B2 B3 B4", declarer=0, bid="win-last-6 9",
-        plays="C2 C9 C3 K5 K3", must="K2", must_not="K9 K6"),
+        seat=0,
+        hand="C2 K9 K6 K2 L1 L2 L3 L4 B1 B2 B3 B4",
+        declarer=0,
+        bid="win-last-6 9",
+        plays="C2 C9 C3 K5 K3",
+        must="K2",
+        must_not="K9 K6",
+    ),
     "win last 6: from trick 7 the declarer takes the trick, with its cheapest winner": CardScenario(
-        seat=0, hand="C7 C8 C9 K7 K8 K9 L1 L2 L3 B1 B2 B3", declarer=0, bid="win-last-6 9",
-        plays="L1 L4 L7 L8 L2 L5 L9 L3 L6 B7 B1 B4 B8 B2 B5 B9 B3 B6 C1", must="C7",
-        others={1: "C4 C5 C6 K4 K5 K6 L4 L5 L6 B4 B5 B6", 2: "C1 C2 C3 K1 K2 K3 L7 L8 L9 B7 B8 B9"}),
+        seat=0,
+        hand="C7 C8 C9 K7 K8 K9 L1 L2 L3 B1 B2 B3",
+        declarer=0,
+        bid="win-last-6 9",
+        plays="L1 L4 L7 L8 L2 L5 L9 L3 L6 B7 B1 B4 B8 B2 B5 B9 B3 B6 C1",
+        must="C7",
+        others={1: "C4 C5 C6 K4 K5 K6 L4 L5 L6 B4 B5 B6", 2: "C1 C2 C3 K1 K2 K3 L7 L8 L9 B7 B8 B9"},
+    ),
     "may trump: the declarer trumps in rather than follow with a loser": CardScenario(
-        seat=0, hand="C2 K1 K3 B5 B6 L1 L2 L3 L4 C4 C5 C6", declarer=0, bid="may-trump 9 B",
-        plays="C2 C9 C3 K8 K2", must="B5", must_not="K1 K3"),
+        seat=0,
+        hand="C2 K1 K3 B5 B6 L1 L2 L3 L4 C4 C5 C6",
+        declarer=0,
+        bid="may-trump 9 B",
+        plays="C2 C9 C3 K8 K2",
+        must="B5",
+        must_not="K1 K3",
+    ),
     "may trump: the defender trumps the declarer's winner though holding its suit": CardScenario(
-        seat=0, hand="K3 K4 B7 C1 C2 C3 L1 L2 L3 L4 C4 C5", declarer=1, bid="may-trump 9 B", plays="K5 K2",
-        must="B7"),
+        seat=0, hand="K3 K4 B7 C1 C2 C3 L1 L2 L3 L4 C4 C5", declarer=1, bid="may-trump 9 B", plays="K5 K2", must="B7"
+    ),
     "must beat: a declarer forced to beat takes the trick with its highest card": CardScenario(
-        seat=0, hand="C1 C6 C7 C8 C9 K6 K7 K8 K9 L1 L2 L3", declarer=0, bid="must-beat 9",
-        plays="C1 C5 C3 K5 K2", must="K9"),
+        seat=0,
+        hand="C1 C6 C7 C8 C9 K6 K7 K8 K9 L1 L2 L3",
+        declarer=0,
+        bid="must-beat 9",
+        plays="C1 C5 C3 K5 K2",
+        must="K9",
+    ),
     "must beat, 1 high: the declarer leads the card nobody can be forced under": CardScenario(
-        seat=0, hand="C9 C1 K1 K2 L1 L2 B1 B2 B3 K3 L3 C2", declarer=0, bid="must-beat 1", plays="",
-        must="C9"),
+        seat=0, hand="C9 C1 K1 K2 L1 L2 B1 B2 B3 K3 L3 C2", declarer=0, bid="must-beat 1", plays="", must="C9"
+    ),
 }
 
 
@@ -218,8 +318,7 @@ def test_card_scenario(name):
 
 def test_must_beat_follower_who_did_not_beat_holds_nothing_above():
     # Seat 1 leads K5 in Must Beat; seat 2 follows K3: it cannot hold K6-K9.
-    game = position(0, "C1 C2 C3 C4 L1 L2 L3 L4 B1 B2 B3 B4", 1, "must-beat 9", "K5 K3",
-                    {1: "K6 K7 K8 K9"})
+    game = position(0, "C1 C2 C3 C4 L1 L2 L3 L4 B1 B2 B3 B4", 1, "must-beat 9", "K5 K3", {1: "K6 K7 K8 K9"})
     know = Knowledge(game.view(0))
     assert know.cannot[2] & cards("K6 K7 K8 K9") == cards("K6 K7 K8 K9")
     assert know.cannot[1] == 0
@@ -292,8 +391,12 @@ def test_an_ordinary_hand_passes_early_in_the_game():
 
 
 def test_the_last_open_contract_is_declared_without_waiting_for_the_puddle():
-    sheet = {"win-no-trump": (5, 6, 7), "win-pick-trump": (6, 7, 8), "lose-pick-trump": (3, 2, 4),
-             "lose-no-trump": (None, 3, 3)}
+    sheet = {
+        "win-no-trump": (5, 6, 7),
+        "win-pick-trump": (6, 7, 8),
+        "lose-pick-trump": (3, 2, 4),
+        "lose-no-trump": (None, 3, 3),
+    }
     bid = bid_for(bidding_position("C5 C4 C6 K5 K4 K6 L5 L4 L6 B5 B6 B4", sheet=sheet))
     assert bid == declare("lose-no-trump", bid.ranking)
 

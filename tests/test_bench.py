@@ -17,8 +17,25 @@ def test_bench_json_reports_the_engine_figures(capsys, recorded_solves):
     """Every figure is what it says it is: with a clock that moves one step per reading, each
     one can be worked out exactly from the steps and the work done."""
     solves = recorded_solves
-    assert main(["bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
-                 "--decision-games", "2", "--solver-positions", "1"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--json",
+                "--hands",
+                "200",
+                "--repeats",
+                "1",
+                "--levels",
+                "random",
+                "--decision-games",
+                "2",
+                "--solver-positions",
+                "1",
+            ]
+        )
+        == 0
+    )
     facts = json.loads(capsys.readouterr().out)
     wall, cpu = StepClock.WALL, StepClock.CPU
     assert facts["hands"] == 200

@@ -41,12 +41,44 @@ def lowcard(tmp_path, monkeypatch) -> Path:
 
 
 def test_the_docs_example_bot_plays_simulate_and_tournament_by_module_and_factory(lowcard, capsys):
-    assert main(["simulate", "--games", "2", "--seats", "lowcard:LowCardBot,random,heuristic",
-                 "--seed", "bots-doc-1", "--short", "--json"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--seats",
+                "lowcard:LowCardBot,random,heuristic",
+                "--seed",
+                "bots-doc-1",
+                "--short",
+                "--json",
+            ]
+        )
+        == 0
+    )
     result = json.loads(capsys.readouterr().out)
     assert result["seats"] == ["lowcard:LowCardBot", "random", "heuristic"] and result["games"] == 2
-    assert main(["tournament", "--candidate", "lowcard:LowCardBot", "--baseline", "random", "--deals", "1",
-                 "--seed", "bots-doc-2", "--short", "--only", "one-vs-two", "--json"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "--candidate",
+                "lowcard:LowCardBot",
+                "--baseline",
+                "random",
+                "--deals",
+                "1",
+                "--seed",
+                "bots-doc-2",
+                "--short",
+                "--only",
+                "one-vs-two",
+                "--json",
+            ]
+        )
+        == 0
+    )
     result = json.loads(capsys.readouterr().out)
     assert result["candidate"] == "lowcard:LowCardBot" and result["games"] == 3 and result["two_vs_one"] is None
 
@@ -66,15 +98,32 @@ def test_an_installed_bot_is_a_level_by_its_entry_point_name(lowcard):
 
 def test_a_bot_that_cannot_be_loaded_or_is_no_agent_is_refused_in_one_line(lowcard):
     (lowcard / "notabot.py").write_text("class Nothing:\n    pass\n\ndef broken():\n    raise RuntimeError('no')\n")
-    for spec, words in [("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
-                        ("lowcard:Missing", "has no 'Missing'"),
-                        ("notabot:Nothing", "made a Nothing, not an Agent"),
-                        ("notabot:broken", "failed to start: RuntimeError: no")]:
+    for spec, words in [
+        ("nosuchmodule:Bot", "cannot import 'nosuchmodule'"),
+        ("lowcard:Missing", "has no 'Missing'"),
+        ("notabot:Nothing", "made a Nothing, not an Agent"),
+        ("notabot:broken", "failed to start: RuntimeError: no"),
+    ]:
         with pytest.raises((argparse.ArgumentTypeError, BotError), match=words):
             lab_level(spec)
             make_lab_ai(spec)
-    out = subprocess.run([sys.executable, "-m", "stepping_stones", "simulate", "--games", "1", "--seed", "x",
-                          "--seats", "nosuchmodule:Bot,random,random"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "simulate",
+            "--games",
+            "1",
+            "--seed",
+            "x",
+            "--seats",
+            "nosuchmodule:Bot,random,random",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "cannot import 'nosuchmodule' for the bot 'nosuchmodule:Bot'" in out.stderr
 
@@ -83,8 +132,17 @@ def test_table_bot_seats_the_docs_example_bot_at_a_networked_table(lowcard, tmp_
     async def scenario() -> int:
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(seats=("open", "random", "random")))
-            command = ["table", "bot", opened.code, "--server", url, "--level", "lowcard:LowCardBot",
-                       "--seed", "bots-table"]
+            command = [
+                "table",
+                "bot",
+                opened.code,
+                "--server",
+                url,
+                "--level",
+                "lowcard:LowCardBot",
+                "--seed",
+                "bots-table",
+            ]
             async with asyncio.timeout(WAIT):
                 return await asyncio.to_thread(main, command)
 

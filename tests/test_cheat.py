@@ -27,8 +27,12 @@ def mid_hand(seed: str, seat: int) -> Game:
 
     def there(g: Game) -> bool:
         state = g.state
-        return (g.phase is Phase.PLAY and state is not None and g.to_act == seat
-                and len(state.plays) // NUM_SEATS == TRICKS - TRICKS_LEFT)
+        return (
+            g.phase is Phase.PLAY
+            and state is not None
+            and g.to_act == seat
+            and len(state.plays) // NUM_SEATS == TRICKS - TRICKS_LEFT
+        )
 
     drive(game, [make_ai("heuristic")] * NUM_SEATS, seeds, stop=there)
     assert there(game), "the seed never reached the position"
@@ -47,8 +51,13 @@ def test_the_cheat_is_a_lab_seat_only():
 
 
 def test_play_refuses_the_cheat_in_one_line():
-    out = subprocess.run([sys.executable, "-m", "stepping_stones", "play", "--plain", "--levels", "cheat,heuristic"],
-                         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "stepping_stones", "play", "--plain", "--levels", "cheat,heuristic"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
     assert out.returncode == 2
     assert "'cheat' sees every hand: it plays only in tournament and simulate" in out.stderr
     assert "Traceback" not in out.stderr

@@ -25,9 +25,9 @@ def new_flow(seed: str, **setup) -> GameFlow:
 
 def my_turn_to_play(flow: GameFlow, tricks: int = 3):
     """Run until the person is to play, ``tricks`` tricks into the first hand."""
+
     def stop(flow, step):
-        return (isinstance(step, PersonTurn) and step.view.phase is Phase.PLAY
-                and len(step.view.trick_winners) >= tricks)
+        return isinstance(step, PersonTurn) and step.view.phase is Phase.PLAY and len(step.view.trick_winners) >= tricks
 
     return run_until(flow, stop)
 
@@ -47,7 +47,7 @@ def test_a_claim_that_holds_ends_the_hand_at_once_and_is_on_disk_before_the_call
     verdict = judge(state, Claim(0, sure(flow)))
     assert flow.claim(sure(flow)) is True
     assert hand.finished and hand.result == verdict.count
-    assert list(hand.plays[len(state.plays):]) == list(verdict.line)
+    assert list(hand.plays[len(state.plays) :]) == list(verdict.line)
     event = flow.state.log[-1]
     assert event.kind == "claim" and event.text.startswith("Claim accepted: ")
     assert flow.state.refusal is None
@@ -106,7 +106,7 @@ class Claimer(io.TextIOBase):
         if self.actions <= 0:
             return ""
         self.actions -= 1
-        return last[len("legal: "):].split(", ")[0] + "\n"
+        return last[len("legal: ") :].split(", ")[0] + "\n"
 
 
 def test_plain_mode_claims_with_words_and_numbers():

@@ -29,8 +29,9 @@ def test_the_app_claims_at_a_table_on_a_server(tmp_path, monkeypatch):
             opened = await open_table(url, new_table())
             bots = [SeatClient(url, code=opened.code, name=f"Bot {i}") for i in range(2)]
             await bots[0].join()
-            app = SteppingStonesApp(settings=Settings(pace="instant", colour="colour", trick_pause=False),
-                                    join=(url, opened.code, "Ann"))
+            app = SteppingStonesApp(
+                settings=Settings(pace="instant", colour="colour", trick_pause=False), join=(url, opened.code, "Ann")
+            )
             tasks = []
             try:
                 async with app.run_test(size=(120, 40)) as pilot:

@@ -38,12 +38,14 @@ def local_cluster(**options):
 
 pytestmark = pytest.mark.xdist_group("cluster")  # one process for these tests: they share the module's local cluster
 
+
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a local cluster: a scheduler and two worker processes (with nannies, which
     start a killed worker again, as ``dask worker`` does)."""
-    with local_cluster(n_workers=2, threads_per_worker=1, processes=True,
-                       worker_dashboard_address="127.0.0.1:0") as local:
+    with local_cluster(
+        n_workers=2, threads_per_worker=1, processes=True, worker_dashboard_address="127.0.0.1:0"
+    ) as local:
         yield local.scheduler_address
 
 
@@ -55,8 +57,9 @@ def test_tournament_on_a_cluster_equals_the_local_run(scheduler):
     here = tournament("random", "heuristic", 1, "cl-t", rules, defence=1, runner=in_process)
     calls = []
     with connect(scheduler) as cluster:
-        there = tournament("random", "heuristic", 1, "cl-t", rules, defence=1,
-                           progress=lambda: calls.append(1), runner=cluster.map)
+        there = tournament(
+            "random", "heuristic", 1, "cl-t", rules, defence=1, progress=lambda: calls.append(1), runner=cluster.map
+        )
     assert here.two_vs_one is not None and here.defence is not None
     assert there.to_json() == here.to_json()
     assert len(calls) == 1 + 7  # every deal set, then every defence hand, once each
@@ -66,8 +69,9 @@ def test_simulate_and_calibrate_on_a_cluster_equal_the_local_runs(scheduler, tmp
     rules = Rules("standard", short_game=True)
     here = simulate(["heuristic", "random", "random"], rules, 4, "cl-s", records=tmp_path / "here")
     with connect(scheduler) as cluster:
-        there = simulate(["heuristic", "random", "random"], rules, 4, "cl-s", records=tmp_path / "there",
-                         runner=cluster.map)
+        there = simulate(
+            ["heuristic", "random", "random"], rules, 4, "cl-s", records=tmp_path / "there", runner=cluster.map
+        )
         model_there = fit(2, "cl-c", samples=2, runner=cluster.map)
     assert {**json_data(there), "seconds": 0, "records": ""} == {**json_data(here), "seconds": 0, "records": ""}
     names = sorted(p.name for p in (tmp_path / "here").iterdir())
@@ -93,8 +97,9 @@ def test_a_worker_killed_mid_run_changes_nothing(scheduler):
                 os.kill(victim, signal.SIGKILL)  # a worker dies while the others' work is under way
             finished_after_the_kill.append(1)
 
-        there = tournament("heuristic", "random", deals, "cl-kill", rules, progress=progress, runner=cluster.map,
-                           sides=one)
+        there = tournament(
+            "heuristic", "random", deals, "cl-kill", rules, progress=progress, runner=cluster.map, sides=one
+        )
         assert victim not in cluster.client.run(os.getpid).values()
     assert len(finished_after_the_kill) == deals  # the progress saw every deal set once, no more
     assert there.to_json() == here.to_json()
@@ -115,9 +120,27 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_after_the_connect_timeo
     instead of waiting for a scheduler for ever; the subprocess' timeout is only a safety net."""
     assert 0 < cluster_module.CONNECT_TIMEOUT <= 30
     proc = subprocess.run(
-        [sys.executable, "-m", "stepping_stones", "tournament", "--candidate", "heuristic", "--baseline", "random",
-         "--deals", "2", "--seed", "1", "--cluster", "tcp://127.0.0.1:1", "--cluster-timeout", "0.5"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "tournament",
+            "--candidate",
+            "heuristic",
+            "--baseline",
+            "random",
+            "--deals",
+            "2",
+            "--seed",
+            "1",
+            "--cluster",
+            "tcp://127.0.0.1:1",
+            "--cluster-timeout",
+            "0.5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -136,16 +159,39 @@ def test_a_bad_cluster_timeout_is_refused_by_the_parser(value, capsys):
 
 def test_without_dask_cluster_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were not installed
-    code = main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1", "--seed", "1",
-                 "--cluster", "local"])
+    code = main(
+        [
+            "tournament",
+            "--candidate",
+            "heuristic",
+            "--baseline",
+            "random",
+            "--deals",
+            "1",
+            "--seed",
+            "1",
+            "--cluster",
+            "local",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert err.splitlines() == [f"tournament: {INSTALL_HINT}"]
     assert "pip install 'stepping-stones[cluster]'" in err
 
 
-@pytest.mark.parametrize("address", ["tcp://127.0.0.1", "127.0.0.1:8786", "tcp://127.0.0.1:0", "tcp://a b:1",
-                                     "tcp://127.0.0.1:99999", "locals", "tcp://host:80\x1b"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "tcp://127.0.0.1",
+        "127.0.0.1:8786",
+        "tcp://127.0.0.1:0",
+        "tcp://a b:1",
+        "tcp://127.0.0.1:99999",
+        "locals",
+        "tcp://host:80\x1b",
+    ],
+)
 def test_a_bad_address_is_refused_by_the_parser(address, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["calibrate", "--cluster", address])
@@ -182,18 +228,22 @@ def test_a_failing_unit_of_work_is_one_line(scheduler):
 def test_without_cluster_dask_is_never_imported():
     """A whole command without ``--cluster``, through its work runner and the local pool; the
     smallest tournament does (one deal set, one side, the short game)."""
-    code = ("import sys; from stepping_stones.cli import main; "
-            "main(['tournament', '--candidate', 'heuristic', '--baseline', 'random', '--deals', '1', '--seed', '1', "
-            "'--only', 'one-vs-two', '--short', '--json']); print('distributed' in sys.modules, 'dask' in sys.modules)")
+    code = (
+        "import sys; from stepping_stones.cli import main; "
+        "main(['tournament', '--candidate', 'heuristic', '--baseline', 'random', '--deals', '1', '--seed', '1', "
+        "'--only', 'one-vs-two', '--short', '--json']); print('distributed' in sys.modules, 'dask' in sys.modules)"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert proc.stdout.splitlines()[-1] == "False False"
 
 
 def test_no_worker_is_one_line(monkeypatch):
     monkeypatch.setattr(cluster_module, "WORKER_TIMEOUT", 0.5)
-    with (local_cluster(n_workers=0) as empty,
-          pytest.raises(ClusterError, match="no worker joined") as err,
-          connect(empty.scheduler_address)):
+    with (
+        local_cluster(n_workers=0) as empty,
+        pytest.raises(ClusterError, match="no worker joined") as err,
+        connect(empty.scheduler_address),
+    ):
         pass
     assert "\n" not in str(err.value)
 

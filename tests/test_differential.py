@@ -49,8 +49,7 @@ def reference_outcome(data: dict):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(ALL_RULES),
-       cut=st.one_of(st.none(), st.integers(0, 700)))
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(ALL_RULES), cut=st.one_of(st.none(), st.integers(0, 700)))
 def test_legal_games_agree_with_the_reference(seed, rules, cut):
     game = random_game(seed, rules, stop_after=cut)
     data = json.loads(record_json(record_from_game(game)))

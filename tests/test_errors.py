@@ -19,7 +19,6 @@ CONTROL_FLOW = {
 """Exceptions that are not refusals, by name, and why they stay apart from the root."""
 
 
-
 def exception_classes() -> dict[str, type[BaseException]]:
     """Every exception class defined in the package, by name (``__main__`` would start the app)."""
     found: dict[str, type[BaseException]] = {}
@@ -36,8 +35,18 @@ def exception_classes() -> dict[str, type[BaseException]]:
 
 def test_every_refusal_of_the_package_derives_from_the_one_root():
     classes = exception_classes()
-    assert {"RecordError", "FileProblem", "LibraryError", "ClusterError", "NothingToHint", "BadMessage", "TableError",
-            "ProtocolError", "DoorError", "Refused"} <= set(classes)
+    assert {
+        "RecordError",
+        "FileProblem",
+        "LibraryError",
+        "ClusterError",
+        "NothingToHint",
+        "BadMessage",
+        "TableError",
+        "ProtocolError",
+        "DoorError",
+        "Refused",
+    } <= set(classes)
     apart = {name for name, cls in classes.items() if not issubclass(cls, SteppingStonesError)}
     assert apart == set(CONTROL_FLOW)  # a new one derives from the root, or says here why not
 

@@ -44,8 +44,9 @@ MIN_LAYOUTS = DEFAULT_PARAMS.min_layouts
 TRICK_WEIGHT = DEFAULT_PARAMS.trick_weight
 
 
-@pytest.mark.parametrize("rules", [Rules("standard"), Rules("advanced", redo_tokens=True)],
-                         ids=["standard", "advanced-redo"])
+@pytest.mark.parametrize(
+    "rules", [Rules("standard"), Rules("advanced", redo_tokens=True)], ids=["standard", "advanced-redo"]
+)
 def test_choices_are_legal_and_reproducible(rules):
     expert = ExpertAI()
     for actions in (0, 2, 7, 25, 60, 110, 170):
@@ -67,11 +68,14 @@ def test_a_lose_no_trump_discard():
     """Lose Tricks (No Trump), 9 high; the declarer (seat 0) holds K6 B1 B5, is out of Stone
     Lanterns and must discard on L3-L4.  Keeping K6 lets a defender lead a low Koi and force a
     trick on it; discarding it keeps both Bridges as exits.  The expert discards K6."""
-    deal = [mask_of(parse_card(t) for t in hand.split()) for hand in (
-        "C1 C3 C7 K5 K6 K9 L2 L5 B1 B2 B5 B6",
-        "C2 C4 C5 C8 C9 K2 K7 K8 L3 L8 B7 B9",
-        "C6 K1 K3 K4 L1 L4 L6 L7 L9 B3 B4 B8",
-    )]
+    deal = [
+        mask_of(parse_card(t) for t in hand.split())
+        for hand in (
+            "C1 C3 C7 K5 K6 K9 L2 L5 B1 B2 B5 B6",
+            "C2 C4 C5 C8 C9 K2 K7 K8 L3 L8 B7 B9",
+            "C6 K1 K3 K4 L1 L4 L6 L7 L9 B3 B4 B8",
+        )
+    ]
     game = Game(Rules("standard"), first_forehand=0)
     game.start_hand((deal[0], deal[1], deal[2]))
     game.bid(parse_bid("lose-no-trump 9"))
@@ -202,11 +206,16 @@ def test_coming_hands_are_valued_for_all_contracts_at_once():
 
 def test_bidding_evidence_weighs_a_declarers_hand():
     game = Game(Rules("standard"), first_forehand=0)
-    game.start_hand(tuple(mask_of(parse_card(t) for t in hand.split()) for hand in (
-        "C9 C8 C7 C6 K9 K8 K7 L9 L8 B9 B8 B7",
-        "C1 C2 C3 C4 K1 K2 K3 L1 L2 L3 B1 B2",
-        "C5 K4 K5 K6 L4 L5 L6 L7 B3 B4 B5 B6",
-    )))
+    game.start_hand(
+        tuple(
+            mask_of(parse_card(t) for t in hand.split())
+            for hand in (
+                "C9 C8 C7 C6 K9 K8 K7 L9 L8 B9 B8 B7",
+                "C1 C2 C3 C4 K1 K2 K3 L1 L2 L3 B1 B2",
+                "C5 K4 K5 K6 L4 L5 L6 L7 B3 B4 B5 B6",
+            )
+        )
+    )
     game.bid(parse_bid("win-no-trump 9"))
     evidence = BiddingEvidence(game.view(1))
     assert evidence.informative
@@ -324,9 +333,13 @@ def test_the_experts_settings_are_one_object_and_tuning_it_changes_nothing_globa
     assert ExpertParams() == DEFAULT_PARAMS and ExpertAI().layouts == DEFAULT_PARAMS.layouts
     expert = ExpertAI(params=tuned)
     assert expert.layouts == 3 and expert.lose_lookahead == expert.lookahead
-    for bad, message in [("nothing", "not name=value"), ("no_such=1", "no setting 'no_such'"),
-                         ("layouts=many", "not a JSON value"), ("layouts=2.5", "layouts: '2.5' is not a whole number"),
-                         ("own_model=3", "is not a string")]:
+    for bad, message in [
+        ("nothing", "not name=value"),
+        ("no_such=1", "no setting 'no_such'"),
+        ("layouts=many", "not a JSON value"),
+        ("layouts=2.5", "layouts: '2.5' is not a whole number"),
+        ("own_model=3", "is not a string"),
+    ]:
         with pytest.raises(ValueError, match=message):
             DEFAULT_PARAMS.with_settings([bad])
     # A margin of 100 points makes waiting better than any declaration; the default expert

@@ -69,8 +69,15 @@ def test_events_tell_the_game_in_sentences_with_the_person_as_you():
 def test_undo_takes_back_the_persons_card_and_the_ai_moves_after_it():
     flow = new_flow(seed="undo")
     # Play until the person has just played a card that is not the last of its trick.
-    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                     and len(s.view.plays) % 3 == 0 and len(s.view.plays) < 30)
+    step = run_until(
+        flow,
+        lambda f, s: (
+            isinstance(s, PersonTurn)
+            and s.view.phase is Phase.PLAY
+            and len(s.view.plays) % 3 == 0
+            and len(s.view.plays) < 30
+        ),
+    )
     before = flow.game.log[-1].plays
     card = min(c for c in range(36) if step.view.legal_cards >> c & 1)
     flow.play(card)
@@ -96,16 +103,25 @@ def test_undo_takes_back_in_place_to_exactly_the_game_before_the_persons_move():
     flow = new_flow(seed="undo-exact", contract_set="advanced", redo_tokens=True)
     game = flow.game  # whoever holds the game sees the undo
     for phase in (Phase.PLAY, Phase.BIDDING):
-        step = run_until(flow, lambda f, s, phase=phase: isinstance(s, PersonTurn) and s.view.phase is phase
-                         and not s.view.in_puddle and len(s.view.plays) % 3 == 0 and len(s.view.plays) < 30)
+        step = run_until(
+            flow,
+            lambda f, s, phase=phase: (
+                isinstance(s, PersonTurn)
+                and s.view.phase is phase
+                and not s.view.in_puddle
+                and len(s.view.plays) % 3 == 0
+                and len(s.view.plays) < 30
+            ),
+        )
         before = game_snapshot(game)
         if phase is Phase.PLAY:
             flow.play(min(c for c in range(36) if step.view.legal_cards >> c & 1))
         else:
             flow.bid(PASS)
         # The computer players answer until the trick is full, or the bidding is over.
-        while (isinstance(step := flow.next_step(), AiTurn)
-               and (game.phase is Phase.BIDDING or len(game.log[-1].plays) % 3)):
+        while isinstance(step := flow.next_step(), AiTurn) and (
+            game.phase is Phase.BIDDING or len(game.log[-1].plays) % 3
+        ):
             flow.ai_answered(step.request, step.request.answer())
         assert flow.undo()
         assert flow.game is game and game_snapshot(game) == before
@@ -126,8 +142,9 @@ def test_undo_is_gone_once_the_next_trick_has_started():
 
 def test_undo_of_a_bid():
     flow = new_flow(seed="undo-bid")
-    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.BIDDING
-                     and not s.view.in_puddle)
+    step = run_until(
+        flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.BIDDING and not s.view.in_puddle
+    )
     bids = len(step.view.bids)
     flow.bid(step.view.legal_bids[0])  # a pass
     assert flow.undo_point() == (bids, 0) or flow.game.log[-1].plays
@@ -140,9 +157,13 @@ def test_a_forced_last_card_plays_itself_unless_switched_off():
     for auto in (True, False):
         session = Session.new(Setup(levels=("random", "random"), seed="last"))
         flow = GameFlow(session, Settings(pace="instant", auto_last_card=auto, trick_pause=False))
-        step = run_until(flow, lambda f, s: (isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                         and s.view.own_cards.bit_count() == 1)
-                         or isinstance(s, HandSummary))
+        step = run_until(
+            flow,
+            lambda f, s: (
+                (isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY and s.view.own_cards.bit_count() == 1)
+                or isinstance(s, HandSummary)
+            ),
+        )
         if auto:
             assert isinstance(step, HandSummary)  # the person never had to play the last card
         else:
@@ -168,8 +189,12 @@ def test_pace_delays_and_the_pause_after_a_trick():
 
 def test_a_refused_card_is_told_to_the_person_in_the_second_person():
     flow = new_flow(seed="refuse")
-    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                     and s.view.legal_cards != s.view.own_cards)
+    step = run_until(
+        flow,
+        lambda f, s: (
+            isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY and s.view.legal_cards != s.view.own_cards
+        ),
+    )
     bad = min(c for c in range(36) if (step.view.own_cards & ~step.view.legal_cards) >> c & 1)
     with pytest.raises(IllegalCardError) as refused:
         flow.play(bad)
@@ -191,24 +216,42 @@ def test_trick_reasons_in_players_words():
     teller = Teller(("Ann", "Hana", "Kenji"), you=0)
     c = parse_card
     win_pt = CONTRACTS["win-pick-trump"]
-    assert teller.trick_reason(Trick(1, 0, ((0, c("K4")), (1, c("B4")), (2, c("K9"))), 1, True),
-                               win_pt, 9, 3) == "B4 wins: it is trump"
-    assert teller.trick_reason(Trick(1, 0, ((0, c("C6")), (1, c("C2")), (2, c("K9"))), 1, True),
-                               CONTRACTS["lose-no-trump"], 1, None) == "1 high: C2 beats C6"
-    assert teller.trick_reason(Trick(1, 2, ((2, c("K8")), (0, c("C2")), (1, c("L9"))), 2, True),
-                               CONTRACTS["win-no-trump"], 9, None) == \
-        "K8 wins: the only Koi, the others could not follow"
-    assert teller.trick_reason(Trick(1, 0, ((0, c("K5")), (1, c("K7")), (2, c("K2"))), 1, True),
-                               CONTRACTS["must-beat"], 9, None) == \
-        "K7 wins: the highest Koi, over K5, K2; Hana had to beat K5"  # issue 35: not the reason alone
-    assert teller.trick_reason(Trick(1, 1, ((1, c("K5")), (2, c("K2")), (0, c("K7"))), 0, True),
-                               CONTRACTS["must-beat"], 9, None) == \
-        "K7 wins: the highest Koi, over K5, K2; you had to beat K5"
+    assert (
+        teller.trick_reason(Trick(1, 0, ((0, c("K4")), (1, c("B4")), (2, c("K9"))), 1, True), win_pt, 9, 3)
+        == "B4 wins: it is trump"
+    )
+    assert (
+        teller.trick_reason(
+            Trick(1, 0, ((0, c("C6")), (1, c("C2")), (2, c("K9"))), 1, True), CONTRACTS["lose-no-trump"], 1, None
+        )
+        == "1 high: C2 beats C6"
+    )
+    assert (
+        teller.trick_reason(
+            Trick(1, 2, ((2, c("K8")), (0, c("C2")), (1, c("L9"))), 2, True), CONTRACTS["win-no-trump"], 9, None
+        )
+        == "K8 wins: the only Koi, the others could not follow"
+    )
+    assert (
+        teller.trick_reason(
+            Trick(1, 0, ((0, c("K5")), (1, c("K7")), (2, c("K2"))), 1, True), CONTRACTS["must-beat"], 9, None
+        )
+        == "K7 wins: the highest Koi, over K5, K2; Hana had to beat K5"
+    )  # issue 35: not the reason alone
+    assert (
+        teller.trick_reason(
+            Trick(1, 1, ((1, c("K5")), (2, c("K2")), (0, c("K7"))), 0, True), CONTRACTS["must-beat"], 9, None
+        )
+        == "K7 wins: the highest Koi, over K5, K2; you had to beat K5"
+    )
 
 
 def test_long_names_stay_apart():
-    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
-             "Player With A Very Long Name Three")
+    names = (
+        "Player With A Very Long Name One",
+        "Player With A Very Long Name Two",
+        "Player With A Very Long Name Three",
+    )
     short = short_names(names, 10)
     assert len(set(short)) == 3 and all(len(n) <= 10 for n in short)
 
@@ -251,8 +294,15 @@ def cards_of_mask(mask: int) -> list[int]:
 
 def test_an_ai_answer_held_for_the_pace_is_dropped_after_an_undo():
     flow = new_flow(seed="held")
-    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                     and len(s.view.plays) % 3 == 0 and len(s.view.plays) < 30)
+    step = run_until(
+        flow,
+        lambda f, s: (
+            isinstance(s, PersonTurn)
+            and s.view.phase is Phase.PLAY
+            and len(s.view.plays) % 3 == 0
+            and len(s.view.plays) < 30
+        ),
+    )
     flow.play(min(cards_of_mask(step.view.legal_cards)))
     step = flow.next_step()
     assert isinstance(step, AiTurn)
@@ -280,8 +330,10 @@ def test_a_hint_is_asked_for_worked_out_elsewhere_and_taken_only_for_its_positio
     step = run_until(flow, lambda f, s: isinstance(s, AiTurn))
     assert flow.ask_hint() is None and flow.state.refusal == HINT_OUT_OF_TURN
     flow.ai_answered(step.request, step.request.answer())
-    step = run_until(flow, lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY
-                     and s.view.legal_cards.bit_count() > 1)
+    step = run_until(
+        flow,
+        lambda f, s: isinstance(s, PersonTurn) and s.view.phase is Phase.PLAY and s.view.legal_cards.bit_count() > 1,
+    )
     request = flow.ask_hint()
     assert request is not None and flow.state.message == HINT_WORKING and flow.state.refusal is None
     assert flow.ask_hint() is None  # one on its way already
@@ -302,8 +354,10 @@ def test_a_hint_is_asked_for_worked_out_elsewhere_and_taken_only_for_its_positio
     assert flow.state.hint is None and flow.state.message is None
 
 
-@pytest.mark.parametrize(("pace", "only_card", "plays_itself"), [
-    ("instant", "pace", True), ("slow", "pace", False), ("slow", "on", True), ("instant", "off", False)])
+@pytest.mark.parametrize(
+    ("pace", "only_card", "plays_itself"),
+    [("instant", "pace", True), ("slow", "pace", False), ("slow", "on", True), ("instant", "off", False)],
+)
 def test_the_only_legal_card_plays_itself_mid_hand_as_the_setting_says(pace, only_card, plays_itself):
     """Issue 35, item 11: by default at instant pace, not at slow."""
     session = Session.new(Setup(levels=("random", "random"), seed="only-card"))

@@ -65,11 +65,14 @@ def test_a_bid_hint_speaks_of_the_hand_and_of_waiting():
 
 def test_a_card_hint_says_when_the_card_wins_the_trick():
     """Win Tricks (No Trump), 9 high: the declarer leads and its K9 is the top Koi."""
-    deal = tuple(mask_of(parse_card(t) for t in hand.split()) for hand in (
-        "K9 C1 C2 C3 C4 C5 C6 L1 L2 L3 B1 B2",
-        "K1 K2 K3 K4 C7 C8 C9 L4 L5 L6 B3 B4",
-        "K5 K6 K7 K8 L7 L8 L9 B5 B6 B7 B8 B9",
-    ))
+    deal = tuple(
+        mask_of(parse_card(t) for t in hand.split())
+        for hand in (
+            "K9 C1 C2 C3 C4 C5 C6 L1 L2 L3 B1 B2",
+            "K1 K2 K3 K4 C7 C8 C9 L4 L5 L6 B3 B4",
+            "K5 K6 K7 K8 L7 L8 L9 B5 B6 B7 B8 B9",
+        )
+    )
     game = Game(Rules("standard"), first_forehand=0)
     game.start_hand(deal)
     game.bid(Declaration(game.rules.contracts[0], 9))
@@ -103,7 +106,16 @@ def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
 
 def test_words():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+    ]
     assert sure_winners(mask_of(parse_card(t) for t in ["K9", "K8", "K6", "C1"]), 9) == 2
     assert sure_winners(mask_of(parse_card(t) for t in ["K1", "K2", "K3", "C9"]), 1) == 3
     game = game_at("roles", Rules("standard"), 5)
@@ -303,8 +315,12 @@ def test_a_hinted_card_is_never_called_a_mistake():
 
     seeds = Seeds("follow:1")
     game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
-    drive(game, [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")], seeds,
-          stop=lambda g: len(g.view(0).history) >= 1)
+    drive(
+        game,
+        [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")],
+        seeds,
+        stop=lambda g: len(g.view(0).history) >= 1,
+    )
     view = game.view(0)
     past = view.history[0]
     unjudged = analyse_past(past)
@@ -313,16 +329,20 @@ def test_a_hinted_card_is_never_called_a_mistake():
     assert found.costliest(0) == [] and [m.card for m in found.costliest(0, informed=True)] == ["L4", "B8"]
     lines = analysis_lines(found, view.players, 0)
     mine = [line for line in lines if line.startswith("Your")]
-    assert mine == ["Your L4 in trick 3 was best on what you could see; with all cards known it lowered your "
-                    "count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not counted "
-                    "as mistakes)."]
+    assert mine == [
+        "Your L4 in trick 3 was best on what you could see; with all cards known it lowered your "
+        "count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not counted "
+        "as mistakes)."
+    ]
     assert not any("Your costliest" in line for line in lines)
     assert "Hana's costliest mistake: K5 in trick 7 raised your count by 1 trick, bad for the defenders" in lines[2]
     # The review says the same of the trick.
     from stepping_stones.ai.analysis import position_lines
 
-    assert any(line.startswith("Your L4 in trick 3 was best on what you could see")
-               for line in position_lines(found, 9, view.players, 0))
+    assert any(
+        line.startswith("Your L4 in trick 3 was best on what you could see")
+        for line in position_lines(found, 9, view.players, 0)
+    )
 
 
 def test_the_analysis_says_whose_count_moved_and_for_whom_it_was_bad():
@@ -347,8 +367,12 @@ def test_the_analysis_says_whose_count_moved_and_for_whom_it_was_bad():
 def test_analyse_prints_the_same_words(tmp_path, capsys):
     seeds = Seeds("follow:1")
     game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
-    drive(game, [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")], seeds,
-          stop=lambda g: len(g.view(0).history) >= 1)
+    drive(
+        game,
+        [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")],
+        seeds,
+        stop=lambda g: len(g.view(0).history) >= 1,
+    )
     path = write(tmp_path, game)
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
@@ -376,8 +400,7 @@ def test_a_forced_bid_hint_says_what_is_forced():
 
     class Reckoner:
         def reckon_bid(self, _view):
-            return BidReckoning((Option(PASS, 0.1, 0.0, None), Option(declare, 0.0, -0.01, 3.0)), 0.0, 1, 4,
-                                True, 1.0)
+            return BidReckoning((Option(PASS, 0.1, 0.0, None), Option(declare, 0.0, -0.01, 3.0)), 0.0, 1, 4, True, 1.0)
 
     hint = _bid_hint(view, Reckoner())  # type: ignore[arg-type]
     assert hint.action is PASS

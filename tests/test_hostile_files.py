@@ -34,7 +34,9 @@ def replay(path: str | Path, *args: str) -> tuple[int, str, str, float]:
     start = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "stepping_stones", "replay", str(path), *args],
-        capture_output=True, timeout=30, preexec_fn=_cap_memory,
+        capture_output=True,
+        timeout=30,
+        preexec_fn=_cap_memory,
     )
     elapsed = time.monotonic() - start
     return done.returncode, done.stdout.decode(), done.stderr.decode("utf-8", "replace"), elapsed
@@ -119,7 +121,9 @@ def test_replay_into_a_closed_pipe_ends_quietly(tmp_path, record):
     path = write(tmp_path, json.dumps(record))
     done = subprocess.run(
         f"{sys.executable} -m stepping_stones replay '{path}' | head -1",
-        shell=True, capture_output=True, timeout=30,
+        shell=True,
+        capture_output=True,
+        timeout=30,
     )
     assert done.stdout.decode().startswith("Stepping Stones: ")
     assert b"Traceback" not in done.stderr and b"Error" not in done.stderr
@@ -196,11 +200,14 @@ def test_strict_json_limits_directly():
     assert escape("a\nb\x1bc\u200dd") == "a\\x0ab\\x1bc\u200dd"
 
 
-@pytest.mark.parametrize(("text", "said"), [
-    ('{"a": "abc', "Unterminated string starting at line 1, column 7"),
-    ('{"a": "a\x01b"}', "Invalid control character at line 1, column 9"),
-    ('{"a" 1}', "Expecting ':' delimiter at line 1, column 6"),
-])
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"a": "abc', "Unterminated string starting at line 1, column 7"),
+        ('{"a": "a\x01b"}', "Invalid control character at line 1, column 9"),
+        ('{"a" 1}', "Expecting ':' delimiter at line 1, column 6"),
+    ],
+)
 def test_json_errors_say_where_once(text, said):
     with pytest.raises(ValueError) as err:
         strict_json(text)

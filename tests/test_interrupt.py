@@ -43,8 +43,9 @@ runpy.run_module("stepping_stones", run_name="__main__")
 
 def interrupted(tmp_path: Path, at: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {"STEPPING_STONES_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-c", PRELUDE, at, *args], input="", capture_output=True, text=True,
-                          timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", PRELUDE, at, *args], input="", capture_output=True, text=True, timeout=120, env=env
+    )
 
 
 @pytest.fixture
@@ -58,7 +59,11 @@ def record_file(tmp_path: Path) -> Path:
 # (pydantic and the records), inside the command, and the interpreter's shutdown.
 REPLAY_MOMENTS = ["argparse", "stepping_stones.cli.replay", "pydantic", "<exit>"]
 PLAIN_MOMENTS = [
-    "argparse", "stepping_stones.storage.records", "stepping_stones.plain", "stepping_stones.flow", "<exit>",
+    "argparse",
+    "stepping_stones.storage.records",
+    "stepping_stones.plain",
+    "stepping_stones.flow",
+    "<exit>",
 ]
 
 

@@ -39,8 +39,13 @@ def fits(kind, value) -> None:
 
 
 def test_docs_json_md_is_what_the_script_writes():
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "json_schemas.py"), "--check"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "json_schemas.py"), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -62,19 +67,63 @@ def test_history_and_stats_print_what_their_schemas_say(capsys):
 
 @pytest.mark.usefixtures("step_clock")
 def test_bench_prints_what_its_schema_says(capsys):
-    fits(BenchResult, printed(capsys, "bench", "--json", "--hands", "200", "--repeats", "1", "--levels", "random",
-                            "--decision-games", "2", "--solver-positions", "1"))
+    fits(
+        BenchResult,
+        printed(
+            capsys,
+            "bench",
+            "--json",
+            "--hands",
+            "200",
+            "--repeats",
+            "1",
+            "--levels",
+            "random",
+            "--decision-games",
+            "2",
+            "--solver-positions",
+            "1",
+        ),
+    )
 
 
 def test_simulate_and_tournament_print_what_their_schemas_say(capsys):
-    fits(SimulationResult, printed(capsys, "simulate", "--games", "1", "--seats", "random,random,random",
-                                 "--seed", "json", "--json"))
-    both = printed(capsys, "tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1",
-                   "--seed", "json", "--defence", "1", "--json")
+    fits(
+        SimulationResult,
+        printed(capsys, "simulate", "--games", "1", "--seats", "random,random,random", "--seed", "json", "--json"),
+    )
+    both = printed(
+        capsys,
+        "tournament",
+        "--candidate",
+        "heuristic",
+        "--baseline",
+        "random",
+        "--deals",
+        "1",
+        "--seed",
+        "json",
+        "--defence",
+        "1",
+        "--json",
+    )
     fits(TournamentJSON, both)
     assert both["two_vs_one"] is not None and "defence" in both
-    one_side = printed(capsys, "tournament", "--candidate", "random", "--baseline", "heuristic", "--deals", "1",
-                       "--seed", "json", "--only", "one-vs-two", "--json")
+    one_side = printed(
+        capsys,
+        "tournament",
+        "--candidate",
+        "random",
+        "--baseline",
+        "heuristic",
+        "--deals",
+        "1",
+        "--seed",
+        "json",
+        "--only",
+        "one-vs-two",
+        "--json",
+    )
     fits(TournamentJSON, one_side)
     assert one_side["two_vs_one"] is None
 

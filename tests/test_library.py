@@ -25,8 +25,12 @@ NAMES = ["Ann", "Bo", "Cy", "Di"]
 def make_records(folder: Path, count: int, start: int = 0) -> list[Path]:
     """Whole games of random play, the names in varying seats, some short, advanced or with redo."""
     folder.mkdir(parents=True, exist_ok=True)
-    options = [Rules(), Rules("advanced", redo_tokens=True), Rules(short_game=True),
-               Rules("standard", redo_tokens=True)]
+    options = [
+        Rules(),
+        Rules("advanced", redo_tokens=True),
+        Rules(short_game=True),
+        Rules("standard", redo_tokens=True),
+    ]
     paths = []
     for i in range(start, start + count):
         game = random_game(1000 + i, options[i % len(options)])
@@ -75,8 +79,12 @@ def expected_stats(paths: list[Path], name: str, assisted: set[Path] = frozenset
         "assisted_games": sum(1 for p in assisted if name in read_record(p).players),
         "stand_in_games": 0,  # no table's game here
         "per_contract": {
-            cid: {"games": len(d["counts"]), "mean_count": sum(d["counts"]) / len(d["counts"]),
-                  "mean_points": sum(d["points"]) / len(d["points"]), "firsts": d["firsts"]}
+            cid: {
+                "games": len(d["counts"]),
+                "mean_count": sum(d["counts"]) / len(d["counts"]),
+                "mean_points": sum(d["points"]) / len(d["points"]),
+                "firsts": d["firsts"],
+            }
             for cid, d in sorted(per.items(), key=lambda kv: list(CONTRACTS).index(kv[0]))
         },
     }
@@ -130,8 +138,12 @@ def test_small_records_by_hand(home, tmp_path, capsys):
     # Must Beat only in the advanced game
     m = got["per_contract"]["must-beat"]
     row = f1["sheet"]["must-beat"]
-    assert m == {"games": 1, "mean_count": row[1], "mean_points": f1["points"]["must-beat"][1],
-                 "firsts": int(row[1] == min(row))}
+    assert m == {
+        "games": 1,
+        "mean_count": row[1],
+        "mean_points": f1["points"]["must-beat"][1],
+        "firsts": int(row[1] == min(row)),
+    }
 
 
 def test_the_same_game_spaced_otherwise_is_already_there(home, tmp_path, capsys):
@@ -212,8 +224,9 @@ def test_a_missing_or_damaged_database_is_rebuilt_with_the_same_answer(home, tmp
 def test_an_older_schema_is_migrated_not_rebuilt(home, tmp_path, capsys, monkeypatch):
     make_records(tmp_path / "in", 2)
     run_cli(capsys, "library", "import", str(tmp_path / "in"))
-    monkeypatch.setattr(library_module, "MIGRATIONS",
-                        [*library_module.MIGRATIONS, ["CREATE INDEX games_by_played ON games(played)"]])
+    monkeypatch.setattr(
+        library_module, "MIGRATIONS", [*library_module.MIGRATIONS, ["CREATE INDEX games_by_played ON games(played)"]]
+    )
     newer = library_module.SCHEMA_VERSION + 1
     monkeypatch.setattr(library_module, "SCHEMA_VERSION", newer)
     with Library.open() as library:
@@ -240,9 +253,16 @@ def test_two_writers_at_once(home, tmp_path):
     make_records(tmp_path / "a", 8)
     make_records(tmp_path / "b", 8, start=4)
     env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
-    procs = [subprocess.Popen([sys.executable, "-m", "stepping_stones", "library", "import", str(tmp_path / d)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-             for d in ("a", "b", "a")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "stepping_stones", "library", "import", str(tmp_path / d)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for d in ("a", "b", "a")
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], outs
     imported = sum(int(out.split()[1].rstrip(",")) for out, _ in outs)
@@ -256,8 +276,11 @@ def test_two_writers_at_once(home, tmp_path):
 def test_assisted_games_are_counted_apart(home, tmp_path, capsys):
     paths = make_records(tmp_path / "in", 4)
     helped = paths[0]
-    helped.with_suffix(".session.json").write_text(json.dumps(
-        {"format": "stepping-stones-session/1", "seed": "s", "levels": [None, "random", "random"], "assisted": True}))
+    helped.with_suffix(".session.json").write_text(
+        json.dumps(
+            {"format": "stepping-stones-session/1", "seed": "s", "levels": [None, "random", "random"], "assisted": True}
+        )
+    )
     run_cli(capsys, "library", "import", str(tmp_path / "in"))
     name = read_record(helped).players[0]
     got = stats_json(capsys, name)
@@ -272,10 +295,15 @@ def test_assisted_games_are_counted_apart(home, tmp_path, capsys):
 
 def test_the_default_player_is_seat_0_of_the_most_recent_game(home, capsys):
     folder = home / "data" / "games"
-    for stamp, players in (("20260101-100000", ["Ann", "Bo", "Cy"]), ("20260301-100000", ["Di", "Ann", "Bo"]),
-                           ("20260201-100000", ["Cy", "Ann", "Bo"])):
-        write_record(folder / f"game-{stamp}.json",
-                     record_from_game(random_game(int(stamp[4:8]))).model_copy(update={"players": players}))
+    for stamp, players in (
+        ("20260101-100000", ["Ann", "Bo", "Cy"]),
+        ("20260301-100000", ["Di", "Ann", "Bo"]),
+        ("20260201-100000", ["Cy", "Ann", "Bo"]),
+    ):
+        write_record(
+            folder / f"game-{stamp}.json",
+            record_from_game(random_game(int(stamp[4:8]))).model_copy(update={"players": players}),
+        )
     assert json.loads(run_cli(capsys, "stats", "--json")[1])["player"] == "Di"
     code, out, _ = run_cli(capsys, "history", "--json")
     history = json.loads(out)
@@ -290,8 +318,15 @@ def test_no_games_yet(home, capsys):
     code, _out, err = run_cli(capsys, "stats")
     assert code == 2 and err.splitlines()[-1].startswith("stats: the library has no games yet")
     assert json.loads(run_cli(capsys, "stats", "--player", "Nobody", "--json")[1]) == {
-        "player": "Nobody", "games": 0, "wins": 0, "shared_wins": 0, "mean_points": None, "assisted_games": 0,
-        "stand_in_games": 0, "per_contract": {}}
+        "player": "Nobody",
+        "games": 0,
+        "wins": 0,
+        "shared_wins": 0,
+        "mean_points": None,
+        "assisted_games": 0,
+        "stand_in_games": 0,
+        "per_contract": {},
+    }
     assert run_cli(capsys, "history", "--json")[1] == "[]\n"
 
 
@@ -351,10 +386,10 @@ def test_a_finished_game_enters_the_library_when_it_ends(home):
 WRONG_ROWS = {
     "rules-not-json": "UPDATE games SET rules = 'not json' WHERE rowid = 1",
     "total-not-a-number": "UPDATE seats SET total = 'x' WHERE rowid = 2",
-    "unknown-contract-set": "UPDATE games SET rules = '{\"contract_set\": \"zzz\", \"short_game\": false, "
-                            "\"redo_tokens\": false}' WHERE rowid = 1",
-    "options-that-make-no-game": "UPDATE games SET rules = '{\"contract_set\": \"standard\", \"short_game\": false, "
-                                 "\"omit\": \"must-beat\", \"redo_tokens\": false}' WHERE rowid = 2",
+    "unknown-contract-set": 'UPDATE games SET rules = \'{"contract_set": "zzz", "short_game": false, '
+    '"redo_tokens": false}\' WHERE rowid = 1',
+    "options-that-make-no-game": 'UPDATE games SET rules = \'{"contract_set": "standard", "short_game": false, '
+    '"omit": "must-beat", "redo_tokens": false}\' WHERE rowid = 2',
     "unknown-contract": "UPDATE results SET contract = 'grab-all' WHERE rowid = 5",
     "a-seat-missing": "DELETE FROM seats WHERE rowid = 4",
     "file-outside-games": "UPDATE games SET file = '../../../etc/passwd.json' WHERE rowid = 3",
@@ -408,8 +443,9 @@ def test_a_wrong_row_whose_record_went_away_is_dropped(home, capsys):
     with Library.open() as library:
         victim = next(e for e in library.history() if e.file == paths[0].name)
     with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
-        conn.execute("UPDATE seats SET total = 'x' WHERE hash = (SELECT hash FROM games WHERE file = ?)",
-                     (paths[0].name,))
+        conn.execute(
+            "UPDATE seats SET total = 'x' WHERE hash = (SELECT hash FROM games WHERE file = ?)", (paths[0].name,)
+        )
     paths[0].unlink()
     with Library.open() as library:
         assert [e.file for e in library.history()] == [p.name for p in reversed(paths[1:])]
@@ -428,7 +464,7 @@ WRONG_SCHEMAS = {
     "a-trigger": "CREATE TRIGGER t AFTER INSERT ON games BEGIN DELETE FROM seats; END",
     "a-column-more": "ALTER TABLE games ADD COLUMN extra TEXT",
     "another-column-type": "DROP TABLE results; CREATE TABLE results (hash TEXT, seat TEXT, contract TEXT, "
-                           "count TEXT, points TEXT, first TEXT)",
+    "count TEXT, points TEXT, first TEXT)",
 }
 
 
@@ -443,8 +479,10 @@ def test_a_schema_not_the_expected_one_is_moved_aside_and_rebuilt(home, tmp_path
         code, out, err = run_cli(capsys, "stats", "--player", "Cy", "--json")
         assert code == 0 and json.loads(out) == expected_stats(paths, "Cy")
         if err:
-            assert err.startswith("stats: The game library was built again from the game records (its tables "
-                                  "are not those of schema version ")
+            assert err.startswith(
+                "stats: The game library was built again from the game records (its tables "
+                "are not those of schema version "
+            )
     assert len([p for p in db.parent.glob("library.sqlite3.bad-*") if not p.name.endswith(("-wal", "-shm"))]) == 1
     assert run_cli(capsys, "history")[2] == ""
 
@@ -455,7 +493,11 @@ def test_the_expected_schema_is_what_the_migrations_make(home):
 
         assert _schema(library.conn) == expected_schema(library_module.SCHEMA_VERSION)
         assert {name for kind, name, _t, _s in expected_schema(1) if kind == "table"} == {
-            "files", "games", "seats", "results"}
+            "files",
+            "games",
+            "seats",
+            "results",
+        }
     assert expected_schema(0) == []
 
 
@@ -480,8 +522,11 @@ def test_a_busy_library_is_waited_for_in_slices_given_up_plainly_or_stopped(home
             Library.open(patience=Patience(on_wait=lambda: waits.append(1)))
         assert waits == [1]
         code, _out, err = run_cli(capsys, "history")
-        assert code == 2 and err.startswith("history: gave up waiting for the game library after 0 s") and \
-            len(err.splitlines()) == 1
+        assert (
+            code == 2
+            and err.startswith("history: gave up waiting for the game library after 0 s")
+            and len(err.splitlines()) == 1
+        )
         # a wait that would last an hour stops as soon as whoever asked for it says so
         monkeypatch.setattr(library_module, "BUSY_SECONDS", 3600.0)
         stop: list[int] = []
@@ -507,7 +552,8 @@ def test_records_whose_names_times_or_sidecars_sqlite_cannot_keep_as_they_are(ho
     os.utime(paths[3], ns=(0, 10**19))
     os.rename(paths[4], folder / "game-00010101-000000.json")
     paths[5].with_suffix(".session.json").write_text(
-        '{"format": "stepping-stones-session/1", "seed": "\\ud800", "levels": [null, "random", "random"]}')
+        '{"format": "stepping-stones-session/1", "seed": "\\ud800", "levels": [null, "random", "random"]}'
+    )
     for notices in (["The game library was built again from the game records (its database was missing)."], []):
         with Library.open() as library:
             entries = library.history()
@@ -554,8 +600,10 @@ def test_only_a_table_s_sidecar_has_stand_ins_and_only_for_people():
 
     table = SessionInfo(seed="s", levels=["random", None, None], table=True, stood_in=[[], [5, 6], []])
     assert SessionInfo.model_validate_json(table.text()) == table
-    for bad in ({"levels": [None, "random", "random"], "stood_in": [[2], [], []]},  # the app's game
-                {"levels": ["random", None, None], "table": True, "stood_in": [[3], [], []]},  # a computer's seat
-                {"levels": ["random", "random", "random"], "table": True}):  # nobody
+    for bad in (
+        {"levels": [None, "random", "random"], "stood_in": [[2], [], []]},  # the app's game
+        {"levels": ["random", None, None], "table": True, "stood_in": [[3], [], []]},  # a computer's seat
+        {"levels": ["random", "random", "random"], "table": True},
+    ):  # nobody
         with pytest.raises(ValidationError):
             SessionInfo(seed="s", **bad)

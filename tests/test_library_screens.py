@@ -52,8 +52,12 @@ def home(monkeypatch, tmp_path):
     for stamp, seed, rules, players, assisted in GAMES:
         path = games / f"game-{stamp}.json"
         write_record(path, record_from_game(random_game(seed, rules)).model_copy(update={"players": players}))
-        sidecar = {"format": "stepping-stones-session/1", "seed": f"s{seed}", "levels": [None, "random", "random"],
-                   "assisted": assisted}
+        sidecar = {
+            "format": "stepping-stones-session/1",
+            "seed": f"s{seed}",
+            "levels": [None, "random", "random"],
+            "assisted": assisted,
+        }
         path.with_suffix(".session.json").write_text(json.dumps(sidecar))
     with Library.open():
         pass  # built once here, so that the screens show no notice about building it
@@ -94,8 +98,13 @@ async def _test_history_from_the_start_screen_opens_a_game_into_the_review():
         await _open(pilot, "f2")
         screen = app.screen
         assert isinstance(screen, HistoryScreen)
-        assert [e.played[:10] for e in screen.entries] == ["2026-01-14", "2026-01-12", "2026-01-10", "2026-01-07",
-                                                         "2026-01-05"]
+        assert [e.played[:10] for e in screen.entries] == [
+            "2026-01-14",
+            "2026-01-12",
+            "2026-01-10",
+            "2026-01-07",
+            "2026-01-05",
+        ]
         text = widget_text(screen.query_one("#history-table"))
         assert "Mika" in text and "You" in text
         await press(pilot, "down", "enter")
@@ -224,8 +233,10 @@ def _hold_the_library(*, new_game: bool) -> sqlite3.Connection:
     """Another copy's write transaction on the library; with a new record in games/, opening the
     library must write (to index it), so it waits for that copy."""
     if new_game:
-        write_record(_home() / "data" / "games" / "game-20260120-100000.json",
-                     record_from_game(random_game(16)).model_copy(update={"players": ["You", "Hana", "Kenji"]}))
+        write_record(
+            _home() / "data" / "games" / "game-20260120-100000.json",
+            record_from_game(random_game(16)).model_copy(update={"players": ["You", "Hana", "Kenji"]}),
+        )
     holder = sqlite3.connect(_home() / "data" / "library.sqlite3", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     return holder
@@ -300,8 +311,10 @@ async def _test_a_wait_that_gives_up_says_so(monkeypatch, key):
             await _open(pilot, key)
             where = "#history-title" if key == "f2" else "#stats-summary"
             text = widget_text(app.screen.query_one(where))
-            assert ("Gave up waiting for the game library after 0 s: another copy of Stepping Stones kept it "
-                    "busy; try again in a moment.") in " ".join(text.split())
+            assert (
+                "Gave up waiting for the game library after 0 s: another copy of Stepping Stones kept it "
+                "busy; try again in a moment."
+            ) in " ".join(text.split())
             assert app.screen.problem is not None
             await press(pilot, "escape")
             assert isinstance(app.screen, SetupScreen)
@@ -315,7 +328,7 @@ def _screen_text(app) -> str:
     import re
 
     svg = app.export_screenshot()
-    body = svg[svg.index("<g class=\"terminal"):] if "<g class=\"terminal" in svg else svg
+    body = svg[svg.index('<g class="terminal') :] if '<g class="terminal' in svg else svg
     return "".join(html.unescape(t) for t in re.findall(r"<text [^>]*>(.*?)</text>", body)).replace("\xa0", " ")
 
 
@@ -370,8 +383,14 @@ async def _test_ascii_mode_is_ascii_on_every_screen():
         await press(pilot, "escape")
         await pilot.pause()
         await press(pilot, "enter")
-        await play_until(pilot, lambda app, s: isinstance(s, TableScreen) and app.screen.flow.game.phase.value == "play"
-                         and len(app.screen.flow.game.log[-1].plays) > 3)
+        await play_until(
+            pilot,
+            lambda app, s: (
+                isinstance(s, TableScreen)
+                and app.screen.flow.game.phase.value == "play"
+                and len(app.screen.flow.game.log[-1].plays) > 3
+            ),
+        )
         seen["table"] = _not_ascii(app)
         for key, name in (("o", "cards out"), ("h", "tricks"), ("t", "last trick")):
             await press(pilot, key)

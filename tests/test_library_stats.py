@@ -58,9 +58,16 @@ def fill(home, count: int = 28) -> list[Filed]:
         write_record(folder / name, record)
         assisted = i % 4 == 1
         if i % 4 != 2:  # every fourth game has no sidecar: not assisted
-            (folder / f"game-{stamp}.session.json").write_text(json.dumps({
-                "format": "stepping-stones-session/1", "seed": f"s{i}", "levels": [None, "random", "heuristic"],
-                "assisted": assisted}))
+            (folder / f"game-{stamp}.session.json").write_text(
+                json.dumps(
+                    {
+                        "format": "stepping-stones-session/1",
+                        "seed": f"s{i}",
+                        "levels": [None, "random", "heuristic"],
+                        "assisted": assisted,
+                    }
+                )
+            )
         filed.append(Filed(_with_players(game, players), stamp, name, assisted))
     # The same game again, in a later file: the library counts it once (the first file holds it).
     first = filed[0]
@@ -81,8 +88,11 @@ def _mean(values: list[int]) -> float | None:
 
 def oracle(filed: list[Filed], player: str, include_assisted: bool) -> PlayerStats:
     """The figures of ``player``, worked out game by game in plain Python."""
-    mine = [(f, f.game.players.index(player)) for f in sorted(filed, key=lambda f: (f.played, f.file))
-            if f.game.over and player in f.game.players]
+    mine = [
+        (f, f.game.players.index(player))
+        for f in sorted(filed, key=lambda f: (f.played, f.file))
+        if f.game.over and player in f.game.players
+    ]
     counted = [(f, seat) for f, seat in mine if include_assisted or not f.assisted]
     wins = shared = 0
     own: dict[str, dict[str, list]] = {}
@@ -106,13 +116,25 @@ def oracle(filed: list[Filed], player: str, include_assisted: bool) -> PlayerSta
             others.setdefault(cid, []).extend(row[s] for s in range(3) if s != seat and row[s] is not None)
     trend = [f.game.totals()[seat] for f, seat in counted]
     return PlayerStats(
-        player=player, games=len(counted), wins=wins, shared_wins=shared, mean_points=_mean(trend),
+        player=player,
+        games=len(counted),
+        wins=wins,
+        shared_wins=shared,
+        mean_points=_mean(trend),
         assisted_games=sum(1 for f, _ in mine if f.assisted),
-        per_contract={cid: ContractStats(games=own[cid]["games"], mean_count=_mean(own[cid]["counts"]),
-                                         mean_points=_mean(own[cid]["points"]), firsts=own[cid]["firsts"],
-                                         others_mean_count=_mean(others[cid]))
-                      for cid in CONTRACTS if cid in own},
-        include_assisted=include_assisted, trend=trend,
+        per_contract={
+            cid: ContractStats(
+                games=own[cid]["games"],
+                mean_count=_mean(own[cid]["counts"]),
+                mean_points=_mean(own[cid]["points"]),
+                firsts=own[cid]["firsts"],
+                others_mean_count=_mean(others[cid]),
+            )
+            for cid in CONTRACTS
+            if cid in own
+        },
+        include_assisted=include_assisted,
+        trend=trend,
     )
 
 
@@ -161,9 +183,12 @@ def test_a_game_whose_rows_cannot_be_put_right_is_left_out_of_the_figures_too(ho
         library.conn.execute(
             "CREATE TEMP TRIGGER spoil AFTER INSERT ON seats WHEN NEW.hash = "
             "(SELECT hash FROM files WHERE name = " + _sql_text(victim.file) + ") "
-            "BEGIN UPDATE seats SET total = 'lots' WHERE rowid = NEW.rowid; END")
-        library.conn.execute("UPDATE seats SET total = 'lots' WHERE hash = "
-                             "(SELECT hash FROM files WHERE name = ?) AND seat = 0", (victim.file,))
+            "BEGIN UPDATE seats SET total = 'lots' WHERE rowid = NEW.rowid; END"
+        )
+        library.conn.execute(
+            "UPDATE seats SET total = 'lots' WHERE hash = (SELECT hash FROM files WHERE name = ?) AND seat = 0",
+            (victim.file,),
+        )
         library.verify()
         assert "could not be put right" in library.notices[-1]
         assert victim.file not in {e.file for e in library.history()}

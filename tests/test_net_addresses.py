@@ -45,8 +45,11 @@ def test_wrong_guesses_from_one_address_stop_its_hellos_for_a_while(tmp_path):
         limits = Limits(guess_rate=1 / 60, guess_burst=3)
         async with running(tmp_path, clock=clock, limits=limits) as (server, url):
             opened = await open_table(url, new_table())
-            guesses = [{"code": "ABCDE-FGHJK", "name": "Eve"}, {"secret": "x" * 43},
-                       {"code": "ZZZZZ-ZZZZZ", "name": "Eve"}]
+            guesses = [
+                {"code": "ABCDE-FGHJK", "name": "Eve"},
+                {"secret": "x" * 43},
+                {"code": "ZZZZZ-ZZZZZ", "name": "Eve"},
+            ]
             for hello in guesses:
                 reply, closed = await _hello(url, hello)
                 assert reply.code in ("unknown-code", "bad-secret") and closed

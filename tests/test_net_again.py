@@ -63,8 +63,20 @@ def test_plain_mode_at_a_terminal_is_asked_to_sit_at_the_new_table_in_one_line(t
             master, slave = pty.openpty()
             env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")}
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "stepping_stones", "join", opened.code, "--server", url, "--name", "Ann",
-                "--plain", stdin=slave, stdout=asyncio.subprocess.PIPE, env=env)
+                sys.executable,
+                "-m",
+                "stepping_stones",
+                "join",
+                opened.code,
+                "--server",
+                url,
+                "--name",
+                "Ann",
+                "--plain",
+                stdin=slave,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+            )
             os.close(slave)
             assert proc.stdout is not None
             lines: list[str] = []
@@ -78,7 +90,7 @@ def test_plain_mode_at_a_terminal_is_asked_to_sit_at_the_new_table_in_one_line(t
                         if line == "legal: again, quit":
                             break
                         if line.startswith("legal: "):
-                            os.write(master, rng.choice(line[len("legal: "):].split(", ")).encode() + b"\n")
+                            os.write(master, rng.choice(line[len("legal: ") :].split(", ")).encode() + b"\n")
                     await playing
                     await bot.again()
                     while "asks everyone to play again" not in (line := (await proc.stdout.readline()).decode()):

@@ -36,9 +36,14 @@ async def _error(client: SeatClient) -> ErrorMessage:
 
 def test_the_claim_message_has_limits():
     assert parse_client('{"type":"claim","seq":3,"tricks":12}').tricks == 12
-    for bad in ('{"type":"claim","seq":3,"tricks":13}', '{"type":"claim","seq":3,"tricks":-1}',
-                '{"type":"claim","seq":3,"tricks":"3"}', '{"type":"claim","seq":3,"tricks":2.0}',
-                '{"type":"claim","seq":3}', '{"type":"claim","seq":3,"tricks":1,"cards":"B9"}'):
+    for bad in (
+        '{"type":"claim","seq":3,"tricks":13}',
+        '{"type":"claim","seq":3,"tricks":-1}',
+        '{"type":"claim","seq":3,"tricks":"3"}',
+        '{"type":"claim","seq":3,"tricks":2.0}',
+        '{"type":"claim","seq":3}',
+        '{"type":"claim","seq":3,"tricks":1,"cards":"B9"}',
+    ):
         with pytest.raises(ProtocolError):
             parse_client(bad)
 
@@ -48,8 +53,10 @@ def test_claims_at_a_table_on_a_server(tmp_path):
         async with running(tmp_path) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             table = server.tables.tables[opened.table]
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
-                    SeatClient(url, code=opened.code, name="Bo") as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 people = {0: ann, 1: bo}
@@ -84,8 +91,9 @@ def test_claims_at_a_table_on_a_server(tmp_path):
                 game = table.game
                 assert game is not None and game.state is not None
                 seat = game.to_act
-                refusable = [t for t in range(counted_left(game.state) + 1)
-                             if not judge(game.state, Claim(seat, t)).holds]
+                refusable = [
+                    t for t in range(counted_left(game.state) + 1) if not judge(game.state, Claim(seat, t)).holds
+                ]
                 assert refusable
                 await mover.send({"type": "claim", "seq": state.seq, "tricks": refusable[0]})
                 error = await _error(mover)
@@ -110,8 +118,9 @@ def test_claims_at_a_table_on_a_server(tmp_path):
                 sure = 0 if game.state.contract.is_win else counted_left(game.state)
                 expected = judge(game.state, Claim(seat, sure))
                 assert await mover.act(f"claim {sure}", state.seq)  # as the remote flow sends it
-                after = await next_state(mover, lambda s: (s.view is not None and s.view.hand_number > hand.number)
-                                         or s.record is not None)
+                after = await next_state(
+                    mover, lambda s: (s.view is not None and s.view.hand_number > hand.number) or s.record is not None
+                )
                 assert after.view is not None
                 assert hand.finished and hand.result == expected.count
                 text = server.tables.store.load(table.id)
@@ -132,8 +141,9 @@ SEAT = 1
 
 
 def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out():
-    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("remote-claim"),
-                      players=("Ann", "Bo", "Cy"))
+    match = Match.new(
+        Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("remote-claim"), players=("Ann", "Bo", "Cy")
+    )
     game = match.game
     while not (game.phase is Phase.PLAY and game.to_act == SEAT and game.state.trick_number >= 3):
         assert match.step() is not Step.OVER
@@ -141,12 +151,20 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
     def state(seq: int) -> StateMessage:
         view = game.view(SEAT)
         seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-        return StateMessage(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
-                     legal=legal_actions(view), waiting=None)
+        return StateMessage(
+            seq=seq,
+            started=True,
+            seats=seats,
+            help=False,
+            view=view_to_json(view),
+            legal=legal_actions(view),
+            waiting=None,
+        )
 
     sent: list[tuple[str, int]] = []
-    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
-                      timeout=120.0)
+    welcome = Welcome(
+        table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False, timeout=120.0
+    )
     flow = RemoteFlow(welcome, lambda move, seq: sent.append((move, seq)), file_games=False)
     flow.receive(state(50))
     sure = 0 if game.state.contract.is_win else counted_left(game.state)
@@ -201,8 +219,9 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
                 contract = CONTRACTS[view.declaration.split()[0]]
                 left = tricks_left(contract, len(view.trick_winners))
                 assert await ann.act(f"claim {0 if contract.is_win else left}", state.seq)
-                claimed = await next_state(ann, lambda s: s.view is not None and any(
-                    h.number == 1 for h in s.view.history))
+                claimed = await next_state(
+                    ann, lambda s: s.view is not None and any(h.number == 1 for h in s.view.history)
+                )
                 os.kill(server.pid, signal.SIGKILL)
                 server.wait()
                 server, _again = _host(tmp_path, port)

@@ -18,8 +18,9 @@ HELPER = Path(__file__).with_name("net_seat_process.py")
 
 
 async def _seat_process(url: str, keep: Path, *code_and_name: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(sys.executable, str(HELPER), url, str(keep), *code_and_name,
-                                                stdout=asyncio.subprocess.PIPE)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(HELPER), url, str(keep), *code_and_name, stdout=asyncio.subprocess.PIPE
+    )
 
 
 async def _line(proc: asyncio.subprocess.Process) -> dict | str:
@@ -49,8 +50,10 @@ def test_a_client_killed_mid_trick_comes_back_with_its_secret_and_loses_nothing(
                     assert state.seats[seat].kind == "human" and not state.seats[seat].stand_in
                     gone.set()
 
-            playing = [asyncio.ensure_future(play_randomly(b, Random(i), on_state=watch if i == 0 else None))
-                       for i, b in enumerate(bots)]
+            playing = [
+                asyncio.ensure_future(play_randomly(b, Random(i), on_state=watch if i == 0 else None))
+                for i, b in enumerate(bots)
+            ]
             # play until the process's seat sees a trick begun and not finished, in the first hand
             while True:
                 before = await _line(proc)

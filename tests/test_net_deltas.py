@@ -128,14 +128,17 @@ def test_the_load_test_s_bots_glance_at_states_and_still_play_whole_games(tmp_pa
     assert len({g.seq for g in finals}) == 1 and finals[0].seq > 100
 
 
-@pytest.mark.parametrize("delta,says", [
-    ({"type": "delta", "n": 2, "state": {"secret": "x"}, "view": None}, "not have"),
-    ({"type": "delta", "n": 2, "state": {}, "view": {"hidden_cards": "K9"}}, "not have"),
-    ({"type": "delta", "n": 2, "state": {"view": None}, "view": {"seat": 1}}, "not have"),
-    ({"type": "delta", "n": 1, "state": {}, "view": None}, "greater than or equal to 2"),
-    ({"type": "delta", "n": 2, "state": {}}, "view: is missing"),
-    ({"type": "delta", "n": 2, "state": {f"k{i}": 0 for i in range(40)}, "view": None}, "at most"),
-])
+@pytest.mark.parametrize(
+    "delta,says",
+    [
+        ({"type": "delta", "n": 2, "state": {"secret": "x"}, "view": None}, "not have"),
+        ({"type": "delta", "n": 2, "state": {}, "view": {"hidden_cards": "K9"}}, "not have"),
+        ({"type": "delta", "n": 2, "state": {"view": None}, "view": {"seat": 1}}, "not have"),
+        ({"type": "delta", "n": 1, "state": {}, "view": None}, "greater than or equal to 2"),
+        ({"type": "delta", "n": 2, "state": {}}, "view: is missing"),
+        ({"type": "delta", "n": 2, "state": {f"k{i}": 0 for i in range(40)}, "view": None}, "at most"),
+    ],
+)
 def test_a_delta_that_is_not_one_is_refused_in_one_line(delta, says):
     with pytest.raises(ProtocolError) as caught:
         parse_server(json.dumps(delta))
@@ -159,6 +162,7 @@ def test_a_delta_that_does_not_make_a_state_is_refused_in_one_line():
             checked = checked_state(made)
             if checked.view is not None:  # a card that does not exist is the codec's to refuse
                 from stepping_stones.net.viewcodec import view_from_json
+
                 view_from_json(checked.view)
         assert says in str(caught.value) or "does not describe a game" in str(caught.value)
     no_view = json.loads(full_text(Table.new(new_table()).parts([0])[0], 1))
@@ -178,8 +182,13 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                 assert (await raw.reply()).type == "welcome"
                 first = await raw.reply()
                 assert isinstance(first, StateMessage) and first.n == 1
-                for bad in ({"type": "resync", "n": 1}, {"type": "resync", "ack": 7},
-                            {"type": "resync", "pad": "x" * 5000}, {"type": "ack", "n": 1}, '{"type":"resync"'):
+                for bad in (
+                    {"type": "resync", "n": 1},
+                    {"type": "resync", "ack": 7},
+                    {"type": "resync", "pad": "x" * 5000},
+                    {"type": "ack", "n": 1},
+                    '{"type":"resync"',
+                ):
                     await raw.send(bad)
                     reply = await raw.reply()
                     assert reply.type == "error" and reply.code == "bad-message", reply

@@ -59,8 +59,10 @@ def test_a_table_that_cannot_be_written_pauses_and_goes_on_by_itself_once_it_can
         async with running(tmp_path, store=store) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             table = server.tables.tables[opened.table]
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
-                    SeatClient(url, code=opened.code, name="Bo") as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))

@@ -21,8 +21,9 @@ def test_the_opener_starts_the_table_early_from_plain_mode_s_lobby(tmp_path):
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(level="random"))
             quit_at_first_turn = iter([None, None, "nonsense", "start"])
-            plain = await Plain.start(url, opened.code, tmp_path / "home", "Ann",
-                                      lambda _actions: next(quit_at_first_turn, "quit"))
+            plain = await Plain.start(
+                url, opened.code, tmp_path / "home", "Ann", lambda _actions: next(quit_at_first_turn, "quit")
+            )
             first_prompt = plain.expect(lambda line: line == "legal: start")
             running_plain = asyncio.ensure_future(plain.run())
             await within(first_prompt)
@@ -47,15 +48,15 @@ def test_the_opener_starts_the_table_early_from_plain_mode_s_lobby(tmp_path):
     assert plain.lines[0].startswith("You sit in seat 1 of table ")
     assert "or when you start it: type start to start it now" in plain.lines[1]
     assert "start starts the table now: computers take the seats still open." in plain.lines
-    assert any(line.startswith("nonsense is not something")
-               for line in plain.lines), text
+    assert any(line.startswith("nonsense is not something") for line in plain.lines), text
     assert "Starting the table: computers take the seats still open." in plain.lines
     intro = next(line for line in plain.lines if line.startswith("You play as Ann against"))
     assert "Bo (person)" in intro and "(computer)" in intro  # the open seat went to a computer
     # every read was announced: a legal: line just before each thing typed (the lobby's news of
     # the seats may come between that line and the typing)
-    assert all(any(line.startswith("legal: ") for line in plain.lines[max(0, n - 3):n]) for n, _typed in plain.typed), \
-        plain.typed
+    assert all(
+        any(line.startswith("legal: ") for line in plain.lines[max(0, n - 3) : n]) for n, _typed in plain.typed
+    ), plain.typed
     assert plain.typed[-1][1] == "quit" and plain.lines[-1].startswith("You left the table.")
 
 
@@ -66,13 +67,20 @@ def test_plain_mode_loses_a_killed_server_and_comes_back_by_itself(tmp_path):
     async def main() -> tuple[Plain, int, str, list[str]]:
         opened = await open_table(url, new_table())
         rng = Random(7)
-        plain = await Plain.start(url, opened.code, tmp_path / "home", "Ann",
-                                  lambda actions: None if actions == ["start"] else rng.choice(actions))
+        plain = await Plain.start(
+            url,
+            opened.code,
+            tmp_path / "home",
+            "Ann",
+            lambda actions: None if actions == ["start"] else rng.choice(actions),
+        )
         played = plain.expect(_card)
         reading = asyncio.ensure_future(plain.run())
         notices: list[str] = []
-        bots = [SeatClient(url, code=opened.code, name=f"Bot {i}", notice=notices.append, retry_seconds=WAIT)
-                for i in range(2)]
+        bots = [
+            SeatClient(url, code=opened.code, name=f"Bot {i}", notice=notices.append, retry_seconds=WAIT)
+            for i in range(2)
+        ]
         try:
             # the plain client sat first (the opener: its lobby offers start, which it never takes)
             await within(plain.expect(lambda line: line == "legal: start"))
@@ -112,8 +120,9 @@ def _card(line: str) -> bool:
     return CARD_LINE.fullmatch(line) is not None
 
 
-async def _finish(reading: asyncio.Future[tuple[int, str]],
-                  playing: list[asyncio.Future[StateMessage]]) -> tuple[int, str]:
+async def _finish(
+    reading: asyncio.Future[tuple[int, str]], playing: list[asyncio.Future[StateMessage]]
+) -> tuple[int, str]:
     """The game played to its end (a short game): the plain client's status and stderr."""
     await asyncio.gather(*playing)
     return await reading
@@ -131,18 +140,33 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     from stepping_stones.net.remote import RemoteFlow
     from stepping_stones.net.viewcodec import legal_actions, view_to_json
 
-    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("lost-in-flight"),
-                      players=("Ann", "Bo", "Cy"))
+    match = Match.new(
+        Rules("standard", short_game=True),
+        [make_ai("random")] * 3,
+        Seeds("lost-in-flight"),
+        players=("Ann", "Bo", "Cy"),
+    )
     match.step()  # the deal
     seat = match.game.to_act
     assert seat is not None
     view = match.game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in view.players]
-    state = StateMessage(seq=1, started=True, seats=seats, help=False, view=view_to_json(view),
-                         legal=legal_actions(view), waiting=None)
+    state = StateMessage(
+        seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    )
     sent: list[tuple[str, int]] = []
-    flow = RemoteFlow(Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=seat, name=view.players[seat], secret=None,
-                              opener=False, timeout=120.0), lambda move, seq: sent.append((move, seq)))
+    flow = RemoteFlow(
+        Welcome(
+            table="t" * 16,
+            code="AAAAA-AAAAA",
+            seat=seat,
+            name=view.players[seat],
+            secret=None,
+            opener=False,
+            timeout=120.0,
+        ),
+        lambda move, seq: sent.append((move, seq)),
+    )
     flow.receive(state)
     assert isinstance(flow.next_step(), PersonTurn)
     flow.bid(parse_bid("pass"))
@@ -154,7 +178,6 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     assert isinstance(flow.next_step(), PersonTurn)
     flow.bid(parse_bid("pass"))
     assert sent == [("pass", 1), ("pass", 1)]
-
 
 
 def test_the_app_and_plain_mode_lose_a_killed_server_come_back_and_play_on(tmp_path, monkeypatch):

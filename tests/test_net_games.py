@@ -95,6 +95,7 @@ def test_a_filed_table_leaves_the_server_s_memory_and_its_code_and_secret_are_sp
 def test_a_game_finished_just_before_a_crash_is_filed_once(tmp_path):
     """The server files a finished game, then takes the table out of its store: killed in between,
     it finds the finished table again when it restarts, and files it, but not twice."""
+
     async def game() -> None:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table(("open", "random", "random")))
@@ -142,8 +143,10 @@ def test_the_opener_starts_early_and_computers_take_the_open_seats(tmp_path):
     async def game() -> None:
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table(level="random"))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
-                    SeatClient(url, code=opened.code, name="Bo") as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 assert (await ann.join()).opener
                 assert not (await bo.join()).opener
                 await bo.start()
@@ -191,8 +194,10 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
     async def game() -> list[StateMessage]:
         async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
-                    SeatClient(url, code=opened.code, name="Bo") as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 # Bo plays; Ann never answers.  Wait until the table waits for Ann (Bo may be the
@@ -281,6 +286,7 @@ Receive = Callable[..., Awaitable[aiohttp.WSMessage]]
 
 def _listening(receive: Receive, texts: list[str]) -> Receive:
     """A websocket's ``receive`` that keeps the text of every message it hands on in ``texts``."""
+
     async def listening(timeout: float | None = None) -> aiohttp.WSMessage:
         message = await receive(timeout)
         if message.type == aiohttp.WSMsgType.TEXT:
@@ -298,8 +304,10 @@ def test_nobody_can_choose_or_learn_a_table_s_seed_until_its_game_is_over(tmp_pa
     async def game() -> list[list[str]]:
         async with running(tmp_path) as (_server, url):
             chosen = json.loads(request.model_dump_json()) | {"seed": "guessed"}
-            async with aiohttp.ClientSession() as session, \
-                    session.post(f"{url}/tables", data=json.dumps(chosen)) as response:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(f"{url}/tables", data=json.dumps(chosen)) as response,
+            ):
                 assert response.status == 400
                 assert CHOSEN_SEED in (await response.json())["message"]
             heard: list[list[str]] = []

@@ -65,10 +65,16 @@ def _redealt(game, seat: int, rng: Random):
 
 def _file(table_id: str, record) -> str:
     return TableFile(
-        format=TABLE_FORMAT, id=table_id, code="ABCDE-FGHJK", rules=RecordRules.of(Rules("standard", short_game=True)),
-        level="random", seed="hidden", opener=0,
-        seats=[SeatFile(kind="human", name=n, level=None, digest=digest(s))
-               for n, s in zip(NAMES, SECRETS, strict=True)],
+        format=TABLE_FORMAT,
+        id=table_id,
+        code="ABCDE-FGHJK",
+        rules=RecordRules.of(Rules("standard", short_game=True)),
+        level="random",
+        seed="hidden",
+        opener=0,
+        seats=[
+            SeatFile(kind="human", name=n, level=None, digest=digest(s)) for n, s in zip(NAMES, SECRETS, strict=True)
+        ],
         record=record,
     ).model_dump_json()
 
@@ -111,8 +117,7 @@ async def _everything_sent(url: str, seat: int, version: int) -> list[str]:
 
 @pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("seed,steps", [("h1", 2), ("h2", 6), ("h3", 12), ("h4", 25), ("h5", 40), ("h6", 70)])
-def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps,
-                                                                                        version):
+def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps, version):
     game = _position(seed, steps)
     rng = Random(seed)
     checked = 0

@@ -20,8 +20,10 @@ def test_hostile_clients_change_nothing(tmp_path):
         async with running(tmp_path, limits=Limits(message_rate=5.0, message_burst=10)) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             table = server.tables.tables[opened.table]
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, \
-                    SeatClient(url, code=opened.code, name="Bo") as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
@@ -37,9 +39,11 @@ def test_hostile_clients_change_nothing(tmp_path):
                     assert "\n" not in reply.message and "Traceback" not in reply.message
 
                 # a forged seat secret, a forged invite code: one error, and the door closes
-                for hello, code in (({"secret": "x" * 43}, "bad-secret"),
-                                    ({"code": "ABCDE-FGHJK", "name": "Eve"}, "unknown-code"),
-                                    ({"code": "not a code!", "name": "Eve"}, "unknown-code")):
+                for hello, code in (
+                    ({"secret": "x" * 43}, "bad-secret"),
+                    ({"code": "ABCDE-FGHJK", "name": "Eve"}, "unknown-code"),
+                    ({"code": "not a code!", "name": "Eve"}, "unknown-code"),
+                ):
                     async with Raw.to(url) as raw:
                         await refused(raw, {"type": "hello", "version": 1, **hello}, code)
                         assert await raw.text() is None  # closed after one guess
@@ -61,21 +65,33 @@ def test_hostile_clients_change_nothing(tmp_path):
                     assert reply.type == "version" and "versions 1 and 2" in reply.message
                     assert await raw.text() is None
                 # the seat not to act, an illegal card, an old action replayed
-                await other.send({"type": "action", "seq": first.seq,
-                                  **({"bid": "pass"} if first.view.phase == "bidding" else {"card": "K1"})})
+                await other.send(
+                    {
+                        "type": "action",
+                        "seq": first.seq,
+                        **({"bid": "pass"} if first.view.phase == "bidding" else {"card": "K1"}),
+                    }
+                )
                 assert (await _error(other)).code == "not-your-turn"
-                await mover.send({"type": "action", "seq": first.seq, "card": first.view.own_cards.split()[0]}
-                                 if first.view.phase == "bidding" else
-                                 {"type": "action", "seq": first.seq, "bid": "pass"})
+                await mover.send(
+                    {"type": "action", "seq": first.seq, "card": first.view.own_cards.split()[0]}
+                    if first.view.phase == "bidding"
+                    else {"type": "action", "seq": first.seq, "bid": "pass"}
+                )
                 assert (await _error(mover)).code == "illegal"
-                held_by_others = [c for c in ("C1", "C2", "C3", "K1", "K2", "K3")
-                                  if first.view.phase == "play" and c not in first.view.own_cards.split()]
+                held_by_others = [
+                    c
+                    for c in ("C1", "C2", "C3", "K1", "K2", "K3")
+                    if first.view.phase == "play" and c not in first.view.own_cards.split()
+                ]
                 for card in held_by_others[:1]:
                     await mover.send({"type": "action", "seq": first.seq, "card": card})
                     assert (await _error(mover)).code == "illegal"
-                await mover.send({"type": "action", "seq": first.seq - 1, "bid": first.legal[0]}
-                                 if first.view.phase == "bidding" else
-                                 {"type": "action", "seq": first.seq - 1, "card": first.legal[0]})
+                await mover.send(
+                    {"type": "action", "seq": first.seq - 1, "bid": first.legal[0]}
+                    if first.view.phase == "bidding"
+                    else {"type": "action", "seq": first.seq - 1, "card": first.legal[0]}
+                )
                 assert (await _error(mover)).code == "stale"
                 # the table has not moved
                 assert table.to_file().model_dump_json() == before
@@ -123,8 +139,9 @@ def test_the_door_refuses_foreign_hosts_and_origins(tmp_path):
             async with aiohttp.ClientSession() as session:
                 body = new_table().model_dump_json()
                 headers = {"Content-Type": "application/json"}
-                async with session.post(url + "/tables", data=body,
-                                        headers={**headers, "Origin": "http://evil.example"}) as r:
+                async with session.post(
+                    url + "/tables", data=body, headers={**headers, "Origin": "http://evil.example"}
+                ) as r:
                     assert r.status == 403
                 async with session.post(url + "/tables", data=body, headers={**headers, "Host": "evil.example"}) as r:
                     assert r.status == 403

@@ -34,8 +34,11 @@ def _ws(url: str) -> str:
     return url.replace("http", "ws", 1) + "/ws"
 
 
-async def _post_table(session: aiohttp.ClientSession, url: str, seats: tuple[str, str, str] = ("open", "open", "open"),
-                      ) -> tuple[int, dict[str, object]]:
+async def _post_table(
+    session: aiohttp.ClientSession,
+    url: str,
+    seats: tuple[str, str, str] = ("open", "open", "open"),
+) -> tuple[int, dict[str, object]]:
     async with session.post(url + "/tables", data=new_table(seats).model_dump_json()) as response:
         return response.status, json.loads(await response.text())
 
@@ -48,8 +51,11 @@ def test_connections_without_a_seat_are_few_per_address_and_closed_at_the_hello_
     limits = Limits(max_connections=10, unseated_per_address=3, hello_seconds=10.0)
 
     async def scenario() -> None:
-        async with running(tmp_path, clock=clock, limits=limits) as (server, url), \
-                _session("127.0.0.1") as flooder, _session("127.0.0.2") as person:
+        async with (
+            running(tmp_path, clock=clock, limits=limits) as (server, url),
+            _session("127.0.0.1") as flooder,
+            _session("127.0.0.2") as person,
+        ):
             held: list[aiohttp.ClientWebSocketResponse] = []
             refused: list[int] = []
             for nonce in range(20):
@@ -104,8 +110,11 @@ def test_table_openings_are_held_per_address(tmp_path):
     limits = Limits(tables_per_address=2, tables_per_minute=3)
 
     async def scenario() -> None:
-        async with running(tmp_path, clock=clock, limits=limits) as (server, url), \
-                _session("127.0.0.1") as burst, _session("127.0.0.2") as other:
+        async with (
+            running(tmp_path, clock=clock, limits=limits) as (server, url),
+            _session("127.0.0.1") as burst,
+            _session("127.0.0.2") as other,
+        ):
             solo = ("open", "random", "random")  # starts once one person sits
             replies = [await _post_table(burst, url, solo) for _ in range(4)]
             assert [status for status, _reply in replies] == [200, 200, 429, 429]
@@ -162,8 +171,10 @@ def test_idle_and_half_sent_connections_are_closed_and_counted(tmp_path):
                 # past the cap: the oldest silent ones make room, and a real client gets in
                 more = [await asyncio.open_connection("127.0.0.1", port) for _ in range(30)]
                 await _settled(server, limits.max_connections)
-                async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WAIT)) as session, \
-                        session.get(url + "/") as response:
+                async with (
+                    aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WAIT)) as session,
+                    session.get(url + "/") as response,
+                ):
                     assert response.status == 200
                 assert len(server.sockets) <= limits.max_connections
                 await ann.send({"type": "ping", "nonce": 3})
@@ -248,9 +259,13 @@ def _host(folder: Path, files: tuple[int, int], *flags: str) -> Iterator[tuple[s
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(port),
-                             "--data-dir", str(folder), *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, files))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder), *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, files),
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # printed once the port is bound
@@ -292,8 +307,9 @@ def test_silent_sockets_at_a_low_open_files_limit_lock_nobody_out(tmp_path):
                     status, opened = await _post_table(person, url)
                     assert status == 200, opened
                     async with person.ws_connect(_ws(url)) as ws:
-                        await ws.send_str(json.dumps({"type": "hello", "version": 2, "code": opened["code"],
-                                                      "name": "Ann"}))
+                        await ws.send_str(
+                            json.dumps({"type": "hello", "version": 2, "code": opened["code"], "name": "Ann"})
+                        )
                         return json.loads((await ws.receive()).data)["type"]
             finally:
                 for sock in silent:

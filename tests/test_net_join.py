@@ -24,8 +24,21 @@ async def _plain_client(url: str, code: str, home: Path, rng: Random) -> tuple[i
     of its actions.  The lines it printed, and the lines that came right before each answer."""
     env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "stepping_stones", "join", code, "--server", url, "--name", "Ann", "--plain",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+        sys.executable,
+        "-m",
+        "stepping_stones",
+        "join",
+        code,
+        "--server",
+        url,
+        "--name",
+        "Ann",
+        "--plain",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     lines: list[str] = []
     before_reads: list[str] = []
@@ -40,7 +53,7 @@ async def _plain_client(url: str, code: str, home: Path, rng: Random) -> tuple[i
         if line.startswith("legal: "):
             before_reads.append(line)
             if line != SAME_LEGAL:  # a long list unchanged since it was given in full (issue 35)
-                legal = line[len("legal: "):].split(", ")
+                legal = line[len("legal: ") :].split(", ")
             answer = first.pop(0) if first else rng.choice(legal)
             proc.stdin.write(answer.encode() + b"\n")
             await proc.stdin.drain()
@@ -75,7 +88,7 @@ def test_plain_join_plays_a_whole_game_against_a_bot_and_a_computer(tmp_path, ca
     assert any(line.startswith("Hand 1 is over.") for line in lines)
     assert "The game is over." in lines
     assert lines[-1].startswith("record: ")
-    record = Path(lines[-1][len("record: "):])
+    record = Path(lines[-1][len("record: ") :])
     assert record.parent == home / "data" / "games" and record.is_file()
     capsys.readouterr()
     assert main(["replay", str(record), "--json"]) == 0

@@ -85,14 +85,17 @@ def test_a_torn_last_line_is_dropped(tmp_path):
     assert _resumed(store, table).seq in (table.seq - 1, table.seq - 2)
 
 
-@pytest.mark.parametrize("line", [
-    '{"seq":0,"seat":0,"card":"K1"}',  # not the table's state
-    '{"seq":%d,"seat":%d,"card":"X9"}',  # no such card
-    '{"seq":%d,"seat":%d,"bid":"pass","card":"K1"}',  # both
-    '{"seq":%d,"seat":%d,"card":"K1","x":1}',  # no such field
-    '{"seq":%d,"seat":%d,"card":"%s"}',  # a card its seat does not hold
-    "not json",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"seq":0,"seat":0,"card":"K1"}',  # not the table's state
+        '{"seq":%d,"seat":%d,"card":"X9"}',  # no such card
+        '{"seq":%d,"seat":%d,"bid":"pass","card":"K1"}',  # both
+        '{"seq":%d,"seat":%d,"card":"K1","x":1}',  # no such field
+        '{"seq":%d,"seat":%d,"card":"%s"}',  # a card its seat does not hold
+        "not json",
+    ],
+)
 def test_a_move_that_does_not_follow_the_table_is_refused(tmp_path, line):
     store = FileTableStore(tmp_path)
     table = _played(store, 30)
@@ -143,6 +146,8 @@ def test_journals_kept_open_for_appending_are_closed_past_the_most_and_before_a_
     store.append(ids[2], "after\n")
     store.delete(ids[1])
     assert ids[1] not in store._open
-    assert [store.load(i) for i in (ids[0], ids[2])] == ["{}\n" + "".join(f"line {n}\n" for n in range(4)),
-                                                        "{}\nafter\n"]
+    assert [store.load(i) for i in (ids[0], ids[2])] == [
+        "{}\n" + "".join(f"line {n}\n" for n in range(4)),
+        "{}\nafter\n",
+    ]
     store.sync()

@@ -31,7 +31,14 @@ def test_a_line_is_one_escaped_line_and_a_flood_is_said_once():
 def test_a_library_s_record_is_its_first_line_and_the_name_of_its_exception():
     err = io.StringIO()
     log = ServerLog("serve", err)
-    record = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request\nmore", (),
-                               (ValueError, ValueError("boom"), None))
+    record = logging.LogRecord(
+        "aiohttp.server",
+        logging.ERROR,
+        __file__,
+        1,
+        "Error handling request\nmore",
+        (),
+        (ValueError, ValueError("boom"), None),
+    )
     log.handler.handle(record)
     assert err.getvalue() == "serve: Error handling request (ValueError)\n"

@@ -41,8 +41,9 @@ from stepping_stones.storage.records import RecordRules
 
 @pytest.mark.parametrize("rules", [Rules("standard", short_game=True), Rules("advanced", redo_tokens=True)])
 def test_every_view_of_a_game_goes_through_json_and_back_exactly(rules):
-    match = Match.new(rules, [make_ai("random")] * 3, Seeds(f"codec-{rules.contract_set}"),
-                      players=("Zoë", 'Jo "J" \\', "Ren 連"))
+    match = Match.new(
+        rules, [make_ai("random")] * 3, Seeds(f"codec-{rules.contract_set}"), players=("Zoë", 'Jo "J" \\', "Ren 連")
+    )
     writer = ViewWriter()  # one per game, as a table has: each finished hand written once
     seen = 0
     while True:
@@ -59,12 +60,21 @@ def test_every_view_of_a_game_goes_through_json_and_back_exactly(rules):
     assert seen > 300
 
 
-_MARK_OF_TYPE = {"Seat": Wire.SEAT, "Seat | None": Wire.SEAT, "tuple[Seat, ...]": Wire.SEATS,
-                 "Mask": Wire.CARD_SET, "tuple[Card, ...]": Wire.CARD_RUN, "tuple[Bid, ...]": Wire.BIDS,
-                 "Declaration | None": Wire.DECLARATION, "Phase": Wire.PHASE, "Rules": Wire.RULES,
-                 "tuple[str, str, str]": Wire.BY_SEAT, "tuple[bool, bool, bool]": Wire.BY_SEAT,
-                 "dict[str, tuple[int | None, int | None, int | None]]": Wire.SHEET,
-                 "tuple[PastHand, ...]": Wire.HISTORY}
+_MARK_OF_TYPE = {
+    "Seat": Wire.SEAT,
+    "Seat | None": Wire.SEAT,
+    "tuple[Seat, ...]": Wire.SEATS,
+    "Mask": Wire.CARD_SET,
+    "tuple[Card, ...]": Wire.CARD_RUN,
+    "tuple[Bid, ...]": Wire.BIDS,
+    "Declaration | None": Wire.DECLARATION,
+    "Phase": Wire.PHASE,
+    "Rules": Wire.RULES,
+    "tuple[str, str, str]": Wire.BY_SEAT,
+    "tuple[bool, bool, bool]": Wire.BY_SEAT,
+    "dict[str, tuple[int | None, int | None, int | None]]": Wire.SHEET,
+    "tuple[PastHand, ...]": Wire.HISTORY,
+}
 
 
 @pytest.mark.parametrize(("engine", "wire"), [(PlayerView, VIEW_WIRE), (PastHand, PAST_WIRE)])
@@ -78,7 +88,16 @@ def test_the_wire_declares_each_field_of_the_view_once_marked_as_its_engine_type
     for f in fields:
         assert marks[f.name] is _MARK_OF_TYPE.get(str(f.type), Wire.PLAIN), f.name
     assert {name for name, mark in VIEW_WIRE if mark in (Wire.SEAT, Wire.SEATS)} == {
-        "seat", "forehand", "bid_seats", "bidder", "declarer", "play_seats", "trick_winners", "winning", "to_act"}
+        "seat",
+        "forehand",
+        "bid_seats",
+        "bidder",
+        "declarer",
+        "play_seats",
+        "trick_winners",
+        "winning",
+        "to_act",
+    }
 
 
 def test_legal_actions_are_the_seat_s_own_in_the_record_spelling():
@@ -130,8 +149,12 @@ def test_client_messages_are_checked_at_the_boundary():
 def test_another_version_is_told_so_in_one_line():
     with pytest.raises(VersionMismatch, match="versions 1 and 2 of the table protocol, the client version 3"):
         parse_client('{"type":"hello","version":3,"whatever":"a later version may send"}')
-    for version, named in (('"2"', 'not the text "2"'), ("true", "not true"), ("2.0", "not 2.0"),
-                           ("[2]", "not a list")):
+    for version, named in (
+        ('"2"', 'not the text "2"'),
+        ("true", "not true"),
+        ("2.0", "not 2.0"),
+        ("[2]", "not a list"),
+    ):
         with pytest.raises(ProtocolError) as caught:  # not another version: no version at all
             parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
         assert not isinstance(caught.value, VersionMismatch)
@@ -220,16 +243,24 @@ def test_server_messages_are_checked_by_the_client():
 
 
 def test_a_table_request_is_checked():
-    ok = parse_new_table('{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
-                         '"seats":["open","expert","open"]}')
+    ok = parse_new_table(
+        '{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
+        '"seats":["open","expert","open"]}'
+    )
     assert ok.seats == ["open", "expert", "open"]
-    for data in ['{"rules":{}}', '{"rules":{"contract_set":"standard","short_game":true,"redo_tokens":false},'
-                 '"seats":["expert","expert","expert"]}', '{"seed":"\\u0007"}']:
+    for data in [
+        '{"rules":{}}',
+        '{"rules":{"contract_set":"standard","short_game":true,"redo_tokens":false},'
+        '"seats":["expert","expert","expert"]}',
+        '{"seed":"\\u0007"}',
+    ]:
         with pytest.raises(ProtocolError):
             parse_new_table(data)
     with pytest.raises(ProtocolError, match="nobody can know the deal: a seed cannot be chosen"):
-        parse_new_table('{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
-                        '"seed":"my-lucky-deal"}')
+        parse_new_table(
+            '{"rules":{"contract_set":"standard","short_game":true,"omit":null,"redo_tokens":false},'
+            '"seed":"my-lucky-deal"}'
+        )
 
 
 def test_invite_codes_are_short_readable_and_hard_to_guess():
@@ -274,8 +305,20 @@ def test_a_name_that_looks_like_a_seated_one_is_taken(name):
     assert unicodedata.normalize("NFKC", seated) == seated  # taken in as NFKC: full-width "Ａ" is "A"
 
 
-@pytest.mark.parametrize("name", ["\u3164", "\u2800", "\u200d", "\u115f\u1160", "\u3000", "\u2800\u200d", "\ufe0f",
-                                  "A" + "\u0301" * 19, "x\u0489\u0489\u0489\u0489"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",
+        "\u2800",
+        "\u200d",
+        "\u115f\u1160",
+        "\u3000",
+        "\u2800\u200d",
+        "\ufe0f",
+        "A" + "\u0301" * 19,
+        "x\u0489\u0489\u0489\u0489",
+    ],
+)
 def test_an_invisible_or_blank_name_or_a_pile_of_marks_is_refused(name):
     table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
     with pytest.raises(TableError) as caught:
@@ -297,8 +340,12 @@ def test_names_of_other_people_are_theirs():
 def test_state_messages_are_plain_json_of_the_declared_fields():
     from stepping_stones.net.protocol import NewTable
 
-    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
-                               seats=["open", "random", "random"]))
+    table = Table.new(
+        NewTable(
+            rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
+            seats=["open", "random", "random"],
+        )
+    )
     table.claim("Ann")  # the only open seat: the table starts
     state = table.state_for(0)
     assert isinstance(parse_server(state.model_dump_json()), StateMessage)
@@ -318,8 +365,10 @@ def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
     from stepping_stones.net.protocol import NewTable
 
     for seed, seats in (("w1", ["open", "open", "open"]), ("w2", ["open", "random", "open"])):
-        table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False),
-                                   seats=seats), seed=seed)  # type: ignore[arg-type]
+        table = Table.new(
+            NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False), seats=seats),
+            seed=seed,
+        )  # type: ignore[arg-type]
         rng = Random(seed)
 
         _same_states(table)
@@ -344,8 +393,7 @@ def test_the_states_the_server_writes_are_the_models_json_byte_for_byte():
                 table.answer(request, request.answer())
             else:
                 move = rng.choice(legal_actions(game.view(game.to_act)))
-                table.act(game.to_act, table.seq,
-                          parse_bid(move) if game.phase is Phase.BIDDING else parse_card(move))
+                table.act(game.to_act, table.seq, parse_bid(move) if game.phase is Phase.BIDDING else parse_card(move))
             _same_states(table)
             steps += 1
         assert table.states([0])[0].count('"record":{') == 1

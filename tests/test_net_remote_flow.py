@@ -16,8 +16,9 @@ SEAT = 1
 
 
 def _match(until) -> Match:
-    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("remote-flow"),
-                      players=("Ann", "Bo", "Cy"))
+    match = Match.new(
+        Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("remote-flow"), players=("Ann", "Bo", "Cy")
+    )
     while not until(match.game):
         assert match.step() is not Step.OVER
     return match
@@ -25,15 +26,19 @@ def _match(until) -> Match:
 
 def _state(game, seq: int, stand_in: bool = False) -> StateMessage:
     view = game.view(SEAT)
-    seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
-             for s, n in enumerate(game.players)]
-    return StateMessage(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
-                        legal=legal_actions(view), waiting=None)
+    seats = [
+        SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
+        for s, n in enumerate(game.players)
+    ]
+    return StateMessage(
+        seq=seq, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    )
 
 
 def _flow(sent: list[tuple[str, int]], **kw) -> RemoteFlow:
-    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
-                      timeout=120.0)
+    welcome = Welcome(
+        table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False, timeout=120.0
+    )
     return RemoteFlow(welcome, lambda move, seq: sent.append((move, seq)), file_games=False, **kw)
 
 
@@ -96,8 +101,9 @@ def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own(
 def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the_seat():
     game = _match(_my_play).game
     now = [100.0]
-    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False,
-                      timeout=120.0)
+    welcome = Welcome(
+        table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name="Bo", secret=None, opener=False, timeout=120.0
+    )
     flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, clock=lambda: now[0])
     value = _state(game, 40).model_dump()
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}

@@ -26,8 +26,12 @@ def _free_port() -> int:
 
 
 def _host(folder, port: int) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir",
-                             str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # printed once the port is bound: the wait is on that event
     assert line.startswith("Stepping Stones table server at http://127.0.0.1:"), line + proc.stderr.read()
@@ -35,8 +39,9 @@ def _host(folder, port: int) -> tuple[subprocess.Popen[str], str]:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "stepping_stones", *args], capture_output=True, text=True,
-                          timeout=WAIT)
+    return subprocess.run(
+        [sys.executable, "-m", "stepping_stones", *args], capture_output=True, text=True, timeout=WAIT
+    )
 
 
 def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path):
@@ -60,12 +65,15 @@ def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path):
                 if state.view is not None and len(state.view.plays) >= 10 and state.view.hand_number == 1:
                     mid_hand.set()
 
-            clients = [SeatClient(url, code=code, name=f"Bot {i}", notice=notices.append, retry_seconds=WAIT)
-                       for i in range(3)]
+            clients = [
+                SeatClient(url, code=code, name=f"Bot {i}", notice=notices.append, retry_seconds=WAIT) for i in range(3)
+            ]
             for client in clients:
                 await client.join()
-            bots = [asyncio.ensure_future(play_randomly(c, Random(i), on_state=watch if i == 0 else None))
-                    for i, c in enumerate(clients)]
+            bots = [
+                asyncio.ensure_future(play_randomly(c, Random(i), on_state=watch if i == 0 else None))
+                for i, c in enumerate(clients)
+            ]
             async with asyncio.timeout(WAIT):
                 await mid_hand.wait()
             os.kill(server.pid, signal.SIGKILL)

@@ -27,8 +27,21 @@ class Plain:
     async def start(cls, url: str, code: str, home: Path) -> Plain:
         env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "stepping_stones", "join", code, "--server", url, "--name", "Ann", "--plain",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "join",
+            code,
+            "--server",
+            url,
+            "--name",
+            "Ann",
+            "--plain",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
         return cls(proc)
 
     async def line(self) -> str | None:
@@ -51,7 +64,7 @@ class Plain:
             if line is None:
                 return
             if line.startswith("legal: "):
-                await self.answer(rng.choice(line[len("legal: "):].split(", ")))
+                await self.answer(rng.choice(line[len("legal: ") :].split(", ")))
                 if reads is not None:
                     reads -= 1
 
@@ -144,7 +157,7 @@ def test_plain_mode_says_at_once_when_a_computer_takes_its_seat_and_answers_a_st
             await plain.play(Random(5), reads=4)
             while not (line := await plain.line()).startswith("legal: "):
                 pass
-            old = line[len("legal: "):].split(", ")[0]  # the prompt left unanswered
+            old = line[len("legal: ") :].split(", ")[0]  # the prompt left unanswered
             go.clear()
             clock.now += 121.0
             await server.tables.sweep()  # a computer plays for Ann

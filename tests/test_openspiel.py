@@ -164,8 +164,9 @@ def test_the_ismcts_seat_is_a_lab_level_with_a_budget_in_simulations():
     agent = make_lab_ai("ismcts-3")
     assert isinstance(agent, ISMCTSAgent) and agent.simulations == 3 and agent.name == "ismcts-3"
     assert make_lab_ai("ismcts").simulations == openspiel.DEFAULT_SIMULATIONS
-    match = Match.new(Rules("standard", short_game=True), [agent, make_ai("random"), make_ai("random")],
-                      Seeds("os-level"))
+    match = Match.new(
+        Rules("standard", short_game=True), [agent, make_ai("random"), make_ai("random")], Seeds("os-level")
+    )
     for _ in range(40):
         match.step()
     assert match.game.log  # it bid and played through the match driver

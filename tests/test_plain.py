@@ -37,8 +37,14 @@ class Script(io.TextIOBase):
     ``first`` (commands, bad input), then a random legal token.  It checks that the prompt is the
     last thing printed before every read, and it can stop after ``stop_after`` actions."""
 
-    def __init__(self, out: io.StringIO, seed: int, first: list[str] = (), stop_after: int | None = None,
-                 sent: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        out: io.StringIO,
+        seed: int,
+        first: list[str] = (),
+        stop_after: int | None = None,
+        sent: list[str] | None = None,
+    ) -> None:
         self.out = out
         self.rng = Random(seed)
         self.first = list(first)
@@ -53,12 +59,13 @@ class Script(io.TextIOBase):
         last = printed.rstrip("\n").rsplit("\n", 1)[-1]
         assert last.startswith("legal: "), f"the last line before a read is {last!r}"
         if last == SAME_LEGAL:  # a long list, as given in full before (issue 35)
-            full = next(line for line in reversed(printed.splitlines())
-                        if line.startswith("legal: ") and line != SAME_LEGAL)
-            tokens = full[len("legal: "):].split(", ")
+            full = next(
+                line for line in reversed(printed.splitlines()) if line.startswith("legal: ") and line != SAME_LEGAL
+            )
+            tokens = full[len("legal: ") :].split(", ")
             assert len(tokens) > 12
         else:
-            tokens = last[len("legal: "):].split(", ")
+            tokens = last[len("legal: ") :].split(", ")
         assert all(tokens) and len(set(tokens)) == len(tokens)
         if self.first:
             return self.first.pop(0) + "\n"
@@ -113,7 +120,7 @@ def check_sent(path: Path, sent: list[str]) -> None:
 def record_of(text: str) -> Path:
     last = text.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("record: ")
-    return Path(last[len("record: "):])
+    return Path(last[len("record: ") :])
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -136,7 +143,8 @@ def test_a_whole_game_in_every_mode_replays_with_every_action_sent(mode):
     assert reference.replay(data) == summary(game)
     # the person is told every hand's end and the result
     assert [f"Hand {n} is over." for n in range(1, hands + 1)] == [
-        line for line in text.splitlines() if line.startswith("Hand ") and line.endswith(" is over.")]
+        line for line in text.splitlines() if line.startswith("Hand ") and line.endswith(" is over.")
+    ]
     assert "The game is over." in text
     # nothing is drawn: no escape sequences, no carriage returns, every line a sentence or a prompt
     assert "\x1b" not in text and "\r" not in text
@@ -151,15 +159,29 @@ def test_events_are_told_in_order_as_the_rules_example_shows():
     lines = text.splitlines()
     # a trick is told card by card, then who won it and why
     start = next(i for i, line in enumerate(lines) if line.startswith("Trick 2. "))
-    told = lines[start:start + 12]
+    told = lines[start : start + 12]
     assert any(" leads " in line for line in told[:1])
     assert any(" wins trick 2 (" in line for line in told)
     assert any(line.startswith("You hold ") for line in lines)
 
 
 def test_bad_input_gets_one_sentence_and_the_prompt_again():
-    first = ["", "   ", "Z9", "K0", "banana", "win-pick-trump 9", "lose-no-trump 5", "sheet", "s", "trick",
-             "hand", "help", "?", "hint"]
+    first = [
+        "",
+        "   ",
+        "Z9",
+        "K0",
+        "banana",
+        "win-pick-trump 9",
+        "lose-no-trump 5",
+        "sheet",
+        "s",
+        "trick",
+        "hand",
+        "help",
+        "?",
+        "hint",
+    ]
     status, text, script = play(Options(setup()), first=first, stop_after=3)
     assert status == 0
     assert script.reads == len(first) + 4  # each bad line or command, then three actions and the end
@@ -185,8 +207,8 @@ def test_a_card_that_does_not_follow_suit_is_refused_with_the_rule():
             before = printed.rstrip("\n").rsplit("\n", 3)
             hold = next((line for line in before if line.startswith("You hold ")), None)
             if not self.tried and hold and "was led" in printed.rsplit("legal: ", 2)[-2]:
-                legal = set(last[len("legal: "):].split(", "))
-                held = hold[len("You hold "):].split(", and have")[0].rstrip(".").split(", ")
+                legal = set(last[len("legal: ") :].split(", "))
+                held = hold[len("You hold ") :].split(", and have")[0].rstrip(".").split(", ")
                 other = [c for c in held if c not in legal]
                 if other:
                     self.tried = True
@@ -240,8 +262,7 @@ def test_the_hint_command_gives_the_reason_and_marks_the_game_assisted(home):
     assert run(Options(setup()), inp, out, hinter=hinter) == 0
     assert told == [0, 0]
     assert out.getvalue().count("marked as assisted") == 1
-    assert "Hint: pass. Passing keeps every contract open. This game is now marked as assisted." \
-        in out.getvalue()
+    assert "Hint: pass. Passing keeps every contract open. This game is now marked as assisted." in out.getvalue()
     assert json.loads(sidecar_path().read_text())["assisted"] is True
 
 
@@ -249,28 +270,61 @@ def test_through_a_real_pipe(tmp_path):
     """The command itself, through pipes, answering as a script would (output flushed per read)."""
     env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "pipehome")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "stepping_stones", "play", "--plain", "--short", "--seed", "3",
-         "--name", "Ana", "--levels", "random,random"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "play",
+            "--plain",
+            "--short",
+            "--seed",
+            "3",
+            "--name",
+            "Ana",
+            "--levels",
+            "random,random",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     rng = Random(4)
     last = ""
     for line in proc.stdout:
         last = line
         if line.startswith("legal: "):
-            proc.stdin.write(rng.choice(line[len("legal: "):].rstrip("\n").split(", ")) + "\n")
+            proc.stdin.write(rng.choice(line[len("legal: ") :].rstrip("\n").split(", ")) + "\n")
             proc.stdin.flush()
     assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
-    path = Path(last.rstrip("\n")[len("record: "):])
+    path = Path(last.rstrip("\n")[len("record: ") :])
     assert reference.replay(json.loads(path.read_text())) == summary(game_from_record(read_record(path)))
 
 
 def _plain_process(tmp_path: Path, **env: str) -> subprocess.Popen:
     env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "pipehome"), **env}
     return subprocess.Popen(
-        [sys.executable, "-m", "stepping_stones", "play", "--plain", "--short", "--seed", "3",
-         "--name", "Ana", "--levels", "random,random"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        [
+            sys.executable,
+            "-m",
+            "stepping_stones",
+            "play",
+            "--plain",
+            "--short",
+            "--seed",
+            "3",
+            "--name",
+            "Ana",
+            "--levels",
+            "random,random",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
 
 
 def _first_prompt(proc: subprocess.Popen) -> tuple[bytes, str]:
@@ -280,7 +334,7 @@ def _first_prompt(proc: subprocess.Popen) -> tuple[bytes, str]:
     for line in proc.stdout:
         told += line
         if line.startswith(b"legal: "):
-            return told, line[len(b"legal: "):].decode().rstrip("\n").split(", ")[0]
+            return told, line[len(b"legal: ") :].decode().rstrip("\n").split(", ")[0]
     raise AssertionError(told)
 
 
@@ -293,8 +347,9 @@ def test_bytes_that_are_not_utf8_cost_only_their_line_on_a_strict_locale(tmp_pat
     assert b"Traceback" not in err and b"UnicodeDecodeError" not in err, err
     told = out.decode()
     assert "bad' is not " in told and "\ufffd" in told
-    assert told.rstrip().endswith("The input ended: the game is saved. Run stepping-stones play --plain --resume "
-                                  "to carry on.")
+    assert told.rstrip().endswith(
+        "The input ended: the game is saved. Run stepping-stones play --plain --resume to carry on."
+    )
     saved = json.loads((tmp_path / "pipehome" / "data" / "current.json").read_text())
     hand = saved["hands"][-1]
     assert action in hand["play"].split(" ") + hand["bids"]
@@ -334,21 +389,49 @@ def test_play_without_plain_opens_the_app_with_the_flags_as_its_setup(monkeypatc
 
     opened = []
     monkeypatch.setattr(app, "run", lambda resume=False, setup=None: opened.append((resume, setup)) or 0)
-    assert cli.main(["play", "--set", "advanced", "--short", "--omit", "must-beat", "--redo", "--seed", "9",
-                     "--name", "Ana", "--opponents", "Mia,Ola", "--levels", "expert,random"]) == 0
-    (resume, chosen), = opened
+    assert (
+        cli.main(
+            [
+                "play",
+                "--set",
+                "advanced",
+                "--short",
+                "--omit",
+                "must-beat",
+                "--redo",
+                "--seed",
+                "9",
+                "--name",
+                "Ana",
+                "--opponents",
+                "Mia,Ola",
+                "--levels",
+                "expert,random",
+            ]
+        )
+        == 0
+    )
+    ((resume, chosen),) = opened
     assert not resume
-    assert chosen == Setup(rules=Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True),
-                           player="Ana", names=("Mia", "Ola"), levels=("expert", "random"), seed="9")
+    assert chosen == Setup(
+        rules=Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True),
+        player="Ana",
+        names=("Mia", "Ola"),
+        levels=("expert", "random"),
+        seed="9",
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--levels", "heuristic"], "give two levels separated by a comma"),
-    (["--levels", "heuristic,grandmaster"], "grandmaster"),
-    (["--opponents", "Mia"], "give two names separated by a comma"),
-    (["--omit", "must-beat"], "only be left out in the short game"),
-    (["--opponents", "Mia,Mia"], "different names"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--levels", "heuristic"], "give two levels separated by a comma"),
+        (["--levels", "heuristic,grandmaster"], "grandmaster"),
+        (["--opponents", "Mia"], "give two names separated by a comma"),
+        (["--omit", "must-beat"], "only be left out in the short game"),
+        (["--opponents", "Mia,Mia"], "different names"),
+    ],
+)
 def test_play_refuses_bad_flags_in_one_line(args, message, capsys):
     from stepping_stones import cli
 
@@ -385,7 +468,7 @@ def test_analysis_tells_the_last_hand_against_perfect_play():
     view = game.view(0)  # the person's cards judged against what they could see, as in the app
     expected = analysis_lines(analyse_past(view.history[0], seen=seen_by(view)), game.players, 0)
     told = text.split("Hand 1 against perfect play:\n", 1)[1].splitlines()
-    assert told[:len(expected)] == expected
+    assert told[: len(expected)] == expected
 
 
 def test_a_long_legal_list_is_given_once_a_prompt_and_cards_come_in_the_order_of_the_hand():

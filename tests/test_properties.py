@@ -88,8 +88,13 @@ def test_forehand_and_puddle_follow_the_rules(seed, rules):
 
 
 @settings(max_examples=100, deadline=None)
-@given(seed=seeds, contract=st.sampled_from(list(CONTRACTS.values())), ranking=st.sampled_from([9, 1]),
-       trump=st.integers(0, 3), declarer=st.integers(0, 2))
+@given(
+    seed=seeds,
+    contract=st.sampled_from(list(CONTRACTS.values())),
+    ranking=st.sampled_from([9, 1]),
+    trump=st.integers(0, 3),
+    declarer=st.integers(0, 2),
+)
 def test_pop_restores_every_position_exactly(seed, contract, ranking, trump, declarer):
     rng = random.Random(seed)
     t = trump if contract.picks_trump else None
@@ -112,8 +117,14 @@ def test_pop_restores_every_position_exactly(seed, contract, ranking, trump, dec
 
 def _snapshot(s: HandState):
     # Every field, the ones left over from the last trick too: a position is one state.
-    return (*(getattr(s, name) if not isinstance(getattr(s, name), list) else tuple(getattr(s, name))
-              for name in HandState.__slots__), s.legal_mask(), s.winning())
+    return (
+        *(
+            getattr(s, name) if not isinstance(getattr(s, name), list) else tuple(getattr(s, name))
+            for name in HandState.__slots__
+        ),
+        s.legal_mask(),
+        s.winning(),
+    )
 
 
 def _legal_moves(game: Game, seed: int) -> list[Move]:

@@ -77,8 +77,17 @@ def test_replay_json_matches_the_spec_shape(tmp_path, capsys):
     assert facts["complete"] is True
     assert len(facts["hands"]) == 12
     first = facts["hands"][0]
-    assert set(first) == {"declarer", "contract", "ranking", "trump", "redo", "puddle", "forehand",
-                          "trick_winners", "count"}
+    assert set(first) == {
+        "declarer",
+        "contract",
+        "ranking",
+        "trump",
+        "redo",
+        "puddle",
+        "forehand",
+        "trick_winners",
+        "count",
+    }
     assert list(facts["sheet"]) == list(Rules().contract_ids)
     assert sum(facts["totals"]) == 12
     assert facts["winners"] == game.winners()
@@ -198,8 +207,7 @@ def test_a_contract_the_bidder_already_recorded_is_refused(tmp_path, capsys, don
             done["hands"][h]["bids"][-1] = str(Declaration(again.contract, 9, again.trump))
             line = refused(tmp_path, capsys, done)
             name = game.players[hand.declarer]
-            assert line == (f"hand {h + 1}, bid {len(hand.bids)}: {name} has already recorded "
-                            f"{again.contract.name}")
+            assert line == (f"hand {h + 1}, bid {len(hand.bids)}: {name} has already recorded {again.contract.name}")
             return
     pytest.fail("no suitable hand")
 
@@ -219,8 +227,13 @@ def test_a_second_redo_is_refused(tmp_path, capsys):
         redo_hands = [i for i, h in enumerate(game.log) if h.declaration.redo]
         for i in redo_hands:
             seat = game.log[i].declarer
-            later = [j for j in range(i + 1, len(game.log)) if game.log[j].declarer == seat
-                     and game.log[j].bids[-1] is game.log[j].declaration and not game.log[j].puddle]
+            later = [
+                j
+                for j in range(i + 1, len(game.log))
+                if game.log[j].declarer == seat
+                and game.log[j].bids[-1] is game.log[j].declaration
+                and not game.log[j].puddle
+            ]
             if not later:
                 continue
             j = later[0]
@@ -250,8 +263,9 @@ def test_a_pass_in_the_puddle_is_refused(tmp_path, capsys):
                 data["hands"][h]["bids"][3] = "pass"
                 line = refused(tmp_path, capsys, data)
                 name = game.players[hand.declarer]
-                assert line == (f"hand {h + 1}, bid 4: {name} is in the puddle and must declare "
-                                "one of their open contracts")
+                assert line == (
+                    f"hand {h + 1}, bid 4: {name} is in the puddle and must declare one of their open contracts"
+                )
                 return
     pytest.fail("no puddle found")
 
@@ -372,8 +386,9 @@ def test_a_forced_pass_must_be_written_as_pass(tmp_path, capsys):
                     trump = f" {SUITS[0]}" if c.picks_trump else ""
                     data["hands"][h]["bids"][i] = f"{c.id} 9{trump}"
                     line = refused(tmp_path, capsys, data)
-                    assert line == (f"hand {h + 1}, bid {i + 1}: {game.players[seat]} has nothing left "
-                                    "to declare and must pass")
+                    assert line == (
+                        f"hand {h + 1}, bid {i + 1}: {game.players[seat]} has nothing left to declare and must pass"
+                    )
                     return
     pytest.fail("no forced pass found")
 
@@ -386,7 +401,11 @@ def test_record_errors_name_hand_and_action():
 # --- fuzzing: whatever the file holds, the answer is a result or one RecordError -------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 40) | st.floats(allow_nan=False) | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
     | st.sampled_from(["pass", "K4", "win-no-trump 9", "may-trump 1 L redo", "C1 C2", ""]),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=8,

@@ -68,8 +68,14 @@ def _bids() -> list:
     return bids
 
 
-@pytest.mark.parametrize("rules", [Rules("standard"), Rules("advanced", short_game=True, redo_tokens=True),
-                                   Rules("advanced", short_game=True, omit="must-beat")])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules("standard"),
+        Rules("advanced", short_game=True, redo_tokens=True),
+        Rules("advanced", short_game=True, omit="must-beat"),
+    ],
+)
 def test_the_view_refuses_every_bid_and_card_exactly_as_the_game_does(rules):
     """Whole games of random seats: at every bid and card, each seat's view refuses each bid and
     each card (held or not, and some that are no card) with the game's own exception, message and
@@ -105,13 +111,23 @@ def test_a_view_refuses_an_action_out_of_its_turn_and_the_table_says_so_to_the_p
 
 def _remote(game: Game, seq: int = 7) -> RemoteFlow:
     """A client of a table server at ``SEAT``, given the state the server sends that seat."""
-    welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name=NAMES[SEAT], secret=None, opener=False,
-                      timeout=120.0)
+    welcome = Welcome(
+        table="t" * 16, code="AAAAA-AAAAA", seat=SEAT, name=NAMES[SEAT], secret=None, opener=False, timeout=120.0
+    )
     flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, auto_last_card=False)
     view = game.view(SEAT)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-    flow.receive(StateMessage(seq=seq, started=True, seats=seats, help=False, view=view_to_json(view),
-                       legal=legal_actions(view), waiting=None))
+    flow.receive(
+        StateMessage(
+            seq=seq,
+            started=True,
+            seats=seats,
+            help=False,
+            view=view_to_json(view),
+            legal=legal_actions(view),
+            waiting=None,
+        )
+    )
     return flow
 
 
@@ -147,8 +163,7 @@ def _play_until(rules: Rules, declare, wanted: type, words: str) -> tuple[Game, 
         while game.phase is Phase.PLAY:
             if game.to_act == SEAT:
                 for card in cards_of(game.state.hands[SEAT]):
-                    if type(_refusal(game.verify_play, card)) is wanted and words in (_local_words(game, card)
-                                                                                      or ""):
+                    if type(_refusal(game.verify_play, card)) is wanted and words in (_local_words(game, card) or ""):
                         return game, card
             game.play(rng.choice(game.legal_cards()))
     raise AssertionError("no such position")
@@ -160,14 +175,14 @@ def _declaration(contract: str, ranking: int = 9, trump: int | None = None, redo
 
 CARD_CASES = [
     ("must follow", Rules("standard"), _declaration("win-no-trump"), MustFollowError, "You must follow"),
-    ("must follow or trump", Rules("advanced"), _declaration("may-trump", trump=1), MustFollowError,
-     "or play a trump"),
+    ("must follow or trump", Rules("advanced"), _declaration("may-trump", trump=1), MustFollowError, "or play a trump"),
     ("must beat", Rules("advanced"), _declaration("must-beat", ranking=1), MustBeatError, "You must beat"),
 ]
 
 
-@pytest.mark.parametrize(("rules", "declare", "wanted", "words"), [c[1:] for c in CARD_CASES],
-                         ids=[c[0] for c in CARD_CASES])
+@pytest.mark.parametrize(
+    ("rules", "declare", "wanted", "words"), [c[1:] for c in CARD_CASES], ids=[c[0] for c in CARD_CASES]
+)
 def test_a_refused_card_is_worded_the_same_on_this_machine_and_at_a_table(rules, declare, wanted, words):
     game, card = _play_until(rules, declare, wanted, words)
     local = _local_words(game, card)
@@ -221,26 +236,50 @@ def _bidding(rules: Rules, before: int = 0, passes: int = 0) -> Game:
 
 BID_CASES = [
     ("must declare", Rules("standard"), 0, 3, PASS, MustDeclareError),
-    ("left out", Rules("standard", short_game=True, omit="lose-pick-trump"), 0, 0, _declaration("lose-pick-trump",
-                                                                                                 trump=0),
-     ContractNotInPlayError),
+    (
+        "left out",
+        Rules("standard", short_game=True, omit="lose-pick-trump"),
+        0,
+        0,
+        _declaration("lose-pick-trump", trump=0),
+        ContractNotInPlayError,
+    ),
     ("not in the set", Rules("standard"), 0, 0, _declaration("must-beat"), ContractNotInPlayError),
     ("needs a trump", Rules("standard"), 0, 0, _declaration("win-pick-trump"), TrumpError),
     ("has no trump", Rules("standard"), 0, 0, _declaration("win-no-trump", trump=2), TrumpError),
     ("bad ranking", Rules("standard"), 0, 0, _declaration("win-no-trump", ranking=5), BidSyntaxError),
     ("recorded", Rules("standard"), 1, 0, _declaration("win-no-trump"), ContractRecordedError),
-    ("recorded, a redo left", Rules("standard", redo_tokens=True), 1, 0, _declaration("win-no-trump"),
-     ContractRecordedError),
+    (
+        "recorded, a redo left",
+        Rules("standard", redo_tokens=True),
+        1,
+        0,
+        _declaration("win-no-trump"),
+        ContractRecordedError,
+    ),
     ("no redo tokens", Rules("standard"), 1, 0, _declaration("win-no-trump", redo=True), RedoError),
-    ("redo not recorded", Rules("standard", redo_tokens=True), 1, 0, _declaration("lose-no-trump", redo=True),
-     RedoError),
-    ("redo in the puddle", Rules("standard", redo_tokens=True), 1, 3, _declaration("win-no-trump", redo=True),
-     RedoError),
+    (
+        "redo not recorded",
+        Rules("standard", redo_tokens=True),
+        1,
+        0,
+        _declaration("lose-no-trump", redo=True),
+        RedoError,
+    ),
+    (
+        "redo in the puddle",
+        Rules("standard", redo_tokens=True),
+        1,
+        3,
+        _declaration("win-no-trump", redo=True),
+        RedoError,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("rules", "before", "passes", "bid", "wanted"), [c[1:] for c in BID_CASES],
-                         ids=[c[0] for c in BID_CASES])
+@pytest.mark.parametrize(
+    ("rules", "before", "passes", "bid", "wanted"), [c[1:] for c in BID_CASES], ids=[c[0] for c in BID_CASES]
+)
 def test_a_refused_bid_is_worded_the_same_on_this_machine_and_at_a_table(rules, before, passes, bid, wanted):
     game = _bidding(rules, before, passes)
     assert type(_refusal(game.verify_bid, bid)) is wanted

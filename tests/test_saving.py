@@ -33,10 +33,13 @@ async def _notice_at_start(app, size=(80, 24)) -> str:
         return widget_text(app.screen.query_one("#notice"))
 
 
-@pytest.mark.parametrize("content", [
-    "[" * 50_000 + "]" * 50_000,  # nested far too deep
-    '{"format": "stepping-stones-record/1", "players": [' + "1" * 5000 + "]}",  # a huge number
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 50_000 + "]" * 50_000,  # nested far too deep
+        '{"format": "stepping-stones-record/1", "players": [' + "1" * 5000 + "]}",  # a huge number
+    ],
+)
 def test_a_hostile_save_is_moved_aside_and_the_app_opens(home, content):
     current_path().parent.mkdir(parents=True)
     current_path().write_text(content)
@@ -120,6 +123,7 @@ def test_a_second_copy_never_writes_the_game_open_in_the_first(home):
     other_copy = SlotLock(current_path())
     assert other_copy.acquire()  # the first copy has the game open
     try:
+
         async def run(key):
             app = make_app()
             async with app.run_test(size=(80, 24)) as pilot:
@@ -338,7 +342,7 @@ class ReadOnly:
 def _first_legal(printed: str) -> str:
     last = printed.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("legal: ")
-    return last[len("legal: "):].split(", ")[0] + "\n"
+    return last[len("legal: ") :].split(", ")[0] + "\n"
 
 
 def test_after_a_read_only_start_the_lock_is_taken_before_the_first_write(home, monkeypatch):
@@ -425,15 +429,18 @@ def test_after_a_read_only_start_a_slot_taken_meanwhile_is_never_written(home, m
         other_copy.release()
 
 
-@pytest.mark.parametrize("sidecar, why", [
-    ({"seed": "s", "levels": [None, None, None]}, "levels: seats 1 and 2 each need an AI level"),
-    ({"seed": "s", "levels": [None, "heuristic", None]}, "levels: seats 1 and 2 each need an AI level"),
-    ({"seed": "s", "levels": ["expert", "heuristic", "random"]}, "the person's seat (seat 0) has no AI level"),
-    ({"seed": "\x1b]0;pwned\x07\x1b[2J", "levels": [None, "random", "random"]}, "seed: it may not contain control"),
-    ({"seed": "7" * 60_000, "levels": [None, "random", "random"]}, "seed: String should have at most 100"),
-    ({"seed": "s", "levels": [None, "random\x1b[2J", "random"]}, "levels.1: it may not contain control"),
-    ({"seed": 7, "levels": [None, "random", "random"]}, "seed: Input should be a valid string"),
-])
+@pytest.mark.parametrize(
+    "sidecar, why",
+    [
+        ({"seed": "s", "levels": [None, None, None]}, "levels: seats 1 and 2 each need an AI level"),
+        ({"seed": "s", "levels": [None, "heuristic", None]}, "levels: seats 1 and 2 each need an AI level"),
+        ({"seed": "s", "levels": ["expert", "heuristic", "random"]}, "the person's seat (seat 0) has no AI level"),
+        ({"seed": "\x1b]0;pwned\x07\x1b[2J", "levels": [None, "random", "random"]}, "seed: it may not contain control"),
+        ({"seed": "7" * 60_000, "levels": [None, "random", "random"]}, "seed: String should have at most 100"),
+        ({"seed": "s", "levels": [None, "random\x1b[2J", "random"]}, "levels.1: it may not contain control"),
+        ({"seed": 7, "levels": [None, "random", "random"]}, "seed: Input should be a valid string"),
+    ],
+)
 def test_a_bad_sidecar_is_moved_aside_with_a_notice_and_the_game_resumes(home, sidecar, why):
     import io
     import json
@@ -642,9 +649,14 @@ def test_every_seed_a_game_can_start_with_is_one_its_save_can_resume_with(home):
     saved = find_saved()
     assert saved.session is not None and saved.session.info.seed == longest and saved.problem is None
     too_long = "7" * (SEED_LENGTH + 1)
-    done = subprocess.run([sys.executable, "-m", "stepping_stones", "play", "--plain", "--seed", too_long],
-                          capture_output=True, text=True, input="", timeout=60,
-                          env={**os.environ, "STEPPING_STONES_HOME": str(home)})
+    done = subprocess.run(
+        [sys.executable, "-m", "stepping_stones", "play", "--plain", "--seed", too_long],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=60,
+        env={**os.environ, "STEPPING_STONES_HOME": str(home)},
+    )
     assert done.returncode == 2 and f"at most {SEED_LENGTH}" in done.stderr and "Traceback" not in done.stderr
 
 

@@ -27,8 +27,9 @@ NUMBA = importlib.util.find_spec("numba") is not None
 def run(*args: str, env: dict[str, str] | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
     """A script run from the repository's folder; ``timeout`` is only a safety net."""
     command = [*args] if args[0] == "bash" else [sys.executable, str(SCRIPTS / args[0]), *args[1:]]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})}
+    )
     if check:
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
@@ -40,15 +41,30 @@ def number(text: str) -> float:
 
 
 def test_every_script_is_run_here():
-    tested = {"declarers_against_par.py", "measure_engine_ratio.py", "measure_first_screen.py",
-              "measure_solver_ratio.py", "measure_solver_speed.py", "measure_tui_first_paint.py",
-              "measure_tui_latency.py", "measure_tui_startup.sh", "load_test_tables.py",
-              "measure_expert_decisions.py", "measure_declared_results.py", "bid_screen.py",
-              "play_screen.py", "measure_analysis_speed.py", "measure_ismcts_decisions.py", "play_logged.py"}
+    tested = {
+        "declarers_against_par.py",
+        "measure_engine_ratio.py",
+        "measure_first_screen.py",
+        "measure_solver_ratio.py",
+        "measure_solver_speed.py",
+        "measure_tui_first_paint.py",
+        "measure_tui_latency.py",
+        "measure_tui_startup.sh",
+        "load_test_tables.py",
+        "measure_expert_decisions.py",
+        "measure_declared_results.py",
+        "bid_screen.py",
+        "play_screen.py",
+        "measure_analysis_speed.py",
+        "measure_ismcts_decisions.py",
+        "play_logged.py",
+    }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
-    elsewhere = {"three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py",
-                 "json_schemas.py": ROOT / "tests" / "test_json_schemas.py"}
+    elsewhere = {
+        "three_fronts_game.py": ROOT / "tests" / "test_net_fronts.py",
+        "json_schemas.py": ROOT / "tests" / "test_json_schemas.py",
+    }
     assert "three_fronts(" in elsewhere["three_fronts_game.py"].read_text()
     assert "json_schemas.py" in elsewhere["json_schemas.py"].read_text()
     assert {p.name for p in SCRIPTS.iterdir() if p.suffix in (".py", ".sh")} == tested | set(elsewhere)
@@ -69,8 +85,21 @@ def test_load_test_tables():
 
 
 def test_declarers_against_par(tmp_path):
-    out = run("declarers_against_par.py", "--games", "1", "--hands", "1", "--workers", "1", "--seed", "b",
-              "--limit", "200000", "--budget", "2000").stdout
+    out = run(
+        "declarers_against_par.py",
+        "--games",
+        "1",
+        "--hands",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "b",
+        "--limit",
+        "200000",
+        "--budget",
+        "2000",
+    ).stdout
     header, *rows = out.splitlines()
     assert header.split() == ["contract", "declarer", "hands", "result", "par", "vs", "par", "puddle"]
     assert len(rows) == 1  # one hand of one game: one contract, declared by one side
@@ -92,8 +121,18 @@ def test_measure_declared_results():
 
 
 def test_measure_expert_decisions():
-    out = run("measure_expert_decisions.py", "--games", "1", "--hands", "1", "--sets", "standard",
-              "--budget", "3000", "--json").stdout
+    out = run(
+        "measure_expert_decisions.py",
+        "--games",
+        "1",
+        "--hands",
+        "1",
+        "--sets",
+        "standard",
+        "--budget",
+        "3000",
+        "--json",
+    ).stdout
     data = json.loads(out)
     figures = data["figures"]
     assert data["games_per_set"] == 1 and data["core"] in ("numba", "python")
@@ -135,8 +174,21 @@ def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
     out = run(*args, "--core", "python", "--save", str(values)).stdout
     core_line, header, *rows = out.splitlines()
     assert re.fullmatch(rf"core: python \(ready in {NUMBER} s of CPU\)", core_line), core_line
-    assert header.split() == ["contract", "deals", "p50", "s", "p95", "s", "max", "s", "positions", "p95", "pos",
-                              "positions/s", "over"]
+    assert header.split() == [
+        "contract",
+        "deals",
+        "p50",
+        "s",
+        "p95",
+        "s",
+        "max",
+        "s",
+        "positions",
+        "p95",
+        "pos",
+        "positions/s",
+        "over",
+    ]
     assert [row.split()[0] for row in rows] == [*contracts, "all"]
     positions = []
     for row in rows[:-1]:
@@ -181,8 +233,11 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="the script
 def test_measure_first_screen(tmp_path):
     app = f"{sys.executable} -m stepping_stones"
     out = run("measure_first_screen.py", "1", app, env={"TMUX_TMPDIR": str(tmp_path)}).stdout
-    found = re.fullmatch(rf"stepping-stones ({NUMBER}) s, minimal Textual app ({NUMBER}) s \(medians of 1\), "
-                         rf"ratio ({NUMBER})\n", out)
+    found = re.fullmatch(
+        rf"stepping-stones ({NUMBER}) s, minimal Textual app ({NUMBER}) s \(medians of 1\), "
+        rf"ratio ({NUMBER})\n",
+        out,
+    )
     assert found, out
     ours, theirs, ratio = (number(g) for g in found.groups())
     assert ours > 0 and theirs > 0 and abs(ratio - ours / theirs) <= 0.01 + 0.01 * ratio
@@ -191,9 +246,14 @@ def test_measure_first_screen(tmp_path):
 @needs_tmux
 @pytest.mark.skipif(shutil.which("bc") is None, reason="the script subtracts the times with bc")
 def test_measure_tui_startup(tmp_path):
-    out = run("bash", str(SCRIPTS / "measure_tui_startup.sh"),
-              env={"TMUX_TMPDIR": str(tmp_path),  # a tmux server of its own, not the person's
-                   "STEPPING_STONES_BIN": f"{sys.executable} -m stepping_stones"}).stdout
+    out = run(
+        "bash",
+        str(SCRIPTS / "measure_tui_startup.sh"),
+        env={
+            "TMUX_TMPDIR": str(tmp_path),  # a tmux server of its own, not the person's
+            "STEPPING_STONES_BIN": f"{sys.executable} -m stepping_stones",
+        },
+    ).stdout
     found = re.fullmatch(r"startup: ([0-9]*\.[0-9]+) s\n", out)
     assert found, out
     assert float(found.group(1)) > 0
@@ -203,8 +263,17 @@ def test_bid_screen(tmp_path):
     """Two runs on the same deal sets: each deal set's points, every hand declared, and the
     paired difference; the expert's settings are refused for a seat that takes none."""
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    common = ["bid_screen.py", "--candidate", "heuristic", "--baseline", "random", "--seed", "test-screen",
-              "--deals", "2"]
+    common = [
+        "bid_screen.py",
+        "--candidate",
+        "heuristic",
+        "--baseline",
+        "random",
+        "--seed",
+        "test-screen",
+        "--deals",
+        "2",
+    ]
     run(*common, "--out", str(a))
     run(*common, "--first", "0", "--out", str(b))
     first, second = json.loads(a.read_text()), json.loads(b.read_text())

@@ -39,8 +39,9 @@ from stepping_stones.storage.records import load_game
 from stepping_stones.storage.session import open_elsewhere
 from stepping_stones.storage.settings import Pace, Settings
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             shutil.which("google-chrome")) if p), None)
+CHROMIUM = next(
+    (p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), shutil.which("google-chrome")) if p), None
+)
 LINUX = sys.platform.startswith("linux")
 
 
@@ -92,16 +93,21 @@ class Served:
         env = {**os.environ, "STEPPING_STONES_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "stepping_stones", "serve", "--port", str(self.port), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self.origin = f"http://127.0.0.1:{self.port}"
         self.url = self.origin + "/"
         self.lines: queue.Queue[str | None] = queue.Queue()  # stdout, line by line as printed
         self.err_lines: queue.Queue[str | None] = queue.Queue()  # stderr, the same
         self.out: list[str] = []
         self.err: list[str] = []
-        self.readers = [threading.Thread(target=self._read, args=(self.proc.stdout, self.out, self.lines), daemon=True),
-                        threading.Thread(target=self._read, args=(self.proc.stderr, self.err, self.err_lines),
-                                         daemon=True)]
+        self.readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout, self.out, self.lines), daemon=True),
+            threading.Thread(target=self._read, args=(self.proc.stderr, self.err, self.err_lines), daemon=True),
+        ]
         for reader in self.readers:
             reader.start()
         first = self.lines.get(timeout=60)  # the server says where it is once the port is bound
@@ -109,11 +115,10 @@ class Served:
             _, _, err = self.stop()
             raise AssertionError(f"the server did not start: {first!r} {err}")
 
-
     def set_pace(self, pace: Pace) -> None:
         """The computers' pace in the games the server's tabs start from now on (no trick pause)."""
-        (self.home / "config" / "settings.json").write_text(
-            json.dumps(asdict(Settings(pace=pace, trick_pause=False))))
+        (self.home / "config" / "settings.json").write_text(json.dumps(asdict(Settings(pace=pace, trick_pause=False))))
+
     def _read(self, stream, lines: list[str], tell: queue.Queue[str | None]) -> None:
         for line in stream:
             lines.append(line)
@@ -213,8 +218,13 @@ SHARED = pytest.mark.xdist_group("serve-door")  # the tests of the shared server
 
 
 def upgrade_headers(origin: str | None, host: str) -> dict[str, str]:
-    headers = {"Host": host, "Upgrade": "websocket", "Connection": "Upgrade",
-               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"}
+    headers = {
+        "Host": host,
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+    }
     if origin is not None:
         headers["Origin"] = origin
     return headers
@@ -240,6 +250,7 @@ async def _until_closed(ws: aiohttp.ClientWebSocketResponse, timeout: float = 60
 
 
 # --- the door ---------------------------------------------------------------------------------
+
 
 def test_the_page_answers_on_127_0_0_1_with_the_game_as_its_title(served):
     response = served.request("/")
@@ -270,8 +281,9 @@ def test_the_page_loads_nothing_from_elsewhere_and_cannot_be_framed(door):
         assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
         assert response.getheader("X-Frame-Options") == "DENY"
         # every URL in the page is this server's own
-        urls = [u for u in re.findall(r"""(?:https?|wss?)://[^\s"')]+""", page)
-                if not u.startswith("http://www.w3.org/")]  # an SVG namespace, not a request
+        urls = [
+            u for u in re.findall(r"""(?:https?|wss?)://[^\s"')]+""", page) if not u.startswith("http://www.w3.org/")
+        ]  # an SVG namespace, not a request
         assert urls and all(re.match(rf"(?:http|ws)://127\.0\.0\.1:{served.port}/", u) for u in urls), urls
         assert "googleapis" not in page
         fonts = re.findall(r'url\("([^"]+\.ttf)"\)', page)
@@ -284,8 +296,9 @@ def test_the_page_loads_nothing_from_elsewhere_and_cannot_be_framed(door):
     assert logged == []  # a page, its font and folders refused: nothing to log
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost.evil:{port}",
-                                  "127.0.0.1:{port}@evil", ""])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost.evil:{port}", "127.0.0.1:{port}@evil", ""]
+)
 @SHARED
 def test_a_request_that_names_another_host_is_refused(door, host):
     """DNS rebinding: a name that resolves to 127.0.0.1 is not one of the server's names."""
@@ -315,9 +328,19 @@ def test_the_server_answers_to_its_loopback_names(door):
     assert logged == []
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", None, "http://127.0.0.1:1",
-                                    "https://127.0.0.1:{port}", "http://127.0.0.1:{port}.evil.example",
-                                    "file://", "http://user@127.0.0.1:{port}"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://evil.example",
+        "null",
+        None,
+        "http://127.0.0.1:1",
+        "https://127.0.0.1:{port}",
+        "http://127.0.0.1:{port}.evil.example",
+        "file://",
+        "http://user@127.0.0.1:{port}",
+    ],
+)
 @SHARED
 def test_a_websocket_from_another_origin_is_refused(door, origin):
     """Cross-site websocket hijacking: only the page's own origin may open a game."""
@@ -352,8 +375,13 @@ def test_a_plain_get_of_the_websocket_is_one_line_not_a_traceback(door):
 
 def test_another_host_needs_a_public_url(tmp_path):
     env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")}
-    done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", "--host", "0.0.0.0",
-                           "--port", str(free_port())], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "stepping_stones", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("serve: listening on 0.0.0.0 needs --public-url URL")
     assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
@@ -399,16 +427,29 @@ def test_loopback_addresses():
 
 # --- what a tab may send ------------------------------------------------------------------------
 
+
 def test_messages_are_checked_and_sizes_clamped():
     limits = Limits()
     assert parse_message('["resize", {"width": -5, "height": 0}]', limits).width == 1
     big = parse_message('["resize", {"width": 5000, "height": 2000}]', limits)
     assert (big.width, big.height) == (limits.max_width, limits.max_height)
     assert parse_message('["future-kind", 1]', limits).kind == "ignored"
-    for bad in ('["resize", {"width": "80", "height": 24}]', '["resize", {"width": true, "height": 24}]',
-                '["resize", {"width": 1.5, "height": 24}]', '["resize"]', '["stdin"]', '["stdin", ["a"]]',
-                '"stdin"', "[]", "[1]", "{", "[" * 5000, '["ping", "' + "9" * 100 + '"]',
-                json.dumps(["stdin", "a" * (limits.max_input + 1)]), " " * (limits.max_message + 1)):
+    for bad in (
+        '["resize", {"width": "80", "height": 24}]',
+        '["resize", {"width": true, "height": 24}]',
+        '["resize", {"width": 1.5, "height": 24}]',
+        '["resize"]',
+        '["stdin"]',
+        '["stdin", ["a"]]',
+        '"stdin"',
+        "[]",
+        "[1]",
+        "{",
+        "[" * 5000,
+        '["ping", "' + "9" * 100 + '"]',
+        json.dumps(["stdin", "a" * (limits.max_input + 1)]),
+        " " * (limits.max_message + 1),
+    ):
         with pytest.raises(BadMessage):
             parse_message(bad, limits)
 
@@ -424,9 +465,18 @@ def test_the_allowance_holds_a_flood_back_and_lets_a_person_through():
     assert waits[:2] == [0.0, 0.0] and waits[-1] > 0 and flood.held > 5
 
 
-@pytest.mark.parametrize("payload", ["not json", '{"a": 1}', '["resize", {"width": "x", "height": 3}]',
-                                     '["stdin", 5]', "[" * 20000, json.dumps(["stdin", "a" * 3_000_000])],
-                         ids=["not-json", "not-a-list", "resize-text", "stdin-number", "deep", "3-MB"])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "not json",
+        '{"a": 1}',
+        '["resize", {"width": "x", "height": 3}]',
+        '["stdin", 5]',
+        "[" * 20000,
+        json.dumps(["stdin", "a" * 3_000_000]),
+    ],
+    ids=["not-json", "not-a-list", "resize-text", "stdin-number", "deep", "3-MB"],
+)
 def test_a_malformed_message_closes_its_tab_with_one_line(served, payload):
     async def main() -> int | None:
         async with aiohttp.ClientSession() as session:
@@ -467,6 +517,7 @@ def test_input_faster_than_a_person_closes_the_tab_and_its_app(served):
 def test_a_tab_that_goes_ends_its_app_even_after_an_absurd_size(served):
     """5000×2000 then F1: the size is clamped, the app draws, and when the tab goes the app is
     ended (it is not left blocked on a pipe nobody reads) while the server runs on."""
+
     async def main() -> dict[int, int]:
         async with aiohttp.ClientSession() as session:
             ws = await session.ws_connect(served.origin + "/ws?width=99999&height=-3", origin=served.origin)
@@ -536,8 +587,13 @@ def test_a_port_in_use_is_one_sentence(tmp_path):
         s.listen()
         port = s.getsockname()[1]
         env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")}
-        done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", "--port", str(port)],
-                              capture_output=True, text=True, env=env, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "stepping_stones", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
     assert done.returncode == 1
     assert done.stdout == ""  # never "is served at" for a server that is not
     assert done.stderr.startswith(f"serve: cannot listen on 127.0.0.1 port {port}: ")
@@ -568,11 +624,17 @@ def test_bad_arguments_are_refused(tmp_path, capsys, monkeypatch):
     """One in its own process (the exit status and stderr as a person sees them); one that the
     command line refuses, in this one; a public URL that the server refuses before it binds,
     in its own process again (in this one a slip would start a server)."""
-    for args, words in ((["--port", "99999"], "99999 is not a port number"),
-                        (["--public-url", "ftp://x"], "must be an http:// or https:// address")):
-        done = subprocess.run([sys.executable, "-m", "stepping_stones", "serve", *args],
-                              capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")})
+    for args, words in (
+        (["--port", "99999"], "99999 is not a port number"),
+        (["--public-url", "ftp://x"], "must be an http:// or https:// address"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "stepping_stones", "serve", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home")},
+        )
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
     err = refused(["serve", "--max-tabs", "0"], capsys, monkeypatch)
@@ -581,6 +643,7 @@ def test_bad_arguments_are_refused(tmp_path, capsys, monkeypatch):
 
 def test_ctrl_c_ends_every_app_and_counts_only_games_in_progress(served):
     """Two tabs on the setup screen: Ctrl+C ends both apps, and says no game was saved."""
+
     async def main() -> dict[int, int]:
         async with aiohttp.ClientSession() as session:
             tabs = [await session.ws_connect(served.origin + "/ws", origin=served.origin) for _ in range(2)]
@@ -821,5 +884,7 @@ def test_a_tab_that_answers_no_heartbeat_is_logged_as_gone_not_as_a_bad_message(
     server = GameServer("127.0.0.1", 8000, io.StringIO(), err)
     reason = asyncio.run(server._pump(Silent(), None, "192.0.2.7"))  # type: ignore[arg-type]
     assert reason is None  # not a page that broke the rules: nothing is said to it
-    assert err.getvalue() == (f"serve: closed a tab from 192.0.2.7: it answered no heartbeat for {HEARTBEAT:g} s "
-                              "(the page or its network is gone)\n")
+    assert err.getvalue() == (
+        f"serve: closed a tab from 192.0.2.7: it answered no heartbeat for {HEARTBEAT:g} s "
+        "(the page or its network is gone)\n"
+    )

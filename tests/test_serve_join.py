@@ -25,8 +25,9 @@ from test_serve import CHROMIUM, Screen, Served, _browser, refused
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "stepping_stones", "serve", *args], capture_output=True,
-                          text=True, timeout=WAIT)
+    return subprocess.run(
+        [sys.executable, "-m", "stepping_stones", "serve", *args], capture_output=True, text=True, timeout=WAIT
+    )
 
 
 def test_a_bad_server_address_is_one_line_and_status_2(capsys, monkeypatch):
@@ -139,15 +140,18 @@ class _PlainThread:
 
     def seen(self, holds) -> str:
         """Wait until the client has printed a line for which ``holds`` is true."""
+
         async def wait() -> str:
             line = next((line for line in self.plain.lines if holds(line)), None)
             return line if line is not None else str(await within(self.plain.expect(holds)))
+
         return self.call(wait())
 
     def stop(self) -> None:
         async def kill() -> None:
             if self.plain.proc.returncode is None:
                 self.plain.proc.kill()
+
         self.call(kill())
         self.done.result(timeout=WAIT)
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -216,8 +220,9 @@ def test_a_page_joins_a_table_with_a_plain_client_and_each_sees_the_other_s_card
                     page.screenshot(path=os.environ["STEPPING_STONES_SCREENSHOT"])
                 # the plain client was told the page's card, as the page was told the plain client's
                 seen = plain.seen(lambda line: bool(_told(line, "Bea", played)))
-                assert all(u.startswith((served.origin, f"ws://127.0.0.1:{served.port}")) for u in requests), \
-                    requests  # the page talks to its own server only; the app in it talks to the table server
+                assert all(u.startswith((served.origin, f"ws://127.0.0.1:{served.port}")) for u in requests), (
+                    requests
+                )  # the page talks to its own server only; the app in it talks to the table server
             finally:
                 browser.close()
     finally:

@@ -83,8 +83,10 @@ def test_solver_equals_brute_force(contract_id, core):
         # The same answer from the bare API, and the state is untouched.
         hands, leader, trick = position(state)
         before = (list(state.hands), list(state.plays))
-        assert state.count() + solve(hands, leader, trick, state.contract, state.ranking, state.trump,
-                                     state.declarer) == expected
+        assert (
+            state.count() + solve(hands, leader, trick, state.contract, state.ranking, state.trump, state.declarer)
+            == expected
+        )
         assert (list(state.hands), list(state.plays)) == before
     assert seen_rankings == {NINE_HIGH, ONE_HIGH}
 
@@ -203,8 +205,14 @@ def test_a_table_handed_on_from_a_solver_that_is_gone_starts_empty():
         seen = []
         for core in ("numba", "python"):
             solver = Solver(state.contract, state.ranking, state.trump, state.declarer, core=core)
-            seen.append((solver.value(hands, leader, trick), solver.nodes,
-                         solver.card_values(hands, leader, trick), solver.nodes))
+            seen.append(
+                (
+                    solver.value(hands, leader, trick),
+                    solver.nodes,
+                    solver.card_values(hands, leader, trick),
+                    solver.nodes,
+                )
+            )
             if core == "numba":
                 table = solver._search
                 assert table._tk is written  # the gone solver's table, holding its own entries only

@@ -20,8 +20,9 @@ from stepping_stones.game.match import Seeds
 
 def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``code`` in a fresh interpreter with this one's environment, plus ``env``."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False
+    )
 
 
 WHOLE_HAND = """

@@ -59,7 +59,8 @@ def test_the_card_tracker_lists_the_unseen_cards_in_the_ranking_and_the_voids():
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(
-                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12)
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 12
+            )
             view = table.state.view
             tracker = widget_text(table.query_one("#tracker"))
             key = STRENGTH[view.ranking]
@@ -87,12 +88,17 @@ def test_every_finished_trick_says_why_it_was_won_on_the_table_and_in_the_histor
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await play_until_turn(pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 9
-                                and len(t.game.log[-1].plays) % 3 == 0)
+            table = await play_until_turn(
+                pilot,
+                lambda t: (
+                    t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 9 and len(t.game.log[-1].plays) % 3 == 0
+                ),
+            )
             history = widget_text(table.query_one("#history"))
             tricks = len(table.game.log[-1].plays) // 3
-            reasons = [line for line in history.splitlines() if "wins:" in line or " beats " in line
-                       or "had to beat" in line]
+            reasons = [
+                line for line in history.splitlines() if "wins:" in line or " beats " in line or "had to beat" in line
+            ]
             assert len(reasons) >= tricks
             assert re.search(r"Trick \d+: .+ wins? it\. ", widget_text(table.query_one("#table")))
 
@@ -106,8 +112,11 @@ def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home, monk
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(
-                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0
-                and len(t.game.log[-1].plays) < 30)
+                pilot,
+                lambda t: (
+                    t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) % 3 == 0 and len(t.game.log[-1].plays) < 30
+                ),
+            )
             # At a slow pace the computer players wait before their cards show: time to think again.
             hold_the_computers(monkeypatch, app)
             before = table.game.log[-1].plays
@@ -125,8 +134,11 @@ def test_undo_takes_back_the_persons_card_and_marks_the_game_assisted(home, monk
 
 
 def test_long_names_stay_different_on_every_panel():
-    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
-             "Player With A Very Long Name Three")
+    names = (
+        "Player With A Very Long Name One",
+        "Player With A Very Long Name Two",
+        "Player With A Very Long Name Three",
+    )
 
     async def run():
         app = make_app(seed="names", player=names[0], names=names[1:])
@@ -162,10 +174,24 @@ def test_grammar_singular_and_second_person():
     def draw(state) -> None:
         scene = Scene(state, Look())
         hand = scene.hand
-        bids = [] if hand is None else [scene.teller.bid(seat, bid, puddle=i >= 3)
-                                        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
-        seen.extend([str(table_canvas(scene, 76, 16)), str(log_text(scene, 78, 11, console)), str(tracker_text(scene)),
-                     str(history_text(scene, 60, None, console)), str(target_text(scene)), *bids])
+        bids = (
+            []
+            if hand is None
+            else [
+                scene.teller.bid(seat, bid, puddle=i >= 3)
+                for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))
+            ]
+        )
+        seen.extend(
+            [
+                str(table_canvas(scene, 76, 16)),
+                str(log_text(scene, 78, 11, console)),
+                str(tracker_text(scene)),
+                str(history_text(scene, 60, None, console)),
+                str(target_text(scene)),
+                *bids,
+            ]
+        )
 
     flow.subscribe(draw)
     person_turns = []
@@ -180,8 +206,17 @@ def test_grammar_singular_and_second_person():
     turns = len(person_turns)
     everything = "\n".join(seen)
     assert turns > 20 and "You" in everything and " 1 trick" in everything
-    for wrong in (" 1 cards", " 1 tricks", "You has", "You holds", "You leads", "You plays",
-                  "You wins", "once You", "(holds "):
+    for wrong in (
+        " 1 cards",
+        " 1 tricks",
+        "You has",
+        "You holds",
+        "You leads",
+        "You plays",
+        "You wins",
+        "once You",
+        "(holds ",
+    ):
         assert wrong not in everything, wrong
 
 
@@ -286,13 +321,13 @@ def test_the_setup_screen_fixes(home):
 
 def test_ascii_mode_draws_only_ascii(home):
     async def run():
-        app = make_app(seed="ascii", settings=Settings(pace="instant", colour="colour", ascii=True,
-                                                       trick_pause=False))
+        app = make_app(seed="ascii", settings=Settings(pace="instant", colour="colour", ascii=True, trick_pause=False))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(
-                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4)
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4
+            )
             shown = texts(table) + widget_text(app.screen.query_one("#table-keys"))
             assert all(ord(ch) < 128 for ch in shown), sorted({ch for ch in shown if ord(ch) >= 128})
 
@@ -360,8 +395,9 @@ def test_a_hint_gives_its_reason_puts_the_cursor_on_it_and_marks_the_game_assist
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await play_until_turn(pilot, lambda t: t.game.phase is phase and (
-                phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6))
+            table = await play_until_turn(
+                pilot, lambda t: t.game.phase is phase and (phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6)
+            )
             assert "assisted" not in widget_text(table.query_one("#topbar"))
             await press(pilot, "i")  # (the note while it is worked out: tests/test_flow.py)
             log = await _hint_shown(pilot, table)
@@ -489,8 +525,11 @@ def test_the_contract_line_tells_long_names_apart():
     from stepping_stones.engine import Game, Rules
     from stepping_stones.tui.render import NAME_WIDTH, contract_line
 
-    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
-             "Player With A Very Long Name Three")
+    names = (
+        "Player With A Very Long Name One",
+        "Player With A Very Long Name Two",
+        "Player With A Very Long Name Three",
+    )
     shown = short_names(names, 2 * NAME_WIDTH)
     assert len(set(shown)) == 3
     for declarer in range(3):
@@ -509,11 +548,16 @@ def test_the_hand_counter_counts_the_redo_hands_and_the_sheet_shows_who_holds_a_
     from stepping_stones.game.match import drive
     from stepping_stones.storage.session import Session, Setup
 
-    session = Session.new(Setup(rules=Rules("standard", redo_tokens=True), seed="redo-count",
-                                levels=("random", "random")))
+    session = Session.new(
+        Setup(rules=Rules("standard", redo_tokens=True), seed="redo-count", levels=("random", "random"))
+    )
     game = session.game
-    drive(game, [RandomAI()] * 3, session.seeds,
-          stop=lambda g: sum(g.redo_spent) == 2 and g.phase is Phase.PLAY and g.log[-1].declaration.redo)
+    drive(
+        game,
+        [RandomAI()] * 3,
+        session.seeds,
+        stop=lambda g: sum(g.redo_spent) == 2 and g.phase is Phase.PLAY and g.log[-1].declaration.redo,
+    )
     session.save()
     number = len(game.log)
     spent = [s for s in range(3) if game.redo_spent[s]]

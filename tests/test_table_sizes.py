@@ -36,10 +36,11 @@ from tui_support import (
 
 def playing(tricks: int):
     """At the person's turn to play, with at least ``tricks`` tricks finished."""
+
     def stop(app, screen) -> bool:
         table = app.table
-        return (screen is table and table.game.phase is Phase.PLAY
-                and len(table.game.log[-1].plays) >= 3 * tricks)
+        return screen is table and table.game.phase is Phase.PLAY and len(table.game.log[-1].plays) >= 3 * tricks
+
     return stop
 
 
@@ -64,6 +65,7 @@ def test_the_table_grows_with_the_window_by_textuals_breakpoints():
     """Larger cards, a wider side panel and a longer log in a larger window; nothing off screen.
     One game, reached at 80x24, is looked at in each size in turn, as a person who enlarges the
     window mid-trick sees it (and back down to the smallest)."""
+
     async def run():
         app = make_app(seed="sizes")
         async with app.run_test(size=(80, 24)) as pilot:
@@ -103,8 +105,11 @@ def _check_the_table_at(table, size, classes, sidebar, log, hand) -> None:
 
 
 def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_summary():
-    names = ("Player With A Very Long Name One", "Player With A Very Long Name Two",
-             "Player With A Very Long Name Three")
+    names = (
+        "Player With A Very Long Name One",
+        "Player With A Very Long Name Two",
+        "Player With A Very Long Name Three",
+    )
 
     async def run():
         app = make_app(seed="names", player=names[0], names=names[1:])
@@ -177,7 +182,7 @@ def test_shown_out_describes_the_same_hand_as_the_tricks_until_the_next_deal():
             assert any(void), "this deal has a player showing out"
             tracker = widget_text(table.query_one("#tracker"))
             assert "nobody yet" not in tracker
-            line = tracker[tracker.index("Shown out:"):]
+            line = tracker[tracker.index("Shown out:") :]
             names = short_names(table.game.players, 12)
             for seat in range(NUM_SEATS):
                 for s in range(len(SUITS)):
@@ -216,7 +221,7 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
     lines = [line.strip() for line in text.splitlines()]
     start = next(i for i, line in enumerate(lines) if line.startswith("stepping-stones simulate"))
     end = next(i for i in range(start, len(lines)) if not lines[i].endswith("\\"))
-    command = " ".join(line.removesuffix("\\").strip() for line in lines[start:end + 1])
+    command = " ".join(line.removesuffix("\\").strip() for line in lines[start : end + 1])
     words = shlex.split(command)
     assert words[:4] == ["stepping-stones", "simulate", "--games", "1"]
     assert "--short" in words and "--redo" in words and words[words.index("--set") + 1] == "advanced"
@@ -226,9 +231,11 @@ def test_the_final_screen_prints_a_command_that_deals_the_same_cards(home, tmp_p
     assert done.returncode == 0, done.stderr
     # and it deals the cards of this game, hand by hand
     records = tmp_path / "records"
-    done = subprocess.run([program, *words[1:], "--records", str(records)], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=300)
+    done = subprocess.run(
+        [program, *words[1:], "--records", str(records)], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
     assert done.returncode == 0, done.stderr
+
     def hands(folder: Path) -> list:
         found = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json")) if ".session." not in p.name]
         return next(data["hands"] for data in found if "hands" in data)
@@ -247,16 +254,22 @@ def test_a_hint_fits_its_place_at_every_size():
     """A hint while bidding and one while playing, each looked at in three sizes of window (the
     window changed with the hint on show): the whole hint or its brief, whole, and nothing of the
     table pushed out of view."""
+
     async def run():
         app = make_app(seed="hint-fit", redo_tokens=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
             for phase in (Phase.BIDDING, Phase.PLAY):
+
                 def stop(app, screen, phase=phase) -> bool:
                     t = app.table
-                    return screen is t and t.game.phase is phase and (phase is Phase.BIDDING
-                                                                     or len(t.game.log[-1].plays) >= 6)
+                    return (
+                        screen is t
+                        and t.game.phase is phase
+                        and (phase is Phase.BIDDING or len(t.game.log[-1].plays) >= 6)
+                    )
+
                 await play_until(pilot, stop)
                 table = app.table
                 await press(pilot, "i")
@@ -268,8 +281,10 @@ def test_a_hint_fits_its_place_at_every_size():
                     log = await settled(pilot, table.query_one("#log"))
                     assert log.startswith(f"Hint: {expected.action_text}:"), size
                     # the whole hint, or its brief, whole: nothing cut at the end
-                    assert (" ".join(expected.text.split()) in log
-                            or " ".join(f"{expected.brief} (i: all of it)".split()) in log), (size, log)
+                    assert (
+                        " ".join(expected.text.split()) in log
+                        or " ".join(f"{expected.brief} (i: all of it)".split()) in log
+                    ), (size, log)
                     # it moved nothing: the hand with its key row, the table and the bids all in view
                     hand = table.query_one("#hand")
                     assert on_screen(hand), size

@@ -43,8 +43,13 @@ def mid_hand(seed: str = "wire") -> GameFlow:
     person = RandomAI()
     for _ in range(3000):
         step = flow.next_step()
-        if (isinstance(step, PersonTurn) and len(flow.game.log) == 2 and step.view.phase is Phase.PLAY
-                and len(step.view.plays) % 3 and step.view.legal_cards != step.view.own_cards):
+        if (
+            isinstance(step, PersonTurn)
+            and len(flow.game.log) == 2
+            and step.view.phase is Phase.PLAY
+            and len(step.view.plays) % 3
+            and step.view.legal_cards != step.view.own_cards
+        ):
             bad = next(c for c in range(36) if (step.view.own_cards & ~step.view.legal_cards) >> c & 1)
             with pytest.raises(Exception):  # noqa: B017 - the engine's refusal, whichever it is
                 flow.play(bad)
@@ -71,9 +76,17 @@ def drawn(state: TableState, look: Look) -> list:
     """Every panel of the table drawn from ``state`` (as rich Text, spans and all)."""
     scene = Scene(state, look)
     console = Console(width=120)
-    return [table_canvas(scene, 76, 16), log_text(scene, 78, 6, console), tracker_text(scene),
-            history_text(scene, 60, None, console), target_text(scene), sheet_table(state.view, look).columns,
-            scene.names, scene.my_cards, scene.hint_brief]
+    return [
+        table_canvas(scene, 76, 16),
+        log_text(scene, 78, 6, console),
+        tracker_text(scene),
+        history_text(scene, 60, None, console),
+        target_text(scene),
+        sheet_table(state.view, look).columns,
+        scene.names,
+        scene.my_cards,
+        scene.hint_brief,
+    ]
 
 
 def test_a_state_goes_through_json_and_draws_the_same():
@@ -85,9 +98,22 @@ def test_a_state_goes_through_json_and_draws_the_same():
     for look in (Look(), Look(ascii=True)):
         assert drawn(again, look) == drawn(state, look)
     # and with everything else the table can show: a hint, the bid being chosen, a summary
-    hinted = TableState.of(state.view, cursor=2, bid=BidChoice(1, 1, 3), hint=Hint(PASS, "why not", "short"),
-                           thinking=2, summary=1, over=False, filed="/x/y.json", problem="disk full",
-                           pace="slow", assisted=True, can_undo=True, log=state.log, told=state.told)
+    hinted = TableState.of(
+        state.view,
+        cursor=2,
+        bid=BidChoice(1, 1, 3),
+        hint=Hint(PASS, "why not", "short"),
+        thinking=2,
+        summary=1,
+        over=False,
+        filed="/x/y.json",
+        problem="disk full",
+        pace="slow",
+        assisted=True,
+        can_undo=True,
+        log=state.log,
+        told=state.told,
+    )
     back = through_json(hinted)
     assert back == hinted and back.hint == hinted.hint and back.bid == hinted.bid
     assert drawn(back, Look()) == drawn(hinted, Look())
@@ -135,17 +161,22 @@ def test_the_log_cuts_nothing_without_an_ellipsis_and_keeps_the_hints_key():
 
     state = mid_hand("cut").state
     console = Console(width=120)
-    long_hint = Hint(0, "x " * 200, "the declarer takes this trick; the declarer ends with about 6.7 counted "
-                     "tricks; L6 does as well; and a good many more words that make the brief too long")
-    event = ("Kenji wins trick 10 (L5 wins: the only Stone Lanterns, the others could not follow, and then "
-             "some more words).")
+    long_hint = Hint(
+        0,
+        "x " * 200,
+        "the declarer takes this trick; the declarer ends with about 6.7 counted "
+        "tricks; L6 does as well; and a good many more words that make the brief too long",
+    )
+    event = (
+        "Kenji wins trick 10 (L5 wins: the only Stone Lanterns, the others could not follow, and then some more words)."
+    )
     shown = replace(state, refusal=None, hint=long_hint, log=(*state.log, Event("trick", event)))
     for look in (Look(), Look(ascii=True)):
         lines = log_text(Scene(shown, look), 76, 2, console).plain.splitlines()
         assert len(lines) == 2 and all(len(line) <= 76 for line in lines)
         assert lines[-1].endswith(look.ellipsis + " (i: all of it)")
         tall = log_text(Scene(shown, look), 76, 6, console).plain.splitlines()
-        assert tall[-2:] == [event[:len(tall[-2])], event[len(tall[-2]):].strip()]  # the event wrapped, whole
+        assert tall[-2:] == [event[: len(tall[-2])], event[len(tall[-2]) :].strip()]  # the event wrapped, whole
         assert all(len(line) <= 76 for line in tall)
 
 

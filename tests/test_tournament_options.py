@@ -31,8 +31,9 @@ def test_students_t_is_wider_than_the_normal_for_few_deal_sets():
 
 
 def test_a_level_against_itself_is_refused(capsys):
-    assert main(["tournament", "--candidate", "heuristic", "--baseline", "heuristic", "--deals", "1",
-                 "--seed", "1"]) == 2
+    assert (
+        main(["tournament", "--candidate", "heuristic", "--baseline", "heuristic", "--deals", "1", "--seed", "1"]) == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "measures nothing" in err
     with pytest.raises(ValueError, match="measures nothing"):
@@ -40,8 +41,25 @@ def test_a_level_against_itself_is_refused(capsys):
 
 
 def test_only_one_vs_two(capsys):
-    assert main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1",
-                 "--seed", "5", "--only", "one-vs-two", "--json"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "--candidate",
+                "heuristic",
+                "--baseline",
+                "random",
+                "--deals",
+                "1",
+                "--seed",
+                "5",
+                "--only",
+                "one-vs-two",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["two_vs_one"] is None
     assert out["games"] == 3 and out["games_played"] == 3  # one deal set: the candidate in each seat
@@ -55,6 +73,19 @@ def test_only_one_vs_two(capsys):
 
 def test_only_refuses_other_values(capsys):
     with pytest.raises(SystemExit) as e:
-        main(["tournament", "--candidate", "heuristic", "--baseline", "random", "--deals", "1", "--seed", "1",
-              "--only", "two-vs-one"])
+        main(
+            [
+                "tournament",
+                "--candidate",
+                "heuristic",
+                "--baseline",
+                "random",
+                "--deals",
+                "1",
+                "--seed",
+                "1",
+                "--only",
+                "two-vs-one",
+            ]
+        )
     assert e.value.code == 2

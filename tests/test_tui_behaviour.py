@@ -79,8 +79,9 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await play_until_turn(pilot, rng=Random(2), stop=lambda t: t.game.phase is Phase.PLAY
-                                 and t.game.state.trick_number >= 4)
+            table = await play_until_turn(
+                pilot, rng=Random(2), stop=lambda t: t.game.phase is Phase.PLAY and t.game.state.trick_number >= 4
+            )
             return record_from_game(table.game), table.session.info
 
     record, info = asyncio.run(first())
@@ -127,12 +128,19 @@ def test_start_up_offers_to_resume_and_new_game_keeps_the_old_one():
     assert [p.read_bytes() for p in kept if not p.name.endswith(".session.json")] == [saved]
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"{ this is not json", "damaged"),
-    (json.dumps({"format": "stepping-stones-record/7", "future": True}).encode(), "newer version"),
-    (json.dumps({"format": "stepping-stones-record/1", "rules": {}, "players": [], "first_forehand": 0,
-                 "hands": []}).encode(), "damaged"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"{ this is not json", "damaged"),
+        (json.dumps({"format": "stepping-stones-record/7", "future": True}).encode(), "newer version"),
+        (
+            json.dumps(
+                {"format": "stepping-stones-record/1", "rules": {}, "players": [], "first_forehand": 0, "hands": []}
+            ).encode(),
+            "damaged",
+        ),
+    ],
+)
 def test_bad_save_is_moved_aside_and_reported(content, words):
     path = current_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -164,8 +172,9 @@ def test_help_last_trick_and_too_small_window():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await press(pilot, "enter")
-            table = await play_until_turn(pilot, rng=Random(4), stop=lambda t: t.game.phase is Phase.PLAY
-                                 and t.game.state.trick_number >= 1)
+            table = await play_until_turn(
+                pilot, rng=Random(4), stop=lambda t: t.game.phase is Phase.PLAY and t.game.state.trick_number >= 1
+            )
             await press(pilot, "question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
@@ -361,14 +370,25 @@ def test_the_first_screen_needs_neither_the_ai_nor_pydantic(home):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", FIRST_SCREEN_ONLY], capture_output=True, text=True, check=True,
-                         env={**os.environ, "STEPPING_STONES_HOME": str(home)}).stdout.split("\n")
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_SCREEN_ONLY],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "STEPPING_STONES_HOME": str(home)},
+    ).stdout.split("\n")
     assert out[0] == "SetupScreen"
     loaded = set(out[1].split())
     assert "stepping_stones.tui.setup" in loaded
-    for heavy in ("pydantic", "stepping_stones.ai", "stepping_stones.storage.records",
-                  "stepping_stones.storage.session", "stepping_stones.tui.screens", "stepping_stones.tui.table",
-                  "stepping_stones.tui.render"):
+    for heavy in (
+        "pydantic",
+        "stepping_stones.ai",
+        "stepping_stones.storage.records",
+        "stepping_stones.storage.session",
+        "stepping_stones.tui.screens",
+        "stepping_stones.tui.table",
+        "stepping_stones.tui.render",
+    ):
         assert heavy not in loaded
 
 
@@ -381,10 +401,16 @@ def test_a_settings_file_is_checked_by_pydantics_validator_alone(home):
     from stepping_stones.storage.settings import Settings, load_settings, save_settings, settings_path
 
     save_settings(Settings(pace="slow", ascii=True))
-    script = FIRST_SCREEN_ONLY.replace("print(type(app.screen).__name__)",
-                                       "print(type(app.screen).__name__, app.settings.pace, app.settings.ascii)")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         env={**os.environ, "STEPPING_STONES_HOME": str(home)}).stdout.split("\n")
+    script = FIRST_SCREEN_ONLY.replace(
+        "print(type(app.screen).__name__)", "print(type(app.screen).__name__, app.settings.pace, app.settings.ascii)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "STEPPING_STONES_HOME": str(home)},
+    ).stdout.split("\n")
     assert out[0] == "SetupScreen slow True"
     loaded = set(out[1].split())
     assert "pydantic_core" in loaded and "pydantic" not in loaded
@@ -411,8 +437,9 @@ def test_the_setup_screen_with_the_mouse():
             assert isinstance(screen, SetupScreen)
             assert not any(screen.query("Button"))  # no Start button: Enter, Ctrl+S or the keys below
             keys = screen.query_one("#setup-keys")
-            assert " ".join(widget_text(keys).split()) == ("⏎/^S Start game f1 Rules f2 History f3 Statistics "
-                                                          "f4 Online ^p palette")
+            assert " ".join(widget_text(keys).split()) == (
+                "⏎/^S Start game f1 Rules f2 History f3 Statistics f4 Online ^p palette"
+            )
             level = screen.query_one("#level0")
             await pilot.click(level, offset=(2, 0))  # the label
             assert app.focused is level and level.value == "random"
@@ -582,10 +609,14 @@ def test_the_summary_shows_the_whole_deal_with_one_key(home):
             past = summary.view.history[0]
             deal = past.replayed().deal
             for seat in range(3):
-                line = next(line for line in text.splitlines()
-                            if line.startswith("You" if seat == 0 else summary.view.players[seat]))
+                line = next(
+                    line
+                    for line in text.splitlines()
+                    if line.startswith("You" if seat == 0 else summary.view.players[seat])
+                )
                 assert sorted(w[-2:] for w in line.split()[1:]) == sorted(
-                    CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1)
+                    CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1
+                )
             await press(pilot, "escape")
             await pilot.pause()
             assert app.screen is summary

@@ -51,8 +51,9 @@ def test_standard_game_through_keys_matches_replay():
             screen = await play_to_the_end(pilot, seed=7, hands_seen=hands)
             assert isinstance(screen, GameOverScreen)
             view = screen.view  # the final view: players, rules, sheet
-            shown = sheet_from_screen(widget_text(screen.query_one("#final-sheet")), view.players,
-                                      view.rules.contract_ids)
+            shown = sheet_from_screen(
+                widget_text(screen.query_one("#final-sheet")), view.players, view.rules.contract_ids
+            )
             result = widget_text(screen.query_one("#result"))
             assert screen.path is not None and screen.path.exists()
             return view, shown, result, summary(load_game(screen.path)), hands
@@ -149,8 +150,26 @@ def test_a_game_at_the_table_is_played_again_by_simulate_from_its_seed(tmp_path)
     assert isinstance(step, GameOver)
     saved = read_record(step.path)
     out = tmp_path / "simulated"
-    assert main(["simulate", "--games", "1", "--seed", seed, "--seats", "random,random,random",
-                 "--set", "advanced", "--redo", "--json", "--records", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "1",
+                "--seed",
+                seed,
+                "--seats",
+                "random,random,random",
+                "--set",
+                "advanced",
+                "--redo",
+                "--json",
+                "--records",
+                str(out),
+            ]
+        )
+        == 0
+    )
     simulated = read_record(next(out.glob("*.json")))
     assert simulated.rules == saved.rules and simulated.first_forehand == saved.first_forehand
     assert len(saved.hands) >= 12

@@ -61,8 +61,11 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
                     assert isinstance(table, RemoteTableScreen) and table.flow.seat == 1
                     assert table.state.view.players == ("Ann", "Bot 1", "Bot 0")  # turned: the person in seat 0
                     acted = 0
-                    while not any(t.finished for t in (table.state.view.shown_hand() or _none()).tricks()
-                                  if any(s == 0 for s, _ in t.cards)):
+                    while not any(
+                        t.finished
+                        for t in (table.state.view.shown_hand() or _none()).tricks()
+                        if any(s == 0 for s, _ in t.cards)
+                    ):
                         await _until(pilot, lambda: table.state.my_turn or table.state.view.trick_winners)
                         state = table.state
                         if not state.my_turn:
@@ -100,24 +103,28 @@ class _none:
 def _state(game, seat: int) -> StateMessage:
     view = game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-    return StateMessage(seq=1, started=True, seats=seats, help=False, view=view_to_json(view),
-                        legal=legal_actions(view), waiting=None)
+    return StateMessage(
+        seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    )
 
 
 def test_the_seats_screen_is_the_same_whatever_the_cards_it_has_not_seen(tmp_path, monkeypatch):
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("hidden-online"),
-                      players=("Ann", "Bo", "Cy"))
+    match = Match.new(
+        Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("hidden-online"), players=("Ann", "Bo", "Cy")
+    )
     seat = 2
-    while not (match.game.phase is Phase.PLAY and len(match.game.hand.plays) % 3 == 1
-               and len(match.game.hand.plays) > 6):
+    while not (
+        match.game.phase is Phase.PLAY and len(match.game.hand.plays) % 3 == 1 and len(match.game.hand.plays) > 6
+    ):
         assert match.step() is not Step.OVER
     other = game_from_record(_redealt(match.game, seat, Random(3)))
     assert other.hand.deal != match.game.hand.deal and turned(other.view(seat)) == turned(match.game.view(seat))
 
     async def screen(game) -> str:
-        welcome = Welcome(table="t" * 16, code="AAAAA-AAAAA", seat=seat, name="Cy", secret=None, opener=False,
-                          timeout=120.0)
+        welcome = Welcome(
+            table="t" * 16, code="AAAAA-AAAAA", seat=seat, name="Cy", secret=None, opener=False, timeout=120.0
+        )
         app = SteppingStonesApp(settings=_settings())
         async with app.run_test(size=(120, 40)) as pilot:
             remote = RemoteSeat(SeatClient("http://127.0.0.1:9", code="AAAAA-AAAAA", name="Cy"), welcome)
@@ -171,7 +178,8 @@ def test_the_app_ended_at_a_table_offers_the_seat_at_its_next_start_and_takes_it
 
 
 def test_a_table_opened_from_the_app_has_the_setup_screens_rules_and_a_second_f4_keeps_server_and_name(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
     from textual.widgets import Input
 

@@ -67,8 +67,9 @@ def test_bidding(snap_compare, size):
 def test_table_mid_trick(snap_compare, size):
     def mid_trick(app, screen):
         t = app.table
-        return (screen is t and t.game.phase is Phase.PLAY and t.game.state.trick_number >= 3
-                and t.game.state.in_trick > 0)
+        return (
+            screen is t and t.game.phase is Phase.PLAY and t.game.state.trick_number >= 3 and t.game.state.in_trick > 0
+        )
 
     async def before(pilot):
         await _start(pilot)

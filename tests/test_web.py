@@ -35,8 +35,15 @@ from stepping_stones.net.viewcodec import view_from_json
 from test_serve import CHROMIUM, _browser
 
 SUIT_WORDS = {"C": "Cherry Blossoms", "K": "Koi", "L": "Stone Lanterns", "B": "Bridges"}
-PAGES = ("/", "/t/ABCDE-FGHJK", "/t/abcdefghjk?name=Ann", "/web/app.js", "/web/cards.js", "/web/app.css",
-         "/web/icon.svg")
+PAGES = (
+    "/",
+    "/t/ABCDE-FGHJK",
+    "/t/abcdefghjk?name=Ann",
+    "/web/app.js",
+    "/web/cards.js",
+    "/web/app.css",
+    "/web/icon.svg",
+)
 
 
 # --- the door, without a browser --------------------------------------------------------------------
@@ -59,8 +66,12 @@ def test_the_pages_are_served_behind_the_door_and_cannot_be_framed(tmp_path):
                     if path.startswith("/t/") or path == "/":
                         assert r.content_type == "text/html" and '<script type="module" src="/web/app.js">' in body
                         assert "<script>" not in body and "style=" not in body  # nothing inline: the policy holds
-                for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Host": "evil.example"},
-                              {"Host": f"127.0.0.1.nip.io:{url.rsplit(':', 1)[1]}"}):
+                for extra in (
+                    {"Origin": "http://evil.example"},
+                    {"Origin": "null"},
+                    {"Host": "evil.example"},
+                    {"Host": f"127.0.0.1.nip.io:{url.rsplit(':', 1)[1]}"},
+                ):
                     async with session.get(url + path, headers=extra) as r:
                         assert r.status == 403, (path, extra)
                         assert "app.js" not in await r.text()
@@ -95,9 +106,13 @@ def test_web_starts_a_server_on_this_machine_and_opens_its_page(tmp_path):
 
     port = free_port()
     browser = f"{sys.executable} -c \"import sys; print('browser got', sys.argv[1], flush=True)\" %s"
-    proc = subprocess.Popen([sys.executable, "-m", "stepping_stones", "web", "--port", str(port), "--data-dir",
-                             str(tmp_path / "server")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "BROWSER": browser})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stepping_stones", "web", "--port", str(port), "--data-dir", str(tmp_path / "server")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": browser},
+    )
     assert proc.stdout is not None
     try:
         first = proc.stdout.readline()
@@ -146,8 +161,9 @@ def test_words_are_plain_mode_s_sentences_for_the_seat_s_own_view(tmp_path, monk
                     teller = Teller(view.players, view.seat)
                     shown = view.shown_hand()
                     if view.phase in (Phase.BIDDING, Phase.PLAY) and shown is not None:
-                        assert [e["text"] for e in words["events"] if e["hand"] == view.hand_number] == \
-                            [text for _k, text, _s, _t in hand_events(teller, shown, view)]
+                        assert [e["text"] for e in words["events"] if e["hand"] == view.hand_number] == [
+                            text for _k, text, _s, _t in hand_events(teller, shown, view)
+                        ]
                     if view.phase is Phase.PLAY and state.legal:
                         illegal = set(state.view.own_cards.split()) - set(state.legal)
                         assert set(words["refusals"]) == illegal
@@ -157,14 +173,16 @@ def test_words_are_plain_mode_s_sentences_for_the_seat_s_own_view(tmp_path, monk
                     if view.phase is Phase.BIDDING and state.legal:
                         assert [b["bid"] for b in words["bids"]] == state.legal
                     if state.legal and view.phase is Phase.PLAY and not hinted:  # the expert, for this turn
-                        status, hint = await _words(session, url, {"view": state.view.model_dump(mode="json"),
-                                                                   "hint": True})
+                        status, hint = await _words(
+                            session, url, {"view": state.view.model_dump(mode="json"), "hint": True}
+                        )
                         assert status == 200 and hint["hint"]["action"] in state.legal, hint
                         assert hint["hint"]["text"].startswith(f"Play {hint['hint']['action']}: ")
                         hinted = True
                     if view.history and not analysed:  # the first hand against perfect play
-                        status, found = await _words(session, url, {"view": state.view.model_dump(mode="json"),
-                                                                    "analysis": 1})
+                        status, found = await _words(
+                            session, url, {"view": state.view.model_dump(mode="json"), "analysis": 1}
+                        )
                         assert status == 200 and found["analysis"][0] == "Hand 1 against perfect play:", found
                         analysed = True
                     if state.record is not None:
@@ -363,8 +381,9 @@ def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
                 assert hinted.count() == 1
                 hinted.focus()  # the seat plays on, from the keyboard
                 page.keyboard.press("Enter")
-                page.wait_for_selector(f"#hand:has(button.card:nth-child({before}))", state="detached",
-                                       timeout=WAIT * 1000)
+                page.wait_for_selector(
+                    f"#hand:has(button.card:nth-child({before}))", state="detached", timeout=WAIT * 1000
+                )
                 assert not errors, errors
             finally:
                 browser.close()
@@ -385,7 +404,8 @@ class _Terminal:
         self.client = SeatClient(url, code=code, name="Cal")
         asyncio.run_coroutine_threadsafe(self.client.join(), self.loop).result(timeout=WAIT)
         self.done = asyncio.run_coroutine_threadsafe(
-            play_randomly(self.client, Random(2), on_state=self.states.append), self.loop)
+            play_randomly(self.client, Random(2), on_state=self.states.append), self.loop
+        )
 
     def stop(self) -> None:
         self.done.cancel()
@@ -428,8 +448,11 @@ def test_one_trick_at_a_table_where_a_terminal_client_sits_too(tmp_path):
                 while True:  # until the page has told Cal's first card, and Cal has seen the page's
                     cal = _first_card(terminal)
                     told = "\n".join(page.locator("#panel-log li").all_inner_texts())
-                    if cal is not None and (f"Cal plays {cal}." in told or f"Cal leads {cal}." in told) and \
-                            _first_card(terminal, bea) is not None:
+                    if (
+                        cal is not None
+                        and (f"Cal plays {cal}." in told or f"Cal leads {cal}." in told)
+                        and _first_card(terminal, bea) is not None
+                    ):
                         break
                     _step(page)
                 assert not page.locator("#hint").is_visible()  # two people: hints are off
@@ -542,16 +565,18 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back_by_itself(tmp_path
                 page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
                 held = page.locator("#hand button.card").count()
                 host.kill()
-                page.wait_for_selector("#banner:has-text('The connection to the server was lost; trying again.')",
-                                       timeout=WAIT * 1000)
+                page.wait_for_selector(
+                    "#banner:has-text('The connection to the server was lost; trying again.')", timeout=WAIT * 1000
+                )
                 host.start()
                 page.wait_for_selector("#live p:has-text('Back at the table.')", timeout=WAIT * 1000)
                 assert page.locator("#banner").is_hidden()
                 page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
                 assert page.locator("#hand button.card").count() == held
                 page.locator("#hand button.card.legal").first.click()  # and plays on
-                page.wait_for_selector(f"#hand:has(button.card:nth-child({held}))", state="detached",
-                                       timeout=WAIT * 1000)
+                page.wait_for_selector(
+                    f"#hand:has(button.card:nth-child({held}))", state="detached", timeout=WAIT * 1000
+                )
                 assert not errors, errors
             finally:
                 browser.close()
@@ -584,8 +609,9 @@ def test_another_site_cannot_frame_the_page_or_use_the_server(tmp_path):
                 frame = next(f for f in page.frames if f != page.main_frame)
                 assert not frame.url.startswith(url), frame.url  # the browser put an error page in its place
                 assert frame.locator("#home").count() == 0  # nothing of the page was drawn in the frame
-                status = page.evaluate(f"fetch('{url}/tables', {{method: 'POST', body: '{{}}'}})"
-                                       ".then(r => r.status, () => 'blocked')")
+                status = page.evaluate(
+                    f"fetch('{url}/tables', {{method: 'POST', body: '{{}}'}}).then(r => r.status, () => 'blocked')"
+                )
                 assert status in (403, "blocked"), status
             finally:
                 browser.close()
@@ -616,8 +642,9 @@ def test_a_claim_from_the_page_ends_the_hand_or_is_refused_in_public_words(tmp_p
                         left = page.locator("#claim-count option").first.get_attribute("value")
                         page.select_option("#claim-count", left if word == "all" else word)
                         page.click("#claim")
-                        page.wait_for_selector("#summary:not([hidden]), #refusal:has-text('Claim refused')",
-                                               timeout=WAIT * 1000)
+                        page.wait_for_selector(
+                            "#summary:not([hidden]), #refusal:has-text('Claim refused')", timeout=WAIT * 1000
+                        )
                         if page.locator("#summary:not([hidden])").count():
                             break
                         refusals.append(page.locator("#refusal").inner_text())

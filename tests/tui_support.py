@@ -56,8 +56,9 @@ SMALL_ANALYSIS = 30_000
 takes too long): tests that read the analysis give it the app's own budget."""
 
 
-def make_app(resume: bool = False, settings: Settings | None = None, analysis_limit: int = SMALL_ANALYSIS,
-             **setup) -> SteppingStonesApp:
+def make_app(
+    resume: bool = False, settings: Settings | None = None, analysis_limit: int = SMALL_ANALYSIS, **setup
+) -> SteppingStonesApp:
     """The app with a setup screen filled in from ``setup``: the rules' options
     (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields; its
     hands' analyses get ``analysis_limit`` solver positions."""
@@ -71,8 +72,9 @@ def make_app(resume: bool = False, settings: Settings | None = None, analysis_li
     return app
 
 
-def saved_game_near_the_end(seed: str = "end", cards_left: int = 1, hands: int | None = None,
-                            person_to_play: bool = False) -> Session:
+def saved_game_near_the_end(
+    seed: str = "end", cards_left: int = 1, hands: int | None = None, person_to_play: bool = False
+) -> Session:
     """Save a game (random legal moves) that stops ``cards_left`` cards before the end of a hand:
     the last hand of the game, or hand ``hands`` -- or, with ``person_to_play``, at the first
     position from there on where the person (seat 0) is to play."""
@@ -249,7 +251,7 @@ def parse_sheet(text: str, names: tuple[str, ...]) -> dict:
         stripped = line.strip(" │|")
         for seat, name in enumerate(names):
             if stripped.startswith(name + " "):
-                rows[seat] = CELL.findall(stripped[len(name):])
+                rows[seat] = CELL.findall(stripped[len(name) :])
     assert len(rows) == 3, text
     return rows
 

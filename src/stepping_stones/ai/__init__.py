@@ -66,9 +66,7 @@ def make_ai(level: str = DEFAULT_LEVEL) -> Agent:
     try:
         factory = LEVELS[level]
     except KeyError:
-        raise UnknownLevelError(
-            f"unknown AI level {level!r} (choose {', '.join(LEVELS)})"
-        ) from None
+        raise UnknownLevelError(f"unknown AI level {level!r} (choose {', '.join(LEVELS)})") from None
     return factory()
 
 

@@ -103,12 +103,14 @@ class HandAnalysis:
     def costliest(self, seat: Seat, informed: bool = False) -> list[Mistake]:
         """``seat``'s real mistakes (with ``informed``, its cards that were best on what it could
         know but cost a trick all the same), the costliest first (earlier first among equals)."""
-        return sorted((m for m in self.mistakes if m.seat == seat and m.informed == informed),
-                      key=lambda m: (-m.cost, m.play))
+        return sorted(
+            (m for m in self.mistakes if m.seat == seat and m.informed == informed), key=lambda m: (-m.cost, m.play)
+        )
 
 
-def analyse_hand(hand: HandLog, number: int | None = None, limit: int | None = None,
-                 watch: Callable[[Solver], None] | None = None) -> HandAnalysis:
+def analyse_hand(
+    hand: HandLog, number: int | None = None, limit: int | None = None, watch: Callable[[Solver], None] | None = None
+) -> HandAnalysis:
     """Analyse a declared hand (finished or not) of a game: par, value after each card, mistakes.
 
     ``limit`` bounds the work (solver positions, for the whole hand): past it ``SearchLimit`` is
@@ -158,8 +160,9 @@ def _better(state: HandState, solver: Solver, legal: Mask, best: int) -> tuple[s
     return tuple(CARD_NAMES[c] for c in cards_of(legal) if taken + values[c] == best)
 
 
-def analyse_game(game: Game, progress: Callable[[], None] | None = None,
-                 seats: Collection[Seat] = (0, 1, 2)) -> list[HandAnalysis]:
+def analyse_game(
+    game: Game, progress: Callable[[], None] | None = None, seats: Collection[Seat] = (0, 1, 2)
+) -> list[HandAnalysis]:
     """Every declared hand of ``game``, analysed in order (the unfinished one last, if any), the
     mistakes of ``seats`` judged against what their players could know (``judge``)."""
     out = []
@@ -190,8 +193,9 @@ def game_before(rules: Rules, players: tuple[str, str, str], logs: Sequence[Hand
     return game
 
 
-def judge(analysis: HandAnalysis, game: Game, hand: HandLog, seats: Collection[Seat],
-          expert: ExpertAI | None = None) -> HandAnalysis:
+def judge(
+    analysis: HandAnalysis, game: Game, hand: HandLog, seats: Collection[Seat], expert: ExpertAI | None = None
+) -> HandAnalysis:
     """``analysis`` with each mistake of ``seats`` marked ``informed`` when its card was best on
     what its player could know: the hint's choice from that player's view (the same reckoning
     ``hint_for`` makes, with the same generator), or as good as it on the layouts the hint
@@ -233,8 +237,9 @@ def seen_by(view: PlayerView) -> Seen:
     return Seen(view.rules, view.players, view.history, (view.seat,))
 
 
-def analyse_past(past: PastHand, limit: int | None = None,
-                 watch: Callable[[Solver], None] | None = None, seen: Seen | None = None) -> HandAnalysis | None:
+def analyse_past(
+    past: PastHand, limit: int | None = None, watch: Callable[[Solver], None] | None = None, seen: Seen | None = None
+) -> HandAnalysis | None:
     """A finished hand as a player saw it, analysed: once all 36 cards are played the deal is
     public, so this needs nothing the player did not see.  None for a hand not played out;
     ``limit`` and ``watch`` as for ``analyse_hand``.  With ``seen``, the mistakes of its seats
@@ -273,8 +278,10 @@ def _informed_words(analysis: HandAnalysis, m: Mistake, teller: Teller, whose: s
     your count by 1 trick, bad for you, and C2 would have kept it"``."""
     could = "you" if m.seat == teller.you else teller.players[m.seat]
     trick = (m.play - 1) // NUM_SEATS + 1
-    return (f"{whose} {m.card} in trick {trick} was best on what {could} could see; with all cards known "
-            f"it {effect(analysis, m, teller)}, and {_alternatives(m.better)} would have kept it")
+    return (
+        f"{whose} {m.card} in trick {trick} was best on what {could} could see; with all cards known "
+        f"it {effect(analysis, m, teller)}, and {_alternatives(m.better)} would have kept it"
+    )
 
 
 def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
@@ -299,8 +306,10 @@ def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: S
             trick = (worst.play - 1) // NUM_SEATS + 1
             better = _alternatives(worst.better)
             more = f"; {plural(len(mistakes), 'mistake')} in all" if len(mistakes) > 1 else ""
-            lines.append(f"{whose} costliest mistake: {worst.card} in trick {trick} "
-                         f"{effect(analysis, worst, teller)} ({better} would have kept it){more}.")
+            lines.append(
+                f"{whose} costliest mistake: {worst.card} in trick {trick} "
+                f"{effect(analysis, worst, teller)} ({better} would have kept it){more}."
+            )
         if unlucky:
             more = f" ({plural(len(unlucky), 'such card')}, not counted as mistakes)" if len(unlucky) > 1 else ""
             lines.append(f"{_informed_words(analysis, unlucky[0], teller, whose)}{more}.")
@@ -313,11 +322,11 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
     teller = Teller(players, you)
     declarer = teller.object(analysis.declarer)
     if k == 0 or not analysis.dd_after:
-        return [f"Par, with perfect play by all from the deal: {plural(analysis.par, 'counted trick')} "
-                f"for {declarer}."]
+        return [f"Par, with perfect play by all from the deal: {plural(analysis.par, 'counted trick')} for {declarer}."]
     value = analysis.dd_after[min(k, len(analysis.dd_after)) - 1]
-    lines = [f"With perfect play from here {declarer} would end with {plural(value, 'counted trick')} "
-             f"(par {analysis.par})."]
+    lines = [
+        f"With perfect play from here {declarer} would end with {plural(value, 'counted trick')} (par {analysis.par})."
+    ]
     first = (k - 1) // NUM_SEATS * NUM_SEATS + 1  # the trick's first card, 1-based
     costly = [m for m in analysis.mistakes if first <= m.play <= k]
     for m in costly:
@@ -325,8 +334,9 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
         if m.informed:
             lines.append(f"{_informed_words(analysis, m, teller, whose)}.")
         else:
-            lines.append(f"{whose} {m.card} {effect(analysis, m, teller)} ({_alternatives(m.better)} "
-                         "would have kept it).")
+            lines.append(
+                f"{whose} {m.card} {effect(analysis, m, teller)} ({_alternatives(m.better)} would have kept it)."
+            )
     if not costly:
         lines.append("Every card of this trick kept that value.")
     return lines

@@ -103,9 +103,7 @@ def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
     return [(r, t) for r in RANKINGS for t in trumps]
 
 
-def best_declaration(
-    contract: Contract, hand: Mask, fitted: Model | None = None
-) -> tuple[float, int, int | None]:
+def best_declaration(contract: Contract, hand: Mask, fitted: Model | None = None) -> tuple[float, int, int | None]:
     """(estimate, ranking, trump): the best ranking and trump for ``contract`` with ``hand``
     (the first of equals in ``declaration_options``' order), by the model ``fitted``."""
     win = contract.goal is Goal.WIN
@@ -145,7 +143,10 @@ def expected_points(mine: Sequence[float], others: Sequence[Sequence[float]], wi
 
 
 def declaring_gain(
-    contract: Contract, value: float, recorded: int | None, others: Sequence[Sequence[float]],
+    contract: Contract,
+    value: float,
+    recorded: int | None,
+    others: Sequence[Sequence[float]],
     fitted: Model | None = None,
 ) -> float:
     """The sheet points declaring ``contract`` now (estimated at ``value`` tricks by the model

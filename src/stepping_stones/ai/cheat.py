@@ -38,8 +38,14 @@ class DoubleDummyAI(ExpertAI):
 
     def __init__(self, params: ExpertParams | None = None) -> None:
         """``params``: the expert's settings for its bidding (its card play is always exact)."""
-        super().__init__(layouts=1, node_budget=UNLIMITED, exact_tricks=TRICKS, hard_limit=UNLIMITED,
-                         lose_exact_tricks=TRICKS, params=params)
+        super().__init__(
+            layouts=1,
+            node_budget=UNLIMITED,
+            exact_tricks=TRICKS,
+            hard_limit=UNLIMITED,
+            lose_exact_tricks=TRICKS,
+            params=params,
+        )
         self._solver: Solver | None = None
         self._solver_key: tuple[object, ...] | None = None
 

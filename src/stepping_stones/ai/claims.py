@@ -281,8 +281,11 @@ def verdict_in(hand: PastHand, claim: Claim, play: int) -> tuple[Where, Verdict]
     where = Where(declaration.contract, hand.declarer, play // NUM_SEATS)
     left = tricks_left(where.contract, where.trick_number)
     counted = where.contract.counted_mask
-    takes = sum(1 for t, seat in enumerate(hand.trick_winners)
-                if t >= where.trick_number and seat == where.declarer and counted >> t & 1)
+    takes = sum(
+        1
+        for t, seat in enumerate(hand.trick_winners)
+        if t >= where.trick_number and seat == where.declarer and counted >> t & 1
+    )
     share = takes if claim.seat == where.declarer else left - takes
     return where, Verdict(claim, left, True, tuple(hand.plays[play:]), share, hand.result)
 
@@ -361,4 +364,3 @@ def claim_prompt(contract: Contract, trick_number: int) -> str:
     line: "all, none or 0-5 of the remaining 5 tricks"."""
     left = tricks_left(contract, trick_number)
     return f"{ALL}, {NONE} or 0-{left} of {_remaining(trick_number, left)}"
-

@@ -110,8 +110,7 @@ class _Search:
     """The layouts of one decision searched with one solver (one table for all of them): each
     legal card's summed value and, with ``utility``, its summed sheet points."""
 
-    def __init__(self, view: PlayerView, sampled: list[dict[Seat, Mask]], order: list[int],
-                 legal: list[Card]) -> None:
+    def __init__(self, view: PlayerView, sampled: list[dict[Seat, Mask]], order: list[int], legal: list[Card]) -> None:
         self.view = view
         self.sampled = sampled
         self.order = order
@@ -119,8 +118,18 @@ class _Search:
         self.gains = dict.fromkeys(legal, 0.0)
         self.done = 0
 
-    def run(self, solver: Solver, budget: int, hard_limit: int, utility: tuple[float, ...] | None,
-            taken: int, *, min_layouts: int, layout_limit: int = UNBOUNDED, first_only: bool = False) -> None:
+    def run(
+        self,
+        solver: Solver,
+        budget: int,
+        hard_limit: int,
+        utility: tuple[float, ...] | None,
+        taken: int,
+        *,
+        min_layouts: int,
+        layout_limit: int = UNBOUNDED,
+        first_only: bool = False,
+    ) -> None:
         """Search the layouts in order until the budget is spent (after ``min_layouts`` at
         least).  A layout whose search reaches ``layout_limit`` positions is left out (its
         positions still count); reaching the hard limit ends the run."""
@@ -207,8 +216,9 @@ class ExpertAI:
             return forced
         return self.reckon_card(view, rng).chosen
 
-    def reckon_card(self, view: PlayerView, rng: Random, known: dict[Seat, Mask] | None = None,
-                    solver: Solver | None = None) -> CardReckoning:
+    def reckon_card(
+        self, view: PlayerView, rng: Random, known: dict[Seat, Mask] | None = None, solver: Solver | None = None
+    ) -> CardReckoning:
         """Search the legal cards over weighted layouts; the reckoning behind the choice.
 
         ``known`` (the lab's double-dummy seat only, ``cheat.py``) is the one true layout of the
@@ -234,8 +244,15 @@ class ExpertAI:
             if solver is None or solver.horizon != TRICKS:
                 solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer)
             start = solver.nodes
-            search.run(solver, self.node_budget, self.hard_limit, utility, taken,
-                       layout_limit=self.layout_limit, min_layouts=self.params.min_layouts)
+            search.run(
+                solver,
+                self.node_budget,
+                self.hard_limit,
+                utility,
+                taken,
+                layout_limit=self.layout_limit,
+                min_layouts=self.params.min_layouts,
+            )
             nodes += solver.nodes - start
         exact = search.done >= min(self.min_exact, len(set(layouts)))
         if not exact:
@@ -245,21 +262,28 @@ class ExpertAI:
             solver = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer, horizon=horizon)
             budget = min(self.params.horizon_budget, self.node_budget)
             search = _Search(view, sampled, layouts, legal)
-            search.run(solver, budget, self.params.horizon_factor * budget, None, taken,
-                       min_layouts=self.params.min_layouts)
+            search.run(
+                solver, budget, self.params.horizon_factor * budget, None, taken, min_layouts=self.params.min_layouts
+            )
             nodes += solver.nodes
         if search.done == 0:
             # Not one layout could be searched within the hard limit: judge the current trick
             # alone on the first layout (always small).
-            shallow = Solver(declaration.contract, declaration.ranking, declaration.trump, declarer,
-                             horizon=len(view.trick_winners) + 1)
+            shallow = Solver(
+                declaration.contract,
+                declaration.ranking,
+                declaration.trump,
+                declarer,
+                horizon=len(view.trick_winners) + 1,
+            )
             search.run(shallow, 0, UNBOUNDED, None, taken, first_only=True, min_layouts=self.params.min_layouts)
             nodes += shallow.nodes
         done = search.done
         means = {c: taken + search.sums[c] / done for c in legal}
         points = {c: search.gains[c] / done for c in legal} if exact else {}
-        reckoning = CardReckoning(me, declarer, wants_more, means, points, done, exact, legal[0], nodes,
-                                  self.params.trick_weight)
+        reckoning = CardReckoning(
+            me, declarer, wants_more, means, points, done, exact, legal[0], nodes, self.params.trick_weight
+        )
         best = max(reckoning.score(c) for c in legal)
         ties = _tie_key(view, wants_low=declaration.contract.is_win)
         close = [c for c in legal if reckoning.score(c) >= best - TIE]

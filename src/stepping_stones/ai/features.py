@@ -84,6 +84,18 @@ def features(hand: Mask, ranking: int, trump: int | None) -> Features:
         side_length += max(0, n - LONG_SUIT)
     short_with_trumps = short if trump is not None and trumps >= TRUMPS_FOR_RUFFING else 0.0
     return Features(
-        1.0, side_tops, side_lows, side_strength, side_high, side_low, voids, singletons, side_length,
-        trumps, trump_tops, trump_lows, trump_strength, short_with_trumps,
+        1.0,
+        side_tops,
+        side_lows,
+        side_strength,
+        side_high,
+        side_low,
+        voids,
+        singletons,
+        side_length,
+        trumps,
+        trump_tops,
+        trump_lows,
+        trump_strength,
+        short_with_trumps,
     )

@@ -216,8 +216,10 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
         alt = others[0]
         sign = 1 if reckoning.wants_more else -1
         if sign * (values[alt] - mine) >= 0.05:  # more tricks for this side, fewer points
-            outlook += (f"; {CARD_NAMES[alt]} makes about {_tricks(values[alt])}, but {CARD_NAMES[card]} gives "
-                        "the better chance of a good place on the sheet")
+            outlook += (
+                f"; {CARD_NAMES[alt]} makes about {_tricks(values[alt])}, but {CARD_NAMES[card]} gives "
+                "the better chance of a good place on the sheet"
+            )
             short.append(f"{CARD_NAMES[alt]} makes about {_tricks(values[alt])} but places worse")
         elif as_good(reckoning, alt):
             notes.append(f"{CARD_NAMES[alt]} does as well")
@@ -297,7 +299,8 @@ def _others_done(view: PlayerView) -> bool:
     """Whether both other players have recorded every contract: they can only pass (or redo)."""
     return all(
         all(view.sheet[c.id][seat] is not None for c in view.rules.contracts)
-        for seat in range(NUM_SEATS) if seat != view.seat
+        for seat in range(NUM_SEATS)
+        if seat != view.seat
     )
 
 
@@ -312,15 +315,20 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
     best = reckoning.best
     bid = best.bid
     declared = [o for o in reckoning.options if isinstance(o.bid, Declaration) and not o.bid.redo]
-    hands = f"{reckoning.hands_left} hands left for {reckoning.open_contracts} open contract" + (
-        "s" if reckoning.open_contracts != 1 else "") + " of yours"
+    hands = (
+        f"{reckoning.hands_left} hands left for {reckoning.open_contracts} open contract"
+        + ("s" if reckoning.open_contracts != 1 else "")
+        + " of yours"
+    )
     if isinstance(bid, Declaration):
         estimate = best.estimate if best.estimate is not None else 0.0
         hand = _hand_words(view, bid)
         if bid.redo:
             recorded = view.sheet[bid.contract.id][view.seat]
-            reason = (f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
-                      f"worth {_points(best.now)}")
+            reason = (
+                f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
+                f"worth {_points(best.now)}"
+            )
             short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
         elif PASS not in view.legal_bids:
             reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
@@ -330,8 +338,9 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
             gain = best.value - waiting.value
             # the words follow the choice: a gain too small to show is "as much as waiting"
             than = f"{gain:.1f} more than waiting" if gain >= 0.05 else "at least as much as waiting"
-            reason = (f"{hand}; about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, "
-                      f"{than} ({hands})")
+            reason = (
+                f"{hand}; about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than} ({hands})"
+            )
             short = f"about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than}"
             if reckoning.forehand and reckoning.puddle_risk > 0.05 and not _others_done(view):
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
@@ -343,14 +352,21 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         gain = best.value - top.value
         name = top.bid.contract.name
         # the words follow the choice: waiting is never said to be worth nothing more
-        best_now = (f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
-                    f"{_tricks(top.estimate or 0.0)} tricks, worth {_points(top.now)}")
+        best_now = (
+            f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
+            f"{_tricks(top.estimate or 0.0)} tricks, worth {_points(top.now)}"
+        )
         if reckoning.forehand and _others_done(view):
             # Nothing to wait for: the others can only pass (or spend a redo token).
-            forced = ("both others have nothing left to declare, so unless one of them spends a redo token "
-                      "you will declare this hand from the puddle anyway")
-            return Hint(bid, f"{forced}; {best_now}.", "both others have nothing left to declare: "
-                        "you will declare from the puddle anyway.")
+            forced = (
+                "both others have nothing left to declare, so unless one of them spends a redo token "
+                "you will declare this hand from the puddle anyway"
+            )
+            return Hint(
+                bid,
+                f"{forced}; {best_now}.",
+                "both others have nothing left to declare: you will declare from the puddle anyway.",
+            )
         if gain >= 0.05:
             later = f"waiting for a better hand is worth {gain:.1f} more"
             short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({_points(top.now)})"

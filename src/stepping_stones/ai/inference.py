@@ -61,9 +61,7 @@ class BiddingEvidence:
             if open_contracts and s not in passers:
                 passers.append(s)
         self.passers = tuple(passers)
-        self.open = {
-            s: [c for c in view.rules.contracts if view.sheet[c.id][s] is None] for s in self.passers
-        }
+        self.open = {s: [c for c in view.rules.contracts if view.sheet[c.id][s] is None] for s in self.passers}
 
     @property
     def informative(self) -> bool:

@@ -87,6 +87,8 @@ def outside_agent(level: str, factory: Callable[[], object]) -> Agent:
     except Exception as exc:  # a third party's constructor: one line
         raise BotError(f"the bot {level!r} failed to start: {type(exc).__name__}: {exc}") from None
     if not isinstance(agent, Agent):
-        raise BotError(f"the bot {level!r} made a {type(agent).__name__}, not an Agent "
-                       "(it needs name, choose_bid and choose_card: docs/bots.md)")
+        raise BotError(
+            f"the bot {level!r} made a {type(agent).__name__}, not an Agent "
+            "(it needs name, choose_bid and choose_card: docs/bots.md)"
+        )
     return agent

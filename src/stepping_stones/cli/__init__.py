@@ -48,8 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command it opens the game in the terminal (docs/tui.md).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--resume", action="store_true",
-                        help="without a command: resume the unfinished game at once")
+    parser.add_argument("--resume", action="store_true", help="without a command: resume the unfinished game at once")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS.values():
         importlib.import_module(module, __package__).add_parser(sub)

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "analyse", run,
+        sub,
+        "analyse",
+        run,
         help="analyse every hand of a game record with the exact solver: par and mistakes",
         description="For each declared hand of a game record (docs/records.md): its par (the "
         "declarer's counted tricks with perfect play from the deal, every card in view), the result, "
@@ -62,11 +64,12 @@ def render_text(game: Game, analyses: list[HandAnalysis]) -> str:
                 mistakes = a.costliest(seat, informed)
                 if not mistakes:
                     continue
-                worst = ", ".join(f"card {m.play} {m.card} (better {' or '.join(m.better)}) {effect(a, m, teller)}"
-                                  for m in mistakes[:3])
+                worst = ", ".join(
+                    f"card {m.play} {m.card} (better {' or '.join(m.better)}) {effect(a, m, teller)}"
+                    for m in mistakes[:3]
+                )
                 more = f", and {len(mistakes) - 3} more" if len(mistakes) > 3 else ""
-                what = (f", best on what {names[seat]} could see, not mistakes; with all cards known" if informed
-                        else "")
+                what = f", best on what {names[seat]} could see, not mistakes; with all cards known" if informed else ""
                 lines.append(f"  {names[seat]} ({side}){what}: {worst}{more}")
         if not any(a.mistakes):
             lines.append("  no card cost a trick against perfect play")

@@ -26,8 +26,9 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_parser`` of each command module is given: the subcommands of ``stepping-stones``."""
 
 
-def command(sub: Subcommands, name: str, run: Callable[[argparse.Namespace], int] | None, *, help: str,
-            description: str) -> argparse.ArgumentParser:
+def command(
+    sub: Subcommands, name: str, run: Callable[[argparse.Namespace], int] | None, *, help: str, description: str
+) -> argparse.ArgumentParser:
     """A command's parser: its line in ``stepping-stones --help``, its description, and ``run``,
     what it runs (None for a command of commands, ``library`` or ``table``, whose own say)."""
     p = sub.add_parser(name, help=help, description=description)
@@ -131,8 +132,9 @@ def prepare_solver(command: str) -> None:
     say_while_loading(lambda text: print(f"{command}: {text}", file=sys.stderr, flush=True))
 
 
-def number(kind: Callable[[str], _N], what: str, low: float, high: float,
-           out_of_range: Callable[[_N], str] | None = None) -> Callable[[str], _N]:
+def number(
+    kind: Callable[[str], _N], what: str, low: float, high: float, out_of_range: Callable[[_N], str] | None = None
+) -> Callable[[str], _N]:
     """An argparse type: a number of ``kind`` (``int`` or ``float``) from ``low`` to ``high``;
     else one line, ``'x' is not WHAT`` or ``out_of_range(value)`` (by default ``choose LOW to
     HIGH``)."""
@@ -162,11 +164,13 @@ def level(text: str) -> str:
     seat = lab_seat(text)
     if seat is not None:
         raise argparse.ArgumentTypeError(
-            f"{text!r} {LAB_REASONS[seat]}: it plays only in tournament and simulate (choose {', '.join(LEVELS)})")
+            f"{text!r} {LAB_REASONS[seat]}: it plays only in tournament and simulate (choose {', '.join(LEVELS)})"
+        )
     if text not in LEVELS and (is_spec(text) or text in installed()):
         raise argparse.ArgumentTypeError(
             f"{text!r} is a bot from another package: it plays only in tournament, simulate and table bot "
-            f"(choose {', '.join(LEVELS)})")
+            f"(choose {', '.join(LEVELS)})"
+        )
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"unknown level {text!r} (choose {', '.join(LEVELS)})")
     return text
@@ -182,7 +186,8 @@ def outside_level(text: str) -> str:
     if factory is None:
         raise argparse.ArgumentTypeError(
             f"unknown level {text!r} (choose {', '.join([*LEVELS, *LAB_LEVELS, 'ismcts-N', *installed()])}, "
-            "or module:factory for a bot from another package)")
+            "or module:factory for a bot from another package)"
+        )
     return text
 
 
@@ -197,9 +202,11 @@ def lab_level(text: str) -> str:
 def lab_levels_words(cheat: str = "") -> str:
     """What ``lab_level`` takes, in a help text's words: the AI levels, the lab seats (``cheat``
     says more of cheat), a bot from another package."""
-    return (f"{', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: cheat sees every hand{cheat}, "
-            "ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations a decision; or a bot from another "
-            "package, module:factory or an installed name: docs/bots.md")
+    return (
+        f"{', '.join(LEVELS)}; or a lab seat, {', '.join(LAB_LEVELS)}: cheat sees every hand{cheat}, "
+        "ismcts is OpenSpiel's ISMCTS, ismcts-N with N simulations a decision; or a bot from another "
+        "package, module:factory or an installed name: docs/bots.md"
+    )
 
 
 def three_lab_levels(text: str) -> list[str]:
@@ -215,18 +222,28 @@ def seed(text: str) -> str:
     if not text.strip() or not text.isprintable():
         raise argparse.ArgumentTypeError("a seed is some printable text, e.g. 7 or a1b2c3")
     if len(text.strip()) > SEED_LENGTH:
-        raise argparse.ArgumentTypeError(f"a seed of {len(text.strip())} characters is too long "
-                                         f"(at most {SEED_LENGTH})")
+        raise argparse.ArgumentTypeError(
+            f"a seed of {len(text.strip())} characters is too long (at most {SEED_LENGTH})"
+        )
     return text.strip()
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     """``--set``, ``--short``, ``--omit`` and ``--redo``: the options of the games a command plays."""
-    p.add_argument("--set", dest="contract_set", choices=tuple(CONTRACT_SETS), default="standard",
-                   help="contract set (default standard)")
+    p.add_argument(
+        "--set",
+        dest="contract_set",
+        choices=tuple(CONTRACT_SETS),
+        default="standard",
+        help="contract set (default standard)",
+    )
     p.add_argument("--short", action="store_true", help="short game: one contract left out")
-    p.add_argument("--omit", choices=tuple(CONTRACTS), metavar="CONTRACT",
-                   help="the contract the short game leaves out (default: the set's usual one)")
+    p.add_argument(
+        "--omit",
+        choices=tuple(CONTRACTS),
+        metavar="CONTRACT",
+        help="the contract the short game leaves out (default: the set's usual one)",
+    )
     p.add_argument("--redo", action="store_true", help="play with redo tokens")
 
 
@@ -252,8 +269,9 @@ take about a week of one core.  A larger count is refused with one line, not sta
 def check_count(command: str, flag: str, value: int) -> None:
     """Raises ``CommandRefused``, one line saying why, when ``value`` is too many for ``flag``."""
     if value > MAX_COUNT:
-        raise CommandRefused(f"{command}: {flag} {value:,} is more than one run plays (at most {MAX_COUNT:,}; "
-                             "split the work)")
+        raise CommandRefused(
+            f"{command}: {flag} {value:,} is more than one run plays (at most {MAX_COUNT:,}; split the work)"
+        )
 
 
 def percent_lines(total: int, unit: str, command: str) -> Callable[[], None]:
@@ -314,13 +332,22 @@ def add_cluster_argument(p: argparse.ArgumentParser, unit: str) -> None:
     ``--cluster-timeout``: how long its scheduler is waited for."""
     from ..lab.cluster import CONNECT_TIMEOUT
 
-    p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
-                   help=f"run the work on a Dask cluster, one {unit} per task: a scheduler's tcp://HOST:PORT, "
-                   "or 'local' for a local cluster with one worker per core; the results are the same "
-                   "as without it (needs: pip install 'stepping-stones[cluster]')")
-    p.add_argument("--cluster-timeout", type=connect_seconds, default=CONNECT_TIMEOUT, metavar="SECONDS",
-                   help="how long to wait for the --cluster scheduler to answer before giving up "
-                   f"(default {CONNECT_TIMEOUT:g}, at most 600)")
+    p.add_argument(
+        "--cluster",
+        type=cluster_address,
+        metavar="ADDRESS",
+        help=f"run the work on a Dask cluster, one {unit} per task: a scheduler's tcp://HOST:PORT, "
+        "or 'local' for a local cluster with one worker per core; the results are the same "
+        "as without it (needs: pip install 'stepping-stones[cluster]')",
+    )
+    p.add_argument(
+        "--cluster-timeout",
+        type=connect_seconds,
+        default=CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help="how long to wait for the --cluster scheduler to answer before giving up "
+        f"(default {CONNECT_TIMEOUT:g}, at most 600)",
+    )
 
 
 def connect_seconds(text: str) -> float:
@@ -348,8 +375,14 @@ def work_runner(address: str | None, timeout: float) -> Iterator[Runner | None]:
         yield cluster.map
 
 
-def run_work(command: str, total: int, unit: str, address: str | None,
-             work: Callable[[Runner | None, Callable[[], None]], _R], timeout: float) -> _R:
+def run_work(
+    command: str,
+    total: int,
+    unit: str,
+    address: str | None,
+    work: Callable[[Runner | None, Callable[[], None]], _R],
+    timeout: float,
+) -> _R:
     """A lab command's work, ``work(runner, advance)``, with a progress bar of ``total``
     ``unit`` and on the cluster at ``address`` (``--cluster``) if one is given, waited for
     ``timeout`` seconds (``--cluster-timeout``).  A cluster that cannot be used raises

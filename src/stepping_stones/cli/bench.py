@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "bench", run,
+        sub,
+        "bench",
+        run,
         help="measure the engine's and the computer players' speed on this machine",
         description="Play random hands through the engine core and report hands per second, "
         "the cost of copying and undoing a hand state, how long each AI level takes to decide (the "
@@ -24,13 +26,25 @@ def add_parser(sub: Subcommands) -> None:
     add_json_flag(p)
     p.add_argument("--hands", type=positive, default=20_000, help="random hands per run (default 20000)")
     p.add_argument("--repeats", type=positive, default=3, help="runs; the best one counts (default 3)")
-    p.add_argument("--solver-positions", type=positive, metavar="N",
-                   help="positions solved per number of tricks left (default 100, 50, 20 and 10 "
-                   "for 6, 8, 10 and 12 tricks)")
-    p.add_argument("--decision-games", type=positive, default=4, metavar="N",
-                   help="games timed per AI level (default 4; the expert plays two at most, one per contract set)")
-    p.add_argument("--levels", type=level_list, metavar="L,L",
-                   help=f"AI levels whose decisions are timed (default all: {','.join(LEVELS)})")
+    p.add_argument(
+        "--solver-positions",
+        type=positive,
+        metavar="N",
+        help="positions solved per number of tricks left (default 100, 50, 20 and 10 for 6, 8, 10 and 12 tricks)",
+    )
+    p.add_argument(
+        "--decision-games",
+        type=positive,
+        default=4,
+        metavar="N",
+        help="games timed per AI level (default 4; the expert plays two at most, one per contract set)",
+    )
+    p.add_argument(
+        "--levels",
+        type=level_list,
+        metavar="L,L",
+        help=f"AI levels whose decisions are timed (default all: {','.join(LEVELS)})",
+    )
 
 
 def level_list(text: str) -> list[str]:
@@ -56,10 +70,20 @@ def print_bench(result: BenchResult) -> None:
     for name, figures in result.ai_decision_cpu_ms.items():
         wall = result.ai_decision_ms[name]
         sets = " and ".join(result.ai_decision_sets[name])
-        print(f"AI decision, {name:<11}: " + ", ".join(f"{k} {v} ms" for k, v in figures.items())
-              + "  (wall " + ", ".join(f"{k} {v} ms" for k, v in wall.items()) + f"; {sets} set)")
+        print(
+            f"AI decision, {name:<11}: "
+            + ", ".join(f"{k} {v} ms" for k, v in figures.items())
+            + "  (wall "
+            + ", ".join(f"{k} {v} ms" for k, v in wall.items())
+            + f"; {sets} set)"
+        )
     for tricks, figures in result.solver_cpu_ms.items():
         wall = result.solver_ms[tricks]
-        print(f"exact solve, {tricks:>2} tricks : " + ", ".join(f"{k} {v} ms" for k, v in figures.items())
-              + "  (wall " + ", ".join(f"{k} {v} ms" for k, v in wall.items()) + ")")
+        print(
+            f"exact solve, {tricks:>2} tricks : "
+            + ", ".join(f"{k} {v} ms" for k, v in figures.items())
+            + "  (wall "
+            + ", ".join(f"{k} {v} ms" for k, v in wall.items())
+            + ")"
+        )
     print(f"solver positions per CPU second: {result.solver_positions_per_cpu_s:,}")

@@ -9,7 +9,9 @@ from .args import Subcommands, add_json_flag, add_record_file, command, game_fro
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "hint", run,
+        sub,
+        "hint",
+        run,
         help="suggest the next bid or card of an unfinished game record, with a reason",
         description="Read an unfinished game record (docs/records.md) and print what the expert "
         "computer player would bid or play next in the place of the player to act, with the reason "
@@ -31,6 +33,11 @@ def run(args: argparse.Namespace) -> int:
         found = hint_for_game(game, lambda: prepare_solver("hint"))
     except NothingToHint as exc:
         return refuse(f"hint: {escape(str(args.file))}: {exc}")
-    return print_result(args.json, found.to_json, lambda: print(
-        f"Hand {found.hand}, {escape(found.player)} to {'bid' if found.phase == 'bidding' else 'play'}: "
-        f"{found.hint.text}"))
+    return print_result(
+        args.json,
+        found.to_json,
+        lambda: print(
+            f"Hand {found.hand}, {escape(found.player)} to {'bid' if found.phase == 'bidding' else 'play'}: "
+            f"{found.hint.text}"
+        ),
+    )

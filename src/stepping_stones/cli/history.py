@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "history", run,
+        sub,
+        "history",
+        run,
         help="the games in the library, newest first",
         description="Every game in the library, newest first: when, the rules, the players and their points, "
         "the winner, and whether a hint or an undo was used (docs/library.md).",
@@ -57,9 +59,11 @@ def print_history(entries: list[HistoryEntry]) -> None:
     table = Table("played", "rules", "players", "points", "winner", "assisted")
     for e in entries:
         table.add_row(
-            Text(e.played[:16]), Text(e.rules.describe()),
+            Text(e.played[:16]),
+            Text(e.rules.describe()),
             Text(", ".join(escape(p) for p in e.players)),
             Text(" / ".join(f"{p:+d}" for p in e.points)),
-            Text(winner_text(e)), Text(assisted_text(e)),
+            Text(winner_text(e)),
+            Text(assisted_text(e)),
         )
     console.print(table)

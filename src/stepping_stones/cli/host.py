@@ -19,7 +19,9 @@ seconds = number(float, "a number of seconds", 1, 86400)
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "host", run,
+        sub,
+        "host",
+        run,
         help="run a table server: people join its tables from their own machines (docs/online.md)",
         description="Run a table server. People open tables on it (stepping-stones table new) and join "
         "them with the table's invite code; computer players take the seats nobody takes. It keeps its "
@@ -27,51 +29,159 @@ def add_parser(sub: Subcommands) -> None:
         "files every finished game in its game library. It listens on 127.0.0.1 (this machine only) "
         "unless --host says otherwise. Ctrl+C stops it.",
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1; another needs --public-url)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1; another needs --public-url)"
+    )
     p.add_argument("--port", type=port, default=8765, help="the port to listen on (default 8765)")
-    p.add_argument("--public-url", metavar="URL",
-                   help="the address clients use to reach the server (e.g. http://my-computer.local:8765); "
-                   "needed with a --host other than this machine")
-    p.add_argument("--data-dir", type=Path, metavar="DIR",
-                   help="where the server keeps its tables and games (default: a 'server' folder in the "
-                   "game's data folder)")
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address clients use to reach the server (e.g. http://my-computer.local:8765); "
+        "needed with a --host other than this machine",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the server keeps its tables and games (default: a 'server' folder in the game's data folder)",
+    )
     p.add_argument("--certfile", metavar="FILE", help="serve https and wss with this certificate (PEM)")
     p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
-    p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="how long a table waits for a person before a computer plays for them (default 120)")
-    limits = p.add_argument_group("limits", "what the server holds, and what one client address may try "
-                                  "(docs/protocol.md, Limits; behind a reverse proxy every client has the "
-                                  "proxy's address: raise the per-address limits, or keep them in the proxy)")
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a table waits for a person before a computer plays for them (default 120)",
+    )
+    limits = p.add_argument_group(
+        "limits",
+        "what the server holds, and what one client address may try "
+        "(docs/protocol.md, Limits; behind a reverse proxy every client has the "
+        "proxy's address: raise the per-address limits, or keep them in the proxy)",
+    )
     default = Limits()
-    _limit(limits, "--expire-after", float, "a number of seconds", 60, 30 * 86400, DEFAULT_EXPIRY, "SECONDS",
-           "close a table that was never started this long after it was opened", ": a day")
-    _limit(limits, "--expire-empty-after", float, "a number of seconds", 60, 30 * 86400, DEFAULT_EMPTY_EXPIRY,
-           "SECONDS", "close a table that nobody has sat at this long after it was opened",
-           ": ten minutes; at most --expire-after")
-    _limit(limits, "--max-tables", int, "a whole number of tables", 1, 100_000, default.max_tables, "N",
-           "tables in play at most")
-    _limit(limits, "--max-connections", int, "a whole number of connections", 1, 100_000, default.max_connections,
-           "N", "TCP connections at most, idle ones and websockets alike; past it the oldest one without a "
-           "websocket is closed", "; lowered to what the server's open-files limit allows")
-    _limit(limits, "--idle-seconds", float, "a number of seconds", 1, 3600, default.idle_seconds, "SECONDS",
-           "close a connection without a websocket that begins no request for this long: idle, or sending its "
-           "request a byte at a time")
-    _limit(limits, "--hello-rate", float, "a number of hellos a second", 0.001, 10_000, default.hello_rate,
-           "PER_SECOND", "hellos a second from one address, after a burst")
-    _limit(limits, "--hello-burst", int, "a whole number of hellos", 1, 1_000_000, default.hello_burst, "N",
-           "that burst")
-    _limit(limits, "--guess-rate", float, "a number of guesses a minute", 0.001, 10_000, default.guess_rate * 60,
-           "PER_MINUTE", "wrong invite codes or seat secrets a minute from one address, after a burst")
-    _limit(limits, "--guess-burst", int, "a whole number of guesses", 1, 1_000_000, default.guess_burst, "N",
-           "that burst")
-    _limit(limits, "--unseated-per-address", int, "a whole number of connections", 1, 100_000,
-           default.unseated_per_address, "N", "websockets without a seat that one address may hold; each must "
-           f"take a seat within {default.hello_seconds:g} s")
-    _limit(limits, "--tables-per-address", int, "a whole number of tables", 1, 100_000, default.tables_per_address,
-           "N", "open tables nobody has started that one address may have opened")
-    _limit(limits, "--tables-per-minute", int, "a whole number of tables", 1, 100_000, default.tables_per_minute,
-           "N", "tables one address may open a minute")
+    _limit(
+        limits,
+        "--expire-after",
+        float,
+        "a number of seconds",
+        60,
+        30 * 86400,
+        DEFAULT_EXPIRY,
+        "SECONDS",
+        "close a table that was never started this long after it was opened",
+        ": a day",
+    )
+    _limit(
+        limits,
+        "--expire-empty-after",
+        float,
+        "a number of seconds",
+        60,
+        30 * 86400,
+        DEFAULT_EMPTY_EXPIRY,
+        "SECONDS",
+        "close a table that nobody has sat at this long after it was opened",
+        ": ten minutes; at most --expire-after",
+    )
+    _limit(
+        limits,
+        "--max-tables",
+        int,
+        "a whole number of tables",
+        1,
+        100_000,
+        default.max_tables,
+        "N",
+        "tables in play at most",
+    )
+    _limit(
+        limits,
+        "--max-connections",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.max_connections,
+        "N",
+        "TCP connections at most, idle ones and websockets alike; past it the oldest one without a websocket is closed",
+        "; lowered to what the server's open-files limit allows",
+    )
+    _limit(
+        limits,
+        "--idle-seconds",
+        float,
+        "a number of seconds",
+        1,
+        3600,
+        default.idle_seconds,
+        "SECONDS",
+        "close a connection without a websocket that begins no request for this long: idle, or sending its "
+        "request a byte at a time",
+    )
+    _limit(
+        limits,
+        "--hello-rate",
+        float,
+        "a number of hellos a second",
+        0.001,
+        10_000,
+        default.hello_rate,
+        "PER_SECOND",
+        "hellos a second from one address, after a burst",
+    )
+    _limit(
+        limits, "--hello-burst", int, "a whole number of hellos", 1, 1_000_000, default.hello_burst, "N", "that burst"
+    )
+    _limit(
+        limits,
+        "--guess-rate",
+        float,
+        "a number of guesses a minute",
+        0.001,
+        10_000,
+        default.guess_rate * 60,
+        "PER_MINUTE",
+        "wrong invite codes or seat secrets a minute from one address, after a burst",
+    )
+    _limit(
+        limits, "--guess-burst", int, "a whole number of guesses", 1, 1_000_000, default.guess_burst, "N", "that burst"
+    )
+    _limit(
+        limits,
+        "--unseated-per-address",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.unseated_per_address,
+        "N",
+        "websockets without a seat that one address may hold; each must "
+        f"take a seat within {default.hello_seconds:g} s",
+    )
+    _limit(
+        limits,
+        "--tables-per-address",
+        int,
+        "a whole number of tables",
+        1,
+        100_000,
+        default.tables_per_address,
+        "N",
+        "open tables nobody has started that one address may have opened",
+    )
+    _limit(
+        limits,
+        "--tables-per-minute",
+        int,
+        "a whole number of tables",
+        1,
+        100_000,
+        default.tables_per_minute,
+        "N",
+        "tables one address may open a minute",
+    )
 
 
 def _figure(value: float) -> str:
@@ -79,12 +189,27 @@ def _figure(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _limit(group: argparse._ArgumentGroup, flag: str, kind: type[int] | type[float], what: str, low: float,
-           high: float, default: float, metavar: str, help: str, note: str = "") -> None:
+def _limit(
+    group: argparse._ArgumentGroup,
+    flag: str,
+    kind: type[int] | type[float],
+    what: str,
+    low: float,
+    high: float,
+    default: float,
+    metavar: str,
+    help: str,
+    note: str = "",
+) -> None:
     """One of the server's limits: a number of ``kind`` (``what``, for its refusal) from ``low`` to
     ``high``; the range and the default, written once here, end its help (``note`` after the default)."""
-    group.add_argument(flag, type=number(kind, what, low, high), default=default, metavar=metavar,
-                       help=f"{help} ({_figure(low)} to {_figure(high)}, default {_figure(default)}{note})")
+    group.add_argument(
+        flag,
+        type=number(kind, what, low, high),
+        default=default,
+        metavar=metavar,
+        help=f"{help} ({_figure(low)} to {_figure(high)}, default {_figure(default)}{note})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,10 +219,29 @@ def run(args: argparse.Namespace) -> int:
     if args.keyfile is not None and args.certfile is None:
         return refuse("host: --keyfile goes with --certfile")
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
-    limits = Limits(max_tables=args.max_tables, max_connections=args.max_connections, idle_seconds=args.idle_seconds,
-                    hello_rate=args.hello_rate, hello_burst=args.hello_burst, guess_rate=args.guess_rate / 60,
-                    guess_burst=args.guess_burst, unseated_per_address=args.unseated_per_address,
-                    tables_per_address=args.tables_per_address, tables_per_minute=args.tables_per_minute)
-    return host(folder, sys.stdout, sys.stderr, host=args.host, port=args.port, public_url=args.public_url,
-                certfile=args.certfile, keyfile=args.keyfile, timeout=args.timeout, limits=limits,
-                expire_after=args.expire_after, expire_empty_after=args.expire_empty_after)
+    limits = Limits(
+        max_tables=args.max_tables,
+        max_connections=args.max_connections,
+        idle_seconds=args.idle_seconds,
+        hello_rate=args.hello_rate,
+        hello_burst=args.hello_burst,
+        guess_rate=args.guess_rate / 60,
+        guess_burst=args.guess_burst,
+        unseated_per_address=args.unseated_per_address,
+        tables_per_address=args.tables_per_address,
+        tables_per_minute=args.tables_per_minute,
+    )
+    return host(
+        folder,
+        sys.stdout,
+        sys.stderr,
+        host=args.host,
+        port=args.port,
+        public_url=args.public_url,
+        certfile=args.certfile,
+        keyfile=args.keyfile,
+        timeout=args.timeout,
+        limits=limits,
+        expire_after=args.expire_after,
+        expire_empty_after=args.expire_empty_after,
+    )

@@ -14,7 +14,9 @@ REFUSAL_LINE = 300
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "library", None,
+        sub,
+        "library",
+        None,
         help="the game library: import game records (see also stats and history)",
         description="The game library indexes the game records in the data folder's games/ in an SQLite "
         "database (docs/library.md).",

@@ -24,7 +24,9 @@ def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, st
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "play", run,
+        sub,
+        "play",
+        run,
         help="play a game: in the app, or with --plain line by line (for screen readers and scripts)",
         description="Play a game against two computer players. With --plain the game is told line "
         "by line in whole sentences, and every prompt ends with a line 'legal: ...' listing what "
@@ -34,10 +36,20 @@ def add_parser(sub: Subcommands) -> None:
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed, help="deal seed (default: a fresh one)")
     p.add_argument("--name", default="You", help="your name (default You)")
-    p.add_argument("--opponents", type=two("names", str), default=("Hana", "Kenji"), metavar="NAME,NAME",
-                   help="the names of seats 1 and 2 (default Hana,Kenji)")
-    p.add_argument("--levels", type=two("levels", level), default=("heuristic", "heuristic"),
-                   metavar="LEVEL,LEVEL", help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)})")
+    p.add_argument(
+        "--opponents",
+        type=two("names", str),
+        default=("Hana", "Kenji"),
+        metavar="NAME,NAME",
+        help="the names of seats 1 and 2 (default Hana,Kenji)",
+    )
+    p.add_argument(
+        "--levels",
+        type=two("levels", level),
+        default=("heuristic", "heuristic"),
+        metavar="LEVEL,LEVEL",
+        help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)})",
+    )
     p.add_argument("--resume", action="store_true", help="carry on the unfinished game instead")
 
 
@@ -50,8 +62,7 @@ def run(args: argparse.Namespace) -> int:
     problem = names_problem(names)
     if problem:
         return refuse(f"play: {problem}")
-    setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels),
-                  seed=args.seed)
+    setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels), seed=args.seed)
     if args.plain:
         from ..ai.solver import PREPARING, compile_needed, load_in_background
         from ..plain import ByteLines, Options

@@ -12,7 +12,9 @@ from .args import Subcommands, add_json_flag, add_record_file, command, game_fro
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "replay", run,
+        sub,
+        "replay",
+        run,
         help="check a game record against the rules and show its scoresheet",
         description="Replay a game record (docs/records.md), checking every bid and card. "
         "A record that breaks a rule is refused with exit status 2 and one line on "

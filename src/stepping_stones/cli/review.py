@@ -9,7 +9,9 @@ from .args import Subcommands, add_record_file, command, game_from_file
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "review", run,
+        sub,
+        "review",
+        run,
         help="replay a saved game trick by trick in the app",
         description="Open a game record (docs/records.md) in the app and step through it trick by "
         "trick: all hands face up, the scoresheet as it stood. A record that breaks a rule is "

@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "stats", run,
+        sub,
+        "stats",
+        run,
         help="a player's statistics over the finished games in the library",
         description="Games, wins, mean points and per-contract figures of one player over the finished games "
         "in the library (docs/library.md). Without --player: the person of the most recent game (seat 0, "
@@ -22,9 +24,11 @@ def add_parser(sub: Subcommands) -> None:
         "computer played for the player, are counted apart.",
     )
     p.add_argument("--player", metavar="NAME", help="the player's name as in the records (default: yours)")
-    p.add_argument("--include-assisted", action="store_true",
-                   help="count games where a hint or an undo was used, or a computer played for the player, "
-                   "like the others")
+    p.add_argument(
+        "--include-assisted",
+        action="store_true",
+        help="count games where a hint or an undo was used, or a computer played for the player, like the others",
+    )
     add_json_flag(p)
 
 
@@ -32,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     with library_work("stats") as library:
         player = args.player if args.player is not None else library.person()
         if player is None:
-            raise CommandRefused("stats: the library has no games yet: play one, or import records with "
-                                 "`stepping-stones library import PATH`")
+            raise CommandRefused(
+                "stats: the library has no games yet: play one, or import records with "
+                "`stepping-stones library import PATH`"
+            )
         stats = library.stats(player, include_assisted=args.include_assisted)
     return print_result(args.json, lambda: stats, lambda: print_stats(stats))
 
@@ -51,17 +57,25 @@ def print_stats(stats: PlayerStats) -> None:
 
     console = Console()
     name = escape(stats.player)
-    apart = ("included" if stats.include_assisted else "counted apart")
-    console.print(Text(
-        f"{name}: {stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
-        f"mean points {_num(stats.mean_points, sign=True)}; {stats.assisted_games} assisted games ({apart})"
-        + (f"; {stats.stand_in_games} with a computer standing in ({apart})" if stats.stand_in_games else "")
-    ))
+    apart = "included" if stats.include_assisted else "counted apart"
+    console.print(
+        Text(
+            f"{name}: {stats.games} finished games, {stats.wins} won ({stats.shared_wins} shared), "
+            f"mean points {_num(stats.mean_points, sign=True)}; {stats.assisted_games} assisted games ({apart})"
+            + (f"; {stats.stand_in_games} with a computer standing in ({apart})" if stats.stand_in_games else "")
+        )
+    )
     if not stats.per_contract:
         return
     table = Table("contract", "games", "mean result", "others' mean", "mean points", "firsts")
     table.columns[0].no_wrap = True
     for cid, c in stats.per_contract.items():
-        table.add_row(cid, str(c.games), _num(c.mean_count), _num(c.others_mean_count),
-                      _num(c.mean_points, sign=True), str(c.firsts))
+        table.add_row(
+            cid,
+            str(c.games),
+            _num(c.mean_count),
+            _num(c.others_mean_count),
+            _num(c.mean_points, sign=True),
+            str(c.firsts),
+        )
     console.print(table)

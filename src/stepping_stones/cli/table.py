@@ -37,8 +37,9 @@ def seats(text: str) -> list[str]:
     """An argparse type: three seats, each ``open`` or a computer's level."""
     parts = [t.strip() for t in text.split(",")]
     if len(parts) != 3 or any(p != "open" and p not in LEVELS for p in parts):
-        raise argparse.ArgumentTypeError(f"give three seats, each 'open' or a level ({', '.join(LEVELS)}), "
-                                         "e.g. open,open,expert")
+        raise argparse.ArgumentTypeError(
+            f"give three seats, each 'open' or a level ({', '.join(LEVELS)}), e.g. open,open,expert"
+        )
     if "open" not in parts:
         raise argparse.ArgumentTypeError("at least one seat must be open, for a person")
     return parts
@@ -53,36 +54,65 @@ def names(text: str) -> list[str | None]:
 
 
 def add_parser(sub: Subcommands) -> None:
-    p = command(sub, "table", None, help="open a table on a table server, or seat a bot at one (docs/online.md)",
-                description="Tables on a table server (stepping-stones host).")
+    p = command(
+        sub,
+        "table",
+        None,
+        help="open a table on a table server, or seat a bot at one (docs/online.md)",
+        description="Tables on a table server (stepping-stones host).",
+    )
     tsub = p.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
-    new = tsub.add_parser("new", help="open a table and print its invite code",
-                          description="Open a table on the server and print its invite code as 'code: CODE' "
-                          "(or JSON with --json). Send the code to the people who play; the table starts "
-                          "when every open seat is taken, or when the first person to sit starts it.")
+    new = tsub.add_parser(
+        "new",
+        help="open a table and print its invite code",
+        description="Open a table on the server and print its invite code as 'code: CODE' "
+        "(or JSON with --json). Send the code to the people who play; the table starts "
+        "when every open seat is taken, or when the first person to sit starts it.",
+    )
     new.add_argument("--server", required=True, metavar="URL", help="the server's address, as 'host' printed it")
     add_rules_arguments(new)
-    new.add_argument("--seats", type=seats, default=["open", "open", "open"], metavar="SEAT,SEAT,SEAT",
-                     help="each seat 'open' (for a person) or a computer's level (default open,open,open)")
-    new.add_argument("--level", choices=tuple(LEVELS), default="heuristic",
-                     help="the level of the computers that take the seats still open when the table starts early")
-    new.add_argument("--names", type=names, default=[None, None, None], metavar="NAME,NAME,NAME",
-                     help="the computer seats' names (people name themselves when they join)")
+    new.add_argument(
+        "--seats",
+        type=seats,
+        default=["open", "open", "open"],
+        metavar="SEAT,SEAT,SEAT",
+        help="each seat 'open' (for a person) or a computer's level (default open,open,open)",
+    )
+    new.add_argument(
+        "--level",
+        choices=tuple(LEVELS),
+        default="heuristic",
+        help="the level of the computers that take the seats still open when the table starts early",
+    )
+    new.add_argument(
+        "--names",
+        type=names,
+        default=[None, None, None],
+        metavar="NAME,NAME,NAME",
+        help="the computer seats' names (people name themselves when they join)",
+    )
     new.add_argument("--seed", help=argparse.SUPPRESS)  # refused with the reason: the server deals
     add_json_flag(new, "print the table as JSON")
     new.set_defaults(run=run_new)
-    bot = tsub.add_parser("bot", help="seat bots at a table: random legal moves, an AI level, or your own bot",
-                          description="Take seats at a table with bots that play until the game is over: "
-                          "random legal moves as fast as the server answers, or with --level an AI level "
-                          "or a bot from another package (docs/bots.md).")
+    bot = tsub.add_parser(
+        "bot",
+        help="seat bots at a table: random legal moves, an AI level, or your own bot",
+        description="Take seats at a table with bots that play until the game is over: "
+        "random legal moves as fast as the server answers, or with --level an AI level "
+        "or a bot from another package (docs/bots.md).",
+    )
     bot.add_argument("code", help="the table's invite code")
     bot.add_argument("--server", required=True, metavar="URL", help="the server's address")
     bot.add_argument("--name", default="Bot", help="the bots' name (default Bot; the server numbers repeats)")
     bot.add_argument("--count", type=positive, default=1, help="how many seats to take (default 1)")
     bot.add_argument("--seed", type=seed, help="the bots' random seed")
-    bot.add_argument("--level", type=bot_level, metavar="LEVEL",
-                     help=f"play as this AI ({', '.join(LEVELS)}, ismcts) or as a bot from another package: an "
-                     "installed stepping_stones.agents entry point or module:factory (default: random legal moves)")
+    bot.add_argument(
+        "--level",
+        type=bot_level,
+        metavar="LEVEL",
+        help=f"play as this AI ({', '.join(LEVELS)}, ismcts) or as a bot from another package: an "
+        "installed stepping_stones.agents entry point or module:factory (default: random legal moves)",
+    )
     bot.set_defaults(run=run_bot)
 
 
@@ -105,13 +135,25 @@ def run_new(args: argparse.Namespace) -> int:
         return 1
     link = f"{server_url(args.server)}/t/{opened.code}"  # the server's own web page sits at it (docs/online.md)
     if args.json:
-        print(json.dumps({"code": opened.code, "table": opened.table, "server": args.server, "link": link,
-                          "seats": [s.kind if s.kind == "open" else s.level for s in opened.seats]}))
+        print(
+            json.dumps(
+                {
+                    "code": opened.code,
+                    "table": opened.table,
+                    "server": args.server,
+                    "link": link,
+                    "seats": [s.kind if s.kind == "open" else s.level for s in opened.seats],
+                }
+            )
+        )
     else:
         print(f"code: {opened.code}")
         print(f"link: {link}", file=sys.stderr)
-        print(f"Send the code or the link to the players; each joins with it (the link in a web browser). A bot: "
-              f"stepping-stones table bot {opened.code} --server {args.server}", file=sys.stderr)
+        print(
+            f"Send the code or the link to the players; each joins with it (the link in a web browser). A bot: "
+            f"stepping-stones table bot {opened.code} --server {args.server}",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -138,8 +180,10 @@ def run_bot(args: argparse.Namespace) -> int:
                 final = await play_agent(client, agents[i], rng)
             if i == 0 and final.view is not None:  # the game is over: say the result once
                 view = view_from_json(final.view)
-                print("game over: " + ", ".join(f"{name} {total:+d}" for name, total
-                                                in zip(view.players, view.totals(), strict=True)))
+                print(
+                    "game over: "
+                    + ", ".join(f"{name} {total:+d}" for name, total in zip(view.players, view.totals(), strict=True))
+                )
 
     try:
         agents: list[Agent] = [] if args.level is None else [make_lab_ai(args.level) for _ in range(args.count)]

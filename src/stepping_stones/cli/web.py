@@ -13,13 +13,21 @@ from .args import Subcommands, command, port
 
 def add_parser(sub: Subcommands) -> None:
     p = command(
-        sub, "web", run, help="play in a web browser: a table server on this machine, its page opened (docs/online.md)",
+        sub,
+        "web",
+        run,
+        help="play in a web browser: a table server on this machine, its page opened (docs/online.md)",
         description="Start a table server on 127.0.0.1 (this machine only) and open its page in the default "
         "web browser: a game against two computers, or a table for friends on this machine, with nothing else "
-        "to install. The same server as 'stepping-stones host' (its tables are kept and resume). Ctrl+C stops it.")
+        "to install. The same server as 'stepping-stones host' (its tables are kept and resume). Ctrl+C stops it.",
+    )
     p.add_argument("--port", type=port, default=8765, help="the port to listen on (default 8765)")
-    p.add_argument("--data-dir", type=Path, metavar="DIR",
-                   help="where the server keeps its tables and games (default: the 'server' folder of host)")
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the server keeps its tables and games (default: the 'server' folder of host)",
+    )
     p.add_argument("--no-browser", action="store_true", help="only print the address; open no browser")
 
 
@@ -47,8 +55,12 @@ def run(args: argparse.Namespace) -> int:
             found = done.result()
         except webbrowser.Error:
             found = False
-        print(f"Opened the page in your web browser: {page}" if found else
-              f"No web browser was found here: open {page} in one", flush=True)
+        print(
+            f"Opened the page in your web browser: {page}"
+            if found
+            else f"No web browser was found here: open {page} in one",
+            flush=True,
+        )
 
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
     server = Opening(folder, sys.stdout, sys.stderr, host="127.0.0.1", port=args.port)
@@ -56,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(server.run())
     except OSError as exc:
-        print(f"web: cannot listen on 127.0.0.1 port {args.port}: {exc.strerror or exc} (another port: --port P; "
-              "or open the page of the server that runs there)", file=sys.stderr)
+        print(
+            f"web: cannot listen on 127.0.0.1 port {args.port}: {exc.strerror or exc} (another port: --port P; "
+            "or open the page of the server that runs there)",
+            file=sys.stderr,
+        )
         return 1
     return 0

@@ -110,9 +110,7 @@ def parse_bid(text: str) -> Bid:
         return PASS
     parts = text.split(" ")
     if len(parts) < 2 or "" in parts:
-        raise BidSyntaxError(
-            f"{text!r} is not a bid (write 'pass' or '<contract> <9|1>[ <suit>][ redo]')"
-        )
+        raise BidSyntaxError(f"{text!r} is not a bid (write 'pass' or '<contract> <9|1>[ <suit>][ redo]')")
     contract = CONTRACTS.get(parts[0])
     if contract is None:
         raise UnknownContractError(f"there is no contract called {parts[0]!r}")

@@ -17,8 +17,18 @@ from .errors import RulesError
 
 # The public names, re-exported by the engine's face (__init__.py).
 __all__ = [
-    "CONTRACT_SETS", "CONTRACTS", "DEFAULT_CUT", "FOLLOW_SPECS", "Contract", "FollowRule", "FollowSpec",
-    "Goal", "Rules", "legal_reply", "trick_takers", "trick_winner",
+    "CONTRACT_SETS",
+    "CONTRACTS",
+    "DEFAULT_CUT",
+    "FOLLOW_SPECS",
+    "Contract",
+    "FollowRule",
+    "FollowSpec",
+    "Goal",
+    "Rules",
+    "legal_reply",
+    "trick_takers",
+    "trick_winner",
 ]
 
 
@@ -47,11 +57,13 @@ class FollowSpec:
     """It may play a trump instead of following (when the led suit is not trump)."""
 
 
-FOLLOW_SPECS: Mapping[FollowRule, FollowSpec] = MappingProxyType({
-    FollowRule.STANDARD: FollowSpec(beat_led=False, trump_over=False),
-    FollowRule.MAY_TRUMP: FollowSpec(beat_led=False, trump_over=True),
-    FollowRule.MUST_BEAT: FollowSpec(beat_led=True, trump_over=False),
-})
+FOLLOW_SPECS: Mapping[FollowRule, FollowSpec] = MappingProxyType(
+    {
+        FollowRule.STANDARD: FollowSpec(beat_led=False, trump_over=False),
+        FollowRule.MAY_TRUMP: FollowSpec(beat_led=False, trump_over=True),
+        FollowRule.MUST_BEAT: FollowSpec(beat_led=True, trump_over=False),
+    }
+)
 """Per follow rule, what a follower holding the led suit may play (see ``FollowSpec``)."""
 
 
@@ -158,20 +170,76 @@ class Contract:
 CONTRACTS: dict[str, Contract] = {
     c.id: c
     for c in (
-        Contract("win-no-trump", "Win Tricks (No Trump)", Goal.WIN, False, 1, FollowRule.STANDARD, "Win NT",
-                 "Take as many tricks as you can. No trump."),
-        Contract("win-pick-trump", "Win Tricks (Pick Trump)", Goal.WIN, True, 1, FollowRule.STANDARD, "Win PT",
-                 "Take as many tricks as you can, with the trump suit you pick."),
-        Contract("lose-no-trump", "Lose Tricks (No Trump)", Goal.LOSE, False, 1, FollowRule.STANDARD, "Lose NT",
-                 "Take as few tricks as you can. No trump."),
-        Contract("lose-pick-trump", "Lose Tricks (Pick Trump)", Goal.LOSE, True, 1, FollowRule.STANDARD, "Lose PT",
-                 "Take as few tricks as you can, with the trump suit you pick."),
-        Contract("win-last-6", "Win Last 6", Goal.WIN, False, 7, FollowRule.STANDARD, "Last 6",
-                 "Only tricks 7 to 12 count: take as many of them as you can. No trump."),
-        Contract("may-trump", "May Trump", Goal.WIN, True, 1, FollowRule.MAY_TRUMP, "May Trump",
-                 "Take as many tricks as you can. A trump may be played even while holding the led suit."),
-        Contract("must-beat", "Must Beat", Goal.LOSE, False, 1, FollowRule.MUST_BEAT, "Must Beat",
-                 "Take as few tricks as you can. A follower must beat the led suit's best card when able."),
+        Contract(
+            "win-no-trump",
+            "Win Tricks (No Trump)",
+            Goal.WIN,
+            False,
+            1,
+            FollowRule.STANDARD,
+            "Win NT",
+            "Take as many tricks as you can. No trump.",
+        ),
+        Contract(
+            "win-pick-trump",
+            "Win Tricks (Pick Trump)",
+            Goal.WIN,
+            True,
+            1,
+            FollowRule.STANDARD,
+            "Win PT",
+            "Take as many tricks as you can, with the trump suit you pick.",
+        ),
+        Contract(
+            "lose-no-trump",
+            "Lose Tricks (No Trump)",
+            Goal.LOSE,
+            False,
+            1,
+            FollowRule.STANDARD,
+            "Lose NT",
+            "Take as few tricks as you can. No trump.",
+        ),
+        Contract(
+            "lose-pick-trump",
+            "Lose Tricks (Pick Trump)",
+            Goal.LOSE,
+            True,
+            1,
+            FollowRule.STANDARD,
+            "Lose PT",
+            "Take as few tricks as you can, with the trump suit you pick.",
+        ),
+        Contract(
+            "win-last-6",
+            "Win Last 6",
+            Goal.WIN,
+            False,
+            7,
+            FollowRule.STANDARD,
+            "Last 6",
+            "Only tricks 7 to 12 count: take as many of them as you can. No trump.",
+        ),
+        Contract(
+            "may-trump",
+            "May Trump",
+            Goal.WIN,
+            True,
+            1,
+            FollowRule.MAY_TRUMP,
+            "May Trump",
+            "Take as many tricks as you can. A trump may be played even while holding the led suit.",
+        ),
+        Contract(
+            "must-beat",
+            "Must Beat",
+            Goal.LOSE,
+            False,
+            1,
+            FollowRule.MUST_BEAT,
+            "Must Beat",
+            "Take as few tricks as you can. A follower must beat the led suit's best card when able.",
+        ),
     )
 }
 
@@ -214,9 +282,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.contract_set not in CONTRACT_SETS:
-            raise RulesError(
-                f"unknown contract set {self.contract_set!r} (choose {' or '.join(CONTRACT_SETS)})"
-            )
+            raise RulesError(f"unknown contract set {self.contract_set!r} (choose {' or '.join(CONTRACT_SETS)})")
         ids = CONTRACT_SETS[self.contract_set]
         if not self.short_game:
             if self.omit is not None:

@@ -12,10 +12,26 @@ from __future__ import annotations
 
 # The public names, re-exported by the engine's face (__init__.py).
 __all__ = [
-    "BidSyntaxError", "CardNotHeldError", "CardSyntaxError", "ContractNotInPlayError",
-    "ContractRecordedError", "GameOverError", "IllegalActionError", "IllegalBidError", "IllegalCardError",
-    "InvalidDealError", "MustBeatError", "MustDeclareError", "MustFollowError", "NothingToPopError",
-    "RedoError", "RulesError", "SteppingStonesError", "TrumpError", "UnknownContractError", "WrongPhaseError",
+    "BidSyntaxError",
+    "CardNotHeldError",
+    "CardSyntaxError",
+    "ContractNotInPlayError",
+    "ContractRecordedError",
+    "GameOverError",
+    "IllegalActionError",
+    "IllegalBidError",
+    "IllegalCardError",
+    "InvalidDealError",
+    "MustBeatError",
+    "MustDeclareError",
+    "MustFollowError",
+    "NothingToPopError",
+    "RedoError",
+    "RulesError",
+    "SteppingStonesError",
+    "TrumpError",
+    "UnknownContractError",
+    "WrongPhaseError",
 ]
 
 

@@ -202,9 +202,7 @@ class Game(_Scored):
             if not isinstance(mask, int) or mask < 0 or mask & ~FULL_DECK:
                 raise InvalidDealError(f"the deal of {self.players[seat]} is not a set of cards")
             if mask.bit_count() != HAND_SIZE:
-                raise InvalidDealError(
-                    f"{self.players[seat]} is dealt {mask.bit_count()} cards, not {HAND_SIZE}", seat
-                )
+                raise InvalidDealError(f"{self.players[seat]} is dealt {mask.bit_count()} cards, not {HAND_SIZE}", seat)
             if mask & seen:
                 raise InvalidDealError(f"{format_cards(mask & seen)} dealt twice", seat)
             seen |= mask
@@ -301,8 +299,16 @@ class Game(_Scored):
         if type(card) is int and 0 <= card < NUM_CARDS and state.legal_mask() >> card & 1:
             return  # a legal card, at once: the words of a refusal are worked out only for one
         seat = state.turn
-        refusal = card_refusal(card, seat, self.players, state.hands[seat], state.current_trick(), state.contract,
-                               state.ranking, state.trump)
+        refusal = card_refusal(
+            card,
+            seat,
+            self.players,
+            state.hands[seat],
+            state.current_trick(),
+            state.contract,
+            state.ranking,
+            state.trump,
+        )
         if refusal is not None:
             raise refusal
 
@@ -430,9 +436,15 @@ class Game(_Scored):
         """The refusal of an action that belongs to phase ``wanted``, not to the current one."""
         hand = self.log[-1] if self.log else None
         declared = hand is not None and hand.declared
-        return phase_refusal(self.phase, wanted, self.players, len(self.log),
-                             hand.declarer if hand is not None and declared else None,
-                             hand.declaration if hand is not None and declared else None, self.bidder)
+        return phase_refusal(
+            self.phase,
+            wanted,
+            self.players,
+            len(self.log),
+            hand.declarer if hand is not None and declared else None,
+            hand.declaration if hand is not None and declared else None,
+            self.bidder,
+        )
 
     # --- what one seat may see ------------------------------------------------
 
@@ -464,34 +476,89 @@ class Game(_Scored):
         own_cards, dealt, legal_bids, legal_cards = self.own(seat)
         if current is None:
             return PlayerView(
-                seat=seat, rules=self.rules, players=self.players, phase=phase,
-                hand_number=len(self.log) + (0 if phase is Phase.OVER else 1), forehand=self.forehand,
-                sheet=sheet, redo_spent=redo_spent, history=history, own_cards=own_cards, dealt_cards=dealt,
-                bids=(), bid_seats=(), bidder=None, in_puddle=False, declarer=None, declaration=None,
-                puddle=False, plays=(), play_seats=(), trick_winners=(), winning=None, to_act=to_act,
-                legal_bids=legal_bids, legal_cards=legal_cards,
+                seat=seat,
+                rules=self.rules,
+                players=self.players,
+                phase=phase,
+                hand_number=len(self.log) + (0 if phase is Phase.OVER else 1),
+                forehand=self.forehand,
+                sheet=sheet,
+                redo_spent=redo_spent,
+                history=history,
+                own_cards=own_cards,
+                dealt_cards=dealt,
+                bids=(),
+                bid_seats=(),
+                bidder=None,
+                in_puddle=False,
+                declarer=None,
+                declaration=None,
+                puddle=False,
+                plays=(),
+                play_seats=(),
+                trick_winners=(),
+                winning=None,
+                to_act=to_act,
+                legal_bids=legal_bids,
+                legal_cards=legal_cards,
             )
         bids = tuple(current.bids)
         if not current.declared:
             return PlayerView(
-                seat=seat, rules=self.rules, players=self.players, phase=phase,
-                hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
-                history=history, own_cards=own_cards, dealt_cards=dealt, bids=bids,
-                bid_seats=tuple(current.bid_seats()), bidder=self.bidder, in_puddle=self.in_puddle,
-                declarer=None, declaration=None, puddle=False, plays=(), play_seats=(), trick_winners=(),
-                winning=None, to_act=to_act, legal_bids=legal_bids, legal_cards=legal_cards,
+                seat=seat,
+                rules=self.rules,
+                players=self.players,
+                phase=phase,
+                hand_number=len(self.log),
+                forehand=self.forehand,
+                sheet=sheet,
+                redo_spent=redo_spent,
+                history=history,
+                own_cards=own_cards,
+                dealt_cards=dealt,
+                bids=bids,
+                bid_seats=tuple(current.bid_seats()),
+                bidder=self.bidder,
+                in_puddle=self.in_puddle,
+                declarer=None,
+                declaration=None,
+                puddle=False,
+                plays=(),
+                play_seats=(),
+                trick_winners=(),
+                winning=None,
+                to_act=to_act,
+                legal_bids=legal_bids,
+                legal_cards=legal_cards,
             )
         state = current.state
         winning = state.winning()
         return PlayerView(
-            seat=seat, rules=self.rules, players=self.players, phase=phase,
-            hand_number=len(self.log), forehand=self.forehand, sheet=sheet, redo_spent=redo_spent,
-            history=history, own_cards=own_cards, dealt_cards=dealt, bids=bids,
-            bid_seats=tuple(current.bid_seats()), bidder=None, in_puddle=False,
-            declarer=state.declarer, declaration=current.declaration, puddle=current.puddle,
-            plays=tuple(state.plays), play_seats=tuple(state.play_seats()),
-            trick_winners=tuple(state.winners), winning=winning[0] if winning else None, to_act=to_act,
-            legal_bids=legal_bids, legal_cards=legal_cards,
+            seat=seat,
+            rules=self.rules,
+            players=self.players,
+            phase=phase,
+            hand_number=len(self.log),
+            forehand=self.forehand,
+            sheet=sheet,
+            redo_spent=redo_spent,
+            history=history,
+            own_cards=own_cards,
+            dealt_cards=dealt,
+            bids=bids,
+            bid_seats=tuple(current.bid_seats()),
+            bidder=None,
+            in_puddle=False,
+            declarer=state.declarer,
+            declaration=current.declaration,
+            puddle=current.puddle,
+            plays=tuple(state.plays),
+            play_seats=tuple(state.play_seats()),
+            trick_winners=tuple(state.winners),
+            winning=winning[0] if winning else None,
+            to_act=to_act,
+            legal_bids=legal_bids,
+            legal_cards=legal_cards,
         )
 
 

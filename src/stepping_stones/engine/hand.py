@@ -106,10 +106,29 @@ class HandState:
     """
 
     __slots__ = (
-        "hands", "declarer", "ranking", "trump", "contract", "follow",
-        "turn", "in_trick", "led", "best_key", "best_seat", "beat",
-        "plays", "winners", "won", "_undo",
-        "_key", "_above", "_trump_mask", "_takers", "_over", "_beat_led", "_trump_over",
+        "hands",
+        "declarer",
+        "ranking",
+        "trump",
+        "contract",
+        "follow",
+        "turn",
+        "in_trick",
+        "led",
+        "best_key",
+        "best_seat",
+        "beat",
+        "plays",
+        "winners",
+        "won",
+        "_undo",
+        "_key",
+        "_above",
+        "_trump_mask",
+        "_takers",
+        "_over",
+        "_beat_led",
+        "_trump_over",
     )
 
     def __init__(

@@ -55,8 +55,15 @@ from .log import Phase
 __all__: list[str] = []
 
 
-def phase_refusal(phase: Phase, wanted: Phase | None, players: Sequence[str], hand_number: int,
-                  declarer: Seat | None, declaration: Declaration | None, bidder: Seat | None) -> WrongPhaseError:
+def phase_refusal(
+    phase: Phase,
+    wanted: Phase | None,
+    players: Sequence[str],
+    hand_number: int,
+    declarer: Seat | None,
+    declaration: Declaration | None,
+    bidder: Seat | None,
+) -> WrongPhaseError:
     """The refusal of an action that belongs to phase ``wanted``, not to the current ``phase``."""
     if phase is Phase.OVER:
         return GameOverError("the game is over: every player has recorded every contract")
@@ -79,9 +86,15 @@ def turn_refusal(seat: Seat, to_act: Seat | None, players: Sequence[str], phase:
     return WrongPhaseError(f"{players[seat]} is not to {doing} now: {players[to_act]} is", seat)
 
 
-def bid_refusal(bid: Bid, seat: Seat, players: Sequence[str], rules: Rules,
-                sheet: Mapping[str, Sequence[int | None]], redo_spent: Sequence[bool],
-                in_puddle: bool) -> IllegalBidError | None:
+def bid_refusal(
+    bid: Bid,
+    seat: Seat,
+    players: Sequence[str],
+    rules: Rules,
+    sheet: Mapping[str, Sequence[int | None]],
+    redo_spent: Sequence[bool],
+    in_puddle: bool,
+) -> IllegalBidError | None:
     """Why ``seat``, the bidder, may not make ``bid`` (None if it may): from the sheet, the redo
     tokens spent and whether the seat is in the puddle."""
     name = players[seat]
@@ -126,8 +139,16 @@ def bid_refusal(bid: Bid, seat: Seat, players: Sequence[str], rules: Rules,
     return None
 
 
-def card_refusal(card: Card, seat: Seat, players: Sequence[str], hand: Mask, trick: Sequence[tuple[Seat, Card]],
-                 contract: Contract, ranking: int, trump: int | None) -> IllegalCardError | None:
+def card_refusal(
+    card: Card,
+    seat: Seat,
+    players: Sequence[str],
+    hand: Mask,
+    trick: Sequence[tuple[Seat, Card]],
+    contract: Contract,
+    ranking: int,
+    trump: int | None,
+) -> IllegalCardError | None:
     """Why ``seat``, to play, may not play ``card`` (None if it may): from the cards it holds
     (``hand``), the unfinished ``trick`` on the table (``(seat, card)`` in play order) and the
     declaration (its follow rule, ranking and trump)."""
@@ -148,10 +169,21 @@ def card_refusal(card: Card, seat: Seat, players: Sequence[str], hand: Mask, tri
     if legal_reply(hand, SUIT_MASKS[led_suit], beat, trump_mask, spec) & bit:
         return None
     if spec.beat_led and holding & beat:
-        return MustBeatError(f"{name} must beat {CARD_NAMES[best]} (holds {format_cards(holding & beat)})",
-                             seat, card, best, holding & beat)
+        return MustBeatError(
+            f"{name} must beat {CARD_NAMES[best]} (holds {format_cards(holding & beat)})",
+            seat,
+            card,
+            best,
+            holding & beat,
+        )
     if spec.trump_over and trump is not None and led_suit != trump:
-        return MustFollowError(f"{name} must follow {SUIT_NAMES[led_suit]} or play a trump "
-                               f"(holds {format_cards(holding)})", seat, card, led_suit, holding)
-    return MustFollowError(f"{name} must follow {SUIT_NAMES[led_suit]} (holds {format_cards(holding)})",
-                           seat, card, led_suit, holding)
+        return MustFollowError(
+            f"{name} must follow {SUIT_NAMES[led_suit]} or play a trump (holds {format_cards(holding)})",
+            seat,
+            card,
+            led_suit,
+            holding,
+        )
+    return MustFollowError(
+        f"{name} must follow {SUIT_NAMES[led_suit]} (holds {format_cards(holding)})", seat, card, led_suit, holding
+    )

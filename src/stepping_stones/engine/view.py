@@ -198,7 +198,8 @@ class PlayerView(_OpenPlay, _Scored):
         if self.phase is not Phase.BIDDING:
             raise self._phase_refusal(Phase.BIDDING)
         refusal = turn_refusal(self.seat, self.bidder, self.players, self.phase) or bid_refusal(
-            bid, self.seat, self.players, self.rules, self.sheet, self.redo_spent, self.in_puddle)
+            bid, self.seat, self.players, self.rules, self.sheet, self.redo_spent, self.in_puddle
+        )
         if refusal is not None:
             raise refusal
 
@@ -210,14 +211,22 @@ class PlayerView(_OpenPlay, _Scored):
         if self.phase is not Phase.PLAY or declaration is None:
             raise self._phase_refusal(Phase.PLAY)
         refusal = turn_refusal(self.seat, self.to_act, self.players, self.phase) or card_refusal(
-            card, self.seat, self.players, self.own_cards, self.current_trick(), declaration.contract,
-            declaration.ranking, declaration.trump)
+            card,
+            self.seat,
+            self.players,
+            self.own_cards,
+            self.current_trick(),
+            declaration.contract,
+            declaration.ranking,
+            declaration.trump,
+        )
         if refusal is not None:
             raise refusal
 
     def _phase_refusal(self, wanted: Phase) -> WrongPhaseError:
-        return phase_refusal(self.phase, wanted, self.players, self.hand_number, self.declarer, self.declaration,
-                             self.bidder)
+        return phase_refusal(
+            self.phase, wanted, self.players, self.hand_number, self.declarer, self.declaration, self.bidder
+        )
 
     def redone(self) -> set[tuple[str, Seat]]:
         """(contract id, seat) for every contract played again with a redo token."""
@@ -233,9 +242,17 @@ class PlayerView(_OpenPlay, _Scored):
         played -- as everyone sees it (this seat's own cards are ``own_cards``)."""
         if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
             return PastHand(
-                number=self.hand_number, forehand=self.forehand, bids=self.bids, bid_seats=self.bid_seats,
-                declarer=self.declarer, declaration=self.declaration, puddle=self.puddle, plays=self.plays,
-                play_seats=self.play_seats, trick_winners=self.trick_winners, winning=self.winning,
+                number=self.hand_number,
+                forehand=self.forehand,
+                bids=self.bids,
+                bid_seats=self.bid_seats,
+                declarer=self.declarer,
+                declaration=self.declaration,
+                puddle=self.puddle,
+                plays=self.plays,
+                play_seats=self.play_seats,
+                trick_winners=self.trick_winners,
+                winning=self.winning,
                 result=None,
             )
         return self.history[-1] if self.history else None

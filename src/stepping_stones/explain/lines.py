@@ -37,34 +37,51 @@ def summary_lines(view: PlayerView, number: int, arrow: str = "→") -> list[str
     lines.append("Tricks taken: " + ", ".join(f"{name(s)} {hand.tricks_won(s)}" for s in range(NUM_SEATS)) + ".")
     count = hand.result
     if contract.first_counted > 1:
-        lines.append(f"Only tricks {contract.first_counted} to {TRICKS} count: "
-                     f"{teller.subject(declarer, 'took')} {count} of them.")
+        lines.append(
+            f"Only tricks {contract.first_counted} to {TRICKS} count: "
+            f"{teller.subject(declarer, 'took')} {count} of them."
+        )
     row = view.sheet[contract.id]
     kept = row[declarer]
     written = f"Written on the sheet: {count} for {teller.object(declarer)} under {contract.name}"
     earlier = None
     if bid.redo:
-        earlier = next((h.result for h in view.history[: number - 1]
-                        if h.declarer == declarer and h.declaration is not None
-                        and h.declaration.contract == contract and not h.declaration.redo), None)
+        earlier = next(
+            (
+                h.result
+                for h in view.history[: number - 1]
+                if h.declarer == declarer
+                and h.declaration is not None
+                and h.declaration.contract == contract
+                and not h.declaration.redo
+            ),
+            None,
+        )
         written += f" (a redo of {earlier}: the sheet keeps the better result, {kept})"
     lines.append(written + ".")
     better = "more" if contract.goal is Goal.WIN else "fewer"
-    lines.append(f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: "
-                 f"{better} tricks is better.")
+    lines.append(
+        f"{contract.name} is a {'Win' if contract.goal is Goal.WIN else 'Lose'} contract: {better} tricks is better."
+    )
     pts = view.points(contract.id)
     if pts is not None and earlier is not None:
         before = contract_points([earlier if s == declarer else row[s] for s in range(NUM_SEATS)], contract.goal)
         if before is not None:
-            changes = [f"{name(s)} {before[s]:+d} {arrow} {pts[s]:+d}" for s in range(NUM_SEATS)
-                       if before[s] != pts[s]]
-            lines.append(f"{contract.name} is scored again: "
-                         + (", ".join(changes) if changes else "the points stay as they were") + ".")
+            changes = [f"{name(s)} {before[s]:+d} {arrow} {pts[s]:+d}" for s in range(NUM_SEATS) if before[s] != pts[s]]
+            lines.append(
+                f"{contract.name} is scored again: "
+                + (", ".join(changes) if changes else "the points stay as they were")
+                + "."
+            )
             return lines
     if pts is not None:
-        lines.append(f"{contract.name} is now scored (all three have recorded it: "
-                     + ", ".join(f"{name(s)} {row[s]}" for s in range(NUM_SEATS)) + "): "
-                     + ", ".join(f"{name(s)} {pts[s]:+d}" for s in range(NUM_SEATS)) + ".")
+        lines.append(
+            f"{contract.name} is now scored (all three have recorded it: "
+            + ", ".join(f"{name(s)} {row[s]}" for s in range(NUM_SEATS))
+            + "): "
+            + ", ".join(f"{name(s)} {pts[s]:+d}" for s in range(NUM_SEATS))
+            + "."
+        )
         if len(set(row)) < NUM_SEATS:
             lines.append("Tied results share the points of the places they cover.")
     else:
@@ -123,9 +140,13 @@ def sheet_lines(view: PlayerView) -> list[str]:
             parts.append(cell)
         lines.append(f"{c.name}: {', '.join(parts)}.")
     totals, firsts = view.totals(), view.firsts()
-    lines.append("Totals: " + ", ".join(f"{teller.name(s)} {totals[s]}" for s in range(NUM_SEATS))
-                 + "; contracts placed first in: " + ", ".join(f"{teller.name(s)} {firsts[s]}"
-                                                              for s in range(NUM_SEATS)) + ".")
+    lines.append(
+        "Totals: "
+        + ", ".join(f"{teller.name(s)} {totals[s]}" for s in range(NUM_SEATS))
+        + "; contracts placed first in: "
+        + ", ".join(f"{teller.name(s)} {firsts[s]}" for s in range(NUM_SEATS))
+        + "."
+    )
     return lines
 
 

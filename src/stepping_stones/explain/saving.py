@@ -65,8 +65,10 @@ def sidecar_kept_aside(why: str, kept: Path, level: str) -> str:
 
 
 def sidecar_stuck(path: Path, why: str, error: str, level: str) -> str:
-    return (f"The saved game's settings {path} cannot be used ({why}) and could not "
-            f"be moved aside ({error}). {_goes_on(level)}")
+    return (
+        f"The saved game's settings {path} cannot be used ({why}) and could not "
+        f"be moved aside ({error}). {_goes_on(level)}"
+    )
 
 
 def describe_progress(game: Game) -> str:

@@ -25,9 +25,22 @@ from ..engine import (
 )
 
 _SECOND_PERSON = {
-    "holds": "hold", "leads": "lead", "is": "are", "has": "have", "wins": "win", "plays": "play",
-    "passes": "pass", "declares": "declare", "takes": "take", "was": "were", "must": "must",
-    "does": "do", "had": "had", "declared": "declared", "took": "took", "placed": "placed",
+    "holds": "hold",
+    "leads": "lead",
+    "is": "are",
+    "has": "have",
+    "wins": "win",
+    "plays": "play",
+    "passes": "pass",
+    "declares": "declare",
+    "takes": "take",
+    "was": "were",
+    "must": "must",
+    "does": "do",
+    "had": "had",
+    "declared": "declared",
+    "took": "took",
+    "placed": "placed",
 }
 
 
@@ -73,8 +86,7 @@ class Teller:
         if len(same) == 1:
             return f"{name} wins: the only {SUIT_NAMES[led]}, the others could not follow"
         if contract.follow is FollowRule.MUST_BEAT and trick.winner != trick.leader:
-            before = [c for s, c in trick.cards[: [s for s, _ in trick.cards].index(trick.winner)]
-                      if SUIT_OF[c] == led]
+            before = [c for s, c in trick.cards[: [s for s, _ in trick.cards].index(trick.winner)] if SUIT_OF[c] == led]
             best = max(before, key=key.__getitem__)
             must = f"; {self.object(trick.winner)} had to beat {CARD_NAMES[best]}"
         else:

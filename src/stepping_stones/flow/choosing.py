@@ -115,8 +115,9 @@ class Choosing:
                 self._cursor = index
                 self._dirty = True
 
-    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
-                   trump: int | None = None) -> None:
+    def choose_bid(
+        self, index: int | None = None, step: int = 0, ranking: int | None = None, trump: int | None = None
+    ) -> None:
         """Change the bid being put together: the option at ``index`` (or ``step`` options along,
         round the ends), the ranking, the trump suit."""
         state = self._choosing_state()

@@ -478,12 +478,16 @@ class GameFlow(Publisher, Choosing):
         if len(hand.plays) > plays:
             k = len(hand.plays) - 1
             card = hand.plays[k]
-            self._tell("card", self.teller.card(hand.play_seat(k), card, k // NUM_SEATS + 1,
-                                                k % NUM_SEATS == 0), hand.play_seat(k))
+            self._tell(
+                "card",
+                self.teller.card(hand.play_seat(k), card, k // NUM_SEATS + 1, k % NUM_SEATS == 0),
+                hand.play_seat(k),
+            )
             if len(hand.plays) % NUM_SEATS == 0:
                 trick = hand.tricks()[-1]
-                reason = self.teller.trick_reason(trick, hand.contract, hand.declaration.ranking,
-                                                  hand.declaration.trump)
+                reason = self.teller.trick_reason(
+                    trick, hand.contract, hand.declaration.ranking, hand.declaration.trump
+                )
                 self._tell("trick", self.teller.trick_won(trick, reason), trick.winner, trick)
 
     def _tell_bids(self, start: int) -> None:

@@ -48,7 +48,6 @@ class GameOver:
 NextStep = PersonTurn | AiTurn | HandSummary | GameOver
 
 
-
 class TableFlow(Protocol):
     """What a front end drives: ``GameFlow`` for a game on this machine, ``net.remote.RemoteFlow``
     for a seat at a table on a server.  States come from ``subscribe``; keys and lines become
@@ -70,8 +69,9 @@ class TableFlow(Protocol):
 
     def put_cursor(self, index: int) -> None: ...
 
-    def choose_bid(self, index: int | None = None, step: int = 0, ranking: int | None = None,
-                   trump: int | None = None) -> None: ...
+    def choose_bid(
+        self, index: int | None = None, step: int = 0, ranking: int | None = None, trump: int | None = None
+    ) -> None: ...
 
     def confirm(self) -> bool: ...
 

@@ -145,8 +145,10 @@ class Match:
     ) -> Match:
         """A match of a new game whose first forehand comes from ``seeds``; the players are
         named after their seats' levels unless ``players`` names them."""
-        names = tuple(players) if players else tuple(
-            f"{a.name}-{s}" if a is not None else f"person-{s}" for s, a in enumerate(seats)
+        names = (
+            tuple(players)
+            if players
+            else tuple(f"{a.name}-{s}" if a is not None else f"person-{s}" for s, a in enumerate(seats))
         )
         game = Game(rules, names, seeds.first_forehand())
         return cls(game, seats, seeds, listener, strict)

@@ -98,8 +98,13 @@ def contract_data(job: tuple[Any, ...]) -> tuple[list[Features], list[float]]:
 
 
 def fit(
-    hands: int, seed: str, samples: int = 24, workers: int = 2, progress: Progress | None = None,
-    runner: Runner | None = None, declarer: str = "heuristic",
+    hands: int,
+    seed: str,
+    samples: int = 24,
+    workers: int = 2,
+    progress: Progress | None = None,
+    runner: Runner | None = None,
+    declarer: str = "heuristic",
 ) -> Model:
     """Play ``hands`` hands per contract and fit each contract's weights.  A contract's hands
     are one unit of work, run through ``runner`` (by default over ``workers`` local processes).
@@ -123,7 +128,10 @@ def fit(
 
 
 def fit_rows(
-    data: Sequence[tuple[Sequence[Features], Sequence[float]]], hands: int, seed: str, samples: int,
+    data: Sequence[tuple[Sequence[Features], Sequence[float]]],
+    hands: int,
+    seed: str,
+    samples: int,
     declarer: str = "heuristic",
 ) -> Model:
     """The model fitted from ``contract_data``'s rows, one entry per contract of ``CONTRACTS``."""

@@ -80,9 +80,7 @@ class GameStats:
             if pts is None:
                 raise ValueError(f"the game is not finished: {c.name} is not scored")
             points[c.id] = pts
-        declared = [
-            (h.contract.id, h.declarer, h.result, h.declaration.redo) for h in game.log if h.finished
-        ]
+        declared = [(h.contract.id, h.declarer, h.result, h.declaration.redo) for h in game.log if h.finished]
         return cls(game.totals(), wins, points, declared)
 
 
@@ -178,8 +176,9 @@ def simulate(
     per_contract = {
         c.id: ContractFigures(
             goal=c.goal.value,
-            mean_result=[round(total / n, 3) if n else None
-                         for total, n in zip(result_sums[c.id], declared[c.id], strict=True)],
+            mean_result=[
+                round(total / n, 3) if n else None for total, n in zip(result_sums[c.id], declared[c.id], strict=True)
+            ],
             declared=list(declared[c.id]),
             mean_points=[round(p / games, 3) for p in points[c.id]],
         )

@@ -302,5 +302,15 @@ def bench(
     copy_us = round(min(copy_cost_us() for _ in range(repeats)), 3)
     push_pop_us = round(min(push_pop_cost_us() for _ in range(repeats)), 3)
     ai, solver = decisions(decision_games, levels=levels), solver_figures(solver_positions)
-    return BenchResult(round(hands / best), hands, copy_us, push_pop_us, ai.wall_ms, ai.cpu_ms, ai.sets,
-                       solver.wall_ms, solver.cpu_ms, solver.positions_per_cpu_s)
+    return BenchResult(
+        round(hands / best),
+        hands,
+        copy_us,
+        push_pop_us,
+        ai.wall_ms,
+        ai.cpu_ms,
+        ai.sets,
+        solver.wall_ms,
+        solver.cpu_ms,
+        solver.positions_per_cpu_s,
+    )

@@ -51,9 +51,36 @@ WORKERS = 2
 _Z95 = 1.959964
 # Two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom.
 _T95 = (
-    12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
-    2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
-    2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
+    12.706205,
+    4.302653,
+    3.182446,
+    2.776445,
+    2.570582,
+    2.446912,
+    2.364624,
+    2.306004,
+    2.262157,
+    2.228139,
+    2.200985,
+    2.178813,
+    2.160369,
+    2.144787,
+    2.131450,
+    2.119905,
+    2.109816,
+    2.100922,
+    2.093024,
+    2.085963,
+    2.079614,
+    2.073873,
+    2.068658,
+    2.063899,
+    2.059539,
+    2.055529,
+    2.051831,
+    2.048407,
+    2.045230,
+    2.042272,
 )
 
 Side = Literal["one", "two"]  # one candidate against two baselines, or two against one
@@ -72,8 +99,12 @@ def t95(df: int) -> float:
     if df <= len(_T95):
         return _T95[df - 1]
     z = _Z95
-    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
 
 
 @dataclass(frozen=True)
@@ -310,9 +341,17 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as ``tournament --json`` prints it (``TournamentJSON``)."""
-        data = TournamentJSON(**vars(self.one_vs_two), candidate=self.candidate, baseline=self.baseline,
-                              seed=self.seed, deal_sets=self.deal_sets, rules=self.rules,
-                              games_played=self.games_played, two_vs_one=self.two_vs_one, defence=self.defence)
+        data = TournamentJSON(
+            **vars(self.one_vs_two),
+            candidate=self.candidate,
+            baseline=self.baseline,
+            seed=self.seed,
+            deal_sets=self.deal_sets,
+            rules=self.rules,
+            games_played=self.games_played,
+            two_vs_one=self.two_vs_one,
+            defence=self.defence,
+        )
         out: dict[str, Any] = TypeAdapter(TournamentJSON).dump_python(data, mode="json")
         return out
 
@@ -361,14 +400,16 @@ def tournament(
     order of the deal sets, so the figures are the same wherever they ran.  ``sides=("one",)``
     plays only the one-against-two games.  Raises ``ValueError`` for a level against itself."""
     if candidate == baseline:
-        raise ValueError(f"the candidate and the baseline are both {candidate!r}: a level against itself "
-                         "measures nothing")
+        raise ValueError(
+            f"the candidate and the baseline are both {candidate!r}: a level against itself measures nothing"
+        )
     if "one" not in sides:
         raise ValueError("the one-against-two games are always played: they give the headline figures")
     # Lazily: the deal sets are made as the runner takes them and added up as they come back.
     jobs: Iterator[tuple[Any, ...]] = (
-        (candidate, baseline, rules, seed, d) if tuple(sides) == SIDES else (candidate, baseline, rules, seed, d,
-                                                                             tuple(sides))
+        (candidate, baseline, rules, seed, d)
+        if tuple(sides) == SIDES
+        else (candidate, baseline, rules, seed, d, tuple(sides))
         for d in range(deals)
     )
     one = SideTally("one", rules)
@@ -430,7 +471,11 @@ def play_defence_hand(job: tuple[str, str, str, str, int]) -> tuple[int, int]:
 
 
 def defence_table(
-    candidate: str, baseline: str, hands: int, seed: str, progress: Progress | None = None,
+    candidate: str,
+    baseline: str,
+    hands: int,
+    seed: str,
+    progress: Progress | None = None,
     runner: Runner | None = None,
 ) -> dict[str, DefenceRow]:
     contract_ids = list(CONTRACTS)

@@ -87,8 +87,9 @@ async def open_table(server: str, request: NewTable, session: aiohttp.ClientSess
     own = session is None
     session = session or aiohttp.ClientSession()
     try:
-        async with session.post(url, data=request.model_dump_json(),
-                                headers={"Content-Type": "application/json"}) as response:
+        async with session.post(
+            url, data=request.model_dump_json(), headers={"Content-Type": "application/json"}
+        ) as response:
             text = await response.text()
         if response.status != 200:
             with contextlib.suppress(ProtocolError):
@@ -129,10 +130,20 @@ class SeatClient:
     (the load test's bots) ``receive`` hands on a ``Glance`` in place of each ``StateMessage``, read
     without the models."""
 
-    def __init__(self, server: str, *, code: str | None = None, name: str | None = None, secret: str | None = None,
-                 session: aiohttp.ClientSession | None = None, retry_seconds: float = 120.0,
-                 notice: Callable[[str], None] | None = None, keep: Path | None = None,
-                 checked: bool = True, version: int = VERSION) -> None:
+    def __init__(
+        self,
+        server: str,
+        *,
+        code: str | None = None,
+        name: str | None = None,
+        secret: str | None = None,
+        session: aiohttp.ClientSession | None = None,
+        retry_seconds: float = 120.0,
+        notice: Callable[[str], None] | None = None,
+        keep: Path | None = None,
+        checked: bool = True,
+        version: int = VERSION,
+    ) -> None:
         self.server = server
         self.keep = keep
         self.url = websocket_url(server)
@@ -215,8 +226,9 @@ class SeatClient:
 
         assert welcome.secret is not None
         try:  # a temporary file (its owner's only) renamed into place: the secret is never half-written
-            keep_seat(KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name,
-                               welcome.secret), path)
+            keep_seat(
+                KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name, welcome.secret), path
+            )
         except OSError as exc:
             self.notice(f"the seat could not be kept in {path}: {exc.strerror or exc}")
 
@@ -246,8 +258,14 @@ class SeatClient:
         from ..storage.seats import keeping, kept_seat, seat_path
 
         kept = kept_seat(server, code)
-        return cls(server, code=code, name=name, secret=kept.secret if kept is not None else None,
-                   keep=seat_path(server, code) if keeping() else None, **kw)
+        return cls(
+            server,
+            code=code,
+            name=name,
+            secret=kept.secret if kept is not None else None,
+            keep=seat_path(server, code) if keeping() else None,
+            **kw,
+        )
 
     async def join(self) -> Welcome:
         """Take the seat (the kept one with its secret, when there is one).  Raises ``Refused`` (a
@@ -325,8 +343,9 @@ class SeatClient:
                     raise ProtocolError("the server sent a state that is not one")
                 return other
             view = value["view"]
-            glance = Glance(value["seq"], value["legal"], view["phase"] if view is not None else None,
-                            value["record"] is not None)
+            glance = Glance(
+                value["seq"], value["legal"], view["phase"] if view is not None else None, value["record"] is not None
+            )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ProtocolError(f"the server sent what is not a state of the table protocol ({exc!r:.80})") from None
         self.glance = glance
@@ -387,8 +406,9 @@ class SeatClient:
                 await self._connect()
             except ConnectionError:
                 if time.monotonic() >= give_up:
-                    raise Refused(f"the server at {self.url} cannot be reached; gave up after "
-                                  f"{self.retry_seconds:g} s") from None
+                    raise Refused(
+                        f"the server at {self.url} cannot be reached; gave up after {self.retry_seconds:g} s"
+                    ) from None
                 await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
                 delay = min(delay * 2, 1.0)
                 continue
@@ -444,8 +464,13 @@ def is_over(state: StateMessage) -> bool:
     return state.record is not None
 
 
-async def play_randomly(client: SeatClient, rng: Random, latencies: list[float] | None = None,
-                        on_state: Callable[[StateMessage], None] | None = None, think: float = 0.0) -> StateMessage:
+async def play_randomly(
+    client: SeatClient,
+    rng: Random,
+    latencies: list[float] | None = None,
+    on_state: Callable[[StateMessage], None] | None = None,
+    think: float = 0.0,
+) -> StateMessage:
     """Play the seat with random legal moves, each as soon as it is the seat's turn (or ``think``
     seconds later: the load test's tables that play at a person's pace), until the game is over;
     the last state.  ``latencies`` gets the seconds from each action to the state after it;
@@ -476,16 +501,22 @@ async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> StateMess
             await client.act(move, message.seq)
 
 
-async def play_glances(client: SeatClient, rng: Random, latencies: list[float] | None = None,
-                       think: float = 0.0) -> Glance:
+async def play_glances(
+    client: SeatClient, rng: Random, latencies: list[float] | None = None, think: float = 0.0
+) -> Glance:
     """``play_randomly`` for a client of ``checked=False`` (the load test's bots): the last glance."""
     last = await _play(client, rng, latencies, None, think)
     assert isinstance(last, Glance)
     return last
 
 
-async def _play(client: SeatClient, rng: Random, latencies: list[float] | None,
-                on_state: Callable[[StateMessage], None] | None, think: float) -> StateMessage | Glance:
+async def _play(
+    client: SeatClient,
+    rng: Random,
+    latencies: list[float] | None,
+    on_state: Callable[[StateMessage], None] | None,
+    think: float,
+) -> StateMessage | Glance:
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
     latest: Message | Glance | None = client.state if client.checked else client.glance  # already read

@@ -48,8 +48,9 @@ class Connection:
         return asyncio.run_coroutine_threadsafe(self._join(), self._loop).result()
 
     async def _join(self) -> Welcome:
-        client = SeatClient.at_table(self.server, self.code, self.name, retry_seconds=self.retry_seconds,
-                                     notice=self.inbox.put)
+        client = SeatClient.at_table(
+            self.server, self.code, self.name, retry_seconds=self.retry_seconds, notice=self.inbox.put
+        )
         try:
             welcome = await client.join()
         except BaseException:
@@ -66,7 +67,8 @@ class Connection:
             while True:
                 message = await client.receive()
                 if isinstance(message, StateMessage | Invite) or (
-                        isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS):
+                    isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS
+                ):
                     self.inbox.put(message)
         except Refused as exc:
             self.inbox.put(exc)

@@ -96,9 +96,11 @@ class Door:
             addresses.add(_address(url.scheme, url.host, url.port))
             public_url = str(url.origin())
         elif not is_loopback(host):
-            raise DoorError(f"listening on {host} needs --public-url URL: the address that browsers "
-                            f"on other machines use to reach this one (for example "
-                            f"http://my-computer.local:{port})")
+            raise DoorError(
+                f"listening on {host} needs --public-url URL: the address that browsers "
+                f"on other machines use to reach this one (for example "
+                f"http://my-computer.local:{port})"
+            )
         if is_loopback(host):
             names = LOOPBACK_NAMES if host.lower() in LOOPBACK_NAMES else (*LOOPBACK_NAMES, host)
             addresses.update(_address("http", name, port) for name in names)
@@ -109,8 +111,9 @@ class Door:
         """Whether a request's ``Host`` header names this server."""
         if host_header is None:
             return False
-        return any(_parse_host_header(host_header, scheme) in self.addresses
-                   for scheme in {a[0] for a in self.addresses})
+        return any(
+            _parse_host_header(host_header, scheme) in self.addresses for scheme in {a[0] for a in self.addresses}
+        )
 
     def origin_allowed(self, origin: str | None) -> bool:
         """Whether a websocket's ``Origin`` is a page of this server (never ``null``, never none)."""
@@ -131,34 +134,39 @@ class Door:
         return self.public_url or f"{self.scheme}://{request_host}"
 
 
-
 def _public(text: str) -> URL:
     url = http_address(text)
     if url == "not a URL":
         raise DoorError(f"--public-url {text!r} is not a URL")
     if url == "not http":
-        raise DoorError(f"--public-url {text!r} must be an http:// or https:// address with a host "
-                        "(for example http://my-computer.local:8000)")
+        raise DoorError(
+            f"--public-url {text!r} must be an http:// or https:// address with a host "
+            "(for example http://my-computer.local:8000)"
+        )
     if url.path not in ("", "/") or url.query_string or url.fragment or url.user:
-        raise DoorError(f"--public-url {text!r} must be only a scheme, a host and a port "
-                        "(the game is served at the root of the address)")
+        raise DoorError(
+            f"--public-url {text!r} must be only a scheme, a host and a port "
+            "(the game is served at the root of the address)"
+        )
     return url
 
 
 def security_headers(websocket_url: str) -> dict[str, str]:
     """Headers for every answer: nothing but this server's own files and websocket, no framing by
     any site, no guessing of types, no referrer leaking the address."""
-    policy = "; ".join([
-        "default-src 'none'",
-        "script-src 'self' 'unsafe-inline'",  # textual-serve's page has inline handlers
-        "style-src 'self' 'unsafe-inline'",  # and inline styles; xterm.js sets styles too
-        "img-src 'self' data:",
-        "font-src 'self'",
-        f"connect-src 'self' {websocket_url}",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-    ])
+    policy = "; ".join(
+        [
+            "default-src 'none'",
+            "script-src 'self' 'unsafe-inline'",  # textual-serve's page has inline handlers
+            "style-src 'self' 'unsafe-inline'",  # and inline styles; xterm.js sets styles too
+            "img-src 'self' data:",
+            "font-src 'self'",
+            f"connect-src 'self' {websocket_url}",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
     return {
         "Content-Security-Policy": policy,
         "X-Frame-Options": "DENY",
@@ -172,15 +180,17 @@ def security_headers(websocket_url: str) -> dict[str, str]:
 def page_headers(websocket_url: str) -> dict[str, str]:
     """``security_headers`` for the table server's own page (``net/pages.py``): its files and its
     websocket only, and nothing inline at all (it has no inline script or style)."""
-    policy = "; ".join([
-        "default-src 'self'",
-        "img-src 'self' data:",
-        f"connect-src 'self' {websocket_url}".rstrip(),
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "object-src 'none'",
-    ])
+    policy = "; ".join(
+        [
+            "default-src 'self'",
+            "img-src 'self' data:",
+            f"connect-src 'self' {websocket_url}".rstrip(),
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "object-src 'none'",
+        ]
+    )
     return {**security_headers(websocket_url), "Content-Security-Policy": policy}
 
 

@@ -103,8 +103,13 @@ class _Tries:
         self.tables: set[str] = set()  # the tables it opened that were not started when last looked at
 
     def rested(self) -> bool:
-        return (self.hellos.full() and self.guesses.full() and self.openings.full() and self.floods.full()
-                and not self.tables)
+        return (
+            self.hellos.full()
+            and self.guesses.full()
+            and self.openings.full()
+            and self.floods.full()
+            and not self.tables
+        )
 
 
 class Addresses:
@@ -168,11 +173,15 @@ class Addresses:
         tries.tables = {table for table in tries.tables if waiting(table)}
         if len(tries.tables) >= self.limits.tables_per_address:
             n = self.limits.tables_per_address
-            return (f"your address has {n} open {'table' if n == 1 else 'tables'} that nobody has started: "
-                    "start one, or wait until one closes")
+            return (
+                f"your address has {n} open {'table' if n == 1 else 'tables'} that nobody has started: "
+                "start one, or wait until one closes"
+            )
         if not tries.openings.take():
-            return (f"your address opened {self.limits.tables_per_minute} tables in a minute, the most it "
-                    "may: try again in a minute")
+            return (
+                f"your address opened {self.limits.tables_per_minute} tables in a minute, the most it "
+                "may: try again in a minute"
+            )
         return None
 
     def opened(self, address: str, table: str) -> None:
@@ -254,8 +263,10 @@ class Sockets(Generic[H]):
             if oldest is None:
                 self.log(f"turned a connection away: all {cap} open ones carry a websocket (--max-connections)")
                 return False
-            self.log(f"closed the oldest connection without a websocket to let another in: {cap} are open "
-                     "(--max-connections)")
+            self.log(
+                f"closed the oldest connection without a websocket to let another in: {cap} are open "
+                "(--max-connections)"
+            )
             self._close(oldest)
         self.since[conn] = self.clock()
         return True

@@ -195,7 +195,6 @@ class FileTableStore:
             self._path(table_id).unlink()
 
 
-
 def read_table(text: str) -> tuple[TableFile, tuple[JournalMove, ...]]:
     """A table's journal, checked: its snapshot and the moves after it.  A last line without its
     newline is a write that a crash cut short (the action in flight) and is dropped.  Raises

@@ -53,8 +53,9 @@ class Repeats(logging.Filter):
     how many were held back.  At most ``keep`` lines are remembered (past that, the ones whose
     window has passed go)."""
 
-    def __init__(self, window: float = WINDOW, burst: int = 3, clock: Callable[[], float] = time.monotonic,
-                 keep: int = 1000) -> None:
+    def __init__(
+        self, window: float = WINDOW, burst: int = 3, clock: Callable[[], float] = time.monotonic, keep: int = 1000
+    ) -> None:
         super().__init__()
         self.window = window
         self.burst = burst

@@ -39,8 +39,12 @@ from .viewcodec import view_from_json
 __all__ = ["MAX_WORDS_REQUEST", "add_pages", "words_for"]
 
 WEB: Final = Path(__file__).with_name("web")
-FILES: Final = {"app.js": "text/javascript", "cards.js": "text/javascript", "app.css": "text/css",
-                "icon.svg": "image/svg+xml"}
+FILES: Final = {
+    "app.js": "text/javascript",
+    "cards.js": "text/javascript",
+    "app.css": "text/css",
+    "icon.svg": "image/svg+xml",
+}
 """The page's files besides ``index.html``, by name, with their types."""
 MAX_WORDS_REQUEST: Final = 64 * 1024
 """The largest ``POST /words`` (a whole game's view is some 6 to 20 KiB)."""
@@ -69,9 +73,14 @@ def _trick(teller: Teller, trick: Trick, hand: PastHand) -> dict[str, Any]:
     reason = None
     if trick.finished and declaration is not None:
         reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
-    return {"number": trick.number, "cards": [[seat, CARD_NAMES[card]] for seat, card in trick.cards],
-            "winner": trick.winner, "finished": trick.finished, "reason": reason,
-            "text": teller.trick_won(trick, reason) if reason is not None else None}
+    return {
+        "number": trick.number,
+        "cards": [[seat, CARD_NAMES[card]] for seat, card in trick.cards],
+        "winner": trick.winner,
+        "finished": trick.finished,
+        "reason": reason,
+        "text": teller.trick_won(trick, reason) if reason is not None else None,
+    }
 
 
 def _refusals(view: PlayerView, teller: Teller) -> dict[str, str]:
@@ -103,8 +112,7 @@ def words_for(view: PlayerView, since: int = 0) -> dict[str, Any]:
         for kind, text, seat, _won in hand_events(teller, hand, seen):
             events.append({"hand": hand.number, "kind": kind, "text": text, "seat": seat})
     try:
-        summaries = {str(h.number): summary_lines(view, h.number, "to") for h in view.history
-                     if h.number >= since}
+        summaries = {str(h.number): summary_lines(view, h.number, "to") for h in view.history if h.number >= since}
         points = {c.id: view.points(c.id) for c in view.rules.contracts}
         sheet = sheet_lines(view)
         result = ["The game is over.", *result_lines(view)] if view.phase is Phase.OVER else []
@@ -118,12 +126,23 @@ def words_for(view: PlayerView, since: int = 0) -> dict[str, Any]:
         "summaries": summaries,
         "result": result,
         "sheet": sheet,
-        "points": points, "totals": totals, "firsts": firsts, "winners": winners,
-        "contracts": [{"id": c.id, "name": c.name, "label": c.label or c.name,
-                       "goal": "win" if c.goal is Goal.WIN else "lose"} for c in view.rules.contracts],
+        "points": points,
+        "totals": totals,
+        "firsts": firsts,
+        "winners": winners,
+        "contracts": [
+            {"id": c.id, "name": c.name, "label": c.label or c.name, "goal": "win" if c.goal is Goal.WIN else "lose"}
+            for c in view.rules.contracts
+        ],
         "declaration": shown.declaration.describe() if shown is not None and shown.declaration else None,
-        "bids": [{"bid": str(b), "text": b.describe()[:1].upper() + b.describe()[1:],
-                  "contract": None if b.is_pass else b.contract.id} for b in view.legal_bids],
+        "bids": [
+            {
+                "bid": str(b),
+                "text": b.describe()[:1].upper() + b.describe()[1:],
+                "contract": None if b.is_pass else b.contract.id,
+            }
+            for b in view.legal_bids
+        ],
         "refusals": _refusals(view, teller),
         "claim": _claim(view),
         "seat": view.seat,
@@ -139,8 +158,11 @@ def _claim(view: PlayerView) -> dict[str, Any] | None:
         return None
     done = len(view.trick_winners)
     side = "you" if view.declarer == view.seat else "you and your partner"
-    return {"left": tricks_left(contract, done), "prompt": claim_prompt(contract, done),
-            "text": f"Claim the rest: how many of the tricks left do {side} take?"}
+    return {
+        "left": tricks_left(contract, done),
+        "prompt": claim_prompt(contract, done),
+        "text": f"Claim the rest: how many of the tricks left do {side} take?",
+    }
 
 
 def _hint(view: PlayerView) -> dict[str, str] | None:
@@ -195,17 +217,24 @@ class _Pages:
         code = request.match_info.get("code")
         if code is not None and not _CODE.fullmatch(code):
             return web.Response(status=404, text="An invite link is /t/ and the table's code.\n")
-        return web.Response(body=(WEB / "index.html").read_bytes(), content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web.Response(
+            body=(WEB / "index.html").read_bytes(),
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     async def file(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         kind = FILES.get(name)
         if kind is None:
             return web.Response(status=404, text="No such file.\n")
-        return web.Response(body=(WEB / name).read_bytes(), content_type=kind,
-                            charset="utf-8" if kind.startswith("text/") else None,
-                            headers={"Cache-Control": "no-cache"})
+        return web.Response(
+            body=(WEB / name).read_bytes(),
+            content_type=kind,
+            charset="utf-8" if kind.startswith("text/") else None,
+            headers={"Cache-Control": "no-cache"},
+        )
 
     async def words(self, request: web.Request) -> web.StreamResponse:
         light, heavy = self._of(request.remote or "?")
@@ -252,9 +281,11 @@ def add_pages(app: web.Application, door: Callable[[], Door | None], allowance: 
     address (the server's ``TokenBucket``)."""
     pages = _Pages(door, allowance)
     handlers: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
-        ("GET", "/", pages.page), ("GET", "/t/{code}", pages.page), ("GET", "/web/{name}", pages.file),
-        ("POST", "/words", pages.words)]
+        ("GET", "/", pages.page),
+        ("GET", "/t/{code}", pages.page),
+        ("GET", "/web/{name}", pages.file),
+        ("POST", "/words", pages.words),
+    ]
     for method, path, handler in handlers:
         app.router.add_route(method, path, handler)
     app.on_response_prepare.append(pages.headers)
-

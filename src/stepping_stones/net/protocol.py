@@ -82,9 +82,11 @@ class VersionMismatch(ProtocolError):
     """A ``hello`` of another protocol version."""
 
     def __init__(self, version: object) -> None:
-        super().__init__(f"this server speaks versions 1 and {VERSION} of the table protocol, the client "
-                         f"version {escape(str(version))[:20]}: use the same version of stepping-stones",
-                         "bad-message")
+        super().__init__(
+            f"this server speaks versions 1 and {VERSION} of the table protocol, the client "
+            f"version {escape(str(version))[:20]}: use the same version of stepping-stones",
+            "bad-message",
+        )
 
 
 def _line(text: str) -> str:
@@ -98,6 +100,7 @@ _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).enco
 
 class _Model(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
 
 # --- a seat's view -------------------------------------------------------------------------------
 
@@ -162,8 +165,7 @@ class ViewJSON(_Model):
     phase: Annotated[Literal["deal", "bidding", "play", "over"], Wire.PHASE]
     hand_number: Annotated[int, Field(ge=0, le=MAX_HANDS)]
     forehand: Annotated[SeatNumber, Wire.SEAT]
-    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS)),
-                     Wire.SHEET]
+    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS)), Wire.SHEET]
     redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3), Wire.BY_SEAT]
     history: Annotated[list[PastHandJSON], Field(max_length=MAX_HANDS), Wire.HISTORY]
     own_cards: CardSet
@@ -189,8 +191,10 @@ WireFields: TypeAlias = tuple[tuple[str, Wire], ...]
 
 def wire_fields(model: type[BaseModel]) -> WireFields:
     """Each field of ``model`` and how it goes on the wire (its ``Wire`` mark), in their order."""
-    return tuple((name, next((m for m in reversed(info.metadata) if isinstance(m, Wire)), Wire.PLAIN))
-                 for name, info in model.model_fields.items())
+    return tuple(
+        (name, next((m for m in reversed(info.metadata) if isinstance(m, Wire)), Wire.PLAIN))
+        for name, info in model.model_fields.items()
+    )
 
 
 VIEW_WIRE: Final = wire_fields(ViewJSON)
@@ -213,8 +217,7 @@ class Hello(_Model):
     @model_validator(mode="after")
     def _code_or_secret(self) -> Hello:
         if (self.code is None) == (self.secret is None):
-            raise ValueError("a hello has an invite code (to take a seat) or a seat secret (to come back), "
-                             "not both")
+            raise ValueError("a hello has an invite code (to take a seat) or a seat secret (to come back), not both")
         return self
 
 
@@ -280,10 +283,10 @@ class Resync(_Model):
     type: Literal["resync"]
 
 
-ClientMessage: TypeAlias = Annotated[Hello | Act | ClaimRest | Start | Ping | Resync | Again,
-                                     Field(discriminator="type")]
+ClientMessage: TypeAlias = Annotated[
+    Hello | Act | ClaimRest | Start | Ping | Resync | Again, Field(discriminator="type")
+]
 _CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again] = TypeAdapter(ClientMessage)
-
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -344,7 +347,6 @@ class StateMessage(_Model):
         return self.model_dump_json(exclude=None if self.n is not None else {"n"})
 
 
-
 STATE_FIELDS: Final = frozenset(StateMessage.model_fields) - {"type", "n"}
 VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
 
@@ -381,8 +383,24 @@ class Delta(_Model):
 
 
 ErrorCode: TypeAlias = Literal[
-    "bad-message", "unknown-code", "bad-secret", "table-full", "name-taken", "no-seat", "not-started", "started",
-    "not-opener", "over", "not-over", "stale", "not-your-turn", "illegal", "too-fast", "replaced", "server", "expired",
+    "bad-message",
+    "unknown-code",
+    "bad-secret",
+    "table-full",
+    "name-taken",
+    "no-seat",
+    "not-started",
+    "started",
+    "not-opener",
+    "over",
+    "not-over",
+    "stale",
+    "not-your-turn",
+    "illegal",
+    "too-fast",
+    "replaced",
+    "server",
+    "expired",
     "claim-refused",
 ]
 
@@ -419,17 +437,21 @@ class Invite(_Model):
     by: PlayerName
 
 
-ServerMessage: TypeAlias = Annotated[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite,
-                                     Field(discriminator="type")]
+ServerMessage: TypeAlias = Annotated[
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite, Field(discriminator="type")
+]
 _SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite] = TypeAdapter(
-    ServerMessage)
+    ServerMessage
+)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
 
 
-CHOSEN_SEED: Final = ("a table on a server is dealt from the server's own randomness, so that nobody can know "
-                      "the deal: a seed cannot be chosen (leave it out)")
+CHOSEN_SEED: Final = (
+    "a table on a server is dealt from the server's own randomness, so that nobody can know "
+    "the deal: a seed cannot be chosen (leave it out)"
+)
 
 
 class NewTable(_Model):
@@ -521,7 +543,10 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
 
 _QUICK_ACTION: Final = re.compile(
     r'\{"type":"action","seq":(0|[1-9][0-9]{0,6}),"bid":(?:null|"([A-Za-z0-9 -]{1,'
-    + str(MAX_BID_TEXT) + r'})"),"card":(?:null|"([A-Z0-9]{1,3})")\}', re.ASCII)
+    + str(MAX_BID_TEXT)
+    + r'})"),"card":(?:null|"([A-Z0-9]{1,3})")\}',
+    re.ASCII,
+)
 """An action as ``dump(Act(...))`` writes it (this package's client): nothing in it that JSON
 escapes, no field twice, every one within its bounds."""
 
@@ -551,8 +576,9 @@ def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMes
     try:
         return _SERVER.validate_json(data, strict=True)
     except ValidationError as exc:
-        raise ProtocolError(f"the server sent what is not a message of the table protocol "
-                            f"({_first_error(exc)})") from None
+        raise ProtocolError(
+            f"the server sent what is not a message of the table protocol ({_first_error(exc)})"
+        ) from None
 
 
 def checked_state(value: dict[str, Any]) -> StateMessage:

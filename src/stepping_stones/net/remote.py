@@ -82,12 +82,15 @@ def seat_words(facts: SeatFacts) -> str:
 STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
 GIVEN_BACK = "You play your own seat again."
 STAND_IN_NAME = "The computer (for you)"
-NOT_SENT = ("{token} was not sent: the connection to the server is lost. You are asked again once it is back; "
-            "nothing is sent for you meanwhile.")
+NOT_SENT = (
+    "{token} was not sent: the connection to the server is lost. You are asked again once it is back; "
+    "nothing is sent for you meanwhile."
+)
 
 
-def _changes(names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts], timeout: float,
-             how: str) -> Iterator[str]:
+def _changes(
+    names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts], timeout: float, how: str
+) -> Iterator[str]:
     for seat, (a, b) in enumerate(zip(old, new, strict=True)):
         name = names[seat]
         if seat == HUMAN and a.stand_in != b.stand_in:
@@ -95,8 +98,11 @@ def _changes(names: tuple[str, ...], old: list[SeatFacts], new: list[SeatFacts],
         if b.kind != "human" or seat == HUMAN:
             continue
         if a.stand_in != b.stand_in:
-            yield (f"A computer plays for {name} until they come back." if b.stand_in
-                   else f"{name} plays their own seat again.")
+            yield (
+                f"A computer plays for {name} until they come back."
+                if b.stand_in
+                else f"{name} plays their own seat again."
+            )
         elif a.connected != b.connected:
             yield f"{name} is back at the table." if b.connected else f"{name} lost the connection."
 
@@ -149,9 +155,16 @@ class RemoteFlow(Publisher, Choosing):
 
     NOTHING_YET = NOT_STARTED
 
-    def __init__(self, welcome: Welcome, send: Callable[[str, int], None], *, file_games: bool = True,
-                 auto_last_card: bool = True, take_back: str = "type back",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        welcome: Welcome,
+        send: Callable[[str, int], None],
+        *,
+        file_games: bool = True,
+        auto_last_card: bool = True,
+        take_back: str = "type back",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         """``take_back``: how the front end takes the seat back from a computer, in a few words."""
         self.welcome = welcome
         self.send = send
@@ -247,11 +260,22 @@ class RemoteFlow(Publisher, Choosing):
                 self._bid = replace(self._bid, index=max(0, len(opts) - 1))
         to_act = view.to_act
         return replace(
-            state, cursor=self._cursor, bid=self._bid, refusal=self._refusal, hint_note=self._hint_note,
-            hint=self._hint, thinking=None if mine or to_act is None else to_act, log=tuple(self._log),
-            told=self._told, summary=self._summary, over=self._over,
-            filed=str(self._path) if self._path is not None else None, problem=self._problem,
-            pace="online", assisted=self._assisted, can_undo=False,
+            state,
+            cursor=self._cursor,
+            bid=self._bid,
+            refusal=self._refusal,
+            hint_note=self._hint_note,
+            hint=self._hint,
+            thinking=None if mine or to_act is None else to_act,
+            log=tuple(self._log),
+            told=self._told,
+            summary=self._summary,
+            over=self._over,
+            filed=str(self._path) if self._path is not None else None,
+            problem=self._problem,
+            pace="online",
+            assisted=self._assisted,
+            can_undo=False,
         )
 
     # --- what the server says ------------------------------------------------------------------
@@ -270,8 +294,13 @@ class RemoteFlow(Publisher, Choosing):
                 self._teller = Teller(view.players, HUMAN)
                 self._stand_teller = Teller((STAND_IN_NAME, *view.players[1:]), None)
             if old is not None and old.view is not None:
-                for line in _changes(view.players, _turned_seats(old, self.seat), _turned_seats(message, self.seat),
-                                     self.welcome.timeout, self.take_back):
+                for line in _changes(
+                    view.players,
+                    _turned_seats(old, self.seat),
+                    _turned_seats(message, self.seat),
+                    self.welcome.timeout,
+                    self.take_back,
+                ):
                     self._tell("table", line)
             if self._view is None or view != self._view:
                 self._tell_game(view)
@@ -305,13 +334,17 @@ class RemoteFlow(Publisher, Choosing):
         view = self._view
         if view is None or self.message is None:
             return []
-        stood = {seat: set(facts.stood_in) | self._stood.get(seat, set())
-                 for seat, facts in enumerate(_turned_seats(self.message, self.seat))}
+        stood = {
+            seat: set(facts.stood_in) | self._stood.get(seat, set())
+            for seat, facts in enumerate(_turned_seats(self.message, self.seat))
+        }
         lines = []
         for seat in sorted(s for s in stood if stood[s]):
             who = "you" if seat == HUMAN else view.players[seat]
-            lines.append(f"A computer played for {who} in {_hands(sorted(stood[seat]))}: this result is not all "
-                         f"{'yours' if seat == HUMAN else 'theirs'}.")
+            lines.append(
+                f"A computer played for {who} in {_hands(sorted(stood[seat]))}: this result is not all "
+                f"{'yours' if seat == HUMAN else 'theirs'}."
+            )
         return lines
 
     def notice(self, line: str) -> None:
@@ -353,8 +386,14 @@ class RemoteFlow(Publisher, Choosing):
             self._cursor = next(i for i, c in enumerate(cards) if view.legal_cards >> c & 1)
 
     def _my_turn(self) -> bool:
-        return (self.message is not None and bool(self.message.legal) and self._sent is None and not self.closed
-                and self.online and not self.stood_in)
+        return (
+            self.message is not None
+            and bool(self.message.legal)
+            and self._sent is None
+            and not self.closed
+            and self.online
+            and not self.stood_in
+        )
 
     @property
     def my_turn(self) -> bool:
@@ -523,8 +562,13 @@ class RemoteFlow(Publisher, Choosing):
         with self._change():
             view, message = self._view, self.message
             why = CLAIM_OFF_TURN if self.online else CLAIM_NOT_SENT
-            if view is not None and message is not None and view.contract is not None and self._my_turn() \
-                    and view.phase is Phase.PLAY:
+            if (
+                view is not None
+                and message is not None
+                and view.contract is not None
+                and self._my_turn()
+                and view.phase is Phase.PLAY
+            ):
                 left = tricks_left(view.contract, len(view.trick_winners))
                 if 0 <= tricks <= left:
                     self._claim_sent = (view.hand_number, len(view.plays), tricks)
@@ -603,5 +647,15 @@ def _turned_seats(message: StateMessage, by: int) -> list[SeatFacts]:
     return [message.seats[(s + by) % NUM_SEATS] for s in range(NUM_SEATS)]
 
 
-__all__ = ["HINTS_OFF", "UNDO_OFF", "Connection", "HandEvent", "RemoteFlow", "TableTurn", "hand_events", "refusal_of",
-           "seat_words", "turned"]
+__all__ = [
+    "HINTS_OFF",
+    "UNDO_OFF",
+    "Connection",
+    "HandEvent",
+    "RemoteFlow",
+    "TableTurn",
+    "hand_events",
+    "refusal_of",
+    "seat_words",
+    "turned",
+]

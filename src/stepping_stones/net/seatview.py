@@ -33,7 +33,9 @@ def _three(values: tuple[_T, ...], by: int) -> tuple[_T, ...]:
 
 
 _RENUMBERED: Final[dict[Wire, Callable[[Any, int], Any]]] = {
-    Wire.SEAT: _turn, Wire.SEATS: _seats, Wire.BY_SEAT: _three,
+    Wire.SEAT: _turn,
+    Wire.SEATS: _seats,
+    Wire.BY_SEAT: _three,
     Wire.SHEET: lambda sheet, by: {cid: _three(row, by) for cid, row in sheet.items()},
     Wire.HISTORY: lambda history, by: tuple(_renumbered(hand, PAST_WIRE, by) for hand in history),
 }
@@ -44,8 +46,9 @@ _V = TypeVar("_V", PlayerView, PastHand)
 
 
 def _renumbered(item: _V, fields: WireFields, by: int) -> _V:
-    return replace(item, **{name: _RENUMBERED[kind](getattr(item, name), by)
-                            for name, kind in fields if kind in _RENUMBERED})
+    return replace(
+        item, **{name: _RENUMBERED[kind](getattr(item, name), by) for name, kind in fields if kind in _RENUMBERED}
+    )
 
 
 def turned(view: PlayerView) -> PlayerView:

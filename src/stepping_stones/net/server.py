@@ -174,11 +174,24 @@ class _Client:
 class TableServer:
     """The tables of one data folder behind the door, on one port."""
 
-    def __init__(self, data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
-                 public_url: str | None = None, ssl_context: ssl.SSLContext | None = None,
-                 limits: Limits | None = None, store: TableStore | None = None, clock: Clock = time.monotonic,
-                 timeout: float = DEFAULT_TIMEOUT, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        out: TextIO,
+        err: TextIO,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        public_url: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        limits: Limits | None = None,
+        store: TableStore | None = None,
+        clock: Clock = time.monotonic,
+        timeout: float = DEFAULT_TIMEOUT,
+        wall_clock: Clock = time.time,
+        expire_after: float = DEFAULT_EXPIRY,
+        expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+    ) -> None:
         self.data_dir = data_dir
         self.out = out
         self.log = ServerLog("host", err, clock)
@@ -188,9 +201,17 @@ class TableServer:
         self.ssl_context = ssl_context
         self.limits = limits or Limits()
         self.addresses = Addresses(self.limits, clock)
-        self.tables = Tables(store or FileTableStore(data_dir / "tables"), data_dir, clock=clock, timeout=timeout,
-                             max_tables=self.limits.max_tables, log=self.log, wall_clock=wall_clock,
-                             expire_after=expire_after, expire_empty_after=expire_empty_after)
+        self.tables = Tables(
+            store or FileTableStore(data_dir / "tables"),
+            data_dir,
+            clock=clock,
+            timeout=timeout,
+            max_tables=self.limits.max_tables,
+            log=self.log,
+            wall_clock=wall_clock,
+            expire_after=expire_after,
+            expire_empty_after=expire_empty_after,
+        )
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -203,8 +224,9 @@ class TableServer:
     # --- the door -------------------------------------------------------------------------------
 
     @web.middleware
-    async def _guard(self, request: web.Request,
-                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         """Every request: the Host check, the Origin check for a browser's, no traceback to anyone."""
         assert self.door is not None
         host = request.headers.get("Host")
@@ -228,10 +250,12 @@ class TableServer:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
-        app.add_routes([
-            web.post("/tables", self.handle_new_table),
-            web.get("/ws", self.handle_ws),
-        ])
+        app.add_routes(
+            [
+                web.post("/tables", self.handle_new_table),
+                web.get("/ws", self.handle_ws),
+            ]
+        )
         add_pages(app, lambda: self.door, TokenBucket)  # the web page: /, /t/CODE, /web/FILE, POST /words
         return app
 
@@ -279,8 +303,9 @@ class TableServer:
             self.log(f"turned a connection from {remote} away: {refusal}")
             return web.Response(status=429, text=f"{refusal}: say hello on one of them first.\n")
         # the server answers pings itself, counting them (``_serve``)
-        ws = web.WebSocketResponse(heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message,
-                                   autoping=False)
+        ws = web.WebSocketResponse(
+            heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False
+        )
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
         await ws.prepare(request)
@@ -344,8 +369,15 @@ class TableServer:
                     now = time.monotonic()
                     if now - warned >= 1.0:
                         warned = now
-                        client.send(dump(ErrorMessage(code="too-fast", message=f"too fast: at most "
-                                               f"{limits.message_rate:g} messages a second; this one was dropped")))
+                        client.send(
+                            dump(
+                                ErrorMessage(
+                                    code="too-fast",
+                                    message=f"too fast: at most "
+                                    f"{limits.message_rate:g} messages a second; this one was dropped",
+                                )
+                            )
+                        )
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
                 self.addresses.flooded(remote)
@@ -458,8 +490,15 @@ class TableServer:
         for client, address in self.unseated.late():
             self.unseated.discard(client)
             self.log(f"closed a connection from {address}: no seat {limits.hello_seconds:g} s after it opened")
-            client.send(dump(ErrorMessage(code="no-seat", message=f"a connection must take a seat within "
-                                   f"{limits.hello_seconds:g} s of opening: say hello first")))
+            client.send(
+                dump(
+                    ErrorMessage(
+                        code="no-seat",
+                        message=f"a connection must take a seat within "
+                        f"{limits.hello_seconds:g} s of opening: say hello first",
+                    )
+                )
+            )
             client.close()
         if self.sockets.sweep():
             self.log(f"closed connections that began no request for {limits.idle_seconds:g} s")
@@ -488,8 +527,12 @@ class TableServer:
         url = await self.start()
         print(f"Stepping Stones table server at {url}", file=self.out)
         print(f"Open a table: stepping-stones table new --server {url}", file=self.out)
-        print("Press Ctrl+C to stop; every table is saved after every action and resumes at the next start "
-              "(one that cannot be written pauses until it can).", file=self.out, flush=True)
+        print(
+            "Press Ctrl+C to stop; every table is saved after every action and resumes at the next start "
+            "(one that cannot be written pauses until it can).",
+            file=self.out,
+            flush=True,
+        )
         try:
             await stop.wait()
         finally:
@@ -497,8 +540,12 @@ class TableServer:
             live = sum(1 for t in self.tables.tables.values() if not t.over)
             after_ctrl_c = "\n" if self.out.isatty() else ""
             saved = "saved" if self.saved == live else f"{self.saved} saved, {live - self.saved} could not be written"
-            print(f"{after_ctrl_c}The table server has stopped ({live} {'table' if live == 1 else 'tables'} "
-                  f"in play, {saved}).", file=self.out, flush=True)
+            print(
+                f"{after_ctrl_c}The table server has stopped ({live} {'table' if live == 1 else 'tables'} "
+                f"in play, {saved}).",
+                file=self.out,
+                flush=True,
+            )
 
 
 class _Refused(asyncio.Protocol):
@@ -513,8 +560,13 @@ class _GuardedSite(web.SockSite):
     """aiohttp's site on a socket bound beforehand, every connection counted by ``sockets`` from
     the moment it is accepted until aiohttp's server hears it is lost."""
 
-    def __init__(self, runner: web.BaseRunner, sock: socket.socket, ssl_context: ssl.SSLContext | None,
-                 sockets: Sockets[RequestHandler]) -> None:
+    def __init__(
+        self,
+        runner: web.BaseRunner,
+        sock: socket.socket,
+        ssl_context: ssl.SSLContext | None,
+        sockets: Sockets[RequestHandler],
+    ) -> None:
         super().__init__(runner, sock, ssl_context=ssl_context, backlog=ACCEPTS)
         self.sockets = sockets
 
@@ -535,19 +587,28 @@ class _GuardedSite(web.SockSite):
             return handler if self.sockets.admit(handler) else _Refused()
 
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(factory, sock=self._sock, ssl=self._ssl_context,
-                                                backlog=self._backlog)
+        self._server = await loop.create_server(factory, sock=self._sock, ssl=self._ssl_context, backlog=self._backlog)
 
 
 def _json_error(status: int, error: ErrorMessage) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
 
-
-def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", port: int = 8765,
-         public_url: str | None = None, certfile: str | None = None, keyfile: str | None = None,
-         timeout: float = DEFAULT_TIMEOUT, limits: Limits | None = None, expire_after: float = DEFAULT_EXPIRY,
-         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY) -> int:
+def host(
+    data_dir: Path,
+    out: TextIO,
+    err: TextIO,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    public_url: str | None = None,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    limits: Limits | None = None,
+    expire_after: float = DEFAULT_EXPIRY,
+    expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
     if certfile is not None:
@@ -561,16 +622,32 @@ def host(data_dir: Path, out: TextIO, err: TextIO, *, host: str = "127.0.0.1", p
     files = more_open_files()
     room = max(1, files - FILES_KEPT)
     if limits.max_connections > room:
-        print(f"host: this process may open {files} files: it holds {room} connections at most, not "
-              f"{limits.max_connections} (raise the open-files limit, ulimit -n, for more)", file=err)
+        print(
+            f"host: this process may open {files} files: it holds {room} connections at most, not "
+            f"{limits.max_connections} (raise the open-files limit, ulimit -n, for more)",
+            file=err,
+        )
         limits = dataclasses.replace(limits, max_connections=room)
-    server = TableServer(data_dir, out, err, host=host, port=port, public_url=public_url, ssl_context=context,
-                         timeout=timeout, limits=limits, expire_after=expire_after,
-                         expire_empty_after=expire_empty_after)
+    server = TableServer(
+        data_dir,
+        out,
+        err,
+        host=host,
+        port=port,
+        public_url=public_url,
+        ssl_context=context,
+        timeout=timeout,
+        limits=limits,
+        expire_after=expire_after,
+        expire_empty_after=expire_empty_after,
+    )
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:
-        print(f"host: listening on {host} needs --public-url URL: the address that clients on other "
-              f"machines use to reach this one (for example http://my-computer.local:{port})", file=err)
+        print(
+            f"host: listening on {host} needs --public-url URL: the address that clients on other "
+            f"machines use to reach this one (for example http://my-computer.local:{port})",
+            file=err,
+        )
         return 2
     try:
         asyncio.run(server.run())

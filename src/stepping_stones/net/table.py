@@ -65,7 +65,6 @@ class TableError(SteppingStonesError):
         return ErrorMessage(code=self.code, message=escape(str(self))[:300])
 
 
-
 @dataclass
 class TableSeat:
     kind: Literal["open", "human", "computer"]
@@ -113,8 +112,14 @@ class Table:
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
 
     @classmethod
-    def new(cls, request: NewTable, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
-            opened: float = 0.0, seed: str | None = None) -> Table:
+    def new(
+        cls,
+        request: NewTable,
+        clock: Clock = time.monotonic,
+        timeout: float = DEFAULT_TIMEOUT,
+        opened: float = 0.0,
+        seed: str | None = None,
+    ) -> Table:
         """A new table for ``request``, dealt from ``seed`` (the server's: a fresh one by default)."""
         taken = {n for n in request.names if n is not None}
         pool = iter(n for n in COMPUTER_NAMES if n not in taken)
@@ -124,9 +129,17 @@ class Table:
                 seats.append(TableSeat("open"))
             else:
                 seats.append(TableSeat("computer", name or next(pool), kind))
-        return cls(id=secrets.token_hex(8), code=new_code(), rules=request.rules, level=request.level,
-                   seed=seed or new_seed(), seats=seats, clock=clock, timeout=timeout,
-                   opened=opened)
+        return cls(
+            id=secrets.token_hex(8),
+            code=new_code(),
+            rules=request.rules,
+            level=request.level,
+            seed=seed or new_seed(),
+            seats=seats,
+            clock=clock,
+            timeout=timeout,
+            opened=opened,
+        )
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -162,10 +175,17 @@ class Table:
         return sum(1 for s in self.seats if s.kind == "human")
 
     def facts(self) -> list[SeatFacts]:
-        return [SeatFacts(name=s.name, kind=s.kind,
-                          level=s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                          connected=s.connected or s.kind == "computer", stand_in=s.stand_in, stood_in=hands)
-                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
+        return [
+            SeatFacts(
+                name=s.name,
+                kind=s.kind,
+                level=s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                connected=s.connected or s.kind == "computer",
+                stand_in=s.stand_in,
+                stood_in=hands,
+            )
+            for s, hands in zip(self.seats, self.stood_in(), strict=True)
+        ]
 
     def stood_in(self) -> list[list[int]]:
         """For each seat, the hands in which a computer played for its person (who did not answer)."""
@@ -178,22 +198,37 @@ class Table:
         """The sidecar of the finished game's record (``storage.sidecar``): which seats were
         people, which computers (their levels), what a computer played for whom, and the seed
         (kept from every seat until now)."""
-        return SessionInfo(seed=self.seed, levels=[s.level if s.kind == "computer" else None for s in self.seats],
-                           table=True, stood_in=self.stood_in()).text()
+        return SessionInfo(
+            seed=self.seed,
+            levels=[s.level if s.kind == "computer" else None for s in self.seats],
+            table=True,
+            stood_in=self.stood_in(),
+        ).text()
 
     def waiting(self) -> Waiting | None:
         game = self.game
         if game is None or game.to_act is None:
             return None
         seat = self.seats[game.to_act]
-        return Waiting(seat=game.to_act, name=game.players[game.to_act],
-                       connected=seat.connected or seat.kind == "computer", computer=seat.computer_plays)
+        return Waiting(
+            seat=game.to_act,
+            name=game.players[game.to_act],
+            connected=seat.connected or seat.kind == "computer",
+            computer=seat.computer_plays,
+        )
 
     def _facts(self) -> list[dict[str, object]]:
-        return [{"name": s.name, "kind": s.kind,
-                 "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                 "connected": s.connected or s.kind == "computer", "stand_in": s.stand_in, "stood_in": hands}
-                for s, hands in zip(self.seats, self.stood_in(), strict=True)]
+        return [
+            {
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
+                "connected": s.connected or s.kind == "computer",
+                "stand_in": s.stand_in,
+                "stood_in": hands,
+            }
+            for s, hands in zip(self.seats, self.stood_in(), strict=True)
+        ]
 
     def _facts_json(self) -> str:
         key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
@@ -213,8 +248,9 @@ class Table:
         if text is None:
             if len(self._waiting_texts) >= 4 * NUM_SEATS:  # a name changed: only at a start, but let it be
                 self._waiting_texts.clear()
-            text = self._waiting_texts[key] = _dumps({"seat": key[0], "name": key[1], "connected": key[2],
-                                                      "computer": key[3]})
+            text = self._waiting_texts[key] = _dumps(
+                {"seat": key[0], "name": key[1], "connected": key[2], "computer": key[3]}
+            )
         return text
 
     def states(self, seats: list[int]) -> list[str]:
@@ -233,31 +269,45 @@ class Table:
         seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
         waiting_text = self._waiting_json()
         if game is None:
-            return self.state_writer.parts(seq=seq, started=False, seats=facts, help=people, waiting=waiting_text,
-                                           record=None, count=len(seats))
+            return self.state_writer.parts(
+                seq=seq, started=False, seats=facts, help=people, waiting=waiting_text, record=None, count=len(seats)
+            )
         if game.over and self.record_text is None:
             self.record_text = record_from_game(game).model_dump_json()
         record = self.record_text if game.over else None
         views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
-        return self.state_writer.parts(seq=seq, started=True, seats=facts, help=people, waiting=waiting_text,
-                                       record=record, views=views)
+        return self.state_writer.parts(
+            seq=seq, started=True, seats=facts, help=people, waiting=waiting_text, record=record, views=views
+        )
 
     def state_for(self, seat: int) -> StateMessage:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
         game = self.game
         view = game.view(seat) if game is not None else None
         return StateMessage(
-            seq=self.seq, started=game is not None, seats=self.facts(), help=self.humans <= 1,
+            seq=self.seq,
+            started=game is not None,
+            seats=self.facts(),
+            help=self.humans <= 1,
             view=view_to_json(view) if view is not None else None,
-            legal=legal_actions(view) if view is not None else [], waiting=self.waiting(),
+            legal=legal_actions(view) if view is not None else [],
+            waiting=self.waiting(),
             record=record_from_game(game) if game is not None and game.over else None,
         )
 
     def welcome(self, seat: int, secret: str | None, version: int = 1) -> Welcome:
         name = self.seats[seat].name
         assert name is not None
-        return Welcome(version=version, table=self.id, code=self.code, seat=seat, name=name, secret=secret,
-                       opener=self.opener == seat and not self.started, timeout=self.timeout)
+        return Welcome(
+            version=version,
+            table=self.id,
+            code=self.code,
+            seat=seat,
+            name=name,
+            secret=secret,
+            opener=self.opener == seat and not self.started,
+            timeout=self.timeout,
+        )
 
     # --- seats ---------------------------------------------------------------------------------
 
@@ -478,17 +528,31 @@ class Table:
 
     def to_file(self) -> TableFile:
         return TableFile(
-            format=TABLE_FORMAT, id=self.id, code=self.code, rules=self.rules, level=self.level, seed=self.seed,
+            format=TABLE_FORMAT,
+            id=self.id,
+            code=self.code,
+            rules=self.rules,
+            level=self.level,
+            seed=self.seed,
             opener=self.opener,
-            seats=[SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
-                   for s in self.seats],
+            seats=[
+                SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
+                for s in self.seats
+            ],
             record=record_from_game(self.game) if self.game is not None else None,
-            substitutions=list(self.substitutions), opened=int(self.opened),
+            substitutions=list(self.substitutions),
+            opened=int(self.opened),
         )
 
     @classmethod
-    def from_file(cls, data: TableFile, clock: Clock = time.monotonic, timeout: float = DEFAULT_TIMEOUT,
-                  moves: tuple[JournalMove, ...] = (), now: float = 0.0) -> Table:
+    def from_file(
+        cls,
+        data: TableFile,
+        clock: Clock = time.monotonic,
+        timeout: float = DEFAULT_TIMEOUT,
+        moves: tuple[JournalMove, ...] = (),
+        now: float = 0.0,
+    ) -> Table:
         """The table a snapshot holds, every action of its game replayed through the engine, then
         the ``moves`` of its journal after it (a table of a file that does not say when it was opened
         counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
@@ -497,10 +561,22 @@ class Table:
         seats = [TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
-        table = cls(id=data.id, code=data.code, rules=data.rules, level=data.level, seed=data.seed, seats=seats,
-                    clock=clock, timeout=timeout, opener=data.opener, game=game,
-                    substitutions=list(data.substitutions), waiting_since=clock(), resave=False,
-                    opened=data.opened if data.opened is not None else now)
+        table = cls(
+            id=data.id,
+            code=data.code,
+            rules=data.rules,
+            level=data.level,
+            seed=data.seed,
+            seats=seats,
+            clock=clock,
+            timeout=timeout,
+            opener=data.opener,
+            game=game,
+            substitutions=list(data.substitutions),
+            waiting_since=clock(),
+            resave=False,
+            opened=data.opened if data.opened is not None else now,
+        )
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal
         for number, move in enumerate(moves, 1):

@@ -66,11 +66,20 @@ class _Seated:
 class Tables:
     """Every table of one server (see the module's docstring)."""
 
-    def __init__(self, store: TableStore, data_dir: Path, *, clock: Clock = time.monotonic,
-                 timeout: float = DEFAULT_TIMEOUT, max_tables: int = 1000,
-                 log: Callable[[str], None] = lambda _line: None, wall_clock: Clock = time.time,
-                 expire_after: float = DEFAULT_EXPIRY, expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
-                 new_seed: Callable[[], str] = new_seed) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        data_dir: Path,
+        *,
+        clock: Clock = time.monotonic,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_tables: int = 1000,
+        log: Callable[[str], None] = lambda _line: None,
+        wall_clock: Clock = time.time,
+        expire_after: float = DEFAULT_EXPIRY,
+        expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+        new_seed: Callable[[], str] = new_seed,
+    ) -> None:
         self.store = store
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
@@ -147,8 +156,9 @@ class Tables:
         self.seated[conn] = _Seated(table, seat, version)
         table.seats[seat].connected = True
 
-    async def hello(self, conn: Connection, code: str | None, secret: str | None, name: str | None,
-                    version: int = 1) -> None:
+    async def hello(
+        self, conn: Connection, code: str | None, secret: str | None, name: str | None, version: int = 1
+    ) -> None:
         """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``,
         speaking the protocol's ``version``.  Raises ``TableError``; on success the client is sent
         its welcome and state."""
@@ -249,9 +259,12 @@ class Tables:
         if not table.over:
             raise TableError("not-over", "the game is not over: a new table comes after it")
         if table.again is None:
-            request = NewTable(rules=table.rules, level=table.level,
-                               seats=[s.level if s.kind == "computer" and s.level else "open" for s in table.seats],
-                               names=[s.name if s.kind == "computer" else None for s in table.seats])
+            request = NewTable(
+                rules=table.rules,
+                level=table.level,
+                seats=[s.level if s.kind == "computer" and s.level else "open" for s in table.seats],
+                names=[s.name if s.kind == "computer" else None for s in table.seats],
+            )
             table.again = ((await self.open(request)).code, table.seats[seated.seat].name or "someone")
             invited = [c for c, s in self.seated.items() if s.table is table]
         else:
@@ -309,8 +322,10 @@ class Tables:
             seat = table.overdue()
             if seat is not None:
                 table.stand_in(seat)
-                self.log(f"table {table.id}: a computer plays for {table.seats[seat].name} "
-                         f"after {table.timeout:g} s without an answer")
+                self.log(
+                    f"table {table.id}: a computer plays for {table.seats[seat].name} "
+                    f"after {table.timeout:g} s without an answer"
+                )
                 await self._changed(table)
 
     async def _expire(self, table: Table, empty: bool = False) -> None:
@@ -319,8 +334,12 @@ class Tables:
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
         hours = self.expire_after / 3600
-        message = dump(ErrorMessage(code="expired", message=f"this table was not started within {hours:g} hours "
-                                                     "and has closed: open a new one"))
+        message = dump(
+            ErrorMessage(
+                code="expired",
+                message=f"this table was not started within {hours:g} hours and has closed: open a new one",
+            )
+        )
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
             if conn is not None:
@@ -346,10 +365,11 @@ class Tables:
         if (save or table.paused) and not self._keep(table):
             self._tell_paused(table, actor)
             return False
-        held = [(seat, conn) for seat in range(NUM_SEATS)
-                if (conn := self.holders.get((table.id, seat))) is not None]
-        messages = [(seat, conn, self.seated[conn].message(parts))
-                    for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)]
+        held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
+        messages = [
+            (seat, conn, self.seated[conn].message(parts))
+            for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)
+        ]
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
@@ -357,8 +377,9 @@ class Tables:
         return True
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
-        message = dump(ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): "
-                                                    f"{PAUSED}"))
+        message = dump(
+            ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): {PAUSED}")
+        )
         for seat in range(NUM_SEATS):
             conn = self.holders.get((table.id, seat))
             if conn is not None and conn is not actor:

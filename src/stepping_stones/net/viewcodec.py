@@ -32,8 +32,7 @@ from .protocol import PAST_WIRE, VIEW_WIRE, PastHandJSON, ProtocolError, ViewJSO
 _CHUNK: Final = 9
 _RUN: Final = (1 << _CHUNK) - 1
 _CHUNK_NAMES: Final = tuple(
-    tuple(record_cards(cards_of(bits << shift)) for bits in range(1 << _CHUNK))
-    for shift in range(0, NUM_CARDS, _CHUNK)
+    tuple(record_cards(cards_of(bits << shift)) for bits in range(1 << _CHUNK)) for shift in range(0, NUM_CARDS, _CHUNK)
 )
 """The record's spelling of every set of cards within each run of nine card indexes: a set is
 written from its four runs, lowest first, as ``record_cards(cards_of(mask))`` writes it."""
@@ -85,19 +84,33 @@ def _same(value: Any) -> Any:
 
 
 _TO_JSON: Final[dict[Wire, Callable[[Any], Any]]] = {
-    Wire.PLAIN: _same, Wire.SEAT: _same, Wire.SEATS: list, Wire.BY_SEAT: list,
+    Wire.PLAIN: _same,
+    Wire.SEAT: _same,
+    Wire.SEATS: list,
+    Wire.BY_SEAT: list,
     Wire.SHEET: lambda sheet: {cid: list(row) for cid, row in sheet.items()},
-    Wire.CARD_SET: cards_text, Wire.CARD_RUN: record_cards, Wire.BIDS: lambda bids: [str(b) for b in bids],
-    Wire.DECLARATION: _declaration_text, Wire.PHASE: lambda phase: phase.value, Wire.RULES: RecordRules.of,
+    Wire.CARD_SET: cards_text,
+    Wire.CARD_RUN: record_cards,
+    Wire.BIDS: lambda bids: [str(b) for b in bids],
+    Wire.DECLARATION: _declaration_text,
+    Wire.PHASE: lambda phase: phase.value,
+    Wire.RULES: RecordRules.of,
     Wire.HISTORY: lambda history: [_past_to_json(h) for h in history],
 }
 """Each kind of field of a view (``protocol.Wire``) as the protocol's model holds it."""
 
 _FROM_JSON: Final[dict[Wire, Callable[[Any], Any]]] = {
-    Wire.PLAIN: _same, Wire.SEAT: _same, Wire.SEATS: tuple, Wire.BY_SEAT: tuple,
+    Wire.PLAIN: _same,
+    Wire.SEAT: _same,
+    Wire.SEATS: tuple,
+    Wire.BY_SEAT: tuple,
     Wire.SHEET: lambda sheet: {cid: tuple(row) for cid, row in sheet.items()},
-    Wire.CARD_SET: _mask, Wire.CARD_RUN: _ordered, Wire.BIDS: _bids, Wire.DECLARATION: _declaration,
-    Wire.PHASE: Phase, Wire.RULES: lambda rules: rules.to_rules(),
+    Wire.CARD_SET: _mask,
+    Wire.CARD_RUN: _ordered,
+    Wire.BIDS: _bids,
+    Wire.DECLARATION: _declaration,
+    Wire.PHASE: Phase,
+    Wire.RULES: lambda rules: rules.to_rules(),
     Wire.HISTORY: lambda history: tuple(_past_from_json(h) for h in history),
 }
 """Each kind of field of a view as the engine holds it, from the model's value."""

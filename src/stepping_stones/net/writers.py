@@ -56,8 +56,10 @@ class Fields:
         diff = self._diff
         if diff is None or diff[0] is not old:
             before = old.texts
-            diff = self._diff = (old, ",".join([f'"{key}":{text}' for key, text in self.texts.items()
-                                                 if before[key] != text]))
+            diff = self._diff = (
+                old,
+                ",".join([f'"{key}":{text}' for key, text in self.texts.items() if before[key] != text]),
+            )
             old._diff = None  # each run holds the one before it at most, not every run of the game
         return diff[1]
 
@@ -89,8 +91,9 @@ def _runs(fields: WireFields, starts: tuple[str, ...]) -> tuple[WireFields, ...]
 _VIEW_RUNS: Final = _runs(VIEW_WIRE, _RUN_STARTS)
 _SEAT_NAMES: Final = ("seat", *_OWN_FIELDS)
 """The fields each seat has its own of: its number and ``Own``; every other is the same for all."""
-assert all({n for n, _k in run} <= set(_SEAT_NAMES) or not {n for n, _k in run} & set(_SEAT_NAMES)
-           for run in _VIEW_RUNS), "a run is a seat's own or every seat's alike"
+assert all(
+    {n for n, _k in run} <= set(_SEAT_NAMES) or not {n for n, _k in run} & set(_SEAT_NAMES) for run in _VIEW_RUNS
+), "a run is a seat's own or every seat's alike"
 _RUN_OF: Final = {name: i for i, run in enumerate(_VIEW_RUNS) for name, _kind in run}
 _PHASES: Final = {phase: f'"{phase.value}"' for phase in Phase}
 _TRUTH: Final = {False: "false", True: "true"}
@@ -106,13 +109,17 @@ def _plain(value: object) -> str:
 
 
 _TEXT: Final[dict[Wire, Callable[[Any], str]]] = {
-    Wire.PLAIN: _plain, Wire.SEAT: _plain, Wire.SEATS: lambda seats: _list(map(str, seats)),
+    Wire.PLAIN: _plain,
+    Wire.SEAT: _plain,
+    Wire.SEATS: lambda seats: _list(map(str, seats)),
     Wire.BY_SEAT: lambda values: _dumps(list(values)),
     Wire.SHEET: lambda sheet: _dumps({cid: list(row) for cid, row in sheet.items()}),
-    Wire.CARD_SET: lambda mask: f'"{cards_text(mask)}"', Wire.CARD_RUN: lambda cards: f'"{_sequence(cards)}"',
+    Wire.CARD_SET: lambda mask: f'"{cards_text(mask)}"',
+    Wire.CARD_RUN: lambda cards: f'"{_sequence(cards)}"',
     Wire.BIDS: lambda bids: _names(map(str, bids)),
     Wire.DECLARATION: lambda declaration: "null" if declaration is None else f'"{declaration}"',
-    Wire.PHASE: _PHASES.__getitem__, Wire.RULES: lambda rules: RecordRules.of(rules).model_dump_json(),
+    Wire.PHASE: _PHASES.__getitem__,
+    Wire.RULES: lambda rules: RecordRules.of(rules).model_dump_json(),
 }
 """The JSON of each kind of field (``protocol.Wire``) but the history, which ``ViewWriter`` writes a
 hand at a time: what ``view_to_json(v).model_dump_json()`` writes of it."""
@@ -160,8 +167,10 @@ class _Run:
             texts = [text(value) for text, value in zip(self._texts, values, strict=True)]
         else:
             before = last[1].texts
-            texts = [before[name] if old is value or old == value else text(value)
-                     for name, text, old, value in zip(self._names, self._texts, last[0], values, strict=True)]
+            texts = [
+                before[name] if old is value or old == value else text(value)
+                for name, text, old, value in zip(self._names, self._texts, last[0], values, strict=True)
+            ]
         fields = Fields(dict(zip(self._names, texts, strict=True)))
         self._last = (values, fields)
         return fields
@@ -193,8 +202,9 @@ class ViewWriter:
     def _seat_runs(self, seat: int) -> list[_Run | None]:
         found = self._seats.get(seat)
         if found is None:
-            found = self._seats[seat] = [None if own is None else _Run(own[0], own[1], _picker(own[2]))
-                                         for own in self._own]
+            found = self._seats[seat] = [
+                None if own is None else _Run(own[0], own[1], _picker(own[2])) for own in self._own
+            ]
         return found
 
     def _history_text(self, history: tuple[_PastHand, ...]) -> str:
@@ -224,8 +234,9 @@ class ViewWriter:
         seat): ``seat_fields`` of the first and each one's own cards and choices."""
         if not views:
             return []
-        return self.seat_fields(views[0], [(v.seat, (v.own_cards, v.dealt_cards, v.legal_bids, v.legal_cards))
-                                           for v in views])
+        return self.seat_fields(
+            views[0], [(v.seat, (v.own_cards, v.dealt_cards, v.legal_bids, v.legal_cards)) for v in views]
+        )
 
     def seat_fields(self, view: PlayerView, owns: list[tuple[int, Own]]) -> list[ViewParts]:
         """The JSON of each field of the view of each seat of ``owns`` (its seat and what of its view
@@ -239,8 +250,9 @@ class ViewWriter:
         for seat, own in owns:
             values = (seat, *own)
             mine = self._seat_runs(seat)
-            parts.append(tuple([_own_fields(mine[i], values) if fields is None else fields
-                                for i, fields in enumerate(alike)]))
+            parts.append(
+                tuple([_own_fields(mine[i], values) if fields is None else fields for i, fields in enumerate(alike)])
+            )
         return parts
 
 
@@ -277,8 +289,18 @@ class StateWriter:
         self._tail: tuple[tuple[str, str], Fields] | None = None
         self._legal: dict[int, Fields] = {}  # each seat's, as last written
 
-    def parts(self, *, seq: int, started: bool, seats: str, help: bool, waiting: str | None, record: str | None,
-              views: list[ViewParts] | None = None, count: int = 1) -> list[StateParts]:
+    def parts(
+        self,
+        *,
+        seq: int,
+        started: bool,
+        seats: str,
+        help: bool,
+        waiting: str | None,
+        record: str | None,
+        views: list[ViewParts] | None = None,
+        count: int = 1,
+    ) -> list[StateParts]:
         """The parts of the state of each seat of ``views`` (``ViewWriter.seat_fields``), or of
         ``count`` seats before the start (no view, nothing legal), from the JSON of ``seats`` (the
         list of ``SeatFacts``), ``waiting`` and ``record``."""
@@ -292,9 +314,15 @@ class StateWriter:
         if views is None:
             none = self._legal_fields(-1, "[]")
             return [(head_fields, none, tail_fields, None)] * count
-        return [(head_fields, self._legal_fields(int(view[_RUN_OF["seat"]].texts["seat"]), _legal_text(view)),
-                 tail_fields, view)
-                for view in views]
+        return [
+            (
+                head_fields,
+                self._legal_fields(int(view[_RUN_OF["seat"]].texts["seat"]), _legal_text(view)),
+                tail_fields,
+                view,
+            )
+            for view in views
+        ]
 
     def _legal_fields(self, seat: int, text: str) -> Fields:
         found = self._legal.get(seat)
@@ -317,8 +345,10 @@ def full_text(parts: StateParts, n: int | None = None) -> str:
     """``StateMessage(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
     head, legal, tail, view = parts
     number = "" if n is None else f',"n":{n}'
-    return (f'{{"type":"state",{head.members},"view":{"null" if view is None else view_text(view)},'
-            f'{legal.members},{tail.members}{number}}}')
+    return (
+        f'{{"type":"state",{head.members},"view":{"null" if view is None else view_text(view)},'
+        f"{legal.members},{tail.members}{number}}}"
+    )
 
 
 def delta_text(n: int, old: StateParts, new: StateParts) -> str:

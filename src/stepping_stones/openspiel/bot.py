@@ -35,8 +35,12 @@ points, whose spread between two moves is a few points."""
 
 def _rules_params(view: PlayerView) -> dict[str, Any]:
     rules = view.rules
-    return {"contract_set": rules.contract_set, "short_game": rules.short_game, "omit": rules.omit or "",
-            "redo_tokens": rules.redo_tokens}
+    return {
+        "contract_set": rules.contract_set,
+        "short_game": rules.short_game,
+        "omit": rules.omit or "",
+        "redo_tokens": rules.redo_tokens,
+    }
 
 
 class ISMCTSAgent:
@@ -76,8 +80,14 @@ class ISMCTSAgent:
         state = game.state_from_view(view, draw)
         prefix = state.before_deal()
         numbers = np.random.RandomState(seed)
-        bot = ISMCTSBot(game, RandomRolloutEvaluator(1, numbers), self.uct_c, self.simulations,
-                        random_state=numbers, final_policy_type=ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        bot = ISMCTSBot(
+            game,
+            RandomRolloutEvaluator(1, numbers),
+            self.uct_c,
+            self.simulations,
+            random_state=numbers,
+            final_policy_type=ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
 
         def resample(root: SteppingStonesState, player: int) -> SteppingStonesState:
             return root.resampled(player, draw, prefix)

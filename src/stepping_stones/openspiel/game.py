@@ -80,12 +80,17 @@ def rules_of(params: dict[str, Any]) -> Rules:
     """The ``Rules`` the game's parameters name (``ValueError``, one line, for a wrong one)."""
     unknown = set(params) - set(PARAMETERS)
     if unknown:
-        raise ValueError(f"unknown parameter(s) of {GAME_NAME}: {', '.join(sorted(unknown))} "
-                         f"(known: {', '.join(PARAMETERS)})")
+        raise ValueError(
+            f"unknown parameter(s) of {GAME_NAME}: {', '.join(sorted(unknown))} (known: {', '.join(PARAMETERS)})"
+        )
     values = {**PARAMETERS, **params}
     try:
-        return Rules(str(values["contract_set"]), short_game=bool(values["short_game"]),
-                     omit=str(values["omit"]) or None, redo_tokens=bool(values["redo_tokens"]))
+        return Rules(
+            str(values["contract_set"]),
+            short_game=bool(values["short_game"]),
+            omit=str(values["omit"]) or None,
+            redo_tokens=bool(values["redo_tokens"]),
+        )
     except RulesError as exc:
         raise ValueError(f"{GAME_NAME}: {exc}") from None
 
@@ -173,8 +178,9 @@ class SteppingStonesGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no 
         """The state an engine game has reached (of these rules), its moves made as actions: the
         first forehand, each hand's deal (seat 0's cards, then seat 1's), its bids and cards."""
         if game.rules != self.rules:
-            raise ValueError(f"the game is played by other rules ({game.rules.describe()}, "
-                             f"not {self.rules.describe()})")
+            raise ValueError(
+                f"the game is played by other rules ({game.rules.describe()}, not {self.rules.describe()})"
+            )
         state = self.new_initial_state()
         state.apply_action(game.first_forehand)
         for hand in game.log:
@@ -281,8 +287,10 @@ class SteppingStonesState(pyspiel.State):  # type: ignore[misc]
         game = self._table.game
         if game is None:
             return "the first forehand is not drawn yet"
-        lines = [f"{game.rules.describe()}; hand {len(game.log)}, {game.phase.value}; totals "
-                 + " ".join(map(str, game.totals()))]
+        lines = [
+            f"{game.rules.describe()}; hand {len(game.log)}, {game.phase.value}; totals "
+            + " ".join(map(str, game.totals()))
+        ]
         hand = game.hand
         if hand is not None and game.phase is not Phase.OVER:
             held = hand.state.hands if hand.declared else hand.deal

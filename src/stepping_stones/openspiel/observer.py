@@ -65,20 +65,29 @@ class ViewObserver:
                 pieces += [("bids", (hands, MAX_BIDS, bids)), ("plays", (hands, NUM_CARDS, NUM_CARDS))]
         else:
             if self.public:
-                pieces += [("phase", (len(PHASES),)), ("hand", (hands + 1,)), ("forehand", (NUM_SEATS,)),
-                           ("sheet", (len(self.contracts), NUM_SEATS, RESULTS)), ("redo_spent", (NUM_SEATS,))]
+                pieces += [
+                    ("phase", (len(PHASES),)),
+                    ("hand", (hands + 1,)),
+                    ("forehand", (NUM_SEATS,)),
+                    ("sheet", (len(self.contracts), NUM_SEATS, RESULTS)),
+                    ("redo_spent", (NUM_SEATS,)),
+                ]
             if self.private:
                 pieces += [("own_cards", (NUM_CARDS,)), ("dealt_cards", (NUM_CARDS,))]
             if self.public:
-                pieces += [("bids", (MAX_BIDS, bids)), ("played_by", (NUM_CARDS, NUM_SEATS)),
-                           ("trick", (NUM_SEATS, NUM_CARDS)), ("trick_winners", (TRICKS, NUM_SEATS)),
-                           ("to_act", (NUM_SEATS,))]
+                pieces += [
+                    ("bids", (MAX_BIDS, bids)),
+                    ("played_by", (NUM_CARDS, NUM_SEATS)),
+                    ("trick", (NUM_SEATS, NUM_CARDS)),
+                    ("trick_winners", (TRICKS, NUM_SEATS)),
+                    ("to_act", (NUM_SEATS,)),
+                ]
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
         self.dict: dict[str, Any] = {}
         index = 0
         for name, shape in pieces:
             size = int(np.prod(shape))
-            self.dict[name] = self.tensor[index:index + size].reshape(shape)
+            self.dict[name] = self.tensor[index : index + size].reshape(shape)
             index += size
 
     # --- tensors ------------------------------------------------------------------------------
@@ -164,8 +173,7 @@ class ViewObserver:
             parts.append(self._hand_string(view.hand_number, view.forehand, own, view.bids, view.plays))
         return " | ".join(parts)
 
-    def _hand_string(self, number: int, forehand: int, own: int, bids: tuple[Bid, ...],
-                     plays: tuple[int, ...]) -> str:
+    def _hand_string(self, number: int, forehand: int, own: int, bids: tuple[Bid, ...], plays: tuple[int, ...]) -> str:
         text = f"hand {number}"
         if self.public:
             text += f" forehand {forehand}"
@@ -179,8 +187,9 @@ class ViewObserver:
         parts = [f"seat {view.seat}"]
         if self.public:
             parts.append(f"hand {view.hand_number} {view.phase.value} forehand {view.forehand}")
-            sheet = "; ".join(f"{cid} {'/'.join('-' if r is None else str(r) for r in view.sheet[cid])}"
-                              for cid in self.contracts)
+            sheet = "; ".join(
+                f"{cid} {'/'.join('-' if r is None else str(r) for r in view.sheet[cid])}" for cid in self.contracts
+            )
             parts.append(f"sheet {sheet}")
             if any(view.redo_spent):
                 parts.append("redo spent " + " ".join(str(s) for s, spent in enumerate(view.redo_spent) if spent))
@@ -196,4 +205,3 @@ class ViewObserver:
             if view.to_act is not None:
                 parts.append(f"to act {view.to_act}")
         return " | ".join(parts)
-

@@ -58,8 +58,7 @@ HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
     "sheet (or s) reads the scoresheet, trick (or t) the last finished trick, hand (or h) your cards.",
     "hint asks the computer for a suggestion, with its reason; a game with a hint is marked as assisted.",
-    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest "
-    "mistake.",
+    "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest mistake.",
     "claim all, claim none or claim N, on your turn to play: your side (you as declarer, or both defenders) "
     "takes all, none or N of the tricks left that count.",
     "A claim that holds whatever the others play ends the hand, played out; one that does not is refused.",
@@ -217,8 +216,10 @@ class PlainTable:
         if not line:
             raise Quit("end of input")
         if isinstance(line, TooLong):
-            self.say(f"That line is too long (over {MAX_INPUT_LINE:,} bytes), so it is no action or command; "
-                     "type help for the commands.")
+            self.say(
+                f"That line is too long (over {MAX_INPUT_LINE:,} bytes), so it is no action or command; "
+                "type help for the commands."
+            )
             return False
         text = " ".join(line.split())
         if not text:
@@ -321,10 +322,13 @@ class PlainTable:
         hand, trick = finished[-1]
         cards = ", ".join(f"{self.teller.name(s)} {CARD_NAMES[c]}" for s, c in trick.cards)
         assert hand.declaration is not None
-        reason = self.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                          hand.declaration.trump)
-        return (f"Trick {trick.number} of hand {hand.number}: {cards}; "
-                f"{self.teller.subject(trick.winner, 'wins')} it ({reason}).")
+        reason = self.teller.trick_reason(
+            trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
+        )
+        return (
+            f"Trick {trick.number} of hand {hand.number}: {cards}; "
+            f"{self.teller.subject(trick.winner, 'wins')} it ({reason})."
+        )
 
     def analysis(self) -> list[str]:
         """The last finished hand against perfect play (it can take a few seconds)."""
@@ -358,7 +362,6 @@ class PlainTable:
         reason = reason if reason.endswith(".") else reason + "."
         marked = " This game is now marked as assisted." if newly else ""
         return f"Hint: {token}. {reason}{marked}"
-
 
     # --- the loop: the same for every flow; what differs is each flow's own ---------------
 
@@ -409,14 +412,18 @@ class PlainGame(PlainTable):
         each time the person presses Enter, until it is written or they give up."""
         session = self.local.session
         if path is None and session.finished_written:
-            self.say(f"The finished game is saved, but it could not be put into the games folder: "
-                     f"{self.local.problem}. It is filed there the next time the game starts.")
+            self.say(
+                f"The finished game is saved, but it could not be put into the games folder: "
+                f"{self.local.problem}. It is filed there the next time the game starts."
+            )
             path = session.path
             session.release()  # the next start may file it
         while path is None:
-            self.say(f"The finished game is not saved: {self.local.problem}.",
-                     "It is kept until this program ends: make room (or fix the folder), then press Enter "
-                     "to try again, or type quit to leave it unsaved.")
+            self.say(
+                f"The finished game is not saved: {self.local.problem}.",
+                "It is kept until this program ends: make room (or fix the folder), then press Enter "
+                "to try again, or type quit to leave it unsaved.",
+            )
             self.out.flush()
             line = self.inp.readline()
             if not line or line.strip().lower() in ("quit", "q", "exit"):
@@ -501,8 +508,9 @@ def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = exper
 
     kept = load_settings()
     # no pace here: the only legal card waits for the person unless they asked for it always
-    settings = kept.model_copy(update={"pace": "instant", "trick_pause": False,
-                                       "only_card": "on" if kept.only_card == "on" else "off"})
+    settings = kept.model_copy(
+        update={"pace": "instant", "trick_pause": False, "only_card": "on" if kept.only_card == "on" else "off"}
+    )
     session = start(options, settings, out)
     if session is None:
         out.flush()

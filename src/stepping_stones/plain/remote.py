@@ -36,13 +36,16 @@ HELP = [
     "help (or ?) says this again.",
 ]
 
-LEFT = ("You left the table. Your seat is kept: stepping-stones join {code} --server {server} --plain takes "
-        "it back. After the table's timeout a computer plays it until you do.")
+LEFT = (
+    "You left the table. Your seat is kept: stepping-stones join {code} --server {server} --plain takes "
+    "it back. After the table's timeout a computer plays it until you do."
+)
 
 
 def left(welcome: Welcome, server: str) -> str:
     """The goodbye: how the kept seat is taken back."""
     return LEFT.format(code=escape(welcome.code), server=escape(server))
+
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
@@ -104,8 +107,9 @@ def seats_line(seats: list[SeatFacts], mine: int) -> str:
     parts = []
     for seat, facts in enumerate(seats):
         who = "you" if seat == mine else (escape(facts.name) if facts.name else "nobody yet")
-        parts.append(f"seat {seat + 1}: {who} ({seat_words(facts)})" if facts.kind != "open"
-                     else f"seat {seat + 1}: open")
+        parts.append(
+            f"seat {seat + 1}: {who} ({seat_words(facts)})" if facts.kind != "open" else f"seat {seat + 1}: open"
+        )
     return "Seats: " + "; ".join(parts) + "."
 
 
@@ -113,7 +117,7 @@ class _Lost(Exception):
     """The connection ended for good (it was said)."""
 
 
-STALE = ("{line} came after the table had moved on, so nothing was sent. The table as it is now:")
+STALE = "{line} came after the table had moved on, so nothing was sent. The table as it is now:"
 NOT_YOUR_TURN = "It is not your turn, so {line} was not sent."
 BACK_WORDS = ("back", "b")
 
@@ -126,8 +130,15 @@ class RemotePlain(PlainTable):
     line is weighed against the table as it is when it comes: one typed at a position the table
     has since left is answered once, with the position as it is now, and nothing is sent."""
 
-    def __init__(self, flow: RemoteFlow, connection: Connection, typing: Typing, out: TextIO,
-                 hinter: Hinter | None = None, offer_again: bool = False) -> None:
+    def __init__(
+        self,
+        flow: RemoteFlow,
+        connection: Connection,
+        typing: Typing,
+        out: TextIO,
+        hinter: Hinter | None = None,
+        offer_again: bool = False,
+    ) -> None:
         super().__init__(flow, typing, out, hinter)
         self.remote = flow
         self.connection = connection
@@ -177,8 +188,10 @@ class RemotePlain(PlainTable):
             self.remote.unsent(item.token)
         elif isinstance(item, Invite):
             if self.invite is None and not self.asked:
-                self.say(f"{escape(item.by)} asks everyone to play again, at a new table with the same setup: "
-                         "type again to sit at it.")
+                self.say(
+                    f"{escape(item.by)} asks everyone to play again, at a new table with the same setup: "
+                    "type again to sit at it."
+                )
             self.invite = item
         elif isinstance(item, str) and not isinstance(item, _Typed):
             self.remote.notice(item)
@@ -273,8 +286,10 @@ class RemotePlain(PlainTable):
     def again(self) -> str | None:
         """After the game: the code of the new table to sit at (asked for by this person or another
         one), or None to leave."""
-        self.say("Type again to play again at a new table with the same setup (the others are asked to sit "
-                 "with you), or quit to leave.")
+        self.say(
+            "Type again to play again at a new table with the same setup (the others are asked to sit "
+            "with you), or quit to leave."
+        )
         while True:
             if self.invite is not None and self.asked:
                 return self.invite.code
@@ -333,28 +348,41 @@ class RemotePlain(PlainTable):
         return 0
 
 
-def lobby(connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO,
-          typing: Typing | None = None) -> bool:
+def lobby(
+    connection: Connection, welcome: Welcome, flow: RemoteFlow, out: TextIO, typing: Typing | None = None
+) -> bool:
     """Wait for the table to start, saying who sits where as seats are taken; False if the
     connection ended first.  The opener (with ``typing``) may start it early: ``legal: start`` is
     the last line whenever it waits, and ``start`` typed back starts it.  Raises ``Quit`` when the
     opener leaves (``quit``, or the input's end)."""
     said = ""
     if welcome.secret is None:  # the seat kept in the data folder, taken back with its secret
-        print(f"You are back in your seat, seat {welcome.seat + 1} of table {escape(welcome.code)}, as "
-              f"{escape(welcome.name)}.", file=out, flush=True)
+        print(
+            f"You are back in your seat, seat {welcome.seat + 1} of table {escape(welcome.code)}, as "
+            f"{escape(welcome.name)}.",
+            file=out,
+            flush=True,
+        )
     else:
         link = f"{server_url(connection.server)}/t/{welcome.code}"
-        print(f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}. "
-              f"The table's link, for a web browser: {escape(link)}", file=out)
+        print(
+            f"You sit in seat {welcome.seat + 1} of table {escape(welcome.code)} as {escape(welcome.name)}. "
+            f"The table's link, for a web browser: {escape(link)}",
+            file=out,
+        )
     if welcome.secret is None:
         pass  # back at a table: its first state says whether it has started
     elif typing is not None:
-        print("The table starts when every open seat is taken, or when you start it: type start to start it "
-              "now, with computers in the open seats.", file=out, flush=True)
+        print(
+            "The table starts when every open seat is taken, or when you start it: type start to start it "
+            "now, with computers in the open seats.",
+            file=out,
+            flush=True,
+        )
     else:
-        print("The table starts when every open seat is taken, or when its first person starts it.", file=out,
-              flush=True)
+        print(
+            "The table starts when every open seat is taken, or when its first person starts it.", file=out, flush=True
+        )
     prompted = False
     while not flow.started:
         if typing is not None and not prompted:
@@ -403,8 +431,11 @@ def _lobby_word(line: str, connection: Connection, out: TextIO) -> bool:
         print(*LOBBY_HELP, sep="\n", file=out)
     elif word:
         shown = escape(word if len(word) <= 60 else word[:57] + "...")
-        print(f"{shown} is not something to do before the table starts: type start to start it now, "
-              "or wait for the others.", file=out)
+        print(
+            f"{shown} is not something to do before the table starts: type start to start it now, "
+            "or wait for the others.",
+            file=out,
+        )
     return True
 
 
@@ -412,12 +443,23 @@ def introduce(flow: RemoteFlow, out: TextIO) -> None:
     view = flow.state.view
     others = [f"{escape(view.players[s])} ({flow.state.seats[s]})" for s in range(1, NUM_SEATS)]
     print(f"Stepping Stones at a table on a server: {view.rules.describe()}, {view.rules.hands} hands.", file=out)
-    print(f"You play as {escape(view.players[0])} against {' and '.join(others)}. "
-          "Type help at any prompt for the commands.", file=out)
+    print(
+        f"You play as {escape(view.players[0])} against {' and '.join(others)}. "
+        "Type help at any prompt for the commands.",
+        file=out,
+    )
 
 
-def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: TextIO,
-        retry_seconds: float = 120.0, again: bool = False) -> int:
+def run(
+    server: str,
+    code: str,
+    name: str | None,
+    inp: Lines,
+    out: TextIO,
+    err: TextIO,
+    retry_seconds: float = 120.0,
+    again: bool = False,
+) -> int:
     """Take a seat at the table ``code`` on ``server`` and play it in plain lines; the exit status.
     With ``again`` (a person at a terminal, not a script) the end offers a new table with the same
     setup, and the person sits at the one they or another player asked for."""
@@ -430,8 +472,17 @@ def run(server: str, code: str, name: str | None, inp: Lines, out: TextIO, err: 
         code = next_code
 
 
-def _one_table(server: str, code: str, name: str | None, typing: Typing, out: TextIO, err: TextIO,
-               retry_seconds: float, again: bool, current: list[Connection]) -> tuple[int, str | None]:
+def _one_table(
+    server: str,
+    code: str,
+    name: str | None,
+    typing: Typing,
+    out: TextIO,
+    err: TextIO,
+    retry_seconds: float,
+    again: bool,
+    current: list[Connection],
+) -> tuple[int, str | None]:
     connection = Connection(server, code, name, retry_seconds=retry_seconds)
     current.append(connection)
     try:

@@ -93,8 +93,9 @@ class _GuardedSite(web.SockSite):
     oldest connection with no request in progress is closed, so a pile of idle connections cannot
     keep a real browser out."""
 
-    def __init__(self, runner: web.BaseRunner, sock: socket.socket, busy: set[object],
-                 cap: int = MAX_CONNECTIONS) -> None:
+    def __init__(
+        self, runner: web.BaseRunner, sock: socket.socket, busy: set[object], cap: int = MAX_CONNECTIONS
+    ) -> None:
         super().__init__(runner, sock)
         self.busy = busy
         self.cap = cap
@@ -119,9 +120,19 @@ class _GuardedSite(web.SockSite):
 class GameServer(Server):
     """textual-serve's server with the door, the limits and the messages above."""
 
-    def __init__(self, host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | None = None,
-                 limits: Limits | None = None, argv: list[str] | None = None,
-                 environment: dict[str, str] | None = None, table_server: str | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        out: TextIO,
+        err: TextIO,
+        *,
+        public_url: str | None = None,
+        limits: Limits | None = None,
+        argv: list[str] | None = None,
+        environment: dict[str, str] | None = None,
+        table_server: str | None = None,
+    ) -> None:
         self.door = Door.open(host, port, public_url)
         self.table_server = table_server
         argv = argv or app_argv(table_server=table_server)
@@ -150,18 +161,21 @@ class GameServer(Server):
         """textual-serve's routes, with the guard in front and no folder listing for ``/static``."""
         app = web.Application(middlewares=[self._guard], client_max_size=64 * 1024)
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
-        app.add_routes([
-            web.get("/", self.handle_index, name="index"),
-            web.get("/ws", self.handle_tab, name="websocket"),
-            web.get("/download/{key}", self.handle_download, name="download"),
-            web.static("/static", self.statics_path, show_index=False, name="static"),
-        ])
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_tab, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, show_index=False, name="static"),
+            ]
+        )
         app.on_shutdown.append(self.on_shutdown)
         return app
 
     @web.middleware
-    async def _guard(self, request: web.Request,
-                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         """Every request: the Host check, the security headers, and no traceback to a client."""
         host = request.headers.get("Host")
         if not self.door.host_allowed(host):
@@ -189,7 +203,7 @@ class GameServer(Server):
 
     def _websocket_url(self, request: web.Request) -> str:
         base = self._base(request)
-        return ("wss" if base.startswith("https") else "ws") + base[base.index(":"):] + "/ws"
+        return ("wss" if base.startswith("https") else "ws") + base[base.index(":") :] + "/ws"
 
     def _headers(self, request: web.Request) -> dict[str, str]:
         return security_headers(self._websocket_url(request))
@@ -243,11 +257,15 @@ class GameServer(Server):
     async def _turn_away(self, websocket: web.WebSocketResponse) -> None:
         """More tabs than the server runs at once: say so in the page, and close."""
         n = self.limits.max_tabs
-        self.log(f"turned a tab away: {n} {'game is' if n == 1 else 'games are'} already open "
-                 "(serve --max-tabs raises the limit)")
-        text = (f"\r\n  {TITLE}: {n} {'tab is' if n == 1 else 'tabs are'} already playing on this "
-                "server, the most it runs at once.\r\n  Close one of them, then reload this page."
-                "\r\n  (Whoever runs the server can allow more with --max-tabs.)\r\n")
+        self.log(
+            f"turned a tab away: {n} {'game is' if n == 1 else 'games are'} already open "
+            "(serve --max-tabs raises the limit)"
+        )
+        text = (
+            f"\r\n  {TITLE}: {n} {'tab is' if n == 1 else 'tabs are'} already playing on this "
+            "server, the most it runs at once.\r\n  Close one of them, then reload this page."
+            "\r\n  (Whoever runs the server can allow more with --max-tabs.)\r\n"
+        )
         await websocket.send_bytes(text.encode())
         with contextlib.suppress(TimeoutError):
             # keep the words on screen a while (the page shows "Session ended" over them once
@@ -258,14 +276,20 @@ class GameServer(Server):
         await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
 
     async def _play(self, request: web.Request, websocket: web.WebSocketResponse) -> None:
-        width, height = clamp_size(_query_int(request, "width", 80), _query_int(request, "height", 24),
-                                   self.limits)
+        width, height = clamp_size(_query_int(request, "width", 80), _query_int(request, "height", 24), self.limits)
+
         async def close() -> None:
             await websocket.close()
 
-        tab = TabService(self.argv, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                         close=close, download_manager=self.download_manager, limits=self.limits,
-                         environment=self.environment)
+        tab = TabService(
+            self.argv,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            limits=self.limits,
+            environment=self.environment,
+        )
         self.tabs.add(tab)
         try:
             await tab.start(width, height)
@@ -275,7 +299,8 @@ class GameServer(Server):
                 if not websocket.closed:
                     await websocket.send_bytes(
                         b"\r\n  This page sent what a person at a keyboard does not; the game is "
-                        b"saved.\r\n  Reload the page to go on.\r\n")
+                        b"saved.\r\n  Reload the page to go on.\r\n"
+                    )
                     await websocket.close(code=WSCloseCode.POLICY_VIOLATION)
         finally:
             try:
@@ -295,8 +320,10 @@ class GameServer(Server):
                 if getattr(exc, "code", None) == WSCloseCode.MESSAGE_TOO_BIG:
                     return f"a message larger than {limits.max_message} bytes"
                 if isinstance(exc, TimeoutError):  # aiohttp's heartbeat: no pong came back in time
-                    self.log(f"closed a tab from {remote}: it answered no heartbeat for {HEARTBEAT:g} s "
-                             "(the page or its network is gone)")
+                    self.log(
+                        f"closed a tab from {remote}: it answered no heartbeat for {HEARTBEAT:g} s "
+                        "(the page or its network is gone)"
+                    )
                     return None
                 return f"a message the server could not read ({type(exc).__name__ if exc else 'error'})"
             if message.type != WSMsgType.TEXT:
@@ -359,17 +386,27 @@ class GameServer(Server):
 
     async def _run(self, sock: socket.socket) -> None:
         stop = watch_loop(self.log)
-        runner = web.AppRunner(await self._make_app(), access_log=None, keepalive_timeout=IDLE_SECONDS,
-                               handle_signals=False, shutdown_timeout=5)
+        runner = web.AppRunner(
+            await self._make_app(),
+            access_log=None,
+            keepalive_timeout=IDLE_SECONDS,
+            handle_signals=False,
+            shutdown_timeout=5,
+        )
         await runner.setup()
         try:
             await _GuardedSite(runner, sock, self._busy).start()
             if self.table_server is None:
-                print(f"{TITLE} is served at {self.public_url}/ : open it in a web browser; "
-                      "every tab is its own game.", file=self.out)
+                print(
+                    f"{TITLE} is served at {self.public_url}/ : open it in a web browser; every tab is its own game.",
+                    file=self.out,
+                )
             else:
-                print(f"{TITLE} is served at {self.public_url}/ : open it in a web browser; every tab "
-                      f"joins a table of the table server {self.table_server} with its invite code.", file=self.out)
+                print(
+                    f"{TITLE} is served at {self.public_url}/ : open it in a web browser; every tab "
+                    f"joins a table of the table server {self.table_server} with its invite code.",
+                    file=self.out,
+                )
             print("Press Ctrl+C to stop the server; the games are saved as they are played.", file=self.out)
             self.out.flush()
             await stop.wait()
@@ -384,21 +421,32 @@ def _query_int(request: web.Request, name: str, default: int) -> int:
         return default
 
 
-
-def serve(host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | None = None,
-          max_tabs: int = Limits.max_tabs, table_server: str | None = None) -> int:
+def serve(
+    host: str,
+    port: int,
+    out: TextIO,
+    err: TextIO,
+    *,
+    public_url: str | None = None,
+    max_tabs: int = Limits.max_tabs,
+    table_server: str | None = None,
+) -> int:
     """Serve the game until Ctrl+C (with ``table_server``, a page that joins that server's tables);
     the exit status."""
     try:
-        server = GameServer(host, port, out, err, public_url=public_url, limits=Limits(max_tabs=max_tabs),
-                            table_server=table_server)
+        server = GameServer(
+            host, port, out, err, public_url=public_url, limits=Limits(max_tabs=max_tabs), table_server=table_server
+        )
     except DoorError as exc:
         print(f"serve: {exc}.", file=err)
         return 2
     if not is_loopback(host):
-        print(f"Warning: serving on {host}, not on this machine alone: anyone who can reach port "
-              f"{port} there can open {server.door.shown_url}/ and play, and their games are saved "
-              "in your folder.", file=err)
+        print(
+            f"Warning: serving on {host}, not on this machine alone: anyone who can reach port "
+            f"{port} there can open {server.door.shown_url}/ and play, and their games are saved "
+            "in your folder.",
+            file=err,
+        )
     try:
         server.serve()
     except OSError as exc:
@@ -406,4 +454,3 @@ def serve(host: str, port: int, out: TextIO, err: TextIO, *, public_url: str | N
         print(f"serve: cannot listen on {url_host(host)} port {port}: {reason}.", file=err)
         return 1
     return 0
-

@@ -27,7 +27,13 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 __all__ = [
-    "BadMessage", "Limits", "Allowance", "Message", "TabService", "parse_message", "clamp_size",
+    "BadMessage",
+    "Limits",
+    "Allowance",
+    "Message",
+    "TabService",
+    "parse_message",
+    "clamp_size",
     "GAME_META",
 ]
 
@@ -107,8 +113,7 @@ def parse_message(raw: str, limits: Limits) -> Message:
     if kind == "resize":
         if len(args) != 1 or not isinstance(args[0], dict):
             raise BadMessage("a resize without a size")
-        width, height = clamp_size(_int(args[0].get("width"), "width"), _int(args[0].get("height"), "height"),
-                                   limits)
+        width, height = clamp_size(_int(args[0].get("width"), "width"), _int(args[0].get("height"), "height"), limits)
         return Message("resize", width=width, height=height)
     if kind == "ping":
         if len(args) != 1 or not isinstance(args[0], str) or len(args[0]) > 64:
@@ -134,8 +139,9 @@ class Allowance:
     (0.0, 0.25)
     """
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
-                 memory: float = 10.0) -> None:
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic, memory: float = 10.0
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self.clock = clock
@@ -192,8 +198,9 @@ class TabService(AppService):
         on_game: Callable[[bool], None] | None = None,
         environment: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(" ".join(argv), write_bytes=write_bytes, write_str=write_str, close=close,
-                         download_manager=download_manager)
+        super().__init__(
+            " ".join(argv), write_bytes=write_bytes, write_str=write_str, close=close, download_manager=download_manager
+        )
         self.argv = argv
         self.limits = limits
         self.on_game = on_game
@@ -213,7 +220,9 @@ class TabService(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
             env=self._build_environment(width=width, height=height),
             start_new_session=True,  # Ctrl+C at the server's terminal is the server's to handle
             preexec_fn=_die_with_parent(),

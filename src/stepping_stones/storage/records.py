@@ -203,15 +203,20 @@ def _check_sizes(data: dict[str, Any]) -> None:
         bids = hand.get("bids")
         if isinstance(bids, list):
             if len(bids) > MAX_BIDS:
-                raise RecordError(f"{len(bids):,} bidding actions, far more than a hand has (each player "
-                                  "once, then the puddle's declaration)", h, f"bid {MAX_BIDS + 1}")
+                raise RecordError(
+                    f"{len(bids):,} bidding actions, far more than a hand has (each player "
+                    "once, then the puddle's declaration)",
+                    h,
+                    f"bid {MAX_BIDS + 1}",
+                )
             for i, bid in enumerate(bids, 1):
                 if isinstance(bid, str) and len(bid) > MAX_BID_TEXT:
                     raise RecordError(f"{len(bid):,} characters, far longer than any bid", h, f"bid {i}")
         play = hand.get("play")
         if isinstance(play, str) and len(play) > MAX_CARDS_TEXT:
-            raise RecordError(f"{len(play):,} characters, far longer than a whole hand's {NUM_SEATS * TRICKS} cards",
-                              h, "play")
+            raise RecordError(
+                f"{len(play):,} characters, far longer than a whole hand's {NUM_SEATS * TRICKS} cards", h, "play"
+            )
 
 
 def _where(loc: tuple[Any, ...]) -> tuple[int | None, str | None, str]:
@@ -240,7 +245,7 @@ def error_words(err: ErrorDetails, extra_forbidden: str, lower: bool = False) ->
     if err["type"] == "extra_forbidden":
         return extra_forbidden
     if msg.startswith("Value error, "):
-        return msg[len("Value error, "):]
+        return msg[len("Value error, ") :]
     return msg[0].lower() + msg[1:] if lower else msg
 
 
@@ -283,8 +288,9 @@ def _card_names(text: str, hand_no: int, action: str) -> list[str]:
     names = text.split(" ")
     if "" in names:
         where = action if action == "deal" else f"{action} {names.index('') + 1}"
-        raise RecordError("cards are separated by single spaces, with none before the first or after the last",
-                          hand_no, where)
+        raise RecordError(
+            "cards are separated by single spaces, with none before the first or after the last", hand_no, where
+        )
     return names
 
 
@@ -321,7 +327,8 @@ def game_from_record(record: GameRecord) -> Game:
         if game.over:
             raise RecordError(
                 f"the game already ended after hand {h - 1}: every player has recorded every contract",
-                h, "bid 1",
+                h,
+                "bid 1",
             )
         if game.phase is not Phase.DEAL:
             raise RecordError(f"hand {h - 1} is not finished, so no new hand can start", h, "bid 1")
@@ -332,9 +339,7 @@ def game_from_record(record: GameRecord) -> Game:
                 # The engine already wrote this seat's automatic pass.
                 if text != "pass":
                     seat = hand.bid_seat(i - 1)
-                    raise RecordError(
-                        f"{game.players[seat]} has nothing left to declare and must pass", h, where
-                    )
+                    raise RecordError(f"{game.players[seat]} has nothing left to declare and must pass", h, where)
                 continue
             try:
                 game.bid(parse_bid(text))

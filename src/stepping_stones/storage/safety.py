@@ -78,7 +78,7 @@ def one_line(text: str, limit: int = 300) -> str:
     if len(text) <= limit:
         return text
     head = (limit - 3) // 3
-    return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head) :]
 
 
 MAX_MARKS = 3
@@ -88,10 +88,23 @@ pile of them (Zalgo text) writes over the names around it."""
 # Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): characters that show nothing
 # where they are not understood, Hangul fillers among them.
 _IGNORABLE: Final = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 _BLANK: Final = frozenset({"\u2800"})  # shows as nothing, though not a space: the blank Braille pattern
 _NOTHING_CATEGORIES: Final = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Mn", "Me"})
@@ -154,12 +167,14 @@ def normal_name(name: str) -> str:
 # system's ICU and has no wheel; confusable-homoglyphs keeps each pair both ways and so has no
 # skeleton; disarm is a young beta.  What NFKC already folds (full-width, mathematical letters,
 # ligatures) is not listed.
-_LOOK_ALIKES: Final = str.maketrans({
-    **dict(zip("АВЕЅІЈКМНОРСТХУԚԜӀаеһіјорсѕуххԁԛԝӏ", "ABESIJKMHOPCTXYQWlaehijopcsyxxdqwl", strict=True)),
-    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιορνυκ", "ABEZHIKMNOPTYXaiopvuk", strict=True)),
-    **dict(zip("ՏՕօոսցհ", "SOonugh", strict=True)),
-    **dict(zip("01|ǀ", "Olll", strict=True)),
-})
+_LOOK_ALIKES: Final = str.maketrans(
+    {
+        **dict(zip("АВЕЅІЈКМНОРСТХУԚԜӀаеһіјорсѕуххԁԛԝӏ", "ABESIJKMHOPCTXYQWlaehijopcsyxxdqwl", strict=True)),
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιορνυκ", "ABEZHIKMNOPTYXaiopvuk", strict=True)),
+        **dict(zip("ՏՕօոսցհ", "SOonugh", strict=True)),
+        **dict(zip("01|ǀ", "Olll", strict=True)),
+    }
+)
 _LOOK_ALIKE_RUNS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("i", "l"))
 
 

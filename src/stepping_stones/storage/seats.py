@@ -83,10 +83,13 @@ def read_seat(path: Path) -> KeptSeat:
     try:
         if not isinstance(data, dict):
             raise TypeError("not an object")
-        seat = KeptSeat(**{k: data[k] for k in ("server", "code", "table", "seat", "name", "secret")},
-                        since=float(data.get("since", 0.0)))
-        if not all(isinstance(v, str) for v in (seat.server, seat.code, seat.table, seat.name, seat.secret)) \
-                or not isinstance(seat.seat, int):
+        seat = KeptSeat(
+            **{k: data[k] for k in ("server", "code", "table", "seat", "name", "secret")},
+            since=float(data.get("since", 0.0)),
+        )
+        if not all(
+            isinstance(v, str) for v in (seat.server, seat.code, seat.table, seat.name, seat.secret)
+        ) or not isinstance(seat.seat, int):
             raise TypeError("a field of the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
         raise FileProblem(f"{path} holds no kept seat ({exc})") from None

@@ -168,10 +168,17 @@ def _validator() -> Any:
         "str": core_schema.str_schema(min_length=1, max_length=NAME_LIMIT),
     }
     levels = core_schema.literal_schema(list(AI_LEVELS))
-    return SchemaValidator(core_schema.typed_dict_schema(
-        {f.name: core_schema.typed_dict_field(levels if f.name.endswith("_level") else by_type[str(f.type)],
-                                              required=False) for f in fields(Settings)},
-        extra_behavior="ignore"))
+    return SchemaValidator(
+        core_schema.typed_dict_schema(
+            {
+                f.name: core_schema.typed_dict_field(
+                    levels if f.name.endswith("_level") else by_type[str(f.type)], required=False
+                )
+                for f in fields(Settings)
+            },
+            extra_behavior="ignore",
+        )
+    )
 
 
 def load_settings() -> Settings:

@@ -61,7 +61,10 @@ class SessionInfo(BaseModel):
     # played for its person (who did not answer): such a person's game is counted apart too.
     table: bool = False
     stood_in: Annotated[list[Annotated[list[Hand], Field(max_length=64)]], Field(min_length=3, max_length=3)] = [
-        [], [], []]
+        [],
+        [],
+        [],
+    ]
 
     @model_validator(mode="after")
     def _people_and_ai_seats(self) -> SessionInfo:

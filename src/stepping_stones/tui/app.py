@@ -33,8 +33,15 @@ if TYPE_CHECKING:  # imported when first needed: the setup screen is drawn befor
     from .table import TableScreen
 
 
-_ASCII_KEYS = (("←→", "Left/Right"), ("↑↓", "Up/Down"), ("⏎", "Enter"), ("←", "Left"), ("→", "Right"),
-               ("↑", "Up"), ("↓", "Down"))
+_ASCII_KEYS = (
+    ("←→", "Left/Right"),
+    ("↑↓", "Up/Down"),
+    ("⏎", "Enter"),
+    ("←", "Left"),
+    ("→", "Right"),
+    ("↑", "Up"),
+    ("↓", "Down"),
+)
 
 # Textual's breakpoints: each screen gets one class for its width and one for its height, and
 # app.tcss lays the table out by them (docs/tui.md, "The table at every size").
@@ -124,8 +131,12 @@ class SteppingStonesApp(App[None]):
         from ..ai.solver import compile_needed, load_in_background
 
         if compile_needed():
-            self.call_from_thread(self.notify, "Preparing the exact solver (the first start after an install): the "
-                                  "computer players think a little slower until it is ready.", timeout=15)
+            self.call_from_thread(
+                self.notify,
+                "Preparing the exact solver (the first start after an install): the "
+                "computer players think a little slower until it is ready.",
+                timeout=15,
+            )
         load_in_background()
 
     def on_mount(self) -> None:
@@ -176,8 +187,9 @@ class SteppingStonesApp(App[None]):
             if session is not None:
                 from .dialogs import ResumeScreen
 
-                self.push_screen(ResumeScreen(describe_progress(session.game)),
-                                 lambda answer: self._resume_answer(answer, session))
+                self.push_screen(
+                    ResumeScreen(describe_progress(session.game)), lambda answer: self._resume_answer(answer, session)
+                )
             elif saved.open_elsewhere:
                 self._offer_open_elsewhere(saved.open_elsewhere[0])
             elif self.resume and not saved.problem:
@@ -220,8 +232,13 @@ class SteppingStonesApp(App[None]):
             if yes:
                 self.push_screen(OnlineScreen(seat.server, seat.code, seat.name, join=True))
 
-        self.push_screen(ConfirmScreen(f"You still sit at table {escape(seat.code)} on {escape(seat.server)} "
-                                       f"as {escape(seat.name)}.\nTake your seat back?{more}"), answer)
+        self.push_screen(
+            ConfirmScreen(
+                f"You still sit at table {escape(seat.code)} on {escape(seat.server)} "
+                f"as {escape(seat.name)}.\nTake your seat back?{more}"
+            ),
+            answer,
+        )
 
     def _offer_open_elsewhere(self, path: Path) -> None:
         """Another copy of the app has this game open: offer to look at it, never to write it."""
@@ -327,8 +344,12 @@ class SteppingStonesApp(App[None]):
                 table.session.release()
                 self.show_setup()
 
-        self.push_screen(ConfirmScreen("A game is in progress. Leave it and set up a new one?\n"
-                                       "(It is kept in the games folder, not deleted.)"), answer)
+        self.push_screen(
+            ConfirmScreen(
+                "A game is in progress. Leave it and set up a new one?\n(It is kept in the games folder, not deleted.)"
+            ),
+            answer,
+        )
 
     def action_help(self, rules: Rules | None = None) -> None:
         from .dialogs import HelpScreen
@@ -413,8 +434,7 @@ class SteppingStonesApp(App[None]):
         last = self.last_online
         if self.online is not None:  # one server only (stepping-stones join --server URL, serve --server URL)
             server, name = self.online
-            self.push_screen(OnlineScreen(server, name=last[1] if last is not None else name, fixed=True,
-                                          rules=rules))
+            self.push_screen(OnlineScreen(server, name=last[1] if last is not None else name, fixed=True, rules=rules))
             return
         if last is not None:  # the server and the name of the last table, kept
             self.push_screen(OnlineScreen(last[0], name=last[1], rules=rules))
@@ -430,28 +450,42 @@ class SteppingStonesApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Set up a new game (asks first if one is going on)", self.action_new_game)
         yield SystemCommand("Rules", "How Stepping Stones is played, for the contracts in play", self.action_help)
-        yield SystemCommand("Game history", "The games in the library, newest first; open one to review it",
-                            self.action_history)
-        yield SystemCommand("Play online", "Open a table on a table server, or join one with an invite code",
-                            self.action_online)
-        yield SystemCommand("Statistics", "Your games, wins and points, and how you do in each contract",
-                            self.action_stats)
+        yield SystemCommand(
+            "Game history", "The games in the library, newest first; open one to review it", self.action_history
+        )
+        yield SystemCommand(
+            "Play online", "Open a table on a table server, or join one with an invite code", self.action_online
+        )
+        yield SystemCommand(
+            "Statistics", "Your games, wins and points, and how you do in each contract", self.action_stats
+        )
         if self.table is not None:
-            yield SystemCommand("Hint", "Suggest your bid or card, with the reason (the game counts as assisted)",
-                                self.table.action_hint)
-            yield SystemCommand("Claim the rest", "On your turn to play: say how many of the tricks left your side "
-                                "takes; if it holds whatever the others play, the hand ends (key c)",
-                                self.table.action_claim)
+            yield SystemCommand(
+                "Hint",
+                "Suggest your bid or card, with the reason (the game counts as assisted)",
+                self.table.action_hint,
+            )
+            yield SystemCommand(
+                "Claim the rest",
+                "On your turn to play: say how many of the tricks left your side "
+                "takes; if it holds whatever the others play, the hand ends (key c)",
+                self.table.action_claim,
+            )
             yield SystemCommand("Last trick", "Look at the last finished trick again", self.action_last_trick)
-            yield SystemCommand("Review this game", "Step through the game so far, trick by trick",
-                                self.action_review)
-        yield SystemCommand("AI pace", f"Change how fast the computer plays (now {self.settings.pace})",
-                            self.action_cycle_pace)
+            yield SystemCommand("Review this game", "Step through the game so far, trick by trick", self.action_review)
+        yield SystemCommand(
+            "AI pace", f"Change how fast the computer plays (now {self.settings.pace})", self.action_cycle_pace
+        )
         yield SystemCommand("ASCII symbols", "Switch between suit symbols and plain ASCII", self.action_toggle_ascii)
-        yield SystemCommand("Colours", f"Colour, monochrome or automatic (now {self.settings.colour})",
-                            self.action_cycle_colour)
-        yield SystemCommand("Bell on your turn", "At a table on a server, ring the terminal's bell when it is your "
-                            f"turn (now {'on' if self.settings.bell else 'off'})", self.action_toggle_bell)
+        yield SystemCommand(
+            "Colours", f"Colour, monochrome or automatic (now {self.settings.colour})", self.action_cycle_colour
+        )
+        yield SystemCommand(
+            "Bell on your turn",
+            "At a table on a server, ring the terminal's bell when it is your "
+            f"turn (now {'on' if self.settings.bell else 'off'})",
+            self.action_toggle_bell,
+        )
         yield from super().get_system_commands(screen)
 
     def action_toggle_bell(self) -> None:
@@ -474,7 +508,6 @@ class SteppingStonesApp(App[None]):
 
     def on_screen_resume(self) -> None:
         self._check_size()
-
 
     # --- quitting -------------------------------------------------------------------
 
@@ -526,8 +559,10 @@ class SteppingStonesApp(App[None]):
             if yes:
                 then()
 
-        self.push_screen(ConfirmScreen(f"The finished game is not saved: {problem}.\n"
-                                       "If you go on, it is lost. Go on anyway?"), answer)
+        self.push_screen(
+            ConfirmScreen(f"The finished game is not saved: {problem}.\nIf you go on, it is lost. Go on anyway?"),
+            answer,
+        )
 
     async def action_quit(self) -> None:
         """Quit.  A game in progress is saved: say so, and how to come back.  If it (or a finished
@@ -537,8 +572,10 @@ class SteppingStonesApp(App[None]):
         problem = self.unsaved_problem()
         if not problem:
             if playing:
-                self.farewell = ("Your game is saved. Run stepping-stones (or stepping-stones --resume) "
-                                 "to carry on where you stopped.")
+                self.farewell = (
+                    "Your game is saved. Run stepping-stones (or stepping-stones --resume) "
+                    "to carry on where you stopped."
+                )
             self.stop_analyses()
             self.exit()
             return
@@ -553,12 +590,17 @@ class SteppingStonesApp(App[None]):
                 self.stop_analyses()
                 self.exit(return_code=1)
 
-        self.push_screen(ConfirmScreen(f"{what} is not saved: {problem}.\n"
-                                       "If you quit now it is lost. Quit anyway?"), answer)
+        self.push_screen(
+            ConfirmScreen(f"{what} is not saved: {problem}.\nIf you quit now it is lost. Quit anyway?"), answer
+        )
 
 
-def run(resume: bool = False, setup: Setup | None = None, join: tuple[str, str, str] | None = None,
-        online: tuple[str, str | None] | None = None) -> int:
+def run(
+    resume: bool = False,
+    setup: Setup | None = None,
+    join: tuple[str, str, str] | None = None,
+    online: tuple[str, str | None] | None = None,
+) -> int:
     """Run the app (its setup screen filled in from ``setup``; with ``join``, taking that seat at a
     table on a server at once; with ``online``, (server, name), on Play online at that server alone);
     the exit status: 0, or non-zero after an error (a crash, a lost game)."""

@@ -25,15 +25,18 @@ class ClaimScreen(Dialog[int]):
 
     def body(self) -> ComposeResult:
         prompt = claim_prompt(self.contract, self.trick_number)
-        yield Static(Text.assemble(
-            ("Claim the rest\n\n", "bold"),
-            f"How many of the tricks left do {self.side} take? Type {prompt}, then Enter "
-            "(Escape: no claim).\n"
-            f"In a {'Win' if self.contract.is_win else 'Lose'} contract that means at "
-            f"{'least' if self.contract.is_win else 'most'} that many. The computer checks it on every "
-            "card: if it holds whatever the others play, the hand ends at once; if not, it is refused "
-            "and you play on (one refused claim a trick).",
-        ), id="claim-text")
+        yield Static(
+            Text.assemble(
+                ("Claim the rest\n\n", "bold"),
+                f"How many of the tricks left do {self.side} take? Type {prompt}, then Enter "
+                "(Escape: no claim).\n"
+                f"In a {'Win' if self.contract.is_win else 'Lose'} contract that means at "
+                f"{'least' if self.contract.is_win else 'most'} that many. The computer checks it on every "
+                "card: if it holds whatever the others play, the hand ends at once; if not, it is refused "
+                "and you play on (one refused claim a trick).",
+            ),
+            id="claim-text",
+        )
         yield Input(placeholder="all, none or a number", max_length=8, compact=True, id="claim-input")
         yield Static("", id="claim-error")
 

@@ -74,8 +74,11 @@ class HandSummaryScreen(Dialog[None]):
 
     def action_deal(self) -> None:
         """All three hands as they were dealt: every card has been played, so all are known."""
-        self.app.push_screen(DealScreen(self.view.history[self.number - 1], self.view.players,
-                                        self.view.seat, Look(host(self).settings.ascii)))
+        self.app.push_screen(
+            DealScreen(
+                self.view.history[self.number - 1], self.view.players, self.view.seat, Look(host(self).settings.ascii)
+            )
+        )
 
     def __init__(self, view: PlayerView, number: int, next_line: str | None = None) -> None:
         """``next_line``: what Enter leads to, where it is not the deal of the next hand (at a
@@ -152,8 +155,9 @@ class HandSummaryScreen(Dialog[None]):
             self._analyse(answers, past, stop, analyses)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def _analyse(self, answers: hindsight.Hindsight, past: PastHand, stop: hindsight.Stop,
-                 analyses: set[Callable[[], None]]) -> None:
+    def _analyse(
+        self, answers: hindsight.Hindsight, past: PastHand, stop: hindsight.Stop, analyses: set[Callable[[], None]]
+    ) -> None:
         """The solver works in a thread (a hand can take a few seconds); the summary is usable
         meanwhile, and the answer is kept for the review even if the summary has gone."""
         try:
@@ -211,8 +215,11 @@ class DealScreen(Dialog[None]):
                 t.append(" ")
             t.append("\n")
         if past.declarer is not None and past.declaration is not None:
-            t.append(f"\n{'You' if past.declarer == self.you else names[past.declarer]} declared "
-                     f"{past.declaration.describe()}.", style="italic")
+            t.append(
+                f"\n{'You' if past.declarer == self.you else names[past.declarer]} declared "
+                f"{past.declaration.describe()}.",
+                style="italic",
+            )
         return t
 
 
@@ -286,8 +293,10 @@ class LastTrickScreen(Dialog[None]):
                 t.append(f"  {look.win_mark} won the trick", style="bold")
             t.append("\n")
         teller = Teller(name, view.seat)
-        t.append(f"\n{teller.subject(trick.leader, 'led')}; {teller.object(trick.winner)} "
-                 f"{'lead' if trick.winner == view.seat else 'leads'} next.")
+        t.append(
+            f"\n{teller.subject(trick.leader, 'led')}; {teller.object(trick.winner)} "
+            f"{'lead' if trick.winner == view.seat else 'leads'} next."
+        )
         return t
 
 
@@ -325,11 +334,15 @@ class ResumeScreen(Dialog[str]):
         self.description = description
 
     def body(self) -> ComposeResult:
-        yield Static(Text.assemble(("An unfinished game was saved.\n\n", "bold"),
-                                   f"It stopped at {self.description}.\n\n",
-                                   "Enter or r: resume it where it stopped.\n",
-                                   "n: start a new game instead (the unfinished one is kept "
-                                   "in the games folder)."), id="resume-text")
+        yield Static(
+            Text.assemble(
+                ("An unfinished game was saved.\n\n", "bold"),
+                f"It stopped at {self.description}.\n\n",
+                "Enter or r: resume it where it stopped.\n",
+                "n: start a new game instead (the unfinished one is kept in the games folder).",
+            ),
+            id="resume-text",
+        )
 
     def action_answer(self, what: str) -> None:
         self.dismiss(what)
@@ -348,12 +361,16 @@ class OpenElsewhereScreen(Dialog[str]):
         self.where = where
 
     def body(self) -> ComposeResult:
-        yield Static(Text.assemble(("The unfinished game is open in another window.\n\n", "bold"),
-                                   f"Another copy of Stepping Stones is playing it ({self.where}), so this "
-                                   "one leaves it alone: it never writes a game open elsewhere.\n\n",
-                                   "r: look at it here (read only, as you have seen it).\n",
-                                   "n or Enter: set up a new game here; it is saved in a slot of its own."),
-                     id="open-elsewhere-text")
+        yield Static(
+            Text.assemble(
+                ("The unfinished game is open in another window.\n\n", "bold"),
+                f"Another copy of Stepping Stones is playing it ({self.where}), so this "
+                "one leaves it alone: it never writes a game open elsewhere.\n\n",
+                "r: look at it here (read only, as you have seen it).\n",
+                "n or Enter: set up a new game here; it is saved in a slot of its own.",
+            ),
+            id="open-elsewhere-text",
+        )
 
     def action_answer(self, what: str) -> None:
         self.dismiss(what)
@@ -370,8 +387,10 @@ class NoticeScreen(Dialog[None]):
         self.message = message
 
     def body(self) -> ComposeResult:
-        yield Static(Text.assemble((self.title_text + "\n\n", "bold"), self.message,
-                                   ("\n\nPress Enter to go on.", "italic")), id="notice")
+        yield Static(
+            Text.assemble((self.title_text + "\n\n", "bold"), self.message, ("\n\nPress Enter to go on.", "italic")),
+            id="notice",
+        )
 
 
 # --- help ------------------------------------------------------------------------
@@ -379,10 +398,10 @@ class NoticeScreen(Dialog[None]):
 _FOLLOW = {
     FollowRule.STANDARD: "Follow the led suit if you can; otherwise play anything. You never have to beat.",
     FollowRule.MAY_TRUMP: "Follow the led suit, except that you may always play a trump instead "
-                          "(when trump is led, follow trump if you can).",
+    "(when trump is led, follow trump if you can).",
     FollowRule.MUST_BEAT: "If you can beat the best card of the led suit so far, you must; "
-                          "if you only have lower cards of that suit, play one of them; "
-                          "void in the suit, play anything.",
+    "if you only have lower cards of that suit, play one of them; "
+    "void in the suit, play anything.",
 }
 
 
@@ -397,7 +416,8 @@ def help_text(rules: Rules, look: Look) -> Group:
     t.append(
         "Three players, 36 cards (four suits of 1 to 9), 12 cards each and 12 tricks every hand. "
         "Each of you must declare every contract below once; when all three have played a contract, "
-        "it is scored. The best total at the end wins.\n\n")
+        "it is scored. The best total at the end wins.\n\n"
+    )
     t.append("Suits: ")
     for s in range(4):  # two to a line: one line of four is cut, leaving a symbol or "(B)" alone
         t.append_text(look.suit_name(s))
@@ -428,25 +448,29 @@ def help_text(rules: Rules, look: Look) -> Group:
         "If everybody passes, the forehand (or, if they have nothing left, the next player who has) "
         "is 'in the puddle' and has to declare. Someone with "
         "nothing left to declare (and no redo token to spend) passes automatically. After each "
-        "hand the forehand card moves on clockwise, skipping players who have declared everything.\n")
+        "hand the forehand card moves on clockwise, skipping players who have declared everything.\n"
+    )
     if rules.redo_tokens:
         t.append(
             "Redo token: once per game, at your bid, you may play again a contract you already "
             "recorded. The sheet keeps the better of the two results (and rescores it). A redo is "
-            "never forced, and it is not allowed from the puddle.\n")
+            "never forced, and it is not allowed from the puddle.\n"
+        )
     t.append("\n")
     h("Playing")
     t.append(
         "The declarer leads the first trick; whoever wins a trick leads the next. With 9 high, 9 is "
         "the best card of a suit; with 1 high the order turns round and 1 is best. A trick goes to "
-        "the best trump in it, otherwise to the best card of the suit that was led.\n\n")
+        "the best trump in it, otherwise to the best card of the suit that was led.\n\n"
+    )
     h("Scoring")
     t.append(
         "Only the declarer's tricks are written down (in their box for that contract). Once all "
         "three have a number for a contract, they are ranked: best +3, next +1, last -1. Ties "
         "share: two tied best get 2 each, two tied last 0 each, all three tied 1 each. Equal "
         "totals at the end go to the player who came first (alone or shared) in more contracts; "
-        "if that is equal too, they share the win.\n\n")
+        "if that is equal too, they share the win.\n\n"
+    )
     h("Keys at the table")
     t.append(
         "Left/Right or the keys 1-9, 0, -, = choose a card (the small label under each card); "
@@ -464,9 +488,12 @@ def help_text(rules: Rules, look: Look) -> Group:
         "out of, h every trick of this hand with why it was won (in a large window both stay "
         "beside the table). Space or Enter skips the pause after a trick. f makes the computer "
         "players faster (after instant it starts again at slow). n starts a new game. Ctrl+P "
-        "opens the command palette. Ctrl+Q quits; the game is saved after every move.\n")
-    t.append("\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
-             "signed number after a result is its points once the contract is scored.\n")
+        "opens the command palette. Ctrl+Q quits; the game is saved after every move.\n"
+    )
+    t.append(
+        "\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
+        "signed number after a result is its points once the contract is scored.\n"
+    )
     return Group(*parts)
 
 
@@ -478,8 +505,9 @@ class HelpScreen(Dialog[None]):
         self.rules = rules
 
     def body(self) -> ComposeResult:
-        yield VerticalScroll(Static(help_text(self.rules, Look(host(self).settings.ascii)), id="help-text"),
-                             id="help-scroll")
+        yield VerticalScroll(
+            Static(help_text(self.rules, Look(host(self).settings.ascii)), id="help-text"), id="help-scroll"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -83,7 +83,6 @@ class Scene:
         return None if hint is None else f"Hint: {hint.brief}{POINTER}"
 
 
-
 # --- small cards ---------------------------------------------------------------------
 
 
@@ -150,7 +149,7 @@ class Canvas:
         col = max(0, col)
         text = text[: self.width - col]
         line = self.lines[row]
-        self.lines[row] = Text.assemble(line[:col], text, line[col + len(text):])
+        self.lines[row] = Text.assemble(line[:col], text, line[col + len(text) :])
 
     def block(self, row: int, col: int, lines: list[Text]) -> None:
         for i, line in enumerate(lines):
@@ -168,7 +167,6 @@ class Canvas:
             line.rstrip()
             lines.append(line)
         return Text("\n").join(lines)
-
 
 
 # --- the table's parts ---------------------------------------------------------------
@@ -294,13 +292,14 @@ def _bidding_scene(canvas: Canvas, state: Scene, hand: PastHand | None) -> None:
     person at the bottom."""
     view, width, height = state.view, canvas.width, canvas.height
     if hand is not None:
-        said = [state.teller.bid(s, b, puddle=i >= NUM_SEATS)
-                for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))]
+        said = [
+            state.teller.bid(s, b, puddle=i >= NUM_SEATS)
+            for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))
+        ]
         bidder = view.bidder
         if bidder is not None and bidder != HUMAN:
-            said.append(state.teller.puddle(bidder) if view.in_puddle
-                        else f"{state.names[bidder]} is thinking...")
-        for i, sentence in enumerate(said[-(height - 5):]):
+            said.append(state.teller.puddle(bidder) if view.in_puddle else f"{state.names[bidder]} is thinking...")
+        for i, sentence in enumerate(said[-(height - 5) :]):
             canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
     canvas.centred(height - 2, _seat_lines(state, HUMAN))
 
@@ -357,11 +356,13 @@ def _trick_line(state: Scene, hand: PastHand, trick: Trick | None, width: int) -
         assert hand.declarer is not None
         return Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold")
     if trick.finished and hand.declaration is not None:
-        reason = state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                           hand.declaration.trump)
+        reason = state.teller.trick_reason(
+            trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
+        )
         head = f"Trick {trick.number}: "
-        words = fit_words(f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head),
-                         state.look.ellipsis)
+        words = fit_words(
+            f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head), state.look.ellipsis
+        )
         return Text.assemble((head, "bold"), words)
     return Text(f"Trick {trick.number}", style="bold")
 
@@ -396,8 +397,9 @@ def hand_text(state: Scene, width: int, height: int) -> tuple[Text, int]:
     playing = state.playing
     legal = state.view.legal_cards if playing else 0
     look = state.look
-    rows, inner = next(((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width),
-                       HAND_SIZES[-1])
+    rows, inner = next(
+        ((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width), HAND_SIZES[-1]
+    )
     tl, tr, bl, br, h, v = box(look)
     join_top, join_bottom = ("+", "+") if look.ascii else ("┬", "┴")
     if not cards:
@@ -438,8 +440,7 @@ def bid_log_text(state: Scene) -> Text:
         for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
             log.append(state.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
     if state.view.in_puddle:
-        log.append("You are in the puddle: you must declare one of your open contracts.",
-                   style="bold reverse")
+        log.append("You are in the puddle: you must declare one of your open contracts.", style="bold reverse")
     else:
         log.append("Your bid: declare a contract, or pass.", style="bold")
     return log
@@ -571,8 +572,12 @@ def history_text(state: Scene, width: int, height: int | None, console: Console)
             line.append_text(look.card(cards[seat]))
             if seat == trick.winner:
                 line.append(look.win_mark, style="bold")
-        reason = Text(state.teller.trick_reason(trick, hand.declaration.contract, hand.declaration.ranking,
-                                                hand.declaration.trump), style="italic")
+        reason = Text(
+            state.teller.trick_reason(
+                trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
+            ),
+            style="italic",
+        )
         block = []
         for i, part in enumerate([*line.wrap(console, width - 3), *reason.wrap(console, width - 3)]):
             lead = Text(f"{trick.number:>2} " if i == 0 else "   ", style="bold")
@@ -588,7 +593,8 @@ def history_text(state: Scene, width: int, height: int | None, console: Console)
             shown.insert(0, block)
         if len(shown) < len(blocks):
             first = len(blocks) - len(shown) + 1
-            title.append(f" ({first}-{len(blocks)}; h: all)" if first < len(blocks) else f" ({first}; h: all)",
-                         style="dim")
+            title.append(
+                f" ({first}-{len(blocks)}; h: all)" if first < len(blocks) else f" ({first}; h: all)", style="dim"
+            )
     lines = [title, *(line for block in shown for line in block)]
     return Text("\n").join(lines)

@@ -23,8 +23,7 @@ _KEEP = 64  # hands kept: more than a game's worth, for a review after a game
 LIMIT = 2_000_000
 """Solver positions one hand may take here (most take tens of thousands; a few, such as some
 May Trump hands, take millions: a minute of work the app does not spend in the background)."""
-TOO_LONG = ("This hand takes too long to solve here; stepping-stones analyse on the game's record "
-            "works it out in full.")
+TOO_LONG = "This hand takes too long to solve here; stepping-stones analyse on the game's record works it out in full."
 
 Outcome: TypeAlias = "HandAnalysis | str | None"
 """The analysis; or why there is none (a sentence); or None for a hand not played out."""
@@ -72,8 +71,9 @@ class Hindsight:
         with self._lock:
             return self._known.get(_key(past, seen))
 
-    def analyse(self, past: PastHand, limit: int | None = None, stop: Stop | None = None,
-                seen: Seen | None = None) -> Outcome:
+    def analyse(
+        self, past: PastHand, limit: int | None = None, stop: Stop | None = None, seen: Seen | None = None
+    ) -> Outcome:
         """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``,
         by default this one's ``limit``), its mistakes judged as ``seen`` says (``ai.analysis.judge``:
         which cards were best on what their players could see); slow the first time.  None, and
@@ -87,8 +87,12 @@ class Hindsight:
                 return self._known[key]
         found: Outcome
         try:
-            found = analyse_past(past, limit=self.limit if limit is None else limit,
-                                 watch=None if stop is None else stop.watch, seen=seen)
+            found = analyse_past(
+                past,
+                limit=self.limit if limit is None else limit,
+                watch=None if stop is None else stop.watch,
+                seen=seen,
+            )
         except SearchLimit:
             if stop is not None and stop.stopped:
                 return None

@@ -41,8 +41,7 @@ def short_name(cid: str) -> str:
 
 
 WAITING = "Waiting for the game library…"
-BUSY = ("Waiting for the game library: another copy of Stepping Stones is writing to it. "
-        "Escape goes back.")
+BUSY = "Waiting for the game library: another copy of Stepping Stones is writing to it. Escape goes back."
 _T = TypeVar("_T")
 
 
@@ -148,12 +147,17 @@ class HistoryScreen(Screen[None]):
         if self.problem:
             title.append(f"\n{self.problem}")
         elif not self.entries:
-            title.append("\nNo game in the library yet: finished games come here by themselves, "
-                         "and `stepping-stones library import PATH` brings in others.")
+            title.append(
+                "\nNo game in the library yet: finished games come here by themselves, "
+                "and `stepping-stones library import PATH` brings in others."
+            )
         else:
             done = sum(e.complete for e in self.entries)
-            title.append(f"  {plural(len(self.entries), 'game')} ({done} finished), newest first. "
-                         "Enter: review the game   Escape: back", style="italic")
+            title.append(
+                f"  {plural(len(self.entries), 'game')} ({done} finished), newest first. "
+                "Enter: review the game   Escape: back",
+                style="italic",
+            )
         self.query_one("#history-title", Static).update(title)
         for notice in self.notices:
             self.notify(notice)
@@ -210,8 +214,10 @@ def summary_text(stats: PlayerStats) -> Text:
         text.append(".")
         return text
     mean = stats.mean_points if stats.mean_points is not None else 0.0
-    text.append(f"\n{plural(stats.games, 'finished game')}, {stats.wins} won ({stats.shared_wins} shared), "
-                f"mean points {mean:+.2f}. ")
+    text.append(
+        f"\n{plural(stats.games, 'finished game')}, {stats.wins} won ({stats.shared_wins} shared), "
+        f"mean points {mean:+.2f}. "
+    )
     if stats.include_assisted:
         text.append(f"Games with a hint or an undo included ({stats.assisted_games}).", style="italic")
     else:
@@ -338,8 +344,12 @@ class StatsScreen(Screen[None]):
         mine = [stats.per_contract[c].mean_count or 0.0 for c in cids]
         others = [stats.per_contract[c].others_mean_count or 0.0 for c in cids]
         # plotext takes ``labels`` (its type stubs say ``label``, which it does not accept)
-        plt.multiple_bar([short_name(c) for c in cids], [mine, others], labels=["you", "others"],  # type: ignore[call-arg]
-                         marker="#" if ascii_only else None)
+        plt.multiple_bar(
+            [short_name(c) for c in cids],
+            [mine, others],
+            labels=["you", "others"],  # type: ignore[call-arg]
+            marker="#" if ascii_only else None,
+        )
         if ascii_only:
             plt.frame(False)
         plt.title("Mean result per contract")

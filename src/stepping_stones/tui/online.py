@@ -141,8 +141,15 @@ class OnlineScreen(Screen[None]):
         Binding("escape", "back", "Back", id="back"),
     ]
 
-    def __init__(self, server: str = DEFAULT_SERVER, code: str = "", name: str | None = None, join: bool = False,
-                 fixed: bool = False, rules: Rules | None = None) -> None:
+    def __init__(
+        self,
+        server: str = DEFAULT_SERVER,
+        code: str = "",
+        name: str | None = None,
+        join: bool = False,
+        fixed: bool = False,
+        rules: Rules | None = None,
+    ) -> None:
         """``name`` None: the setup screen's; ``fixed``: ``server`` is the only server this screen
         plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed;
         ``rules``: a table opened here has them (the setup screen's as shown; else the last game's)."""
@@ -159,21 +166,29 @@ class OnlineScreen(Screen[None]):
         name = self.person if self.person is not None else host(self).last_setup.player
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="online"):
-            yield Static(Text.assemble(("Play online", "bold"), " - a table on a table server (stepping-stones host)"),
-                         id="online-title")
-            yield Horizontal(Static("Server", classes="label"),
-                             Input(self.server, compact=True, id="server", max_length=200, disabled=self.fixed),
-                             classes="row")
-            yield Horizontal(Static("Your name", classes="label"),
-                             Input(name, placeholder="the name the others see", compact=True, id="online-name",
-                                   max_length=40), classes="row")
+            yield Static(
+                Text.assemble(("Play online", "bold"), " - a table on a table server (stepping-stones host)"),
+                id="online-title",
+            )
+            yield Horizontal(
+                Static("Server", classes="label"),
+                Input(self.server, compact=True, id="server", max_length=200, disabled=self.fixed),
+                classes="row",
+            )
+            yield Horizontal(
+                Static("Your name", classes="label"),
+                Input(name, placeholder="the name the others see", compact=True, id="online-name", max_length=40),
+                classes="row",
+            )
             yield Static("Open a table (Ctrl+O), with the rules of the setup screen", classes="heading")
             yield Choice("Seats", SEATS, "people", id="seats")
             yield Choice("Computers", [(level, level) for level in AI_LEVELS], DEFAULT_AI_LEVEL, id="level")
             yield Static("Or join a table (Enter or Ctrl+J)", classes="heading")
-            yield Horizontal(Static("Invite code", classes="label"),
-                             Input(self.code, placeholder="XXXXX-XXXXX", compact=True, id="code", max_length=20),
-                             classes="row")
+            yield Horizontal(
+                Static("Invite code", classes="label"),
+                Input(self.code, placeholder="XXXXX-XXXXX", compact=True, id="code", max_length=20),
+                classes="row",
+            )
             yield Static(id="online-status")
         yield KeyBar(id="online-keys")
 
@@ -181,10 +196,11 @@ class OnlineScreen(Screen[None]):
         if self._offer_kept():
             pass
         elif self.fixed:
-            self._say("Type your name and the invite code you were sent, then Enter; or open a table "
-                      "on this server with Ctrl+O.")
-            self.query_one("#code" if self.query_one("#online-name", Input).value else "#online-name",
-                           Input).focus()
+            self._say(
+                "Type your name and the invite code you were sent, then Enter; or open a table "
+                "on this server with Ctrl+O."
+            )
+            self.query_one("#code" if self.query_one("#online-name", Input).value else "#online-name", Input).focus()
         if self.join_now:
             self.action_join()
 
@@ -205,8 +221,10 @@ class OnlineScreen(Screen[None]):
         self.query_one("#code", Input).value = first.code
         self.query_one("#code", Input).focus()
         others = "; ".join(f"{k.code} on {k.server}" for k in kept[1:4])
-        self._say(f"You still sit at table {first.code} on {first.server} as {first.name}: Enter takes your seat "
-                  f"back." + (f" Also kept: {others}." if others else ""))
+        self._say(
+            f"You still sit at table {first.code} on {first.server} as {first.name}: Enter takes your seat "
+            f"back." + (f" Also kept: {others}." if others else "")
+        )
         return True
 
     def _say(self, line: str, error: bool = False) -> None:
@@ -234,8 +252,11 @@ class OnlineScreen(Screen[None]):
         if form is None or self.busy:
             return
         level = self.query_one("#level", Choice).value
-        seats = {"people": ["open", "open", "open"], "one": ["open", "open", level],
-                 "computers": ["open", level, level]}[self.query_one("#seats", Choice).value]
+        seats = {
+            "people": ["open", "open", "open"],
+            "one": ["open", "open", level],
+            "computers": ["open", level, level],
+        }[self.query_one("#seats", Choice).value]
         self.busy = True
         self._say("Opening a table...")
         self._open(*form, seats, level)
@@ -248,8 +269,9 @@ class OnlineScreen(Screen[None]):
 
         try:
             rules = self.rules if self.rules is not None else host(self).last_setup.rules
-            request = NewTable.model_validate({"rules": RecordRules.of(rules).model_dump(),
-                                               "seats": seats, "level": level})
+            request = NewTable.model_validate(
+                {"rules": RecordRules.of(rules).model_dump(), "seats": seats, "level": level}
+            )
             opened = await open_table(server, request)
         except Refused as exc:
             self.busy = False
@@ -279,8 +301,7 @@ class OnlineScreen(Screen[None]):
 
         seat: list[RemoteSeat] = []
         try:
-            client = SeatClient.at_table(server, code, name,
-                                         notice=lambda line: seat[0].notice(line) if seat else None)
+            client = SeatClient.at_table(server, code, name, notice=lambda line: seat[0].notice(line) if seat else None)
         except Refused as exc:
             self.busy = False
             self._say(str(exc), error=True)
@@ -321,10 +342,15 @@ class LobbyScreen(Screen[None]):
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="lobby"):
             yield Static(Text.assemble(("Invite code: ", "bold"), (welcome.code, "bold reverse")), id="lobby-code")
-            yield Static(Text(f"Send it to the people you play with: they join with it from the app's Play online, "
-                              f"or with  stepping-stones join {welcome.code} --server {self.server}, or in a web "
-                              f"browser at {server_url(self.server)}/t/{welcome.code}", style="italic"),
-                         id="lobby-how")
+            yield Static(
+                Text(
+                    f"Send it to the people you play with: they join with it from the app's Play online, "
+                    f"or with  stepping-stones join {welcome.code} --server {self.server}, or in a web "
+                    f"browser at {server_url(self.server)}/t/{welcome.code}",
+                    style="italic",
+                ),
+                id="lobby-how",
+            )
             yield Static(id="lobby-seats")
             yield Static(id="lobby-notes")
         yield Footer()
@@ -351,8 +377,11 @@ class LobbyScreen(Screen[None]):
             self.app.switch_screen(RemoteTableScreen(self.seat, host(self).settings))
             return
         self.query_one("#lobby-seats", Static).update(seat_lines(self.seat.message, self.seat.welcome.seat))
-        notes = Text("The table starts when every open seat is taken" +
-                     (", or when you start it (s)." if self.seat.welcome.opener else "."), style="italic")
+        notes = Text(
+            "The table starts when every open seat is taken"
+            + (", or when you start it (s)." if self.seat.welcome.opener else "."),
+            style="italic",
+        )
         for line in self.seat.notes[-3:]:
             notes.append(f"\n{line}")
         self.query_one("#lobby-notes", Static).update(notes)
@@ -422,14 +451,26 @@ class RemoteTableScreen(TableBase):
 
             self._summary_up = True
             waits = self.flow.message is not None and bool(self.flow.message.legal)
-            line = ("Press Enter: the next hand is dealt, and the table waits for you." if waits
-                    else "Press Enter to see the next hand: it is dealt already.")
+            line = (
+                "Press Enter: the next hand is dealt, and the table waits for you."
+                if waits
+                else "Press Enter to see the next hand: it is dealt already."
+            )
             self.app.push_screen(HandSummaryScreen(step.view, step.number, line), self._summary_closed)
         elif isinstance(step, GameOver):
             self._handed = True
-            self.app.switch_screen(RemoteGameOverScreen(self.seat, step.view, step.path, None, self.flow.problem,
-                                                        assisted=self.flow.state.assisted, retry=self.flow.file,
-                                                        notes=tuple(self.flow.stand_in_lines())))
+            self.app.switch_screen(
+                RemoteGameOverScreen(
+                    self.seat,
+                    step.view,
+                    step.path,
+                    None,
+                    self.flow.problem,
+                    assisted=self.flow.state.assisted,
+                    retry=self.flow.file,
+                    notes=tuple(self.flow.stand_in_lines()),
+                )
+            )
 
     def _summary_closed(self, _result: object) -> None:
         self._summary_up = False
@@ -452,8 +493,13 @@ class RemoteTableScreen(TableBase):
             if yes:
                 host(self).show_setup()
 
-        self.app.push_screen(ConfirmScreen("Leave the table and set up a new game?\n(The server keeps your seat "
-                                           "for a while; then a computer plays it.)"), answer)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Leave the table and set up a new game?\n(The server keeps your seat "
+                "for a while; then a computer plays it.)"
+            ),
+            answer,
+        )
 
 
 class RemoteGameOverScreen(GameOverScreen):
@@ -500,8 +546,12 @@ class RemoteGameOverScreen(GameOverScreen):
             if yes:
                 self._sit(invite.code)
 
-        self.app.push_screen(ConfirmScreen(f"{escape(invite.by)} asks everyone to play again, at a new table "
-                                           "with the same setup.\nSit at it?"), answer)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"{escape(invite.by)} asks everyone to play again, at a new table with the same setup.\nSit at it?"
+            ),
+            answer,
+        )
 
     def _sit(self, code: str) -> None:
         self.app.switch_screen(OnlineScreen(self.seat.server, code, self.seat.welcome.name, join=True))

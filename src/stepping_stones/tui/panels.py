@@ -117,8 +117,10 @@ class NoticePanel(Panel):
     def draw(self, state: Scene) -> RenderableType:
         if not state.table.problem:
             return Text("")
-        return Text(f"This game is not being saved: {state.table.problem}. It goes on, but it is lost when you "
-                    "quit.", style="bold")
+        return Text(
+            f"This game is not being saved: {state.table.problem}. It goes on, but it is lost when you quit.",
+            style="bold",
+        )
 
 
 class TrackerPanel(Panel):

@@ -63,8 +63,7 @@ class Look:
         return Text(f"{self.symbols[suit]}{SUITS[suit]}", style=f"bold {SUIT_COLOURS[suit]}")
 
     def suit_name(self, suit: int) -> Text:
-        return Text(f"{self.symbols[suit]} {SUIT_NAMES[suit]} ({SUITS[suit]})",
-                    style=f"bold {SUIT_COLOURS[suit]}")
+        return Text(f"{self.symbols[suit]} {SUIT_NAMES[suit]} ({SUITS[suit]})", style=f"bold {SUIT_COLOURS[suit]}")
 
     def card(self, c: Card, style: str = "") -> Text:
         """``✿C7``: symbol, letter and rank."""
@@ -103,8 +102,9 @@ def contract_line(view: PlayerView, hand: PastHand | None, look: Look) -> Text:
     return text
 
 
-def sheet_table(view: PlayerView, look: Look, highlight: Seat | None = 0,
-                names: tuple[str, ...] | None = None) -> Table:
+def sheet_table(
+    view: PlayerView, look: Look, highlight: Seat | None = 0, names: tuple[str, ...] | None = None
+) -> Table:
     """The scoresheet: a row per player, a column per contract, then totals and firsts.  Long
     names are shortened as on the table (``short_names``), so that they stay different."""
     names = names or short_names(view.players, NAME_WIDTH, look.ellipsis)

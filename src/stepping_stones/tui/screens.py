@@ -51,11 +51,17 @@ class GameOverScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
-    def __init__(self, view: PlayerView, path: Path | None, seed: str | None = None,
-                 problem: str | None = None, assisted: bool = False,
-                 retry: Callable[[], Path | None] | None = None,
-                 levels: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic"),
-                 notes: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        path: Path | None,
+        seed: str | None = None,
+        problem: str | None = None,
+        assisted: bool = False,
+        retry: Callable[[], Path | None] | None = None,
+        levels: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic"),
+        notes: tuple[str, ...] = (),
+    ) -> None:
         """``notes``: lines under the result (at a table on a server: the hands a computer played
         for whom)."""
         super().__init__()
@@ -78,8 +84,13 @@ class GameOverScreen(Screen[None]):
             if self.notes:
                 yield Static(Text("\n".join(self.notes), style="italic"), id="gameover-notes")
             if self.assisted:
-                yield Static(Text("This game was assisted (an undo or a hint was used): it is counted apart "
-                                  "in your statistics.", style="italic"), id="assisted")
+                yield Static(
+                    Text(
+                        "This game was assisted (an undo or a hint was used): it is counted apart in your statistics.",
+                        style="italic",
+                    ),
+                    id="assisted",
+                )
             yield Static(self._where(), id="gameover-help")
         yield Footer()
 
@@ -99,8 +110,10 @@ class GameOverScreen(Screen[None]):
             text.append(where + "\n")
         if self.seed:
             command = simulate_command(self.seed, self.view.rules, self.levels)
-            text.append(f"Deal seed: {escape(self.seed)}. To deal these cards again (your seat played by the "
-                        f"{self.levels[0]} level):\n")
+            text.append(
+                f"Deal seed: {escape(self.seed)}. To deal these cards again (your seat played by the "
+                f"{self.levels[0]} level):\n"
+            )
             width = max(60, self.app.size.width - 8)  # the box's padding and the indent
             for line in shell_lines(escape(command), width):  # broken only before an option
                 text.append(f"  {line}\n", style="bold not italic")
@@ -149,8 +162,14 @@ def _cut(hand: PastHand, k: int) -> PastHand:
     """``hand`` as it stood after its first ``k`` cards (a trick boundary, or all cards seen)."""
     if k == len(hand.plays):
         return hand
-    return replace(hand, plays=hand.plays[:k], play_seats=hand.play_seats[:k],
-                   trick_winners=hand.trick_winners[: k // NUM_SEATS], winning=None, result=None)
+    return replace(
+        hand,
+        plays=hand.plays[:k],
+        play_seats=hand.play_seats[:k],
+        trick_winners=hand.trick_winners[: k // NUM_SEATS],
+        winning=None,
+        result=None,
+    )
 
 
 def review_frames(view: PlayerView) -> list[Frame]:
@@ -243,8 +262,10 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-top", Static).update(top)
         self.query_one("#review-sheet", Static).update(sheet_table(frame.sheet, look, highlight=None))
         body = Text()
-        said = [f"{name[seat]} " + ("passed" if b.is_pass else f"declared {b.describe()}")
-                for b, seat in zip(hand.bids, hand.bid_seats, strict=True)]
+        said = [
+            f"{name[seat]} " + ("passed" if b.is_pass else f"declared {b.describe()}")
+            for b, seat in zip(hand.bids, hand.bid_seats, strict=True)
+        ]
         body.append("; ".join(said) + "\n")
         tricks = hand.tricks()
         if tricks:
@@ -292,8 +313,11 @@ class ReviewScreen(Screen[None]):
         except NoMatches:  # the review was left while the solver worked
             return
         if not frame.finished or frame.full.declaration is None:
-            widget.update(Text("The hand in progress is compared with perfect play once it has been played out.",
-                               style="dim") if frame.full.declaration is not None else "")
+            widget.update(
+                Text("The hand in progress is compared with perfect play once it has been played out.", style="dim")
+                if frame.full.declaration is not None
+                else ""
+            )
             return
         answers = host(self).hindsight
         found = answers.known(frame.full, seen_by(self.view))

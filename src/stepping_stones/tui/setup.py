@@ -71,41 +71,57 @@ class SetupScreen(Screen[None]):
         settings = host(self).settings
         yield TooSmall(id="too-small")
         with Vertical(classes="body", id="setup"):
-            yield Static(Text.assemble(("Stepping Stones", "bold"),
-                                       " - a new game for three: you and two computer players"),
-                         id="setup-title")
+            yield Static(
+                Text.assemble(("Stepping Stones", "bold"), " - a new game for three: you and two computer players"),
+                id="setup-title",
+            )
             with Horizontal(id="setup-columns"):
                 with VerticalScroll(id="setup-rules", can_focus=False):
                     yield Static("Rules", classes="heading")
-                    yield Choice("Contract set", [("Standard", "standard"), ("Advanced", "advanced")],
-                                 r.contract_set, id="contract_set")
+                    yield Choice(
+                        "Contract set",
+                        [("Standard", "standard"), ("Advanced", "advanced")],
+                        r.contract_set,
+                        id="contract_set",
+                    )
                     yield Choice("Short game", _yes_no("9 hands"), _yn(r.short_game), id="short_game")
-                    yield Choice("Left out", self._cut_options(r.contract_set),
-                                 r.omit or DEFAULT_CUT[r.contract_set], id="omit", disabled=not r.short_game)
+                    yield Choice(
+                        "Left out",
+                        self._cut_options(r.contract_set),
+                        r.omit or DEFAULT_CUT[r.contract_set],
+                        id="omit",
+                        disabled=not r.short_game,
+                    )
                     yield Choice("Redo tokens", _yes_no("one each"), _yn(r.redo_tokens), id="redo_tokens")
-                    yield _field("Deal seed", Input(s.seed or "", placeholder="random", compact=True, id="seed",
-                                                         max_length=SEED_LENGTH))
+                    yield _field(
+                        "Deal seed",
+                        Input(s.seed or "", placeholder="random", compact=True, id="seed", max_length=SEED_LENGTH),
+                    )
                     yield Static("Display", classes="heading")
                     yield Choice("AI pace", [(p, p) for p in PACES], settings.pace, id="pace")
-                    yield Choice("Colours", [("automatic", "auto"), ("colour", "colour"), ("monochrome", "mono")],
-                                 settings.colour, id="colour")
-                    yield Choice("Symbols", [("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii),
-                                 id="ascii")
+                    yield Choice(
+                        "Colours",
+                        [("automatic", "auto"), ("colour", "colour"), ("monochrome", "mono")],
+                        settings.colour,
+                        id="colour",
+                    )
+                    yield Choice(
+                        "Symbols", [("suit symbols", "no"), ("ASCII only", "yes")], _yn(settings.ascii), id="ascii"
+                    )
                     # the only legal card, mid-hand: played for you at the fast paces, always, or never
                     only = dict(zip(ONLY_CARD, ("auto if fast/instant", "auto", "you play it"), strict=True))
-                    yield Choice("Forced card", [(only[o], o) for o in ONLY_CARD], settings.only_card,
-                                 id="only_card")
+                    yield Choice("Forced card", [(only[o], o) for o in ONLY_CARD], settings.only_card, id="only_card")
                 with VerticalScroll(id="setup-seats", can_focus=False):
                     yield Static("Players", classes="heading")
                     yield _field("Your name", Input(s.player, max_length=40, compact=True, id="player"))
                     levels = [(level, level) for level in AI_LEVELS]
                     for i in range(2):  # seats 1 and 2, as in the game records (you are seat 0)
-                        yield _field(f"Seat {i + 1} name", Input(s.names[i], max_length=40, compact=True,
-                                                                  id=f"name{i}"))
+                        yield _field(
+                            f"Seat {i + 1} name", Input(s.names[i], max_length=40, compact=True, id=f"name{i}")
+                        )
                         level = s.levels[i] if s.levels[i] in AI_LEVELS else DEFAULT_AI_LEVEL
                         yield Choice(f"Seat {i + 1} level", levels, level, id=f"level{i}")
-                    yield Static("\n".join(f"{name}: {AI_LEVEL_WORDS[name]}" for name in AI_LEVELS),
-                                 id="setup-levels")
+                    yield Static("\n".join(f"{name}: {AI_LEVEL_WORDS[name]}" for name in AI_LEVELS), id="setup-levels")
                     yield Static(id="setup-error")
             yield Static(self._describe(), id="setup-summary")
         yield KeyBar(id="setup-keys")
@@ -154,8 +170,7 @@ class SetupScreen(Screen[None]):
         names = [self.query_one(f"#{wid}", Input).value.strip() for wid in ("player", "name0", "name1")]
         problem = names_problem(names)  # the same rule as for the names in a game record
         if problem:
-            self.query_one("#setup-error", Static).update(Text(f"{problem[0].upper()}{problem[1:]}.",
-                                                               style="bold red"))
+            self.query_one("#setup-error", Static).update(Text(f"{problem[0].upper()}{problem[1:]}.", style="bold red"))
             return None
         self.setup = replace(
             self.setup,

@@ -95,7 +95,6 @@ class TableBase(Screen[None]):
         Binding("n", "new_game", "New", id="new_game"),
     ]
 
-
     state: reactive[TableState] = reactive(_unset, init=False, repaint=False)
     """What the table shows: the flow's latest state (every panel is bound to it).  A new state
     does not repaint the screen itself: each panel repaints what it draws if that changed, so
@@ -396,9 +395,17 @@ class TableScreen(TableBase):
         elif isinstance(step, GameOver):
             from .screens import GameOverScreen
 
-            self.app.switch_screen(GameOverScreen(step.view, step.path, self.session.info.seed,
-                                                  self.flow.problem, assisted=self.flow.assisted,
-                                                  retry=self.flow.file, levels=self._levels()))
+            self.app.switch_screen(
+                GameOverScreen(
+                    step.view,
+                    step.path,
+                    self.session.info.seed,
+                    self.flow.problem,
+                    assisted=self.flow.assisted,
+                    retry=self.flow.file,
+                    levels=self._levels(),
+                )
+            )
         elif isinstance(step, AiTurn):
             self._think(step, time.monotonic() + step.delay)
 

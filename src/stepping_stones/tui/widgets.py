@@ -193,8 +193,6 @@ class Clickable(Shown):
         self.post_message(self.Clicked(self.kind, self.index))
 
 
-
-
 class Choice(Static, can_focus=True):
     """A labelled one-line choice among a few values: Left/Right (or a click) moves through them.
 
@@ -220,8 +218,9 @@ class Choice(Static, can_focus=True):
         def control(self) -> Choice:
             return self.choice
 
-    def __init__(self, label: str, options: list[tuple[str, str]], value: str, *, label_width: int = 13,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, label: str, options: list[tuple[str, str]], value: str, *, label_width: int = 13, **kwargs: Any
+    ) -> None:
         super().__init__("", **kwargs)
         self.label = label
         self.label_width = max(label_width, len(label) + 1)

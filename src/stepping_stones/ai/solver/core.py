@@ -128,9 +128,21 @@ def _warm_up(core: Core, tables: tuple[Any, Any]) -> None:
     """Load (or compile) every function of the search now, on a one-trick position."""
     from .kernel import Kernel, layout_of
 
-    par, rules = layout_of(core, declarer=0, win=True, trump=0, nine_high=True, beat_led=False, trump_over=False,
-                           horizon=12, counted=[1] * 12, counted_left=list(range(12, -1, -1)),
-                           keys=list(range(36)), above=[0] * 36, takers=[0] * 36)
+    par, rules = layout_of(
+        core,
+        declarer=0,
+        win=True,
+        trump=0,
+        nine_high=True,
+        beat_led=False,
+        trump_over=False,
+        horizon=12,
+        counted=[1] * 12,
+        counted_left=list(range(12, -1, -1)),
+        keys=list(range(36)),
+        above=[0] * 36,
+        takers=[0] * 36,
+    )
     kernel = Kernel(core, tables, par, rules)
     hands = (1 << 0 | 1 << 9, 1 << 1 | 1 << 10, 1 << 2 | 1 << 11)
     kernel.value(hands, 0, 0, 10, 0, 0, 0, 0, 0, 0, NO_GUESS)

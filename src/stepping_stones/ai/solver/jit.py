@@ -123,8 +123,9 @@ def numba_core() -> Core:
     twins: list[tuple[KernelFunction, Any, dict[str, Any]]] = []
     for function in _KERNELS:
         namespace = dict(function.__globals__)
-        twin = types.FunctionType(function.__code__, namespace, function.__name__,
-                                  function.__defaults__, function.__closure__)
+        twin = types.FunctionType(
+            function.__code__, namespace, function.__name__, function.__defaults__, function.__closure__
+        )
         twin.__qualname__ = function.__qualname__
         twin.__doc__ = function.__doc__
         dispatcher = numba.njit(cache=True, nogil=True)(twin)
@@ -134,16 +135,25 @@ def numba_core() -> Core:
         for name, value in list(namespace.items()):
             if id(value) in replaced:
                 namespace[name] = replaced[id(value)]
-    types_of = {"I": numba.types.int64, "V": numba.types.Array(numba.types.int64, 1, "C"),
-                "W": numba.types.Array(numba.types.int16, 1, "C")}
+    types_of = {
+        "I": numba.types.int64,
+        "V": numba.types.Array(numba.types.int64, 1, "C"),
+        "W": numba.types.Array(numba.types.int16, 1, "C"),
+    }
     for function, dispatcher, _namespace in twins:
         spec = _SIGNATURES.get(function.__qualname__)
         if spec is not None:
             dispatcher.compile(types_of[spec[0]](*(types_of[x] for x in spec[1:])))
             dispatcher.disable_compile()
     functions = {f.__name__: d for f, d, _ in twins}
-    return Core("numba", functions, lambda n: np.zeros(n, np.int64), lambda xs: np.array(xs, np.int64),
-                lambda n: np.zeros(n, np.int16), compiled=True)
+    return Core(
+        "numba",
+        functions,
+        lambda n: np.zeros(n, np.int64),
+        lambda xs: np.array(xs, np.int64),
+        lambda n: np.zeros(n, np.int16),
+        compiled=True,
+    )
 
 
 _REGISTERED: list[bool] = []

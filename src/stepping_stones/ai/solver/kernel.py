@@ -65,12 +65,35 @@ class SearchLimit(Exception):
     keeps only what was proved before, so the solver stays usable."""
 
 
-def layout_of(core: Core, *, declarer: int, win: bool, trump: int | None, nine_high: bool, beat_led: bool,
-              trump_over: bool, horizon: int, counted: Sequence[int], counted_left: Sequence[int],
-              keys: Sequence[int], above: Sequence[int], takers: Sequence[int]) -> tuple[Any, Any]:
+def layout_of(
+    core: Core,
+    *,
+    declarer: int,
+    win: bool,
+    trump: int | None,
+    nine_high: bool,
+    beat_led: bool,
+    trump_over: bool,
+    horizon: int,
+    counted: Sequence[int],
+    counted_left: Sequence[int],
+    keys: Sequence[int],
+    above: Sequence[int],
+    takers: Sequence[int],
+) -> tuple[Any, Any]:
     """``(par, rules)`` of a solver, in ``core``'s arrays (``layout``)."""
-    par = make_par(core.array, declarer=declarer, win=win, trump=trump, nine_high=nine_high, beat_led=beat_led,
-                   trump_over=trump_over, horizon=horizon, counted=counted, counted_left=counted_left)
+    par = make_par(
+        core.array,
+        declarer=declarer,
+        win=win,
+        trump=trump,
+        nine_high=nine_high,
+        beat_led=beat_led,
+        trump_over=trump_over,
+        horizon=horizon,
+        counted=counted,
+        counted_left=counted_left,
+    )
     return par, make_rules(core.array, tuple(keys), tuple(above), tuple(takers))
 
 
@@ -140,25 +163,85 @@ class Kernel:
     def limit(self, value: int) -> None:
         self._meta[M_LIMIT] = min(value, NO_LIMIT)
 
-    def search(self, hands: Sequence[int], level: int, leader: int, target: int, t: int, c1: int,
-               best_card: int, best_seat: int, beat: int, rep2: int, rep3: int) -> bool:
+    def search(
+        self,
+        hands: Sequence[int],
+        level: int,
+        leader: int,
+        target: int,
+        t: int,
+        c1: int,
+        best_card: int,
+        best_seat: int,
+        beat: int,
+        rep2: int,
+        rep3: int,
+    ) -> bool:
         """Whether the declarer takes ``target`` more counted tricks (``search.at_least``)."""
         self._h[:] = hands
-        result = self._core.at_least(level, self._h, leader, target, t, c1, best_card, best_seat, beat, rep2,
-                                     rep3, self._par, self._rules, self._spread, self._info,
-                                     self._tk, self._tv, self._meta, self._buf)
+        result = self._core.at_least(
+            level,
+            self._h,
+            leader,
+            target,
+            t,
+            c1,
+            best_card,
+            best_seat,
+            beat,
+            rep2,
+            rep3,
+            self._par,
+            self._rules,
+            self._spread,
+            self._info,
+            self._tk,
+            self._tv,
+            self._meta,
+            self._buf,
+        )
         if result == ABORT:
             raise SearchLimit
         return bool(result)
 
-    def value(self, hands: Sequence[int], level: int, leader: int, t: int, c1: int, best_card: int,
-              best_seat: int, beat: int, rep2: int, rep3: int, guess: int) -> int:
+    def value(
+        self,
+        hands: Sequence[int],
+        level: int,
+        leader: int,
+        t: int,
+        c1: int,
+        best_card: int,
+        best_seat: int,
+        beat: int,
+        rep2: int,
+        rep3: int,
+        guess: int,
+    ) -> int:
         """The declarer's counted tricks from the position (``search.value_of``); ``level`` is the
         seat to play in the trick (0 leads; see ``search`` for the other arguments)."""
         self._h[:] = hands
-        result = self._core.value_of(level, self._h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess,
-                                     self._par, self._rules, self._spread, self._info, self._tk, self._tv,
-                                     self._meta, self._buf)
+        result = self._core.value_of(
+            level,
+            self._h,
+            leader,
+            t,
+            c1,
+            best_card,
+            best_seat,
+            beat,
+            rep2,
+            rep3,
+            guess,
+            self._par,
+            self._rules,
+            self._spread,
+            self._info,
+            self._tk,
+            self._tv,
+            self._meta,
+            self._buf,
+        )
         if result < 0:
             raise SearchLimit
         return int(result)

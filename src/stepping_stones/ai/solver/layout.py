@@ -31,15 +31,31 @@ R_DESC = 144  # strongest first (ties by card index)
 RULES_SIZE = 180
 
 
-def make_par(array: Callable[[list[int]], Any], *, declarer: int, win: bool, trump: int | None, nine_high: bool,
-             beat_led: bool, trump_over: bool, horizon: int, counted: Sequence[int],
-             counted_left: Sequence[int]) -> Any:
+def make_par(
+    array: Callable[[list[int]], Any],
+    *,
+    declarer: int,
+    win: bool,
+    trump: int | None,
+    nine_high: bool,
+    beat_led: bool,
+    trump_over: bool,
+    horizon: int,
+    counted: Sequence[int],
+    counted_left: Sequence[int],
+) -> Any:
     """``par`` for one solver (``array`` makes the core's array of a list)."""
     par = [0] * PAR_SIZE
     values = {
-        P_DECLARER: declarer, P_WIN: int(win), P_TRUMP_MASK: 0 if trump is None else 511 << (9 * trump),
-        P_TRUMP_SUIT: -1 if trump is None else trump, P_NINE_HIGH: int(nine_high), P_BEAT_LED: int(beat_led),
-        P_TRUMP_OVER: int(trump_over), P_HORIZON: horizon, P_ALL_COUNT: int(counted_left[0] == len(counted)),
+        P_DECLARER: declarer,
+        P_WIN: int(win),
+        P_TRUMP_MASK: 0 if trump is None else 511 << (9 * trump),
+        P_TRUMP_SUIT: -1 if trump is None else trump,
+        P_NINE_HIGH: int(nine_high),
+        P_BEAT_LED: int(beat_led),
+        P_TRUMP_OVER: int(trump_over),
+        P_HORIZON: horizon,
+        P_ALL_COUNT: int(counted_left[0] == len(counted)),
     }
     for i, v in values.items():
         par[i] = v
@@ -53,8 +69,9 @@ def make_par(array: Callable[[list[int]], Any], *, declarer: int, win: bool, tru
 
 
 @lru_cache(maxsize=64)
-def make_rules(array: Callable[[list[int]], Any], keys: tuple[int, ...], above: tuple[int, ...],
-               takers: tuple[int, ...]) -> Any:
+def make_rules(
+    array: Callable[[list[int]], Any], keys: tuple[int, ...], above: tuple[int, ...], takers: tuple[int, ...]
+) -> Any:
     """``rules`` for one ranking and trump (of the engine's ``trick_keys``, ``ABOVE`` and
     ``trick_takers``), made once per core (``array``) and shared by its solvers: the search only reads it.
     (Sorting the orders was a third of a fresh solver's cost on a 6-trick position.)"""

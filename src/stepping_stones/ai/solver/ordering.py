@@ -210,8 +210,15 @@ def lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules):
     late = 0
     for s in range(4):
         shift = 9 * s
-        g = lose_leads(h[0] >> shift & SUIT_BITS, h[1] >> shift & SUIT_BITS, h[2] >> shift & SUIT_BITS,
-                       mine_reps >> shift & SUIT_BITS, leader, par, rules)
+        g = lose_leads(
+            h[0] >> shift & SUIT_BITS,
+            h[1] >> shift & SUIT_BITS,
+            h[2] >> shift & SUIT_BITS,
+            mine_reps >> shift & SUIT_BITS,
+            leader,
+            par,
+            rules,
+        )
         good |= (g & SUIT_BITS) << shift
         late |= (g >> 9) << shift
     others = h[s2] | h[s3] if leader == declarer else 0
@@ -297,4 +304,3 @@ def third_moves(buf, depth, cands, over, best_seat, s3, t, par, rules):
     else:
         good = over if win else 0
     return fill(buf, depth, cands, good, R_ASC if win else R_DESC, rules)
-

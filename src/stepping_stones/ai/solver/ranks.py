@@ -83,8 +83,9 @@ def position_key(h, leader, spread, info):
     r2 = r0
     for s in range(4):
         shift = 9 * s
-        f = info[spread[a >> shift & SUIT_BITS] + 2 * spread[b >> shift & SUIT_BITS]
-                 + 3 * spread[c >> shift & SUIT_BITS]]
+        f = info[
+            spread[a >> shift & SUIT_BITS] + 2 * spread[b >> shift & SUIT_BITS] + 3 * spread[c >> shift & SUIT_BITS]
+        ]
         k |= (f & 32767) << (CODE_BITS * s)
         r0 |= (f >> 15 & SUIT_BITS) << shift
         r1 |= (f >> 24 & SUIT_BITS) << shift

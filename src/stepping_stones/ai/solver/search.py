@@ -43,8 +43,28 @@ _SIGNATURE = "IIVIIIIIIIIIIVVVVVWVV"
 
 
 @one_signature(_SIGNATURE)
-def node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, depth,
-         par, rules, spread, info, tk, tv, meta, buf):
+def node(
+    level,
+    h,
+    leader,
+    target,
+    t,
+    c1,
+    best_card,
+    best_seat,
+    beat,
+    rep2,
+    rep3,
+    depth,
+    par,
+    rules,
+    spread,
+    info,
+    tk,
+    tv,
+    meta,
+    buf,
+):
     """Whether the declarer takes at least ``target`` more counted tricks, with the seat of
     ``level`` to play in the trick (0 leads, 1 plays second to ``c1``, 2 plays third)."""
     declarer = par[P_DECLARER]
@@ -59,8 +79,9 @@ def node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3
     target_stays = k
     left = k
     if level == 0:
-        verdict, t, k, lo, hi, count, rep2, rep3, held = open_lead(h, leader, target, depth, par, rules, spread,
-                                                                   info, tk, tv, meta, buf)
+        verdict, t, k, lo, hi, count, rep2, rep3, held = open_lead(
+            h, leader, target, depth, par, rules, spread, info, tk, tv, meta, buf
+        )
         if verdict >= 0:
             return verdict
         mover = leader
@@ -90,15 +111,75 @@ def node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3
         bit = 1 << card
         h[mover] = hand ^ bit
         if level == 0:
-            r = node(level + 1, h, leader, target, t, card, best_card, best_seat, beat, rep2, rep3, depth + 1,
-                     par, rules, spread, info, tk, tv, meta, buf)
+            r = node(
+                level + 1,
+                h,
+                leader,
+                target,
+                t,
+                card,
+                best_card,
+                best_seat,
+                beat,
+                rep2,
+                rep3,
+                depth + 1,
+                par,
+                rules,
+                spread,
+                info,
+                tk,
+                tv,
+                meta,
+                buf,
+            )
         elif level == 1:
             if bit & over:
-                r = node(level + 1, h, leader, target, t, c1, card, s2, rules[R_ABOVE + card] if bit & beat else beat,
-                         rep2, rep3, depth + 1, par, rules, spread, info, tk, tv, meta, buf)
+                r = node(
+                    level + 1,
+                    h,
+                    leader,
+                    target,
+                    t,
+                    c1,
+                    card,
+                    s2,
+                    rules[R_ABOVE + card] if bit & beat else beat,
+                    rep2,
+                    rep3,
+                    depth + 1,
+                    par,
+                    rules,
+                    spread,
+                    info,
+                    tk,
+                    tv,
+                    meta,
+                    buf,
+                )
             else:
-                r = node(level + 1, h, leader, target, t, c1, c1, leader, beat, rep2, rep3, depth + 1,
-                         par, rules, spread, info, tk, tv, meta, buf)
+                r = node(
+                    level + 1,
+                    h,
+                    leader,
+                    target,
+                    t,
+                    c1,
+                    c1,
+                    leader,
+                    beat,
+                    rep2,
+                    rep3,
+                    depth + 1,
+                    par,
+                    rules,
+                    spread,
+                    info,
+                    tk,
+                    tv,
+                    meta,
+                    buf,
+                )
         else:
             after = target_takes if bit & over else target_stays
             if after <= 0:
@@ -106,8 +187,28 @@ def node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3
             elif after > left:
                 r = 0
             else:
-                r = node(level - 2, h, s3 if bit & over else best_seat, after, t, c1, best_card, best_seat, beat,
-                         rep2, rep3, depth + 1, par, rules, spread, info, tk, tv, meta, buf)
+                r = node(
+                    level - 2,
+                    h,
+                    s3 if bit & over else best_seat,
+                    after,
+                    t,
+                    c1,
+                    best_card,
+                    best_seat,
+                    beat,
+                    rep2,
+                    rep3,
+                    depth + 1,
+                    par,
+                    rules,
+                    spread,
+                    info,
+                    tk,
+                    tv,
+                    meta,
+                    buf,
+                )
         if r == ABORT:
             h[mover] = hand
             return ABORT
@@ -206,17 +307,39 @@ NO_GUESS = -(1 << 40)
 
 
 @kernel
-def at_least(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3,
-             par, rules, spread, info, tk, tv, meta, buf):
+def at_least(
+    level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, par, rules, spread, info, tk, tv, meta, buf
+):
     """One question from its root: ``level`` is the seat to play in the trick (0 leads); the
     claims' referee asks it (``Solver.at_least``) where it needs a yes or no, not the value."""
-    return node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, level & 0,
-                par, rules, spread, info, tk, tv, meta, buf)
+    return node(
+        level,
+        h,
+        leader,
+        target,
+        t,
+        c1,
+        best_card,
+        best_seat,
+        beat,
+        rep2,
+        rep3,
+        level & 0,
+        par,
+        rules,
+        spread,
+        info,
+        tk,
+        tv,
+        meta,
+        buf,
+    )
 
 
 @kernel
-def value_of(level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess,
-             par, rules, spread, info, tk, tv, meta, buf):
+def value_of(
+    level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess, par, rules, spread, info, tk, tv, meta, buf
+):
     """The declarer's counted tricks from a position (``level`` and the trick as for ``node``;
     ``t`` the trick), or -1 if the limit of positions was reached.  Zero-window questions: the
     first at ``guess`` (without one: the middle of the range in a trick, else the quick count of
@@ -241,8 +364,28 @@ def value_of(level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, gu
         g = _rounded(estimate(h, t, par, rules))
     target = min(max(g, lo + 1), hi)
     while lo < hi:
-        r = node(level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, lo & 0,
-                 par, rules, spread, info, tk, tv, meta, buf)
+        r = node(
+            level,
+            h,
+            leader,
+            target,
+            t,
+            c1,
+            best_card,
+            best_seat,
+            beat,
+            rep2,
+            rep3,
+            lo & 0,
+            par,
+            rules,
+            spread,
+            info,
+            tk,
+            tv,
+            meta,
+            buf,
+        )
         if r == ABORT:
             return -1
         if r:

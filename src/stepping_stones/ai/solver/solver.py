@@ -82,11 +82,33 @@ def _setup(contract: Contract, ranking: int, trump: int | None, declarer: int, h
     counted = tuple(contract.counted_mask >> t & 1 for t in range(TRICKS))
     counted_left = tuple(sum(counted[t:]) for t in range(TRICKS + 1))
     search_core, tables = loaded(core)
-    par, rules = layout_of(search_core, declarer=declarer, win=contract.is_win, trump=trump, nine_high=ranking == 9,
-                           beat_led=spec.beat_led, trump_over=spec.trump_over, horizon=horizon, counted=counted,
-                           counted_left=counted_left, keys=key, above=ABOVE[ranking], takers=takers)
-    return _Setup(key, SUIT_MASKS[trump] if trump is not None else 0, spec, takers, counted, counted_left,
-                  search_core, tables, par, rules)
+    par, rules = layout_of(
+        search_core,
+        declarer=declarer,
+        win=contract.is_win,
+        trump=trump,
+        nine_high=ranking == 9,
+        beat_led=spec.beat_led,
+        trump_over=spec.trump_over,
+        horizon=horizon,
+        counted=counted,
+        counted_left=counted_left,
+        keys=key,
+        above=ABOVE[ranking],
+        takers=takers,
+    )
+    return _Setup(
+        key,
+        SUIT_MASKS[trump] if trump is not None else 0,
+        spec,
+        takers,
+        counted,
+        counted_left,
+        search_core,
+        tables,
+        par,
+        rules,
+    )
 
 
 class Solver:
@@ -99,7 +121,12 @@ class Solver:
     """
 
     def __init__(
-        self, contract: Contract, ranking: int, trump: int | None, declarer: int, horizon: int = TRICKS,
+        self,
+        contract: Contract,
+        ranking: int,
+        trump: int | None,
+        declarer: int,
+        horizon: int = TRICKS,
         core: str | None = None,
     ) -> None:
         self.contract = contract
@@ -160,8 +187,9 @@ class Solver:
         t = self._trick_index(hands, leader, trick)
         # The questions themselves (walked from the guess, MTD(f)) run in the core, in one call:
         # see ``search.value_of``.
-        return self._search.value(hands, len(trick), leader, t, *self._trick_state(hands, leader, trick),
-                                  NO_GUESS if guess is None else guess)
+        return self._search.value(
+            hands, len(trick), leader, t, *self._trick_state(hands, leader, trick), NO_GUESS if guess is None else guess
+        )
 
     def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], target: int) -> bool:
         """Whether the declarer takes at least ``target`` counted tricks from this position: one
@@ -171,8 +199,9 @@ class Solver:
         t = self._trick_index(hands, leader, trick)
         return self._search.search(hands, len(trick), leader, target, t, *self._trick_state(hands, leader, trick))
 
-    def _trick_state(self, hands: Sequence[int], leader: int,
-                     trick: Sequence[int]) -> tuple[int, int, int, int, int, int]:
+    def _trick_state(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int]
+    ) -> tuple[int, int, int, int, int, int]:
         """``(c1, best_card, best_seat, beat, rep2, rep3)`` of the current trick, as ``search``
         takes them: the card led, the card winning after two cards and its seat, the led suit's
         cards above the best of it, and the repliers' cards that stand for their runs."""

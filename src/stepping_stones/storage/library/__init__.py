@@ -48,8 +48,18 @@ from .importing import ImportReport
 from .stats import ContractStats, HistoryEntry, PlayerStats
 
 __all__ = [
-    "Library", "file_game",
-    "LibraryError", "LibraryBusy", "LibraryCancelled", "Patience",
-    "HistoryEntry", "PlayerStats", "ContractStats", "ImportReport",
-    "DB_NAME", "SCHEMA_VERSION", "MIGRATIONS", "BUSY_SECONDS",
+    "Library",
+    "file_game",
+    "LibraryError",
+    "LibraryBusy",
+    "LibraryCancelled",
+    "Patience",
+    "HistoryEntry",
+    "PlayerStats",
+    "ContractStats",
+    "ImportReport",
+    "DB_NAME",
+    "SCHEMA_VERSION",
+    "MIGRATIONS",
+    "BUSY_SECONDS",
 ]

@@ -143,15 +143,16 @@ class Patience:
                 if self.on_wait is not None:
                     self.on_wait()
             if now - started >= limit:
-                raise LibraryBusy(f"gave up waiting for the game library after {limit:g} s: another copy "
-                                  "of Stepping Stones kept it busy; try again in a moment")
+                raise LibraryBusy(
+                    f"gave up waiting for the game library after {limit:g} s: another copy "
+                    "of Stepping Stones kept it busy; try again in a moment"
+                )
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
     """Whether an error says another connection holds the database (try again), not a fault."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(exc)
-
 
 
 def library_lock(folder: Path) -> FileLock:
@@ -308,7 +309,6 @@ def checked(path: Path, patience: Patience) -> tuple[sqlite3.Connection, str | N
         conn.close()
         raise
     return conn, f"The game library was built again from the game records ({why})."
-
 
 
 def why(exc: OSError | sqlite3.Error) -> str:

@@ -110,8 +110,7 @@ def played_at(path: Path, modified_ns: int) -> str:
         except (OverflowError, OSError, ValueError):  # a time no calendar here holds
             when = datetime.fromtimestamp(0)
     # spelled out: strftime's %Y does not always write four digits (the year 1 is "1")
-    return (f"{when.year:04d}-{when.month:02d}-{when.day:02d} "
-            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}")
+    return f"{when.year:04d}-{when.month:02d}-{when.day:02d} {when.hour:02d}:{when.minute:02d}:{when.second:02d}"
 
 
 def mtime_ns(st: os.stat_result) -> int:

@@ -93,7 +93,11 @@ class ResultRow(_Row):
 
 
 _TABLES: Final[tuple[tuple[str, type[_Row]], ...]] = (
-    ("files", FileRow), ("games", GameRow), ("seats", SeatRow), ("results", ResultRow))
+    ("files", FileRow),
+    ("games", GameRow),
+    ("seats", SeatRow),
+    ("results", ResultRow),
+)
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -143,8 +147,10 @@ class Snapshot:
         games found wrong, and the rowids of wrong rows (those that could not be put right)."""
         return {
             "wrong_hashes": json.dumps(sorted(self.bad_games)),
-            **{f"wrong_{table}": json.dumps(sorted(self.bad_rows.get(table, [])))
-               for table in ("games", "seats", "results")},
+            **{
+                f"wrong_{table}": json.dumps(sorted(self.bad_rows.get(table, [])))
+                for table in ("games", "seats", "results")
+            },
         }
 
     def check(self) -> None:
@@ -159,11 +165,17 @@ class Snapshot:
             cells = sorted((r.seat, r.contract) for r in self.results.get(digest, []))
             expected = sorted((seat, c.id) for seat in range(NUM_SEATS) for c in game.rules.contracts)
             if seats != list(range(NUM_SEATS)):
-                self.wrong("seats", None, digest, f"of {game.file}: seats {seats}, not one row for each of {NUM_SEATS}",
-                           game.file)
+                self.wrong(
+                    "seats",
+                    None,
+                    digest,
+                    f"of {game.file}: seats {seats}, not one row for each of {NUM_SEATS}",
+                    game.file,
+                )
             elif cells != expected:
-                self.wrong("results", None, digest, f"of {game.file}: not one row for each seat and contract",
-                           game.file)
+                self.wrong(
+                    "results", None, digest, f"of {game.file}: not one row for each seat and contract", game.file
+                )
             elif digest not in held:
                 self.wrong("games", None, digest, f"{game.file}: no file in games/ holds it", game.file)
         for table, rows in (("seats", self.seats), ("results", self.results)):
@@ -173,7 +185,6 @@ class Snapshot:
         for f in self.files:
             if f.hash is not None and f.hash not in self.games and f.hash not in known_bad:
                 self.wrong("files", None, None, f"{f.name}: its game is not in the library")
-
 
 
 def read_tables(conn: sqlite3.Connection) -> Snapshot:
@@ -189,8 +200,13 @@ def read_tables(conn: sqlite3.Connection) -> Snapshot:
                 except ValidationError as exc:
                     label = next((v for v in values[:2] if isinstance(v, str) and v.endswith(".json")), None)
                     where = f"row {rowid}" + (f" ({label[:80]})" if label else "")
-                    snap.wrong(table, rowid, values[0] if table != "files" else None,
-                               f"{where}: {_first_error(exc)}", values[1] if table == "games" else None)
+                    snap.wrong(
+                        table,
+                        rowid,
+                        values[0] if table != "files" else None,
+                        f"{where}: {_first_error(exc)}",
+                        values[1] if table == "games" else None,
+                    )
                     continue
                 if isinstance(row, FileRow):
                     snap.files.append(row)
@@ -230,14 +246,15 @@ def drop_wrong(conn: sqlite3.Connection, snap: Snapshot) -> None:
 def put_right_line(before: Snapshot, after: Snapshot) -> str:
     """The one line that says what was wrong (``before``) and whether indexing again put it right."""
     n = before.count
-    line = (f"The game library had {n} wrong {'entry' if n == 1 else 'entries'} "
-            f"({'; '.join(before.problems[:1])}); ")
+    line = f"The game library had {n} wrong {'entry' if n == 1 else 'entries'} ({'; '.join(before.problems[:1])}); "
     if after.sound:
-        line += ("its game was indexed again from its record in games/." if n == 1 else
-                 "their games were indexed again from their records in games/.")
+        line += (
+            "its game was indexed again from its record in games/."
+            if n == 1
+            else "their games were indexed again from their records in games/."
+        )
     else:
-        line += (f"{after.count} could not be put right and are left out "
-                 f"({'; '.join(after.problems[:1])}).")
+        line += f"{after.count} could not be put right and are left out ({'; '.join(after.problems[:1])})."
     return _one_line(line)
 
 

@@ -60,8 +60,12 @@ def import_paths(index: Index, paths: Iterable[Path]) -> ImportReport:
                 report.already += 1
                 continue
             stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(st.st_mtime))
-            target = file_copy(index.games_folder, f"imported-{stamp}-{digest[:12]}.json", data.decode("utf-8"),
-                               info.text() if info is not None else None)
+            target = file_copy(
+                index.games_folder,
+                f"imported-{stamp}-{digest[:12]}.json",
+                data.decode("utf-8"),
+                info.text() if info is not None else None,
+            )
             index.index(target, target.stat())
         report.imported += 1
     return report
@@ -72,8 +76,7 @@ def _record_paths(paths: Iterable[Path], report: ImportReport) -> Iterator[Path]
     for path in paths:
         if path.is_dir():
             try:
-                found = sorted(p for p in path.rglob("*.json")
-                               if not p.name.endswith(".session.json") and p.is_file())
+                found = sorted(p for p in path.rglob("*.json") if not p.name.endswith(".session.json") and p.is_file())
             except OSError as exc:
                 report.refused.append(f"{escape(str(path))}: {why(exc)}")
                 continue

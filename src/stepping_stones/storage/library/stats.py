@@ -138,7 +138,9 @@ WITH g AS (SELECT * FROM games
      counted AS (SELECT * FROM mine WHERE :include OR (assisted = 0 AND stood_in IS NULL))
 """
 
-_FIGURES = SHOWN + """
+_FIGURES = (
+    SHOWN
+    + """
 SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
        (SELECT COUNT(*) FROM mine WHERE stood_in IS NOT NULL),
        COUNT(*),
@@ -147,12 +149,15 @@ SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
        SUM(total)
 FROM counted
 """
+)
 
 _TREND = SHOWN + "SELECT total FROM counted ORDER BY played, file, seat"
 
 # Per contract: the player's own results (the games it was in play, the kept counts and the
 # points where recorded, the firsts), and beside them the other seats' counts in the same games.
-_PER_CONTRACT = SHOWN + """
+_PER_CONTRACT = (
+    SHOWN
+    + """
 SELECT r.contract,
        COUNT(*) FILTER (WHERE r.seat = c.seat),
        COUNT(r.count) FILTER (WHERE r.seat = c.seat),
@@ -165,12 +170,16 @@ SELECT r.contract,
 FROM counted AS c JOIN r ON r.hash = c.hash
 GROUP BY r.contract
 """
+)
 
 _NAMES = SHOWN + "SELECT name FROM s GROUP BY name ORDER BY COUNT(*) DESC, name"
 
-_PERSON = SHOWN + """
+_PERSON = (
+    SHOWN
+    + """
 SELECT s.name FROM g JOIN s ON s.hash = g.hash AND s.seat = 0 ORDER BY g.played DESC, g.file DESC LIMIT 1
 """
+)
 
 _T = TypeVar("_T")
 
@@ -196,13 +205,21 @@ def history(snap: Snapshot) -> list[HistoryEntry]:
     out = []
     for game in sorted(snap.games.values(), key=lambda g: (g.played, g.file), reverse=True):
         seats = snap.seats[game.hash]
-        out.append(HistoryEntry(
-            file=game.file, played=game.played, rules=game.rules,
-            players=[s.name for s in seats], points=[s.total for s in seats],
-            winners=[s.seat for s in seats if s.winner], complete=bool(game.complete),
-            assisted=bool(game.assisted), seed=game.seed, levels=[s.level for s in seats],
-            stood_in=[[int(h) for h in s.stood_in.split()] if s.stood_in else [] for s in seats],
-        ))
+        out.append(
+            HistoryEntry(
+                file=game.file,
+                played=game.played,
+                rules=game.rules,
+                players=[s.name for s in seats],
+                points=[s.total for s in seats],
+                winners=[s.seat for s in seats if s.winner],
+                complete=bool(game.complete),
+                assisted=bool(game.assisted),
+                seed=game.seed,
+                levels=[s.level for s in seats],
+                stood_in=[[int(h) for h in s.stood_in.split()] if s.stood_in else [] for s in seats],
+            )
+        )
     return out
 
 
@@ -234,12 +251,21 @@ def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bo
         if not n:
             continue  # the others played it, the player did not
         per_contract[cid] = ContractStats(
-            games=n, mean_count=_mean(sum_count, n_count), mean_points=_mean(sum_points, n_points),
-            firsts=firsts, others_mean_count=_mean(sum_others, n_others),
+            games=n,
+            mean_count=_mean(sum_count, n_count),
+            mean_points=_mean(sum_points, n_points),
+            firsts=firsts,
+            others_mean_count=_mean(sum_others, n_others),
         )
     return PlayerStats(
-        player=player, games=games, wins=wins, shared_wins=shared, mean_points=_mean(points, games),
-        assisted_games=assisted_games, per_contract=per_contract, include_assisted=include_assisted,
+        player=player,
+        games=games,
+        wins=wins,
+        shared_wins=shared,
+        mean_points=_mean(points, games),
+        assisted_games=assisted_games,
+        per_contract=per_contract,
+        include_assisted=include_assisted,
         stand_in_games=stand_in_games,
         trend=[total for (total,) in trend],
     )

@@ -125,12 +125,15 @@ class Index:
         try:
             _data, game = read_game(path)
         except RecordError as exc:
-            self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, NULL, ?)",
-                              (path.name, st.st_size, mtime_ns(st), exc.line()))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, NULL, ?)",
+                (path.name, st.st_size, mtime_ns(st), exc.line()),
+            )
             return None
         facts = facts_of(game)
-        self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, NULL)",
-                          (path.name, st.st_size, mtime_ns(st), facts.hash))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, NULL)", (path.name, st.st_size, mtime_ns(st), facts.hash)
+        )
         if not self.holds(facts.hash):
             self._insert(facts, path, mtime_ns(st), read_sidecar(path))
         return facts.hash
@@ -142,23 +145,48 @@ class Index:
     def _insert(self, f: GameFacts, path: Path, mtime: int, info: SessionInfo | None) -> None:
         self.conn.execute(
             "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (f.hash, path.name, played_at(path, mtime), json.dumps(f.rules.as_dict()), int(f.complete),
-             f.hands, int(info.assisted) if info is not None else 0,
-             storable(info.seed) if info is not None else None),
+            (
+                f.hash,
+                path.name,
+                played_at(path, mtime),
+                json.dumps(f.rules.as_dict()),
+                int(f.complete),
+                f.hands,
+                int(info.assisted) if info is not None else 0,
+                storable(info.seed) if info is not None else None,
+            ),
         )
         for seat in range(NUM_SEATS):
             level = info.levels[seat] if info is not None else None
             level = storable(level) if level is not None else None
             stood_in = " ".join(map(str, info.stood_in[seat])) if info is not None else ""
-            self.conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                              (f.hash, seat, f.players[seat], level, f.totals[seat], f.firsts[seat],
-                               int(seat in f.winners), stood_in or None))
+            self.conn.execute(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    f.hash,
+                    seat,
+                    f.players[seat],
+                    level,
+                    f.totals[seat],
+                    f.firsts[seat],
+                    int(seat in f.winners),
+                    stood_in or None,
+                ),
+            )
             for cid, row in f.sheet.items():
                 pts = f.points[cid]
                 firsts = f.contract_firsts[cid]
-                self.conn.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                                  (f.hash, seat, cid, row[seat], pts[seat] if pts is not None else None,
-                                   int(firsts[seat]) if firsts is not None else None))
+                self.conn.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        f.hash,
+                        seat,
+                        cid,
+                        row[seat],
+                        pts[seat] if pts is not None else None,
+                        int(firsts[seat]) if firsts is not None else None,
+                    ),
+                )
 
     def add(self, path: Path) -> str | None:
         """Index one record file of ``games/`` now (a game the app just filed).  Its hash, or None
