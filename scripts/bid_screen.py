@@ -24,6 +24,7 @@ import time
 from fractions import Fraction
 
 from stepping_stones.ai import Agent, ExpertParams, make_lab_ai
+from stepping_stones.cli.args import json_data
 from stepping_stones.engine import Rules
 from stepping_stones.lab.simulate import GameStats, play_game
 from stepping_stones.lab.tournament import SeatedGame, SideTally, _seatings
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         points = sum(Fraction(g.stats.totals[g.candidate_seats[0]]) for g in games) / len(games)
         per_set.append(float(points))
         print(f"{number}: {float(points):+.3f}", file=sys.stderr, flush=True)
-    summary = tally.summary().to_json()
+    summary = json_data(tally.summary())
     return {
         "candidate": args.candidate,
         "seed": args.seed,
