@@ -114,8 +114,9 @@ def _ruffer(m0, m1, m2, tl0, tl1, tl2, winner, par):
 
 
 @kernel
-def quick_tricks(hand, o1, o2, par, rules):
-    """Tricks the leader can cash in a row from the top, whatever the others do."""
+def quick_tricks(hand, o1, o2, ruffers, par, rules):
+    """Tricks the leader's side can cash in a row from the leader's top cards, whatever the others
+    do: only ``ruffers`` (the trumps of the other side) can stop a side suit's top card."""
     others = o1 | o2
     nine_high = par[P_NINE_HIGH]
     trump_mask = par[P_TRUMP_MASK]
@@ -136,8 +137,7 @@ def quick_tricks(hand, o1, o2, par, rules):
         else:
             q += tops
     if trump_mask:
-        longest = max(popcount(o1 & trump_mask), popcount(o2 & trump_mask))
-        if trump_tops < longest:
+        if trump_tops < ruffers:
             q = 0  # the side suits could be ruffed
         q += trump_tops
     return q
@@ -155,7 +155,11 @@ def first_bounds(h, leader, n, t, par, rules):
     if par[P_WIN]:
         s2 = leader + 1 if leader < 2 else 0
         s3 = s2 + 1 if s2 < 2 else 0
-        q = quick_tricks(h[leader], h[s2], h[s3], par, rules)
+        if leader == declarer:
+            ruffers = max(popcount(h[s2] & trump_mask), popcount(h[s3] & trump_mask))
+        else:
+            ruffers = popcount(h[declarer] & trump_mask)
+        q = quick_tricks(h[leader], h[s2], h[s3], ruffers, par, rules)
         if q:
             if q > n:
                 q = n
