@@ -281,7 +281,7 @@ def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
     if not par[P_COUNTED + t]:
         return fill(buf, depth, cands, 0, R_ASC, rules)
     if par[P_WIN]:
-        good = over if par[P_MAXER + leader] != par[P_MAXER + s2] else 0
+        good = over if par[P_MAXER + leader] != par[P_MAXER + s2] and (par[P_MAXER + s2] or not par[P_TRUMP_OVER]) else 0
         return fill(buf, depth, cands, good, R_ASC, rules)
     return fill(buf, depth, cands, cands & ~over, R_DESC, rules)
 
