@@ -36,8 +36,8 @@ _MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 def slot(tk, mask, k):
     """The slot of key ``k``, or of the empty slot where it would go (check ``tk``).  (In Python
     the product is not cut to 64 bits, but the bits the mask keeps are the same.)"""
-    x = k * _MUL
-    i = (x ^ (x >> 29)) & mask
+    x = (k ^ (k >> 31)) * _MUL
+    i = (x ^ (x >> 32)) & mask
     while True:
         kk = tk[i]
         if kk == k or kk == 0:
