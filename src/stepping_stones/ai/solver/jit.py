@@ -6,6 +6,11 @@ Python functions in their modules.  ``python_core`` runs them as they are; ``num
 compiled twin of each (``numba.njit`` on a copy of the function whose globals name the other
 twins), so the two cores are one source.
 
+A kernel makes no arrays, except those marked ``allocates`` (the rank tables, made once): the
+others are compiled without numba's reference counting of arrays (its ``_nrt`` option), which
+otherwise counts each array argument of every recursive call up and down with an atomic
+instruction each -- 18 per call of ``search.node``, half its time on May Trump's deals.
+
 The helpers a kernel calls on masks and arrays have a Python body here and a numba one
 (``_register_numba_helpers``, numba's ``overload``): ``popcount``, ``top`` and ``low`` (one
 machine instruction each when compiled), ``zeros`` (a list in Python, an ``int64`` array
@@ -25,6 +30,8 @@ KernelFunction = Callable[..., Any]
 
 _KERNELS: list[KernelFunction] = []
 """Every function marked ``kernel``, in the order their modules define them."""
+_ALLOCATING: set[str] = set()
+"""Kernels that make arrays (by qualified name): compiled with numba's reference counting."""
 _SIGNATURES: dict[str, str] = {}
 """Kernels compiled for one signature only (by qualified name): see ``search._node``."""
 
@@ -35,6 +42,13 @@ def kernel(function: KernelFunction) -> KernelFunction:
     functions and the helpers of this module)."""
     _KERNELS.append(function)
     return function
+
+
+def allocates(function: KernelFunction) -> KernelFunction:
+    """``kernel`` for a function that makes arrays (``zeros``): numba compiles it with its
+    reference counting of arrays, which the other kernels go without."""
+    _ALLOCATING.add(function.__qualname__)
+    return kernel(function)
 
 
 def one_signature(spec: str) -> Callable[[KernelFunction], KernelFunction]:
@@ -118,6 +132,8 @@ def numba_core() -> Core:
     import numba  # type: ignore[import-not-found, import-untyped, unused-ignore]
     import numpy as np  # type: ignore[import-not-found, unused-ignore]
 
+    from numba.core.cpu import CPUTargetOptions  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
     _register_numba_helpers()
     replaced: dict[int, Any] = {}
     twins: list[tuple[KernelFunction, Any, dict[str, Any]]] = []
@@ -128,7 +144,8 @@ def numba_core() -> Core:
         )
         twin.__qualname__ = function.__qualname__
         twin.__doc__ = function.__doc__
-        dispatcher = numba.njit(cache=True, nogil=True)(twin)
+        counted = function.__qualname__ in _ALLOCATING or not hasattr(CPUTargetOptions, "_nrt")
+        dispatcher = numba.njit(cache=True, nogil=True, **({} if counted else {"_nrt": False}))(twin)
         replaced[id(function)] = dispatcher
         twins.append((function, dispatcher, namespace))
     for _function, _dispatcher, namespace in twins:

@@ -143,7 +143,7 @@ class Kernel:
             except MemoryError:
                 # A system that refuses to reserve memory it has not used (strict overcommit):
                 # a smaller table, which stops adding entries sooner (answers stay exact).
-                if slots <= FIRST_SLOTS:
+                if slots // 4 < FIRST_SLOTS:
                     raise
                 slots //= 4
 

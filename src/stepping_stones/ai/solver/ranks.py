@@ -14,14 +14,14 @@ the trick being played count as in play until the trick ends.
 
 from __future__ import annotations
 
-from .jit import kernel, zeros
+from .jit import allocates, kernel, zeros
 
 SUIT_BITS = 511
 CODE_BITS = 15
 SEAT_SHIFT = 60  # four suits of CODE_BITS
 
 
-@kernel
+@allocates
 def suit_tables():
     """``(spread, info)``: ``spread`` turns a suit's 9 bits into base-4 digits; per base-4 index
     of a suit (a digit per rank: 0 played, 1 + its owner) ``info`` holds, in one integer, the

@@ -24,10 +24,12 @@ M_DIRTY = 5  # how many slots from the first may still hold a former solver's en
 META_SIZE = 6
 
 FIRST_SLOTS = 1 << 10
-MAX_SLOTS = 1 << 25
-"""The table's slots at most: 32M slots, 10 bytes each in the compiled core.  A search that would
-fill more than half of them stops adding entries (answers stay exact; only ``nodes`` could then
-differ), which takes far longer than any hand."""
+MAX_SLOTS = 3 << 24
+"""The slots reserved: 48M, 10 bytes each in the compiled core; a table of at most 32M slots in
+use, and past its end the room ``grow`` needs to set its entries aside as it doubles (a table
+grows while a third of the reserve holds it twice).  A search that would fill more than half of
+32M slots stops adding entries (answers stay exact; only ``nodes`` could then differ), which
+takes far longer than any hand."""
 
 _MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
@@ -47,28 +49,33 @@ def slot(tk, mask, k):
 
 @kernel
 def grow(tk, tv, meta):
-    """Double the slots in use, in place: every entry is put again in the larger table."""
+    """Double the slots in use, in place: every entry is put again in the larger table.  The
+    entries are first set aside in the slots past the larger table's end (so that the search
+    allocates nothing: see ``jit``), which a later table must clear (``M_DIRTY``)."""
     mask = meta[M_MASK]
     used = mask + 1
-    reserve(tk, tv, 2 * used)
+    reserve(tk, tv, 3 * used)
     dirty = meta[M_DIRTY]
     if dirty > used:
         for j in range(used, min(dirty, 2 * used)):
             tk[j] = 0
             tv[j] = 0
-    keys = tk[:used].copy()
-    vals = tv[:used].copy()
+    aside = 2 * used
     for j in range(used):
+        tk[aside + j] = tk[j]
+        tv[aside + j] = tv[j]
         tk[j] = 0
         tv[j] = 0
+    if dirty < aside + used:
+        meta[M_DIRTY] = aside + used
     mask = 2 * used - 1
     meta[M_MASK] = mask
     for j in range(used):
-        k = keys[j]
+        k = tk[aside + j]
         if k != 0:
             i = slot(tk, mask, k)
             tk[i] = k
-            tv[i] = vals[j]
+            tv[i] = tv[aside + j]
 
 
 @kernel
@@ -78,7 +85,7 @@ def store(tk, tv, meta, k, value):
     i = slot(tk, mask, k)
     if tk[i] == 0:
         if 2 * (meta[M_COUNT] + 1) > mask + 1:
-            if mask + 1 >= meta[M_CAPACITY]:
+            if 3 * (mask + 1) > meta[M_CAPACITY]:
                 return  # full: the entry is not kept (see MAX_SLOTS)
             grow(tk, tv, meta)
             mask = meta[M_MASK]
