@@ -232,23 +232,37 @@ def fewer_collections() -> None:
 # --- the order of the run ---------------------------------------------------------------------
 
 LONGEST_FIRST = (
-    "test_static_checks.py",  # mypy in a process of its own, beside the tests
-    "test_tui_game.py",  # one whole game through key presses: the longest single test
+    "test_solver_core.py::test_hint_says_it_compiles",  # compiles the solver's core twice: 30 s of CPU
+    "test_tui_game.py",  # one whole game through key presses
     "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
     "test_cluster.py",  # one process for the whole file (its local cluster)
+    "test_web.py::test_a_whole_game",  # whole games in Chromium, at two sizes
+    "test_static_checks.py",  # mypy in a process of its own, beside the tests
+    "test_web.py",  # Chromium
+    "test_scripts.py",  # each script in a process of its own
+    "test_serve.py",  # apps behind a server, and Chromium
+    "test_serve_join.py",
+    "test_net_fronts.py",
     "test_table_sizes.py",
-    "test_serve.py",
-    "test_library_screens.py",  # one process for the whole file (its fixed home)
+    "test_library_screens.py",
     "test_tui_behaviour.py",
     "test_table.py",
-    "test_net_fronts.py",
+    "test_solver.py",
+    "test_ai_rules.py",
+    "test_solver_differential.py",
 )
-"""The test files that take longest (by ``--durations``), started first: the processes of a run
-take tests from the front of one queue, so the long ones end early and no process is left alone
-with one at the end."""
+"""The tests that take longest (by ``--durations``), started first, each entry a test file or the
+start of a test's name in it: the processes of a run take tests from the front of one queue (in
+this order: ``--no-loadscope-reorder`` in pyproject's addopts, else pytest-xdist would send the
+largest groups first), so the long ones end early and no process is left alone with one at the
+end, while two processes end on short tests."""
+
+
+def _rank(item: pytest.Item) -> int:
+    name = item.nodeid.removeprefix("tests/")
+    return next((i for i, start in enumerate(LONGEST_FIRST) if name.startswith(start)), len(LONGEST_FIRST))
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-randomly's shuffle (-p randomly), which it keeps within each rank
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    items.sort(key=_rank)
