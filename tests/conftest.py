@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import shutil
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from stepping_stones.ai import RandomAI
 from stepping_stones.engine import (
@@ -202,16 +207,67 @@ def pytest_configure(config: pytest.Config) -> None:
         compile_solver_once()
 
 
-def compile_solver_once() -> None:
-    """Compile the solver's core into numba's cache before the test processes start (a fresh
-    install's first use, 10-15 s of CPU), so that every process and app of the run loads it from
-    the cache: an app started while it compiles would say so ("Preparing the exact solver"),
-    and its screen would then depend on whether this machine had compiled it before.  The tests
-    of the compiling itself use cache folders of their own (tests/test_solver_core.py)."""
-    from stepping_stones.ai.solver import compile_needed, compiled_core_problem
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and _Compiling.thread is not None:
+        _Compiling.thread.join()
+        shutil.rmtree(Path(os.environ.pop(GATE_VARIABLE)).parent, ignore_errors=True)
 
-    if compile_needed():
+
+GATE_VARIABLE = "STEPPING_STONES_TESTS_COMPILING"
+"""The lock file that the run's first process holds while it compiles the solver's core (set for
+the test processes, which inherit it, only when it compiles)."""
+
+BESIDE_THE_COMPILE = ("test_static_checks.py",)
+"""The tests that need nothing of the solver, and start while its core compiles."""
+
+
+class _Compiling:
+    thread: threading.Thread | None = None  # the run's first process: the thread that compiles
+    waited = False  # a test process: it has waited for the compile
+
+
+def compile_solver_once() -> None:
+    """Compile the solver's core into numba's cache before the tests start (a fresh install's
+    first use, 10-15 s of CPU), so that every process and app of the run loads it from the cache:
+    an app started while it compiles would say so ("Preparing the exact solver"), and its screen
+    would then depend on whether this machine had compiled it before.  It compiles in a thread of
+    the run's first process, holding the lock file ``GATE_VARIABLE`` names, while the test
+    processes start and collect, and the tests of ``BESIDE_THE_COMPILE`` run; every other test
+    waits on that lock first (``pytest_runtest_setup``).  The tests of the compiling itself use
+    cache folders of their own (tests/test_solver_core.py)."""
+    from stepping_stones.ai.solver import compile_needed
+
+    if not compile_needed():
+        return
+    gate = os.path.join(tempfile.mkdtemp(prefix="stepping-stones-tests-"), "compiling.lock")
+    held = threading.Event()
+    _Compiling.thread = threading.Thread(target=_compile, args=(gate, held), name="solver-compile", daemon=True)
+    _Compiling.thread.start()
+    held.wait()  # the lock is held before any test process can look at it
+    os.environ[GATE_VARIABLE] = gate
+
+
+def _compile(gate: str, held: threading.Event) -> None:
+    from stepping_stones.ai.solver import compiled_core_problem
+
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(FileLock(gate))
+        finally:
+            held.set()
         compiled_core_problem()  # loads it, compiling it once
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Every test but those of ``BESIDE_THE_COMPILE`` starts once the solver's core is compiled."""
+    if item.nodeid.removeprefix("tests/").startswith(BESIDE_THE_COMPILE):
+        return
+    if _Compiling.thread is not None:  # a run in one process (-n 0): it compiles in this one
+        _Compiling.thread.join()
+    elif not _Compiling.waited and os.environ.get(GATE_VARIABLE):
+        with FileLock(os.environ[GATE_VARIABLE]):
+            pass
+    _Compiling.waited = True
 
 
 GC_THRESHOLDS = (50_000, 20, 20)
@@ -232,23 +288,37 @@ def fewer_collections() -> None:
 # --- the order of the run ---------------------------------------------------------------------
 
 LONGEST_FIRST = (
-    "test_static_checks.py",  # mypy in a process of its own, beside the tests
-    "test_tui_game.py",  # one whole game through key presses: the longest single test
+    "test_static_checks.py",  # mypy in a process of its own, while the solver's core compiles
+    "test_solver_core.py::test_hint_says_it_compiles",  # compiles the solver's core twice: 30 s of CPU
+    "test_tui_game.py",  # one whole game through key presses
     "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
     "test_cluster.py",  # one process for the whole file (its local cluster)
+    "test_web.py::test_a_whole_game",  # whole games in Chromium, at two sizes
+    "test_web.py",  # Chromium
+    "test_scripts.py",  # each script in a process of its own
+    "test_serve.py",  # apps behind a server, and Chromium
+    "test_serve_join.py",
+    "test_net_fronts.py",
     "test_table_sizes.py",
-    "test_serve.py",
-    "test_library_screens.py",  # one process for the whole file (its fixed home)
+    "test_library_screens.py",
     "test_tui_behaviour.py",
     "test_table.py",
-    "test_net_fronts.py",
+    "test_solver.py",
+    "test_ai_rules.py",
+    "test_solver_differential.py",
 )
-"""The test files that take longest (by ``--durations``), started first: the processes of a run
-take tests from the front of one queue, so the long ones end early and no process is left alone
-with one at the end."""
+"""The tests that take longest (by ``--durations``), started first, each entry a test file or the
+start of a test's name in it: the processes of a run take tests from the front of one queue (in
+this order: ``--no-loadscope-reorder`` in pyproject's addopts, else pytest-xdist would send the
+largest groups first), so the long ones end early and no process is left alone with one at the
+end, while two processes end on short tests."""
+
+
+def _rank(item: pytest.Item) -> int:
+    name = item.nodeid.removeprefix("tests/")
+    return next((i for i, start in enumerate(LONGEST_FIRST) if name.startswith(start)), len(LONGEST_FIRST))
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-randomly's shuffle (-p randomly), which it keeps within each rank
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    items.sort(key=_rank)

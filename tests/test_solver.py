@@ -299,3 +299,22 @@ def test_one_process_at_a_time_compiles_the_core_and_a_long_wait_goes_on_without
         assert entered == [True]
     with FileLock(path, timeout=0):  # released afterwards
         pass
+
+
+def test_a_process_with_another_cache_folder_does_not_wait_for_the_lock(tmp_path):
+    """The lock is one per cache folder too: a process that compiles into a cache folder of its
+    own (``NUMBA_CACHE_DIR``, as the compile test does) holds up no process that loads another
+    cache, and waits for none (it could not use their cache)."""
+    from filelock import FileLock, Timeout
+
+    from stepping_stones.ai.solver import core as solver
+
+    source = str(tmp_path / "solver_core.py")
+    mine = str(tmp_path / "cache")
+    assert solver.compile_lock_path(source, mine) != solver.compile_lock_path(source)
+    assert solver.compile_lock_path(source, mine) != solver.compile_lock_path(source, str(tmp_path / "other"))
+    with solver._compiling(source, mine):
+        with pytest.raises(Timeout):
+            FileLock(solver.compile_lock_path(source, mine), timeout=0).acquire()  # this cache's own lock is held
+        with solver._compiling(source), pytest.raises(Timeout):  # the package's own cache: entered at once
+            FileLock(solver.compile_lock_path(source), timeout=0).acquire()  # ... and held, not given up on

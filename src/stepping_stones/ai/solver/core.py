@@ -104,7 +104,7 @@ def _load_compiled() -> Loaded | str:
     if not numba_wanted():
         return "numba is switched off (NUMBA_DISABLE_JIT)"
     _prepare_cache()
-    with _compiling(str(_HERE / "search.py")):
+    with _compiling(str(_HERE / "search.py"), os.environ.get("NUMBA_CACHE_DIR", "")):
         problem = ""
         for attempt in range(2):
             try:
@@ -243,21 +243,24 @@ def say_while_loading(say: Callable[[str], None]) -> None:
     compiled_core()
 
 
-def compile_lock_path(source: str) -> str:
-    """The lock file of compiling the core at ``source``: one per user and installation."""
-    name = hashlib.sha256(os.path.realpath(source).encode()).hexdigest()[:16]
+def compile_lock_path(source: str, cache: str = "") -> str:
+    """The lock file of compiling the core at ``source`` into numba's cache folder ``cache`` (""
+    for next to the modules): one per user, installation and cache folder.  A process that reads
+    another cache folder has nothing to wait for: the cache being written is not the one it loads."""
+    key = os.path.realpath(source) + ("\0" + os.path.realpath(cache) if cache else "")
+    name = hashlib.sha256(key.encode()).hexdigest()[:16]
     user = os.getuid() if hasattr(os, "getuid") else 0
     return os.path.join(tempfile.gettempdir(), f"stepping-stones-{user}-{name}.lock")
 
 
 @contextmanager
-def _compiling(source: str) -> Iterator[None]:
-    """Hold the machine's lock on compiling the core at ``source``: the first process to load it
-    on a fresh install compiles it and writes numba's cache; others that start meanwhile (the
-    tabs of ``serve``, test processes) wait, then load that cache instead of compiling it again
-    each.  Where no lock can be made, or the wait is too long, it goes on without one (numba's
-    cache stays correct either way; only the work is repeated)."""
-    lock = FileLock(compile_lock_path(source), timeout=COMPILE_WAIT)
+def _compiling(source: str, cache: str = "") -> Iterator[None]:
+    """Hold the machine's lock on compiling the core at ``source`` into the cache folder ``cache``:
+    the first process to load it on a fresh install compiles it and writes numba's cache; others
+    that start meanwhile (the tabs of ``serve``, test processes) wait, then load that cache instead
+    of compiling it again each.  Where no lock can be made, or the wait is too long, it goes on
+    without one (numba's cache stays correct either way; only the work is repeated)."""
+    lock = FileLock(compile_lock_path(source, cache), timeout=COMPILE_WAIT)
     try:
         lock.acquire()
     except (OSError, Timeout):
