@@ -131,7 +131,6 @@ def numba_core() -> Core:
     for the kernels of ``one_signature``, compiled here."""
     import numba  # type: ignore[import-not-found, import-untyped, unused-ignore]
     import numpy as np  # type: ignore[import-not-found, unused-ignore]
-
     from numba.core.cpu import CPUTargetOptions  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
     _register_numba_helpers()
@@ -145,7 +144,10 @@ def numba_core() -> Core:
         twin.__qualname__ = function.__qualname__
         twin.__doc__ = function.__doc__
         counted = function.__qualname__ in _ALLOCATING or not hasattr(CPUTargetOptions, "_nrt")
-        dispatcher = numba.njit(cache=True, nogil=True, **({} if counted else {"_nrt": False}))(twin)
+        options: dict[str, Any] = {"cache": True, "nogil": True}
+        if not counted:
+            options["_nrt"] = False  # numba's own option, not in its type stubs
+        dispatcher = numba.njit(**options)(twin)
         replaced[id(function)] = dispatcher
         twins.append((function, dispatcher, namespace))
     for _function, _dispatcher, namespace in twins:

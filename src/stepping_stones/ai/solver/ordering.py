@@ -14,7 +14,8 @@ one card per run of equivalent cards (``ranks``).  The orders:
 * a Lose contract's leads: low, the suits the leader holds fewest cards of first, first the
   cards ``lose_leads`` picks, last the suits it marks dead;
 * the second seat takes the lead in the trick when that is what it wants (Win: unless its
-  partner leads; Lose: stays under);
+  partner leads, or, under May Trump, a defender after the declarer's lead: second hand low,
+  6.71M -> 5.16M positions on May Trump's 30 deals; Lose: stays under);
 * the third seat knows the trick's outcome: cards that leave it where it pleases come first.
 * before all, the lead that decided the position before (kept in the table's entry).
 """
@@ -281,7 +282,9 @@ def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
     if not par[P_COUNTED + t]:
         return fill(buf, depth, cands, 0, R_ASC, rules)
     if par[P_WIN]:
-        good = over if par[P_MAXER + leader] != par[P_MAXER + s2] and (par[P_MAXER + s2] or not par[P_TRUMP_OVER]) else 0
+        good = (
+            over if par[P_MAXER + leader] != par[P_MAXER + s2] and (par[P_MAXER + s2] or not par[P_TRUMP_OVER]) else 0
+        )
         return fill(buf, depth, cands, good, R_ASC, rules)
     return fill(buf, depth, cands, cands & ~over, R_DESC, rules)
 
