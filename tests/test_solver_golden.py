@@ -5,9 +5,10 @@
 positions the shared search must find the same values, search the same number of positions,
 and the expert must make the same choices.  (``docs/ai.md``, *One search, two ways to run it*:
 the whole check covered 210 whole hands, 120 positions and two whole expert games.)  The node
-counts were re-recorded once since, when the trump bounds (``bounds.beaten``) made the search
-smaller: with every value, card value and choice of the expert unchanged
-(``docs/lab/2026-12-03-solver-targets.md``).
+counts were re-recorded twice since, when the trump bounds (``bounds.beaten``), then May Trump's
+second hand low and the quick tricks stopped only by the other side's trumps, changed the search:
+with every value, card value and choice of the expert unchanged
+(``docs/lab/2026-12-03-solver-targets.md``, ``docs/lab/2026-12-03-solver-nrt.md``).
 """
 
 from __future__ import annotations
