@@ -199,7 +199,7 @@ def test_a_table_handed_on_from_a_solver_that_is_gone_starts_empty():
         other = NINE_HIGH + ONE_HIGH - state.ranking
         gone = Solver(state.contract, other, state.trump, state.declarer, core="numba")
         gone.card_values(hands, leader, trick)
-        written = gone._search._tk
+        written = gone._search._tt
         assert int(gone._search._meta[3]) + 1 > FIRST_SLOTS  # its table grew past its first slots
         del gone
         seen = []
@@ -215,8 +215,9 @@ def test_a_table_handed_on_from_a_solver_that_is_gone_starts_empty():
             )
             if core == "numba":
                 table = solver._search
-                assert table._tk is written  # the gone solver's table, holding its own entries only
-                assert int((table._tk[: int(table._meta[3]) + 1] != 0).sum()) == int(table._meta[2])
+                assert table._tt is written  # the gone solver's table, holding its own entries only
+                keys = table._tt[: 2 * (int(table._meta[3]) + 1) : 2]
+                assert int((keys != 0).sum()) == int(table._meta[2])
         assert seen[0] == seen[1], contract_id
 
 

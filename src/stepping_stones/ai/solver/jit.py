@@ -53,7 +53,7 @@ def allocates(function: KernelFunction) -> KernelFunction:
 
 def one_signature(spec: str) -> Callable[[KernelFunction], KernelFunction]:
     """``kernel`` for a function numba compiles for exactly one signature (``spec``: ``I`` an
-    int64, ``V`` a 1-d int64 array, ``W`` a 1-d int16 array; the result first).  A recursive
+    int64, ``V`` a 1-d int64 array; the result first).  A recursive
     function needs it: numba would type a bare constant argument as a literal and compile (and
     fail to link) another version for it."""
 
@@ -87,12 +87,10 @@ def zeros(n: int) -> list[int]:
     return [0] * n
 
 
-def reserve(keys: list[int], values: list[int], n: int) -> None:
-    """Make the table's two lists hold ``n`` slots (the compiled arrays already do)."""
-    if len(keys) < n:
-        more = [0] * (n - len(keys))
-        keys.extend(more)
-        values.extend(more)
+def reserve(table: list[int], n: int) -> None:
+    """Make the table's list ``n`` long (the compiled array already is)."""
+    if len(table) < n:
+        table.extend([0] * (n - len(table)))
 
 
 # --- the two cores ------------------------------------------------------------------------------
@@ -106,7 +104,6 @@ class Core:
     functions: dict[str, KernelFunction]
     ints: Callable[[int], Any]  # n zeros, int64
     array: Callable[[list[int]], Any]  # these values, int64 (one conversion: cheaper than value by value)
-    shorts: Callable[[int], Any]  # n zeros, int16 (the table's values)
     compiled: bool
 
     def __getattr__(self, name: str) -> KernelFunction:
@@ -119,7 +116,7 @@ class Core:
 def python_core() -> Core:
     """The search as Python: its functions as they are written (every kernel marked so far:
     ``core`` imports the search's modules first)."""
-    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, list, zeros, compiled=False)
+    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, list, compiled=False)
 
 
 def numba_core() -> Core:
@@ -157,7 +154,6 @@ def numba_core() -> Core:
     types_of = {
         "I": numba.types.int64,
         "V": numba.types.Array(numba.types.int64, 1, "C"),
-        "W": numba.types.Array(numba.types.int16, 1, "C"),
     }
     for function, dispatcher, _namespace in twins:
         spec = _SIGNATURES.get(function.__qualname__)
@@ -170,7 +166,6 @@ def numba_core() -> Core:
         functions,
         lambda n: np.zeros(n, np.int64),
         lambda xs: np.array(xs, np.int64),
-        lambda n: np.zeros(n, np.int16),
         compiled=True,
     )
 
@@ -218,7 +213,7 @@ def _register_numba_helpers() -> None:
     overload(top)(lambda x: lambda x: ctlz(x))
     overload(low)(lambda x: lambda x: cttz(x))
     overload(zeros)(lambda n: lambda n: np.zeros(n, np.int64))
-    overload(reserve)(lambda keys, values, n: lambda keys, values, n: None)
+    overload(reserve)(lambda table, n: lambda table, n: None)
     _REGISTERED.append(True)
 
 

@@ -31,11 +31,10 @@ solver wrote: up to a few tens of MB after a whole hand)."""
 
 
 class _Arrays(NamedTuple):
-    """A solver's own arrays: the table (``tk``, ``tv``), its counters (``meta``), the hands
-    (``h``) and the rows of moves (``buf``)."""
+    """A solver's own arrays: the table (``tt``), its counters (``meta``), the hands (``h``) and
+    the rows of moves (``buf``)."""
 
-    tk: Any
-    tv: Any
+    tt: Any
     meta: Any
     h: Any
     buf: Any
@@ -114,11 +113,10 @@ class Kernel:
             # cleared (the rest as it grows, up to meta[M_DIRTY]).
             dirty = int(arrays.meta[M_DIRTY])
             arrays.meta[:] = 0
-            arrays.meta[M_CAPACITY] = len(arrays.tk)
+            arrays.meta[M_CAPACITY] = len(arrays.tt) // 2
             arrays.meta[M_DIRTY] = dirty
-            arrays.tk[:FIRST_SLOTS] = 0
-            arrays.tv[:FIRST_SLOTS] = 0
-        self._tk, self._tv, self._meta, self._h, self._buf = arrays
+            arrays.tt[: 2 * FIRST_SLOTS] = 0
+        self._tt, self._meta, self._h, self._buf = arrays
         self._meta[M_MASK] = FIRST_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
         if core.compiled:
@@ -134,12 +132,12 @@ class Kernel:
         buf = core.ints(MAX_DEPTH * MAX_MOVES)
         if not core.compiled:
             meta[M_CAPACITY] = MAX_SLOTS
-            return _Arrays(core.ints(FIRST_SLOTS), core.shorts(FIRST_SLOTS), meta, h, buf)
+            return _Arrays(core.ints(2 * FIRST_SLOTS), meta, h, buf)
         slots = MAX_SLOTS
         while True:
             try:
                 meta[M_CAPACITY] = slots
-                return _Arrays(core.ints(slots), core.shorts(slots), meta, h, buf)
+                return _Arrays(core.ints(2 * slots), meta, h, buf)
             except MemoryError:
                 # A system that refuses to reserve memory it has not used (strict overcommit):
                 # a smaller table, which stops adding entries sooner (answers stay exact).
@@ -195,8 +193,7 @@ class Kernel:
             self._rules,
             self._spread,
             self._info,
-            self._tk,
-            self._tv,
+            self._tt,
             self._meta,
             self._buf,
         )
@@ -237,8 +234,7 @@ class Kernel:
             self._rules,
             self._spread,
             self._info,
-            self._tk,
-            self._tv,
+            self._tt,
             self._meta,
             self._buf,
         )

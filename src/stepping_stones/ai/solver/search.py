@@ -17,7 +17,7 @@ The arguments they share: ``h`` the three hands (changed and restored as cards a
 led, ``best_card`` of ``best_seat`` the card winning the trick after two cards, ``beat`` the led
 suit's cards above the best of it, ``rep2`` and ``rep3`` the repliers' cards that stand for their
 runs, ``depth`` the row of ``buf`` for the moves; then the solver's ``par`` and ``rules``, the
-rank tables ``spread`` and ``info``, the table ``tk, tv, meta``, and ``buf``.
+rank tables ``spread`` and ``info``, the table ``tt`` with ``meta``, and ``buf``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from .tables import M_LIMIT, M_NODES, find, store
 
 ABORT = 2  # a search result: the limit of positions was reached
 
-_SIGNATURE = "IIVIIIIIIIIIIVVVVVWVV"
+_SIGNATURE = "IIVIIIIIIIIIIVVVVVVV"
 
 
 @one_signature(_SIGNATURE)
@@ -60,8 +60,7 @@ def node(
     rules,
     spread,
     info,
-    tk,
-    tv,
+    tt,
     meta,
     buf,
 ):
@@ -80,7 +79,7 @@ def node(
     left = k
     if level == 0:
         verdict, t, k, lo, hi, count, rep2, rep3, held = open_lead(
-            h, leader, target, depth, par, rules, spread, info, tk, tv, meta, buf
+            h, leader, target, depth, par, rules, spread, info, tt, meta, buf
         )
         if verdict >= 0:
             return verdict
@@ -128,8 +127,7 @@ def node(
                 rules,
                 spread,
                 info,
-                tk,
-                tv,
+                tt,
                 meta,
                 buf,
             )
@@ -152,8 +150,7 @@ def node(
                     rules,
                     spread,
                     info,
-                    tk,
-                    tv,
+                    tt,
                     meta,
                     buf,
                 )
@@ -175,8 +172,7 @@ def node(
                     rules,
                     spread,
                     info,
-                    tk,
-                    tv,
+                    tt,
                     meta,
                     buf,
                 )
@@ -204,8 +200,7 @@ def node(
                     rules,
                     spread,
                     info,
-                    tk,
-                    tv,
+                    tt,
                     meta,
                     buf,
                 )
@@ -219,12 +214,12 @@ def node(
             break
     h[mover] = hand
     if level == 0:
-        _remember(tk, tv, meta, k, result, target, lo, hi, new_hint)
+        _remember(tt, meta, k, result, target, lo, hi, new_hint)
     return result
 
 
 @kernel
-def open_lead(h, leader, target, depth, par, rules, spread, info, tk, tv, meta, buf):
+def open_lead(h, leader, target, depth, par, rules, spread, info, tt, meta, buf):
     """A position between tricks: counted against the limit, then answered from the table's
     bounds or the first bounds where they can (``verdict``: 1, 0 or ``ABORT``; -1 to search on),
     else its leads put in order.  Returns ``(verdict, t, key, lo, hi, leads, rep2, rep3, held)``:
@@ -246,7 +241,7 @@ def open_lead(h, leader, target, depth, par, rules, spread, info, tk, tv, meta, 
     k, r0, r1, r2 = position_key(h, leader, spread, info)
     if t >= par[P_HORIZON]:
         return (1 if estimate(h, t, par, rules) >= target else 0), t, zero, zero, zero, zero, zero, zero, zero
-    entry = find(tk, tv, meta, k)
+    entry = find(tt, meta, k)
     hint = -1
     if entry >= 0:
         lo = entry & 15
@@ -255,7 +250,7 @@ def open_lead(h, leader, target, depth, par, rules, spread, info, tk, tv, meta, 
     else:
         lo, hi = first_bounds(h, leader, n, t, par, rules)
         if lo or hi < par[P_LEFT + t]:
-            store(tk, tv, meta, k, lo | hi << 4)
+            store(tt, meta, k, lo | hi << 4)
     if lo >= target:
         return 1, t, zero, zero, zero, zero, zero, zero, zero
     if hi < target:
@@ -288,7 +283,7 @@ def _last_trick(h, leader, par, rules):
 
 
 @kernel
-def _remember(tk, tv, meta, k, result, target, lo, hi, new_hint):
+def _remember(tt, meta, k, result, target, lo, hi, new_hint):
     """Store what a search of position ``k`` proved, with the lead that decided it (or the hint
     kept before, if none did: the table may have grown meanwhile, so it is read again)."""
     if result:
@@ -297,9 +292,9 @@ def _remember(tk, tv, meta, k, result, target, lo, hi, new_hint):
     elif target - 1 < hi:
         hi = target - 1
     if new_hint < 0:
-        entry = find(tk, tv, meta, k)
+        entry = find(tt, meta, k)
         new_hint = (entry >> 8) - 1 if entry >= 0 else -1
-    store(tk, tv, meta, k, lo | hi << 4 | (new_hint + 1) << 8)
+    store(tt, meta, k, lo | hi << 4 | (new_hint + 1) << 8)
 
 
 NO_GUESS = -(1 << 40)
@@ -308,7 +303,7 @@ NO_GUESS = -(1 << 40)
 
 @kernel
 def at_least(
-    level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, par, rules, spread, info, tk, tv, meta, buf
+    level, h, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3, par, rules, spread, info, tt, meta, buf
 ):
     """One question from its root: ``level`` is the seat to play in the trick (0 leads); the
     claims' referee asks it (``Solver.at_least``) where it needs a yes or no, not the value."""
@@ -329,8 +324,7 @@ def at_least(
         rules,
         spread,
         info,
-        tk,
-        tv,
+        tt,
         meta,
         buf,
     )
@@ -338,7 +332,7 @@ def at_least(
 
 @kernel
 def value_of(
-    level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess, par, rules, spread, info, tk, tv, meta, buf
+    level, h, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess, par, rules, spread, info, tt, meta, buf
 ):
     """The declarer's counted tricks from a position (``level`` and the trick as for ``node``;
     ``t`` the trick), or -1 if the limit of positions was reached.  Zero-window questions: the
@@ -352,7 +346,7 @@ def value_of(
     lo = leader & 0
     hi = lo + par[P_LEFT + t]
     if level == 0 and lo < hi:
-        entry = find(tk, tv, meta, position_key(h, leader, spread, info)[0])
+        entry = find(tt, meta, position_key(h, leader, spread, info)[0])
         if entry >= 0:
             lo = entry & 15
             hi = entry >> 4 & 15
@@ -381,8 +375,7 @@ def value_of(
             rules,
             spread,
             info,
-            tk,
-            tv,
+            tt,
             meta,
             buf,
         )
