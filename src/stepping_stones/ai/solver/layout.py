@@ -28,7 +28,8 @@ R_ABOVE = 36  # the cards of its suit that beat it
 R_TAKERS = 72  # trick_takers: the cards that take a trick from it
 R_ASC = 108  # the cards in order of key, weakest first (ties by card index)
 R_DESC = 144  # strongest first (ties by card index)
-RULES_SIZE = 180
+R_PLACE = 72  # from an order's row, the row of each card's place in that order
+RULES_SIZE = 252
 
 
 def make_par(
@@ -84,4 +85,6 @@ def make_rules(
         rules[R_TAKERS + c] = takers[c]
         rules[R_ASC + c] = ascending[c]
         rules[R_DESC + c] = descending[c]
+        rules[R_ASC + R_PLACE + ascending[c]] = c
+        rules[R_DESC + R_PLACE + descending[c]] = c
     return array(rules)

@@ -37,6 +37,7 @@ from .layout import (
     R_ASC,
     R_DESC,
     R_KEY,
+    R_PLACE,
 )
 
 SUIT_BITS = 511
@@ -64,25 +65,23 @@ def fill_late(buf, depth, mask, good, late, order, rules):
 def fill_at(buf, depth, n, mask, good, order, rules):
     """``fill`` from place ``n`` of row ``depth`` on; returns the places filled then."""
     row = depth * MAX_MOVES
-    want = n + popcount(mask)
-    first = mask & good
-    if first:
-        m = n + popcount(first)
-        for j in range(36):
-            c = rules[order + j]
-            if first >> c & 1:
-                buf[row + n] = c
-                n += 1
-                if n == m:
-                    break
-    rest = mask & ~good
-    for j in range(36):
-        if n == want:
-            break
-        c = rules[order + j]
-        if rest >> c & 1:
-            buf[row + n] = c
-            n += 1
+    n = _fill_group(buf, row, n, mask & good, order, rules)
+    return _fill_group(buf, row, n, mask & ~good, order, rules)
+
+
+@kernel
+def _fill_group(buf, row, n, mask, order, rules):
+    """The cards of ``mask`` in the order of ``rules`` at ``order``, from ``buf[row + n]`` on:
+    their places in the order as the bits of one mask, read from the lowest (a step per card,
+    not per card of the deck)."""
+    places = mask & 0
+    while mask:
+        places |= 1 << rules[order + R_PLACE + low(mask)]
+        mask &= mask - 1
+    while places:
+        buf[row + n] = rules[order + low(places)]
+        places &= places - 1
+        n += 1
     return n
 
 
