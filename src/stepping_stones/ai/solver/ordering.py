@@ -188,17 +188,28 @@ def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
 
 
 @kernel
+def plain_moves(buf, depth, cands, t, par, rules):
+    """Where no seat's order matters: a single card, or a trick that does not count (weakest
+    first).  Returns how many cards it put in row ``depth``, or 0 where the seat's own order
+    applies."""
+    if not cands & (cands - 1):
+        buf[depth * MAX_MOVES] = top(cands)
+        return 1
+    if not par[P_COUNTED + t]:
+        return fill(buf, depth, cands, 0, R_ASC, rules)
+    return 0
+
+
+@kernel
 def lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules):
     """The leads of ``leader`` (``cands``: one card per run) into row ``depth``; how many."""
     declarer = par[P_DECLARER]
     trump_mask = par[P_TRUMP_MASK]
     s2 = leader + 1 if leader < 2 else 0
     s3 = s2 + 1 if s2 < 2 else 0
-    if not cands & (cands - 1):
-        buf[depth * MAX_MOVES] = top(cands)
-        return 1
-    if not par[P_COUNTED + t]:
-        return fill(buf, depth, cands, 0, R_ASC, rules)
+    plain = plain_moves(buf, depth, cands, t, par, rules)
+    if plain:
+        return plain
     if par[P_WIN]:
         if leader == declarer:
             return fill_late(buf, depth, cands, 0, dead_suits(h[s2] | h[s3], trump_mask), R_DESC, rules)
@@ -275,11 +286,9 @@ def legal_replies(hand, c1, beat, par):
 @kernel
 def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
     """The second seat's cards (``over``: those that take the lead in the trick); how many."""
-    if not cands & (cands - 1):
-        buf[depth * MAX_MOVES] = top(cands)
-        return 1
-    if not par[P_COUNTED + t]:
-        return fill(buf, depth, cands, 0, R_ASC, rules)
+    plain = plain_moves(buf, depth, cands, t, par, rules)
+    if plain:
+        return plain
     if par[P_WIN]:
         good = (
             over if par[P_MAXER + leader] != par[P_MAXER + s2] and (par[P_MAXER + s2] or not par[P_TRUMP_OVER]) else 0
@@ -294,11 +303,9 @@ def third_moves(buf, depth, cands, over, best_seat, s3, t, par, rules):
     trick, or one the declarer does not get) and never in a Lose contract; the cards that leave
     the trick where it pleases come first: low ones in a Win contract, high ones (shedding
     danger) in a Lose contract."""
-    if not cands & (cands - 1):
-        buf[depth * MAX_MOVES] = top(cands)
-        return 1
-    if not par[P_COUNTED + t]:
-        return fill(buf, depth, cands, 0, R_ASC, rules)
+    plain = plain_moves(buf, depth, cands, t, par, rules)
+    if plain:
+        return plain
     declarer = par[P_DECLARER]
     win = par[P_WIN]
     if ((best_seat == declarer) == (win != 0)) == (s3 == declarer):
