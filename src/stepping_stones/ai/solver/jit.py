@@ -53,9 +53,9 @@ def allocates(function: KernelFunction) -> KernelFunction:
 
 def one_signature(spec: str) -> Callable[[KernelFunction], KernelFunction]:
     """``kernel`` for a function numba compiles for exactly one signature (``spec``: ``I`` an
-    int64, ``V`` a 1-d int64 array; the result first).  A recursive
-    function needs it: numba would type a bare constant argument as a literal and compile (and
-    fail to link) another version for it."""
+    int64, ``V`` a 1-d int64 array; the result first).  A recursive function needs it: numba
+    would type a bare constant argument as a literal and compile (and fail to link, when loaded
+    from its cache) another version for it; so a recursive call passes no literal either."""
 
     def mark(function: KernelFunction) -> KernelFunction:
         _SIGNATURES[function.__qualname__] = spec
