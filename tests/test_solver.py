@@ -31,7 +31,7 @@ from stepping_stones.ai.solver import (
     whole_hand_value,
 )
 from stepping_stones.ai.solver.bounds import beaten
-from stepping_stones.ai.solver.tables import FIRST_SLOTS
+from stepping_stones.ai.solver.tables import FIRST_SLOTS, M_CAPACITY, M_COUNT, M_MASK
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
 
 
@@ -219,6 +219,23 @@ def test_a_table_handed_on_from_a_solver_that_is_gone_starts_empty():
                 keys = table._tt[: 2 * (int(table._meta[3]) + 1) : 2]
                 assert int((keys != 0).sum()) == int(table._meta[2])
         assert seen[0] == seen[1], contract_id
+
+
+def test_a_full_table_keeps_every_answer_exact(core):
+    """A table that may not grow (``meta[M_CAPACITY]``, as on a system that reserves less
+    memory) stops adding entries once three quarters full: the search goes on without them,
+    slower, with the same value and card values as a solver whose table grows."""
+    state = random_endgame(random.Random("full table"), "may-trump", 9)
+    hands, leader, trick = position(state)
+    free = Solver(state.contract, state.ranking, state.trump, state.declarer)
+    expected = (free.value(hands, leader, trick), free.card_values(hands, leader, trick))
+    cramped = Solver(state.contract, state.ranking, state.trump, state.declarer)
+    meta = cramped._search._meta
+    meta[M_CAPACITY] = 2 * FIRST_SLOTS  # too little room to double: FIRST_SLOTS slots at most
+    assert (cramped.value(hands, leader, trick), cramped.card_values(hands, leader, trick)) == expected
+    assert int(meta[M_MASK]) + 1 == FIRST_SLOTS
+    assert int(meta[M_COUNT]) == 3 * FIRST_SLOTS // 4  # it filled, and kept no entry past that
+    assert cramped.nodes > 2 * free.nodes  # and searched again what it could not keep
 
 
 @pytest.mark.parametrize("limit", [0, 1, 57, 400])
