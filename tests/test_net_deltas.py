@@ -178,7 +178,7 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                 await raw.send({"type": "resync"})
                 assert (await raw.reply()).code == "no-seat"
             async with Raw.to(url) as raw:
-                await raw.send({"type": "hello", "version": 2, "code": opened.code, "name": "Eve"})
+                await raw.send({"type": "hello", "version": 3, "code": opened.code, "name": "Eve"})
                 assert (await raw.reply()).type == "welcome"
                 first = await raw.reply()
                 assert isinstance(first, StateMessage) and first.n == 1
@@ -197,7 +197,7 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                 assert isinstance(again, StateMessage) and again.n == 2
                 assert again.model_dump(exclude={"n"}) == first.model_dump(exclude={"n"})
                 async with Raw.to(url) as other:  # a change: the delta after it follows the resent state
-                    await other.send({"type": "hello", "version": 2, "code": opened.code, "name": "Bo"})
+                    await other.send({"type": "hello", "version": 3, "code": opened.code, "name": "Bo"})
                     delta = await raw.reply()
                     assert isinstance(delta, Delta) and delta.n == 3 and set(delta.state) == {"seats", "help"}
                     # a flood of resyncs: held to the allowance like any message, and the table plays on

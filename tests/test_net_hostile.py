@@ -45,7 +45,7 @@ def test_hostile_clients_change_nothing(tmp_path):
                     ({"code": "not a code!", "name": "Eve"}, "unknown-code"),
                 ):
                     async with Raw.to(url) as raw:
-                        await refused(raw, {"type": "hello", "version": 1, **hello}, code)
+                        await refused(raw, {"type": "hello", "version": 3, **hello}, code)
                         assert await raw.text() is None  # closed after one guess
                 # random bytes, junk, oversized: one error each, the connection stays
                 async with Raw.to(url) as raw:
@@ -172,14 +172,14 @@ def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
                 welcome = await ann.join()
                 assert isinstance(welcome, Welcome) and welcome.secret
                 async with Raw.to(url) as raw:  # Bo takes the last seat; the table starts
-                    await raw.send({"type": "hello", "version": 1, "code": opened.code, "name": "Bo"})
+                    await raw.send({"type": "hello", "version": 3, "code": opened.code, "name": "Bo"})
                     while (reply := await raw.reply()) is not None:
                         seen.append(reply.model_dump_json())
                         if isinstance(reply, StateMessage) and reply.started:
                             break
                 await next_state(ann, lambda s: s.started)
                 async with Raw.to(url) as raw:
-                    await raw.send({"type": "hello", "version": 1, "secret": "guess" + welcome.secret[5:]})
+                    await raw.send({"type": "hello", "version": 3, "secret": "guess" + welcome.secret[5:]})
                     assert (await raw.reply()).code == "bad-secret"
             log = server.log.err.getvalue()
         return seen, log, welcome.secret

@@ -119,7 +119,7 @@ def test_a_view_that_describes_no_game_is_refused_in_one_line():
 
 
 def test_client_messages_are_checked_at_the_boundary():
-    assert isinstance(parse_client('{"type":"hello","version":1,"code":"ABCDE-FGHJK","name":"Ann"}'), Hello)
+    assert isinstance(parse_client('{"type":"hello","version":3,"code":"ABCDE-FGHJK","name":"Ann"}'), Hello)
     assert isinstance(parse_client('{"type":"action","seq":3,"card":"K9"}'), Act)
     assert isinstance(parse_client('{"type":"start"}'), Start)
     assert parse_client('{"type":"ping","nonce":7}') == Ping(type="ping", nonce=7)
@@ -132,8 +132,8 @@ def test_client_messages_are_checked_at_the_boundary():
         '{"type":"action","seq":"3","card":"K9"}',  # no coercion
         '{"type":"action","seq":3}',
         '{"type":"action","seq":3,"card":"K9","bid":"pass"}',
-        '{"type":"hello","version":1,"code":"ABCDE-FGHJK","secret":"x","name":"Ann"}',
-        '{"type":"hello","version":1,"code":"ABCDE-FGHJK","name":"\\u001b[2J"}',
+        '{"type":"hello","version":3,"code":"ABCDE-FGHJK","secret":"x","name":"Ann"}',
+        '{"type":"hello","version":3,"code":"ABCDE-FGHJK","name":"\\u001b[2J"}',
         '{"type":"ping","nonce":1,"nonce":2}',
         '{"type":"ping","nonce":' + "9" * 40 + "}",
         '{"type":"start","x":' + "[" * 50 + "]" * 50 + "}",
@@ -147,8 +147,10 @@ def test_client_messages_are_checked_at_the_boundary():
 
 
 def test_another_version_is_told_so_in_one_line():
-    with pytest.raises(VersionMismatch, match="versions 1 and 2 of the table protocol, the client version 3"):
-        parse_client('{"type":"hello","version":3,"whatever":"a later version may send"}')
+    with pytest.raises(VersionMismatch, match="version 3 of the table protocol, the client version 4"):
+        parse_client('{"type":"hello","version":4,"whatever":"a later version may send"}')
+    with pytest.raises(VersionMismatch, match="the client version 2"):
+        parse_client('{"type":"hello","version":2,"code":"ABCDE-FGHJK","name":"Ann"}')
     for version, named in (
         ('"2"', 'not the text "2"'),
         ("true", "not true"),
@@ -327,7 +329,7 @@ def test_an_invisible_or_blank_name_or_a_pile_of_marks_is_refused(name):
     assert "blank or invisible" in str(caught.value) or "marks on one letter" in str(caught.value)
     assert all(s.kind == "open" for s in table.seats)  # nothing taken
     with pytest.raises(ProtocolError, match=r"blank or invisible|marks on one letter"):  # refused at the door too
-        parse_client(json.dumps({"type": "hello", "version": 2, "code": "ABCDE-FGHJK", "name": name}))
+        parse_client(json.dumps({"type": "hello", "version": 3, "code": "ABCDE-FGHJK", "name": name}))
 
 
 def test_names_of_other_people_are_theirs():

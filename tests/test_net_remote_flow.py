@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import CARD_NAMES, Phase, Rules, cards_of
+from stepping_stones.flow.presenter import present
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import BACK, LOST
 from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
@@ -98,7 +99,7 @@ def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own(
     assert flow.stand_in_lines() == [f"A computer played for you in hand {number}: this result is not all yours."]
 
 
-def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the_seat():
+def test_the_state_says_it_is_your_turn_and_how_long_the_servers_clock_leaves():
     game = _match(_my_play).game
     now = [100.0]
     welcome = Welcome(
@@ -106,15 +107,34 @@ def test_the_state_says_it_is_your_turn_and_how_long_before_a_computer_takes_the
     )
     flow = RemoteFlow(welcome, lambda move, seq: None, file_games=False, clock=lambda: now[0])
     value = _state(game, 40).model_dump()
-    value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False}
+    # the server's clock had run 33 s already (the client came back): the client counts from its word
+    value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False, "seconds": 87.0}
     flow.receive(StateMessage.model_validate(value))
-    assert flow.state.waiting == "Your turn: 120 s left."
+    assert present(flow.state, now[0]).status == "Your turn: 87 s left."
     now[0] += 30.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: 90 s left."
+    assert present(flow.state, now[0]).status == "Your turn: 57 s left."
     now[0] += 95.0
     flow.tick()
-    assert flow.state.waiting == "Your turn: time is up, a computer plays next."
+    assert present(flow.state, now[0]).status == "Your turn: time is up, a computer plays next."
+
+
+def test_another_players_clock_is_shown_and_a_summary_open_says_the_clock_waits():
+    game = _match(_my_play).game
+    now = [0.0]
+    flow = _flow([])
+    flow.clock = lambda: now[0]
+    value = _state(game, 40).model_dump()
+    other = (SEAT + 1) % 3
+    value["waiting"] = {"seat": other, "name": "Cy", "connected": True, "computer": False, "seconds": 40.0}
+    flow.receive(StateMessage.model_validate(value))
+    shown = present(flow.state, now[0])
+    assert shown.status == "Waiting for Cy: 40 s left."
+    assert [s.seconds for s in shown.seats] == [None, 40, None]
+    value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False, "seconds": 200.0}
+    value["waiting"]["reading"] = True
+    flow.receive(StateMessage.model_validate(value))
+    assert present(flow.state, now[0]).status == "Your turn: close the summary to start your clock (200 s left)."
 
 
 def test_the_final_lines_take_the_servers_word_for_the_hands_a_computer_played():

@@ -63,6 +63,16 @@ def bid_options(view: PlayerView) -> tuple[BidOption, ...]:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """The table's clock (at a table on a server, which owns it): the seat it waits for and when,
+    by the flow's clock, a computer plays for that person."""
+
+    seat: int
+    deadline: float
+    reading: bool = False  # it waits for the person to close the last hand's summary
+
+
+@dataclass(frozen=True)
 class TableState:
     """Everything a front end may show of a person's game, at one moment."""
 
@@ -84,7 +94,12 @@ class TableState:
     can_undo: bool = False
     # --- at a table on a server (net.remote); empty in a game on this machine ---
     seats: tuple[str, ...] = ()  # each seat in a few words: "person", "computer (expert)", "away"
-    waiting: str | None = None  # whom the table waits for, when it is not the person
+    waiting: str | None = None  # whom the table waits for, when it has no clock for them
+    clock: Clock | None = None  # the table's clock, when it waits for a person
+    stand_in: str | None = None  # a computer plays the person's seat: how to take it back
+    stood: tuple[str, ...] = ()  # which hands a computer played for whom (for the result)
+    hints_off: str | None = None  # why hints are off here
+    undo_off: str | None = None  # why undo is off here
 
     @classmethod
     def of(cls, view: PlayerView, **facts: Any) -> TableState:
@@ -138,6 +153,10 @@ class TableState:
                 return None
             return Declaration(contract, self.bid.ranking, self.bid.trump, redo)
         return Declaration(contract, self.bid.ranking, None, redo)
+
+    @property
+    def hints_allowed(self) -> bool:
+        return self.hints_off is None
 
     @property
     def online(self) -> bool:

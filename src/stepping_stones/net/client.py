@@ -40,6 +40,7 @@ from .protocol import (
     NewTable,
     Pong,
     ProtocolError,
+    Seen,
     StateMessage,
     TableOpened,
     VersionReply,
@@ -167,7 +168,6 @@ class SeatClient:
         self._ask = False
         self.connections = 0  # how many times the seat was (re)joined
         self._seated = False  # the connection has its welcome
-        self._returning = False  # the connection is closed to take the seat back (``come_back``)
         self.closed = False
 
     async def __aenter__(self) -> SeatClient:
@@ -375,8 +375,7 @@ class SeatClient:
             except ConnectionError:
                 if self.closed or self.secret is None:
                     raise Refused("the connection to the server closed") from None
-                quiet, self._returning = self._returning, False
-                await self._reconnect(quiet)
+                await self._reconnect()
                 continue
             if isinstance(message, ErrorMessage) and message.code in ("replaced", "expired"):
                 self.closed = True
@@ -390,15 +389,11 @@ class SeatClient:
 
     async def come_back(self) -> None:
         """Take the seat back from the computer that plays it (the person did not answer in time):
-        the connection is made again with the seat's secret, which is the person's coming back
-        (docs/protocol.md), without the notices of a lost connection."""
-        if self._ws is not None and self.secret is not None and not self.closed:
-            self._returning = True
-            await self._ws.close()
+        a ``do back`` message (docs/protocol.md); the connection stays as it is."""
+        await self.send({"type": "do", "what": "back"})
 
-    async def _reconnect(self, quiet: bool = False) -> None:
-        if not quiet:
-            self.notice(f"{LOST}; trying again")
+    async def _reconnect(self) -> None:
+        self.notice(f"{LOST}; trying again")
         give_up = time.monotonic() + self.retry_seconds
         delay = 0.05
         while True:
@@ -412,8 +407,7 @@ class SeatClient:
                 await asyncio.sleep(delay)  # a retry's pause, not a wait for an event
                 delay = min(delay * 2, 1.0)
                 continue
-            if not quiet:
-                self.notice(BACK)
+            self.notice(BACK)
             return
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -432,9 +426,11 @@ class SeatClient:
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
         words = move.split()
-        action: Act | ClaimRest
+        action: Act | ClaimRest | Seen
         if len(words) == 2 and words[0] == "claim" and words[1].isdigit():  # RemoteFlow's claim
             action = ClaimRest(type="claim", seq=seq, tricks=int(words[1]))
+        elif len(words) == 2 and words[0] == "seen" and words[1].isdigit():  # a summary closed
+            action = Seen(type="seen", hand=int(words[1]))
         else:
             action = Act(type="action", seq=seq, bid=move if bidding else None, card=None if bidding else move)
         ws = self._ws

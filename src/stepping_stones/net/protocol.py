@@ -46,11 +46,12 @@ from ..storage.records import (
 )
 from ..storage.safety import escape, strict_json
 
-VERSION: Final = 2
-"""The protocol's version: 2 sends a seat, after its first state, only what changed (``delta``)."""
-VERSIONS: Final = (1, 2)
-"""The versions the server speaks: a client of another is told so in one line (``version``).  A
-version 1 client gets every state whole."""
+VERSION: Final = 3
+"""The protocol's version: 3 sends a seat, after its first state, only what changed (``delta``),
+with the table's clock (``Waiting.seconds``) and, for a page (``Hello.page``), what the seat is
+shown (``Shown``) instead of its states."""
+VERSIONS: Final = (3,)
+"""The versions the server speaks: a client of another is told so in one line (``version``)."""
 MAX_CLIENT_MESSAGE: Final = 4096
 """The largest message a client may send, in bytes (the longest real one is about 200)."""
 MAX_SERVER_MESSAGE: Final = 256 * 1024
@@ -83,7 +84,7 @@ class VersionMismatch(ProtocolError):
 
     def __init__(self, version: object) -> None:
         super().__init__(
-            f"this server speaks versions 1 and {VERSION} of the table protocol, the client "
+            f"this server speaks version {VERSION} of the table protocol, the client "
             f"version {escape(str(version))[:20]}: use the same version of stepping-stones",
             "bad-message",
         )
@@ -213,6 +214,7 @@ class Hello(_Model):
     code: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None
     secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None = None
     name: PlayerName | None = None
+    page: bool = False  # the client draws what it is shown (``Shown``): the web page
 
     @model_validator(mode="after")
     def _code_or_secret(self) -> Hello:
@@ -283,10 +285,34 @@ class Resync(_Model):
     type: Literal["resync"]
 
 
+class Seen(_Model):
+    """The seat closed the summary of hand ``hand``: the table's clock for its next turn, which
+    waits while a summary is open, starts."""
+
+    type: Literal["seen"]
+    hand: Annotated[int, Field(ge=1, le=MAX_HANDS)]
+
+
+DoWhat: TypeAlias = Literal["play", "bid", "claim", "seen", "hint", "back", "again", "start", "analysis"]
+
+
+class Do(_Model):
+    """A page's request (``Hello.page``), in the words of what it was shown: play the ``card``,
+    make the ``bid``, claim ``count`` tricks, close the summary on show (``seen``), a hint, take
+    the seat back from a computer, again, start the table early, the analysis of hand ``count``.
+    The server's flow for the seat makes it, as the terminal clients' flows do."""
+
+    type: Literal["do"]
+    what: DoWhat
+    card: Annotated[str, Field(max_length=3)] | None = None
+    bid: BidText | None = None
+    count: Annotated[int, Field(ge=0, le=MAX_HANDS)] | None = None
+
+
 ClientMessage: TypeAlias = Annotated[
-    Hello | Act | ClaimRest | Start | Ping | Resync | Again, Field(discriminator="type")
+    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do, Field(discriminator="type")
 ]
-_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again] = TypeAdapter(ClientMessage)
+_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do] = TypeAdapter(ClientMessage)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -311,6 +337,10 @@ class Waiting(_Model):
     name: PlayerName
     connected: bool
     computer: bool  # a computer seat, or one a computer stands in for
+    # seconds left, when the state was sent, before a computer stands in for this person (None for
+    # a computer); the server owns the clock, and a client counts down from when the state came
+    seconds: Annotated[float, Field(ge=0)] | None = None
+    reading: bool = False  # the clock waits for the person to close the last hand's summary
 
 
 class Welcome(_Model):
@@ -437,6 +467,15 @@ class Invite(_Model):
     by: PlayerName
 
 
+class Shown(_Model):
+    """What a page's seat is shown now (``flow.presenter.Presentation``, as JSON): the page draws
+    it and words nothing itself."""
+
+    type: Literal["shown"] = "shown"
+    shown: dict[str, Any] | None  # None before the table starts
+    page: dict[str, Any]  # the invitation's code, the analysis asked for, the table before it starts
+
+
 ServerMessage: TypeAlias = Annotated[
     Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite, Field(discriminator="type")
 ]
@@ -523,7 +562,7 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again:
+def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
@@ -532,7 +571,7 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
     if value.get("type") == "hello" and "version" in value:
         version = value["version"]
         if type(version) is not int:
-            raise ProtocolError(f"a hello's version is a whole number (1 or {VERSION}), not {_json_kind(version)}")
+            raise ProtocolError(f"a hello's version is a whole number ({VERSION}), not {_json_kind(version)}")
         if version not in VERSIONS:
             raise VersionMismatch(version)
     try:

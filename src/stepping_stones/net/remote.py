@@ -48,7 +48,7 @@ from ..engine import (
 )
 from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
-from ..flow.state import BidChoice, TableState, bid_options
+from ..flow.state import BidChoice, Clock, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import BACK, LOST
 from .connection import Connection
@@ -61,6 +61,9 @@ UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays ma
 NOT_STARTED = "The table has not started yet."
 CLAIM_TOKEN = "claim"
 """What ``send`` is given for a claim, before its number (``SeatClient.act`` sends a ``claim`` message)."""
+SEEN_TOKEN = "seen"
+"""What ``send`` is given when the person closes a hand's summary, before the hand's number
+(``SeatClient.act`` sends a ``seen`` message: the table's clock for them starts)."""
 CLAIM_OFF_TURN = "A claim is made on your turn to play, while the cards are being played."
 CLAIM_NOT_SENT = "The claim was not sent: the connection to the server is lost."
 
@@ -82,6 +85,7 @@ def seat_words(facts: SeatFacts) -> str:
 STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
 GIVEN_BACK = "You play your own seat again."
 STAND_IN_NAME = "The computer (for you)"
+STAND_IN_NOW = "A computer plays your seat: {how} to take it back."
 NOT_SENT = (
     "{token} was not sent: the connection to the server is lost. You are asked again once it is back; "
     "nothing is sent for you meanwhile."
@@ -172,7 +176,7 @@ class RemoteFlow(Publisher, Choosing):
         self.auto_last_card = auto_last_card
         self.take_back = take_back
         self.clock = clock
-        self._turn_since: float | None = None  # when the person's turn came (the table's wait began)
+        self._clock: Clock | None = None  # the table's clock, as the server's last state gave it
         self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
@@ -214,29 +218,21 @@ class RemoteFlow(Publisher, Choosing):
 
     def seconds_left(self) -> float | None:
         """How long the table still waits for the person's action before a computer takes the seat
-        (from when the turn came, and the table's timeout of the welcome); None when it is not
-        their turn."""
-        if self._turn_since is None or not self._my_turn():
+        (the server's clock, counted down from when its state came); None when it is not their
+        turn."""
+        if self._clock is None or self._clock.seat != HUMAN or not self._my_turn():
             return None
-        return max(0.0, self.welcome.timeout - (self.clock() - self._turn_since))
+        return max(0.0, self._clock.deadline - self.clock())
 
     def tick(self) -> None:
-        """A second has passed: the state's "Your turn" line says how long is left before a computer
-        takes the seat."""
-        if self._turn_since is not None and self._my_turn():
+        """A second has passed: the clock's line says how long is left."""
+        if self._clock is not None:
             self.refresh()
 
     def _facts(self, message: StateMessage) -> tuple[tuple[str, ...], str | None]:
         by = self.seat
         seats = tuple(seat_words(message.seats[(s + by) % NUM_SEATS]) for s in range(NUM_SEATS))
         waiting = message.waiting
-        if waiting is not None and waiting.seat == by and self._my_turn():
-            left = self.seconds_left()
-            if left is None:
-                return seats, "Your turn."
-            if left < 1:  # short: it ends the top bar, in 80 columns
-                return seats, "Your turn: time is up, a computer plays next."
-            return seats, f"Your turn: {left:.0f} s left."
         if waiting is None or waiting.seat == by:
             return seats, None
         if waiting.computer:
@@ -276,6 +272,11 @@ class RemoteFlow(Publisher, Choosing):
             pace="online",
             assisted=self._assisted,
             can_undo=False,
+            clock=self._clock if self._clock is None or self._clock.seat != HUMAN or mine else None,
+            stand_in=STAND_IN_NOW.format(how=self.take_back) if self.stood_in else None,
+            stood=tuple(self.stand_in_lines()) if self._over else (),
+            hints_off=None if self.help else HINTS_OFF,
+            undo_off=UNDO_OFF,
         )
 
     # --- what the server says ------------------------------------------------------------------
@@ -310,11 +311,11 @@ class RemoteFlow(Publisher, Choosing):
             self._note_stand_ins(message, view)
             if self._sent is not None and self._sent != message.seq:
                 self._sent = None  # the action was made (or refused): the seat acts on the new state
-            mine = bool(message.legal) and not message.seats[self.seat].stand_in
-            if not mine:
-                self._turn_since = None
-            elif self._turn_since is None or old is None or old.seq != message.seq or old.seats[self.seat].stand_in:
-                self._turn_since = self.clock()  # the table's wait for the person starts again
+            waiting = message.waiting
+            self._clock = None
+            if waiting is not None and waiting.seconds is not None:
+                seat = (waiting.seat - self.seat) % NUM_SEATS
+                self._clock = Clock(seat, self.clock() + waiting.seconds, waiting.reading)
             self._start_turn()
             self._dirty = True
 
@@ -365,6 +366,8 @@ class RemoteFlow(Publisher, Choosing):
     def unsent(self, token: str) -> None:
         """The person's action could not be sent (the connection was down): nothing was made; say so,
         and ask again once the connection is back."""
+        if token.startswith(SEEN_TOKEN):
+            return  # the summary was closed all the same; the server's clock gives them time
         with self._change():
             self._sent = None
             self.online = False
@@ -461,6 +464,8 @@ class RemoteFlow(Publisher, Choosing):
 
     def summary_seen(self) -> None:
         with self._change():
+            if not self.closed and self.online:  # the table's clock for the person starts
+                self.send(f"{SEEN_TOKEN} {self._summarized + 1}", self.message.seq if self.message is not None else 0)
             self._summarized += 1
             self._summary = None
             self._cursor = 0

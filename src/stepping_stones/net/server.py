@@ -43,12 +43,14 @@ from .protocol import (
     Act,
     Again,
     ClaimRest,
+    Do,
     ErrorMessage,
     Hello,
     Ping,
     Pong,
     ProtocolError,
     Resync,
+    Seen,
     TableOpened,
     VersionMismatch,
     VersionReply,
@@ -256,7 +258,7 @@ class TableServer:
                 web.get("/ws", self.handle_ws),
             ]
         )
-        add_pages(app, lambda: self.door, TokenBucket)  # the web page: /, /t/CODE, /web/FILE, POST /words
+        add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /web/FILE
         return app
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
@@ -419,7 +421,7 @@ class TableServer:
                     client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
-                await self.tables.hello(client, message.code, message.secret, message.name, message.version)
+                await self.tables.hello(client, message.code, message.secret, message.name, message.page)
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
@@ -433,6 +435,11 @@ class TableServer:
                 self.tables.resync(client)
             elif isinstance(message, Again):
                 await self.tables.again(client)
+            elif isinstance(message, Seen):
+                await self.tables.seen(client, message.hand)
+            elif isinstance(message, Do):
+                await self.tables.do(client, message)
+                return "accepted"
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:

@@ -107,6 +107,7 @@ class Table:
     again: tuple[str, str] | None = None  # the new table with this one's setup: its code, who asked
     refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
     judging: bool = False  # a claim is being checked (in a thread): one at a time
+    read: list[int] = field(default_factory=lambda: [0] * NUM_SEATS)  # hand summaries each seat closed (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
@@ -210,12 +211,49 @@ class Table:
         if game is None or game.to_act is None:
             return None
         seat = self.seats[game.to_act]
+        deadline = self.deadline()
         return Waiting(
             seat=game.to_act,
             name=game.players[game.to_act],
             connected=seat.connected or seat.kind == "computer",
             computer=seat.computer_plays,
+            seconds=None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
+            reading=self.reading(game.to_act),
         )
+
+    # --- the clock ------------------------------------------------------------------------------
+
+    def _finished_hands(self) -> int:
+        game = self.game
+        return 0 if game is None else len(game.log) - (0 if game.over else 1)
+
+    def reading(self, seat: int) -> bool:
+        """The person of ``seat`` has not closed the summary of the last finished hand: the clock
+        of their next turn waits for it (one timeout at most)."""
+        return self.seats[seat].kind == "human" and self.read[seat] < self._finished_hands()
+
+    def seen(self, seat: int, hand: int) -> None:
+        """The person of ``seat`` closed the summary of hand ``hand``: if the table waits for them,
+        their clock starts now."""
+        if hand <= self.read[seat]:
+            return
+        was = self.reading(seat)
+        self.read[seat] = min(hand, self._finished_hands())
+        game = self.game
+        if was and not self.reading(seat) and game is not None and game.to_act == seat:
+            self.waiting_since = self.clock()
+
+    def deadline(self) -> float | None:
+        """When a computer takes the seat the table waits for (by the table's clock), or None: a
+        computer is to act, or nobody.  A person who has not closed the last hand's summary is
+        given one timeout more to read it; closing it starts their clock."""
+        game = self.game
+        if game is None or game.over or game.to_act is None or self.paused:
+            return None
+        seat = self.seats[game.to_act]
+        if seat.kind != "human" or seat.stand_in:
+            return None
+        return self.waiting_since + self.timeout * (2 if self.reading(game.to_act) else 1)
 
     def _facts(self) -> list[dict[str, object]]:
         return [
@@ -237,7 +275,7 @@ class Table:
         return self._facts_text[1]
 
     def _waiting_json(self) -> str | None:
-        """``waiting()``'s JSON (None for nobody), written again only when it says something else."""
+        """``waiting()``'s JSON (None for nobody), written without the model, byte for byte."""
         game = self.game
         to_act = game.to_act if game is not None else None
         if game is None or to_act is None:
@@ -250,8 +288,10 @@ class Table:
                 self._waiting_texts.clear()
             text = self._waiting_texts[key] = _dumps(
                 {"seat": key[0], "name": key[1], "connected": key[2], "computer": key[3]}
-            )
-        return text
+            )[:-1]
+        deadline = self.deadline()
+        seconds = "null" if deadline is None else repr(round(max(0.0, deadline - self.clock()), 1))
+        return f'{text},"seconds":{seconds},"reading":{"true" if self.reading(to_act) else "false"}}}'
 
     def states(self, seats: list[int]) -> list[str]:
         """What each of ``seats`` may see now, as the protocol sends it whole (version 1):
@@ -295,11 +335,10 @@ class Table:
             record=record_from_game(game) if game is not None and game.over else None,
         )
 
-    def welcome(self, seat: int, secret: str | None, version: int = 1) -> Welcome:
+    def welcome(self, seat: int, secret: str | None) -> Welcome:
         name = self.seats[seat].name
         assert name is not None
         return Welcome(
-            version=version,
             table=self.id,
             code=self.code,
             seat=seat,
@@ -505,13 +544,11 @@ class Table:
 
     def overdue(self) -> int | None:
         """The person's seat the table has waited on for longer than its timeout, if any."""
+        deadline = self.deadline()
         game = self.game
-        if game is None or game.over or game.to_act is None or self.paused:
+        if deadline is None or game is None or self.clock() < deadline:
             return None
-        seat = self.seats[game.to_act]
-        if seat.kind != "human" or seat.stand_in:
-            return None
-        return game.to_act if self.clock() - self.waiting_since >= self.timeout else None
+        return game.to_act
 
     # --- keeping --------------------------------------------------------------------------------
 
@@ -581,6 +618,7 @@ class Table:
             table._advance()  # killed between the last card of a hand and the next deal
         for number, move in enumerate(moves, 1):
             table._replay(move, number)
+        table.read = [table._finished_hands()] * NUM_SEATS  # a restart starts every clock afresh
         return table
 
     def _replay(self, move: JournalMove, number: int) -> None:

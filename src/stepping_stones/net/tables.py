@@ -11,6 +11,7 @@ finished game in the record format into the server's game library.  One table's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,13 +19,15 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from ..ai import Action
-from ..engine import NUM_SEATS
+from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
-from .protocol import ErrorMessage, Invite, NewTable, dump
+from .pageseat import PageSeat
+from .protocol import Do, ErrorMessage, Invite, NewTable, Welcome, dump
+from .remote import CLAIM_TOKEN, SEEN_TOKEN
 from .table import Clock, Table, TableError
 from .writers import StateParts, delta_text, full_text
 
@@ -44,20 +47,19 @@ class Connection(Protocol):
 
 @dataclass
 class _Seated:
-    """A connection's seat, and what it was sent: version 2 sends what changed since ``last``,
-    the state numbered ``sent`` on this connection (None: the next is sent whole)."""
+    """A connection's seat, and what it was sent: what changed since ``last``, the state numbered
+    ``sent`` on this connection (None: the next is sent whole); a page's seat (``page``) is sent
+    what it is shown instead."""
 
     table: Table
     seat: int
-    version: int = 1
+    page: PageSeat | None = None
     last: StateParts | None = None
     sent: int = 0
 
     def message(self, parts: StateParts) -> str:
-        """The state message for ``parts``: whole (version 1, or the first of a connection, or after
-        a ``resync``), or what changed (version 2)."""
-        if self.version == 1:
-            return full_text(parts)
+        """The state message for ``parts``: whole (the first of a connection, or after a
+        ``resync``), or what changed."""
         self.sent += 1
         last, self.last = self.last, parts
         return full_text(parts, self.sent) if last is None else delta_text(self.sent, last, parts)
@@ -96,6 +98,7 @@ class Tables:
         self.seated: dict[Connection, _Seated] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._heavy = asyncio.Lock()  # a page's hint or analysis: one at a time
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -146,22 +149,22 @@ class Tables:
 
     # --- what clients ask -----------------------------------------------------------------------------
 
-    def _take(self, conn: Connection, table: Table, seat: int, version: int) -> None:
+    def _take(self, conn: Connection, table: Table, seat: int, page: Welcome | None) -> None:
         old = self.holders.get((table.id, seat))
         if old is not None and old is not conn:
             old.send(dump(ErrorMessage(code="replaced", message="this seat was taken back from another connection")))
             self.seated.pop(old, None)
             old.close()
         self.holders[(table.id, seat)] = conn
-        self.seated[conn] = _Seated(table, seat, version)
+        self.seated[conn] = _Seated(table, seat, PageSeat(page, self.clock) if page is not None else None)
         table.seats[seat].connected = True
 
     async def hello(
-        self, conn: Connection, code: str | None, secret: str | None, name: str | None, version: int = 1
+        self, conn: Connection, code: str | None, secret: str | None, name: str | None, page: bool = False
     ) -> None:
-        """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``,
-        speaking the protocol's ``version``.  Raises ``TableError``; on success the client is sent
-        its welcome and state."""
+        """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``;
+        a ``page`` is sent what it is shown (``pageseat``) instead of states.  Raises
+        ``TableError``; on success the client is sent its welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
         if secret is not None:
@@ -173,9 +176,10 @@ class Tables:
             if found is None:
                 raise TableError("bad-secret", "no seat has that secret")
             table, seat = found
-            self._take(conn, table, seat, version)
+            welcome = table.welcome(seat, None)
+            self._take(conn, table, seat, welcome if page else None)
             table.come_back(seat)
-            conn.send(dump(table.welcome(seat, None, version)))
+            conn.send(dump(welcome))
         else:
             normal = normal_code(code or "")
             table_or_none = self.by_code.get(normal) if normal else None
@@ -187,8 +191,9 @@ class Tables:
             if table.paused:
                 raise TableError("server", PAUSED)
             seat, new_secret = table.claim(name)
-            self._take(conn, table, seat, version)
-            conn.send(dump(table.welcome(seat, new_secret, version)))
+            welcome = table.welcome(seat, new_secret)
+            self._take(conn, table, seat, welcome if page else None)
+            conn.send(dump(welcome))
         await self._changed(table)
 
     def _seat(self, conn: Connection) -> _Seated:
@@ -244,8 +249,12 @@ class Tables:
             raise TableError("server", f"the server could not save the claimed hand ({self.unwritable}): {PAUSED}")
 
     def resync(self, conn: Connection) -> None:
-        """Send the seat its whole state again (version 2: its client could not apply a delta)."""
+        """Send the seat its whole state again (its client could not apply a delta), or a page
+        what it is shown."""
         seated = self._seat(conn)
+        if seated.page is not None:
+            self._show(conn, seated.page, force=True)
+            return
         seated.last = None
         conn.send(seated.message(seated.table.parts([seated.seat])[0]))
 
@@ -269,9 +278,16 @@ class Tables:
             invited = [c for c, s in self.seated.items() if s.table is table]
         else:
             invited = [conn]
-        invite = dump(Invite(code=table.again[0], by=table.again[1]))
+        invite = Invite(code=table.again[0], by=table.again[1])
+        text = dump(invite)
         for one in invited:
-            one.send(invite)
+            page = self.seated[one].page if one in self.seated else None
+            if page is None:
+                one.send(text)
+                continue
+            page.invite = invite
+            page.asked_again = page.asked_again or one is conn
+            self._show(one, page)
 
     async def start(self, conn: Connection) -> None:
         seated = self._seat(conn)
@@ -366,6 +382,8 @@ class Tables:
             self._tell_paused(table, actor)
             return False
         held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
+        pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
+        held = [(seat, conn) for seat, conn in held if self.seated[conn].page is None]
         messages = [
             (seat, conn, self.seated[conn].message(parts))
             for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)
@@ -373,8 +391,121 @@ class Tables:
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
+        for seat, conn in pages:
+            page = self.seated[conn].page
+            assert page is not None
+            page.receive(table.state_for(seat))
+            self._show(conn, page)
         await self._go_on(table)
+        for _seat, conn in pages:
+            await self._page_acts(conn)
         return True
+
+    # --- a page's seat (``pageseat``) -----------------------------------------------------------------
+
+    def _show(self, conn: Connection, page: PageSeat, force: bool = False) -> None:
+        text = page.shown_text(force)
+        if text is not None:
+            conn.send(text)
+
+    async def _page_acts(self, conn: Connection) -> None:
+        """Make at the table what a page's flow did (a card, a bid, a claim, a summary closed);
+        a refusal goes back to the flow, which words it."""
+        seated = self.seated.get(conn)
+        page = seated.page if seated is not None else None
+        if seated is None or page is None:
+            return
+        for token, seq in page.take():
+            words = token.split()
+            try:
+                if words[0] == SEEN_TOKEN:
+                    await self._seen(seated, int(words[1]))
+                elif words[0] == CLAIM_TOKEN:
+                    await self.claim(conn, seq, int(words[1]))
+                elif page.playing:
+                    await self.act(conn, seq, parse_card(token))
+                else:
+                    await self.act(conn, seq, parse_bid(token))
+            except (TableError, SteppingStonesError, CardSyntaxError) as exc:
+                page.flow.refused(str(exc)[:1].upper() + str(exc)[1:] + ("" if str(exc).endswith(".") else "."))
+            if self.seated.get(conn) is seated:
+                self._show(conn, page)
+
+    async def _seen(self, seated: _Seated, hand: int) -> None:
+        table = seated.table
+        before = table.deadline()
+        table.seen(seated.seat, hand)
+        if table.deadline() != before:
+            await self._changed(table, save=False)  # everyone's clock line says it
+
+    async def seen(self, conn: Connection, hand: int) -> None:
+        """``conn``'s person closed the summary of hand ``hand``: their clock starts."""
+        await self._seen(self._seat(conn), hand)
+
+    async def back(self, conn: Connection) -> None:
+        """``conn``'s person takes their seat back from the computer that plays it."""
+        seated = self._seat(conn)
+        if seated.table.seats[seated.seat].stand_in:
+            seated.table.come_back(seated.seat)
+            await self._changed(seated.table)
+
+    async def do(self, conn: Connection, do: Do) -> None:
+        """A request in the words of what the seat was shown (``protocol.Do``).  Raises
+        ``TableError``."""
+        seated = self._seat(conn)
+        if do.what == "back":
+            await self.back(conn)
+            return
+        if do.what == "seen" and seated.page is None:
+            await self.seen(conn, do.count or 0)
+            return
+        page = seated.page
+        if page is None:
+            raise TableError("bad-message", f"a do {do.what} is a page's: this connection said hello without page")
+        if do.what == "again":
+            await self.again(conn)
+            return
+        if do.what == "start":
+            await self.start(conn)
+            return
+        flow = page.flow
+        with contextlib.suppress(SteppingStonesError, CardSyntaxError):  # the flow's state says why
+            if do.what == "play":
+                flow.play(parse_card(do.card or ""))
+            elif do.what == "bid":
+                flow.bid(parse_bid(do.bid or ""))
+            elif do.what == "claim":
+                flow.claim(do.count or 0)
+            elif do.what == "seen":
+                if flow.state.summary is not None:
+                    flow.summary_seen()
+                    page.step()
+            elif do.what == "hint":
+                await self._page_hint(page)
+            elif do.what == "analysis":
+                page.analysis = await self._page_analysis(page, do.count or 0)
+        self._show(conn, page)
+        await self._page_acts(conn)
+
+    async def _page_hint(self, page: PageSeat) -> None:
+        request = page.flow.ask_hint()
+        if request is None:
+            return
+        async with self._heavy:  # one at a time: the tables' computers come first
+            hint = await asyncio.to_thread(request.answer)
+        page.flow.hint_came(request, hint)
+
+    async def _page_analysis(self, page: PageSeat, number: int) -> tuple[str, ...]:
+        from ..ai.analysis import analyse_past, analysis_lines
+
+        view = page.flow.state.view
+        if not 1 <= number <= len(view.history):
+            return (f"Hand {number} is not finished yet.",)
+        async with self._heavy:
+            found = await asyncio.to_thread(analyse_past, view.history[number - 1])
+        if found is None:
+            return (f"Hand {number} was not played out.",)
+        return (f"Hand {number} against perfect play:", *analysis_lines(found, view.players, view.seat))
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
         message = dump(

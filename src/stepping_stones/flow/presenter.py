@@ -1,0 +1,344 @@
+"""What a person sees and may do, worked out once: ``present(state, now)`` -> ``Presentation``.
+
+Every front end draws the person's game from a ``Presentation``: the app's top bar and prompts,
+plain mode's lines, and the web page, to which the server sends it as JSON (``net.pageseat``).
+A front end words nothing and decides nothing of its own: whose turn it is and how long is left,
+the seats in a few words, the hand in its order with each card's legality and the engine's reason
+for a refusal, the bids in words, the claim on offer, the trick on the table and the finished ones
+with why each was won, the computer that plays for the person and how to take the seat back, the
+summary on show, the result and the sheet, and the events told so far.
+
+It is a pure function of a ``TableState`` (and the time, for the clock's seconds): two front ends
+given the same state show the same facts, which the tests check side by side.
+
+May import: the engine's face, ``explain``, the claims' words and this package's state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..ai.claims import claim_prompt, tricks_left
+from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_SIZE, IllegalActionError, PastHand, Phase, PlayerView
+from ..explain import Teller, hand_of, result_lines, sheet_lines, summary_lines
+from ..game.choices import HUMAN
+from .state import Clock, TableState
+
+EVENTS_SHOWN = 40
+"""The events a presentation carries (newest last): as many as the state's log keeps."""
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat as the table shows it: the person is seat 0."""
+
+    seat: int
+    name: str  # the player's name at the table ("Ann 2" for a second Ann)
+    label: str  # how the table names the seat: "You", or the name
+    words: str  # "person", "computer", "away, computer plays", ...
+    cards: int  # cards in hand (the others' are drawn as backs)
+    tricks: int  # tricks taken in the hand on show
+    tags: tuple[str, ...]  # "declarer", "forehand"
+    acting: str | None  # "to bid", "to play", or None
+    seconds: int | None  # the seconds left on this seat's clock, when the table waits for it
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """A card of the person's hand, in the order the hand is drawn."""
+
+    card: str  # "K4"
+    words: str  # "4 of Koi"
+    legal: bool  # playable now
+    why_not: str | None  # the engine's refusal, on the person's turn to play, for a card that is not
+
+
+@dataclass(frozen=True)
+class BidLine:
+    bid: str  # as typed and sent: "pass", "win-pick-trump 9 K"
+    text: str  # in words: "Win Tricks (Pick Trump), 9 high, Koi trump"
+    contract: str | None  # the contract's id (None for a pass)
+
+
+@dataclass(frozen=True)
+class ClaimOffer:
+    left: int  # the tricks that count and are still to play
+    prompt: str  # "all, none or 0-5 of the remaining 5 tricks"
+    text: str  # the question
+
+
+@dataclass(frozen=True)
+class TrickLine:
+    number: int
+    cards: tuple[tuple[str, str], ...]  # (who, card) in the order played
+    winner: str | None  # who took it, once finished
+    text: str | None  # why, once finished
+
+
+@dataclass(frozen=True)
+class ClockLine:
+    """The table's clock: whom it waits for and how long before a computer plays for them."""
+
+    seat: int
+    name: str  # "You" or the name
+    seconds: int
+    mine: bool
+    reading: bool  # it waits on the person's summary: closing it starts the clock
+    text: str  # "Your turn: 85 s left." / "Waiting for Ann: 40 s left."
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """Everything one person is shown at one moment (see the module's docstring)."""
+
+    phase: str  # "deal", "bidding", "play", "over"
+    title: str  # "Hand 3 of 12"
+    contract: str  # "Ann declared Win Tricks, 9 high" / "Bidding" / ""
+    status: str  # the one line of whose turn it is
+    prompt: str | None  # what the person is asked, on their turn
+    my_turn: bool
+    clock: ClockLine | None
+    seats: tuple[SeatLine, ...]  # the person first, then the seats after them
+    hand: tuple[CardLine, ...]
+    bids: tuple[BidLine, ...]
+    claim: ClaimOffer | None
+    trick: TrickLine | None  # the trick on the table
+    tricks: tuple[TrickLine, ...]  # the finished tricks of the hand on show
+    message: str | None  # a refusal, a hint, or the note about one
+    stand_in: str | None  # a computer plays the person's seat: how to take it back
+    summary_hand: int | None  # the hand whose summary is on show
+    summary: tuple[str, ...]
+    result: tuple[str, ...]  # the end of the game, with what a computer played for whom
+    sheet: tuple[str, ...]
+    events: tuple[tuple[int, str], ...]  # (number, sentence), the newest last
+    hints: bool  # the person may ask for a hint
+    notes: tuple[str, ...]  # why hints or undo are off, here
+    over: bool
+    online: bool
+    you: str  # the person's name at the table
+
+
+def card_words(card: int) -> str:
+    """``"4 of Koi"`` for K4."""
+    return f"{card % SUIT_SIZE + 1} of {SUIT_NAMES[card // SUIT_SIZE]}"
+
+
+def _seconds(clock: Clock | None, now: float) -> int | None:
+    return None if clock is None else max(0, math.ceil(clock.deadline - now))
+
+
+def clock_line(state: TableState, now: float) -> ClockLine | None:
+    """The clock's line, or None where nothing is timed (a game on this machine)."""
+    clock = state.clock
+    seconds = _seconds(clock, now)
+    if clock is None or seconds is None:
+        return None
+    mine = clock.seat == HUMAN
+    name = "You" if mine else state.view.players[clock.seat]
+    if mine and clock.reading:
+        text = f"Your turn: close the summary to start your clock ({seconds} s left)."
+    elif mine:
+        text = "Your turn: time is up, a computer plays next." if seconds <= 0 else f"Your turn: {seconds} s left."
+    elif clock.reading:
+        text = f"Waiting for {name}, who is reading the summary: {seconds} s left."
+    else:
+        text = f"Waiting for {name}: {seconds} s left."
+    return ClockLine(clock.seat, name, seconds, mine, clock.reading, text)
+
+
+def _status(state: TableState, clock: ClockLine | None) -> str:
+    view = state.view
+    if view.phase is Phase.OVER:
+        return "The game is over."
+    if state.stand_in is not None:
+        return state.stand_in
+    if clock is not None:
+        return clock.text
+    if state.waiting:
+        return state.waiting
+    if state.my_turn:
+        return "Your turn."
+    if state.thinking is not None:
+        return f"{view.players[state.thinking]} is thinking."
+    if view.to_act is not None and view.to_act != HUMAN:
+        return f"Waiting for {view.players[view.to_act]}."
+    return ""
+
+
+def turn_prompt(view: PlayerView) -> str:
+    """What the person is asked on their turn, in one sentence."""
+    if view.phase is Phase.BIDDING:
+        if view.in_puddle:
+            return "All three passed: you are in the puddle and must declare one of your open contracts."
+        return "You are to bid: declare a contract, or pass."
+    trick = view.current_trick()
+    number = len(view.trick_winners) + 1
+    if trick:
+        return f"You are to play to trick {number}; {SUIT_NAMES[trick[0][1] // SUIT_SIZE]} was led."
+    return f"You are to lead trick {number}."
+
+
+def _title(view: PlayerView) -> str:
+    if view.phase is Phase.OVER:
+        return "The game is over"
+    return f"Hand {hand_of(view.hand_number, view.rules, view.redo_spent)}"
+
+
+def _contract(view: PlayerView, teller: Teller) -> str:
+    if view.phase is Phase.BIDDING:
+        if view.in_puddle and view.bidder is not None:
+            return f"The puddle: {teller.subject(view.bidder, 'must')} declare"
+        return "Bidding"
+    declaration = view.declaration
+    if view.phase is Phase.PLAY and declaration is not None and view.declarer is not None:
+        return f"{teller.subject(view.declarer, 'declared')} {declaration.describe()}"
+    return ""
+
+
+def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: PastHand | None) -> tuple[SeatLine, ...]:
+    view = state.view
+    live = view.phase in (Phase.BIDDING, Phase.PLAY)
+    lines = []
+    for seat in range(NUM_SEATS):
+        tags = []
+        if live and view.declarer == seat and view.phase is Phase.PLAY:
+            tags.append("declarer")
+        if live and view.forehand == seat:
+            tags.append("forehand")
+        acting = None
+        if live and view.to_act == seat:
+            acting = "to bid" if view.phase is Phase.BIDDING else "to play"
+        words = state.seats[seat] if state.seats else ("you" if seat == HUMAN else "computer")
+        lines.append(
+            SeatLine(
+                seat=seat,
+                name=view.players[seat],
+                label=teller.name(seat),
+                words=words,
+                cards=view.cards_left(seat) if live else 0,
+                tricks=shown.tricks_won(seat) if shown is not None else 0,
+                tags=tuple(tags),
+                acting=acting,
+                seconds=clock.seconds if clock is not None and clock.seat == seat else None,
+            )
+        )
+    return tuple(lines)
+
+
+def _why_not(view: PlayerView, card: int, teller: Teller) -> str | None:
+    try:
+        view.verify_play(card)
+    except IllegalActionError as exc:
+        return teller.refusal(exc)
+    return None
+
+
+def _hand(state: TableState, teller: Teller) -> tuple[CardLine, ...]:
+    view = state.view
+    playing = state.playing and state.my_turn
+    return tuple(
+        CardLine(
+            card=CARD_NAMES[card],
+            words=card_words(card),
+            legal=playing and bool(view.legal_cards >> card & 1),
+            why_not=_why_not(view, card, teller) if playing and not view.legal_cards >> card & 1 else None,
+        )
+        for card in state.my_cards
+    )
+
+
+def _bids(state: TableState) -> tuple[BidLine, ...]:
+    if not (state.bidding and state.my_turn):
+        return ()
+    out = []
+    for bid in state.view.legal_bids:
+        text = bid.describe()
+        out.append(BidLine(str(bid), text[:1].upper() + text[1:], None if bid.is_pass else bid.contract.id))
+    return tuple(out)
+
+
+def _claim(state: TableState) -> ClaimOffer | None:
+    view = state.view
+    contract = view.contract
+    if not (state.playing and state.my_turn) or contract is None:
+        return None
+    done = len(view.trick_winners)
+    side = "you" if view.declarer == HUMAN else "you and your partner"
+    return ClaimOffer(
+        tricks_left(contract, done),
+        claim_prompt(contract, done),
+        f"Claim the rest: how many of the tricks left do {side} take?",
+    )
+
+
+def _trick_line(teller: Teller, hand: PastHand, number: int) -> TrickLine:
+    trick = hand.tricks()[number - 1]
+    declaration = hand.declaration
+    text = None
+    if trick.finished and declaration is not None:
+        reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
+        text = teller.trick_won(trick, reason)
+    return TrickLine(
+        number=trick.number,
+        cards=tuple((teller.name(seat), CARD_NAMES[card]) for seat, card in trick.cards),
+        winner=teller.name(trick.winner) if trick.finished and trick.winner is not None else None,
+        text=text,
+    )
+
+
+def _tricks(state: TableState, teller: Teller) -> tuple[tuple[TrickLine, ...], TrickLine | None]:
+    """The finished tricks of the hand on show (the summary's hand while it is open), and the trick
+    on the table."""
+    view = state.view
+    if state.summary is not None and 1 <= state.summary <= len(view.history):
+        hand = view.history[state.summary - 1]
+        return tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1)), None
+    shown = view.shown_hand()
+    if shown is None:
+        return (), None
+    lines = [_trick_line(teller, shown, n) for n in range(1, len(shown.tricks()) + 1)]
+    current = lines.pop() if lines and lines[-1].winner is None else None
+    if view.phase is not Phase.PLAY:
+        current = None
+    return tuple(lines), current
+
+
+def present(state: TableState, now: float) -> Presentation:
+    """What the person of ``state`` is shown at ``now`` (by the clock the state's deadlines use)."""
+    view = state.view
+    teller = Teller(view.players, HUMAN)
+    clock = clock_line(state, now)
+    shown = view.shown_hand()
+    if state.summary is not None and 1 <= state.summary <= len(view.history):
+        shown = view.history[state.summary - 1]
+    tricks, trick = _tricks(state, teller)
+    over = view.phase is Phase.OVER
+    notes = tuple(n for n in (state.hints_off, state.undo_off) if n)
+    return Presentation(
+        phase=view.phase.name.lower(),
+        title=_title(view),
+        contract=_contract(view, teller),
+        status=_status(state, clock),
+        prompt=turn_prompt(view) if state.my_turn and state.summary is None else None,
+        my_turn=state.my_turn,
+        clock=clock,
+        seats=_seats(state, teller, clock, shown),
+        hand=_hand(state, teller) if view.phase in (Phase.BIDDING, Phase.PLAY) else (),
+        bids=_bids(state),
+        claim=_claim(state),
+        trick=trick,
+        tricks=tricks,
+        message=state.message,
+        stand_in=state.stand_in,
+        summary_hand=state.summary,
+        summary=tuple(summary_lines(view, state.summary, "to")) if state.summary is not None else (),
+        result=(*result_lines(view), *state.stood) if over else (),
+        sheet=tuple(sheet_lines(view)),
+        events=tuple((state.told - len(state.log) + i + 1, e.text) for i, e in enumerate(state.log))[-EVENTS_SHOWN:],
+        hints=state.hints_allowed and state.my_turn and not over,
+        notes=notes,
+        over=over,
+        online=state.online,
+        you=view.players[HUMAN],
+    )
