@@ -60,9 +60,9 @@ def test_hostile_clients_change_nothing(tmp_path):
                     assert await raw.text() is None and raw.ws.close_code == 1009
                 # another version: one line, then closed
                 async with Raw.to(url) as raw:
-                    await raw.send({"type": "hello", "version": 3})
+                    await raw.send({"type": "hello", "version": 4})
                     reply = await raw.reply()
-                    assert reply.type == "version" and "versions 1 and 2" in reply.message
+                    assert reply.type == "version" and "speaks version 3" in reply.message
                     assert await raw.text() is None
                 # the seat not to act, an illegal card, an old action replayed
                 await other.send(

@@ -110,13 +110,13 @@ def test_the_state_says_it_is_your_turn_and_how_long_the_servers_clock_leaves():
     # the server's clock had run 33 s already (the client came back): the client counts from its word
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False, "seconds": 87.0}
     flow.receive(StateMessage.model_validate(value))
-    assert present(flow.state, now[0]).status == "Your turn: 87 s left."
+    assert present(flow.state).status == "Your turn: 87 s left."
     now[0] += 30.0
     flow.tick()
-    assert present(flow.state, now[0]).status == "Your turn: 57 s left."
+    assert present(flow.state).status == "Your turn: 57 s left."
     now[0] += 95.0
     flow.tick()
-    assert present(flow.state, now[0]).status == "Your turn: time is up, a computer plays next."
+    assert present(flow.state).status == "Your turn: time is up, a computer plays next."
 
 
 def test_another_players_clock_is_shown_and_a_summary_open_says_the_clock_waits():
@@ -128,13 +128,13 @@ def test_another_players_clock_is_shown_and_a_summary_open_says_the_clock_waits(
     other = (SEAT + 1) % 3
     value["waiting"] = {"seat": other, "name": "Cy", "connected": True, "computer": False, "seconds": 40.0}
     flow.receive(StateMessage.model_validate(value))
-    shown = present(flow.state, now[0])
+    shown = present(flow.state)
     assert shown.status == "Waiting for Cy: 40 s left."
     assert [s.seconds for s in shown.seats] == [None, 40, None]
     value["waiting"] = {"seat": SEAT, "name": "Bo", "connected": True, "computer": False, "seconds": 200.0}
     value["waiting"]["reading"] = True
     flow.receive(StateMessage.model_validate(value))
-    assert present(flow.state, now[0]).status == "Your turn: close the summary to start your clock (200 s left)."
+    assert present(flow.state).status == "Your turn: close the summary to start your clock (200 s left)."
 
 
 def test_the_final_lines_take_the_servers_word_for_the_hands_a_computer_played():

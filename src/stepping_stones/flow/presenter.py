@@ -8,22 +8,21 @@ for a refusal, the bids in words, the claim on offer, the trick on the table and
 with why each was won, the computer that plays for the person and how to take the seat back, the
 summary on show, the result and the sheet, and the events told so far.
 
-It is a pure function of a ``TableState`` (and the time, for the clock's seconds): two front ends
-given the same state show the same facts, which the tests check side by side.
+It is a pure function of a ``TableState``: two front ends given the same state show the same
+facts, which the tests check side by side.
 
 May import: the engine's face, ``explain``, the claims' words and this package's state.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..ai.claims import claim_prompt, tricks_left
 from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_SIZE, IllegalActionError, PastHand, Phase, PlayerView
 from ..explain import Teller, hand_of, result_lines, sheet_lines, summary_lines
 from ..game.choices import HUMAN
-from .state import Clock, TableState
+from .state import TableState
 
 EVENTS_SHOWN = 40
 """The events a presentation carries (newest last): as many as the state's log keeps."""
@@ -124,16 +123,12 @@ def card_words(card: int) -> str:
     return f"{card % SUIT_SIZE + 1} of {SUIT_NAMES[card // SUIT_SIZE]}"
 
 
-def _seconds(clock: Clock | None, now: float) -> int | None:
-    return None if clock is None else max(0, math.ceil(clock.deadline - now))
-
-
-def clock_line(state: TableState, now: float) -> ClockLine | None:
+def clock_line(state: TableState) -> ClockLine | None:
     """The clock's line, or None where nothing is timed (a game on this machine)."""
     clock = state.clock
-    seconds = _seconds(clock, now)
-    if clock is None or seconds is None:
+    if clock is None:
         return None
+    seconds = clock.seconds
     mine = clock.seat == HUMAN
     name = "You" if mine else state.view.players[clock.seat]
     if mine and clock.reading:
@@ -304,11 +299,16 @@ def _tricks(state: TableState, teller: Teller) -> tuple[tuple[TrickLine, ...], T
     return tuple(lines), current
 
 
-def present(state: TableState, now: float) -> Presentation:
-    """What the person of ``state`` is shown at ``now`` (by the clock the state's deadlines use)."""
+def status_line(state: TableState) -> str:
+    """The one line of whose turn it is (the app's top bar, plain mode's prompt)."""
+    return _status(state, clock_line(state))
+
+
+def present(state: TableState) -> Presentation:
+    """What the person of ``state`` is shown."""
     view = state.view
     teller = Teller(view.players, HUMAN)
-    clock = clock_line(state, now)
+    clock = clock_line(state)
     shown = view.shown_hand()
     if state.summary is not None and 1 <= state.summary <= len(view.history):
         shown = view.history[state.summary - 1]

@@ -64,11 +64,11 @@ def bid_options(view: PlayerView) -> tuple[BidOption, ...]:
 
 @dataclass(frozen=True)
 class Clock:
-    """The table's clock (at a table on a server, which owns it): the seat it waits for and when,
-    by the flow's clock, a computer plays for that person."""
+    """The table's clock (at a table on a server, which owns it): the seat it waits for and the
+    seconds left, when the state was built, before a computer plays for that person."""
 
     seat: int
-    deadline: float
+    seconds: int
     reading: bool = False  # it waits for the person to close the last hand's summary
 
 

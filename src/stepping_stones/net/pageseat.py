@@ -77,7 +77,7 @@ class PageSeat:
     def presentation(self) -> Presentation | None:
         if not self.flow.started:
             return None
-        shown = present(self.flow.state, self.clock())
+        shown = present(self.flow.state)
         if self.invite is not None and shown.over:
             shown = replace(shown, result=(*shown.result, again_line(self.invite, self.asked_again)))
         return shown

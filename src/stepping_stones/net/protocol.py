@@ -571,7 +571,7 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
     if value.get("type") == "hello" and "version" in value:
         version = value["version"]
         if type(version) is not int:
-            raise ProtocolError(f"a hello's version is a whole number ({VERSION}), not {_json_kind(version)}")
+            raise ProtocolError(f"a hello's version is the whole number {VERSION}, not {_json_kind(version)}")
         if version not in VERSIONS:
             raise VersionMismatch(version)
     try:

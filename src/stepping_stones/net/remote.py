@@ -30,6 +30,7 @@ the protocol and client of this package; never a front end or Textual.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -176,7 +177,7 @@ class RemoteFlow(Publisher, Choosing):
         self.auto_last_card = auto_last_card
         self.take_back = take_back
         self.clock = clock
-        self._clock: Clock | None = None  # the table's clock, as the server's last state gave it
+        self._clock: tuple[int, float, bool] | None = None  # the table's clock: (seat, deadline, reading)
         self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
@@ -220,9 +221,9 @@ class RemoteFlow(Publisher, Choosing):
         """How long the table still waits for the person's action before a computer takes the seat
         (the server's clock, counted down from when its state came); None when it is not their
         turn."""
-        if self._clock is None or self._clock.seat != HUMAN or not self._my_turn():
+        if self._clock is None or self._clock[0] != HUMAN or not self._my_turn():
             return None
-        return max(0.0, self._clock.deadline - self.clock())
+        return max(0.0, self._clock[1] - self.clock())
 
     def tick(self) -> None:
         """A second has passed: the clock's line says how long is left."""
@@ -272,12 +273,19 @@ class RemoteFlow(Publisher, Choosing):
             pace="online",
             assisted=self._assisted,
             can_undo=False,
-            clock=self._clock if self._clock is None or self._clock.seat != HUMAN or mine else None,
+            clock=self._clock_now(mine),
             stand_in=STAND_IN_NOW.format(how=self.take_back) if self.stood_in else None,
             stood=tuple(self.stand_in_lines()) if self._over else (),
             hints_off=None if self.help else HINTS_OFF,
             undo_off=UNDO_OFF,
         )
+
+    def _clock_now(self, mine: bool) -> Clock | None:
+        """The table's clock as it stands now (the person's own only while their turn is open)."""
+        if self._clock is None or (self._clock[0] == HUMAN and not mine):
+            return None
+        seat, deadline, reading = self._clock
+        return Clock(seat, max(0, math.ceil(deadline - self.clock())), reading)
 
     # --- what the server says ------------------------------------------------------------------
 
@@ -315,7 +323,7 @@ class RemoteFlow(Publisher, Choosing):
             self._clock = None
             if waiting is not None and waiting.seconds is not None:
                 seat = (waiting.seat - self.seat) % NUM_SEATS
-                self._clock = Clock(seat, self.clock() + waiting.seconds, waiting.reading)
+                self._clock = (seat, self.clock() + waiting.seconds, waiting.reading)
             self._start_turn()
             self._dirty = True
 

@@ -32,6 +32,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
+from ..flow.presenter import status_line
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -173,8 +174,9 @@ class Canvas:
 
 
 def top_bar_text(state: Scene) -> Text:
-    """The line on top: the rules, the hand, the forehand, the pace (or, at a table on a server,
-    whom the table waits for), and whether hints were taken."""
+    """The line on top: the rules, the hand, the forehand, whose turn it is (with the table's clock
+    on a server: ``flow.presenter.status_line``), the pace of a game on this machine, and whether
+    hints were taken."""
     look = state.look
     view = state.view
     rules = view.rules
@@ -186,10 +188,10 @@ def top_bar_text(state: Scene) -> Text:
     t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
     if hand is not None:
         t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-    if state.table.online:
-        if state.table.waiting:
-            t.append(f"{look.sep}{state.table.waiting}", style="italic")
-    else:
+    status = status_line(state.table)  # whose turn, and the clock's seconds (flow.presenter)
+    if status:
+        t.append(f"{look.sep}{status}", style="bold" if state.table.my_turn or state.table.stand_in else "italic")
+    if not state.table.online:
         t.append(f"{look.sep}Pace: {state.table.pace}")
     if state.table.assisted:
         t.append(f"{look.sep}assisted", style="italic")
