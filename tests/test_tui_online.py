@@ -74,9 +74,15 @@ def test_the_app_joins_a_table_and_plays_a_trick_against_two_bots(tmp_path, monk
                         assert "Your turn: " in widget_text(table.query_one("#topbar"))
                         assert rings and "Hint" not in widget_text(table.query_one("#table-keys"))  # hints off
                         if state.bidding:
+                            await pilot.press("b")  # Bridges as trump: b takes the seat back only from a computer
+                            assert table.state.bid.trump == 3
                             await pilot.press("p" if not state.view.in_puddle else "enter")
                             if table.state.my_turn and table.state.bidding:
-                                await pilot.press("c", "enter")  # a contract that needs a trump suit
+                                # a contract that needs a trump suit: b is Bridges here too (it takes
+                                # the seat back only while a computer plays it)
+                                await pilot.press("b")
+                                assert table.state.bid.trump == 3
+                                await pilot.press("enter")
                         else:
                             await pilot.press("enter")  # the cursor rests on a legal card
                         acted += 1

@@ -419,14 +419,23 @@ class RemoteFlow(Publisher, Choosing):
     # --- telling ---------------------------------------------------------------------------------
 
     def _tell_game(self, view: PlayerView) -> None:
-        """Tell what happened since the last view: every hand's events not told yet."""
+        """Tell what happened since the last view: every hand's events not told yet, in the order
+        a person meets them.  The hand being played is told once the summaries of the hands before
+        it are closed (a new hand is not dealt before the last one is over).  A client that comes
+        to a game already under way (a return, a restart) is told the hand in play, not the
+        finished ones again: their summaries are in the sheet and the history."""
+        if self._view is None and view.history and not self._told_in:
+            done = len(view.history)
+            self._told_whole.update(range(1, done + 1))
+            self._summarized = done
+            self._tell("table", f"{done} {'hand is' if done == 1 else 'hands are'} finished: the sheet has them.")
         current = view.shown_hand() if view.phase in (Phase.BIDDING, Phase.PLAY) else None
         hands = [h for h in view.history if h.number not in self._told_whole]
         for hand in hands:
             self._tell_hand(hand, None)
             self._told_whole.add(hand.number)
             self._tell_claim(hand)
-        if current is not None:
+        if current is not None and self._summarized >= len(view.history):
             self._tell_hand(current, view)
 
     def _tell_hand(self, hand: PastHand, live: PlayerView | None) -> None:
@@ -476,6 +485,8 @@ class RemoteFlow(Publisher, Choosing):
                 self.send(f"{SEEN_TOKEN} {self._summarized + 1}", self.message.seq if self.message is not None else 0)
             self._summarized += 1
             self._summary = None
+            if self._view is not None:
+                self._tell_game(self._view)  # the hand dealt meanwhile, now that its summary is closed
             self._cursor = 0
             self._bid = BidChoice()
             self._clear_hint()

@@ -136,6 +136,7 @@ class PlainTable:
         self.teller = Teller(flow.state.view.players, HUMAN)
         self.shown = flow.state  # the state told last: the game as it stood is told by introduce()
         self._said: list[str] | None = None  # the legal list the prompt last gave in full
+        self.said = 0  # lines said so far: a prompt said before the last of them is said again
         flow.subscribe(self.tell)
 
     # --- telling ------------------------------------------------------------------
@@ -143,6 +144,7 @@ class PlainTable:
     def say(self, *lines: str) -> None:
         for line in lines:
             print(line, file=self.out)
+        self.said += len(lines)
 
     def tell(self, state: TableState) -> None:
         """Tell what changed since the state told last."""

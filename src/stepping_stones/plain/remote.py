@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
+from ..flow.presenter import status_line
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
@@ -211,7 +212,8 @@ class RemotePlain(PlainTable):
     def _line(self, seq: int | None) -> str | None:
         """The next line typed, told what came from the server meanwhile; None as soon as the
         position ``seq`` prompted for is left before a line comes (without ``seq``: as soon as
-        anything comes from the server)."""
+        anything comes from the server), or something was said after the prompt (the prompt is
+        then said again: the last line is always what may be typed)."""
         while True:
             self.typing.ask()
             line = self.typing.typed()
@@ -221,8 +223,9 @@ class RemotePlain(PlainTable):
             item = self.connection.get()
             if isinstance(item, _Typed):
                 continue  # its line is taken above
+            before = self.said
             self._take(item)
-            if seq is None or self._moved(seq):
+            if seq is None or self._moved(seq) or self.said != before:
                 return None
 
     def _moved(self, seq: int) -> bool:
@@ -239,6 +242,8 @@ class RemotePlain(PlainTable):
             self.prompt(view)
             line = self._line(seq)
             if line is None:
+                if not self._moved(seq):
+                    continue  # something was said after the prompt: the prompt again
                 return  # the table moved on: the loop asks again on the position as it is now
             if self._moved(seq):
                 self._late(line)
@@ -258,12 +263,14 @@ class RemotePlain(PlainTable):
         self._where()
 
     def _where(self) -> None:
-        """Where the table is, in a line or two (the next prompt, if it is the person's turn)."""
-        state = self.remote.state
-        if self.remote.stood_in:
-            self.say("A computer plays your seat; type back to take it back.")
-        elif state.waiting:
-            self.say(state.waiting)
+        """Where the table is, in a line: whose turn, and the table's clock (``status_line``)."""
+        if (status := status_line(self.remote.state)) != "":
+            self.say(status)
+
+    def describe_turn(self, view: PlayerView) -> None:
+        super().describe_turn(view)
+        if self.remote.state.clock is not None:
+            self.say(status_line(self.remote.state))  # "Your turn: 87 s left."
 
     def wait(self) -> bool:
         """Take the next thing from the server, or a line the person typed out of turn: False when

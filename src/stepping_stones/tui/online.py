@@ -402,7 +402,7 @@ class RemoteTableScreen(TableBase):
     ``bell`` setting is off); b takes the seat back from a computer."""
 
     flow: RemoteFlow
-    BINDINGS = [Binding("b", "take_back", "Take your seat back", id="take_back")]
+    BINDINGS = [Binding("b", "take_back", "Take your seat back", id="take_back", show=False)]
 
     def __init__(self, seat: RemoteSeat, settings: Settings) -> None:
         super().__init__()
@@ -452,7 +452,7 @@ class RemoteTableScreen(TableBase):
             self._summary_up = True
             waits = self.flow.message is not None and bool(self.flow.message.legal)
             line = (
-                "Press Enter: the next hand is dealt, and the table waits for you."
+                "Press Enter: the next hand waits for your bid; your clock starts when you close this."
                 if waits
                 else "Press Enter to see the next hand: it is dealt already."
             )
@@ -483,7 +483,7 @@ class RemoteTableScreen(TableBase):
         if action == "hint":
             return self.flow.help  # off where more than one person sits at the table
         if action == "take_back":
-            return self.flow.stood_in
+            return self.flow.stood_in  # else b is the table's own: Bridges as trump
         return super().check_action(action, parameters)
 
     def action_new_game(self) -> None:
