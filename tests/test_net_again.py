@@ -101,14 +101,31 @@ def test_plain_mode_at_a_terminal_is_asked_to_sit_at_the_new_table_in_one_line(t
                         lines.append(line.rstrip("\n"))
                     os.write(master, b"quit\n")  # Ann sat first at the new table, so she opens it
                     assert await proc.wait() == 0
+                    # the same command again, with the old table's code: her seat at the new one
+                    proc = await asyncio.create_subprocess_exec(
+                        *(sys.executable, "-m", "stepping_stones", "join", opened.code, "--server", url),
+                        *("--name", "Ann", "--plain"),
+                        stdin=asyncio.subprocess.PIPE,
+                        stdout=asyncio.subprocess.PIPE,
+                        stderr=asyncio.subprocess.STDOUT,
+                        env=env,
+                    )
+                    back, _ = await proc.communicate(b"quit\n")
+                    lines.append("--- again with the old code ---")
+                    lines += back.decode().splitlines()
             finally:
                 os.close(master)
                 await bot.close()
             new = [t for t in server.tables.tables.values() if t.code != opened.code]
             assert len(new) == 1 and new[0].seats[0].name == "Ann"
+            assert new[0].seats[1].kind == "open"  # the second join took Ann's seat back, no other
             return lines
 
     lines = asyncio.run(scenario())
     assert any(line.startswith("record: ") for line in lines)
     assert "Bo asks everyone to play again, at a new table with the same setup: type again to sit at it." in lines
     assert any(line.startswith("You sit in seat 1 of table ") for line in lines)
+    rejoined = lines[lines.index("--- again with the old code ---") :]
+    assert not any("no table has that invite code" in line for line in rejoined)
+    new_code = next(line for line in lines if line.startswith("You sit in seat 1 of table ")).split()[7]
+    assert f"You are back in your seat, seat 1 of table {new_code}" in "\n".join(rejoined)

@@ -18,7 +18,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -144,9 +144,11 @@ class SeatClient:
         keep: Path | None = None,
         checked: bool = True,
         version: int = VERSION,
+        came_from: str = "",
     ) -> None:
         self.server = server
         self.keep = keep
+        self.came_from = came_from  # the finished table this one is the "again" of (kept with the seat)
         self.url = websocket_url(server)
         self.code = code
         self.name = name
@@ -226,9 +228,8 @@ class SeatClient:
 
         assert welcome.secret is not None
         try:  # a temporary file (its owner's only) renamed into place: the secret is never half-written
-            keep_seat(
-                KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name, welcome.secret), path
-            )
+            seat = KeptSeat(self.server, welcome.code, welcome.table, welcome.seat, welcome.name, welcome.secret)
+            keep_seat(replace(seat, came_from=self.came_from), path)
         except OSError as exc:
             self.notice(f"the seat could not be kept in {path}: {exc.strerror or exc}")
 
@@ -260,10 +261,10 @@ class SeatClient:
         kept = kept_seat(server, code)
         return cls(
             server,
-            code=code,
+            code=kept.code if kept is not None else code,
             name=name,
             secret=kept.secret if kept is not None else None,
-            keep=seat_path(server, code) if keeping() else None,
+            keep=seat_path(server, kept.code if kept is not None else code) if keeping() else None,
             **kw,
         )
 

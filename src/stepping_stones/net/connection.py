@@ -31,7 +31,10 @@ class Connection:
     """A ``SeatClient`` on an event loop of its own thread.  ``join()`` takes the seat; ``get()``
     blocks for the next state, notice or end; ``send`` sends a bid or card (any thread)."""
 
-    def __init__(self, server: str, code: str, name: str | None, retry_seconds: float = 120.0) -> None:
+    def __init__(
+        self, server: str, code: str, name: str | None, retry_seconds: float = 120.0, came_from: str = ""
+    ) -> None:
+        self.came_from = came_from
         self.server = server
         self.code = code
         self.name = name
@@ -49,7 +52,12 @@ class Connection:
 
     async def _join(self) -> Welcome:
         client = SeatClient.at_table(
-            self.server, self.code, self.name, retry_seconds=self.retry_seconds, notice=self.inbox.put
+            self.server,
+            self.code,
+            self.name,
+            retry_seconds=self.retry_seconds,
+            notice=self.inbox.put,
+            came_from=self.came_from,
         )
         try:
             welcome = await client.join()

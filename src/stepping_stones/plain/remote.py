@@ -472,11 +472,12 @@ def run(
     setup, and the person sits at the one they or another player asked for."""
     current: list[Connection] = []
     typing = Typing(inp, lambda: current[-1].inbox.put(TYPED))
+    came_from = ""
     while True:
-        status, next_code = _one_table(server, code, name, typing, out, err, retry_seconds, again, current)
+        status, next_code = _one_table(server, code, name, typing, out, err, retry_seconds, again, current, came_from)
         if next_code is None:
             return status
-        code = next_code
+        came_from, code = code, next_code
 
 
 def _one_table(
@@ -489,8 +490,9 @@ def _one_table(
     retry_seconds: float,
     again: bool,
     current: list[Connection],
+    came_from: str = "",
 ) -> tuple[int, str | None]:
-    connection = Connection(server, code, name, retry_seconds=retry_seconds)
+    connection = Connection(server, code, name, retry_seconds=retry_seconds, came_from=came_from)
     current.append(connection)
     try:
         try:

@@ -46,6 +46,7 @@ class KeptSeat:
     name: str
     secret: str
     since: float = 0.0  # when it was taken (seconds since the epoch), to list the newest first
+    came_from: str = ""  # the invite code of the finished table this one is the "again" of
 
 
 def seats_dir() -> Path:
@@ -86,6 +87,7 @@ def read_seat(path: Path) -> KeptSeat:
         seat = KeptSeat(
             **{k: data[k] for k in ("server", "code", "table", "seat", "name", "secret")},
             since=float(data.get("since", 0.0)),
+            came_from=str(data.get("came_from", "")),
         )
         if not all(
             isinstance(v, str) for v in (seat.server, seat.code, seat.table, seat.name, seat.secret)
@@ -97,13 +99,23 @@ def read_seat(path: Path) -> KeptSeat:
 
 
 def kept_seat(server: str, code: str) -> KeptSeat | None:
-    """The seat kept at the table ``code`` on ``server``, if there is one."""
+    """The seat kept at the table ``code`` on ``server``, if there is one; or the seat at the table
+    that followed it with "again" (``join OLDCODE`` after a rematch sits at the new table)."""
     if not keeping():
         return None
     try:
         return read_seat(seat_path(server, code))
     except (FileProblem, ValueError):
-        return None
+        pass
+    wanted = normal_code(code)
+    return next(
+        (
+            s
+            for s in kept_seats()
+            if s.came_from and normal_code(s.came_from) == wanted and s.server.rstrip("/") == server.rstrip("/")
+        ),
+        None,
+    )
 
 
 def kept_seats() -> list[KeptSeat]:

@@ -149,11 +149,14 @@ class OnlineScreen(Screen[None]):
         join: bool = False,
         fixed: bool = False,
         rules: Rules | None = None,
+        came_from: str = "",
     ) -> None:
         """``name`` None: the setup screen's; ``fixed``: ``server`` is the only server this screen
         plays on (``join --server URL``, and every tab of ``serve --server URL``): shown, not typed;
-        ``rules``: a table opened here has them (the setup screen's as shown; else the last game's)."""
+        ``rules``: a table opened here has them (the setup screen's as shown; else the last game's);
+        ``came_from``: the finished table whose "again" this is (``join`` with its code finds this seat)."""
         super().__init__()
+        self.came_from = came_from
         self.rules = rules
         self.server = server
         self.code = code
@@ -301,7 +304,13 @@ class OnlineScreen(Screen[None]):
 
         seat: list[RemoteSeat] = []
         try:
-            client = SeatClient.at_table(server, code, name, notice=lambda line: seat[0].notice(line) if seat else None)
+            client = SeatClient.at_table(
+                server,
+                code,
+                name,
+                notice=lambda line: seat[0].notice(line) if seat else None,
+                came_from=self.came_from if code == self.code else "",
+            )
         except Refused as exc:
             self.busy = False
             self._say(str(exc), error=True)
@@ -554,4 +563,6 @@ class RemoteGameOverScreen(GameOverScreen):
         )
 
     def _sit(self, code: str) -> None:
-        self.app.switch_screen(OnlineScreen(self.seat.server, code, self.seat.welcome.name, join=True))
+        self.app.switch_screen(
+            OnlineScreen(self.seat.server, code, self.seat.welcome.name, join=True, came_from=self.seat.welcome.code)
+        )
