@@ -1,0 +1,116 @@
+"""One story on every front end: a page's seat (the server runs its flow and sends what it is
+shown) and a terminal seat (the flow the app and plain mode draw) at one table, with the server's
+clock moved by hand.  Each says the same facts: whose turn it is and the seconds left, a computer
+taking a person's seat and the person taking it back (never "lost the connection"), and a summary
+open while the next turn comes (the clock waits for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from net_support import WAIT, Clock, Raw, new_table, running
+from stepping_stones.flow.presenter import present
+from stepping_stones.net.client import SeatClient, open_table
+from stepping_stones.net.protocol import StateMessage
+from stepping_stones.net.remote import RemoteFlow
+from stepping_stones.net.table import Table
+
+
+async def _shown(raw: Raw, holds) -> dict:
+    """The page's next presentation for which ``holds`` (the others are passed over)."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            text = await raw.text()
+            assert text is not None, "the server closed the page's connection"
+            message = json.loads(text)
+            if message["type"] == "shown" and message["shown"] is not None and holds(message["shown"]):
+                return message["shown"]
+
+
+async def _state(client: SeatClient, flow: RemoteFlow, holds) -> None:
+    """Feed the terminal seat's flow until its state ``holds``."""
+    async with asyncio.timeout(WAIT):
+        while not holds(flow.state if flow.started else None):
+            message = await client.receive()
+            if isinstance(message, StateMessage):
+                flow.receive(message)
+
+
+def test_the_page_and_a_terminal_seat_tell_the_same_clock_and_stand_in(tmp_path):
+    clock = Clock()
+
+    async def scenario() -> None:
+        async with running(tmp_path / "server", clock=clock, timeout=120.0) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            async with Raw.to(url) as page, SeatClient(url, code=opened.code, name="Bo") as bo:
+                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                welcome = json.loads(await page.text() or "{}")
+                assert welcome["type"] == "welcome" and welcome["seat"] == 0
+                lobby = json.loads(await page.text() or "{}")
+                assert lobby["type"] == "shown" and lobby["shown"] is None and lobby["page"]["lobby"]["seats"]
+                flow = RemoteFlow(await bo.join(), lambda _m, _s: None, file_games=False, clock=clock)
+                # the table starts (every seat taken); the page's seat is asked once its turn comes
+                shown = await _shown(page, lambda s: s["my_turn"])
+                await _state(bo, flow, lambda st: st is not None and st.view.to_act == 2)  # Ann is seat 2 for Bo
+                assert shown["status"] == "Your turn: 120 s left."
+                assert present(flow.state).status == "Waiting for Ann: 120 s left."
+                assert [s["seconds"] for s in shown["seats"]] == [120, None, None]
+                # 121 s pass: a computer takes Ann's seat; both say so
+                clock.now += 121.0
+                await server.tables.sweep()
+                shown = await _shown(page, lambda s: s["stand_in"] is not None)
+                assert shown["stand_in"] == 'A computer plays your seat: tap "Take my seat back" to take it back.'
+                assert shown["status"] == shown["stand_in"]
+                await _state(bo, flow, lambda st: any("A computer plays for Ann" in e.text for e in st.log))
+                # Ann takes it back: the page's own word; Bo is told she plays again, not that she left
+                await page.send({"type": "do", "what": "back"})
+                shown = await _shown(page, lambda s: s["stand_in"] is None)
+                await _state(bo, flow, lambda st: any("Ann plays their own seat again" in e.text for e in st.log))
+                told = [e.text for e in flow.state.log]
+                assert not any("lost the connection" in t for t in told)
+
+    asyncio.run(scenario())
+
+
+def test_a_summary_open_holds_the_clock_until_it_is_closed():
+    now = [0.0]
+    table = Table.new(new_table(("open", "open", "open")), clock=lambda: now[0], timeout=100.0)
+    for name in ("Ann", "Bo", "Cy"):
+        table.claim(name)
+    game = table.game
+    assert game is not None
+    # play hand 1 to its end with the engine's first legal move each time
+    while len(game.log) < 2:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        action = view.legal_bids[0] if view.legal_bids else min(c for c in range(36) if view.legal_cards >> c & 1)
+        table.act(seat, table.seq, action)
+    seat = game.to_act
+    assert seat is not None
+    now[0] += 150.0  # past one timeout: the person is still reading hand 1's summary
+    assert table.reading(seat) and table.overdue() is None
+    assert table.waiting() is not None and table.waiting().reading  # type: ignore[union-attr]
+    table.seen(seat, 1)  # closed: the clock starts now, with a whole timeout
+    assert not table.reading(seat) and table.waiting().seconds == 100.0  # type: ignore[union-attr]
+    now[0] += 100.0
+    assert table.overdue() == seat
+
+
+def test_the_clock_after_a_restart_is_the_servers_not_the_clients(tmp_path):
+    """A client that comes back counts from the seconds the server says are left, not from a
+    fresh timeout of its own (the app said "110 s left" 33 s before the stand-in)."""
+    now = [500.0]
+    table = Table.new(new_table(("open", "random", "random")), clock=lambda: now[0], timeout=120.0)
+    table.claim("Ann")
+    while table.game is not None and table.game.to_act != 0:
+        request = table.computer_request()
+        assert request is not None
+        table.answer(request, request.answer())
+    now[0] += 87.0
+    waiting = table.state_for(0).waiting
+    assert waiting is not None and waiting.seconds == 33.0
+    flow = RemoteFlow(table.welcome(0, None), lambda _m, _s: None, file_games=False, clock=lambda: 9.0)
+    flow.receive(table.state_for(0))  # a client that has just come back, its own clock elsewhere
+    assert present(flow.state).status == "Your turn: 33 s left."
