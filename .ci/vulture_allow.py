@@ -53,3 +53,4 @@ chance_outcomes, returns, resample_from_infostate  # openspiel/game.py
 state_of, engine  # openspiel/game.py: a pyspiel state of an engine game, and back, for tests/test_openspiel.py
 with_settings  # ai/params.py: scripts/bid_screen.py and play_screen.py build the expert's settings from --param
 forget_seat  # storage/seats.py: tests/test_net_seat_return.py forgets a kept seat by its server and code
+summary_hand, hints  # flow/presenter.py: fields of the Presentation the web page reads (its JSON, net/pageseat.py)

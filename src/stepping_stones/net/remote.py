@@ -217,14 +217,6 @@ class RemoteFlow(Publisher, Choosing):
     def _ready(self) -> bool:
         return self._view is not None  # a state is built once the server has sent a view
 
-    def seconds_left(self) -> float | None:
-        """How long the table still waits for the person's action before a computer takes the seat
-        (the server's clock, counted down from when its state came); None when it is not their
-        turn."""
-        if self._clock is None or self._clock[0] != HUMAN or not self._my_turn():
-            return None
-        return max(0.0, self._clock[1] - self.clock())
-
     def tick(self) -> None:
         """A second has passed: the clock's line says how long is left."""
         if self._clock is not None:
