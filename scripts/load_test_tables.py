@@ -18,10 +18,9 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
 
     python scripts/load_test_tables.py --tables 1 10 100 300
     python scripts/load_test_tables.py --tables 100 --think 0.5   # each bot waits 0.5 s before acting
-    python scripts/load_test_tables.py --tables 100 --protocol 1  # every state whole, no deltas
 
 The bots run in this process, the server in its own: on a machine of two cores each has one, when
-the machine is otherwise idle.  They speak version 2 of the protocol (deltas) and read each state
+the machine is otherwise idle.  They speak the protocol's current version (deltas) and read each state
 without the models (``SeatClient(checked=False)``: a ``Glance`` of its number, its legal moves and
 whether the game is over), so that they cost less than the server they measure; they play only
 moves the server calls legal.  ``bytes_per_action`` is what the server sent them per action.
@@ -45,7 +44,7 @@ from random import Random
 import aiohttp
 
 from stepping_stones.net.client import SeatClient, open_table, play_glances
-from stepping_stones.net.protocol import VERSION, VERSIONS, NewTable
+from stepping_stones.net.protocol import VERSION, NewTable
 from stepping_stones.storage.records import RecordRules
 
 
@@ -193,13 +192,6 @@ def main() -> int:
         help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
         "so that they never take each other's",
     )
-    parser.add_argument(
-        "--protocol",
-        type=int,
-        choices=VERSIONS,
-        default=VERSION,
-        help=f"the bots' protocol version (default {VERSION}: deltas; 1: every state whole)",
-    )
     args = parser.parse_args()
     for n in args.tables:
         with tempfile.TemporaryDirectory() as folder:
@@ -216,7 +208,7 @@ def main() -> int:
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
                 url = line.split(" at ", 1)[1].strip()
-                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think, args.protocol))), flush=True)
+                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think))), flush=True)
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)

@@ -17,7 +17,15 @@ from stepping_stones.explain import Teller
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import SeatClient, open_table
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.protocol import ErrorMessage, ProtocolError, SeatFacts, StateMessage, Welcome, parse_client
+from stepping_stones.net.protocol import (
+    ClaimFact,
+    ErrorMessage,
+    ProtocolError,
+    SeatFacts,
+    StateMessage,
+    Welcome,
+    parse_client,
+)
 from stepping_stones.net.remote import RemoteFlow
 from stepping_stones.net.table import Table
 from stepping_stones.net.viewcodec import legal_actions, view_to_json
@@ -126,6 +134,9 @@ def test_claims_at_a_table_on_a_server(tmp_path):
                 )
                 assert after.view is not None
                 assert hand.finished and hand.result == expected.count
+                # the other seat is told who claimed what: the claim is in its state too
+                seen = await next_state(other, lambda s: bool(s.claims))
+                assert [(c.hand, c.seat, c.tricks) for c in seen.claims] == [(hand.number, seat, sure)]
                 text = server.tables.store.load(table.id)
                 snapshot, moves = read_table(text)
                 again = Table.from_file(snapshot, moves=moves)
@@ -151,7 +162,7 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
     while not (game.phase is Phase.PLAY and game.to_act == SEAT and game.state.trick_number >= 3):
         assert match.step() is not Step.OVER
 
-    def state(seq: int) -> StateMessage:
+    def state(seq: int, claims: list[ClaimFact] | None = None) -> StateMessage:
         view = game.view(SEAT)
         seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
         return StateMessage(
@@ -162,6 +173,7 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
             view=view_to_json(view),
             legal=legal_actions(view),
             waiting=None,
+            claims=claims or [],
         )
 
     sent: list[tuple[str, int]] = []
@@ -176,10 +188,11 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
     # the server judges it and plays the hand out
     position = game.state.copy()
     verdict = judge(position, Claim(SEAT, sure))
+    fact = ClaimFact(hand=game.view(SEAT).hand_number, seat=SEAT, tricks=sure, play=len(game.view(SEAT).plays))
     for card in verdict.line:
         match.apply(card)
     match.deal()
-    flow.receive(state(90))
+    flow.receive(state(90, [fact]))  # the server names the claim that held: every seat is told it
     claims = [e.text for e in flow.state.log if e.kind == "claim"]
     assert claims == [claim_text(position, verdict, Teller(game.players, SEAT))]
     # a refused claim: the server's line is the refusal, and the seat is asked again

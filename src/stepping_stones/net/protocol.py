@@ -343,6 +343,16 @@ class Waiting(_Model):
     reading: bool = False  # the clock waits for the person to close the last hand's summary
 
 
+class ClaimFact(_Model):
+    """A claim that held: in hand ``hand``, before its card number ``play`` (0 for the first),
+    ``seat``'s side claimed ``tricks`` of the rest.  Public: the hand was played out for all to see."""
+
+    hand: Annotated[int, Field(ge=1, le=MAX_HANDS)]
+    seat: SeatNumber
+    tricks: Annotated[int, Field(ge=0, le=12)]
+    play: Annotated[int, Field(ge=0, le=36)]
+
+
 class Welcome(_Model):
     """The seat is the client's.  ``secret`` is sent once, to this seat only, when it is first
     taken: it is how the client comes back to it."""
@@ -370,7 +380,8 @@ class StateMessage(_Model):
     legal: Annotated[list[BidText], Field(max_length=64)]
     waiting: Waiting | None
     record: GameRecord | None = None  # the finished game, once it is over
-    n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # version 2: the connection's state number
+    claims: Annotated[list[ClaimFact], Field(max_length=MAX_HANDS)] = []  # the claims that held, so far
+    n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # the connection's state number
 
     def dump(self) -> str:
         """The state as the server writes it: ``n`` only in version 2."""

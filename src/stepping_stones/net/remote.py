@@ -597,12 +597,17 @@ class RemoteFlow(Publisher, Choosing):
             raise ClaimError(why, HUMAN)
 
     def _tell_claim(self, hand: PastHand) -> None:
-        """After the cards of a finished ``hand``: the person's claim sent in it held; say so."""
-        if self._claim_sent is not None and self._teller is not None and hand.number == self._claim_sent[0]:
-            _, play, tricks = self._claim_sent
-            if (text := told_claim(hand, Claim(HUMAN, tricks), play, self._teller)) is not None:
-                self._claim_sent = None
-                self._tell("claim", text, HUMAN)
+        """After the cards of a finished ``hand``: the claim that held in it, whoever made it (the
+        server's ``claims``), in the words of the referee's verdict."""
+        if self._teller is None or self.message is None:
+            return
+        for fact in self.message.claims:
+            if fact.hand == hand.number:
+                seat = (fact.seat - self.seat) % NUM_SEATS
+                if (text := told_claim(hand, Claim(seat, fact.tricks), fact.play, self._teller)) is not None:
+                    self._tell("claim", text, seat)
+        if self._claim_sent is not None and hand.number == self._claim_sent[0]:
+            self._claim_sent = None
 
     def undo(self) -> bool:
         with self._change():

@@ -42,7 +42,7 @@ from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
-from .protocol import ErrorCode, ErrorMessage, Level, NewTable, SeatFacts, StateMessage, Waiting, Welcome
+from .protocol import ClaimFact, ErrorCode, ErrorMessage, Level, NewTable, SeatFacts, StateMessage, Waiting, Welcome
 from .viewcodec import legal_actions, view_to_json
 from .writers import StateParts, StateWriter, ViewWriter, full_text
 
@@ -108,6 +108,7 @@ class Table:
     refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
     judging: bool = False  # a claim is being checked (in a thread): one at a time
     read: list[int] = field(default_factory=lambda: [0] * NUM_SEATS)  # hand summaries each seat closed (not kept)
+    claims: list[ClaimFact] = field(default_factory=list)  # the claims that held (not kept: a restart forgets them)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
@@ -312,12 +313,20 @@ class Table:
             return self.state_writer.parts(
                 seq=seq, started=False, seats=facts, help=people, waiting=waiting_text, record=None, count=len(seats)
             )
+        claims = _dumps([c.model_dump() for c in self.claims]) if self.claims else "[]"
         if game.over and self.record_text is None:
             self.record_text = record_from_game(game).model_dump_json()
         record = self.record_text if game.over else None
         views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
         return self.state_writer.parts(
-            seq=seq, started=True, seats=facts, help=people, waiting=waiting_text, record=record, views=views
+            seq=seq,
+            started=True,
+            seats=facts,
+            help=people,
+            waiting=waiting_text,
+            record=record,
+            claims=claims,
+            views=views,
         )
 
     def state_for(self, seat: int) -> StateMessage:
@@ -333,6 +342,7 @@ class Table:
             legal=legal_actions(view) if view is not None else [],
             waiting=self.waiting(),
             record=record_from_game(game) if game is not None and game.over else None,
+            claims=list(self.claims),
         )
 
     def welcome(self, seat: int, secret: str | None) -> Welcome:
@@ -495,6 +505,9 @@ class Table:
         if not verdict.holds:
             self.refused_claims.refused(game, seat)
             raise TableError("claim-refused", claim_text(request.position, verdict, Teller(game.players, seat)))
+        hand = game.hand
+        assert hand is not None
+        self.claims.append(ClaimFact(hand=len(game.log), seat=seat, tricks=verdict.claim.tricks, play=len(hand.plays)))
         match = Match(game, [None] * NUM_SEATS, self.seeds)
         for card in verdict.line:
             match.apply(card)

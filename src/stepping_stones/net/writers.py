@@ -286,7 +286,7 @@ class StateWriter:
 
     def __init__(self) -> None:
         self._head: tuple[tuple[str, ...], Fields] | None = None
-        self._tail: tuple[tuple[str, str], Fields] | None = None
+        self._tail: tuple[tuple[str, str, str], Fields] | None = None
         self._legal: dict[int, Fields] = {}  # each seat's, as last written
 
     def parts(
@@ -298,6 +298,7 @@ class StateWriter:
         help: bool,
         waiting: str | None,
         record: str | None,
+        claims: str = "[]",
         views: list[ViewParts] | None = None,
         count: int = 1,
     ) -> list[StateParts]:
@@ -307,9 +308,9 @@ class StateWriter:
         head = (str(seq), _TRUTH[started], seats, _TRUTH[help])
         if self._head is None or self._head[0] != head:
             self._head = (head, Fields(dict(zip(("seq", "started", "seats", "help"), head, strict=True))))
-        tail = (waiting or "null", record or "null")
+        tail = (waiting or "null", record or "null", claims)
         if self._tail is None or self._tail[0] != tail:
-            self._tail = (tail, Fields({"waiting": tail[0], "record": tail[1]}))
+            self._tail = (tail, Fields({"waiting": tail[0], "record": tail[1], "claims": tail[2]}))
         head_fields, tail_fields = self._head[1], self._tail[1]
         if views is None:
             none = self._legal_fields(-1, "[]")
