@@ -174,9 +174,9 @@ class Canvas:
 
 
 def top_bar_text(state: Scene) -> Text:
-    """The line on top: the rules, the hand, the forehand, whose turn it is (with the table's clock
-    on a server: ``flow.presenter.status_line``), the pace of a game on this machine, and whether
-    hints were taken."""
+    """The line on top, the most needed first (a narrow terminal cuts the end): the rules, the
+    hand, whose turn it is (with the table's clock on a server: ``flow.presenter.status_line``),
+    whether hints were taken, the forehand, and the pace of a game on this machine."""
     look = state.look
     view = state.view
     rules = view.rules
@@ -186,15 +186,15 @@ def top_bar_text(state: Scene) -> Text:
     t.append(rules.describe(brief=True), style="bold")
     t.append(look.sep)
     t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
-    if hand is not None:
-        t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
-    status = status_line(state.table)  # whose turn, and the clock's seconds (flow.presenter)
+    status = status_line(state.table)  # whose turn, and the table's clock on a server (flow.presenter)
     if status:
         t.append(f"{look.sep}{status}", style="bold" if state.table.my_turn or state.table.stand_in else "italic")
-    if not state.table.online:
-        t.append(f"{look.sep}Pace: {state.table.pace}")
     if state.table.assisted:
         t.append(f"{look.sep}assisted", style="italic")
+    if hand is not None:
+        t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
+    if not state.table.online:
+        t.append(f"{look.sep}Pace: {state.table.pace}")
     return t
 
 
