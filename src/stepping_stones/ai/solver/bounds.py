@@ -115,15 +115,12 @@ def _ruffer(m0, m1, m2, tl0, tl1, tl2, winner, par):
 
 @kernel
 def quick_tricks(hand, o1, o2, ruffers, par, rules):
-    """``(q, wr)``: tricks the leader's side can cash in a row from the leader's top cards,
-    whatever the others do (only ``ruffers``, the trumps of the other side, can stop a side
-    suit's top card), and the winning ranks that decided it (``tables``): per suit the others'
-    strongest card, which the leader's tops are above."""
+    """Tricks the leader's side can cash in a row from the leader's top cards, whatever the others
+    do: only ``ruffers`` (the trumps of the other side) can stop a side suit's top card."""
     others = o1 | o2
     nine_high = par[P_NINE_HIGH]
     trump_mask = par[P_TRUMP_MASK]
     q = 0
-    wr = hand & 0
     trump_tops = 0
     for s in range(4):
         suit = 511 << (9 * s)
@@ -132,9 +129,7 @@ def quick_tricks(hand, o1, o2, ruffers, par, rules):
             continue
         theirs = others & suit
         if theirs:
-            best = strongest(theirs, nine_high)
-            tops = popcount(mine & rules[R_ABOVE + best])
-            wr |= 1 << best
+            tops = popcount(mine & rules[R_ABOVE + strongest(theirs, nine_high)])
         else:
             tops = popcount(mine)
         if s == par[P_TRUMP_SUIT]:
@@ -145,21 +140,18 @@ def quick_tricks(hand, o1, o2, ruffers, par, rules):
         if trump_tops < ruffers:
             q = 0  # the side suits could be ruffed
         q += trump_tops
-    return q, wr
+    return q
 
 
 @kernel
 def first_bounds(h, leader, n, t, par, rules):
-    """``(lo, hi, wlo, whi)`` for a position met for the first time, from quick tricks (a Win
-    contract) and sure trumps (every trick counts, a trump suit), with the winning ranks that
-    decided each bound (``tables``)."""
+    """``(lo, hi)`` for a position met for the first time, from quick tricks (a Win contract)
+    and sure trumps (every trick counts, a trump suit)."""
     declarer = par[P_DECLARER]
     trump_mask = par[P_TRUMP_MASK]
     left = par[P_LEFT + t]
     lo = 0
     hi = left
-    wlo = h[0] & 0
-    whi = wlo
     if par[P_WIN]:
         s2 = leader + 1 if leader < 2 else 0
         s3 = s2 + 1 if s2 < 2 else 0
@@ -167,26 +159,17 @@ def first_bounds(h, leader, n, t, par, rules):
             ruffers = max(popcount(h[s2] & trump_mask), popcount(h[s3] & trump_mask))
         else:
             ruffers = popcount(h[declarer] & trump_mask)
-        q, wr = quick_tricks(h[leader], h[s2], h[s3], ruffers, par, rules)
+        q = quick_tricks(h[leader], h[s2], h[s3], ruffers, par, rules)
         if q:
             if q > n:
                 q = n
             if leader == declarer:
                 lo = left - par[P_LEFT + t + q]
-                wlo = wr
             else:
                 hi = par[P_LEFT + t + q]
-                whi = wr
     if par[P_ALL_COUNT] and trump_mask:
-        tlo, thi = _trump_bounds(h, n, lo, hi, par)
-        trumps = (h[0] | h[1] | h[2]) & trump_mask  # the matching reads every trump's rank
-        if tlo > lo:
-            lo = tlo
-            wlo = trumps
-        if thi < hi:
-            hi = thi
-            whi = trumps
-    return lo, hi, wlo, whi
+        lo, hi = _trump_bounds(h, n, lo, hi, par)
+    return lo, hi
 
 
 @kernel

@@ -6,7 +6,7 @@ The compiled core's table is reserved at its largest size, and the system gives 
 first write, each at a cost (about 10 us a page on this project's machine: some 100 us for a
 6-trick position's first 4,096 slots, tens of milliseconds for a whole hand's).  So the table of
 a solver that is gone is handed on to the next one (``_SPARE``, with its other arrays), which
-clears them as they grow (``tables.DIRTY``), instead of each solver reserving and touching fresh
+clears it as it grows (``tables.M_DIRTY``), instead of each solver reserving and touching fresh
 memory.
 """
 
@@ -21,20 +21,7 @@ from .jit import Core
 from .layout import make_par, make_rules
 from .ordering import MAX_DEPTH, MAX_MOVES
 from .search import ABORT
-from .tables import (
-    CAPACITY,
-    CLASS_WORDS,
-    CLASSES,
-    DIRTY,
-    EXACT,
-    EXACT_WORDS,
-    FIRST_SLOTS,
-    M_LIMIT,
-    M_NODES,
-    MASK,
-    MAX_SLOTS,
-    META_SIZE,
-)
+from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
 
 NO_LIMIT = 1 << 62
 
@@ -43,20 +30,11 @@ SPARE_TABLES = 2
 solver wrote: up to a few tens of MB after a whole hand)."""
 
 
-CLASS_SLOTS = MAX_SLOTS // 4
-"""The slots reserved for the table of classes: it holds one entry per class larger than its
-position, fewer than the exact table's."""
-
-_TABLES = ((EXACT, EXACT_WORDS), (CLASSES, CLASS_WORDS))
-"""Each table's fields in ``meta`` and words a slot: the exact table (``tt``), the classes (``wt``)."""
-
-
 class _Arrays(NamedTuple):
-    """A solver's own arrays: the tables (``tt`` exact, ``wt`` of classes), their counters
-    (``meta``), the hands (``h``) and the rows of moves (``buf``)."""
+    """A solver's own arrays: the table (``tt``), its counters (``meta``), the hands (``h``) and
+    the rows of moves (``buf``)."""
 
     tt: Any
-    wt: Any
     meta: Any
     h: Any
     buf: Any
@@ -68,10 +46,9 @@ _SPARE_LOCK = threading.Lock()
 
 def _hand_on(arrays: _Arrays) -> None:
     """A compiled solver is gone: keep its arrays for the next one, with how far its table was
-    written (in ``meta[base + DIRTY]``)."""
+    written (in ``meta[M_DIRTY]``)."""
     meta = arrays.meta
-    for base, _words in _TABLES:
-        meta[base + DIRTY] = max(int(meta[base + MASK]) + 1, int(meta[base + DIRTY]))
+    meta[M_DIRTY] = max(int(meta[M_MASK]) + 1, int(meta[M_DIRTY]))
     with _SPARE_LOCK:
         if len(_SPARE) < SPARE_TABLES:
             _SPARE.append(arrays)
@@ -133,16 +110,14 @@ class Kernel:
             arrays = self._new_arrays()
         else:
             # A former solver's: its counters start again, and its table's first slots are
-            # cleared (the rest as it grows, up to meta[base + DIRTY]).
-            dirty = [int(arrays.meta[base + DIRTY]) for base, _words in _TABLES]
+            # cleared (the rest as it grows, up to meta[M_DIRTY]).
+            dirty = int(arrays.meta[M_DIRTY])
             arrays.meta[:] = 0
-            for (base, words), table, d in zip(_TABLES, (arrays.tt, arrays.wt), dirty, strict=True):
-                arrays.meta[base + CAPACITY] = len(table) // words
-                arrays.meta[base + DIRTY] = d
-                table[: words * FIRST_SLOTS] = 0
-        self._tt, self._wt, self._meta, self._h, self._buf = arrays
-        for base, _words in _TABLES:
-            self._meta[base + MASK] = FIRST_SLOTS - 1
+            arrays.meta[M_CAPACITY] = len(arrays.tt) // 2
+            arrays.meta[M_DIRTY] = dirty
+            arrays.tt[: 2 * FIRST_SLOTS] = 0
+        self._tt, self._meta, self._h, self._buf = arrays
+        self._meta[M_MASK] = FIRST_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
         if core.compiled:
             weakref.finalize(self, _hand_on, arrays)
@@ -156,16 +131,13 @@ class Kernel:
         h = core.ints(3)
         buf = core.ints(MAX_DEPTH * MAX_MOVES)
         if not core.compiled:
-            meta[EXACT + CAPACITY] = MAX_SLOTS
-            meta[CLASSES + CAPACITY] = CLASS_SLOTS
-            return _Arrays(core.ints(EXACT_WORDS * FIRST_SLOTS), core.ints(CLASS_WORDS * FIRST_SLOTS), meta, h, buf)
+            meta[M_CAPACITY] = MAX_SLOTS
+            return _Arrays(core.ints(2 * FIRST_SLOTS), meta, h, buf)
         slots = MAX_SLOTS
         while True:
             try:
-                meta[EXACT + CAPACITY] = slots
-                meta[CLASSES + CAPACITY] = slots // 4
-                tt = core.ints(EXACT_WORDS * slots)
-                return _Arrays(tt, core.ints(CLASS_WORDS * (slots // 4)), meta, h, buf)
+                meta[M_CAPACITY] = slots
+                return _Arrays(core.ints(2 * slots), meta, h, buf)
             except MemoryError:
                 # A system that refuses to reserve memory it has not used (strict overcommit):
                 # a smaller table, which stops adding entries sooner (answers stay exact).
@@ -222,7 +194,6 @@ class Kernel:
             self._spread,
             self._info,
             self._tt,
-            self._wt,
             self._meta,
             self._buf,
         )
@@ -264,7 +235,6 @@ class Kernel:
             self._spread,
             self._info,
             self._tt,
-            self._wt,
             self._meta,
             self._buf,
         )

@@ -5,7 +5,7 @@ through different tricks share one entry of the transposition table.  The code o
 the string of owners (0, 1, 2) of its cards still held, lowest index first, read as a base-3
 number, plus an offset per length so that lengths do not collide (15 bits: the sum of ``3**k``
 for k in 0..9 is 29,524).  A position's key is its four suits' codes and the leader
-(``position_shape``, with what the table of classes keys it on).
+(``position_key``).
 
 Two cards of one suit in one hand with nothing still in play between them win and lose exactly
 the same tricks, so the search tries one card per run (its highest-index card).  The cards of
@@ -14,22 +14,19 @@ the trick being played count as in play until the trick ends.
 
 from __future__ import annotations
 
-from .jit import allocates, kernel, popcount, zeros
+from .jit import allocates, kernel, zeros
 
 SUIT_BITS = 511
 CODE_BITS = 15
 SEAT_SHIFT = 60  # four suits of CODE_BITS
-OWNERS_SHIFT = 42  # in ``info``: the owners of the suit's cards held, 2 bits each, lowest index first
-OWNERS_BITS = (1 << 18) - 1
 
 
 @allocates
 def suit_tables():
     """``(spread, info)``: ``spread`` turns a suit's 9 bits into base-4 digits; per base-4 index
     of a suit (a digit per rank: 0 played, 1 + its owner) ``info`` holds, in one integer, the
-    suit's code (15 bits), per owner one card per run (9 bits each, from bit 15 on) and the
-    string of owners of the cards held (2 bits a card, lowest index first, from bit 42 on: the
-    winning-rank table's pattern, ``position_shape``): one memory access per suit."""
+    suit's code (15 bits) and per owner one card per run (9 bits each, from bit 15 on): one
+    memory access per suit."""
     spread = zeros(512)
     for x in range(512):
         v = 0
@@ -56,7 +53,6 @@ def _suit_info(index, offset):
     prev_owner = -1
     prev_bit = 0
     reps = 0  # per owner 9 bits
-    owners = 0  # 2 bits per card held, lowest index first
     for r in range(9):
         digit = index >> (2 * r) & 3
         if digit == 0:
@@ -65,14 +61,36 @@ def _suit_info(index, offset):
         bit = 1 << (r + 9 * owner)
         value += owner * place
         place *= 3
-        owners |= owner << (2 * length)
         length += 1
         if owner == prev_owner:
             reps &= ~prev_bit  # a run is represented by its highest card
         reps |= bit
         prev_owner = owner
         prev_bit = bit
-    return offset[length] + value | reps << 15 | owners << OWNERS_SHIFT
+    return offset[length] + value | reps << 15
+
+
+@kernel
+def position_key(h, leader, spread, info):
+    """``(key, r0, r1, r2)``: the table key of the position where ``leader`` leads from hands
+    ``h``, and per seat the cards that stand for their runs."""
+    a = h[0]
+    b = h[1]
+    c = h[2]
+    k = leader << SEAT_SHIFT
+    r0 = a & 0  # an int64 from the start, as the compiled core's recursion needs
+    r1 = r0
+    r2 = r0
+    for s in range(4):
+        shift = 9 * s
+        f = info[
+            spread[a >> shift & SUIT_BITS] + 2 * spread[b >> shift & SUIT_BITS] + 3 * spread[c >> shift & SUIT_BITS]
+        ]
+        k |= (f & 32767) << (CODE_BITS * s)
+        r0 |= (f >> 15 & SUIT_BITS) << shift
+        r1 |= (f >> 24 & SUIT_BITS) << shift
+        r2 |= (f >> 33 & SUIT_BITS) << shift
+    return k, r0, r1, r2
 
 
 def run_representatives(hand: int, in_play: int) -> int:
@@ -112,73 +130,4 @@ def run_of(card: int, hand: int, in_play: int) -> int:
             elif in_play & bit:
                 break
             c += step
-    return run
-
-
-@kernel
-def position_shape(h, leader, spread, info):
-    """``(key, bucket, s01, s23, lens, r0, r1, r2)``: what the tables (``tables``) key a position
-    on when ``leader`` leads from hands ``h``.  ``key``: the exact table's, the four suits' codes
-    and the leader; ``bucket``: the class table's, the leader and how many cards
-    of each suit each seat holds (never 0); ``s01`` and ``s23``: per suit the string of owners of
-    its cards held (2 bits a card, lowest index first; suits 0 and 2 in the low 18 bits, 1 and 3
-    from bit 18 on); ``lens``: each suit's cards held (4 bits a suit); and per seat the cards
-    that stand for their runs."""
-    a = h[0]
-    b = h[1]
-    c = h[2]
-    key = leader << SEAT_SHIFT
-    bucket = 1 | leader << 1
-    s01 = a & 0  # an int64 from the start, as the compiled core's recursion needs
-    s23 = s01
-    lens = s01
-    r0 = s01
-    r1 = s01
-    r2 = s01
-    for s in range(4):
-        shift = 9 * s
-        x = a >> shift & SUIT_BITS
-        y = b >> shift & SUIT_BITS
-        z = c >> shift & SUIT_BITS
-        f = info[spread[x] + 2 * spread[y] + 3 * spread[z]]
-        key |= (f & 32767) << (CODE_BITS * s)
-        nx = popcount(x)
-        ny = popcount(y)
-        nz = popcount(z)
-        bucket |= (nx | ny << 4 | nz << 8) << (3 + 12 * s)
-        lens |= (nx + ny + nz) << (4 * s)
-        owners = f >> OWNERS_SHIFT & OWNERS_BITS
-        if s < 2:
-            s01 |= owners << (18 * s)
-        else:
-            s23 |= owners << (18 * (s - 2))
-        r0 |= (f >> 15 & SUIT_BITS) << shift
-        r1 |= (f >> 24 & SUIT_BITS) << shift
-        r2 |= (f >> 33 & SUIT_BITS) << shift
-    return key, bucket, s01, s23, lens, r0, r1, r2
-
-
-@kernel
-def run_around(card, hand, held):
-    """The run of ``hand`` that ``card`` (one of its cards) belongs to, as a mask: the cards of
-    ``hand`` next to it in its suit with no other card of ``held`` between (``run_of``, in the
-    search)."""
-    first = card - card % 9
-    run = (hand & 0) | 1 << card
-    c = card + 1
-    while c < first + 9:
-        bit = 1 << c
-        if hand & bit:
-            run |= bit
-        elif held & bit:
-            break
-        c += 1
-    c = card - 1
-    while c >= first:
-        bit = 1 << c
-        if hand & bit:
-            run |= bit
-        elif held & bit:
-            break
-        c -= 1
     return run
