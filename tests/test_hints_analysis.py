@@ -83,7 +83,7 @@ def test_a_card_hint_says_when_the_card_wins_the_trick():
 
 def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
     from stepping_stones.ai.expert import CardReckoning
-    from stepping_stones.ai.hints import _card_hint
+    from stepping_stones.ai.hints import card_hint
 
     game = Game(Rules("standard"), first_forehand=0)
     game.deal_hand(Seeds("hint:points").deal(1))
@@ -98,7 +98,7 @@ def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
     points[safe] = 1.0  # ... but the safe card is worth more on the sheet
     reckoning = CardReckoning(view.seat, view.declarer, wants_more, values, points, 20, True, safe)
     assert reckoning.ranked()[:2] == [safe, greedy]
-    hint = _card_hint(view, reckoning)
+    hint = card_hint(view, reckoning)
     assert hint.action == safe
     assert f"{CARD_NAMES[greedy]} makes about 6.8, but" in hint.reason
     assert f"but {CARD_NAMES[safe]} gives the better chance of a good place on the sheet" in hint.reason

@@ -30,13 +30,12 @@ from ..engine import (
     PlayerView,
     Seat,
     cards_of,
-    trick_keys,
+    trick_takers,
+    trick_winner,
 )
 from .expert import CardReckoning, ExpertAI
 from .features import features
 from .planning import BidReckoning
-
-_ORDINALS = ("1st", "2nd", "3rd")
 
 
 def ordinal(n: int) -> str:
@@ -123,8 +122,9 @@ def hint_for(view: PlayerView, rng: Random | None = None, expert: ExpertAI | Non
     if view.phase is Phase.PLAY:
         if not view.legal_cards & (view.legal_cards - 1):
             card = view.legal_cards.bit_length() - 1
-            return Hint(card, f"it is your only legal card{_trick_words(view, card)}.")
-        return _card_hint(view, expert.reckon_card(view, rng))
+            trick, _ = _trick_words(view, card)
+            return Hint(card, f"it is your only legal card{'; ' + trick if trick else ''}.")
+        return card_hint(view, expert.reckon_card(view, rng))
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 
 
@@ -143,14 +143,79 @@ def role(view: PlayerView, seat: Seat) -> str:
     return "the defender on your left" if seat == (view.seat + 1) % NUM_SEATS else "the defender on your right"
 
 
-def _trick_words(view: PlayerView, card: Card) -> str:
-    """', and it wins this trick' when the view shows for certain who takes the trick."""
-    fate = _certain_winner(view, card)
-    if fate is None:
-        return ""
-    if fate == view.seat:
-        return f", and it wins this trick{_count_words(view)}"
-    return f", and {role(view, fate)} takes this trick"
+@dataclass(frozen=True)
+class TrickFacts:
+    """What playing a card does to the trick in play, as far as the view makes it certain:
+    the facts a card hint may state, each checked against the engine's trick resolution
+    (``trick_takers`` and ``trick_winner``), never guessed.
+
+    ``gone`` is said only of a card that would win the trick so far, with players still to
+    come, when every higher card of its suit has been played (those cards, highest first);
+    ``trumps_out`` then says whether the others still hold a trump that could take it (a
+    non-trump card in a trump contract).  ``taker`` is the seat that takes the trick whatever
+    the others hold (``None`` when that depends on the hidden cards); ``follows`` is whether
+    "so" joins the two: the card takes the trick *because* the cards above it are gone and no
+    trump is left to the others.
+    """
+
+    card: Card
+    leads: bool  # the card would be the best of the trick so far
+    gone: tuple[Card, ...]
+    trumps_out: bool
+    taker: Seat | None
+    follows: bool
+
+
+def trick_facts(view: PlayerView, card: Card) -> TrickFacts:
+    """The facts about this trick that playing ``card`` from ``view`` makes certain."""
+    declaration = view.declaration
+    assert declaration is not None
+    takers = trick_takers(declaration.ranking, declaration.trump)
+    played = view.current_trick()
+    leader = played[0][0] if played else view.seat
+    cards = [c for _, c in played] + [card]
+    best = trick_winner(cards, takers)
+    leads = best == len(cards) - 1
+    best_seat = (leader + best) % NUM_SEATS
+    complete = len(cards) == NUM_SEATS
+    out = view.unseen_cards
+    taker = best_seat if complete or not takers[cards[best]] & out else None
+    above = ABOVE[declaration.ranking][card]
+    gone: tuple[Card, ...] = ()
+    if leads and not complete and above and above & ~view.played_mask == 0:
+        gone = tuple(sorted(cards_of(above), key=lambda c: -STRENGTH[declaration.ranking][c]))
+    trump = declaration.trump
+    trumps_out = bool(gone) and trump is not None and SUIT_OF[card] != trump and bool(out & SUIT_MASKS[trump])
+    follows = bool(gone) and not trumps_out and taker == view.seat
+    return TrickFacts(card, leads, gone, trumps_out, taker, follows)
+
+
+def _gone_words(facts: TrickFacts) -> str:
+    """'the K9 is gone', 'the K9 and K8 are gone', 'every higher Koi card is gone'."""
+    if len(facts.gone) > 2:
+        return f"every higher {SUIT_NAMES[SUIT_OF[facts.card]]} card is gone"
+    names = " and ".join(CARD_NAMES[c] for c in facts.gone)
+    return f"the {names} {'are' if len(facts.gone) > 1 else 'is'} gone"
+
+
+def _trick_words(view: PlayerView, card: Card) -> tuple[str, str]:
+    """What ``card`` does to this trick, as far as it is certain, in full and in brief: ('the K9
+    is gone, so it wins this trick, your 4th counted trick', 'it wins this trick, ...'),
+    ('your partner takes this trick', the same), or ('', '')."""
+    facts = trick_facts(view, card)
+    gone = ""
+    if facts.gone:
+        gone = _gone_words(facts)
+        if facts.trumps_out:
+            gone += ", but the others still hold trumps"
+    said = ""
+    if facts.taker == view.seat:
+        said = f"it wins this trick{_count_words(view)}"
+    elif facts.taker is not None:
+        said = f"{role(view, facts.taker)} takes this trick"
+    if gone and said:
+        return (f"{gone}, so {said}" if facts.follows else f"{gone}; {said}"), said
+    return gone or said, said
 
 
 def _count_words(view: PlayerView) -> str:
@@ -163,53 +228,22 @@ def _count_words(view: PlayerView) -> str:
     return f", your {ordinal(view.count() + 1)} counted trick"
 
 
-def _certain_winner(view: PlayerView, card: Card) -> Seat | None:
-    """Who wins the current trick if this seat plays ``card``, when the view makes it certain."""
-    declaration = view.declaration
-    assert declaration is not None
-    trick = [c for _, c in view.current_trick()]
-    seats = [s for s, _ in view.current_trick()]
-    leader = seats[0] if seats else view.seat
-    cards = [*trick, card]
-    trump = declaration.trump
-    trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-    rank = trick_keys(declaration.ranking, trump).__getitem__
-
-    led = SUIT_MASKS[SUIT_OF[cards[0]]]
-    best_seat, best_card = leader, cards[0]
-    for i, c in enumerate(cards[1:], 1):
-        if (1 << c) & (led | trump_mask) and rank(c) > rank(best_card):
-            best_seat, best_card = (leader + i) % NUM_SEATS, c
-    if len(cards) == NUM_SEATS:
-        return best_seat
-    # Players still to come could only beat the best card with a higher card of its suit or,
-    # unless it is a trump, with a trump; if none is still out, the trick is decided.
-    out = view.unseen_cards
-    threat = out & ABOVE[declaration.ranking][best_card]
-    if trump_mask and not (1 << best_card) & trump_mask:
-        threat |= out & trump_mask
-    return best_seat if not threat else None
-
-
-def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
+def card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
+    """The hint for the card ``reckoning`` chose, with its reason, from the position ``view``."""
     card = reckoning.chosen
     declaration = view.declaration
     assert declaration is not None
     values = reckoning.values
     mine = values[card]
     parts = []
-    gone = _gone_above(view, card)
-    if gone:
-        plural = " and " in gone
-        parts.append(f"{'' if gone.startswith('every') else 'the '}{gone} {'are' if plural else 'is'} gone")
-    trick = _trick_words(view, card).removeprefix(", and ")
+    trick, brief = _trick_words(view, card)
     if trick:
-        parts.append(("so " if parts else "") + trick)
+        parts.append(trick)
     ranked = reckoning.ranked()
     others = [c for c in ranked if c != card]
     who = "you end" if view.declarer == view.seat else "the declarer ends"
     outlook = f"with best play {who} with about {_tricks(mine)} counted tricks"
-    short = [trick] if trick else []
+    short = [brief] if brief else []
     short.append(f"{who} with about {_tricks(mine)} counted tricks")
     notes = []
     if others:
@@ -231,25 +265,8 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     notes.append(f"{how} over {reckoning.layouts} likely layouts of the hidden cards")
     outlook += f" ({'; '.join(notes)})"
     parts.append(outlook)
-    reason = ", ".join(parts[:-1]) + ("; " if len(parts) > 1 else "") + parts[-1]
+    reason = "; ".join(parts)
     return Hint(card, reason[0].lower() + reason[1:] + ".", "; ".join(short) + ".")
-
-
-def _gone_above(view: PlayerView, card: Card) -> str:
-    """'K8' or 'K8 and K7': the cards above ``card`` in its suit that have been played, when
-    no card above it is still out (so it is the top card because those are gone)."""
-    declaration = view.declaration
-    assert declaration is not None
-    above = ABOVE[declaration.ranking][card]
-    if above & view.unseen_cards or not above:
-        return ""
-    played = above & view.played_mask
-    if not played:
-        return ""
-    names = [CARD_NAMES[c] for c in sorted(cards_of(played), key=lambda c: -STRENGTH[declaration.ranking][c])]
-    if len(names) > 2:
-        return f"every higher {SUIT_NAMES[SUIT_OF[card]]} card"
-    return " and ".join(names)
 
 
 # --- bids ----------------------------------------------------------------------------------
