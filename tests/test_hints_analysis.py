@@ -260,7 +260,7 @@ def test_hint_is_the_same_from_any_hidden_cards(seed):
 def test_a_bid_hints_words_agree_with_its_choice(gain):
     """Issue 18: "Pass: ... waiting for a better hand is worth 0.0 more" recommended waiting while
     saying it gains nothing; a gain too small to show is said as such, for a pass or a declaration."""
-    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.hints import bid_hint
     from stepping_stones.ai.planning import BidReckoning, Option
 
     game = game_at("hint:words", Rules("standard"), 1)
@@ -273,7 +273,7 @@ def test_a_bid_hints_words_agree_with_its_choice(gain):
             def reckon_bid(self, _view):
                 return BidReckoning((first, second), 1.0, 12, 4, False, 0.0)
 
-        return _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+        return bid_hint(view, Reckoner())
 
     waiting = hint(Option(PASS, 1.0 + gain, 0.0, None), Option(declare, 1.0, 2.1, 3.0))
     declaring = hint(Option(declare, 1.0 + gain, 2.1, 3.0), Option(PASS, 1.0, 0.0, None))
@@ -284,8 +284,9 @@ def test_a_bid_hints_words_agree_with_its_choice(gain):
         assert "gains nothing over waiting" in waiting.text and "gains nothing over waiting" in waiting.brief
         assert "at least as much as waiting" in declaring.text
     else:
-        assert f"worth {gain:.1f} more" in waiting.text and f"worth {gain:.1f} more" in waiting.brief
-        assert f"{gain:.1f} more than waiting" in declaring.text
+        more = f"{gain:.1f} sheet points more"
+        assert f"worth {more}" in waiting.text and f"worth {more}" in waiting.brief
+        assert f"{more} than waiting" in declaring.text
     assert len(waiting.brief) < len(waiting.text) and len(declaring.brief) < len(declaring.text)
 
 
@@ -388,7 +389,7 @@ def test_analyse_prints_the_same_words(tmp_path, capsys):
 def test_a_forced_bid_hint_says_what_is_forced():
     """Issue 35, item 3: "Pass ... if both others pass you must declare anyway (100%)" when both
     others had nothing left to declare, and "worth -0.0 points"."""
-    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.hints import bid_hint
     from stepping_stones.ai.planning import BidReckoning, Option
 
     game = Game(Rules("standard"), first_forehand=0)
@@ -402,8 +403,77 @@ def test_a_forced_bid_hint_says_what_is_forced():
         def reckon_bid(self, _view):
             return BidReckoning((Option(PASS, 0.1, 0.0, None), Option(declare, 0.0, -0.01, 3.0)), 0.0, 1, 4, True, 1.0)
 
-    hint = _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+    hint = bid_hint(view, Reckoner())
     assert hint.action is PASS
     assert "both others have nothing left to declare" in hint.reason
     assert "from the puddle anyway" in hint.reason and "100%" not in hint.reason
-    assert "-0.0" not in hint.text and "no points either way" in hint.text
+    assert "-0.0" not in hint.text and "no sheet points either way" in hint.text
+
+
+# --- issue 43, item 2: one scale, its unit named ----------------------------------------------
+
+_NUMBER = r"about (\d+(?:\.\d)?) counted tricks?"
+
+
+def test_bid_and_card_hints_count_in_one_named_unit_and_say_why_the_count_moved():
+    """Issue 43: "about 5.8 tricks expected, worth +1.4 points" at the bid, then "about 3.7
+    counted tricks" at the first lead, with nothing to say that the two count differently; and
+    "worth 0.7 more" of no unit.  Both now count counted tricks and sheet points, name the
+    ranking, and the declarer's first card hint gives the bid's number and why this one differs."""
+    import re
+
+    from stepping_stones.ai.hints import USUAL, bid_estimate, counted
+
+    for seed in range(40):
+        game = Game(Rules("standard"), first_forehand=0)
+        game.deal_hand(Seeds(f"scale:{seed}").deal(1))
+        view = game.view(0)
+        hint = hint_for(view)
+        if isinstance(hint.action, Declaration) and not hint.action.redo:
+            break
+    else:
+        raise AssertionError("no seed had the forehand declare")
+    bid = hint.action
+    ranking = f"{bid.ranking} high"
+    assert ranking in hint.text and f"{USUAL}" in hint.reason
+    assert re.search(_NUMBER + r" expected", hint.reason) and "sheet points" in hint.reason
+    said = float(re.search(_NUMBER, hint.reason).group(1))
+    game.bid(bid)
+    lead = game.view(0)
+    assert lead.declarer == 0 and lead.to_act == 0
+    expected = bid_estimate(lead, "expert")
+    assert expected is not None and abs(expected - said) < 0.05  # the bid hint's own number
+    assert bid_estimate(game.view(1), "expert") is None  # a defender never saw that hand
+    card = hint_for(lead)
+    search = float(re.search(r"you end with " + _NUMBER, card.reason).group(1))
+    if abs(search - expected) >= 0.5:
+        assert f"the bidding expected {counted(expected)} ({USUAL})" in card.reason
+        assert "every seat play its best" in card.reason
+    # And the words for a hand pinned down (the search's 3.7 against the bid's 5.8):
+    from stepping_stones.ai.expert import CardReckoning
+    from stepping_stones.ai.hints import card_hint
+
+    legal = [c for c in range(36) if lead.legal_cards >> c & 1]
+    reckoning = CardReckoning(0, 0, True, dict.fromkeys(legal, 3.7), {}, 10, True, legal[0])
+    words = card_hint(lead, reckoning, 5.8).reason
+    assert "you end with about 3.7 counted tricks" in words
+    assert f"the bidding expected about 5.8 counted tricks ({USUAL})" in words
+    assert "the bidding expected" not in card_hint(lead, reckoning, 3.9).reason
+
+
+def test_a_pass_hint_names_the_ranking_of_the_declaration_it_weighed():
+    from stepping_stones.ai.hints import bid_hint
+    from stepping_stones.ai.planning import BidReckoning, Option
+
+    game = game_at("hint:words", Rules("standard"), 1)
+    view = game.view(game.to_act)
+    declare = next(b for b in view.legal_bids if isinstance(b, Declaration) and not b.redo)
+
+    class Reckoner:
+        def reckon_bid(self, _view):
+            return BidReckoning((Option(PASS, 1.7, 0.0, None), Option(declare, 1.0, 1.0, 1.0)), 1.0, 12, 4, False, 0.0)
+
+    hint = bid_hint(view, Reckoner())
+    assert f"your best now, {declare.describe()} (" in hint.reason
+    assert "expects about 1 counted trick (" in hint.reason  # one trick, not "1 tricks"
+    assert "worth 0.7 sheet points more over the rest of the game" in hint.reason

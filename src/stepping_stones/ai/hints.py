@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
+from typing import Protocol
 
 from ..engine import (
     ABOVE,
@@ -33,8 +34,10 @@ from ..engine import (
     trick_takers,
     trick_winner,
 )
+from .bidding import estimate
 from .expert import CardReckoning, ExpertAI
 from .features import features
+from .model import fitted_model
 from .planning import BidReckoning
 
 
@@ -54,9 +57,33 @@ def _tricks(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x - round(x)) > 0.05 else str(round(x))
 
 
+def counted(x: float) -> str:
+    """``'about 4.3 counted tricks'``, ``'about 1 counted trick'``: the one unit every hint
+    counts a hand in (the declarer's tricks that count for the contract).
+
+    >>> counted(1.02), counted(0), counted(5.75)
+    ('about 1 counted trick', 'about 0 counted tricks', 'about 5.8 counted tricks')
+    """
+    text = _tricks(x)
+    return f"about {text} counted trick{'' if text == '1' else 's'}"
+
+
 def _points(x: float) -> str:
-    """``'+1.3 points'``; a value too small to show is ``'no points either way'``, never -0.0."""
-    return "no points either way" if abs(x) < 0.05 else f"{x:+.1f} points"
+    """``'+1.3 sheet points'``; a value too small to show is ``'no sheet points either way'``,
+    never -0.0."""
+    return "no sheet points either way" if abs(x) < 0.05 else f"{x:+.1f} sheet points"
+
+
+def _more(x: float) -> str:
+    """``'0.4 sheet points more'`` (``'1 sheet point more'``)."""
+    text = f"{x:.1f}"
+    return f"{text} sheet point{'' if text == '1.0' else 's'} more"
+
+
+USUAL = "the expert's usual result with such a hand against the computer players"
+"""What a bid hint's count is: the bidding model's estimate (``bidding.estimate``), fitted
+from hands the expert declared against two heuristic seats; a card hint's count is the search's,
+with every seat playing its best."""
 
 
 SAME = 0.05
@@ -112,19 +139,23 @@ def hint_rng(view: PlayerView) -> Random:
 
 
 def hint_for(view: PlayerView, rng: Random | None = None, expert: ExpertAI | None = None) -> Hint:
-    """The expert's action for the seat of ``view``, which must be that seat's turn, with a reason."""
+    """The expert's action for the seat of ``view``, which must be that seat's turn, with a reason.
+
+    A bid hint counts the hand as the bidding model does (``USUAL``); a card hint as the
+    search does, with every seat at its best, and a declarer's says what the bidding expected
+    when the two differ, and why."""
     if view.to_act != view.seat:
         raise ValueError(f"it is not seat {view.seat}'s turn")
     expert = expert or ExpertAI()
     rng = rng or hint_rng(view)
     if view.phase is Phase.BIDDING:
-        return _bid_hint(view, expert)
+        return bid_hint(view, expert)
     if view.phase is Phase.PLAY:
         if not view.legal_cards & (view.legal_cards - 1):
             card = view.legal_cards.bit_length() - 1
             trick, _ = _trick_words(view, card)
             return Hint(card, f"it is your only legal card{'; ' + trick if trick else ''}.")
-        return card_hint(view, expert.reckon_card(view, rng))
+        return card_hint(view, expert.reckon_card(view, rng), bid_estimate(view, expert.params.own_model))
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 
 
@@ -228,8 +259,20 @@ def _count_words(view: PlayerView) -> str:
     return f", your {ordinal(view.count() + 1)} counted trick"
 
 
-def card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
-    """The hint for the card ``reckoning`` chose, with its reason, from the position ``view``."""
+def bid_estimate(view: PlayerView, own: str) -> float | None:
+    """For the declarer's own view: the counted tricks the bidding model (of a declarer of level
+    ``own``) expected of the declaration made, from the hand as dealt -- the number its bid hint
+    gave.  ``None`` for a defender, who never saw that hand."""
+    declaration = view.declaration
+    if declaration is None or view.declarer != view.seat:
+        return None
+    return estimate(declaration.contract, view.dealt_cards, declaration.ranking, declaration.trump, fitted_model(own))
+
+
+def card_hint(view: PlayerView, reckoning: CardReckoning, expected: float | None = None) -> Hint:
+    """The hint for the card ``reckoning`` chose, with its reason, from the position ``view``;
+    ``expected`` is what the bidding expected of the hand (``bid_estimate``), said beside the
+    search's count when the two differ by half a trick or more."""
     card = reckoning.chosen
     declaration = view.declaration
     assert declaration is not None
@@ -242,9 +285,9 @@ def card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     ranked = reckoning.ranked()
     others = [c for c in ranked if c != card]
     who = "you end" if view.declarer == view.seat else "the declarer ends"
-    outlook = f"with best play {who} with about {_tricks(mine)} counted tricks"
+    outlook = f"with best play from every seat {who} with {counted(mine)}"
     short = [brief] if brief else []
-    short.append(f"{who} with about {_tricks(mine)} counted tricks")
+    short.append(f"{who} with {counted(mine)}")
     notes = []
     if others:
         alt = others[0]
@@ -264,6 +307,11 @@ def card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     how = "solved exactly" if reckoning.exact else "searched ahead"
     notes.append(f"{how} over {reckoning.layouts} likely layouts of the hidden cards")
     outlook += f" ({'; '.join(notes)})"
+    if expected is not None and abs(expected - mine) >= 0.5:
+        outlook += (
+            f"; the bidding expected {counted(expected)} ({USUAL}); this count has every seat "
+            "play its best with the cards it holds"
+        )
     parts.append(outlook)
     reason = "; ".join(parts)
     return Hint(card, reason[0].lower() + reason[1:] + ".", "; ".join(short) + ".")
@@ -321,7 +369,15 @@ def _others_done(view: PlayerView) -> bool:
     )
 
 
-def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
+class BidReckoner(Protocol):
+    """What a bid hint asks of the expert (``ExpertAI.reckon_bid``)."""
+
+    def reckon_bid(self, view: PlayerView) -> BidReckoning: ...
+
+
+def bid_hint(view: PlayerView, expert: BidReckoner) -> Hint:
+    """The hint for the bid ``expert`` values most, with its reason: the hand's expected counted
+    tricks (``USUAL``) and what declaring now and waiting are worth, in sheet points."""
     if len(view.legal_bids) == 1:
         only = view.legal_bids[0]
         if only is PASS:
@@ -343,22 +399,23 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         if bid.redo:
             recorded = view.sheet[bid.contract.id][view.seat]
             reason = (
-                f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
-                f"worth {_points(best.now)}"
+                f"{hand}; it should make {counted(estimate)} ({USUAL}) against the {recorded} on your "
+                f"sheet, worth {_points(best.now)}"
             )
-            short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
+            short = f"{counted(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
         elif PASS not in view.legal_bids:
-            reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
-            short = f"you must declare; about {_tricks(estimate)} tricks expected"
+            reason = f"you are in the puddle and must declare; {hand}; {counted(estimate)} expected ({USUAL})"
+            short = f"you must declare; {counted(estimate)} expected"
         else:
             waiting = next(o for o in reckoning.options if o.bid is PASS)
             gain = best.value - waiting.value
             # the words follow the choice: a gain too small to show is "as much as waiting"
-            than = f"{gain:.1f} more than waiting" if gain >= 0.05 else "at least as much as waiting"
+            than = f"{_more(gain)} than waiting" if gain >= 0.05 else "at least as much as waiting"
             reason = (
-                f"{hand}; about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than} ({hands})"
+                f"{hand}; {counted(estimate)} expected ({USUAL}), worth {_points(best.now)} now, "
+                f"{than} over the rest of the game ({hands})"
             )
-            short = f"about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than}"
+            short = f"{counted(estimate)} expected, worth {_points(best.now)} now, {than}"
             if reckoning.forehand and reckoning.puddle_risk > 0.05 and not _others_done(view):
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
         return Hint(bid, reason + ".", short + ".")
@@ -367,11 +424,11 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         top = max(declared, key=lambda o: o.value)
         assert isinstance(top.bid, Declaration)
         gain = best.value - top.value
-        name = top.bid.contract.name
+        name = top.bid.describe()
         # the words follow the choice: waiting is never said to be worth nothing more
         best_now = (
-            f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
-            f"{_tricks(top.estimate or 0.0)} tricks, worth {_points(top.now)}"
+            f"your best now, {name} ({_hand_words(view, top.bid)}), expects "
+            f"{counted(top.estimate or 0.0)} ({USUAL}), worth {_points(top.now)}"
         )
         if reckoning.forehand and _others_done(view):
             # Nothing to wait for: the others can only pass (or spend a redo token).
@@ -385,8 +442,8 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
                 "both others have nothing left to declare: you will declare from the puddle anyway.",
             )
         if gain >= 0.05:
-            later = f"waiting for a better hand is worth {gain:.1f} more"
-            short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({_points(top.now)})"
+            later = f"waiting for a better hand is worth {_more(gain)} over the rest of the game"
+            short = f"waiting for a better hand is worth {_more(gain)} than {name} now ({_points(top.now)})"
         else:
             later = "declaring it now gains nothing over waiting for a better hand"
             short = f"{name} now ({_points(top.now)}) gains nothing over waiting for a better hand"
