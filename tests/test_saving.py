@@ -69,7 +69,7 @@ def test_a_50_megabyte_save_is_refused_at_once(home, monkeypatch):
 
     monkeypatch.setattr(os, "read", read)
     text = asyncio.run(_notice_at_start(make_app()))
-    assert f"is too large ({save.st_size:,} bytes" in "".join(text.split("\n"))
+    assert f"too large ({save.st_size:,} bytes" in "".join(text.split("\n"))
     assert read_from_save == []
     assert len(list(current_path().parent.glob("current.json.bad-*"))) == 1  # moved aside, whole
 

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .files import atomic_write
-from .safety import FileProblem, read_small, strict_json
+from .safety import FileProblem, escape, read_small, strict_json
 from .settings import data_dir
 
 SEAT_LIMIT = 4096  # a kept seat is some 300 bytes; a larger file is not one
@@ -92,7 +92,7 @@ def read_seat(path: Path) -> KeptSeat:
         ) or not isinstance(seat.seat, int):
             raise TypeError("a field of the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
-        raise FileProblem(f"{path} holds no kept seat ({exc})") from None
+        raise FileProblem(escape(str(path)), f"it holds no kept seat ({exc})") from None
     return seat
 
 
