@@ -228,7 +228,7 @@ def test_analyse_command(tmp_path, capsys):
             assert set(m) == {"play", "seat", "card", "better", "cost", "informed"} and m["cost"] > 0
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("Hand 1: ") and "par" in text
+    assert text.startswith("Hand 1 against perfect play (") and "par" in text
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -331,17 +331,16 @@ def test_a_hinted_card_is_never_called_a_mistake():
     lines = analysis_lines(found, view.players, 0)
     mine = [line for line in lines if line.startswith("Your")]
     assert mine == [
-        "Your L4 in trick 3 was best on what you could see; with all cards known it lowered your "
-        "count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not counted "
-        "as mistakes)."
+        "Your L4 (trick 3, card 1) was best on what you could see; with all cards known it lowered "
+        "your count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not "
+        "counted as mistakes)."
     ]
     assert not any("Your costliest" in line for line in lines)
-    assert "Hana's costliest mistake: K5 in trick 7 raised your count by 1 trick, bad for the defenders" in lines[2]
     # The review says the same of the trick.
     from stepping_stones.ai.analysis import position_lines
 
     assert any(
-        line.startswith("Your L4 in trick 3 was best on what you could see")
+        line.startswith("Your L4 (trick 3, card 1) was best on what you could see")
         for line in position_lines(found, 9, view.players, 0)
     )
 
@@ -365,22 +364,39 @@ def test_the_analysis_says_whose_count_moved_and_for_whom_it_was_bad():
     assert said("lose-no-trump", 2, 2) == "raised Kenji's count by 1 trick, bad for Kenji"
 
 
-def test_analyse_prints_the_same_words(tmp_path, capsys):
+def test_the_summary_plain_mode_and_analyse_say_the_same_of_each_hand(tmp_path, capsys):
+    """Issue 43, item 3: the app's summary said "Hana's costliest mistake: L5 in trick 5" where
+    ``analyse`` said the card was "best on what Hana could see, not mistakes", and one counted
+    "trick N", the other "card N".  On one record, every line the app's summary and plain mode
+    give of a hand is a line of ``analyse`` for that hand, in the same order, with the same
+    mistakes; and no line says "You's" or "what You could see"."""
+    from stepping_stones.ai.analysis import analyse_game, analysis_lines, seen_by
+    from stepping_stones.tui.hindsight import Hindsight
+
     seeds = Seeds("follow:1")
     game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
     drive(
         game,
         [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")],
         seeds,
-        stop=lambda g: len(g.view(0).history) >= 1,
+        stop=lambda g: len(g.view(0).history) >= 2,
     )
+    assert game.players[0] == "You"  # the app's name for the person, in its records
     path = write(tmp_path, game)
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
-    me = game.players[0]
-    assert f"  {me} (declarer), best on what {me} could see, not mistakes; with all cards known: card 7 L4" in text
-    assert f"  {me} (declarer): " not in text
-    assert "raised" in text and "bad for the defenders" in text and "saved" not in text
+    assert "You's" not in text and "what You could" not in text
+    hands = text.split("Hand ")[1:]
+    view = game.view(0)
+    hindsight = Hindsight()
+    judged = analyse_game(game)
+    for number, past in enumerate(view.history[:2], 1):
+        found = hindsight.analyse(past, seen=seen_by(view))  # as the app's summary asks
+        assert found.mistakes == judged[number - 1].mistakes  # the same cards, judged the same
+        app = analysis_lines(found, view.players, view.seat)
+        told = [line.strip() for line in hands[number - 1].splitlines()[1:]]
+        assert [line for line in told if line in app] == app, (app, told)
+        assert any("(trick " in line for line in told) and not any("card 1" in line.split("(")[0] for line in told)
     assert main(["analyse", path, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [m["card"] for m in out["hands"][0]["mistakes"] if m["seat"] == 0 and m["informed"]] == ["L4", "B8"]

@@ -464,3 +464,13 @@ def test_every_command_names_a_refused_file_the_same_way(tmp_path, capsys, done,
         err = capsys.readouterr().err
         assert code == 2
         assert err.splitlines()[0] == f"{lead}{file}: {why}"
+
+
+def test_replay_counts_in_counted_tricks_with_the_right_plural(tmp_path, capsys):
+    """Issue 43, item 4: "1 tricks"."""
+    game = next(g for g in (random_game(s, Rules()) for s in range(40)) if any(h.result == 1 for h in g.log))
+    code, out, _ = replay(tmp_path, capsys, record_dict(game))
+    assert code == 0
+    said = [line.rsplit(": ", 1)[1] for line in out.splitlines() if line.startswith("Hand ")]
+    assert said == [f"{h.result} counted trick{'' if h.result == 1 else 's'}" for h in game.log if h.declared]
+    assert "1 counted trick" in said
