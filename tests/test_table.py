@@ -475,6 +475,7 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
             lines = analysis_lines(analysis, app.table.game.players, 0)
             flat = " ".join(shown.split())
             assert flat.startswith("Against perfect play")
+            assert not screen.query("#summary-claim")  # no claim ended this hand
             for line in lines:
                 assert " ".join(line.split()) in flat
             assert f"par, with perfect play by all from the deal, was {plural(analysis.par, 'counted trick')}." in flat
