@@ -21,7 +21,8 @@ from stepping_stones.engine import CARD_NAMES, Rules
 from stepping_stones.game.choices import Setup
 from stepping_stones.plain import SAME_LEGAL, Options, run
 from stepping_stones.storage.records import game_from_record, read_record, summary
-from stepping_stones.storage.session import current_path, sidecar_path
+from stepping_stones.storage.session import current_path
+from stepping_stones.storage.sidecar import sidecar_of
 
 STANDARD = Rules()
 MODES = {
@@ -264,7 +265,7 @@ def test_the_hint_command_gives_the_reason_and_marks_the_game_assisted(home):
     assert told == [0, 0]
     assert out.getvalue().count("marked as assisted") == 1
     assert "Hint: pass. Passing keeps every contract open. This game is now marked as assisted." in out.getvalue()
-    assert json.loads(sidecar_path().read_text())["assisted"] is True
+    assert json.loads(sidecar_of(current_path()).read_text())["assisted"] is True
 
 
 def test_through_a_real_pipe(tmp_path):

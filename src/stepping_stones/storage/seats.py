@@ -121,11 +121,3 @@ def kept_seats() -> list[KeptSeat]:
         except (FileProblem, ValueError):
             continue
     return sorted(found, key=lambda s: -s.since)
-
-
-def forget_seat(server: str, code: str) -> None:
-    """The seat's game is over (or the server no longer has it): its file goes."""
-    try:
-        seat_path(server, code).unlink(missing_ok=True)
-    except OSError:
-        pass
