@@ -33,7 +33,6 @@ can_pop  # engine/game.py: the engine's public API, every action in its three fo
 
 # Test hooks: code in src that only the tests call, kept on purpose.
 offset_of  # tui/hand_panel.py: HandPanel's click geometry (where on_click reads a card), for the tests' clicks
-sidecar_path  # storage/session.py: where the current game's sidecar is, for the tests that look at it
 
 # For the lead: used only by the tests or scripts, in modules being reorganised (net/, ai/solver*),
 # so not removed here: each is to be removed, or kept as a test hook.
@@ -52,5 +51,4 @@ chance_outcomes, returns, resample_from_infostate  # openspiel/game.py
 # Test hooks and the lab's scripts (vulture scans src only).
 state_of, engine  # openspiel/game.py: a pyspiel state of an engine game, and back, for tests/test_openspiel.py
 with_settings  # ai/params.py: scripts/bid_screen.py and play_screen.py build the expert's settings from --param
-forget_seat  # storage/seats.py: tests/test_net_seat_return.py forgets a kept seat by its server and code
 summary_hand, hints  # flow/presenter.py: fields of the Presentation the web page reads (its JSON, net/pageseat.py)

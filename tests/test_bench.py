@@ -36,7 +36,18 @@ def test_bench_json_reports_the_engine_figures(capsys, recorded_solves):
         )
         == 0
     )
-    facts = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    facts = json.loads(printed.out)
+    # issue 43, item 12: each part is said on standard error as it starts (it ran 122 s silent)
+    assert printed.err.splitlines() == [
+        "bench: 1 of 7: random hands (1 run of 200)",
+        "bench: 2 of 7: copying and undoing a hand state",
+        "bench: 3 of 7: the random level's decisions (2 games)",
+        *(
+            f"bench: {3 + i} of 7: exact solves with {t} tricks left (1 position)"
+            for i, t in enumerate((6, 8, 10, 12), 1)
+        ),
+    ]
     wall, cpu = StepClock.WALL, StepClock.CPU
     assert facts["hands"] == 200
     assert facts["random_hands_per_s"] == round(200 / wall)  # a run lasts one step

@@ -166,6 +166,9 @@ def test_the_app_claims_with_c_and_a_dialog():
             assert isinstance(app.screen, HandSummaryScreen)
             texts = [e.text for e in table.state.log if e.kind == "claim"]
             assert len(texts) == 1 and texts[0].startswith("Claim accepted: ")
+            # the summary confirms it (issue 43, item 5): who claimed, and that it held
+            told = widget_text(app.screen.query_one("#summary-claim"))
+            assert " ".join(told.split()) == "You claimed, and it held: " + texts[0][len("Claim accepted: ") :]
             return app.table.game
 
     game = asyncio.run(run())

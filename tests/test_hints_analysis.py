@@ -83,7 +83,7 @@ def test_a_card_hint_says_when_the_card_wins_the_trick():
 
 def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
     from stepping_stones.ai.expert import CardReckoning
-    from stepping_stones.ai.hints import _card_hint
+    from stepping_stones.ai.hints import card_hint
 
     game = Game(Rules("standard"), first_forehand=0)
     game.deal_hand(Seeds("hint:points").deal(1))
@@ -98,7 +98,7 @@ def test_a_card_hint_says_when_it_plays_for_the_place_not_the_most_tricks():
     points[safe] = 1.0  # ... but the safe card is worth more on the sheet
     reckoning = CardReckoning(view.seat, view.declarer, wants_more, values, points, 20, True, safe)
     assert reckoning.ranked()[:2] == [safe, greedy]
-    hint = _card_hint(view, reckoning)
+    hint = card_hint(view, reckoning)
     assert hint.action == safe
     assert f"{CARD_NAMES[greedy]} makes about 6.8, but" in hint.reason
     assert f"but {CARD_NAMES[safe]} gives the better chance of a good place on the sheet" in hint.reason
@@ -228,7 +228,7 @@ def test_analyse_command(tmp_path, capsys):
             assert set(m) == {"play", "seat", "card", "better", "cost", "informed"} and m["cost"] > 0
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("Hand 1: ") and "par" in text
+    assert text.startswith("Hand 1 against perfect play (") and "par" in text
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -260,7 +260,7 @@ def test_hint_is_the_same_from_any_hidden_cards(seed):
 def test_a_bid_hints_words_agree_with_its_choice(gain):
     """Issue 18: "Pass: ... waiting for a better hand is worth 0.0 more" recommended waiting while
     saying it gains nothing; a gain too small to show is said as such, for a pass or a declaration."""
-    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.hints import bid_hint
     from stepping_stones.ai.planning import BidReckoning, Option
 
     game = game_at("hint:words", Rules("standard"), 1)
@@ -273,7 +273,7 @@ def test_a_bid_hints_words_agree_with_its_choice(gain):
             def reckon_bid(self, _view):
                 return BidReckoning((first, second), 1.0, 12, 4, False, 0.0)
 
-        return _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+        return bid_hint(view, Reckoner())
 
     waiting = hint(Option(PASS, 1.0 + gain, 0.0, None), Option(declare, 1.0, 2.1, 3.0))
     declaring = hint(Option(declare, 1.0 + gain, 2.1, 3.0), Option(PASS, 1.0, 0.0, None))
@@ -284,8 +284,9 @@ def test_a_bid_hints_words_agree_with_its_choice(gain):
         assert "gains nothing over waiting" in waiting.text and "gains nothing over waiting" in waiting.brief
         assert "at least as much as waiting" in declaring.text
     else:
-        assert f"worth {gain:.1f} more" in waiting.text and f"worth {gain:.1f} more" in waiting.brief
-        assert f"{gain:.1f} more than waiting" in declaring.text
+        more = f"{gain:.1f} sheet points more"
+        assert f"worth {more}" in waiting.text and f"worth {more}" in waiting.brief
+        assert f"{more} than waiting" in declaring.text
     assert len(waiting.brief) < len(waiting.text) and len(declaring.brief) < len(declaring.text)
 
 
@@ -330,17 +331,16 @@ def test_a_hinted_card_is_never_called_a_mistake():
     lines = analysis_lines(found, view.players, 0)
     mine = [line for line in lines if line.startswith("Your")]
     assert mine == [
-        "Your L4 in trick 3 was best on what you could see; with all cards known it lowered your "
-        "count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not counted "
-        "as mistakes)."
+        "Your L4 (trick 3, card 1) was best on what you could see; with all cards known it lowered "
+        "your count by 1 trick, bad for you, and B8 or B9 would have kept it (2 such cards, not "
+        "counted as mistakes)."
     ]
     assert not any("Your costliest" in line for line in lines)
-    assert "Hana's costliest mistake: K5 in trick 7 raised your count by 1 trick, bad for the defenders" in lines[2]
     # The review says the same of the trick.
     from stepping_stones.ai.analysis import position_lines
 
     assert any(
-        line.startswith("Your L4 in trick 3 was best on what you could see")
+        line.startswith("Your L4 (trick 3, card 1) was best on what you could see")
         for line in position_lines(found, 9, view.players, 0)
     )
 
@@ -364,22 +364,39 @@ def test_the_analysis_says_whose_count_moved_and_for_whom_it_was_bad():
     assert said("lose-no-trump", 2, 2) == "raised Kenji's count by 1 trick, bad for Kenji"
 
 
-def test_analyse_prints_the_same_words(tmp_path, capsys):
+def test_the_summary_plain_mode_and_analyse_say_the_same_of_each_hand(tmp_path, capsys):
+    """Issue 43, item 3: the app's summary said "Hana's costliest mistake: L5 in trick 5" where
+    ``analyse`` said the card was "best on what Hana could see, not mistakes", and one counted
+    "trick N", the other "card N".  On one record, every line the app's summary and plain mode
+    give of a hand is a line of ``analyse`` for that hand, in the same order, with the same
+    mistakes; and no line says "You's" or "what You could see"."""
+    from stepping_stones.ai.analysis import analyse_game, analysis_lines, seen_by
+    from stepping_stones.tui.hindsight import Hindsight
+
     seeds = Seeds("follow:1")
     game = Game(Rules("standard"), first_forehand=seeds.first_forehand())
     drive(
         game,
         [_HintFollower(), make_ai("heuristic"), make_ai("heuristic")],
         seeds,
-        stop=lambda g: len(g.view(0).history) >= 1,
+        stop=lambda g: len(g.view(0).history) >= 2,
     )
+    assert game.players[0] == "You"  # the app's name for the person, in its records
     path = write(tmp_path, game)
     assert main(["analyse", path]) == 0
     text = capsys.readouterr().out
-    me = game.players[0]
-    assert f"  {me} (declarer), best on what {me} could see, not mistakes; with all cards known: card 7 L4" in text
-    assert f"  {me} (declarer): " not in text
-    assert "raised" in text and "bad for the defenders" in text and "saved" not in text
+    assert "You's" not in text and "what You could" not in text
+    hands = text.split("Hand ")[1:]
+    view = game.view(0)
+    hindsight = Hindsight()
+    judged = analyse_game(game)
+    for number, past in enumerate(view.history[:2], 1):
+        found = hindsight.analyse(past, seen=seen_by(view))  # as the app's summary asks
+        assert found.mistakes == judged[number - 1].mistakes  # the same cards, judged the same
+        app = analysis_lines(found, view.players, view.seat)
+        told = [line.strip() for line in hands[number - 1].splitlines()[1:]]
+        assert [line for line in told if line in app] == app, (app, told)
+        assert any("(trick " in line for line in told) and not any("card 1" in line.split("(")[0] for line in told)
     assert main(["analyse", path, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [m["card"] for m in out["hands"][0]["mistakes"] if m["seat"] == 0 and m["informed"]] == ["L4", "B8"]
@@ -388,7 +405,7 @@ def test_analyse_prints_the_same_words(tmp_path, capsys):
 def test_a_forced_bid_hint_says_what_is_forced():
     """Issue 35, item 3: "Pass ... if both others pass you must declare anyway (100%)" when both
     others had nothing left to declare, and "worth -0.0 points"."""
-    from stepping_stones.ai.hints import _bid_hint
+    from stepping_stones.ai.hints import bid_hint
     from stepping_stones.ai.planning import BidReckoning, Option
 
     game = Game(Rules("standard"), first_forehand=0)
@@ -402,8 +419,77 @@ def test_a_forced_bid_hint_says_what_is_forced():
         def reckon_bid(self, _view):
             return BidReckoning((Option(PASS, 0.1, 0.0, None), Option(declare, 0.0, -0.01, 3.0)), 0.0, 1, 4, True, 1.0)
 
-    hint = _bid_hint(view, Reckoner())  # type: ignore[arg-type]
+    hint = bid_hint(view, Reckoner())
     assert hint.action is PASS
     assert "both others have nothing left to declare" in hint.reason
     assert "from the puddle anyway" in hint.reason and "100%" not in hint.reason
-    assert "-0.0" not in hint.text and "no points either way" in hint.text
+    assert "-0.0" not in hint.text and "no sheet points either way" in hint.text
+
+
+# --- issue 43, item 2: one scale, its unit named ----------------------------------------------
+
+_NUMBER = r"about (\d+(?:\.\d)?) counted tricks?"
+
+
+def test_bid_and_card_hints_count_in_one_named_unit_and_say_why_the_count_moved():
+    """Issue 43: "about 5.8 tricks expected, worth +1.4 points" at the bid, then "about 3.7
+    counted tricks" at the first lead, with nothing to say that the two count differently; and
+    "worth 0.7 more" of no unit.  Both now count counted tricks and sheet points, name the
+    ranking, and the declarer's first card hint gives the bid's number and why this one differs."""
+    import re
+
+    from stepping_stones.ai.hints import USUAL, bid_estimate, counted
+
+    for seed in range(40):
+        game = Game(Rules("standard"), first_forehand=0)
+        game.deal_hand(Seeds(f"scale:{seed}").deal(1))
+        view = game.view(0)
+        hint = hint_for(view)
+        if isinstance(hint.action, Declaration) and not hint.action.redo:
+            break
+    else:
+        raise AssertionError("no seed had the forehand declare")
+    bid = hint.action
+    ranking = f"{bid.ranking} high"
+    assert ranking in hint.text and f"{USUAL}" in hint.reason
+    assert re.search(_NUMBER + r" expected", hint.reason) and "sheet points" in hint.reason
+    said = float(re.search(_NUMBER, hint.reason).group(1))
+    game.bid(bid)
+    lead = game.view(0)
+    assert lead.declarer == 0 and lead.to_act == 0
+    expected = bid_estimate(lead, "expert")
+    assert expected is not None and abs(expected - said) < 0.05  # the bid hint's own number
+    assert bid_estimate(game.view(1), "expert") is None  # a defender never saw that hand
+    card = hint_for(lead)
+    search = float(re.search(r"you end with " + _NUMBER, card.reason).group(1))
+    if abs(search - expected) >= 0.5:
+        assert f"the bidding expected {counted(expected)} ({USUAL})" in card.reason
+        assert "every seat play its best" in card.reason
+    # And the words for a hand pinned down (the search's 3.7 against the bid's 5.8):
+    from stepping_stones.ai.expert import CardReckoning
+    from stepping_stones.ai.hints import card_hint
+
+    legal = [c for c in range(36) if lead.legal_cards >> c & 1]
+    reckoning = CardReckoning(0, 0, True, dict.fromkeys(legal, 3.7), {}, 10, True, legal[0])
+    words = card_hint(lead, reckoning, 5.8).reason
+    assert "you end with about 3.7 counted tricks" in words
+    assert f"the bidding expected about 5.8 counted tricks ({USUAL})" in words
+    assert "the bidding expected" not in card_hint(lead, reckoning, 3.9).reason
+
+
+def test_a_pass_hint_names_the_ranking_of_the_declaration_it_weighed():
+    from stepping_stones.ai.hints import bid_hint
+    from stepping_stones.ai.planning import BidReckoning, Option
+
+    game = game_at("hint:words", Rules("standard"), 1)
+    view = game.view(game.to_act)
+    declare = next(b for b in view.legal_bids if isinstance(b, Declaration) and not b.redo)
+
+    class Reckoner:
+        def reckon_bid(self, _view):
+            return BidReckoning((Option(PASS, 1.7, 0.0, None), Option(declare, 1.0, 1.0, 1.0)), 1.0, 12, 4, False, 0.0)
+
+    hint = bid_hint(view, Reckoner())
+    assert f"your best now, {declare.describe()} (" in hint.reason
+    assert "expects about 1 counted trick (" in hint.reason  # one trick, not "1 tricks"
+    assert "worth 0.7 sheet points more over the rest of the game" in hint.reason

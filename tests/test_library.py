@@ -168,7 +168,7 @@ def test_bad_records_are_refused_one_line_each_and_the_others_go_on(home, tmp_pa
     assert out == "imported 2, already there 0, refused 4\n"
     lines = [line for line in err.splitlines() if line.startswith("refused ")]
     assert len(lines) == 4 and len(err.splitlines()) == 4  # and no notice for a new library
-    assert any("broken.json: record: not valid JSON" in line for line in lines)
+    assert any("broken.json: not valid JSON" in line for line in lines)
     assert any("cheat.json: hand 1, play" in line for line in lines)
     assert any("evil\\x1b].json" in line for line in lines) and "\x1b" not in err
     assert any("missing.json" in line and "no such file" in line for line in lines)

@@ -8,6 +8,7 @@ import functools
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,8 @@ from stepping_stones.engine import CARD_NAMES, Rules
 from stepping_stones.game.choices import Setup
 from stepping_stones.plain import SAME_LEGAL, Options, run
 from stepping_stones.storage.records import game_from_record, read_record, summary
-from stepping_stones.storage.session import current_path, sidecar_path
+from stepping_stones.storage.session import current_path
+from stepping_stones.storage.sidecar import sidecar_of
 
 STANDARD = Rules()
 MODES = {
@@ -263,7 +265,7 @@ def test_the_hint_command_gives_the_reason_and_marks_the_game_assisted(home):
     assert told == [0, 0]
     assert out.getvalue().count("marked as assisted") == 1
     assert "Hint: pass. Passing keeps every contract open. This game is now marked as assisted." in out.getvalue()
-    assert json.loads(sidecar_path().read_text())["assisted"] is True
+    assert json.loads(sidecar_of(current_path()).read_text())["assisted"] is True
 
 
 def test_through_a_real_pipe(tmp_path):
@@ -469,6 +471,24 @@ def test_analysis_tells_the_last_hand_against_perfect_play():
     expected = analysis_lines(analyse_past(view.history[0], seen=seen_by(view)), game.players, 0)
     told = text.split("Hand 1 against perfect play:\n", 1)[1].splitlines()
     assert told[: len(expected)] == expected
+    # and ``analyse`` on the record says the same of that hand (issue 43, item 3)
+    import contextlib
+
+    from stepping_stones.cli import main
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["analyse", str(current_path())]) == 0
+    told = printed.getvalue().split("\nHand 2 ", 1)[0].splitlines()[1:]
+    first = [line.strip() for line in told if " next mistake: " not in line]  # analyse names up to 3
+    # told from outside the game (the record does not say who the person was: "Ana", not "You"),
+    # the same lines, naming the same cards at the same places
+    assert first[: len(expected)] == analysis_lines(
+        analyse_past(view.history[0], seen=seen_by(view)), game.players, None
+    )
+    places = re.compile(r"[CKLB][1-9] \(trick \d+, card \d\)")
+    assert [places.findall(line) for line in first[: len(expected)]] == [places.findall(line) for line in expected]
+    assert any(places.search(line) for line in expected)
 
 
 def test_a_long_legal_list_is_given_once_a_prompt_and_cards_come_in_the_order_of_the_hand():

@@ -41,7 +41,9 @@ def refused(tmp_path, capsys, data) -> str:
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1, err
-    return err.strip()
+    shown = f"{tmp_path / 'game.json'}: "
+    assert err.startswith(shown), err  # every command names the file it refuses, first
+    return err.strip()[len(shown) :]
 
 
 # --- round trips ----------------------------------------------------------------------
@@ -148,12 +150,12 @@ def _replay_to(data: dict, hand: int):
 
 def test_malformed_json_is_refused(tmp_path, capsys):
     line = refused(tmp_path, capsys, '{"format": "stepping-stones-record/1", ')
-    assert line.startswith("record: not valid JSON")
+    assert line.startswith("not valid JSON")
 
 
 def test_a_wrong_format_string_is_refused(tmp_path, capsys, done):
     done["format"] = "stepping-stones-record/2"
-    assert refused(tmp_path, capsys, done).startswith("record: format must be 'stepping-stones-record/1'")
+    assert refused(tmp_path, capsys, done).startswith("format must be 'stepping-stones-record/1'")
 
 
 def test_a_deal_that_is_not_36_distinct_cards_is_refused(tmp_path, capsys, done):
@@ -333,19 +335,20 @@ def test_a_hand_after_an_unfinished_hand_is_refused(tmp_path, capsys, done):
 @pytest.mark.parametrize(
     "path, value, words",
     [
-        (("rules", "short_game"), "true", "record: rules.short_game"),
-        (("rules", "redo_tokens"), 1, "record: rules.redo_tokens"),
-        (("first_forehand",), 1.0, "record: first_forehand"),
-        (("first_forehand",), True, "record: first_forehand"),
-        (("first_forehand",), 3, "record: first_forehand"),
-        (("rules", "contract_set"), "mixed", "record: rules.contract_set"),
-        (("players",), ["A", "B"], "record: players"),
-        (("players",), ["A", "B\x1b[31m", "C"], "record: players.1 a player name may not contain control"),
-        (("players",), ["A", "", "C"], "record: players.1"),
-        (("players",), ["A", "x" * 41, "C"], "record: players.1"),
-        (("hands",), "none", "record: hands"),
-        (("rules", "omit"), "win-no-trump", "record: rules: a contract can only be left out in the short game"),
-        (("surprise",), 1, "record: surprise is not a field of the record format"),
+        (("rules", "short_game"), "true", "rules.short_game: "),
+        (("rules", "redo_tokens"), 1, "rules.redo_tokens: "),
+        (("first_forehand",), 1.0, "first_forehand: "),
+        (("first_forehand",), True, "first_forehand: "),
+        (("first_forehand",), 3, "first_forehand: "),
+        (("rules", "contract_set"), "mixed", "rules.contract_set: "),
+        (("players",), ["A", "B"], "players: "),
+        (("players",), ["A", "B", "A"], "players: the three players need different names"),
+        (("players",), ["A", "B\x1b[31m", "C"], "players.1: a player name may not contain control"),
+        (("players",), ["A", "", "C"], "players.1: "),
+        (("players",), ["A", "x" * 41, "C"], "players.1: "),
+        (("hands",), "none", "hands: "),
+        (("rules", "omit"), "win-no-trump", "rules: a contract can only be left out in the short game"),
+        (("surprise",), 1, "surprise is not a field of the record format"),
     ],
 )
 def test_wrong_types_and_values_are_refused_not_coerced(tmp_path, capsys, done, path, value, words):
@@ -363,13 +366,13 @@ def test_a_bid_of_the_wrong_type_is_refused_at_its_place(tmp_path, capsys, done)
 
 def test_a_missing_field_is_refused(tmp_path, capsys, done):
     del done["first_forehand"]
-    assert refused(tmp_path, capsys, done) == "record: first_forehand is missing"
+    assert refused(tmp_path, capsys, done) == "first_forehand is missing"
 
 
 def test_a_missing_file_is_refused(tmp_path, capsys):
     code = main(["replay", str(tmp_path / "nope.json")])
     err = capsys.readouterr().err
-    assert code == 2 and err.startswith("record: cannot read")
+    assert code == 2 and err == f"{tmp_path / 'nope.json'}: there is no such file\n"
 
 
 def test_a_forced_pass_must_be_written_as_pass(tmp_path, capsys):
@@ -444,3 +447,30 @@ def test_any_damage_to_a_record_gives_a_result_or_one_record_error(seed, data):
         assert "\n" not in exc.line() and exc.line()
         return
     summary(game)  # a record that passed must give the whole result
+
+
+@pytest.mark.parametrize("command", ["replay", "hint", "analyse", "review", "library"])
+def test_every_command_names_a_refused_file_the_same_way(tmp_path, capsys, done, command):
+    """Issue 43: "record: players the three players need different names", without the file's
+    name, from replay, hint, analyse and review, while library import named it."""
+    done["players"] = ["Ann", "Bo", "Ann"]
+    path = tmp_path / "same names.json"
+    path.write_text(json.dumps(done), encoding="utf-8")
+    missing = tmp_path / "missing.json"
+    args = ["library", "import"] if command == "library" else [command]
+    lead = "refused " if command == "library" else ""
+    for file, why in ((path, "players: the three players need different names"), (missing, "there is no such file")):
+        code = main([*args, str(file)])
+        err = capsys.readouterr().err
+        assert code == 2
+        assert err.splitlines()[0] == f"{lead}{file}: {why}"
+
+
+def test_replay_counts_in_counted_tricks_with_the_right_plural(tmp_path, capsys):
+    """Issue 43, item 4: "1 tricks"."""
+    game = next(g for g in (random_game(s, Rules()) for s in range(40)) if any(h.result == 1 for h in g.log))
+    code, out, _ = replay(tmp_path, capsys, record_dict(game))
+    assert code == 0
+    said = [line.rsplit(": ", 1)[1] for line in out.splitlines() if line.startswith("Hand ")]
+    assert said == [f"{h.result} counted trick{'' if h.result == 1 else 's'}" for h in game.log if h.declared]
+    assert "1 counted trick" in said

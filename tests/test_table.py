@@ -453,6 +453,7 @@ def test_a_hint_out_of_turn_says_so(monkeypatch):
 
 def test_the_hand_summary_shows_the_analysis_against_perfect_play():
     from stepping_stones.ai.analysis import analyse_hand, analysis_lines
+    from stepping_stones.explain import plural
 
     saved_game_near_the_end(seed="analysis", cards_left=6, hands=1, person_to_play=True)  # the last two tricks
 
@@ -474,9 +475,10 @@ def test_the_hand_summary_shows_the_analysis_against_perfect_play():
             lines = analysis_lines(analysis, app.table.game.players, 0)
             flat = " ".join(shown.split())
             assert flat.startswith("Against perfect play")
+            assert not screen.query("#summary-claim")  # no claim ended this hand
             for line in lines:
                 assert " ".join(line.split()) in flat
-            assert f"par, with perfect play by all from the deal, was {analysis.par}." in flat
+            assert f"par, with perfect play by all from the deal, was {plural(analysis.par, 'counted trick')}." in flat
             await press(pilot, "enter")  # the summary goes; the game goes on
             assert not isinstance(app.screen, HandSummaryScreen)
 

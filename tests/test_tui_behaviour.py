@@ -13,7 +13,8 @@ from stepping_stones.ai.analysis import seen_by
 from stepping_stones.engine import IllegalCardError, Phase, deal
 from stepping_stones.game.match import Match
 from stepping_stones.storage.records import load_game, record_from_game
-from stepping_stones.storage.session import Session, Setup, current_path, games_dir, sidecar_path
+from stepping_stones.storage.session import Session, Setup, current_path, games_dir
+from stepping_stones.storage.sidecar import sidecar_of
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
 from stepping_stones.tui.table import TableScreen
@@ -85,7 +86,7 @@ def test_resume_after_teardown_mid_hand_continues_from_the_same_position():
             return record_from_game(table.game), table.session.info
 
     record, info = asyncio.run(first())
-    assert current_path().exists() and sidecar_path().exists()
+    assert current_path().exists() and sidecar_of(current_path()).exists()
     assert record_from_game(load_game(current_path())) == record
 
     async def second():

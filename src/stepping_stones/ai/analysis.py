@@ -233,8 +233,11 @@ class Seen:
 
 
 def seen_by(view: PlayerView) -> Seen:
-    """Judging a finished hand of ``view``'s game for the person of that view."""
-    return Seen(view.rules, view.players, view.history, (view.seat,))
+    """Judging a finished hand of ``view``'s game as ``analyse`` judges a record: every seat's
+    cards, each from the view its player had (once a hand is played out its deal is public, and
+    so is every view of it), so that the app, plain mode and ``analyse`` call the same cards
+    mistakes."""
+    return Seen(view.rules, view.players, view.history, tuple(range(NUM_SEATS)))
 
 
 def analyse_past(
@@ -257,13 +260,35 @@ def analyse_past(
     return judge(found, game_before(seen.rules, seen.players, [*earlier, log]), log, seen.seats)
 
 
+def place(play: int) -> str:
+    """Where the ``play``-th card of a hand (1-based) fell, as every analysis names it.
+
+    >>> place(1), place(14)
+    ('trick 1, card 1', 'trick 5, card 2')
+    """
+    return f"trick {(play - 1) // NUM_SEATS + 1}, card {(play - 1) % NUM_SEATS + 1}"
+
+
+def record_teller(players: Sequence[str]) -> Teller:
+    """The teller for a record read by a command: the player the app called "You" (its default
+    name for the person) is told in the second person, so no line says "You's count"."""
+    return Teller(players, players.index("You") if "You" in players else None)
+
+
+def _whose(teller: Teller, seat: Seat, capital: bool = True) -> str:
+    """``'Your'`` (``'your'``) or ``"Hana's"``."""
+    if seat == teller.you:
+        return "Your" if capital else "your"
+    return f"{teller.players[seat]}'s"
+
+
 def effect(analysis: HandAnalysis, mistake: Mistake, teller: Teller) -> str:
     """What a mistake did, in the one vocabulary of the analysis: whose count moved, which way,
     and for whom that was bad: ``'lowered your count by 1 trick, bad for you'``, ``'raised
     Kenji's count by 2 tricks, bad for the defenders'``."""
     declarer = analysis.declarer
     seat = mistake.seat
-    whose = "your" if declarer == teller.you else f"{teller.players[declarer]}'s"
+    whose = _whose(teller, declarer, capital=False)
     wants_more = (seat == declarer) == CONTRACTS[analysis.contract].is_win
     way = "lowered" if wants_more else "raised"
     if seat == declarer:
@@ -273,53 +298,57 @@ def effect(analysis: HandAnalysis, mistake: Mistake, teller: Teller) -> str:
     return f"{way} {whose} count by {plural(mistake.cost, 'trick')}, bad for {who}"
 
 
-def _informed_words(analysis: HandAnalysis, m: Mistake, teller: Teller, whose: str) -> str:
-    """``"Your B8 in trick 7 was best on what you could see; with all cards known it lowered
-    your count by 1 trick, bad for you, and C2 would have kept it"``."""
-    could = "you" if m.seat == teller.you else teller.players[m.seat]
-    trick = (m.play - 1) // NUM_SEATS + 1
+def _informed_words(analysis: HandAnalysis, m: Mistake, teller: Teller) -> str:
+    """``"Your B8 (trick 7, card 3) was best on what you could see; with all cards known it
+    lowered your count by 1 trick, bad for you, and C2 would have kept it"``."""
+    could = teller.object(m.seat)
     return (
-        f"{whose} {m.card} in trick {trick} was best on what {could} could see; with all cards known "
-        f"it {effect(analysis, m, teller)}, and {_alternatives(m.better)} would have kept it"
+        f"{_whose(teller, m.seat)} {m.card} ({place(m.play)}) was best on what {could} could see; with all "
+        f"cards known it {effect(analysis, m, teller)}, and {_alternatives(m.better)} would have kept it"
     )
 
 
-def analysis_lines(analysis: HandAnalysis, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
-    """The analysis in sentences for the hand's summary: par, the result, and each seat's
-    costliest card (``you`` is told as "You"); a card that was best on what its player could
-    see is said so, and counted apart from the real mistakes."""
-    teller = Teller(players, you)
+def _mistake_words(analysis: HandAnalysis, m: Mistake, teller: Teller) -> str:
+    """``'L5 (trick 5, card 2) raised Hana's count by 2 tricks, bad for the defenders (L3 would
+    have kept it)'``."""
+    return f"{m.card} ({place(m.play)}) {effect(analysis, m, teller)} ({_alternatives(m.better)} would have kept it)"
+
+
+def analysis_lines(analysis: HandAnalysis, players: Sequence[str], you: Seat | None = 0, most: int = 1) -> list[str]:
+    """The analysis of a hand in sentences, the one wording of the app's hand summary, plain
+    mode and ``analyse``: the result and par, then per seat its costliest mistake (and with
+    ``most`` more than 1, its next ones, a line each) and its costliest card that was best on
+    what its player could see, said so and counted apart.  ``you`` is told as "You" (``None``:
+    the player named "You", if any, as ``record_teller``).  The lines for ``most=1`` are the
+    first lines of every larger ``most``, in the same order."""
+    teller = Teller(players, you) if you is not None else record_teller(players)
     declarer = analysis.declarer
     count = analysis.count
     made = "" if count is None else f"{teller.subject(declarer, 'made')} {plural(count, 'counted trick')}; "
-    lines = [f"{made}par, with perfect play by all from the deal, was {analysis.par}."]
+    lines = [f"{made}par, with perfect play by all from the deal, was {plural(analysis.par, 'counted trick')}."]
     lines[0] = lines[0][0].upper() + lines[0][1:]
     for seat in range(NUM_SEATS):
         mistakes = analysis.costliest(seat)
         unlucky = analysis.costliest(seat, informed=True)
-        whose = "Your" if seat == you else f"{players[seat]}'s"
+        whose = _whose(teller, seat)
         if not mistakes and not unlucky:
             lines.append(f"{whose} cards all kept the par.")
             continue
         if mistakes:
-            worst = mistakes[0]
-            trick = (worst.play - 1) // NUM_SEATS + 1
-            better = _alternatives(worst.better)
             more = f"; {plural(len(mistakes), 'mistake')} in all" if len(mistakes) > 1 else ""
-            lines.append(
-                f"{whose} costliest mistake: {worst.card} in trick {trick} "
-                f"{effect(analysis, worst, teller)} ({better} would have kept it){more}."
-            )
+            lines.append(f"{whose} costliest mistake: {_mistake_words(analysis, mistakes[0], teller)}{more}.")
         if unlucky:
             more = f" ({plural(len(unlucky), 'such card')}, not counted as mistakes)" if len(unlucky) > 1 else ""
-            lines.append(f"{_informed_words(analysis, unlucky[0], teller, whose)}{more}.")
+            lines.append(f"{_informed_words(analysis, unlucky[0], teller)}{more}.")
+        for m in mistakes[1:most]:
+            lines.append(f"{whose} next mistake: {_mistake_words(analysis, m, teller)}.")
     return lines
 
 
 def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str], you: Seat | None = 0) -> list[str]:
     """The analysis at the position after ``k`` cards of the hand (a trick's end): what perfect
     play from there would make, and what the cards of the trick just played cost."""
-    teller = Teller(players, you)
+    teller = Teller(players, you) if you is not None else record_teller(players)
     declarer = teller.object(analysis.declarer)
     if k == 0 or not analysis.dd_after:
         return [f"Par, with perfect play by all from the deal: {plural(analysis.par, 'counted trick')} for {declarer}."]
@@ -330,13 +359,10 @@ def position_lines(analysis: HandAnalysis, k: int, players: tuple[str, str, str]
     first = (k - 1) // NUM_SEATS * NUM_SEATS + 1  # the trick's first card, 1-based
     costly = [m for m in analysis.mistakes if first <= m.play <= k]
     for m in costly:
-        whose = "Your" if m.seat == you else f"{players[m.seat]}'s"
         if m.informed:
-            lines.append(f"{_informed_words(analysis, m, teller, whose)}.")
+            lines.append(f"{_informed_words(analysis, m, teller)}.")
         else:
-            lines.append(
-                f"{whose} {m.card} {effect(analysis, m, teller)} ({_alternatives(m.better)} would have kept it)."
-            )
+            lines.append(f"{_whose(teller, m.seat)} {_mistake_words(analysis, m, teller)}.")
     if not costly:
         lines.append("Every card of this trick kept that value.")
     return lines

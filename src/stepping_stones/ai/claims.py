@@ -325,6 +325,24 @@ def _share(trick_number: int, tricks: int, left: int) -> str:
     return f"{tricks} of " + _remaining(trick_number, left)
 
 
+ACCEPTED = "Claim accepted: "
+"""How ``claim_text`` begins the words of a claim that held."""
+
+
+def claim_confirmed(told: str, claimer: str) -> str | None:
+    """The hand summary's line for a claim that held, from the words ``claim_text`` told it in
+    at the table, ``claimer`` being who made it ("You", or a name): "You claimed, and it held:
+    you take the remaining 4 tricks. The hand ends: you take 12 tricks."  None for words that
+    are not those of a claim that held.
+
+    >>> claim_confirmed("Claim accepted: you take the remaining 4 tricks. The hand ends: you take 12 tricks.", "You")
+    'You claimed, and it held: you take the remaining 4 tricks. The hand ends: you take 12 tricks.'
+    """
+    if not told.startswith(ACCEPTED):
+        return None
+    return f"{claimer} claimed, and it held: {told[len(ACCEPTED) :]}"
+
+
 def claim_text(state: HandState | Where, verdict: Verdict, teller: Teller) -> str:
     """The verdict in words for the table (``teller``'s ``you`` is the reader).  ``state`` is the
     position the claim was made in (or what of it is public, ``Where``).  A refusal reads the
@@ -335,7 +353,7 @@ def claim_text(state: HandState | Where, verdict: Verdict, teller: Teller) -> st
     take = "take" if many else "takes"
     if verdict.holds:
         assert verdict.side_takes is not None and verdict.count is not None
-        text = f"Claim accepted: {side} {take} {_share(where.trick_number, verdict.side_takes, verdict.left)}"
+        text = f"{ACCEPTED}{side} {take} {_share(where.trick_number, verdict.side_takes, verdict.left)}"
         if verdict.side_takes != claim.tricks:
             text += f" (the claim was {claim.tricks})"
         declarer = teller.subject(where.declarer, "takes")

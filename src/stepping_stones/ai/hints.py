@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
+from typing import Protocol
 
 from ..engine import (
     ABOVE,
@@ -30,13 +31,14 @@ from ..engine import (
     PlayerView,
     Seat,
     cards_of,
-    trick_keys,
+    trick_takers,
+    trick_winner,
 )
+from .bidding import estimate
 from .expert import CardReckoning, ExpertAI
 from .features import features
+from .model import fitted_model
 from .planning import BidReckoning
-
-_ORDINALS = ("1st", "2nd", "3rd")
 
 
 def ordinal(n: int) -> str:
@@ -55,9 +57,33 @@ def _tricks(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x - round(x)) > 0.05 else str(round(x))
 
 
+def counted(x: float) -> str:
+    """``'about 4.3 counted tricks'``, ``'about 1 counted trick'``: the one unit every hint
+    counts a hand in (the declarer's tricks that count for the contract).
+
+    >>> counted(1.02), counted(0), counted(5.75)
+    ('about 1 counted trick', 'about 0 counted tricks', 'about 5.8 counted tricks')
+    """
+    text = _tricks(x)
+    return f"about {text} counted trick{'' if text == '1' else 's'}"
+
+
 def _points(x: float) -> str:
-    """``'+1.3 points'``; a value too small to show is ``'no points either way'``, never -0.0."""
-    return "no points either way" if abs(x) < 0.05 else f"{x:+.1f} points"
+    """``'+1.3 sheet points'``; a value too small to show is ``'no sheet points either way'``,
+    never -0.0."""
+    return "no sheet points either way" if abs(x) < 0.05 else f"{x:+.1f} sheet points"
+
+
+def _more(x: float) -> str:
+    """``'0.4 sheet points more'`` (``'1 sheet point more'``)."""
+    text = f"{x:.1f}"
+    return f"{text} sheet point{'' if text == '1.0' else 's'} more"
+
+
+USUAL = "the expert's usual result with such a hand against the computer players"
+"""What a bid hint's count is: the bidding model's estimate (``bidding.estimate``), fitted
+from hands the expert declared against two heuristic seats; a card hint's count is the search's,
+with every seat playing its best."""
 
 
 SAME = 0.05
@@ -113,18 +139,23 @@ def hint_rng(view: PlayerView) -> Random:
 
 
 def hint_for(view: PlayerView, rng: Random | None = None, expert: ExpertAI | None = None) -> Hint:
-    """The expert's action for the seat of ``view``, which must be that seat's turn, with a reason."""
+    """The expert's action for the seat of ``view``, which must be that seat's turn, with a reason.
+
+    A bid hint counts the hand as the bidding model does (``USUAL``); a card hint as the
+    search does, with every seat at its best, and a declarer's says what the bidding expected
+    when the two differ, and why."""
     if view.to_act != view.seat:
         raise ValueError(f"it is not seat {view.seat}'s turn")
     expert = expert or ExpertAI()
     rng = rng or hint_rng(view)
     if view.phase is Phase.BIDDING:
-        return _bid_hint(view, expert)
+        return bid_hint(view, expert)
     if view.phase is Phase.PLAY:
         if not view.legal_cards & (view.legal_cards - 1):
             card = view.legal_cards.bit_length() - 1
-            return Hint(card, f"it is your only legal card{_trick_words(view, card)}.")
-        return _card_hint(view, expert.reckon_card(view, rng))
+            trick, _ = _trick_words(view, card)
+            return Hint(card, f"it is your only legal card{'; ' + trick if trick else ''}.")
+        return card_hint(view, expert.reckon_card(view, rng), bid_estimate(view, expert.params.own_model))
     raise ValueError(f"nothing to decide in phase {view.phase.value}")
 
 
@@ -143,14 +174,79 @@ def role(view: PlayerView, seat: Seat) -> str:
     return "the defender on your left" if seat == (view.seat + 1) % NUM_SEATS else "the defender on your right"
 
 
-def _trick_words(view: PlayerView, card: Card) -> str:
-    """', and it wins this trick' when the view shows for certain who takes the trick."""
-    fate = _certain_winner(view, card)
-    if fate is None:
-        return ""
-    if fate == view.seat:
-        return f", and it wins this trick{_count_words(view)}"
-    return f", and {role(view, fate)} takes this trick"
+@dataclass(frozen=True)
+class TrickFacts:
+    """What playing a card does to the trick in play, as far as the view makes it certain:
+    the facts a card hint may state, each checked against the engine's trick resolution
+    (``trick_takers`` and ``trick_winner``), never guessed.
+
+    ``gone`` is said only of a card that would win the trick so far, with players still to
+    come, when every higher card of its suit has been played (those cards, highest first);
+    ``trumps_out`` then says whether the others still hold a trump that could take it (a
+    non-trump card in a trump contract).  ``taker`` is the seat that takes the trick whatever
+    the others hold (``None`` when that depends on the hidden cards); ``follows`` is whether
+    "so" joins the two: the card takes the trick *because* the cards above it are gone and no
+    trump is left to the others.
+    """
+
+    card: Card
+    leads: bool  # the card would be the best of the trick so far
+    gone: tuple[Card, ...]
+    trumps_out: bool
+    taker: Seat | None
+    follows: bool
+
+
+def trick_facts(view: PlayerView, card: Card) -> TrickFacts:
+    """The facts about this trick that playing ``card`` from ``view`` makes certain."""
+    declaration = view.declaration
+    assert declaration is not None
+    takers = trick_takers(declaration.ranking, declaration.trump)
+    played = view.current_trick()
+    leader = played[0][0] if played else view.seat
+    cards = [c for _, c in played] + [card]
+    best = trick_winner(cards, takers)
+    leads = best == len(cards) - 1
+    best_seat = (leader + best) % NUM_SEATS
+    complete = len(cards) == NUM_SEATS
+    out = view.unseen_cards
+    taker = best_seat if complete or not takers[cards[best]] & out else None
+    above = ABOVE[declaration.ranking][card]
+    gone: tuple[Card, ...] = ()
+    if leads and not complete and above and above & ~view.played_mask == 0:
+        gone = tuple(sorted(cards_of(above), key=lambda c: -STRENGTH[declaration.ranking][c]))
+    trump = declaration.trump
+    trumps_out = bool(gone) and trump is not None and SUIT_OF[card] != trump and bool(out & SUIT_MASKS[trump])
+    follows = bool(gone) and not trumps_out and taker == view.seat
+    return TrickFacts(card, leads, gone, trumps_out, taker, follows)
+
+
+def _gone_words(facts: TrickFacts) -> str:
+    """'the K9 is gone', 'the K9 and K8 are gone', 'every higher Koi card is gone'."""
+    if len(facts.gone) > 2:
+        return f"every higher {SUIT_NAMES[SUIT_OF[facts.card]]} card is gone"
+    names = " and ".join(CARD_NAMES[c] for c in facts.gone)
+    return f"the {names} {'are' if len(facts.gone) > 1 else 'is'} gone"
+
+
+def _trick_words(view: PlayerView, card: Card) -> tuple[str, str]:
+    """What ``card`` does to this trick, as far as it is certain, in full and in brief: ('the K9
+    is gone, so it wins this trick, your 4th counted trick', 'it wins this trick, ...'),
+    ('your partner takes this trick', the same), or ('', '')."""
+    facts = trick_facts(view, card)
+    gone = ""
+    if facts.gone:
+        gone = _gone_words(facts)
+        if facts.trumps_out:
+            gone += ", but the others still hold trumps"
+    said = ""
+    if facts.taker == view.seat:
+        said = f"it wins this trick{_count_words(view)}"
+    elif facts.taker is not None:
+        said = f"{role(view, facts.taker)} takes this trick"
+    if gone and said:
+        return (f"{gone}, so {said}" if facts.follows else f"{gone}; {said}"), said
+    return gone or said, said
 
 
 def _count_words(view: PlayerView) -> str:
@@ -163,54 +259,35 @@ def _count_words(view: PlayerView) -> str:
     return f", your {ordinal(view.count() + 1)} counted trick"
 
 
-def _certain_winner(view: PlayerView, card: Card) -> Seat | None:
-    """Who wins the current trick if this seat plays ``card``, when the view makes it certain."""
+def bid_estimate(view: PlayerView, own: str) -> float | None:
+    """For the declarer's own view: the counted tricks the bidding model (of a declarer of level
+    ``own``) expected of the declaration made, from the hand as dealt -- the number its bid hint
+    gave.  ``None`` for a defender, who never saw that hand."""
     declaration = view.declaration
-    assert declaration is not None
-    trick = [c for _, c in view.current_trick()]
-    seats = [s for s, _ in view.current_trick()]
-    leader = seats[0] if seats else view.seat
-    cards = [*trick, card]
-    trump = declaration.trump
-    trump_mask = SUIT_MASKS[trump] if trump is not None else 0
-    rank = trick_keys(declaration.ranking, trump).__getitem__
-
-    led = SUIT_MASKS[SUIT_OF[cards[0]]]
-    best_seat, best_card = leader, cards[0]
-    for i, c in enumerate(cards[1:], 1):
-        if (1 << c) & (led | trump_mask) and rank(c) > rank(best_card):
-            best_seat, best_card = (leader + i) % NUM_SEATS, c
-    if len(cards) == NUM_SEATS:
-        return best_seat
-    # Players still to come could only beat the best card with a higher card of its suit or,
-    # unless it is a trump, with a trump; if none is still out, the trick is decided.
-    out = view.unseen_cards
-    threat = out & ABOVE[declaration.ranking][best_card]
-    if trump_mask and not (1 << best_card) & trump_mask:
-        threat |= out & trump_mask
-    return best_seat if not threat else None
+    if declaration is None or view.declarer != view.seat:
+        return None
+    return estimate(declaration.contract, view.dealt_cards, declaration.ranking, declaration.trump, fitted_model(own))
 
 
-def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
+def card_hint(view: PlayerView, reckoning: CardReckoning, expected: float | None = None) -> Hint:
+    """The hint for the card ``reckoning`` chose, with its reason, from the position ``view``;
+    ``expected`` is what the bidding expected of the hand (``bid_estimate``), said beside the
+    search's count when the two differ by half a trick or more."""
     card = reckoning.chosen
     declaration = view.declaration
     assert declaration is not None
     values = reckoning.values
     mine = values[card]
     parts = []
-    gone = _gone_above(view, card)
-    if gone:
-        plural = " and " in gone
-        parts.append(f"{'' if gone.startswith('every') else 'the '}{gone} {'are' if plural else 'is'} gone")
-    trick = _trick_words(view, card).removeprefix(", and ")
+    trick, brief = _trick_words(view, card)
     if trick:
-        parts.append(("so " if parts else "") + trick)
+        parts.append(trick)
     ranked = reckoning.ranked()
     others = [c for c in ranked if c != card]
     who = "you end" if view.declarer == view.seat else "the declarer ends"
-    outlook = f"with best play {who} with about {_tricks(mine)} counted tricks"
-    short = [trick] if trick else []
-    short.append(f"{who} with about {_tricks(mine)} counted tricks")
+    outlook = f"with best play from every seat {who} with {counted(mine)}"
+    short = [brief] if brief else []
+    short.append(f"{who} with {counted(mine)}")
     notes = []
     if others:
         alt = others[0]
@@ -230,26 +307,14 @@ def _card_hint(view: PlayerView, reckoning: CardReckoning) -> Hint:
     how = "solved exactly" if reckoning.exact else "searched ahead"
     notes.append(f"{how} over {reckoning.layouts} likely layouts of the hidden cards")
     outlook += f" ({'; '.join(notes)})"
+    if expected is not None and abs(expected - mine) >= 0.5:
+        outlook += (
+            f"; the bidding expected {counted(expected)} ({USUAL}); this count has every seat "
+            "play its best with the cards it holds"
+        )
     parts.append(outlook)
-    reason = ", ".join(parts[:-1]) + ("; " if len(parts) > 1 else "") + parts[-1]
+    reason = "; ".join(parts)
     return Hint(card, reason[0].lower() + reason[1:] + ".", "; ".join(short) + ".")
-
-
-def _gone_above(view: PlayerView, card: Card) -> str:
-    """'K8' or 'K8 and K7': the cards above ``card`` in its suit that have been played, when
-    no card above it is still out (so it is the top card because those are gone)."""
-    declaration = view.declaration
-    assert declaration is not None
-    above = ABOVE[declaration.ranking][card]
-    if above & view.unseen_cards or not above:
-        return ""
-    played = above & view.played_mask
-    if not played:
-        return ""
-    names = [CARD_NAMES[c] for c in sorted(cards_of(played), key=lambda c: -STRENGTH[declaration.ranking][c])]
-    if len(names) > 2:
-        return f"every higher {SUIT_NAMES[SUIT_OF[card]]} card"
-    return " and ".join(names)
 
 
 # --- bids ----------------------------------------------------------------------------------
@@ -304,7 +369,15 @@ def _others_done(view: PlayerView) -> bool:
     )
 
 
-def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
+class BidReckoner(Protocol):
+    """What a bid hint asks of the expert (``ExpertAI.reckon_bid``)."""
+
+    def reckon_bid(self, view: PlayerView) -> BidReckoning: ...
+
+
+def bid_hint(view: PlayerView, expert: BidReckoner) -> Hint:
+    """The hint for the bid ``expert`` values most, with its reason: the hand's expected counted
+    tricks (``USUAL``) and what declaring now and waiting are worth, in sheet points."""
     if len(view.legal_bids) == 1:
         only = view.legal_bids[0]
         if only is PASS:
@@ -326,22 +399,23 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         if bid.redo:
             recorded = view.sheet[bid.contract.id][view.seat]
             reason = (
-                f"{hand}; it should make about {_tricks(estimate)} against the {recorded} on your sheet, "
-                f"worth {_points(best.now)}"
+                f"{hand}; it should make {counted(estimate)} ({USUAL}) against the {recorded} on your "
+                f"sheet, worth {_points(best.now)}"
             )
-            short = f"about {_tricks(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
+            short = f"{counted(estimate)} against the {recorded} on your sheet, worth {_points(best.now)}"
         elif PASS not in view.legal_bids:
-            reason = f"you are in the puddle and must declare; {hand}, about {_tricks(estimate)} tricks expected"
-            short = f"you must declare; about {_tricks(estimate)} tricks expected"
+            reason = f"you are in the puddle and must declare; {hand}; {counted(estimate)} expected ({USUAL})"
+            short = f"you must declare; {counted(estimate)} expected"
         else:
             waiting = next(o for o in reckoning.options if o.bid is PASS)
             gain = best.value - waiting.value
             # the words follow the choice: a gain too small to show is "as much as waiting"
-            than = f"{gain:.1f} more than waiting" if gain >= 0.05 else "at least as much as waiting"
+            than = f"{_more(gain)} than waiting" if gain >= 0.05 else "at least as much as waiting"
             reason = (
-                f"{hand}; about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than} ({hands})"
+                f"{hand}; {counted(estimate)} expected ({USUAL}), worth {_points(best.now)} now, "
+                f"{than} over the rest of the game ({hands})"
             )
-            short = f"about {_tricks(estimate)} tricks expected, worth {_points(best.now)} now, {than}"
+            short = f"{counted(estimate)} expected, worth {_points(best.now)} now, {than}"
             if reckoning.forehand and reckoning.puddle_risk > 0.05 and not _others_done(view):
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
         return Hint(bid, reason + ".", short + ".")
@@ -350,11 +424,11 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
         top = max(declared, key=lambda o: o.value)
         assert isinstance(top.bid, Declaration)
         gain = best.value - top.value
-        name = top.bid.contract.name
+        name = top.bid.describe()
         # the words follow the choice: waiting is never said to be worth nothing more
         best_now = (
-            f"your best now, {name} ({_hand_words(view, top.bid)}), expects about "
-            f"{_tricks(top.estimate or 0.0)} tricks, worth {_points(top.now)}"
+            f"your best now, {name} ({_hand_words(view, top.bid)}), expects "
+            f"{counted(top.estimate or 0.0)} ({USUAL}), worth {_points(top.now)}"
         )
         if reckoning.forehand and _others_done(view):
             # Nothing to wait for: the others can only pass (or spend a redo token).
@@ -368,8 +442,8 @@ def _bid_hint(view: PlayerView, expert: ExpertAI) -> Hint:
                 "both others have nothing left to declare: you will declare from the puddle anyway.",
             )
         if gain >= 0.05:
-            later = f"waiting for a better hand is worth {gain:.1f} more"
-            short = f"waiting for a better hand is worth {gain:.1f} more than {name} now ({_points(top.now)})"
+            later = f"waiting for a better hand is worth {_more(gain)} over the rest of the game"
+            short = f"waiting for a better hand is worth {_more(gain)} than {name} now ({_points(top.now)})"
         else:
             later = "declaring it now gains nothing over waiting for a better hand"
             short = f"{name} now ({_points(top.now)}) gains nothing over waiting for a better hand"

@@ -44,35 +44,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_text(game: Game, analyses: list[HandAnalysis]) -> str:
-    """The analysis for people: per hand the declaration, result and par, then each seat's
-    costliest mistakes, and apart from them its cards that were best on what it could see."""
-    from ..ai.analysis import effect
-    from ..explain import Teller
+    """The analysis for people, in the words of the app's hand summary and plain mode
+    (``analysis_lines``: one wording, one numbering, "trick 5, card 2"), with up to three
+    mistakes of each seat where the summary names its costliest."""
+    from ..ai.analysis import analysis_lines, record_teller
     from ..storage.safety import escape
 
     names = [escape(n) for n in game.players]
-    teller = Teller(names, None)
+    teller = record_teller(names)
     lines = []
     for a in analyses:
         hand = game.log[a.number - 1]
-        declaration = hand.declaration.describe()
-        result = "unfinished" if a.count is None else f"made {a.count}"
-        lines.append(f"Hand {a.number}: {names[a.declarer]} declared {declaration}: {result}, par {a.par}")
-        for seat in range(len(names)):
-            side = "declarer" if seat == a.declarer else "defender"
-            for informed in (False, True):
-                mistakes = a.costliest(seat, informed)
-                if not mistakes:
-                    continue
-                worst = ", ".join(
-                    f"card {m.play} {m.card} (better {' or '.join(m.better)}) {effect(a, m, teller)}"
-                    for m in mistakes[:3]
-                )
-                more = f", and {len(mistakes) - 3} more" if len(mistakes) > 3 else ""
-                what = f", best on what {names[seat]} could see, not mistakes; with all cards known" if informed else ""
-                lines.append(f"  {names[seat]} ({side}){what}: {worst}{more}")
-        if not any(a.mistakes):
-            lines.append("  no card cost a trick against perfect play")
+        declared = f"{teller.subject(a.declarer, 'declared')} {hand.declaration.describe()}"
+        lines.append(f"Hand {a.number} against perfect play ({declared}):")
+        lines.extend(f"  {line}" for line in analysis_lines(a, names, None, most=3))
     if not analyses:
         lines.append("No hand of this record has been declared yet.")
     return "\n".join(lines)

@@ -84,13 +84,14 @@ def print_result(as_json: bool, data: Callable[[], object], for_people: Callable
 
 def game_from_file(path: str) -> Game:
     """The game a record file holds, every action checked.  Raises ``CommandRefused`` with the
-    line naming what is wrong (``hand 3, play 14: ...``)."""
+    line naming the file and what is wrong (``FILE: hand 3, play 14: ...``), as every command
+    names a file it refuses."""
     from ..storage.records import RecordError, load_game
 
     try:
         return load_game(path)
     except RecordError as exc:
-        raise CommandRefused(exc.line()) from None
+        raise CommandRefused(exc.line(path)) from None
 
 
 def open_library(command: str) -> Library:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from ..ai import LEVELS
@@ -58,7 +59,15 @@ def run(args: argparse.Namespace) -> int:
 
     prepare_solver("bench")
     positions = None if args.solver_positions is None else dict.fromkeys(SOLVER_TRICKS, args.solver_positions)
-    result = bench(args.hands, args.repeats, positions, args.decision_games, args.levels)
+    levels = list(LEVELS) if args.levels is None else args.levels
+    steps = 2 + len(levels) + len(SOLVER_TRICKS)  # as bench() tells them
+    done = [0]
+
+    def step(what: str) -> None:
+        done[0] += 1
+        print(f"bench: {done[0]} of {steps}: {what}", file=sys.stderr, flush=True)
+
+    result = bench(args.hands, args.repeats, positions, args.decision_games, levels, step)
     return print_result(args.json, lambda: result, lambda: print_bench(result))
 
 

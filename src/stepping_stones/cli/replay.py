@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
 def render_text(game: Game, facts: dict[str, Any]) -> str:
     """The replay's facts for people: the hands, the scoresheet, then the result."""
+    from ..explain import plural
+
     names = game.players
     lines = []
     lines.append(f"Stepping Stones: {', '.join(names)} ({game.rules.describe()})")
@@ -39,7 +41,7 @@ def render_text(game: Game, facts: dict[str, Any]) -> str:
     for hand, fact in zip((h for h in game.log if h.declared), facts["hands"], strict=True):
         who = names[fact["declarer"]]
         how = " in the puddle" if fact["puddle"] else ""
-        count = "unfinished" if fact["count"] is None else f"{fact['count']} tricks"
+        count = "unfinished" if fact["count"] is None else plural(fact["count"], "counted trick")
         lines.append(f"Hand {hand.number:>2}: {who}{how} declared {hand.declaration.describe()}: {count}")
     if facts["hands"]:
         lines.append("")

@@ -24,7 +24,7 @@ positions it searched over the CPU time give ``solver_positions_per_cpu_s``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -198,12 +198,17 @@ class DecisionFigures:
     sets: dict[str, list[str]]  # per level: the contract sets its games were played in
 
 
-def decisions(games: int = 4, seed: int = 0, levels: Sequence[str] | None = None) -> DecisionFigures:
+def decisions(
+    games: int = 4, seed: int = 0, levels: Sequence[str] | None = None, step: Callable[[str], None] | None = None
+) -> DecisionFigures:
     """For each level (all by default): median, 95th percentile and slowest decision, in ms, on
-    the wall clock and in CPU time."""
+    the wall clock and in CPU time.  ``step`` is told what starts (for a progress line)."""
     wall, cpu, sets = {}, {}, {}
     for level in LEVELS if levels is None else levels:
-        times = decision_times(level, min(games, GAMES_AT_MOST.get(level, games)), seed)
+        count = min(games, GAMES_AT_MOST.get(level, games))
+        if step is not None:
+            step(f"the {level} level's decisions ({count} game{'s' if count != 1 else ''})")
+        times = decision_times(level, count, seed)
         wall[level] = _figures([t.wall for t in times])
         cpu[level] = _figures([t.cpu for t in times])
         sets[level] = sorted({t.contract_set for t in times})
@@ -258,13 +263,19 @@ class SolverFigures:
     positions_per_cpu_s: int  # positions searched per CPU second, over every solve
 
 
-def solver_figures(positions: dict[int, int] | None = None, seed: int = 0) -> SolverFigures:
+def solver_figures(
+    positions: dict[int, int] | None = None, seed: int = 0, step: Callable[[str], None] | None = None
+) -> SolverFigures:
     """Per number of tricks left ("6", "8", "10", "12"): median and 95th percentile of an exact
-    solve, in milliseconds, on the wall clock and in CPU time; and the search's speed."""
+    solve, in milliseconds, on the wall clock and in CPU time; and the search's speed.  ``step``
+    is told what starts."""
     counts = SOLVER_POSITIONS if positions is None else positions
     wall, cpu = {}, {}
     searched, spent = 0, 0.0
     for tricks_left in SOLVER_TRICKS:
+        if step is not None:
+            n = counts[tricks_left]
+            step(f"exact solves with {tricks_left} tricks left ({n} position{'s' if n != 1 else ''})")
         times = solver_times(tricks_left, counts[tricks_left], seed)
         wall[str(tricks_left)] = _figures([t.wall for t in times], slowest=False)
         cpu[str(tricks_left)] = _figures([t.cpu for t in times], slowest=False)
@@ -295,13 +306,19 @@ def bench(
     solver_positions: dict[int, int] | None = None,
     decision_games: int = 4,
     levels: Sequence[str] | None = None,
+    step: Callable[[str], None] | None = None,
 ) -> BenchResult:
     """Best of ``repeats`` runs, as is usual for throughput on a shared machine; the decision and
-    solver timings as their functions say."""
+    solver timings as their functions say.  ``step`` is told each part as it starts (``bench``
+    says it on standard error: the whole takes minutes)."""
+    say = step or (lambda _: None)
+    say(f"random hands ({repeats} run{'s' if repeats != 1 else ''} of {hands:,})")
     best = min(random_hands(hands, seed=r).seconds for r in range(repeats))
+    say("copying and undoing a hand state")
     copy_us = round(min(copy_cost_us() for _ in range(repeats)), 3)
     push_pop_us = round(min(push_pop_cost_us() for _ in range(repeats)), 3)
-    ai, solver = decisions(decision_games, levels=levels), solver_figures(solver_positions)
+    ai = decisions(decision_games, levels=levels, step=step)
+    solver = solver_figures(solver_positions, step=step)
     return BenchResult(
         round(hands / best),
         hands,

@@ -37,7 +37,7 @@ from ..engine import (
     record_cards,
 )
 from .files import atomic_write
-from .safety import FileProblem, escape, name_problem, names_problem, read_small, strict_json
+from .safety import FileProblem, escape, name_problem, names_problem, one_line, read_small, strict_json
 
 FORMAT: Final = "stepping-stones-record/1"
 MAX_RECORD_BYTES = 256 * 1024
@@ -77,8 +77,17 @@ class RecordError(SteppingStonesError, ValueError):
         self.action = action
         super().__init__(self.line())
 
-    def line(self) -> str:
-        """The refusal as one line, safe to print: nothing of the file reaches the terminal raw."""
+    def line(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The refusal as one line, safe to print: nothing of the file reaches the terminal raw.
+        It starts with the file's name when ``path`` is given (``'a.json: hand 3, play 14: ...'``,
+        as every command names a file it refuses), else with ``'record: '`` for the record as a
+        whole."""
+        if path is not None:
+            where = f"hand {self.hand}: " if self.hand is not None and self.action is None else ""
+            if self.action is not None:
+                where = f"hand {self.hand}, {self.action}: "
+            # a deep path and a long reason: the start of the path and the end of the reason
+            return one_line(f"{os.fspath(path)}: {where}{self.reason}", MAX_LINE)
         if self.hand is None:
             text = f"record: {self.reason}"
         elif self.action is None:
@@ -265,7 +274,7 @@ def parse_record(text: str | bytes) -> GameRecord:
         err = exc.errors()[0]
         hand, action, field = _where(tuple(escape(str(p)) if isinstance(p, str) else p for p in err["loc"]))
         msg = error_words(err, "is not a field of the record format", lower=True)
-        reason = f"{field} {msg}".strip() if field else msg
+        reason = (f"{field} {msg}" if msg.startswith("is ") else f"{field}: {msg}") if field else msg
         raise RecordError(reason, hand, action) from None
 
 
@@ -275,7 +284,7 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     try:
         data = read_small(path, MAX_RECORD_BYTES)
     except FileProblem as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.reason) from None
     return parse_record(data)
 
 

@@ -216,7 +216,13 @@ def names_problem(names: list[str] | tuple[str, ...]) -> str | None:
 
 
 class FileProblem(SteppingStonesError, ValueError):
-    """A file that cannot be read as a small regular file.  ``str()`` says why, in words."""
+    """A file that cannot be read as a small regular file.  ``str()`` says why, in words, after
+    the file's name (``'games/a.json: there is no such file'``); ``reason`` says it without the
+    name, for a message that names the file itself."""
+
+    def __init__(self, shown: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"{shown}: {reason}")
 
 
 class MissingFile(FileProblem):
@@ -233,17 +239,17 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise MissingFile(f"cannot read {shown}: there is no such file") from None
+        raise MissingFile(shown, "there is no such file") from None
     except OSError as exc:
-        raise FileProblem(f"cannot read {shown}: {exc.strerror}") from None
+        raise FileProblem(shown, f"cannot be read ({exc.strerror})") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise FileProblem(f"cannot read {shown}: it is a folder, not a file")
+            raise FileProblem(shown, "it is a folder, not a file")
         if not stat.S_ISREG(info.st_mode):
-            raise FileProblem(f"cannot read {shown}: it is not a regular file (a pipe or a device)")
+            raise FileProblem(shown, "it is not a regular file (a pipe or a device)")
         if info.st_size > limit:
-            raise FileProblem(f"{shown} is too large ({info.st_size:,} bytes; at most {limit:,})")
+            raise FileProblem(shown, f"too large ({info.st_size:,} bytes; at most {limit:,})")
         os.set_blocking(fd, True)
         chunks = []
         size = 0
@@ -254,10 +260,10 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
         if size > limit:
-            raise FileProblem(f"{shown} is too large (over {limit:,} bytes)")
+            raise FileProblem(shown, f"too large (over {limit:,} bytes)")
         return b"".join(chunks)
     except OSError as exc:
-        raise FileProblem(f"cannot read {shown}: {exc.strerror}") from None
+        raise FileProblem(shown, f"cannot be read ({exc.strerror})") from None
     finally:
         os.close(fd)
 

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .files import atomic_write
-from .safety import FileProblem, read_small, strict_json
+from .safety import FileProblem, escape, read_small, strict_json
 from .settings import data_dir
 
 SEAT_LIMIT = 4096  # a kept seat is some 300 bytes; a larger file is not one
@@ -94,7 +94,7 @@ def read_seat(path: Path) -> KeptSeat:
         ) or not isinstance(seat.seat, int):
             raise TypeError("a field of the wrong type")
     except (KeyError, TypeError, ValueError) as exc:
-        raise FileProblem(f"{path} holds no kept seat ({exc})") from None
+        raise FileProblem(escape(str(path)), f"it holds no kept seat ({exc})") from None
     return seat
 
 
@@ -133,11 +133,3 @@ def kept_seats() -> list[KeptSeat]:
         except (FileProblem, ValueError):
             continue
     return sorted(found, key=lambda s: -s.since)
-
-
-def forget_seat(server: str, code: str) -> None:
-    """The seat's game is over (or the server no longer has it): its file goes."""
-    try:
-        seat_path(server, code).unlink(missing_ok=True)
-    except OSError:
-        pass

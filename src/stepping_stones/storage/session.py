@@ -73,10 +73,6 @@ def current_path() -> Path:
     return slot_path(1)
 
 
-def sidecar_path() -> Path:
-    return sidecar_of(current_path())
-
-
 def lock_of(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 

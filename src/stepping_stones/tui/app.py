@@ -328,6 +328,15 @@ class SteppingStonesApp(App[None]):
                 return screen
         return None
 
+    def claim_told(self) -> tuple[int | None, str] | None:
+        """The claimer and the words of the accepted claim that ended the hand just finished at
+        the table (the last thing told there but notices about saving), for its summary."""
+        table = self.table
+        for event in reversed(table.state.log if table is not None else ()):
+            if event.kind != "save":
+                return (event.seat, event.text) if event.kind == "claim" else None
+        return None
+
     # --- actions ----------------------------------------------------------------
 
     def action_new_game(self) -> None:

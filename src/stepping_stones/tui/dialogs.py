@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ..ai.analysis import analysis_lines, seen_by
+from ..ai.claims import claim_confirmed
 from ..engine import (
     CONTRACTS,
     NINE_HIGH,
@@ -107,9 +108,22 @@ class HandSummaryScreen(Dialog[None]):
         look = Look(host(self).settings.ascii)
         with VerticalScroll(id="summary-scroll"):  # Up/Down scroll it in a small window
             yield Static(hand_summary(self.view, self.number, look), id="summary-text")
+            if (claimed := self._claim_line()) is not None:
+                yield Static(claimed, id="summary-claim")
             yield Static(sheet_table(self.view, look), id="summary-sheet")
             yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
         yield Static(self._go_on(False), id="summary-go-on")
+
+    def _claim_line(self) -> str | None:
+        """ "You claimed, and it held: ..." when a claim ended this hand, the last one played."""
+        if self.next_line is not None:  # a table on a server tells its claims itself
+            return None
+        told = host(self).claim_told()
+        if told is None or self.number != len(self.view.history):
+            return None
+        seat, text = told
+        claimer = "You" if seat == self.view.seat or seat is None else self.view.players[seat]
+        return claim_confirmed(text, claimer)
 
     def _go_on(self, more: bool) -> Text:
         """The line under the summary: what Enter does, and when the box holds more than it

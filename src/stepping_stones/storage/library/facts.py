@@ -82,7 +82,7 @@ def read_game(path: Path) -> tuple[bytes, Game]:
     try:
         data = read_small(path, MAX_RECORD_BYTES)
     except FileProblem as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.reason) from None
     return data, game_from_record(parse_record(data))
 
 

@@ -47,7 +47,7 @@ def import_paths(index: Index, paths: Iterable[Path]) -> ImportReport:
             data, game = read_game(path)
             st = path.stat()
         except RecordError as exc:
-            report.refused.append(f"{shown}: {exc.line()}")
+            report.refused.append(exc.line(path))
             continue
         except OSError as exc:
             report.refused.append(f"{shown}: {why(exc)}")
