@@ -496,13 +496,13 @@ class Tables:
         page.flow.hint_came(request, hint)
 
     async def _page_analysis(self, page: PageSeat, number: int) -> tuple[str, ...]:
-        from ..ai.analysis import analyse_past, analysis_lines
+        from ..ai.analysis import analyse_past, analysis_lines, seen_by
 
         view = page.flow.state.view
         if not 1 <= number <= len(view.history):
             return (f"Hand {number} is not finished yet.",)
-        async with self._heavy:
-            found = await asyncio.to_thread(analyse_past, view.history[number - 1])
+        async with self._heavy:  # every seat judged from its own view, as the app and analyse judge it
+            found = await asyncio.to_thread(analyse_past, view.history[number - 1], seen=seen_by(view))
         if found is None:
             return (f"Hand {number} was not played out.",)
         return (f"Hand {number} against perfect play:", *analysis_lines(found, view.players, view.seat))
