@@ -8,6 +8,7 @@ import pytest
 
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import CARD_NAMES, Phase, Rules, WrongPhaseError, cards_of
+from stepping_stones.flow import HandSummary, PersonTurn
 from stepping_stones.flow.presenter import present
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import BACK, LOST
@@ -144,3 +145,83 @@ def test_the_final_lines_take_the_servers_word_for_the_hands_a_computer_played()
     value["seats"][(SEAT + 1) % 3]["stood_in"] = [5, 6, 7, 9]  # the seat after the person's: Cy
     flow.receive(StateMessage.model_validate(value))
     assert flow.stand_in_lines() == ["A computer played for Cy in hands 5 to 7, 9: this result is not all theirs."]
+
+
+def test_a_returning_client_is_told_the_hand_in_play_not_the_finished_ones_again():
+    """Plain mode, after a return, got hand 3's tricks and then the summaries of hands 1 and 2."""
+    game = _match(lambda g: len(g.log) == 3 and g.phase is Phase.PLAY).game
+    flow = _flow([])
+    flow.receive(_state(game, 90))
+    told = [e.text for e in flow.state.log]
+    assert told[0] == "2 hands are finished: the sheet has them."
+    assert not any(t.startswith(("Hand 1 ", "Hand 2 ")) for t in told)
+    assert any(t.startswith("Hand 3 is dealt") for t in told)
+    assert isinstance(flow.next_step(), TableTurn | PersonTurn)  # no old summary comes up
+
+
+def test_a_new_hand_is_told_after_the_summary_of_the_last_one():
+    """ "Hand 2 is dealt" came before "Hand 1 is over": the deal waits for the summary."""
+    match = _match(lambda g: g.phase is Phase.PLAY and len(g.log) == 1)
+    flow = _flow([])
+    flow.receive(_state(match.game, 5))
+    while len(match.game.log) == 1 or match.game.phase is not Phase.BIDDING:
+        assert match.step() is not Step.OVER
+    flow.receive(_state(match.game, 60))
+    assert not any(e.text.startswith("Hand 2 is dealt") for e in flow.state.log)
+    step = flow.next_step()
+    assert isinstance(step, HandSummary) and step.number == 1
+    flow.summary_seen()
+    assert any(e.text.startswith("Hand 2 is dealt") for e in flow.state.log)  # told once it is closed
+
+
+def test_plain_mode_says_the_prompt_again_after_anything_told_while_it_waited():
+    """ "Ann lost the connection." came after the prompt, and no new prompt followed: the last
+    line must always be what may be typed."""
+    import io
+    import queue
+    import threading
+
+    from stepping_stones.plain.remote import TYPED, RemotePlain, Typing
+
+    game = _match(_my_play).game
+    sent: list[tuple[str, int]] = []
+    flow = _flow(sent)
+    flow.receive(_state(game, 40))
+    card = legal_actions(game.view(SEAT))[0]
+    released = threading.Event()
+
+    class Out(io.StringIO):
+        def write(self, text: str) -> int:
+            done = super().write(text)
+            lines = self.getvalue().splitlines()
+            if any("lost the connection" in line for line in lines) and lines[-1].startswith("legal:"):
+                released.set()  # the prompt came again after the news: now the person types
+            return done
+
+    class Input:
+        def readline(self) -> str:
+            released.wait(30)
+            return card + "\n"
+
+    class Inbox:
+        def __init__(self) -> None:
+            self.inbox: queue.Queue[object] = queue.Queue()
+
+        def get(self, timeout: float | None = None) -> object:
+            return self.inbox.get(timeout=timeout)
+
+        def send(self, move: str, seq: int) -> None:
+            sent.append((move, seq))
+
+    connection = Inbox()
+    flow.send = connection.send
+    out = Out()
+    table = RemotePlain(flow, connection, Typing(Input(), lambda: connection.inbox.put(TYPED)), out)
+    left = _state(game, 40).model_dump()
+    left["seats"][(SEAT + 1) % 3]["connected"] = False  # Cy's connection drops while Bo is asked
+    connection.inbox.put(StateMessage.model_validate(left))
+    table.ask(flow.state.view)
+    lines = out.getvalue().splitlines()
+    lost = next(i for i, line in enumerate(lines) if "Cy lost the connection" in line)
+    assert any(line.startswith("legal:") for line in lines[lost + 1 :])
+    assert sent == [(card, 40)]
