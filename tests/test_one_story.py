@@ -69,7 +69,7 @@ def test_the_page_and_a_terminal_seat_tell_the_same_clock_and_stand_in(tmp_path)
                 clock.now += 121.0
                 await server.tables.sweep()
                 shown = await _shown(page, lambda s: s["stand_in"] is not None)
-                assert shown["stand_in"] == 'A computer plays your seat: tap "Take my seat back" to take it back.'
+                assert shown["stand_in"] == 'A computer plays for you: tap "Take my seat back" to come back.'
                 assert shown["status"] == shown["stand_in"]
                 await _state(bo, flow, lambda st: any("A computer plays for Ann" in e.text for e in st.log))
                 # Ann takes it back: the page's own word; Bo is told she plays again, not that she left

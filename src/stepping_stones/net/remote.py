@@ -86,7 +86,7 @@ def seat_words(facts: SeatFacts) -> str:
 STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
 GIVEN_BACK = "You play your own seat again."
 STAND_IN_NAME = "The computer (for you)"
-STAND_IN_NOW = "A computer plays your seat: {how} to take it back."
+STAND_IN_NOW = "A computer plays for you: {how} to come back."
 NOT_SENT = (
     "{token} was not sent: the connection to the server is lost. You are asked again once it is back; "
     "nothing is sent for you meanwhile."

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
 from ..flow.presenter import status_line
+from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
@@ -266,6 +267,15 @@ class RemotePlain(PlainTable):
         """Where the table is, in a line: whose turn, and the table's clock (``status_line``)."""
         if (status := status_line(self.remote.state)) != "":
             self.say(status)
+
+    def tell(self, state: TableState) -> None:
+        """What changed, and when the table starts to wait for another person, whom and for how
+        long (once a wait: the prompt says the person's own seconds)."""
+        old = self.shown
+        super().tell(state)
+        clock = state.clock
+        if clock is not None and clock.seat != 0 and (old.clock is None or old.clock.seat != clock.seat):
+            self.say(status_line(state))
 
     def describe_turn(self, view: PlayerView) -> None:
         super().describe_turn(view)
