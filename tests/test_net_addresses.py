@@ -58,7 +58,7 @@ def test_wrong_guesses_from_one_address_stop_its_hellos_for_a_while(tmp_path):
             assert reply.code == "too-fast" and "wrong invite codes" in reply.message and closed
             assert all(s.kind == "open" for s in server.tables.tables[opened.table].seats)
             # another address is not held back
-            reply, _closed = await _hello(url, {"code": opened.code, "name": "Bo"}, address="127.0.0.2")
+            reply, _closed = await _hello(url, {"code": opened.code, "name": "Bo"}, address="127.0.1.2")
             assert reply.type == "welcome"
             clock.now += 60  # a minute: one guess comes back
             reply, _closed = await _hello(url, {"code": opened.code, "name": "Ann"})

@@ -1,5 +1,5 @@
 """No client can lock the others out of the table server: raw hostile clients on loopback (any
-of 127.0.0.0/8 is this machine, so 127.0.0.2 is another address).  The server's clock is the
+of 127.0.0.0/8 is this machine, so 127.0.1.2, in another /24, is another address).  The server's clock is the
 test's own: a deadline passes when the test moves it and sweeps."""
 
 from __future__ import annotations
@@ -48,13 +48,13 @@ def test_connections_without_a_seat_are_few_per_address_and_closed_at_the_hello_
     a few, and those are closed at the hello deadline, pings or not.  Meanwhile another address
     opens a table and sits, and stays seated."""
     clock = Clock()
-    limits = Limits(max_connections=10, unseated_per_address=3, hello_seconds=10.0)
+    limits = Limits(max_connections=16, unseated_per_address=3, hello_seconds=10.0)
 
     async def scenario() -> None:
         async with (
             running(tmp_path, clock=clock, limits=limits) as (server, url),
             _session("127.0.0.1") as flooder,
-            _session("127.0.0.2") as person,
+            _session("127.0.1.2") as person,
         ):
             held: list[aiohttp.ClientWebSocketResponse] = []
             refused: list[int] = []
@@ -113,7 +113,7 @@ def test_table_openings_are_held_per_address(tmp_path):
         async with (
             running(tmp_path, clock=clock, limits=limits) as (server, url),
             _session("127.0.0.1") as burst,
-            _session("127.0.0.2") as other,
+            _session("127.0.1.2") as other,
         ):
             solo = ("open", "random", "random")  # starts once one person sits
             replies = [await _post_table(burst, url, solo) for _ in range(4)]
@@ -134,7 +134,7 @@ def test_table_openings_are_held_per_address(tmp_path):
                     clock.now += 20.0  # a third of a minute: one opening comes back
                     assert (await _post_table(burst, url, solo))[0] == 200
             log = server.log.err.getvalue()
-            assert "refused a table from 127.0.0.1" in log and "127.0.0.2" not in log
+            assert "refused a table from 127.0.0.1" in log and "127.0.1.2" not in log
 
     asyncio.run(scenario())
 
@@ -219,7 +219,7 @@ def test_ping_frames_count_against_the_allowance(tmp_path):
                         assert exc.status == 429
                     else:
                         raise AssertionError("a flooding address was let in again")
-                async with _session("127.0.0.2") as other, other.ws_connect(_ws(url)) as ws:
+                async with _session("127.0.1.2") as other, other.ws_connect(_ws(url)) as ws:
                     await ws.send_str(json.dumps({"type": "ping", "nonce": 4}))
                     assert json.loads((await ws.receive()).data)["nonce"] == 4
                 clock.now += 60.0
@@ -303,7 +303,7 @@ def test_silent_sockets_at_a_low_open_files_limit_lock_nobody_out(tmp_path):
             try:
                 for _ in range(250):
                     silent.append(socket.create_connection(("127.0.0.1", port)))
-                async with _session("127.0.0.2") as person:
+                async with _session("127.0.1.2") as person:
                     status, opened = await _post_table(person, url)
                     assert status == 200, opened
                     async with person.ws_connect(_ws(url)) as ws:

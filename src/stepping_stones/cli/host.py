@@ -1,7 +1,8 @@
 """``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]
 [--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
 [--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
-[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N]``: the table server, and the
+[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N] [--connections-per-address N]
+[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S]``: the table server, and the
 limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
@@ -182,6 +183,53 @@ def add_parser(sub: Subcommands) -> None:
         "N",
         "tables one address may open a minute",
     )
+    _limit(
+        limits,
+        "--connections-per-address",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.connections_per_address,
+        "N",
+        "websockets, seated or not, that one address (its IPv4 /24, its IPv6 /64) may hold",
+        ", and never more than a quarter of --max-connections",
+    )
+    _limit(
+        limits,
+        "--connections-per-network",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.connections_per_network,
+        "N",
+        "websockets that one IPv6 /56 may hold",
+        ", and never more than half of --max-connections",
+    )
+    _limit(
+        limits,
+        "--tables-in-play-per-address",
+        int,
+        "a whole number of tables",
+        1,
+        100_000,
+        default.tables_in_play_per_address,
+        "N",
+        "tables not over yet, started or not, that one address may have opened",
+        ", and never more than a quarter of --max-tables",
+    )
+    _limit(
+        limits,
+        "--finished-grace",
+        float,
+        "a number of seconds",
+        1,
+        86400,
+        default.finished_grace,
+        "SECONDS",
+        "how long the connections at a finished table stay open (its result, and 'again')",
+    )
 
 
 def _figure(value: float) -> str:
@@ -230,6 +278,10 @@ def run(args: argparse.Namespace) -> int:
         unseated_per_address=args.unseated_per_address,
         tables_per_address=args.tables_per_address,
         tables_per_minute=args.tables_per_minute,
+        connections_per_address=args.connections_per_address,
+        connections_per_network=args.connections_per_network,
+        tables_in_play_per_address=args.tables_in_play_per_address,
+        finished_grace=args.finished_grace,
     )
     return host(
         folder,

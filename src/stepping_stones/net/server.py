@@ -34,7 +34,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
-from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
+from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, TokenBucket, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
@@ -101,9 +101,10 @@ class _Client:
     a task writes them, and past ``Limits.queue`` of them the client is closed: a client never
     holds up a table."""
 
-    def __init__(self, ws: web.WebSocketResponse, limit: int) -> None:
+    def __init__(self, ws: web.WebSocketResponse, limit: int, handler: RequestHandler | None = None) -> None:
         self.ws = ws
         self.limit = limit
+        self.handler = handler  # its TCP connection, as aiohttp's server holds it
         self.waiting: deque[str] = deque()  # messages behind one the socket has not taken yet
         self.closing = False
         self.writer: asyncio.Task[None] | None = None  # writes ``waiting``, then closes if closing
@@ -211,11 +212,14 @@ class TableServer:
             wall_clock=wall_clock,
             expire_after=expire_after,
             expire_empty_after=expire_empty_after,
+            finished_grace=self.limits.finished_grace,
         )
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
+        self.held: Held[_Client] = Held(self.limits)
         self.sockets: Sockets[RequestHandler] = Sockets(self.limits, clock, self.log)
+        self.sockets.spare = self._spare
         self._runner: web.AppRunner | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.saved = 0  # the tables in play that the last stop left saved
@@ -264,11 +268,11 @@ class TableServer:
         try:
             body = await request.read()
             wanted = parse_new_table(body)
-            refusal = self.addresses.open_table(remote, self._waiting)
+            refusal = self._may_open(remote)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
                 return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
-            table = await self.tables.open(wanted)
+            table = await self.tables.open(wanted, address_key(remote))
         except web.HTTPRequestEntityTooLarge:
             return _json_error(413, ErrorMessage(code="bad-message", message="a table request is at most 4 KiB"))
         except ProtocolError as exc:
@@ -277,15 +281,30 @@ class TableServer:
         except TableError as exc:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
-        self.addresses.opened(remote, table.id)
         self.log(f"opened table {table.id}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
         return web.Response(text=dump(opened), content_type="application/json")
 
-    def _waiting(self, table_id: str) -> bool:
-        """Whether the table is open and not started yet."""
-        table = self.tables.tables.get(table_id)
-        return table is not None and not table.started
+    def _may_open(self, remote: str) -> str | None:
+        """Why ``remote`` may not open a table now (``POST /tables`` or ``again``), or None; an
+        opening is spent when it may."""
+        return self.addresses.open_table(remote, *self.tables.opened_by(address_key(remote)))
+
+    def _spare(self) -> RequestHandler | None:
+        """The TCP connection of a websocket without a seat to close for a newcomer (``guard.Sockets``
+        at ``--max-connections``), or None."""
+        client = self.unseated.spare()
+        if client is None:
+            return None
+        self._no_room(client)
+        return client.handler
+
+    def _no_room(self, client: _Client) -> None:
+        """Close a websocket without a seat to make room for another."""
+        self.unseated.discard(client)
+        self.held.discard(client)
+        client.send(dump(ErrorMessage(code="no-seat", message="the server needed room: say hello first")))
+        client.close()
 
     # --- a seat's websocket ----------------------------------------------------------------------
 
@@ -302,6 +321,10 @@ class TableServer:
         if refusal is not None:
             self.log(f"turned a connection from {remote} away: {refusal}")
             return web.Response(status=429, text=f"{refusal}: say hello on one of them first.\n")
+        refusal = self.held.admit(remote)
+        if refusal is not None:
+            self.log(f"turned a connection from {remote} away: {refusal}")
+            return web.Response(status=429, text=f"{refusal}.\n")
         # the server answers pings itself, counting them (``_serve``)
         ws = web.WebSocketResponse(
             heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False
@@ -309,8 +332,14 @@ class TableServer:
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
         await ws.prepare(request)
-        client = _Client(ws, self.limits.queue)
+        client = _Client(ws, self.limits.queue, request.protocol)
+        if self.unseated.full():  # room for this one: the address holding the most gives up its oldest
+            spare = self.unseated.spare()
+            if spare is not None:
+                self.log("closed a connection without a seat to let another in: the server holds its most")
+                self._no_room(spare)
         self.clients.add(client)
+        self.held.add(client, remote)
         self.unseated.add(client, remote)
         self.sockets.hold(request.protocol)
         try:
@@ -322,6 +351,7 @@ class TableServer:
             client.send(dump(ErrorMessage(code="server", message="the server could not go on with this connection")))
         finally:
             self.clients.discard(client)
+            self.held.discard(client)
             self.unseated.discard(client)
             self.sockets.release(request.protocol)
             await self.tables.gone(client)
@@ -432,7 +462,7 @@ class TableServer:
             elif isinstance(message, Resync):
                 self.tables.resync(client)
             elif isinstance(message, Again):
-                await self.tables.again(client)
+                await self.tables.again(client, address_key(remote), lambda: self._may_open(remote))
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:

@@ -107,6 +107,7 @@ class Table:
     again: tuple[str, str] | None = None  # the new table with this one's setup: its code, who asked
     refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
     judging: bool = False  # a claim is being checked (in a thread): one at a time
+    owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,7 @@ class Tables:
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
         new_seed: Callable[[], str] = new_seed,
+        finished_grace: float = 120.0,
     ) -> None:
         self.store = store
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
@@ -96,6 +98,8 @@ class Tables:
         self.seated: dict[Connection, _Seated] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.finished_grace = finished_grace  # seconds a finished table's connections stay open
+        self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -103,12 +107,14 @@ class Tables:
         self.tables[table.id] = table
         self.by_code[table.code] = table
 
-    async def open(self, request: NewTable) -> Table:
-        """A new table.  Raises ``TableError`` when the server holds its most tables already."""
+    async def open(self, request: NewTable, owner: str = "") -> Table:
+        """A new table, opened by the address ``owner``.  Raises ``TableError`` when the server
+        holds its most tables already."""
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
         table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock(), seed=self.new_seed())
+        table.owner = owner
         while table.code in self.by_code:
             table.code = new_code()
         if not self._keep(table):  # a table that cannot be written is not handed out
@@ -143,6 +149,16 @@ class Tables:
                 self._keep(table)
             await self._go_on(table)
         return count
+
+    def opened_by(self, owner: str) -> tuple[int, int]:
+        """Of the tables the address ``owner`` opened: how many are open and not started, and how
+        many are not over (started or not)."""
+        waiting = in_play = 0
+        for table in self.tables.values():
+            if table.owner == owner and not table.over:
+                in_play += 1
+                waiting += not table.started
+        return waiting, in_play
 
     # --- what clients ask -----------------------------------------------------------------------------
 
@@ -249,23 +265,27 @@ class Tables:
         seated.last = None
         conn.send(seated.message(seated.table.parts([seated.seat])[0]))
 
-    async def again(self, conn: Connection) -> None:
+    async def again(self, conn: Connection, owner: str = "", admit: Callable[[], str | None] = lambda: None) -> None:
         """A new table with the finished table's setup (its rules; its computers; its people's seats
         open), once: every connection still seated at the old one is sent its ``Invite``, and the
-        old table points to it (a second ``again`` is sent the same invitation).  Raises
-        ``TableError``."""
+        old table points to it (a second ``again`` is sent the same invitation).  The new table is
+        opened by the address ``owner``, and only when ``admit()`` says nothing against it (the
+        limits of ``POST /tables``).  Raises ``TableError``."""
         seated = self._seat(conn)
         table = seated.table
         if not table.over:
             raise TableError("not-over", "the game is not over: a new table comes after it")
         if table.again is None:
+            refusal = admit()
+            if refusal is not None:
+                raise TableError("too-fast", refusal)
             request = NewTable(
                 rules=table.rules,
                 level=table.level,
                 seats=[s.level if s.kind == "computer" and s.level else "open" for s in table.seats],
                 names=[s.name if s.kind == "computer" else None for s in table.seats],
             )
-            table.again = ((await self.open(request)).code, table.seats[seated.seat].name or "someone")
+            table.again = ((await self.open(request, owner)).code, table.seats[seated.seat].name or "someone")
             invited = [c for c, s in self.seated.items() if s.table is table]
         else:
             invited = [conn]
@@ -305,6 +325,7 @@ class Tables:
         """Hand every seat its table has waited on for too long to a computer, and close the tables
         that were never started within ``expire_after``, or that nobody sat at within
         ``expire_empty_after``."""
+        self._close_finished()
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -460,6 +481,22 @@ class Tables:
             del self.tables[table.id]
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        self.finished.append((self.clock() + self.finished_grace, table))
+
+    def _close_finished(self) -> None:
+        """Close the connections of the tables filed ``finished_grace`` ago: each has had its
+        result, and the time to ask for another table (``again``); a finished table holds no
+        connection for ever."""
+        message = dump(ErrorMessage(code="expired", message="this game is over and its table has closed"))
+        now = self.clock()
+        while self.finished and self.finished[0][0] <= now:
+            table = self.finished.popleft()[1]
+            for seat in range(NUM_SEATS):
+                conn = self.holders.pop((table.id, seat), None)
+                if conn is not None:
+                    self.seated.pop(conn, None)
+                    conn.send(message)
+                    conn.close()
 
     def _file(self, table: Table) -> str | None:
         from ..storage.files import atomic_write, free_name, private_folder, stamp
