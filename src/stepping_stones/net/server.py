@@ -136,6 +136,17 @@ class _Client:
     def _task(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return asyncio.get_running_loop().create_task(coro)
 
+    def abort(self) -> None:
+        """Close at once, nothing more written or read: a flood is not read on for the close
+        handshake (aiohttp's waits up to 10 s for the peer's answer, reading whatever comes)."""
+        self.closing = True
+        self.waiting.clear()
+        if self.writer is not None:
+            self.writer.cancel()
+        transport = self.handler.transport if self.handler is not None else None
+        if transport is not None:
+            transport.abort()
+
     def close(self) -> None:
         if not self.closing:
             self.closing = True  # what was sent before still goes (``_write``), then the door closes
@@ -325,9 +336,11 @@ class TableServer:
         if refusal is not None:
             self.log(f"turned a connection from {remote} away: {refusal}")
             return web.Response(status=429, text=f"{refusal}.\n")
-        # the server answers pings itself, counting them (``_serve``)
+        # the server answers pings itself, counting them (``_serve``); when it closes a connection
+        # it writes the close frame and does not wait for the peer's answer (``timeout``), reading
+        # on whatever comes meanwhile
         ws = web.WebSocketResponse(
-            heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False
+            heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False, timeout=0.0
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
@@ -411,7 +424,7 @@ class TableServer:
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
                 self.addresses.flooded(remote)
-                client.close()
+                client.abort()
                 return
 
     async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
