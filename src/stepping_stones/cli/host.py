@@ -2,8 +2,8 @@
 [--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
 [--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
 [--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N] [--connections-per-address N]
-[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S]``: the table server, and the
-limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
+[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S] [--thinkers N]``: the table
+server, and the limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
 
@@ -230,6 +230,17 @@ def add_parser(sub: Subcommands) -> None:
         "SECONDS",
         "how long the connections at a finished table stay open (its result, and 'again')",
     )
+    _limit(
+        limits,
+        "--thinkers",
+        int,
+        "a whole number of processes",
+        1,
+        256,
+        default.thinkers,
+        "N",
+        "worker processes for the computers' decisions and the claims' checks (one address uses all but one)",
+    )
 
 
 def _figure(value: float) -> str:
@@ -282,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
         connections_per_network=args.connections_per_network,
         tables_in_play_per_address=args.tables_in_play_per_address,
         finished_grace=args.finished_grace,
+        thinkers=args.thinkers,
     )
     return host(
         folder,

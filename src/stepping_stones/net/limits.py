@@ -42,6 +42,8 @@ class Limits:
     connections_per_network: int = 128  # ... and one IPv6 /56 (the wider bound: one customer's networks)
     tables_in_play_per_address: int = 10  # tables not over yet, started or not, that one address opened
     finished_grace: float = 120.0  # seconds the connections at a finished table stay open (its result, "again")
+    thinkers: int = 2  # worker processes for the computers' decisions and the claims' checks (``net/thinking.py``)
+    thinking_queue: int = 1000  # decisions and claims waiting for a worker at most, in all
 
     def held_per_address(self) -> int:
         """Websockets one address may hold: ``connections_per_address``, and never more than a

@@ -59,6 +59,7 @@ from .protocol import (
 )
 from .table import Clock, TableError
 from .tables import Tables
+from .thinking import Thinkers
 
 __all__ = ["Limits", "TableServer", "host"]
 
@@ -224,6 +225,7 @@ class TableServer:
             expire_after=expire_after,
             expire_empty_after=expire_empty_after,
             finished_grace=self.limits.finished_grace,
+            thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
         )
         self.door: Door | None = None
         self.clients: set[_Client] = set()

@@ -388,6 +388,15 @@ class Table:
 
     # --- the game -------------------------------------------------------------------------------
 
+    def level_of(self, seat: int) -> str:
+        """The level of the computer that plays ``seat`` (a person's stand-in's, for a person)."""
+        return self.seats[seat].level or STAND_IN_LEVEL
+
+    @property
+    def attended(self) -> bool:
+        """Whether a person is connected to the table: its computers think only then."""
+        return any(s.kind == "human" and s.connected for s in self.seats)
+
     def _agents(self) -> list[Agent | None]:
         return [make_ai(s.level or STAND_IN_LEVEL) if s.computer_plays else None for s in self.seats]
 

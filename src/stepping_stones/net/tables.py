@@ -1,6 +1,7 @@
 """Every table of a server: ``Tables``, the coordinator.
 
-It lets the computers think (in a thread), keeps each table after every change through a
+It lets the computers think (in worker processes, ``thinking.Thinkers``, while a person is at
+the table), keeps each table after every change through a
 ``journal.TableStore`` before anyone hears of it, tells every connected seat its new state (whole,
 or in version 2 what changed), hands an overdue seat to a computer (``sweep``), closes the tables
 never started, resumes every table of the store after a restart (``resume``), and files each
@@ -27,6 +28,7 @@ from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .protocol import ErrorMessage, Invite, NewTable, dump
 from .table import Clock, Table, TableError
+from .thinking import Busy, Dropped, Thinkers
 from .writers import StateParts, delta_text, full_text
 
 # --- every table of a server ---------------------------------------------------------------------
@@ -81,6 +83,7 @@ class Tables:
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
         new_seed: Callable[[], str] = new_seed,
         finished_grace: float = 120.0,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
@@ -98,6 +101,7 @@ class Tables:
         self.seated: dict[Connection, _Seated] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.thinkers = thinkers or Thinkers()  # the computers' decisions and the claims' checks
         self.finished_grace = finished_grace  # seconds a finished table's connections stay open
         self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
 
@@ -247,7 +251,16 @@ class Tables:
         table.come_back(seated.seat)  # a claim says the person is there
         table.judging = True
         try:
-            verdict = await asyncio.to_thread(request.answer)
+            verdict = await self.thinkers.claim(
+                request, table.owner, table.id, lambda: self.seated.get(conn) is seated and table.game is not None
+            )
+        except Busy as exc:
+            raise TableError("too-fast", str(exc)) from None
+        except Dropped:
+            raise TableError("stale", "the claim was dropped: its connection had closed") from None
+        except Exception as exc:  # a fault of the referee: said by its kind only (the real cards are in it)
+            self.log(f"table {table.id}: a claim could not be checked ({type(exc).__name__})")
+            raise TableError("server", "the claim could not be checked: play on") from None
         finally:
             table.judging = False
         try:
@@ -436,6 +449,10 @@ class Tables:
             self._kick(table)
 
     def _kick(self, table: Table) -> None:
+        """Let the computer to act think, in a worker process, while a person is connected to the
+        table (nobody there: the table waits for them)."""
+        if not table.attended:
+            return
         request = table.computer_request()
         if request is None:
             return
@@ -446,9 +463,13 @@ class Tables:
 
     async def _think(self, table: Table, request: Request) -> None:
         try:
-            action = await asyncio.to_thread(request.answer)
-        except Exception as exc:  # out of threads or descriptors, a fault of the AI: the next sweep asks again
-            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}: {exc}); it tries again")
+            action = await self.thinkers.decision(
+                request, table.level_of(request.seat), table.owner, table.id, lambda: table.attended
+            )
+        except (Busy, Dropped):  # the queue is full, or nobody is at the table: the next sweep or hello asks again
+            return
+        except Exception as exc:  # out of processes or descriptors, a fault of the AI: the next sweep asks again
+            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}); it tries again")
             return
         finally:
             table.thinking = False
@@ -524,4 +545,5 @@ class Tables:
             if table.paused or table.resave or table.unsaved:
                 self._keep(table)
         flushed = await self.sync()
+        self.thinkers.close()
         return sum(1 for t in live if not t.paused) if flushed else 0
