@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import errno
 import io
+import json
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from net_support import WAIT, new_table, next_state, running
@@ -181,3 +183,49 @@ def test_a_stop_writes_what_is_pending_and_counts_only_what_is_saved(tmp_path):
     store.full = False
     saved, ahead = asyncio.run(game(heal=True))
     assert saved == 1 and ahead >= 1  # the move held while paused, written by the stop
+
+
+def test_a_seat_back_at_a_paused_table_gets_the_state_as_last_written_and_the_pause_once(tmp_path):
+    """Back at a table that cannot be written (a full disk): the welcome, the state as the table
+    was last written (not the move it holds), and one word that it is paused; the tries to write it
+    again, every second, say nothing more to anyone."""
+    store = FullDisk(tmp_path / "tables")
+
+    async def game() -> None:
+        async with running(tmp_path, store=store) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            table = server.tables.tables[opened.table]
+            ann = SeatClient(url, code=opened.code, name="Ann")
+            async with SeatClient(url, code=opened.code, name="Bo") as bo:
+                await ann.join()
+                await bo.join()
+                state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
+                mover = ann if state.waiting and state.waiting.seat == ann.seat else bo
+                turn = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
+                store.full = True
+                await mover.act(turn.legal[0], turn.seq)
+                assert (await _error(mover)).code == "server"
+                assert table.paused and table.seq == turn.seq + 1
+                secret = ann.secret
+                await ann.close()
+                async with asyncio.timeout(WAIT):
+                    while (table.id, ann.seat) in server.tables.holders:
+                        await asyncio.sleep(0.01)  # polls the server's hearing of the close
+                async with aiohttp.ClientSession() as session:
+                    ws = await session.ws_connect(url.replace("http", "ws", 1) + "/ws")
+                    await ws.send_str(json.dumps({"type": "hello", "version": 2, "secret": secret}))
+                    replies = [json.loads((await ws.receive()).data) for _ in range(3)]
+                    assert [r["type"] for r in replies] == ["welcome", "state", "error"], replies
+                    assert replies[1]["seq"] == turn.seq  # as last written: the held move is not told
+                    assert "paused" in replies[2]["message"]
+                    for _ in range(3):
+                        await server.tables.sweep()  # still full: nobody hears a thing
+                    await ws.send_str(json.dumps({"type": "ping", "nonce": 5}))
+                    assert json.loads((await ws.receive()).data) == {"type": "pong", "nonce": 5}
+                    store.full = False
+                    await server.tables.sweep()  # written: the table goes on, and says so
+                    after = json.loads((await ws.receive()).data)
+                    assert after["type"] == "delta" and after["state"]["seq"] > turn.seq, after
+                    await ws.close()
+
+    asyncio.run(game())

@@ -108,6 +108,7 @@ class Table:
     refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
     judging: bool = False  # a claim is being checked (in a thread): one at a time
     owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
+    told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says

@@ -196,6 +196,10 @@ class Tables:
             self._take(conn, table, seat, version)
             table.come_back(seat)
             conn.send(dump(table.welcome(seat, None, version)))
+            if table.paused:  # the state as it was last written, and the pause: once, not every second
+                if not await self._changed(table, actor=conn):
+                    self._tell_written(conn, table, seat)
+                return
         else:
             normal = normal_code(code or "")
             table_or_none = self.by_code.get(normal) if normal else None
@@ -411,13 +415,31 @@ class Tables:
         return True
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
+        """Tell each seat but ``actor`` (whose action is refused) that the table is paused: once a
+        connection, not at every try to write it again."""
         message = dump(
             ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): {PAUSED}")
         )
         for seat in range(NUM_SEATS):
             conn = self.holders.get((table.id, seat))
-            if conn is not None and conn is not actor:
+            if conn is not None and conn is not actor and conn not in table.told_paused:
+                table.told_paused.add(conn)
                 conn.send(message)
+
+    def _tell_written(self, conn: Connection, table: Table, seat: int) -> None:
+        """A seat back at a paused table: its state as the table was last written (what the others
+        last heard: the change the table holds is not told before it is written), then that the
+        table is paused.  When even that cannot be read, the pause alone."""
+        try:
+            snapshot, moves = read_table(self.store.load(table.id))
+            written = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
+        except (OSError, KeyError, RecordError) as exc:
+            self.log(f"table {table.id}: its last written state cannot be read: {type(exc).__name__}")
+        else:
+            for kept, live in zip(written.seats, table.seats, strict=True):
+                kept.connected = live.connected
+            conn.send(self.seated[conn].message(written.parts([seat])[0]))
+        self._tell_paused(table, None)
 
     def _keep(self, table: Table) -> bool:
         """Write what changed to the table's journal; whether it was written (else the table is
@@ -438,6 +460,7 @@ class Tables:
                 table.paused = True
                 return False
         table.paused = False
+        table.told_paused.clear()
         return True
 
     async def _go_on(self, table: Table) -> None:
