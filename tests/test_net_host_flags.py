@@ -122,6 +122,7 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
         ("--connections-per-address", "0", "choose 1 to 100000"),
         ("--tables-in-play-per-address", "many", "is not a whole number of tables"),
         ("--finished-grace", "0", "choose 1 to 86400"),
+        ("--trusted-proxy", "my-proxy", "is not an IP address or network"),
     ],
 )
 def test_a_value_out_of_bounds_is_one_line_naming_the_flag(capsys, flag, value, says):

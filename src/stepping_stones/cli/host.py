@@ -2,8 +2,8 @@
 [--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
 [--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
 [--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N] [--connections-per-address N]
-[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S] [--thinkers N]``: the table
-server, and the limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
+[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S] [--thinkers N]
+[--trusted-proxy ADDRESS]``: the table server, and the limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,15 @@ def add_parser(sub: Subcommands) -> None:
         type=Path,
         metavar="DIR",
         help="where the server keeps its tables and games (default: a 'server' folder in the game's data folder)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_proxy,
+        metavar="ADDRESS",
+        help="a reverse proxy in front of the server (an address or a network; may be given again): a "
+        "request from it counts as from the address it names in X-Forwarded-For or Forwarded (docs/online.md)",
     )
     p.add_argument("--certfile", metavar="FILE", help="serve https and wss with this certificate (PEM)")
     p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
@@ -243,6 +252,15 @@ def add_parser(sub: Subcommands) -> None:
     )
 
 
+def _proxy(text: str) -> object:
+    from ..net.proxies import proxy_network
+
+    try:
+        return proxy_network(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address or network") from None
+
+
 def _figure(value: float) -> str:
     """A limit's figure as the help says it: a whole number in full (``1000000``, not ``1e+06``)."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
@@ -308,4 +326,5 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
         expire_after=args.expire_after,
         expire_empty_after=args.expire_empty_after,
+        trusted_proxies=args.trusted_proxy,
     )

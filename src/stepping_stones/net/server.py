@@ -25,7 +25,7 @@ import socket
 import ssl
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -57,6 +57,7 @@ from .protocol import (
     parse_new_table,
     quick_action,
 )
+from .proxies import Network, Proxies
 from .table import Clock, TableError
 from .tables import Tables
 from .thinking import Thinkers
@@ -204,8 +205,10 @@ class TableServer:
         wall_clock: Clock = time.time,
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+        trusted_proxies: Sequence[Network] = (),
     ) -> None:
         self.data_dir = data_dir
+        self.proxies = Proxies(trusted_proxies) if trusted_proxies else None
         self.out = out
         self.log = ServerLog("host", err, clock)
         self.host = host
@@ -266,7 +269,9 @@ class TableServer:
             return web.Response(status=500, text="The server could not answer this request.\n")
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard], client_max_size=4096)
+        # behind a proxy, a request from it is the address it forwards (before any limit counts it)
+        middlewares = [self._guard] if self.proxies is None else [self.proxies.middleware, self._guard]
+        app = web.Application(middlewares=middlewares, client_max_size=4096)
         app.add_routes(
             [
                 web.post("/tables", self.handle_new_table),
@@ -495,7 +500,7 @@ class TableServer:
 
     def initialize_logging(self) -> None:
         """aiohttp's and asyncio's loggers into the server's log."""
-        self.log.adopt("aiohttp", "asyncio")
+        self.log.adopt("aiohttp", "asyncio", "aiohttp_remotes")
 
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
@@ -653,6 +658,7 @@ def host(
     limits: Limits | None = None,
     expire_after: float = DEFAULT_EXPIRY,
     expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+    trusted_proxies: Sequence[Network] = (),
 ) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
@@ -685,6 +691,7 @@ def host(
         limits=limits,
         expire_after=expire_after,
         expire_empty_after=expire_empty_after,
+        trusted_proxies=trusted_proxies,
     )
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:
