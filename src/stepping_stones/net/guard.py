@@ -22,10 +22,10 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import resource
-import time
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
+from .limiter import Bucket, Limiter
 from .limits import Limits
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "FILES_KEPT",
     "Held",
     "Sockets",
-    "TokenBucket",
     "Unseated",
     "address_key",
     "more_open_files",
@@ -91,53 +90,14 @@ def network_key(address: str) -> str:
     return str(ipaddress.ip_network(f"{ip}/56", strict=False))
 
 
-class TokenBucket:
-    """``rate`` takes a second after a burst of ``burst``: a take succeeds or not, nothing waits.
-    (``serve``'s ``Allowance`` is another kind: it says how long to wait.)"""
-
-    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        self._refill()
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refund(self) -> None:
-        self.tokens = min(self.burst, self.tokens + 1)
-
-    def _refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-
-    def available(self) -> bool:
-        """Whether ``take`` would succeed now (nothing is spent)."""
-        self._refill()
-        return self.tokens >= 1
-
-    def full(self) -> bool:
-        self._refill()
-        return self.tokens >= self.burst
-
-
 class _Tries:
     """What one address may still try."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
-        self.hellos = TokenBucket(limits.hello_rate, limits.hello_burst, clock)
-        self.guesses = TokenBucket(limits.guess_rate, limits.guess_burst, clock)
-        self.openings = TokenBucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
-        self.floods = TokenBucket(limits.flood_rate, limits.flood_burst, clock)
-
-    def rested(self) -> bool:
-        return self.hellos.full() and self.guesses.full() and self.openings.full() and self.floods.full()
+        self.hellos = Bucket(limits.hello_rate, limits.hello_burst, clock)
+        self.guesses = Bucket(limits.guess_rate, limits.guess_burst, clock)
+        self.openings = Bucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
+        self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
 
 
 class Addresses:
@@ -145,32 +105,16 @@ class Addresses:
     secrets (``guess_rate``), tables opened (``tables_per_minute``) and open tables not started
     (``tables_per_address``), whatever connections it opens; and once its connections were closed
     for flooding ``flood_burst`` times, no websocket until one comes back (``flood_rate``), so a
-    flood cannot go on by connecting again.  Behind a reverse proxy every client
-    has the proxy's address: the limits are then the proxy's to keep, or set higher."""
+    flood cannot go on by connecting again.  Behind a reverse proxy named with
+    ``--trusted-proxy``, the address is the one the proxy forwards (``proxies.py``)."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
         self.limits = limits
-        self.clock = clock
-        self.seen: dict[str, _Tries] = {}
+        # at most ``max_addresses``: past them the least recently seen starts again from nothing
+        self.seen: Limiter[str, _Tries] = Limiter(lambda: _Tries(limits, clock), limits.max_addresses)
 
     def _of(self, address: str) -> _Tries:
-        address = address_key(address)
-        found = self.seen.get(address)
-        if found is None:
-            if len(self.seen) >= self.limits.max_addresses:
-                self._forget()
-            found = self.seen[address] = _Tries(self.limits, self.clock)
-        return found
-
-    def _forget(self) -> None:
-        """Forget the addresses that have their whole allowance back; if that is not enough, the
-        oldest half (they start again from a full allowance)."""
-        for address, tries in list(self.seen.items()):
-            if tries.rested():
-                del self.seen[address]
-        if len(self.seen) >= self.limits.max_addresses:
-            for address in list(self.seen)[: len(self.seen) // 2]:
-                del self.seen[address]
+        return self.seen[address_key(address)]
 
     def hello(self, address: str) -> str | None:
         """Spend a hello of ``address``; why it may not say hello now, or None."""

@@ -34,8 +34,9 @@ from aiohttp.web_protocol import RequestHandler
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
-from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, TokenBucket, Unseated, address_key, more_open_files
+from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
+from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
 from .pages import add_pages
@@ -278,7 +279,7 @@ class TableServer:
                 web.get("/ws", self.handle_ws),
             ]
         )
-        add_pages(app, lambda: self.door, TokenBucket)  # the web page: /, /t/CODE, /web/FILE, POST /words
+        add_pages(app, lambda: self.door, Bucket)  # the web page: /, /t/CODE, /web/FILE, POST /words
         return app
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
@@ -385,7 +386,7 @@ class TableServer:
         lasts), but an accepted action; past ``max_held`` dropped, the connection is closed.  Its
         hello deadline is kept by ``sweep``."""
         limits = self.limits
-        allowance = TokenBucket(limits.message_rate, limits.message_burst)
+        allowance = Bucket(limits.message_rate, limits.message_burst)
         dropped = 0
         warned = -1.0
         while not client.closing:
