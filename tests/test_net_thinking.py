@@ -150,3 +150,26 @@ def test_the_workers_get_a_seat_s_view_only():
             thinkers.close()
 
     asyncio.run(scenario())
+
+
+def test_a_worker_that_dies_is_replaced():
+    """A worker killed (out of memory, kill -9): the job it had, or the next one, fails, and the
+    one after runs in a new worker."""
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    async def scenario() -> None:
+        thinkers = Thinkers(workers=1)
+        try:
+            request = _claim_request()
+            await asyncio.wait_for(thinkers.claim(request, "a", "t", lambda: True), WAIT)
+            (pid,) = thinkers._executor()._processes
+            os.kill(pid, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(thinkers.claim(request, "a", "t", lambda: True), WAIT)
+            verdict = await asyncio.wait_for(thinkers.claim(request, "a", "t", lambda: True), WAIT)
+            assert verdict.claim == request.claim and pid not in thinkers._executor()._processes
+        finally:
+            thinkers.close()
+
+    asyncio.run(scenario())

@@ -32,6 +32,7 @@ import signal
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Final
@@ -164,8 +165,13 @@ class Thinkers:
             if not job.alive():
                 job.done.set_exception(Dropped("its asker has gone"))
                 continue
+            try:
+                future = self._executor().submit(job.run, *job.args)
+            except (BrokenProcessPool, RuntimeError, OSError) as exc:  # a worker died: a new pool next time
+                self._pool = None
+                job.done.set_exception(exc)
+                continue
             self._running[job.owner] = self._running.get(job.owner, 0) + 1
-            future = self._executor().submit(job.run, *job.args)
             future.add_done_callback(functools.partial(_call_soon, loop, self._finished, job))
 
     def _finished(self, job: _Job, future: Future[Any]) -> None:
@@ -174,8 +180,13 @@ class Thinkers:
             self._running[job.owner] = left
         else:
             del self._running[job.owner]
-        if not job.done.done():
+        if future.cancelled():
+            if not job.done.done():
+                job.done.set_exception(Dropped("the server is stopping"))
+        elif not job.done.done():
             exc = future.exception()
+            if isinstance(exc, BrokenProcessPool):  # a worker died (killed, out of memory): a new pool next time
+                self._pool = None
             if exc is not None:
                 job.done.set_exception(exc)
             else:
