@@ -5,6 +5,7 @@ connected to.  The server's clock is the test's own."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 
 import pytest
@@ -171,5 +172,63 @@ def test_a_worker_that_dies_is_replaced():
             assert verdict.claim == request.claim and pid not in thinkers._executor()._processes
         finally:
             thinkers.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_hint_whose_asker_has_gone_is_dropped_unworked(tmp_path, monkeypatch):
+    """The page's hints (``POST /words``) wait their turn one at a time; three askers wait behind
+    a fourth's hint and leave: theirs are never worked out (before, each was, for nobody)."""
+    import threading
+
+    import aiohttp
+
+    from net_support import Raw
+    from stepping_stones.net import pages
+
+    started = threading.Event()
+    release = threading.Event()
+    worked: list[int] = []
+
+    def slow_hint(view: object) -> dict[str, str] | None:
+        worked.append(1)
+        started.set()
+        release.wait(WAIT)
+        return None
+
+    monkeypatch.setattr(pages, "_hint", slow_hint)
+
+    async def scenario() -> None:
+        async with running(tmp_path) as (server, url):
+            assert server._runner is not None
+            words = next(r.handler for r in server._runner.app.router.routes() if r.resource.canonical == "/words")
+            lock: asyncio.Lock = words.__self__.heavy  # type: ignore[attr-defined]  # one hint at a time
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with Raw.to(url) as raw:
+                await raw.send({"type": "hello", "version": 1, "code": opened.code, "name": "Ann"})
+                while (message := json.loads(await raw.text() or "{}")).get("type") != "state":
+                    pass
+            body = json.dumps({"view": message["view"], "since": 1, "hint": True})
+            async with aiohttp.ClientSession() as first:
+                holding = asyncio.ensure_future(first.post(url + "/words", data=body))
+                await asyncio.to_thread(started.wait, WAIT)  # the first hint is being worked out
+                waiting = []
+                for _ in range(3):
+                    session = aiohttp.ClientSession()
+                    waiting.append((session, asyncio.ensure_future(session.post(url + "/words", data=body))))
+                async with asyncio.timeout(WAIT):
+                    while len(lock._waiters or ()) < 3:  # type: ignore[attr-defined]
+                        await asyncio.sleep(0.01)  # polls the three hints' queueing at the server
+                for session, request in waiting:
+                    request.cancel()
+                    await session.close()  # the askers leave
+                async with asyncio.timeout(WAIT):
+                    while lock._waiters:  # type: ignore[attr-defined]
+                        await asyncio.sleep(0.01)  # polls the server's hearing them go
+                release.set()
+                response = await holding
+                assert response.status == 200
+                response.release()
+            assert worked == [1]
 
     asyncio.run(scenario())

@@ -516,7 +516,11 @@ class TableServer:
             resumed = await self.tables.resume()
             if resumed:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
-            self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2)
+            # a request whose client has gone is cancelled where it waits (a hint queued behind
+            # another is dropped, not worked out for nobody)
+            self._runner = web.AppRunner(
+                self.app(), access_log=None, handle_signals=False, shutdown_timeout=2, handler_cancellation=True
+            )
             await self._runner.setup()
             await _GuardedSite(self._runner, sock, self.ssl_context, self.sockets).start()
         except BaseException:
