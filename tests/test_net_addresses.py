@@ -58,7 +58,7 @@ def test_wrong_guesses_from_one_address_stop_its_hellos_for_a_while(tmp_path):
             assert reply.code == "too-fast" and "wrong invite codes" in reply.message and closed
             assert all(s.kind == "open" for s in server.tables.tables[opened.table].seats)
             # another address is not held back
-            reply, _closed = await _hello(url, {"code": opened.code, "name": "Bo"}, address="127.0.0.2")
+            reply, _closed = await _hello(url, {"code": opened.code, "name": "Bo"}, address="127.0.1.2")
             assert reply.type == "welcome"
             clock.now += 60  # a minute: one guess comes back
             reply, _closed = await _hello(url, {"code": opened.code, "name": "Ann"})
@@ -99,3 +99,19 @@ def test_an_ipv6_host_counts_by_its_network():
     assert addresses.hello("2001:db8:1:2::77") is not None
     assert addresses.hello("2001:db8:1:3::1") is None  # another network
     assert addresses.hello("192.0.2.1") is None and addresses.hello("fe80::1%eth0") is None
+
+
+def test_the_addresses_remembered_are_bounded_and_the_least_recently_seen_go_first():
+    """An address that keeps trying stays held back however many new addresses come; only the
+    quietest one is forgotten (the server forgot the oldest half at once, busy or not)."""
+    from stepping_stones.net.guard import Addresses
+
+    clock = Clock()
+    addresses = Addresses(Limits(guess_rate=1 / 60, guess_burst=1, max_addresses=3), clock)
+    for address in ("192.0.2.1", "198.51.100.1", "203.0.113.1"):
+        addresses.wrong_guess(address)  # each held back now
+    assert addresses.hello("192.0.2.1") is not None  # the first, seen again: the most recent now
+    assert addresses.hello("192.0.3.1") is None  # a fourth address: the least recently seen goes
+    assert len(addresses.seen) == 3 and "198.51.100.0/24" not in addresses.seen
+    assert addresses.hello("192.0.2.1") is not None  # still held back
+    assert addresses.hello("198.51.100.1") is None  # forgotten: a full allowance again

@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import errno
 import io
+import json
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 
 from net_support import WAIT, new_table, next_state, running
@@ -19,6 +22,7 @@ from stepping_stones.net.journal import FileTableStore, read_table
 from stepping_stones.net.protocol import ErrorMessage
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
+from stepping_stones.net.thinking import Thinkers
 
 
 class FullDisk(FileTableStore):
@@ -113,15 +117,16 @@ def test_a_folder_that_cannot_be_written_hands_out_no_table(tmp_path):
 
 def test_a_computer_whose_decision_fails_decides_again_and_never_at_random(tmp_path, monkeypatch):
     answer = Request.answer
+    decision = Thinkers.decision
     failures: list[Request] = []
 
-    def out_of_descriptors(request: Request) -> object:
+    async def out_of_descriptors(self: Thinkers, request: Request, *args: Any) -> object:
         if not failures:
             failures.append(request)
             raise OSError(errno.EMFILE, "Too many open files")
-        return answer(request)
+        return await decision(self, request, *args)
 
-    monkeypatch.setattr(Request, "answer", out_of_descriptors)
+    monkeypatch.setattr(Thinkers, "decision", out_of_descriptors)
     err = io.StringIO()
 
     async def game() -> None:
@@ -149,7 +154,7 @@ def test_a_computer_whose_decision_fails_decides_again_and_never_at_random(tmp_p
             await server.stop()
 
     asyncio.run(game())
-    assert "a computer failed to decide (OSError: [Errno 24] Too many open files); it tries again" in err.getvalue()
+    assert "a computer failed to decide (OSError); it tries again" in err.getvalue()
     assert "random" not in err.getvalue()
 
 
@@ -178,3 +183,49 @@ def test_a_stop_writes_what_is_pending_and_counts_only_what_is_saved(tmp_path):
     store.full = False
     saved, ahead = asyncio.run(game(heal=True))
     assert saved == 1 and ahead >= 1  # the move held while paused, written by the stop
+
+
+def test_a_seat_back_at_a_paused_table_gets_the_state_as_last_written_and_the_pause_once(tmp_path):
+    """Back at a table that cannot be written (a full disk): the welcome, the state as the table
+    was last written (not the move it holds), and one word that it is paused; the tries to write it
+    again, every second, say nothing more to anyone."""
+    store = FullDisk(tmp_path / "tables")
+
+    async def game() -> None:
+        async with running(tmp_path, store=store) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            table = server.tables.tables[opened.table]
+            ann = SeatClient(url, code=opened.code, name="Ann")
+            async with SeatClient(url, code=opened.code, name="Bo") as bo:
+                await ann.join()
+                await bo.join()
+                state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
+                mover = ann if state.waiting and state.waiting.seat == ann.seat else bo
+                turn = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
+                store.full = True
+                await mover.act(turn.legal[0], turn.seq)
+                assert (await _error(mover)).code == "server"
+                assert table.paused and table.seq == turn.seq + 1
+                secret = ann.secret
+                await ann.close()
+                async with asyncio.timeout(WAIT):
+                    while (table.id, ann.seat) in server.tables.holders:
+                        await asyncio.sleep(0.01)  # polls the server's hearing of the close
+                async with aiohttp.ClientSession() as session:
+                    ws = await session.ws_connect(url.replace("http", "ws", 1) + "/ws")
+                    await ws.send_str(json.dumps({"type": "hello", "version": 2, "secret": secret}))
+                    replies = [json.loads((await ws.receive()).data) for _ in range(3)]
+                    assert [r["type"] for r in replies] == ["welcome", "state", "error"], replies
+                    assert replies[1]["seq"] == turn.seq  # as last written: the held move is not told
+                    assert "paused" in replies[2]["message"]
+                    for _ in range(3):
+                        await server.tables.sweep()  # still full: nobody hears a thing
+                    await ws.send_str(json.dumps({"type": "ping", "nonce": 5}))
+                    assert json.loads((await ws.receive()).data) == {"type": "pong", "nonce": 5}
+                    store.full = False
+                    await server.tables.sweep()  # written: the table goes on, and says so
+                    after = json.loads((await ws.receive()).data)
+                    assert after["type"] == "delta" and after["state"]["seq"] > turn.seq, after
+                    await ws.close()
+
+    asyncio.run(game())

@@ -66,6 +66,14 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
         "3",
         "--tables-per-minute",
         "4",
+        "--connections-per-address",
+        "6",
+        "--connections-per-network",
+        "9",
+        "--tables-in-play-per-address",
+        "2",
+        "--finished-grace",
+        "30",
     )
     assert command.run(args) == 0
     assert heard["timeout"] == 30 and heard["expire_after"] == 3600 and heard["expire_empty_after"] == 120
@@ -80,6 +88,10 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
         unseated_per_address=2,
         tables_per_address=3,
         tables_per_minute=4,
+        connections_per_address=6,
+        connections_per_network=9,
+        tables_in_play_per_address=2,
+        finished_grace=30,
     )
     heard.clear()
     assert command.run(_args()) == 0  # the defaults are the server's own
@@ -107,6 +119,10 @@ def test_the_flags_reach_the_server_s_limits(monkeypatch):
         ("--unseated-per-address", "0", "choose 1 to 100000"),
         ("--tables-per-address", "x", "is not a whole number of tables"),
         ("--tables-per-minute", "0", "choose 1 to 100000"),
+        ("--connections-per-address", "0", "choose 1 to 100000"),
+        ("--tables-in-play-per-address", "many", "is not a whole number of tables"),
+        ("--finished-grace", "0", "choose 1 to 86400"),
+        ("--trusted-proxy", "my-proxy", "is not an IP address or network"),
     ],
 )
 def test_a_value_out_of_bounds_is_one_line_naming_the_flag(capsys, flag, value, says):
@@ -152,8 +168,12 @@ def test_a_server_started_with_the_flags_keeps_them(tmp_path):
             statuses, replies = [], []
             timeout = aiohttp.ClientTimeout(total=WAIT)
             async with aiohttp.ClientSession(timeout=timeout) as session:
-                for _ in range(2):
-                    async with session.post(url + "/tables", data=new_table().model_dump_json()) as response:
+                for address in ("127.0.0.1", "127.0.1.1"):  # two addresses: one may hold a quarter of the tables
+                    connector = aiohttp.TCPConnector(local_addr=(address, 0))
+                    async with (
+                        aiohttp.ClientSession(timeout=timeout, connector=connector) as one,
+                        one.post(url + "/tables", data=new_table().model_dump_json()) as response,
+                    ):
                         statuses.append(response.status)
                 for _ in range(2):
                     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:

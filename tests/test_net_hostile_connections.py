@@ -1,5 +1,5 @@
 """No client can lock the others out of the table server: raw hostile clients on loopback (any
-of 127.0.0.0/8 is this machine, so 127.0.0.2 is another address).  The server's clock is the
+of 127.0.0.0/8 is this machine, so 127.0.1.2, in another /24, is another address).  The server's clock is the
 test's own: a deadline passes when the test moves it and sweeps."""
 
 from __future__ import annotations
@@ -48,13 +48,13 @@ def test_connections_without_a_seat_are_few_per_address_and_closed_at_the_hello_
     a few, and those are closed at the hello deadline, pings or not.  Meanwhile another address
     opens a table and sits, and stays seated."""
     clock = Clock()
-    limits = Limits(max_connections=10, unseated_per_address=3, hello_seconds=10.0)
+    limits = Limits(max_connections=16, unseated_per_address=3, hello_seconds=10.0)
 
     async def scenario() -> None:
         async with (
             running(tmp_path, clock=clock, limits=limits) as (server, url),
             _session("127.0.0.1") as flooder,
-            _session("127.0.0.2") as person,
+            _session("127.0.1.2") as person,
         ):
             held: list[aiohttp.ClientWebSocketResponse] = []
             refused: list[int] = []
@@ -113,7 +113,7 @@ def test_table_openings_are_held_per_address(tmp_path):
         async with (
             running(tmp_path, clock=clock, limits=limits) as (server, url),
             _session("127.0.0.1") as burst,
-            _session("127.0.0.2") as other,
+            _session("127.0.1.2") as other,
         ):
             solo = ("open", "random", "random")  # starts once one person sits
             replies = [await _post_table(burst, url, solo) for _ in range(4)]
@@ -134,7 +134,7 @@ def test_table_openings_are_held_per_address(tmp_path):
                     clock.now += 20.0  # a third of a minute: one opening comes back
                     assert (await _post_table(burst, url, solo))[0] == 200
             log = server.log.err.getvalue()
-            assert "refused a table from 127.0.0.1" in log and "127.0.0.2" not in log
+            assert "refused a table from 127.0.0.1" in log and "127.0.1.2" not in log
 
     asyncio.run(scenario())
 
@@ -211,7 +211,7 @@ def test_ping_frames_count_against_the_allowance(tmp_path):
                 await ann.join()
                 for _ in range(3):
                     async with flooder.ws_connect(_ws(url), autoping=False) as ws:
-                        assert 10 <= await _flood(ws) <= 30 and ws.close_code == 1008
+                        assert 10 <= await _flood(ws) <= 30 and ws.close_code == 1006  # aborted: no close frame
                 for _ in range(2):  # refused before the upgrade, until a flood comes back
                     try:
                         await flooder.ws_connect(_ws(url))
@@ -219,7 +219,7 @@ def test_ping_frames_count_against_the_allowance(tmp_path):
                         assert exc.status == 429
                     else:
                         raise AssertionError("a flooding address was let in again")
-                async with _session("127.0.0.2") as other, other.ws_connect(_ws(url)) as ws:
+                async with _session("127.0.1.2") as other, other.ws_connect(_ws(url)) as ws:
                     await ws.send_str(json.dumps({"type": "ping", "nonce": 4}))
                     assert json.loads((await ws.receive()).data)["nonce"] == 4
                 clock.now += 60.0
@@ -250,6 +250,29 @@ async def _flood(ws: aiohttp.ClientWebSocketResponse) -> int:
                 assert json.loads(message.data)["type"] != "pong", f"after {pongs} pongs"
             else:
                 return pongs
+
+
+def test_a_flooding_connection_is_cut_at_once_not_read_on_for_the_close_handshake(tmp_path):
+    """Past its allowance a flooding connection is cut: the server writes nothing more and reads
+    nothing more, so the flood's frames sent after it cost it nothing.  (aiohttp's close handshake
+    waited 10 s for the peer's answer, reading every frame meanwhile: an audit counted 3 million
+    frames and 5.7 s of the server's CPU per flooding connection.)"""
+    limits = Limits(message_rate=5.0, message_burst=10, max_held=50)
+
+    async def scenario() -> None:
+        async with running(tmp_path, limits=limits) as (server, url), _session("127.0.0.1") as flooder:
+            async with flooder.ws_connect(_ws(url), autoping=False, autoclose=False) as ws:
+                for _ in range(100):
+                    await ws.ping(b"x")
+                # well within aiohttp's 10 s of close handshake: the end comes at once, unanswered
+                async with asyncio.timeout(5.0):
+                    while (message := await ws.receive()).type == aiohttp.WSMsgType.PONG:
+                        pass
+                assert message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR), message
+            assert not server.clients
+            assert "messages far faster than a person plays" in server.log.err.getvalue()
+
+    asyncio.run(scenario())
 
 
 @contextmanager
@@ -303,7 +326,7 @@ def test_silent_sockets_at_a_low_open_files_limit_lock_nobody_out(tmp_path):
             try:
                 for _ in range(250):
                     silent.append(socket.create_connection(("127.0.0.1", port)))
-                async with _session("127.0.0.2") as person:
+                async with _session("127.0.1.2") as person:
                     status, opened = await _post_table(person, url)
                     assert status == 200, opened
                     async with person.ws_connect(_ws(url)) as ws:

@@ -308,6 +308,38 @@ def test_a_name_that_looks_like_a_seated_one_is_taken(name):
 
 
 @pytest.mark.parametrize(
+    "seated,name",
+    [
+        ("AB", "\u13aa\u13f4"),  # Cherokee A and B
+        ("Ann", "\ua4eenn"),  # Lisu A
+        ("Ann", "\u15c5nn"),  # Canadian syllabics A
+        ("Anna", "Ann\u0251"),  # Latin alpha
+        ("Kit", "K\u0131t"),  # dotless i
+        ("Ann", "A\u03b7\u03b7"),  # Greek eta
+        ("Ann", "A\u043f\u043f"),  # Cyrillic pe
+        ("Ann", "\u1d00nn"),  # small capital A
+        ("Bob", "B\u1d0fb"),  # small capital O
+        ("Olli", "0lli"),  # a digit for a letter
+    ],
+)
+def test_look_alikes_from_unicode_s_confusables_are_taken_for_the_ascii_name(seated, name):
+    """The look-alikes an audit seated beside ASCII names (issue 42): each is in Unicode's
+    confusables (UTS #39), and the name is numbered as the seated one's look-alike."""
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    table.claim(seated)
+    second, _secret = table.claim(name)
+    assert table.seats[second].name == f"{name} 2"
+
+
+@pytest.mark.parametrize("seated,name", [("Ann", "Anna"), ("Bo", "Bob"), ("Zoë", "Zoe"), ("Jo", "J0e")])
+def test_names_that_differ_stay_apart(seated, name):
+    table = Table.new(NewTable(rules=RecordRules(contract_set="standard", short_game=True, redo_tokens=False)))
+    table.claim(seated)
+    second, _secret = table.claim(name)
+    assert table.seats[second].name == name
+
+
+@pytest.mark.parametrize(
     "name",
     [
         "\u3164",

@@ -51,6 +51,8 @@ def test_every_script_is_run_here():
         "measure_tui_latency.py",
         "measure_tui_startup.sh",
         "load_test_tables.py",
+        "measure_thinking_share.py",
+        "measure_flood_close.py",
         "measure_expert_decisions.py",
         "measure_declared_results.py",
         "bid_screen.py",
@@ -82,6 +84,25 @@ def test_load_test_tables():
     # actions/s against the actions over the seconds as printed (rounded to 10 ms)
     assert row["actions"] / (row["seconds"] + 0.005) - 0.1 <= row["actions_per_s"]
     assert row["actions_per_s"] <= row["actions"] / max(row["seconds"] - 0.005, 0.001) + 0.1
+
+
+def test_measure_thinking_share():
+    out = run("measure_thinking_share.py", "--games", "1", "--level", "random", "--after", "0.1").stdout
+    rows = {row["phase"]: row for row in map(json.loads, out.splitlines())}
+    assert set(rows) == {"baseline", "beside", "after"}, out
+    assert rows["beside"]["attacker_tables"] >= 1 and rows["baseline"]["attacker_tables"] == 0
+    for phase in ("baseline", "beside"):
+        row = rows[phase]
+        assert row["victim_computer_moves"] >= 9 * 24  # a short game: two computers' cards at least
+        assert 0 < row["move_p50_ms"] <= row["move_p95_ms"] and row["server_cpu_s"] > 0
+
+
+def test_measure_flood_close():
+    out = run("measure_flood_close.py", "--floods", "1", "--after", "0.5").stdout
+    baseline, flood = map(json.loads, out.splitlines())
+    assert baseline["phase"] == "baseline" and 0 < baseline["ping_p50_ms"] <= baseline["ping_p95_ms"]
+    assert flood["phase"] == "flood" and flood["floods"] == 1
+    assert flood["frames_after_close"] >= 0 and flood["open_after_close_s_max"] <= 0.5 + 1.0
 
 
 def test_declarers_against_par(tmp_path):

@@ -33,8 +33,9 @@ import aiohttp
 import pytest
 
 from stepping_stones.engine import CARD_NAMES
+from stepping_stones.net.limiter import Bucket
 from stepping_stones.serve import Door, DoorError, Limits, is_loopback
-from stepping_stones.serve.tabs import Allowance, BadMessage, parse_message
+from stepping_stones.serve.tabs import BadMessage, parse_message
 from stepping_stones.storage.records import load_game
 from stepping_stones.storage.session import open_elsewhere
 from stepping_stones.storage.settings import Pace, Settings
@@ -456,12 +457,12 @@ def test_messages_are_checked_and_sizes_clamped():
 
 def test_the_allowance_holds_a_flood_back_and_lets_a_person_through():
     now = [0.0]
-    person = Allowance(rate=1024, burst=8192, clock=lambda: now[0])
+    person = Bucket(rate=1024, burst=8192, clock=lambda: now[0])
     for _ in range(600):  # a minute of brisk typing and mouse moves: 100 bytes a second
         now[0] += 0.1
-        assert person.take(10) == 0.0
-    flood = Allowance(rate=1024, burst=8192, clock=lambda: now[0])
-    waits = [flood.take(4000) for _ in range(6)]
+        assert person.delay(10) == 0.0
+    flood = Bucket(rate=1024, burst=8192, clock=lambda: now[0])
+    waits = [flood.delay(4000) for _ in range(6)]
     assert waits[:2] == [0.0, 0.0] and waits[-1] > 0 and flood.held > 5
 
 

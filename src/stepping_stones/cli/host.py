@@ -1,8 +1,9 @@
 """``stepping-stones host [--host H] [--port P] [--public-url URL] [--data-dir DIR] [--certfile F --keyfile F]
 [--timeout S] [--expire-after S] [--expire-empty-after S] [--max-tables N] [--max-connections N]
 [--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
-[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N]``: the table server, and the
-limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
+[--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N] [--connections-per-address N]
+[--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S] [--thinkers N]
+[--trusted-proxy ADDRESS]``: the table server, and the limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ def add_parser(sub: Subcommands) -> None:
         type=Path,
         metavar="DIR",
         help="where the server keeps its tables and games (default: a 'server' folder in the game's data folder)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_proxy,
+        metavar="ADDRESS",
+        help="a reverse proxy in front of the server (an address or a network; may be given again): a "
+        "request from it counts as from the address it names in X-Forwarded-For or Forwarded (docs/online.md)",
     )
     p.add_argument("--certfile", metavar="FILE", help="serve https and wss with this certificate (PEM)")
     p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
@@ -182,6 +192,73 @@ def add_parser(sub: Subcommands) -> None:
         "N",
         "tables one address may open a minute",
     )
+    _limit(
+        limits,
+        "--connections-per-address",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.connections_per_address,
+        "N",
+        "websockets, seated or not, that one address (its IPv4 /24, its IPv6 /64) may hold",
+        ", and never more than a quarter of --max-connections",
+    )
+    _limit(
+        limits,
+        "--connections-per-network",
+        int,
+        "a whole number of connections",
+        1,
+        100_000,
+        default.connections_per_network,
+        "N",
+        "websockets that one IPv6 /56 may hold",
+        ", and never more than half of --max-connections",
+    )
+    _limit(
+        limits,
+        "--tables-in-play-per-address",
+        int,
+        "a whole number of tables",
+        1,
+        100_000,
+        default.tables_in_play_per_address,
+        "N",
+        "tables not over yet, started or not, that one address may have opened",
+        ", and never more than a quarter of --max-tables",
+    )
+    _limit(
+        limits,
+        "--finished-grace",
+        float,
+        "a number of seconds",
+        1,
+        86400,
+        default.finished_grace,
+        "SECONDS",
+        "how long the connections at a finished table stay open (its result, and 'again')",
+    )
+    _limit(
+        limits,
+        "--thinkers",
+        int,
+        "a whole number of processes",
+        1,
+        256,
+        default.thinkers,
+        "N",
+        "worker processes for the computers' decisions and the claims' checks (one address uses all but one)",
+    )
+
+
+def _proxy(text: str) -> object:
+    from ..net.proxies import proxy_network
+
+    try:
+        return proxy_network(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address or network") from None
 
 
 def _figure(value: float) -> str:
@@ -230,6 +307,11 @@ def run(args: argparse.Namespace) -> int:
         unseated_per_address=args.unseated_per_address,
         tables_per_address=args.tables_per_address,
         tables_per_minute=args.tables_per_minute,
+        connections_per_address=args.connections_per_address,
+        connections_per_network=args.connections_per_network,
+        tables_in_play_per_address=args.tables_in_play_per_address,
+        finished_grace=args.finished_grace,
+        thinkers=args.thinkers,
     )
     return host(
         folder,
@@ -244,4 +326,5 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
         expire_after=args.expire_after,
         expire_empty_after=args.expire_empty_after,
+        trusted_proxies=args.trusted_proxy,
     )

@@ -22,13 +22,23 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import resource
-import time
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
+from .limiter import Bucket, Limiter
 from .limits import Limits
 
-__all__ = ["ACCEPTS", "Addresses", "FILES_KEPT", "Sockets", "TokenBucket", "Unseated", "address_key", "more_open_files"]
+__all__ = [
+    "ACCEPTS",
+    "Addresses",
+    "FILES_KEPT",
+    "Held",
+    "Sockets",
+    "Unseated",
+    "address_key",
+    "more_open_files",
+    "network_key",
+]
 
 Clock = Callable[[], float]
 
@@ -41,75 +51,53 @@ library, the listening socket), and room for two goes of accepts while the conne
 push out are closing.  ``--max-connections`` is lowered to leave them."""
 
 
-def address_key(address: str) -> str:
-    """The address a client counts as: itself, or for IPv6 its /64 network (one host may have any
-    address in it).
-
-    >>> address_key("127.0.0.2"), address_key("2001:db8::1:2:3:4")
-    ('127.0.0.2', '2001:db8::/64')
-    """
-    if ":" not in address:
-        return address
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
-        return str(ipaddress.IPv6Network(f"{address.split('%')[0]}/64", strict=False))
+        ip = ipaddress.ip_address(address.split("%")[0])
     except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def address_key(address: str) -> str:
+    """The address a client counts as, for every per-address limit: its IPv4 /24 or its IPv6 /64
+    (one host, or one household or office, has any address in it; an attacker as easily).
+
+    >>> address_key("127.0.0.2"), address_key("2001:db8::1:2:3:4"), address_key("::ffff:192.0.2.7")
+    ('127.0.0.0/24', '2001:db8::/64', '192.0.2.0/24')
+    """
+    ip = _ip(address)
+    if ip is None:
         return address
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
-class TokenBucket:
-    """``rate`` takes a second after a burst of ``burst``: a take succeeds or not, nothing waits.
-    (``serve``'s ``Allowance`` is another kind: it says how long to wait.)"""
+def network_key(address: str) -> str:
+    """The wider network a client's address is counted in too, for what it holds: its IPv6 /56
+    (what one customer is commonly given: 256 /64s); an IPv4 address's /24.
 
-    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        self._refill()
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refund(self) -> None:
-        self.tokens = min(self.burst, self.tokens + 1)
-
-    def _refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-
-    def available(self) -> bool:
-        """Whether ``take`` would succeed now (nothing is spent)."""
-        self._refill()
-        return self.tokens >= 1
-
-    def full(self) -> bool:
-        self._refill()
-        return self.tokens >= self.burst
+    >>> network_key("2001:db8:0:ff::1"), network_key("192.0.2.7")
+    ('2001:db8::/56', '192.0.2.0/24')
+    """
+    ip = _ip(address)
+    if ip is None:
+        return address
+    if ip.version == 4:
+        return address_key(address)
+    return str(ipaddress.ip_network(f"{ip}/56", strict=False))
 
 
 class _Tries:
     """What one address may still try."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
-        self.hellos = TokenBucket(limits.hello_rate, limits.hello_burst, clock)
-        self.guesses = TokenBucket(limits.guess_rate, limits.guess_burst, clock)
-        self.openings = TokenBucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
-        self.floods = TokenBucket(limits.flood_rate, limits.flood_burst, clock)
-        self.tables: set[str] = set()  # the tables it opened that were not started when last looked at
-
-    def rested(self) -> bool:
-        return (
-            self.hellos.full()
-            and self.guesses.full()
-            and self.openings.full()
-            and self.floods.full()
-            and not self.tables
-        )
+        self.hellos = Bucket(limits.hello_rate, limits.hello_burst, clock)
+        self.guesses = Bucket(limits.guess_rate, limits.guess_burst, clock)
+        self.openings = Bucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
+        self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
 
 
 class Addresses:
@@ -117,32 +105,16 @@ class Addresses:
     secrets (``guess_rate``), tables opened (``tables_per_minute``) and open tables not started
     (``tables_per_address``), whatever connections it opens; and once its connections were closed
     for flooding ``flood_burst`` times, no websocket until one comes back (``flood_rate``), so a
-    flood cannot go on by connecting again.  Behind a reverse proxy every client
-    has the proxy's address: the limits are then the proxy's to keep, or set higher."""
+    flood cannot go on by connecting again.  Behind a reverse proxy named with
+    ``--trusted-proxy``, the address is the one the proxy forwards (``proxies.py``)."""
 
     def __init__(self, limits: Limits, clock: Clock) -> None:
         self.limits = limits
-        self.clock = clock
-        self.seen: dict[str, _Tries] = {}
+        # at most ``max_addresses``: past them the least recently seen starts again from nothing
+        self.seen: Limiter[str, _Tries] = Limiter(lambda: _Tries(limits, clock), limits.max_addresses)
 
     def _of(self, address: str) -> _Tries:
-        address = address_key(address)
-        found = self.seen.get(address)
-        if found is None:
-            if len(self.seen) >= self.limits.max_addresses:
-                self._forget()
-            found = self.seen[address] = _Tries(self.limits, self.clock)
-        return found
-
-    def _forget(self) -> None:
-        """Forget the addresses that have their whole allowance back; if that is not enough, the
-        oldest half (they start again from a full allowance)."""
-        for address, tries in list(self.seen.items()):
-            if tries.rested():
-                del self.seen[address]
-        if len(self.seen) >= self.limits.max_addresses:
-            for address in list(self.seen)[: len(self.seen) // 2]:
-                del self.seen[address]
+        return self.seen[address_key(address)]
 
     def hello(self, address: str) -> str | None:
         """Spend a hello of ``address``; why it may not say hello now, or None."""
@@ -166,16 +138,22 @@ class Addresses:
         """A connection of ``address`` was closed for flooding."""
         self._of(address).floods.take()
 
-    def open_table(self, address: str, waiting: Callable[[str], bool]) -> str | None:
-        """Spend a table opening of ``address``; why it may not open a table now, or None.
-        ``waiting(table_id)``: whether that table is still open and not started."""
+    def open_table(self, address: str, waiting: int, in_play: int) -> str | None:
+        """Spend a table opening of ``address``, which opened ``waiting`` tables that are open and
+        not started and ``in_play`` tables not over yet (started or not); why it may not open a
+        table now, or None."""
         tries = self._of(address)
-        tries.tables = {table for table in tries.tables if waiting(table)}
-        if len(tries.tables) >= self.limits.tables_per_address:
+        if waiting >= self.limits.tables_per_address:
             n = self.limits.tables_per_address
             return (
                 f"your address has {n} open {'table' if n == 1 else 'tables'} that nobody has started: "
                 "start one, or wait until one closes"
+            )
+        most = self.limits.in_play_per_address()
+        if in_play >= most:
+            return (
+                f"your address has {most} {'table' if most == 1 else 'tables'} in play, the most it may: "
+                "finish one first"
             )
         if not tries.openings.take():
             return (
@@ -183,9 +161,6 @@ class Addresses:
                 "may: try again in a minute"
             )
         return None
-
-    def opened(self, address: str, table: str) -> None:
-        self._of(address).tables.add(table)
 
 
 C = TypeVar("C", bound=Hashable)
@@ -222,6 +197,19 @@ class Unseated(Generic[C]):
         if not held:
             del self.by_address[found[1]]
 
+    def full(self) -> bool:
+        """Whether the server holds as many websockets without a seat as it may (``unseated_room``)."""
+        return len(self.deadlines) >= self.limits.unseated_room()
+
+    def spare(self) -> C | None:
+        """The websocket without a seat to close to make room for another: the oldest of the
+        address that holds the most of them (None when there is none).  So many addresses with a
+        few each cannot keep a newcomer out: the newcomer's address holds fewest."""
+        if not self.by_address:
+            return None
+        most = max(self.by_address.values(), key=len)
+        return next(conn for conn in self.deadlines if conn in most)
+
     def late(self) -> list[tuple[C, str]]:
         """The connections past their deadline, with their address (they stay counted until
         ``discard``)."""
@@ -232,6 +220,43 @@ class Unseated(Generic[C]):
                 break  # the rest opened later (every deadline is hello_seconds after its opening)
             late.append((conn, key))
         return late
+
+
+class Held(Generic[C]):
+    """Every websocket, seated or not, by address (``address_key``) and by wider network
+    (``network_key``): one address, or one network, may hold only so many
+    (``Limits.held_per_address``, ``held_per_network``), so that it cannot fill the server."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.by_key: dict[str, set[C]] = {}
+        self.keys: dict[C, tuple[str, str]] = {}
+
+    def admit(self, address: str) -> str | None:
+        """Why ``address`` may not open another websocket now, or None."""
+        narrow, wide = address_key(address), network_key(address)
+        n = self.limits.held_per_address()
+        if len(self.by_key.get(narrow, ())) >= n:
+            return f"your address holds {n} connections already, the most it may"
+        if wide != narrow and len(self.by_key.get(wide, ())) >= self.limits.held_per_network():
+            return f"your network holds {self.limits.held_per_network()} connections already, the most it may"
+        return None
+
+    def add(self, conn: C, address: str) -> None:
+        keys = (address_key(address), network_key(address))
+        self.keys[conn] = keys
+        for key in set(keys):
+            self.by_key.setdefault(key, set()).add(conn)
+
+    def discard(self, conn: C) -> None:
+        keys = self.keys.pop(conn, None)
+        if keys is None:
+            return
+        for key in set(keys):
+            held = self.by_key[key]
+            held.discard(conn)
+            if not held:
+                del self.by_key[key]
 
 
 class Connection(Protocol):
@@ -253,19 +278,23 @@ class Sockets(Generic[H]):
         self.log = log
         self.since: dict[H, float] = {}  # oldest first
         self.held: set[H] = set()  # carrying a websocket
+        self.spare: Callable[[], H | None] = lambda: None  # a websocket without a seat to close for room
 
     def admit(self, conn: H) -> bool:
         """Count the connection just accepted; whether it may stay.  At the cap, the oldest one
-        without a websocket is closed to make room; when there is none, the new one may not stay."""
+        without a websocket is closed to make room, else a websocket without a seat (``spare``: the
+        oldest of the address that holds the most); when there is none, the new one may not stay."""
         cap = self.limits.max_connections
         if len(self.since) >= cap:
             oldest = next((c for c in self.since if c not in self.held), None)
             if oldest is None:
+                oldest = self.spare()
+            if oldest is None:
                 self.log(f"turned a connection away: all {cap} open ones carry a websocket (--max-connections)")
                 return False
             self.log(
-                f"closed the oldest connection without a websocket to let another in: {cap} are open "
-                "(--max-connections)"
+                f"closed the oldest connection without a websocket or a seat to let another in: {cap} are "
+                "open (--max-connections)"
             )
             self._close(oldest)
         self.since[conn] = self.clock()

@@ -37,4 +37,31 @@ class Limits:
     tables_per_address: int = 5  # open tables not started yet that one address may have opened
     flood_rate: float = 1 / 60  # connections closed for flooding a second from one address, after a burst of
     flood_burst: int = 3  # (past them, its websockets are refused until one comes back)
-    max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the quiet ones are forgotten)
+    max_addresses: int = 10_000  # addresses whose hellos are counted (past it, the least recently seen are forgotten)
+    connections_per_address: int = 32  # websockets, seated or not, that one address (its /24 or /64) may hold
+    connections_per_network: int = 128  # ... and one IPv6 /56 (the wider bound: one customer's networks)
+    tables_in_play_per_address: int = 10  # tables not over yet, started or not, that one address opened
+    finished_grace: float = 120.0  # seconds the connections at a finished table stay open (its result, "again")
+    thinkers: int = 2  # worker processes for the computers' decisions and the claims' checks (``net/thinking.py``)
+    thinking_queue: int = 1000  # decisions and claims waiting for a worker at most, in all
+
+    def held_per_address(self) -> int:
+        """Websockets one address may hold: ``connections_per_address``, and never more than a
+        quarter of ``max_connections``, so that one address cannot fill the server."""
+        return max(1, min(self.connections_per_address, self.max_connections // 4))
+
+    def held_per_network(self) -> int:
+        """Websockets one IPv6 /56 may hold: ``connections_per_network``, at most half of
+        ``max_connections``."""
+        return max(self.held_per_address(), min(self.connections_per_network, self.max_connections // 2))
+
+    def unseated_room(self) -> int:
+        """Websockets without a seat the whole server holds: half of ``max_connections``; past it,
+        the address holding the most of them gives up its oldest, so that room stays for clients that
+        take a seat."""
+        return max(1, self.max_connections // 2)
+
+    def in_play_per_address(self) -> int:
+        """Tables in play one address may have opened: ``tables_in_play_per_address``, and never
+        more than a quarter of ``max_tables``."""
+        return max(1, min(self.tables_in_play_per_address, self.max_tables // 4))

@@ -25,7 +25,7 @@ import socket
 import ssl
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -34,8 +34,9 @@ from aiohttp.web_protocol import RequestHandler
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
-from .guard import ACCEPTS, FILES_KEPT, Addresses, Sockets, TokenBucket, Unseated, more_open_files
+from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
+from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
 from .pages import add_pages
@@ -59,8 +60,10 @@ from .protocol import (
     parse_new_table,
     quick_action,
 )
+from .proxies import Network, Proxies
 from .table import Clock, TableError
 from .tables import Tables
+from .thinking import Thinkers
 
 __all__ = ["Limits", "TableServer", "host"]
 
@@ -103,9 +106,10 @@ class _Client:
     a task writes them, and past ``Limits.queue`` of them the client is closed: a client never
     holds up a table."""
 
-    def __init__(self, ws: web.WebSocketResponse, limit: int) -> None:
+    def __init__(self, ws: web.WebSocketResponse, limit: int, handler: RequestHandler | None = None) -> None:
         self.ws = ws
         self.limit = limit
+        self.handler = handler  # its TCP connection, as aiohttp's server holds it
         self.waiting: deque[str] = deque()  # messages behind one the socket has not taken yet
         self.closing = False
         self.writer: asyncio.Task[None] | None = None  # writes ``waiting``, then closes if closing
@@ -136,6 +140,17 @@ class _Client:
     @staticmethod
     def _task(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return asyncio.get_running_loop().create_task(coro)
+
+    def abort(self) -> None:
+        """Close at once, nothing more written or read: a flood is not read on for the close
+        handshake (aiohttp's waits up to 10 s for the peer's answer, reading whatever comes)."""
+        self.closing = True
+        self.waiting.clear()
+        if self.writer is not None:
+            self.writer.cancel()
+        transport = self.handler.transport if self.handler is not None else None
+        if transport is not None:
+            transport.abort()
 
     def close(self) -> None:
         if not self.closing:
@@ -193,8 +208,10 @@ class TableServer:
         wall_clock: Clock = time.time,
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+        trusted_proxies: Sequence[Network] = (),
     ) -> None:
         self.data_dir = data_dir
+        self.proxies = Proxies(trusted_proxies) if trusted_proxies else None
         self.out = out
         self.log = ServerLog("host", err, clock)
         self.host = host
@@ -213,11 +230,15 @@ class TableServer:
             wall_clock=wall_clock,
             expire_after=expire_after,
             expire_empty_after=expire_empty_after,
+            finished_grace=self.limits.finished_grace,
+            thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
         )
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
+        self.held: Held[_Client] = Held(self.limits)
         self.sockets: Sockets[RequestHandler] = Sockets(self.limits, clock, self.log)
+        self.sockets.spare = self._spare
         self._runner: web.AppRunner | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.saved = 0  # the tables in play that the last stop left saved
@@ -251,7 +272,9 @@ class TableServer:
             return web.Response(status=500, text="The server could not answer this request.\n")
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard], client_max_size=4096)
+        # behind a proxy, a request from it is the address it forwards (before any limit counts it)
+        middlewares = [self._guard] if self.proxies is None else [self.proxies.middleware, self._guard]
+        app = web.Application(middlewares=middlewares, client_max_size=4096)
         app.add_routes(
             [
                 web.post("/tables", self.handle_new_table),
@@ -266,11 +289,11 @@ class TableServer:
         try:
             body = await request.read()
             wanted = parse_new_table(body)
-            refusal = self.addresses.open_table(remote, self._waiting)
+            refusal = self._may_open(remote)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
                 return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
-            table = await self.tables.open(wanted)
+            table = await self.tables.open(wanted, address_key(remote))
         except web.HTTPRequestEntityTooLarge:
             return _json_error(413, ErrorMessage(code="bad-message", message="a table request is at most 4 KiB"))
         except ProtocolError as exc:
@@ -279,15 +302,30 @@ class TableServer:
         except TableError as exc:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
-        self.addresses.opened(remote, table.id)
         self.log(f"opened table {table.id}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
         return web.Response(text=dump(opened), content_type="application/json")
 
-    def _waiting(self, table_id: str) -> bool:
-        """Whether the table is open and not started yet."""
-        table = self.tables.tables.get(table_id)
-        return table is not None and not table.started
+    def _may_open(self, remote: str) -> str | None:
+        """Why ``remote`` may not open a table now (``POST /tables`` or ``again``), or None; an
+        opening is spent when it may."""
+        return self.addresses.open_table(remote, *self.tables.opened_by(address_key(remote)))
+
+    def _spare(self) -> RequestHandler | None:
+        """The TCP connection of a websocket without a seat to close for a newcomer (``guard.Sockets``
+        at ``--max-connections``), or None."""
+        client = self.unseated.spare()
+        if client is None:
+            return None
+        self._no_room(client)
+        return client.handler
+
+    def _no_room(self, client: _Client) -> None:
+        """Close a websocket without a seat to make room for another."""
+        self.unseated.discard(client)
+        self.held.discard(client)
+        client.send(dump(ErrorMessage(code="no-seat", message="the server needed room: say hello first")))
+        client.close()
 
     # --- a seat's websocket ----------------------------------------------------------------------
 
@@ -304,15 +342,27 @@ class TableServer:
         if refusal is not None:
             self.log(f"turned a connection from {remote} away: {refusal}")
             return web.Response(status=429, text=f"{refusal}: say hello on one of them first.\n")
-        # the server answers pings itself, counting them (``_serve``)
+        refusal = self.held.admit(remote)
+        if refusal is not None:
+            self.log(f"turned a connection from {remote} away: {refusal}")
+            return web.Response(status=429, text=f"{refusal}.\n")
+        # the server answers pings itself, counting them (``_serve``); when it closes a connection
+        # it writes the close frame and does not wait for the peer's answer (``timeout``), reading
+        # on whatever comes meanwhile
         ws = web.WebSocketResponse(
-            heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False
+            heartbeat=self.limits.heartbeat, max_msg_size=self.limits.max_message, autoping=False, timeout=0.0
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This address is for the table protocol's websocket.\n")
         await ws.prepare(request)
-        client = _Client(ws, self.limits.queue)
+        client = _Client(ws, self.limits.queue, request.protocol)
+        if self.unseated.full():  # room for this one: the address holding the most gives up its oldest
+            spare = self.unseated.spare()
+            if spare is not None:
+                self.log("closed a connection without a seat to let another in: the server holds its most")
+                self._no_room(spare)
         self.clients.add(client)
+        self.held.add(client, remote)
         self.unseated.add(client, remote)
         self.sockets.hold(request.protocol)
         try:
@@ -324,6 +374,7 @@ class TableServer:
             client.send(dump(ErrorMessage(code="server", message="the server could not go on with this connection")))
         finally:
             self.clients.discard(client)
+            self.held.discard(client)
             self.unseated.discard(client)
             self.sockets.release(request.protocol)
             await self.tables.gone(client)
@@ -337,7 +388,7 @@ class TableServer:
         lasts), but an accepted action; past ``max_held`` dropped, the connection is closed.  Its
         hello deadline is kept by ``sweep``."""
         limits = self.limits
-        allowance = TokenBucket(limits.message_rate, limits.message_burst)
+        allowance = Bucket(limits.message_rate, limits.message_burst)
         dropped = 0
         warned = -1.0
         while not client.closing:
@@ -383,7 +434,7 @@ class TableServer:
             if dropped > limits.max_held:
                 self.log(f"closed a connection from {remote}: messages far faster than a person plays")
                 self.addresses.flooded(remote)
-                client.close()
+                client.abort()
                 return
 
     async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
@@ -434,7 +485,7 @@ class TableServer:
             elif isinstance(message, Resync):
                 self.tables.resync(client)
             elif isinstance(message, Again):
-                await self.tables.again(client)
+                await self.tables.again(client, address_key(remote), lambda: self._may_open(remote))
             elif isinstance(message, Seen):
                 await self.tables.seen(client, message.hand)
             elif isinstance(message, Do):
@@ -457,7 +508,7 @@ class TableServer:
 
     def initialize_logging(self) -> None:
         """aiohttp's and asyncio's loggers into the server's log."""
-        self.log.adopt("aiohttp", "asyncio")
+        self.log.adopt("aiohttp", "asyncio", "aiohttp_remotes")
 
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
@@ -472,7 +523,11 @@ class TableServer:
             resumed = await self.tables.resume()
             if resumed:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
-            self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2)
+            # a request whose client has gone is cancelled where it waits (a hint queued behind
+            # another is dropped, not worked out for nobody)
+            self._runner = web.AppRunner(
+                self.app(), access_log=None, handle_signals=False, shutdown_timeout=2, handler_cancellation=True
+            )
             await self._runner.setup()
             await _GuardedSite(self._runner, sock, self.ssl_context, self.sockets).start()
         except BaseException:
@@ -615,6 +670,7 @@ def host(
     limits: Limits | None = None,
     expire_after: float = DEFAULT_EXPIRY,
     expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
+    trusted_proxies: Sequence[Network] = (),
 ) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
     context = None
@@ -647,6 +703,7 @@ def host(
         limits=limits,
         expire_after=expire_after,
         expire_empty_after=expire_empty_after,
+        trusted_proxies=trusted_proxies,
     )
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:

@@ -109,6 +109,8 @@ class Table:
     judging: bool = False  # a claim is being checked (in a thread): one at a time
     read: list[int] = field(default_factory=lambda: [0] * NUM_SEATS)  # hand summaries each seat closed (not kept)
     claims: list[ClaimFact] = field(default_factory=list)  # the claims that held (not kept: a restart forgets them)
+    owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
+    told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
     _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
@@ -435,6 +437,15 @@ class Table:
         self.resave = True
 
     # --- the game -------------------------------------------------------------------------------
+
+    def level_of(self, seat: int) -> str:
+        """The level of the computer that plays ``seat`` (a person's stand-in's, for a person)."""
+        return self.seats[seat].level or STAND_IN_LEVEL
+
+    @property
+    def attended(self) -> bool:
+        """Whether a person is connected to the table: its computers think only then."""
+        return any(s.kind == "human" and s.connected for s in self.seats)
 
     def _agents(self) -> list[Agent | None]:
         return [make_ai(s.level or STAND_IN_LEVEL) if s.computer_plays else None for s in self.seats]

@@ -1,6 +1,7 @@
 """Every table of a server: ``Tables``, the coordinator.
 
-It lets the computers think (in a thread), keeps each table after every change through a
+It lets the computers think (in worker processes, ``thinking.Thinkers``, while a person is at
+the table), keeps each table after every change through a
 ``journal.TableStore`` before anyone hears of it, tells every connected seat its new state (whole,
 or in version 2 what changed), hands an overdue seat to a computer (``sweep``), closes the tables
 never started, resumes every table of the store after a restart (``resume``), and files each
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,7 @@ from .pageseat import PageSeat
 from .protocol import Do, ErrorMessage, Invite, NewTable, Welcome, dump
 from .remote import CLAIM_TOKEN, SEEN_TOKEN
 from .table import Clock, Table, TableError
+from .thinking import Busy, Dropped, Thinkers
 from .writers import StateParts, delta_text, full_text
 
 # --- every table of a server ---------------------------------------------------------------------
@@ -81,6 +84,8 @@ class Tables:
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
         new_seed: Callable[[], str] = new_seed,
+        finished_grace: float = 120.0,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
@@ -98,7 +103,9 @@ class Tables:
         self.seated: dict[Connection, _Seated] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._heavy = asyncio.Lock()  # a page's hint or analysis: one at a time
+        self.thinkers = thinkers or Thinkers()  # the computers' decisions and the claims' checks
+        self.finished_grace = finished_grace  # seconds a finished table's connections stay open
+        self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -106,12 +113,14 @@ class Tables:
         self.tables[table.id] = table
         self.by_code[table.code] = table
 
-    async def open(self, request: NewTable) -> Table:
-        """A new table.  Raises ``TableError`` when the server holds its most tables already."""
+    async def open(self, request: NewTable, owner: str = "") -> Table:
+        """A new table, opened by the address ``owner``.  Raises ``TableError`` when the server
+        holds its most tables already."""
         live = sum(1 for t in self.tables.values() if not t.over)
         if live >= self.max_tables:
             raise TableError("server", f"this server holds its most tables ({self.max_tables}); try again later")
         table = Table.new(request, self.clock, self.timeout, opened=self.wall_clock(), seed=self.new_seed())
+        table.owner = owner
         while table.code in self.by_code:
             table.code = new_code()
         if not self._keep(table):  # a table that cannot be written is not handed out
@@ -147,6 +156,16 @@ class Tables:
             await self._go_on(table)
         return count
 
+    def opened_by(self, owner: str) -> tuple[int, int]:
+        """Of the tables the address ``owner`` opened: how many are open and not started, and how
+        many are not over (started or not)."""
+        waiting = in_play = 0
+        for table in self.tables.values():
+            if table.owner == owner and not table.over:
+                in_play += 1
+                waiting += not table.started
+        return waiting, in_play
+
     # --- what clients ask -----------------------------------------------------------------------------
 
     def _take(self, conn: Connection, table: Table, seat: int, page: Welcome | None) -> None:
@@ -180,6 +199,10 @@ class Tables:
             self._take(conn, table, seat, welcome if page else None)
             table.come_back(seat)
             conn.send(dump(welcome))
+            if table.paused:  # the state as it was last written, and the pause: once, not every second
+                if not await self._changed(table, actor=conn):
+                    self._tell_written(conn, table, seat)
+                return
         else:
             normal = normal_code(code or "")
             table_or_none = self.by_code.get(normal) if normal else None
@@ -236,7 +259,16 @@ class Tables:
         table.come_back(seated.seat)  # a claim says the person is there
         table.judging = True
         try:
-            verdict = await asyncio.to_thread(request.answer)
+            verdict = await self.thinkers.claim(
+                request, table.owner, table.id, lambda: self.seated.get(conn) is seated and table.game is not None
+            )
+        except Busy as exc:
+            raise TableError("too-fast", str(exc)) from None
+        except Dropped:
+            raise TableError("stale", "the claim was dropped: its connection had closed") from None
+        except Exception as exc:  # a fault of the referee: said by its kind only (the real cards are in it)
+            self.log(f"table {table.id}: a claim could not be checked ({type(exc).__name__})")
+            raise TableError("server", "the claim could not be checked: play on") from None
         finally:
             table.judging = False
         try:
@@ -258,23 +290,27 @@ class Tables:
         seated.last = None
         conn.send(seated.message(seated.table.parts([seated.seat])[0]))
 
-    async def again(self, conn: Connection) -> None:
+    async def again(self, conn: Connection, owner: str = "", admit: Callable[[], str | None] = lambda: None) -> None:
         """A new table with the finished table's setup (its rules; its computers; its people's seats
         open), once: every connection still seated at the old one is sent its ``Invite``, and the
-        old table points to it (a second ``again`` is sent the same invitation).  Raises
-        ``TableError``."""
+        old table points to it (a second ``again`` is sent the same invitation).  The new table is
+        opened by the address ``owner``, and only when ``admit()`` says nothing against it (the
+        limits of ``POST /tables``).  Raises ``TableError``."""
         seated = self._seat(conn)
         table = seated.table
         if not table.over:
             raise TableError("not-over", "the game is not over: a new table comes after it")
         if table.again is None:
+            refusal = admit()
+            if refusal is not None:
+                raise TableError("too-fast", refusal)
             request = NewTable(
                 rules=table.rules,
                 level=table.level,
                 seats=[s.level if s.kind == "computer" and s.level else "open" for s in table.seats],
                 names=[s.name if s.kind == "computer" else None for s in table.seats],
             )
-            table.again = ((await self.open(request)).code, table.seats[seated.seat].name or "someone")
+            table.again = ((await self.open(request, owner)).code, table.seats[seated.seat].name or "someone")
             invited = [c for c, s in self.seated.items() if s.table is table]
         else:
             invited = [conn]
@@ -321,6 +357,7 @@ class Tables:
         """Hand every seat its table has waited on for too long to a computer, and close the tables
         that were never started within ``expire_after``, or that nobody sat at within
         ``expire_empty_after``."""
+        self._close_finished()
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -481,40 +518,80 @@ class Tables:
                     flow.summary_seen()
                     page.step()
             elif do.what == "hint":
-                await self._page_hint(page)
+                await self._page_hint(conn, page)
             elif do.what == "analysis":
-                page.analysis = await self._page_analysis(page, do.count or 0)
+                page.analysis = await self._page_analysis(conn, page, do.count or 0)
         self._show(conn, page)
         await self._page_acts(conn)
 
-    async def _page_hint(self, page: PageSeat) -> None:
+    async def _page_hint(self, conn: Connection, page: PageSeat) -> None:
+        """A page's hint, worked out in a worker from the seat's view; dropped if the page has gone."""
         request = page.flow.ask_hint()
         if request is None:
             return
-        async with self._heavy:  # one at a time: the tables' computers come first
-            hint = await asyncio.to_thread(request.answer)
+        seated = self.seated[conn]
+        try:
+            hint = await self.thinkers.hint(
+                request.view, seated.table.owner, f"hint {id(conn)}", lambda: self.seated.get(conn) is seated
+            )
+        except (Busy, Dropped):
+            hint = None
         page.flow.hint_came(request, hint)
 
-    async def _page_analysis(self, page: PageSeat, number: int) -> tuple[str, ...]:
-        from ..ai.analysis import analyse_past, analysis_lines, seen_by
+    async def _page_analysis(self, conn: Connection, page: PageSeat, number: int) -> tuple[str, ...]:
+        from ..ai.analysis import analysis_lines, seen_by
 
         view = page.flow.state.view
         if not 1 <= number <= len(view.history):
             return (f"Hand {number} is not finished yet.",)
-        async with self._heavy:  # every seat judged from its own view, as the app and analyse judge it
-            found = await asyncio.to_thread(analyse_past, view.history[number - 1], seen=seen_by(view))
+        seated = self.seated[conn]
+        try:  # every seat judged from its own view, as the app and analyse judge it
+            found = await self.thinkers.analysis(
+                view.history[number - 1],
+                seen_by(view),
+                seated.table.owner,
+                f"analysis {id(conn)}",
+                lambda: self.seated.get(conn) is seated,
+            )
+        except Busy as exc:
+            return (str(exc)[:1].upper() + str(exc)[1:] + ".",)
+        except Dropped:
+            return ()
         if found is None:
             return (f"Hand {number} was not played out.",)
         return (f"Hand {number} against perfect play:", *analysis_lines(found, view.players, view.seat))
 
     def _tell_paused(self, table: Table, actor: Connection | None) -> None:
+        """Tell each seat but ``actor`` (whose action is refused) that the table is paused: once a
+        connection, not at every try to write it again."""
         message = dump(
             ErrorMessage(code="server", message=f"the server cannot save this table ({self.unwritable}): {PAUSED}")
         )
         for seat in range(NUM_SEATS):
             conn = self.holders.get((table.id, seat))
-            if conn is not None and conn is not actor:
+            if conn is not None and conn is not actor and conn not in table.told_paused:
+                table.told_paused.add(conn)
                 conn.send(message)
+
+    def _tell_written(self, conn: Connection, table: Table, seat: int) -> None:
+        """A seat back at a paused table: its state as the table was last written (what the others
+        last heard: the change the table holds is not told before it is written), then that the
+        table is paused.  When even that cannot be read, the pause alone."""
+        try:
+            snapshot, moves = read_table(self.store.load(table.id))
+            written = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
+        except (OSError, KeyError, RecordError) as exc:
+            self.log(f"table {table.id}: its last written state cannot be read: {type(exc).__name__}")
+        else:
+            for kept, live in zip(written.seats, table.seats, strict=True):
+                kept.connected = live.connected
+            page = self.seated[conn].page
+            if page is not None:
+                page.receive(written.state_for(seat))
+                self._show(conn, page)
+            else:
+                conn.send(self.seated[conn].message(written.parts([seat])[0]))
+        self._tell_paused(table, None)
 
     def _keep(self, table: Table) -> bool:
         """Write what changed to the table's journal; whether it was written (else the table is
@@ -535,6 +612,7 @@ class Tables:
                 table.paused = True
                 return False
         table.paused = False
+        table.told_paused.clear()
         return True
 
     async def _go_on(self, table: Table) -> None:
@@ -546,6 +624,10 @@ class Tables:
             self._kick(table)
 
     def _kick(self, table: Table) -> None:
+        """Let the computer to act think, in a worker process, while a person is connected to the
+        table (nobody there: the table waits for them)."""
+        if not table.attended:
+            return
         request = table.computer_request()
         if request is None:
             return
@@ -556,9 +638,13 @@ class Tables:
 
     async def _think(self, table: Table, request: Request) -> None:
         try:
-            action = await asyncio.to_thread(request.answer)
-        except Exception as exc:  # out of threads or descriptors, a fault of the AI: the next sweep asks again
-            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}: {exc}); it tries again")
+            action = await self.thinkers.decision(
+                request, table.level_of(request.seat), table.owner, table.id, lambda: table.attended
+            )
+        except (Busy, Dropped):  # the queue is full, or nobody is at the table: the next sweep or hello asks again
+            return
+        except Exception as exc:  # out of processes or descriptors, a fault of the AI: the next sweep asks again
+            self.log(f"table {table.id}: a computer failed to decide ({type(exc).__name__}); it tries again")
             return
         finally:
             table.thinking = False
@@ -591,6 +677,22 @@ class Tables:
             del self.tables[table.id]
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        self.finished.append((self.clock() + self.finished_grace, table))
+
+    def _close_finished(self) -> None:
+        """Close the connections of the tables filed ``finished_grace`` ago: each has had its
+        result, and the time to ask for another table (``again``); a finished table holds no
+        connection for ever."""
+        message = dump(ErrorMessage(code="expired", message="this game is over and its table has closed"))
+        now = self.clock()
+        while self.finished and self.finished[0][0] <= now:
+            table = self.finished.popleft()[1]
+            for seat in range(NUM_SEATS):
+                conn = self.holders.pop((table.id, seat), None)
+                if conn is not None:
+                    self.seated.pop(conn, None)
+                    conn.send(message)
+                    conn.close()
 
     def _file(self, table: Table) -> str | None:
         from ..storage.files import atomic_write, free_name, private_folder, stamp
@@ -618,4 +720,5 @@ class Tables:
             if table.paused or table.resave or table.unsaved:
                 self._keep(table)
         flushed = await self.sync()
+        self.thinkers.close()
         return sum(1 for t in live if not t.paused) if flushed else 0

@@ -36,9 +36,10 @@ from textual_serve.server import Server
 
 from ..net.door import Door, DoorError, is_loopback, listening_socket, security_headers, url_host
 from ..net.guard import more_open_files
+from ..net.limiter import Bucket
 from ..net.log import ServerLog, watch_loop
 from ..storage.seats import SHARED_ENV
-from .tabs import Allowance, BadMessage, Limits, TabService, clamp_size, parse_message
+from .tabs import BadMessage, Limits, TabService, clamp_size, parse_message
 
 __all__ = ["GameServer", "Limits", "TITLE", "app_argv", "serve"]
 
@@ -312,8 +313,8 @@ class GameServer(Server):
         """Carry the page's messages to the app until the page goes; why the tab must be closed,
         or None when it just went (a page that answers no heartbeat is gone, and said so)."""
         limits = self.limits
-        characters = Allowance(limits.input_rate, limits.input_burst)
-        messages = Allowance(limits.message_rate, limits.message_burst)
+        characters = Bucket(limits.input_rate, limits.input_burst)
+        messages = Bucket(limits.message_rate, limits.message_burst)
         async for message in websocket:
             if message.type == WSMsgType.ERROR:
                 exc = websocket.exception()
@@ -332,7 +333,7 @@ class GameServer(Server):
                 parsed = parse_message(message.data, limits)
             except BadMessage as exc:
                 return str(exc)
-            wait = max(messages.take(1), characters.take(len(parsed.text)) if parsed.kind == "stdin" else 0.0)
+            wait = max(messages.delay(1), characters.delay(len(parsed.text)) if parsed.kind == "stdin" else 0.0)
             if max(messages.held, characters.held) > limits.max_held:
                 return "input faster than a person types, for too long"
             if wait > 0:

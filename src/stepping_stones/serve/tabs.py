@@ -7,7 +7,7 @@ textual-serve's ``AppService`` starts the app and carries bytes both ways.  On t
 - when the tab goes the app is asked to quit, then sent SIGTERM, then SIGKILL, each after a grace
   period; its output is read to the end meanwhile, so it is never left blocked on a full pipe;
 - every message from the page is checked (``parse_message``): its shape, its size, sizes clamped
-  to what a terminal can be, and how fast input comes (``Allowance``).
+  to what a terminal can be; how fast input comes is held by ``net.limiter.Bucket``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import json
 import os
 import signal
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,6 @@ from textual_serve.download_manager import DownloadManager
 __all__ = [
     "BadMessage",
     "Limits",
-    "Allowance",
     "Message",
     "TabService",
     "parse_message",
@@ -122,44 +120,6 @@ def parse_message(raw: str, limits: Limits) -> Message:
     if kind in ("focus", "blur"):
         return Message(kind)
     return Message("ignored")  # a newer page may send kinds this server does not know
-
-
-class Allowance:
-    """A token bucket: ``take(n)`` says how long to hold a message back so that the rate stays
-    under ``rate`` a second after a burst of ``burst``.  ``held`` is the time held back lately
-    (it halves every ``memory`` seconds): a person is almost never held back, a flood always is.
-    The clock is given, so tests need none.
-
-    >>> now = [0.0]
-    >>> bucket = Allowance(rate=10, burst=10, clock=lambda: now[0])
-    >>> bucket.take(10), bucket.take(5)
-    (0.0, 0.5)
-    >>> now[0] = 10.0
-    >>> bucket.take(10), round(bucket.held, 3)
-    (0.0, 0.25)
-    """
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic, memory: float = 10.0
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.memory = memory
-        self.tokens = burst
-        self.held = 0.0
-        self.at = clock()
-
-    def take(self, amount: float) -> float:
-        now = self.clock()
-        elapsed = max(0.0, now - self.at)
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        self.held *= 0.5 ** (elapsed / self.memory)
-        self.at = now
-        self.tokens -= amount
-        wait = 0.0 if self.tokens >= 0 else -self.tokens / self.rate
-        self.held += wait
-        return wait
 
 
 def _die_with_parent() -> Callable[[], None] | None:

@@ -8,6 +8,7 @@ The bottom of storage: it imports nothing of ours.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
@@ -31,6 +32,19 @@ def private_folder(folder: str | os.PathLike[str]) -> Path:
             one.mkdir(mode=PRIVATE_FOLDER)
         except FileExistsError:
             pass
+    return folder
+
+
+def owner_only(folder: str | os.PathLike[str]) -> Path:
+    """``folder`` made as ``private_folder`` makes it, and narrowed to its owner when others may
+    read it and it is this user's: for the game's own data folder and the folders in it, which an
+    older version (or a front end that made them) left open to others.  Not for a folder the
+    user names (``host --data-dir``), which may be shared on purpose."""
+    folder = private_folder(folder)
+    with contextlib.suppress(OSError):
+        found = os.stat(folder)
+        if found.st_uid == os.getuid() and found.st_mode & 0o077:
+            os.chmod(folder, PRIVATE_FOLDER)
     return folder
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .files import atomic_write, free_name, fsync_folder, private_folder
+from .files import atomic_write, free_name, fsync_folder, owner_only
 from .settings import data_dir
 from .sidecar import sidecar_of
 
@@ -26,11 +26,17 @@ def games_dir() -> Path:
     return data_dir() / "games"
 
 
+def own_games_folder() -> Path:
+    """The games folder, and the data folder above it, made if missing and their owner's only."""
+    owner_only(data_dir())
+    return owner_only(games_dir())
+
+
 def file_save(save: Path, stem: str) -> Path:
     """Move the save ``save`` and its sidecar (if there is one) into the games folder, as
     ``stem.json`` (or ``stem-2.json``... when that name is taken); return where it went.  Never
     deletes anything.  Raises ``OSError`` when it cannot."""
-    folder = private_folder(games_dir())
+    folder = own_games_folder()
     target = free_name(folder, stem, ".json")
     os.replace(save, target)
     try:
@@ -45,6 +51,8 @@ def file_copy(folder: Path, name: str, record: str, sidecar: str | None) -> Path
     """Write a copy of a record (and the text of its sidecar, if any) into the games folder
     ``folder`` as ``name``, each atomically, the sidecar first so that the record never appears
     without it; return the record's path.  Raises ``OSError`` when it cannot."""
+    if folder == games_dir():  # the game's own (a front end may have made it open to others)
+        own_games_folder()
     target = folder / name
     if sidecar is not None:
         atomic_write(sidecar_of(target), sidecar)

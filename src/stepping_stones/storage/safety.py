@@ -160,31 +160,29 @@ def normal_name(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip()
 
 
-# Letters of other scripts that are drawn as a Latin letter or digit is, from Unicode's
-# confusables.txt (UTS #39), for the scripts a name at a table mixes with Latin most: Cyrillic,
-# Greek, Armenian, and the digits and signs that pass for letters.  A small table rather than a
-# library: PyICU (ICU's SpoofChecker, the one full skeleton) needs a C++ build against the
-# system's ICU and has no wheel; confusable-homoglyphs keeps each pair both ways and so has no
-# skeleton; disarm is a young beta.  What NFKC already folds (full-width, mathematical letters,
-# ligatures) is not listed.
-_LOOK_ALIKES: Final = str.maketrans(
-    {
-        **dict(zip("АВЕЅІЈКМНОРСТХУԚԜӀаеһіјорсѕуххԁԛԝӏ", "ABESIJKMHOPCTXYQWlaehijopcsyxxdqwl", strict=True)),
-        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιορνυκ", "ABEZHIKMNOPTYXaiopvuk", strict=True)),
-        **dict(zip("ՏՕօոսցհ", "SOonugh", strict=True)),
-        **dict(zip("01|ǀ", "Olll", strict=True)),
-    }
-)
+# Which letters look alike is Unicode's to say (UTS #39, confusables.txt, some 6,500 of them in
+# every script), not a table kept by hand here: a hand-kept one missed Cherokee, Lisu, Canadian
+# syllabics, Latin alpha, dotless i, Greek eta, Cyrillic pe and the small capitals, which an audit
+# of the table server seated beside the ASCII names they pass for (issue 42).  disarm keeps
+# Unicode's data current (its confusables at the newest Unicode, a release every few weeks) and
+# builds the skeleton from it: TR39's fold, the case folded and folded again to a fixed point,
+# invisibles dropped, and with ``digit_policy="tr39"`` the digits that pass for letters (``1`` for
+# ``l``, ``0`` for ``O``).  The alternatives: PyICU (ICU's SpoofChecker) needs a C++ build against
+# the system's ICU and has no wheel; confusable-homoglyphs (last release January 2024) keeps each
+# pair both ways and has no skeleton, so it maps Cyrillic pe to Greek pi and small capital A to
+# Cherokee, never to the Latin letter.  Left here: the runs of letters that pass for one letter
+# in a name (``rn`` for ``m``; ``i`` for ``l``, which TR39 keeps apart once the case is folded).
 _LOOK_ALIKE_RUNS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("i", "l"))
 
 
 def name_skeleton(name: str) -> str:
-    """What a name looks like, for telling whether two names could be taken for each other (after
-    UTS #39's skeleton): NFKC, without what is not seen at all (joiners, fillers), other
-    scripts' look-alikes of Latin letters as the letters, without case, and the runs of letters
-    that pass for one (``rn`` for ``m``, ``I`` and ``1`` for ``l``) as one.
+    """What a name looks like, for telling whether two names could be taken for each other (UTS
+    #39's skeleton, ``disarm.skeleton_key``): NFKC, without what is not seen at all (joiners,
+    fillers), every script's look-alikes of a letter as that letter, without case, digits that pass
+    for letters as the letters, and the runs of letters that pass for one (``rn`` for ``m``, ``I``
+    and ``1`` for ``l``) as one.
 
-    >>> name_skeleton("Ann") == name_skeleton("\\u0410nn") == name_skeleton("A\\u200dnn")
+    >>> name_skeleton("Ann") == name_skeleton("\\u0410nn") == name_skeleton("A\\u200dnn") == name_skeleton("\\u13aann")
     True
     >>> name_skeleton("Bob") == name_skeleton("B\\u043eb"), name_skeleton("Ann") == name_skeleton("Anna")
     (True, False)
@@ -193,9 +191,11 @@ def name_skeleton(name: str) -> str:
     >>> name_skeleton("Zoë") == name_skeleton("Zoe\\u0308") != name_skeleton("Zoe")
     True
     """
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
-    text = "".join(ch for ch in text if not _invisible(ch)).translate(_LOOK_ALIKES)
-    text = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    from disarm import skeleton_key  # its tables load at the first name
+
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if not _invisible(ch))
+    text = " ".join(skeleton_key(text, digit_policy="tr39").casefold().split())
     for run, one in _LOOK_ALIKE_RUNS:
         text = text.replace(run, one)
     return text

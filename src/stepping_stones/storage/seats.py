@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .files import atomic_write
+from .files import atomic_write, owner_only
 from .safety import FileProblem, escape, read_small, strict_json
 from .settings import data_dir
 
@@ -65,8 +65,10 @@ def seat_path(server: str, code: str) -> Path:
 
 
 def _private_folder(folder: Path) -> None:
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(folder, 0o700)  # made earlier, or under a umask that kept group bits: its owner's only
+    """The seats' folder and the data folder above it, their owner's only (made earlier, or under
+    a umask that kept group bits)."""
+    owner_only(folder.parent)
+    owner_only(folder)
 
 
 def keep_seat(seat: KeptSeat, path: Path | None = None) -> Path:

@@ -33,7 +33,7 @@ from ..engine import Game
 from ..explain import saving as words
 from ..game.choices import HUMAN, Setup
 from ..game.match import Seeds
-from .files import atomic_write, move_aside
+from .files import PRIVATE_FILE, atomic_write, move_aside, owner_only
 from .files import stamp as _stamp
 from .games import file_save, games_dir
 from .records import (
@@ -120,11 +120,13 @@ class SlotLock:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lock = FileLock(lock_of(path), timeout=0)
+        self._lock = FileLock(lock_of(path), timeout=0, mode=PRIVATE_FILE)  # its owner's, as the save is
 
     def acquire(self) -> bool:
         """Claim the slot: False if another copy holds it.  Raises ``OSError`` when the lock file
         cannot be made at all (a folder that cannot be written)."""
+        if self.path.parent == data_dir():  # the game's own folder, its owner's only
+            owner_only(self.path.parent)
         try:
             self._lock.acquire()
         except Timeout:
