@@ -5,7 +5,6 @@ connected to.  The server's clock is the test's own."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 
 import pytest
@@ -176,59 +175,29 @@ def test_a_worker_that_dies_is_replaced():
     asyncio.run(scenario())
 
 
-def test_a_hint_whose_asker_has_gone_is_dropped_unworked(tmp_path, monkeypatch):
-    """The page's hints (``POST /words``) wait their turn one at a time; three askers wait behind
-    a fourth's hint and leave: theirs are never worked out (before, each was, for nobody)."""
-    import threading
+def test_a_hint_whose_asker_has_gone_is_dropped_unworked(tmp_path):
+    """A page's hint waits its turn with the computers' decisions; when its page has gone by
+    then, it is never worked out (before, each was, for nobody).  A hint whose page is still there
+    is worked out in a worker, from the seat's view."""
+    from stepping_stones.ai import make_ai
+    from stepping_stones.engine import Rules
+    from stepping_stones.game.match import Match, Seeds
+    from stepping_stones.net.thinking import Dropped, Thinkers
 
-    import aiohttp
-
-    from net_support import Raw
-    from stepping_stones.net import pages
-
-    started = threading.Event()
-    release = threading.Event()
-    worked: list[int] = []
-
-    def slow_hint(view: object) -> dict[str, str] | None:
-        worked.append(1)
-        started.set()
-        release.wait(WAIT)
-        return None
-
-    monkeypatch.setattr(pages, "_hint", slow_hint)
+    match = Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("hint-drop"))
+    match.step()  # the deal: the forehand is to bid
+    game = match.game
+    assert game.to_act is not None
+    view = game.view(game.to_act)
 
     async def scenario() -> None:
-        async with running(tmp_path) as (server, url):
-            assert server._runner is not None
-            words = next(r.handler for r in server._runner.app.router.routes() if r.resource.canonical == "/words")
-            lock: asyncio.Lock = words.__self__.heavy  # type: ignore[attr-defined]  # one hint at a time
-            opened = await open_table(url, new_table(("open", "random", "random")))
-            async with Raw.to(url) as raw:
-                await raw.send({"type": "hello", "version": 1, "code": opened.code, "name": "Ann"})
-                while (message := json.loads(await raw.text() or "{}")).get("type") != "state":
-                    pass
-            body = json.dumps({"view": message["view"], "since": 1, "hint": True})
-            async with aiohttp.ClientSession() as first:
-                holding = asyncio.ensure_future(first.post(url + "/words", data=body))
-                await asyncio.to_thread(started.wait, WAIT)  # the first hint is being worked out
-                waiting = []
-                for _ in range(3):
-                    session = aiohttp.ClientSession()
-                    waiting.append((session, asyncio.ensure_future(session.post(url + "/words", data=body))))
-                async with asyncio.timeout(WAIT):
-                    while len(lock._waiters or ()) < 3:  # type: ignore[attr-defined]
-                        await asyncio.sleep(0.01)  # polls the three hints' queueing at the server
-                for session, request in waiting:
-                    request.cancel()
-                    await session.close()  # the askers leave
-                async with asyncio.timeout(WAIT):
-                    while lock._waiters:  # type: ignore[attr-defined]
-                        await asyncio.sleep(0.01)  # polls the server's hearing them go
-                release.set()
-                response = await holding
-                assert response.status == 200
-                response.release()
-            assert worked == [1]
+        thinkers = Thinkers(workers=1)
+        try:
+            with pytest.raises(Dropped):
+                await thinkers.hint(view, "127.0.0.0/24", "hint 1", lambda: False)
+            hint = await thinkers.hint(view, "127.0.0.0/24", "hint 2", lambda: True)
+            assert hint is not None and hint.action in view.legal_bids
+        finally:
+            thinkers.close()
 
     asyncio.run(scenario())
