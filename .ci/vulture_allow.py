@@ -53,3 +53,7 @@ chance_outcomes, returns, resample_from_infostate  # openspiel/game.py
 state_of, engine  # openspiel/game.py: a pyspiel state of an engine game, and back, for tests/test_openspiel.py
 with_settings  # ai/params.py: scripts/bid_screen.py and play_screen.py build the expert's settings from --param
 forget_seat  # storage/seats.py: tests/test_net_seat_return.py forgets a kept seat by its server and code
+# Read by the web page (net/web/app.js) from a Presentation sent as JSON, not by Python.
+summary_hand, hints  # flow/presenter.py: Presentation's fields the page draws (the summary's hand, the Hint button)
+# For the lead: unused since the presenter's clock (flow/presenter.py) took its place; left to the lead.
+seconds_left  # net/remote.py: RemoteFlow's seconds left on the person's clock
