@@ -417,6 +417,7 @@ function renderHand(p) {
     return button;
   });
   hand.replaceChildren(...buttons);
+  hand.dataset.cards = p.hand.map((line) => line.card).join(" "); // the hand drawn, for the tests to wait on
   if (focused) {
     const target = hand.querySelector(`[data-card="${focused}"]`) || hand.querySelector("button.legal") || hand.querySelector("button");
     if (target instanceof HTMLElement) target.focus({ preventScroll: true });
