@@ -173,6 +173,10 @@ def test_the_page_declares_the_presentation_as_the_presenter_makes_it():
 
 MY_TURN = "#bidding:not([hidden]) button.bid, #hand button.card.legal, #summary:not([hidden]), #result:not([hidden])"
 MS = WAIT * 1000
+BIDS_GONE = """(before) => {
+    const box = document.getElementById("bidding");
+    return box.hidden || box.dataset.key !== before;
+}"""
 SUMMARY_GONE = """(before) => {
     const box = document.getElementById("summary");
     return box.hidden || document.getElementById("summary-lines").innerText !== before;
@@ -214,8 +218,9 @@ def _step(page, before_card=None) -> str:
     bids = page.locator("#bidding:not([hidden]) button.bid")
     if bids.count():
         pass_ = page.locator("#bidding button.bid.pass")
+        key = page.locator("#bidding").get_attribute("data-key")
         (pass_ if pass_.count() else bids).first.click()
-        page.wait_for_selector("#bidding", state="hidden", timeout=MS)
+        page.wait_for_function(BIDS_GONE, arg=key, timeout=MS)  # made (or, all having passed, the puddle's)
         return "bid"
     if before_card is not None:
         before_card(page)
@@ -295,9 +300,12 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                         _shot(page, f"web-{size[0]}x{size[1]}")
                     if not analysed and page.locator("#summary:not([hidden])").count():
                         analysed = True  # the first summary: the hand against perfect play
+                        number = re.match(r"Hand (\d+) is over\.", page.locator("#summary-lines").inner_text())
+                        assert number is not None
                         page.click("#analysis")
-                        page.wait_for_selector("#analysis-lines:has-text('against perfect play:')", timeout=MS)
-                        assert page.locator("#summary-lines").inner_text().startswith("Hand 1 is over.")
+                        page.wait_for_selector(
+                            f"#analysis-lines:has-text('Hand {number[1]} against perfect play:')", timeout=MS
+                        )
                 _no_sideways_scroll(page)
                 result = page.locator("#result-lines").inner_text()
                 assert re.search(r"(win|wins) with|share the win", result), result
