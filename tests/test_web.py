@@ -302,6 +302,9 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                         analysed = True  # the first summary: the hand against perfect play
                         number = re.match(r"Hand (\d+) is over\.", page.locator("#summary-lines").inner_text())
                         assert number is not None
+                        # the tricks panel shows the summary's hand, all its tricks with why each was won
+                        assert page.locator("#tricks-list li").count() == 12
+                        assert page.locator("#tricks-list li p.why").count() == 12
                         page.click("#analysis")
                         page.wait_for_selector(
                             f"#analysis-lines:has-text('Hand {number[1]} against perfect play:')", timeout=MS
@@ -383,6 +386,11 @@ def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
                 page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 held = sorted(page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)"))
                 assert len(held) == 12 - 3
+                told = page.locator("#live p").all_inner_texts()
+                events = page.locator("#log-list li").all_inner_texts()
+                numbers = page.locator("#log-list li").evaluate_all("lis => lis.map(li => Number(li.value))")
+                assert numbers == list(range(1, len(numbers) + 1)) and len(events) > 10, numbers
+                assert all(told.count(event) == 1 for event in events), (events, told)  # each event said once
                 page.reload()
                 page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 again = sorted(page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)"))

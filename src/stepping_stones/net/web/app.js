@@ -142,7 +142,7 @@ function mayLeaveFor(code) {
 function announce(lines) {
   const live = $("live");
   for (const line of lines) if (line) live.append(el("p", { text: line }));
-  while (live.childElementCount > 40) live.firstElementChild?.remove();
+  while (live.childElementCount > 100) live.firstElementChild?.remove(); // what was said is in the log
 }
 
 /** @param {string} text */
