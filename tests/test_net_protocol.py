@@ -163,9 +163,10 @@ def test_another_version_is_told_so_in_one_line():
         assert str(caught.value) == f"a hello's version is the whole number 3, {named}"
     with pytest.raises(ProtocolError, match="version: is missing"):
         parse_client('{"type":"hello","code":"ABCDE-FGHJK","name":"Ann"}')
-    for version in (3,):
-        hello = parse_client(f'{{"type":"hello","version":{version},"code":"ABCDE-FGHJK","name":"Ann"}}')
-        assert isinstance(hello, Hello) and hello.version == version
+    hello = parse_client('{"type":"hello","version":3,"code":"ABCDE-FGHJK","name":"Ann"}')
+    assert isinstance(hello, Hello) and hello.version == 3
+    with pytest.raises(VersionMismatch, match="the client version 1"):  # versions 1 and 2 are no longer spoken
+        parse_client('{"type":"hello","version":1,"code":"ABCDE-FGHJK","name":"Ann"}')
 
 
 def test_an_action_that_is_no_bid_or_card_is_refused_as_illegal():

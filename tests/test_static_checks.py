@@ -1,7 +1,7 @@
-"""The static checks (``.ci/static``: ruff, strict mypy, import-linter's layers, vulture) as a
-test of the suite, so that the README's test command checks them too.  They run in a process of
-their own while the other tests run; ``.ci/run`` runs the same script again after the suite,
-where mypy and import-linter read the caches this run left."""
+"""The static checks (``.ci/static``: ruff, strict mypy, import-linter's layers, vulture, tsc on the
+web page's JavaScript) as a test of the suite, so that the README's test command checks them too.
+They run in a process of their own while the other tests run; ``.ci/run`` runs the same script
+again after the suite, where mypy and import-linter read the caches this run left."""
 
 from __future__ import annotations
 

@@ -1,38 +1,51 @@
 """The table server's own web page (``host`` at ``/``, ``/t/CODE``; ``net/pages.py``, ``net/web/``).
 
+The page draws what the server shows its seat (protocol 3: ``shown``, a ``flow.presenter``
+``Presentation``) and sends what the person does (``do``); it works nothing out itself.
+
 Without a browser: the pages behind the door (Host, Origin, framing, the content security policy),
-and ``POST /words``, the page's sentences, against plain mode's own words.  In a real (headless)
-Chromium: whole games against two computers at a phone's size and a desktop's, an invite link's
-twelve cards as buttons, a trick at a table where a terminal client sits too, a reload in mid-hand
-that takes the seat back, and no horizontal scrolling at 360 px.  The browser tests need
-Playwright and a Chromium (Debian: ``apt-get install chromium``); without them they are skipped,
-saying which.  ``STEPPING_STONES_SCREENSHOTS=DIR`` keeps the screenshots of the whole games there.
+and the page's declaration of a presentation against the presenter's own.  In a real (headless)
+Chromium: whole games against two computers at a phone's size and a desktop's (with the analysis
+of a hand, and again), an invite link's twelve cards as buttons, a trick at a table where a
+terminal client sits too, a reload in mid-hand that takes the seat back, join by code from the home
+page, the clocks counting down (the person's and another's), a computer standing in and the seat
+taken back, long names at 360 px, again for a player who came by a link, seats kept table by table,
+and no horizontal scrolling at 360 px.  The browser tests need Playwright and a Chromium (Debian:
+``apt-get install chromium``); without them they are skipped, saying which.
+``STEPPING_STONES_SCREENSHOTS=DIR`` keeps screenshots there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import re
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
 from random import Random
+from typing import Any, TypeVar
 
 import aiohttp
 import pytest
 
 from fronts_support import Host
-from net_support import WAIT, new_table, next_state, running
-from stepping_stones.engine import Phase
-from stepping_stones.explain import Teller
-from stepping_stones.net import pages
+from net_support import WAIT, new_table, running
+from stepping_stones.engine import Phase, Rules
+from stepping_stones.flow import presenter
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
-from stepping_stones.net.pages import MAX_WORDS_REQUEST
 from stepping_stones.net.protocol import StateMessage
-from stepping_stones.net.remote import hand_events
-from stepping_stones.net.viewcodec import view_from_json
 from test_serve import CHROMIUM, _browser
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the browser tests say so and are skipped
+
+    class PlaywrightTimeout(Exception):  # type: ignore[no-redef]
+        pass
+
 
 SUIT_WORDS = {"C": "Cherry Blossoms", "K": "Koi", "L": "Stone Lanterns", "B": "Bridges"}
 PAGES = (
@@ -44,6 +57,8 @@ PAGES = (
     "/web/app.css",
     "/web/icon.svg",
 )
+APP = Path(presenter.__file__).parents[1] / "net" / "web" / "app.js"
+T = TypeVar("T")
 
 
 # --- the door, without a browser --------------------------------------------------------------------
@@ -78,6 +93,8 @@ def test_the_pages_are_served_behind_the_door_and_cannot_be_framed(tmp_path):
                         assert r.headers["X-Frame-Options"] == "DENY"  # even a refusal cannot be framed
             async with session.post(url + "/words", data=b"{}", headers={"Origin": "http://evil.example"}) as r:
                 assert r.status == 403
+            async with session.post(url + "/words", data=b"{}", headers={"Origin": url}) as r:
+                assert r.status in (404, 405)  # gone in protocol 3: the server sends a page what it shows
             for path in ("/web/nothing.js", "/web/..%2Fpages.py", "/t/<script>", "/t/" + "A" * 40):
                 async with session.get(url + path) as r:
                     assert r.status == 404, path
@@ -133,133 +150,93 @@ def test_web_starts_a_server_on_this_machine_and_opens_its_page(tmp_path):
     assert "has stopped" in out
 
 
-# --- POST /words ------------------------------------------------------------------------------------
-
-
-async def _words(session: aiohttp.ClientSession, url: str, body: object) -> tuple[int, dict]:
-    async with session.post(url + "/words", data=json.dumps(body), headers={"Origin": url}) as r:
-        return r.status, await r.json()
-
-
-def test_words_are_plain_mode_s_sentences_for_the_seat_s_own_view(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "WORDS_RATE", (1e6, 10**6))  # a words request for every state, flat out
-
-    async def game() -> None:
-        async with running(tmp_path) as (_server, url), aiohttp.ClientSession() as session:
-            opened = await open_table(url, new_table(("open", "random", "random"), level="random"))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann:
-                await ann.join()
-                rng = Random(5)
-                refusals_seen = 0
-                hinted = analysed = False
-                while True:
-                    state = await next_state(ann)
-                    assert state.view is not None
-                    view = view_from_json(state.view)
-                    status, words = await _words(session, url, {"view": state.view.model_dump(mode="json")})
-                    assert status == 200, words
-                    teller = Teller(view.players, view.seat)
-                    shown = view.shown_hand()
-                    if view.phase in (Phase.BIDDING, Phase.PLAY) and shown is not None:
-                        assert [e["text"] for e in words["events"] if e["hand"] == view.hand_number] == [
-                            text for _k, text, _s, _t in hand_events(teller, shown, view)
-                        ]
-                    if view.phase is Phase.PLAY and state.legal:
-                        illegal = set(state.view.own_cards.split()) - set(state.legal)
-                        assert set(words["refusals"]) == illegal
-                        for reason in words["refusals"].values():
-                            assert reason.startswith("You must "), reason
-                        refusals_seen += len(illegal)
-                    if view.phase is Phase.BIDDING and state.legal:
-                        assert [b["bid"] for b in words["bids"]] == state.legal
-                    if state.legal and view.phase is Phase.PLAY and not hinted:  # the expert, for this turn
-                        status, hint = await _words(
-                            session, url, {"view": state.view.model_dump(mode="json"), "hint": True}
-                        )
-                        assert status == 200 and hint["hint"]["action"] in state.legal, hint
-                        assert hint["hint"]["text"].startswith(f"Play {hint['hint']['action']}: ")
-                        hinted = True
-                    if view.history and not analysed:  # the first hand against perfect play
-                        status, found = await _words(
-                            session, url, {"view": state.view.model_dump(mode="json"), "analysis": 1}
-                        )
-                        assert status == 200 and found["analysis"][0] == "Hand 1 against perfect play:", found
-                        analysed = True
-                    if state.record is not None:
-                        assert words["result"][0] == "The game is over." and words["result"][-1].startswith("Totals:")
-                        break
-                    if state.legal:
-                        await ann.act(rng.choice(state.legal), state.seq)
-                assert refusals_seen > 0
-
-    asyncio.run(game())
-
-
-def test_words_refuse_what_is_not_a_view_in_one_line_and_too_many(tmp_path, monkeypatch):
-    monkeypatch.setattr(pages, "WORDS_RATE", (0.001, 7))
-
-    async def probe() -> None:
-        async with running(tmp_path) as (_server, url), aiohttp.ClientSession() as session:
-            opened = await open_table(url, new_table(("open", "random", "random"), level="random"))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann:
-                await ann.join()
-                state = await next_state(ann, lambda s: s.view is not None)
-                assert state.view is not None
-                good = state.view.model_dump(mode="json")
-            bad_card = {**good, "own_cards": "X9"}
-            for body in ({}, {"view": bad_card}, {"view": good, "extra": 1}, {"view": good, "since": -1}, [1]):
-                status, answer = await _words(session, url, body)
-                assert status == 400 and answer["type"] == "error", body
-                assert "\n" not in answer["message"] and "Traceback" not in answer["message"]
-            async with session.post(url + "/words", data=b"{" + b" " * MAX_WORDS_REQUEST + b"}") as r:
-                assert r.status == 413
-            status, answer = await _words(session, url, {"view": good})
-            assert status == 200 and answer["events"][0]["text"].startswith("Hand 1 is dealt.")
-            status, answer = await _words(session, url, {"view": good})  # the eighth in a burst of seven
-            assert status == 429 and answer["message"].startswith("too many requests")
-
-    asyncio.run(probe())
+def test_the_page_declares_the_presentation_as_the_presenter_makes_it():
+    """app.js declares what it is sent (JSDoc typedefs, checked by tsc in .ci/static) field for
+    field as ``flow.presenter`` makes it: a field renamed or added on one side fails here."""
+    declared = {
+        name: re.findall(r"(\w+)\??: ", body)
+        for body, name in re.findall(r"@typedef \{\{(.*?)\}\} (\w+)", APP.read_text(encoding="utf-8"))
+    }
+    for kind in (
+        presenter.Presentation,
+        presenter.SeatLine,
+        presenter.CardLine,
+        presenter.BidLine,
+        presenter.ClaimOffer,
+        presenter.TrickLine,
+        presenter.ClockLine,
+    ):
+        assert declared[kind.__name__] == [f.name for f in dataclasses.fields(kind)], kind.__name__
 
 
 # --- in a real browser ---------------------------------------------------------------------------------
 
 MY_TURN = "#bidding:not([hidden]) button.bid, #hand button.card.legal, #summary:not([hidden]), #result:not([hidden])"
+MS = WAIT * 1000
+BIDS_GONE = """(before) => {
+    const box = document.getElementById("bidding");
+    return box.hidden || box.dataset.key !== before;
+}"""
+SUMMARY_GONE = """(before) => {
+    const box = document.getElementById("summary");
+    return box.hidden || document.getElementById("summary-lines").innerText !== before;
+}"""
 
 
-def _page(p, width: int, height: int):
+def _page(p, width: int, height: int, seats: dict[str, dict[str, Any]] | None = None):
+    """A browser and a page of the given size; ``seats``: the seats this browser keeps already."""
     browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-    page = browser.new_page(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height})
+    if seats:
+        kept = json.dumps(json.dumps(seats))
+        context.add_init_script(
+            f"if (!localStorage.getItem('stepping-stones.seats')) localStorage.setItem('stepping-stones.seats', {kept})"
+        )
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return browser, page, errors
 
 
 def _reasons(page) -> list[str]:
-    """Why each card of the hand that may not be played now is off, once the words of the state
-    drawn have come."""
-    seq = page.locator("body").get_attribute("data-seq")
-    page.wait_for_selector(f"body[data-heard='{seq}']", timeout=WAIT * 1000)
+    """Why each card of the hand that may not be played now is off (the engine's words)."""
     return page.locator("#hand button.card[aria-disabled=true] .sr-only").all_inner_texts()
 
 
 def _step(page, before_card=None) -> str:
     """Do what the page asks of the person now (close a summary, bid, play the first legal card,
-    calling ``before_card(page)`` first), waiting for the page to ask; what was done."""
-    page.wait_for_selector(MY_TURN, timeout=WAIT * 1000)
+    calling ``before_card(page)`` first), waiting for the page to ask, and then for it to draw what
+    came of it; what was done."""
+    page.wait_for_selector(MY_TURN, timeout=MS)
     if page.locator("#result:not([hidden])").count():
         return "over"
     if page.locator("#summary:not([hidden])").count():
+        lines = page.locator("#summary-lines").inner_text()
         page.click("#summary-close")
+        page.wait_for_function(SUMMARY_GONE, arg=lines, timeout=MS)  # closed, or the next hand's on show
         return "summary"
     bids = page.locator("#bidding:not([hidden]) button.bid")
     if bids.count():
         pass_ = page.locator("#bidding button.bid.pass")
+        key = page.locator("#bidding").get_attribute("data-key")
         (pass_ if pass_.count() else bids).first.click()
+        page.wait_for_function(BIDS_GONE, arg=key, timeout=MS)  # made (or, all having passed, the puddle's)
         return "bid"
     if before_card is not None:
         before_card(page)
+    held = page.locator("#hand").get_attribute("data-cards")
     page.locator("#hand button.card.legal").first.click()
+    page.wait_for_selector(f"#hand:not([data-cards='{held}'])", state="attached", timeout=MS)  # played
     return "card"
+
+
+def _asks(page) -> bool:
+    """Whether the page asks something of its person, waited for a little (one of two pages)."""
+    try:
+        page.wait_for_selector(MY_TURN, timeout=200)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def _no_sideways_scroll(page) -> None:
@@ -273,7 +250,34 @@ def _solo(page, url: str, name: str = "Ann") -> None:
     page.check("#short")
     page.select_option("#level", "random")
     page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#table:not([hidden])", timeout=WAIT * 1000)
+    page.wait_for_selector("#table:not([hidden])", timeout=MS)
+
+
+def _shot(page, name: str, full_page: bool = False) -> None:
+    shots = os.environ.get("STEPPING_STONES_SCREENSHOTS")
+    if shots:
+        page.screenshot(path=f"{shots}/{name}.png", full_page=full_page)
+
+
+class _Served:
+    """A table server (``net_support.running``) on an event loop of its own thread, its clock in
+    the test's hands (``now``), while the test's thread drives the browser."""
+
+    def __init__(self, folder: Path, timeout: float = 120.0) -> None:
+        self.now = 1000.0
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self._running = running(folder, clock=lambda: self.now, timeout=timeout)
+        self.server, self.url = self.call(self._running.__aenter__())
+
+    def call(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout=WAIT)
+
+    def stop(self) -> None:
+        self.call(self._running.__aexit__(None, None, None))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=WAIT)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
@@ -281,7 +285,6 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
     sync_playwright = _browser()
     host = Host(tmp_path / "server")
     url = host.start()
-    shots = os.environ.get("STEPPING_STONES_SCREENSHOTS")
     try:
         with sync_playwright() as p:
             browser, page, errors = _page(p, *size)
@@ -289,25 +292,39 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 _solo(page, url)
                 counts = {"card": 0, "bid": 0, "summary": 0}
                 reasons: set[str] = set()
+                analysed = False
                 # why the cards it could not play were off: the engine's words
                 while (done := _step(page, lambda page: reasons.update(_reasons(page)))) != "over":
                     counts[done] += 1
-                    if shots and counts["card"] == 30 and done == "card":
-                        page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}.png")
+                    if counts["card"] == 30 and done == "card":
+                        _shot(page, f"web-{size[0]}x{size[1]}")
+                    if not analysed and page.locator("#summary:not([hidden])").count():
+                        analysed = True  # the first summary: the hand against perfect play
+                        number = re.match(r"Hand (\d+) is over\.", page.locator("#summary-lines").inner_text())
+                        assert number is not None
+                        # the tricks panel shows the summary's hand, all its tricks with why each was won
+                        assert page.locator("#tricks-list li").count() == 12
+                        assert page.locator("#tricks-list li p.why").count() == 12
+                        page.click("#analysis")
+                        page.wait_for_selector(
+                            f"#analysis-lines:has-text('Hand {number[1]} against perfect play:')", timeout=MS
+                        )
                 _no_sideways_scroll(page)
                 result = page.locator("#result-lines").inner_text()
-                assert "Totals:" in result and re.search(r"(win|wins) with|share the win", result), result
+                assert re.search(r"(win|wins) with|share the win", result), result
+                sheet = page.locator("#result-sheet li").all_inner_texts()  # the scoresheet, with the result
+                assert len(sheet) == 3 + 1 and sheet[-1].startswith("Totals: "), sheet
                 told = page.locator("#live").inner_text()
                 assert "The game is over." in told
-                assert counts["card"] == 9 * 12 and counts["summary"] >= 8, counts
+                # the last card of each hand plays itself
+                assert counts["card"] == 9 * 11 and counts["summary"] >= 8, counts
                 assert any(re.fullmatch(r"You must (follow|beat) .*: you hold .*\.", r) for r in reasons), reasons
                 page.click("[data-panel=sheet]")
-                assert page.locator("#panel-sheet table.sheet tbody tr").count() == 3 + 2  # short: 3 contracts
-                if shots:
-                    page.screenshot(path=f"{shots}/web-{size[0]}x{size[1]}-over.png", full_page=True)
+                assert page.locator("#sheet-lines li").count() == 3 + 1  # short: 3 contracts, the totals
+                _shot(page, f"web-{size[0]}x{size[1]}-over", full_page=True)
                 first = page.url
                 page.click("#again")  # a new table with the same rules and seats
-                page.wait_for_selector("#hand-line:has-text('Hand 1 of 9')", timeout=WAIT * 1000)
+                page.wait_for_selector("#title:has-text('Hand 1 of 9')", timeout=MS)
                 assert page.url != first and "/t/" in page.url
                 assert not errors, errors
             finally:
@@ -327,24 +344,24 @@ def test_an_invite_link_shows_twelve_cards_as_buttons_on_a_phone(tmp_path):
             browser, page, errors = _page(p, 390, 844)
             try:
                 page.goto(f"{url}/t/{opened.code}?name=Bea")
-                page.wait_for_selector("#hand button.card", timeout=WAIT * 1000)
+                page.wait_for_selector("#hand button.card", timeout=MS)
                 cards = page.locator("#hand button.card")
                 assert cards.count() == 12
                 for i in range(12):
                     card = cards.nth(i)
                     name = card.get_attribute("data-card")
                     assert name is not None and re.fullmatch(r"[CKLB][1-9]", name), name
-                    assert card.get_attribute("aria-label") == f"{SUIT_WORDS[name[0]]} {name[1]}"
+                    assert card.get_attribute("aria-label") == f"{name[1]} of {SUIT_WORDS[name[0]]}"
                     assert card.evaluate("b => b.tagName") == "BUTTON"
                     box = card.bounding_box()
                     assert box is not None and box["width"] >= 44 and box["height"] >= 44
-                    # a card that may not be played now says why (the bidding, another's turn, the rules)
-                    if "legal" not in str(card.get_attribute("class")):
-                        assert card.get_attribute("aria-disabled") == "true"
-                        why = page.locator("#" + str(card.get_attribute("aria-describedby"))).inner_text()
-                        assert why.endswith(".") and len(why) > 10, why
-                    else:
+                    if "legal" in str(card.get_attribute("class")):
                         assert card.get_attribute("aria-disabled") is None
+                    else:  # a card that may not be played now is marked so (and says why on a turn to play)
+                        assert card.get_attribute("aria-disabled") == "true"
+                        why = card.get_attribute("aria-describedby")
+                        if why is not None:
+                            assert page.locator("#" + why).inner_text().endswith(".")
                 _no_sideways_scroll(page)
                 assert page.url.endswith(f"/t/{opened.code}")  # the name is not sat again on a reload
                 assert not errors, errors
@@ -366,24 +383,27 @@ def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
                 cards = 0
                 while cards < 3:
                     cards += _step(page) == "card"
-                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 held = sorted(page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)"))
                 assert len(held) == 12 - 3
+                told = page.locator("#live p").all_inner_texts()
+                events = page.locator("#log-list li").all_inner_texts()
+                numbers = page.locator("#log-list li").evaluate_all("lis => lis.map(li => Number(li.value))")
+                assert numbers == list(range(1, len(numbers) + 1)) and len(events) > 10, numbers
+                assert all(told.count(event) == 1 for event in events), (events, told)  # each event said once
                 page.reload()
-                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 again = sorted(page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)"))
                 assert again == held
                 assert page.locator("#seat-me .who").inner_text().startswith("You")
                 before = page.locator("#hand button.card").count()
                 page.click("#hint")  # one person at the table: hints are on, the expert's for this turn
-                page.wait_for_selector("#hint-text:has-text('Play ')", timeout=WAIT * 1000)
-                hinted = page.locator("#hand button.card.hinted")
-                assert hinted.count() == 1
-                hinted.focus()  # the seat plays on, from the keyboard
+                page.wait_for_selector("#message:has-text('Hint: Play ')", timeout=MS)
+                hinted = re.search(r"Hint: Play ([CKLB][1-9])", page.locator("#message").inner_text())
+                assert hinted is not None
+                page.locator(f"#hand button[data-card={hinted[1]}]").focus()  # the seat plays on, from the keyboard
                 page.keyboard.press("Enter")
-                page.wait_for_selector(
-                    f"#hand:has(button.card:nth-child({before}))", state="detached", timeout=WAIT * 1000
-                )
+                page.wait_for_selector(f"#hand:has(button.card:nth-child({before}))", state="detached", timeout=MS)
                 assert not errors, errors
             finally:
                 browser.close()
@@ -438,16 +458,18 @@ def test_one_trick_at_a_table_where_a_terminal_client_sits_too(tmp_path):
                 page.goto(f"{url}/t/{opened.code}")
                 page.fill("#join-name", "Bea")
                 page.click("#join-form button[type=submit]")
-                page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT * 1000)
+                page.wait_for_selector("#lobby:not([hidden])", timeout=MS)
                 assert opened.code in page.locator("#invite").inner_text()
+                page.wait_for_selector("#lobby-seats li", timeout=MS)  # the server's lines for the seats
+                assert "you" in page.locator("#lobby-seats").inner_text()
                 terminal = _Terminal(url, opened.code)
-                page.wait_for_selector("#table:not([hidden])", timeout=WAIT * 1000)
+                page.wait_for_selector("#table:not([hidden])", timeout=MS)
                 assert "person" in page.locator(".opponents").inner_text()  # Cal, a person
                 page.click("[data-panel=log]")  # everything the page has told, in order
                 bea = next(s for s, f in enumerate(terminal.states[-1].seats) if f.name == "Bea")
                 while True:  # until the page has told Cal's first card, and Cal has seen the page's
                     cal = _first_card(terminal)
-                    told = "\n".join(page.locator("#panel-log li").all_inner_texts())
+                    told = "\n".join(page.locator("#log-list li").all_inner_texts())
                     if (
                         cal is not None
                         and (f"Cal plays {cal}." in told or f"Cal leads {cal}." in told)
@@ -497,9 +519,9 @@ def test_no_horizontal_scrolling_at_360_px(tmp_path, size):
 def test_the_page_s_traffic_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path):
     """The re-deal test of ``test_net_hidden`` on the page's own traffic: one position stored
     twice, the second time with the cards seat 0 has not seen dealt again another way; the page
-    takes the seat back with its secret (as after a reload), and every websocket frame and every
-    ``/words`` answer it gets, and the table it draws, are the same at both tables, before and
-    after it plays a card."""
+    takes the seat back with its secret (as after a reload), and every websocket frame it gets,
+    and the table it draws, are the same at both tables, before and after it plays a card (the
+    server's clock stands still, so that its seconds are the same too)."""
     from stepping_stones.net.journal import FileTableStore
     from stepping_stones.storage.records import record_from_game
     from test_net_hidden import SECRETS, _file, _position, _redealt
@@ -514,38 +536,33 @@ def test_the_page_s_traffic_is_the_same_whoever_holds_the_cards_it_has_not_seen(
                 break
     else:
         raise AssertionError("no position to deal again")
-    seat = json.dumps({"secret": SECRETS[0], "code": "ABCDE-FGHJK", "table": "00000000000000aa", "name": "Ann"})
+    seats = {"ABCDE-FGHJK": {"secret": SECRETS[0], "table": "00000000000000aa", "name": "Ann", "live": True, "at": 0}}
     worlds = []
     with sync_playwright() as p:
         for n, record in enumerate((record_from_game(game), other)):
             folder = tmp_path / f"world-{n}"
             FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
-            host = Host(folder)
-            url = host.start()
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            served = _Served(folder)
+            browser, page, errors = _page(p, 390, 844, seats)
             try:
-                context = browser.new_context(viewport={"width": 390, "height": 844})
-                context.add_init_script(f"localStorage.setItem('stepping-stones.seat', {json.dumps(seat)})")
-                page = context.new_page()
                 frames: list[str] = []
-                answers = []
                 page.on("websocket", lambda ws, frames=frames: ws.on("framereceived", lambda f: frames.append(f)))
-                page.on("response", lambda r, answers=answers: answers.append(r) if r.url.endswith("/words") else None)
-                page.goto(f"{url}/t/ABCDE-FGHJK")
-                page.wait_for_selector("body[data-heard] #hand button.card.legal", timeout=WAIT * 1000)
+                page.goto(f"{served.url}/t/ABCDE-FGHJK")
+                page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 drawn = [page.locator("#table").inner_text()]
-                before = page.locator("body").get_attribute("data-heard")
+                held = page.locator("#hand button.card").count()
                 page.locator("#hand button.card.legal").first.click()
-                page.wait_for_selector(f"body:not([data-heard='{before}'])", timeout=WAIT * 1000)
+                page.wait_for_selector(f"#hand:has(button.card:nth-child({held}))", state="detached", timeout=MS)
                 drawn.append(page.locator("#table").inner_text())
-                worlds.append((frames, [a.text() for a in answers], drawn, page.locator("#live").inner_text()))
+                worlds.append((frames, drawn, page.locator("#live").inner_text()))
+                assert not errors, errors
             finally:
                 browser.close()
-                host.stop()
+                served.stop()
     assert worlds[0] == worlds[1]
-    frames, answers, _drawn, _told = worlds[0]
-    assert [json.loads(f)["type"] for f in frames][:2] == ["welcome", "state"] and "delta" in frames[-1]
-    assert len(answers) >= 2
+    frames, _drawn, _told = worlds[0]
+    kinds = [json.loads(f)["type"] for f in frames]
+    assert kinds[0] == "welcome" and set(kinds[1:]) == {"shown"} and len(kinds) >= 3, kinds
 
 
 def test_the_page_says_when_the_server_is_gone_and_comes_back_by_itself(tmp_path):
@@ -562,21 +579,19 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back_by_itself(tmp_path
                 cards = 0
                 while cards < 2:
                     cards += _step(page) == "card"
-                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 held = page.locator("#hand button.card").count()
                 host.kill()
                 page.wait_for_selector(
-                    "#banner:has-text('The connection to the server was lost; trying again.')", timeout=WAIT * 1000
+                    "#banner:has-text('The connection to the server was lost; trying again.')", timeout=MS
                 )
                 host.start()
-                page.wait_for_selector("#live p:has-text('Back at the table.')", timeout=WAIT * 1000)
+                page.wait_for_selector("#live p:has-text('Back at the table.')", timeout=MS)
                 assert page.locator("#banner").is_hidden()
-                page.wait_for_selector("#hand button.card.legal", timeout=WAIT * 1000)
+                page.wait_for_selector("#hand button.card.legal", timeout=MS)
                 assert page.locator("#hand button.card").count() == held
                 page.locator("#hand button.card.legal").first.click()  # and plays on
-                page.wait_for_selector(
-                    f"#hand:has(button.card:nth-child({held}))", state="detached", timeout=WAIT * 1000
-                )
+                page.wait_for_selector(f"#hand:has(button.card:nth-child({held}))", state="detached", timeout=MS)
                 assert not errors, errors
             finally:
                 browser.close()
@@ -603,7 +618,7 @@ def test_another_site_cannot_frame_the_page_or_use_the_server(tmp_path):
         with sync_playwright() as p:
             browser, page, _errors = _page(p, 1280, 800)
             try:
-                with page.expect_response(lambda r: r.url.startswith(url), timeout=WAIT * 1000) as answer:
+                with page.expect_response(lambda r: r.url.startswith(url), timeout=MS) as answer:
                     page.goto(f"http://127.0.0.1:{evil.server_address[1]}/evil.html")  # waits for the frame too
                 assert answer.value.headers["x-frame-options"] == "DENY"
                 frame = next(f for f in page.frames if f != page.main_frame)
@@ -634,20 +649,16 @@ def test_a_claim_from_the_page_ends_the_hand_or_is_refused_in_public_words(tmp_p
                 claims = ["all", "0"]  # all may be refused in a Win contract; none then holds there
                 refusals: list[str] = []
                 while claims:
-                    page.wait_for_selector(MY_TURN, timeout=WAIT * 1000)
-                    if page.locator("#hand button.card.legal").count():
-                        _reasons(page)  # the words of this state are drawn: the claim box with them
+                    page.wait_for_selector(MY_TURN, timeout=MS)
                     if page.locator("#claim-box:not([hidden])").count():
                         word = claims.pop(0)
                         left = page.locator("#claim-count option").first.get_attribute("value")
                         page.select_option("#claim-count", left if word == "all" else word)
                         page.click("#claim")
-                        page.wait_for_selector(
-                            "#summary:not([hidden]), #refusal:has-text('Claim refused')", timeout=WAIT * 1000
-                        )
+                        page.wait_for_selector("#summary:not([hidden]), #message:has-text('Claim refused')", timeout=MS)
                         if page.locator("#summary:not([hidden])").count():
                             break
-                        refusals.append(page.locator("#refusal").inner_text())
+                        refusals.append(page.locator("#message").inner_text())
                     _step(page)
                 else:
                     raise AssertionError(f"no claim held: {refusals}")
@@ -656,7 +667,293 @@ def test_a_claim_from_the_page_ends_the_hand_or_is_refused_in_public_words(tmp_p
                 summary = page.locator("#summary-lines").inner_text()
                 taken = re.search(r"Tricks taken: You (\d+), \S+ (\d+), \S+ (\d+)\.", summary)
                 assert taken and sum(map(int, taken.groups())) == 12, summary  # the hand was played out
-                assert "Claim accepted: " in page.locator("#live").inner_text()
+                assert "Claim accepted" in page.locator("#live").inner_text()
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        host.stop()
+
+
+# --- the clocks, a stand-in, long names, again, a seat per table (issue 41) ------------------------------
+
+CLOCK_BELOW = """([where, from]) => {
+    const node = document.querySelector(where);
+    return node !== null && parseInt(node.textContent) < from;
+}"""
+
+
+def _clock(page, where: str) -> int:
+    """The seconds a clock of the page shows, and that they are the server's when it was sent."""
+    node = page.locator(where)
+    sent = int(str(node.get_attribute("data-from")))
+    shown = int(node.inner_text().removesuffix(" s"))
+    assert shown <= sent
+    return shown
+
+
+def test_join_by_code_from_the_home_page_and_the_clocks_count_down_for_everyone(tmp_path):
+    """Ann opens a table for two people and a computer; Bea types its code on the home page (as
+    letters, in lower case) and sits down.  Whoever the table waits for, both pages show that
+    person's seconds, and both count them down by themselves (the server's clock stands still
+    here: the seconds it sent do not change)."""
+    sync_playwright = _browser()
+    served = _Served(tmp_path / "server")
+    try:
+        with sync_playwright() as p:
+            browser, ann, errors = _page(p, 390, 844)
+            bea_browser, bea, bea_errors = _page(p, 390, 844)
+            try:
+                ann.goto(served.url + "/")
+                ann.fill("#name", "Ann")
+                ann.check("input[name=who][value=one]")
+                ann.check("#short")
+                ann.select_option("#level", "random")
+                ann.click("#new-table button[type=submit]")
+                ann.wait_for_selector("#lobby:not([hidden])", timeout=MS)
+                code = ann.locator("#invite-code").inner_text()
+                assert re.fullmatch(r"[A-Z0-9]{5}-[A-Z0-9]{5}", code), code
+                bea.goto(served.url + "/")
+                bea.fill("#code", code.replace("-", "").lower())
+                bea.click("#join-code button[type=submit]")
+                bea.wait_for_selector("#join:not([hidden])", timeout=MS)
+                assert bea.url.endswith(f"/t/{code}")
+                bea.fill("#join-name", "Bea")
+                bea.click("#join-form button[type=submit]")
+                for page in (ann, bea):  # the table starts once both sit
+                    page.wait_for_selector("#table:not([hidden])", timeout=MS)
+                ann.wait_for_selector("#table .clock", timeout=MS)  # the table waits for a person
+                mine, theirs = (ann, bea) if ann.locator("#seat-me .clock").count() else (bea, ann)
+                mine.wait_for_selector("#seat-me .clock", timeout=MS)
+                theirs.wait_for_selector(".opponents .clock", timeout=MS)
+                assert mine.locator("#status").inner_text().startswith("Your turn: ")
+                assert theirs.locator("#status").inner_text().startswith("Waiting for ")
+                _shot(mine, "clock-mine-390x844")
+                for page, where in ((mine, "#seat-me .clock"), (theirs, ".opponents .clock")):
+                    start = _clock(page, where)
+                    page.wait_for_function(CLOCK_BELOW, arg=[where, start], timeout=MS)
+                    said = int(re.findall(r"(\d+) s left", page.locator("#status").inner_text())[0])
+                    assert said < start  # the status line's seconds count down too
+                assert theirs.locator(".opponents .seat.acting .clock").count() == 1  # on the seat waited for
+                assert not errors and not bea_errors, errors + bea_errors
+            finally:
+                browser.close()
+                bea_browser.close()
+    finally:
+        served.stop()
+
+
+def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
+    """The person does not answer within the table's timeout (the server's clock is moved on and
+    its sweep runs): the page says at once that a computer plays the seat, with a button that
+    takes it back; the button does, and the person plays on."""
+    sync_playwright = _browser()
+    served = _Served(tmp_path / "server", timeout=30)
+    try:
+        opened = served.call(open_table(served.url, new_table(("open", "random", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            try:
+                page.goto(f"{served.url}/t/{opened.code}?name=Ann")
+                page.wait_for_selector("#seat-me .clock", timeout=MS)  # the person's turn, on the clock
+                assert page.locator("#stand-in").is_hidden()
+                served.now += 31
+                served.call(served.server.sweep())
+                page.wait_for_selector("#stand-in:not([hidden])", timeout=MS)
+                said = page.locator("#stand-in-text").inner_text()
+                assert said.startswith("A computer plays your seat") and "Take my seat back" in said, said
+                assert (
+                    page.locator("#stand-in-text").get_attribute("role") == "alert"
+                )  # a screen reader says it at once
+                back = page.locator("#take-back")
+                box = back.bounding_box()
+                assert box is not None and box["height"] >= 44 and box["y"] + box["height"] <= 844  # in view
+                _shot(page, "stand-in-390x844")
+                back.click()
+                page.wait_for_selector("#stand-in", state="hidden", timeout=MS)
+                assert page.locator("#seat-me .kind").inner_text() == "person"
+                assert _step(page) in ("bid", "card", "summary")  # and plays on
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        served.stop()
+
+
+LONG = (
+    "Bartholomew-Featherstonehaugh-Montgomery",
+    "Maximiliana-Wolkenstein-Rodenegg-Trostbe",
+    "Anastasia-Konstantinopoulou-Vasilakopoul",
+)
+
+
+def test_long_names_keep_the_page_at_360_px_and_the_card_to_play_in_view(tmp_path):
+    """Two 40-character names (and a third person's): nothing is wider than a 360 px phone, both
+    opponents are on screen with their hands as card backs, and on the person's turn to play the
+    card to play is on screen without scrolling."""
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    assert {len(name) for name in LONG} == {40}
+    try:
+        opened = asyncio.run(
+            open_table(url, new_table(("open", "random", "random"), level="random", names=[None, *LONG[:2]]))
+        )
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 360, 640)
+            try:
+                page.goto(f"{url}/t/{opened.code}?name={LONG[2]}")  # the person is a 40-character name too
+                page.wait_for_selector("#table:not([hidden]) .opponents .backs", timeout=MS)
+                for where in ("#seat-left", "#seat-right"):
+                    box = page.locator(where).bounding_box()
+                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, (where, box)
+                    backs = page.locator(f"{where} .back").count()
+                    assert backs == int(str(page.locator(f"{where} .backs").get_attribute("data-count")))
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                while page.locator("#hand button.card.legal").count() == 0:
+                    _step(page)
+                    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                card = page.locator("#hand button.card.legal").first.bounding_box()
+                assert card is not None and card["y"] >= 0 and card["y"] + card["height"] <= 640, card
+                for name in LONG[:2]:  # the names are there, cut short on screen
+                    assert page.locator(f".seat .who[title='{name}']").count() == 1
+                _shot(page, "long-names-360x640")
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        host.stop()
+
+
+def _near_the_end(folder: Path) -> str:
+    """A table stored in ``folder`` a few cards before the end of its game, Ann and Bo at it (with
+    the secrets of ``test_net_hidden``) and a computer; its invite code."""
+    from stepping_stones.ai import make_ai
+    from stepping_stones.game.match import Match, Seeds, Step
+    from stepping_stones.net.codes import digest
+    from stepping_stones.net.journal import TABLE_FORMAT, FileTableStore, SeatFile, TableFile
+    from stepping_stones.storage.records import RecordRules, record_from_game
+    from test_net_hidden import NAMES, SECRETS
+
+    def match() -> Match:
+        return Match.new(Rules("standard", short_game=True), [make_ai("random")] * 3, Seeds("again"), players=NAMES)
+
+    whole = match()
+    steps = 0
+    while whole.step() is not Step.OVER:
+        steps += 1
+    played = match()
+    for _ in range(steps - 4):
+        played.step()
+    game = played.game
+    assert game.phase is Phase.PLAY and game.view(0).hand_number == 9, game.phase
+    people = [
+        SeatFile(kind="human", name=n, level=None, digest=digest(s))
+        for n, s in zip(NAMES[:2], SECRETS[:2], strict=True)
+    ]
+    table = TableFile(
+        format=TABLE_FORMAT,
+        id="00000000000000bb",
+        code="ABCDE-FGHJK",
+        rules=RecordRules.of(Rules("standard", short_game=True)),
+        level="random",
+        seed="again",
+        opener=0,
+        seats=[*people, SeatFile(kind="computer", name=NAMES[2], level="random", digest=None)],
+        record=record_from_game(game),
+    )
+    FileTableStore(folder / "tables").save(table.id, table.model_dump_json())
+    return table.code
+
+
+def test_again_takes_everyone_to_the_new_table_even_who_came_by_a_link(tmp_path):
+    """At the end of a game Ann asks for another: her page goes to the new table; Bo, who sits by
+    an invite link's seat, is shown the way there, and it seats him at the new table under his
+    name (the page does not send him to the home page)."""
+    from test_net_hidden import SECRETS
+
+    sync_playwright = _browser()
+    code = _near_the_end(tmp_path / "server")
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        with sync_playwright() as p:
+            pages = []
+            browsers = []
+            for seat, name in enumerate(("Ann", "Bo")):
+                kept = {
+                    code: {"secret": SECRETS[seat], "table": "00000000000000bb", "name": name, "live": True, "at": 0}
+                }
+                browser, page, errors = _page(p, 390, 844, kept)
+                browsers.append(browser)
+                pages.append((page, errors))
+                page.goto(f"{url}/t/{code}")
+            try:
+                ann, bo = pages[0][0], pages[1][0]
+                for page in (ann, bo):
+                    page.wait_for_selector("#table:not([hidden])", timeout=MS)
+                over = {ann: False, bo: False}
+                while not all(over.values()):  # each plays when their page asks (waited for in turns)
+                    for page in (ann, bo):
+                        if not over[page] and _asks(page):
+                            over[page] = _step(page) == "over"
+                assert bo.locator("#result-sheet li").count() == 4  # the result shows the scoresheet
+                _shot(bo, "result-390x844", full_page=True)
+                ann.click("#again")
+                ann.wait_for_url(re.compile(r"/t/(?!ABCDE-FGHJK)[A-Z0-9-]+$"), timeout=MS)
+                ann.wait_for_selector("#lobby:not([hidden])", timeout=MS)  # the new table waits for Bo
+                new = ann.url.rsplit("/", 1)[1]
+                bo.wait_for_selector("#again-link:not([hidden])", timeout=MS)
+                assert "Ann asks everyone to play again" in bo.locator("#result-lines").inner_text()
+                assert bo.locator("#again-link").get_attribute("href") == f"/t/{new}?name=Bo"
+                bo.click("#again-link")
+                for page in (ann, bo):
+                    page.wait_for_selector("#title:has-text('Hand 1 of 9')", timeout=MS)
+                    assert page.url.endswith(f"/t/{new}")
+                assert bo.locator("#seat-me .who").get_attribute("title") == "Bo"
+                kept = json.loads(bo.evaluate("localStorage.getItem('stepping-stones.seats')"))
+                assert set(kept) == {code, new} and kept[code]["live"] is False  # the old seat is kept too
+                assert not pages[0][1] and not pages[1][1], pages[0][1] + pages[1][1]
+            finally:
+                for browser in browsers:
+                    browser.close()
+    finally:
+        host.stop()
+
+
+def test_seats_are_kept_table_by_table_and_leaving_a_game_in_play_is_asked(tmp_path):
+    """Ann plays at table A; she opens table B's link with a name: the page asks before leaving A
+    (no: back at A), then sits at B (yes) without forgetting A's seat, and A's link takes her
+    back to A's seat."""
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        other = asyncio.run(open_table(url, new_table(("open", "random", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            try:
+                _solo(page, url)
+                while _step(page) != "card":
+                    pass
+                first = page.url.rsplit("/", 1)[1]
+                held = page.locator("#hand button.card").count()
+                asked: list[str] = []
+                page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+                page.goto(f"{url}/t/{other.code}?name=Ann")
+                page.wait_for_url(f"**/t/{first}", timeout=MS)  # not left: back at A
+                page.wait_for_selector("#table:not([hidden]) #hand button.card", timeout=MS)
+                assert first in asked[0] and other.code in asked[0], asked
+                page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+                page.goto(f"{url}/t/{other.code}?name=Ann")
+                page.wait_for_selector("#table:not([hidden])", timeout=MS)
+                page.wait_for_url(f"**/t/{other.code}", timeout=MS)
+                assert len(asked) == 2
+                kept = json.loads(page.evaluate("localStorage.getItem('stepping-stones.seats')"))
+                assert set(kept) == {first, other.code} and kept[first]["secret"] != kept[other.code]["secret"]
+                page.goto(f"{url}/t/{first}")  # A's own link: its seat, no question
+                page.wait_for_selector("#table:not([hidden]) #hand button.card", timeout=MS)
+                assert page.locator("#hand button.card").count() == held and len(asked) == 2
                 assert not errors, errors
             finally:
                 browser.close()

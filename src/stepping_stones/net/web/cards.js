@@ -1,10 +1,15 @@
-// Stepping Stones: what the page draws from plain values: the cards (a card is its rank, its
-// suit's own mark in inline SVG and the record's suit letter), the bids, the scoresheet and the
-// tricks.
+// Stepping Stones: how the page draws a card: its rank, its suit's own mark in inline SVG and the
+// record's suit letter (colour is never the only cue); a card's back; and the page's elements.
+// @ts-check
 
-export const SUITS = ["C", "K", "L", "B"];
-export const SUIT_NAMES = { C: "Cherry Blossoms", K: "Koi", L: "Stone Lanterns", B: "Bridges" };
-
+/**
+ * An element with its attributes (``text``: its text; ``class``; ``on...``: a listener) and
+ * children.
+ * @param {string} tag
+ * @param {Record<string, any> | null} [props]
+ * @param {...(Node | string | null | undefined)} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, props, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props || {})) {
@@ -12,21 +17,32 @@ export function el(tag, props, ...children) {
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
+    else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} attrs
+ * @param {...Element} children
+ * @returns {SVGElement}
+ */
 function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG, tag);
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   for (const child of children) node.append(child);
   return node;
 }
 
-// Each suit has a mark of its own (blossom, koi, lantern, bridge), so colour is never the only cue.
+/**
+ * Each suit's mark (blossom, koi, lantern, bridge), by the record's suit letter.
+ * @param {string} suit
+ * @returns {SVGElement}
+ */
 export function suitMark(suit) {
   const parts = [];
   if (suit === "C") {
@@ -47,76 +63,28 @@ export function suitMark(suit) {
   return svg("svg", { viewBox: "0 0 24 24", class: "mark", "aria-hidden": "true", focusable: "false" }, ...parts);
 }
 
-export function cardWords(card) { return SUIT_NAMES[card[0]] + " " + card.slice(1); }
-
+/**
+ * A card's face, from its record spelling (``K4``): the rank, the suit's mark and letter.
+ * @param {string} card
+ * @param {string} tag
+ * @param {Record<string, any>} [props]
+ * @returns {HTMLElement}
+ */
 export function cardFace(card, tag, props) {
   const suit = card[0];
-  const node = el(tag, { ...props, class: `card suit-${suit} ${props && props.class ? props.class : ""}`.trim(), "data-card": card },
+  return el(tag, { ...props, class: `card suit-${suit} ${props && props.class ? props.class : ""}`.trim(), "data-card": card },
     el("span", { class: "rank", "aria-hidden": "true", text: card.slice(1) }),
     suitMark(suit),
     el("span", { class: "letter", "aria-hidden": "true", text: suit }));
-  return node;
 }
 
-// The scoresheet: a row per contract, a column per player (``order``: the person first), the
-// tricks written and the points once scored, the totals and the firsts.
-export function sheetParts(v, words, order, nameOf) {
-  if (!v || !words) return [el("p", { text: "The sheet is on its way." })];
-  const head = el("tr", {}, el("th", { scope: "col", text: "Contract" }), ...order.map((s) => el("th", { scope: "col", text: nameOf(s) })));
-  const rows = words.contracts.map((c) => {
-    const row = v.sheet[c.id];
-    const pts = words.points[c.id];
-    return el("tr", {}, el("th", { scope: "row", text: c.label }), ...order.map((s) => el("td", {
-      text: row[s] === null ? "·" : String(row[s]) + (pts ? " (" + (pts[s] > 0 ? "+" : "") + pts[s] + ")" : ""),
-    })));
-  });
-  const totals = el("tr", { class: "totals" }, el("th", { scope: "row", text: "Points" }), ...order.map((s) => el("td", { text: String(words.totals[s]) })));
-  const firsts = el("tr", {}, el("th", { scope: "row", text: "Firsts" }), ...order.map((s) => el("td", { text: String(words.firsts[s]) })));
-  return [el("h2", { text: "Scoresheet" }),
-    el("div", { class: "scroll" }, el("table", { class: "sheet" }, el("caption", { class: "sr-only", text: "Tricks written for each contract, with points once scored" }),
-      el("thead", {}, head), el("tbody", {}, ...rows, totals, firsts))),
-    el("p", { class: "small", text: "Win contracts: more tricks is better; Lose contracts: fewer. Once all three have a result, they pay +3, +1 and −1." })];
-}
-
-// The tricks of the hand shown, each with its cards, its winner marked, and why it won.
-export function tricksParts(words, nameOf) {
-  if (!words || !words.tricks.length) return [el("h2", { text: "Tricks" }), el("p", { text: "No card has been played in this hand yet." })];
-  return [el("h2", { text: "Tricks of hand " + words.shown }), el("ol", { class: "tricks" }, ...words.tricks.map((t) => el("li", {},
-    el("span", { class: "trick-cards" }, ...t.cards.map(([seat, card]) => el("span", { class: "mini" + (t.finished && seat === t.winner ? " won" : "") },
-      cardFace(card, "span", { class: "small-card", role: "img", "aria-label": cardWords(card) }), el("span", { text: nameOf(seat) })))),
-    el("p", { class: "why", text: t.text || "In play." }))))];
-}
-
-// The legal bids as buttons: Pass, then each contract with a row per ranking (and redo), one
-// button per trump suit or one for the ranking; ``bid(token)`` makes the bid.
-export function bidParts(words, inPuddle, bid) {
-  const groups = [];
-  const pass = words.bids.find((b) => b.contract === null);
-  const intro = el("div", { class: "bid-group" }, el("h3", { text: inPuddle ? "You are in the puddle: declare" : "Declare a contract, or pass" }));
-  if (pass) intro.append(el("button", { type: "button", class: "bid pass", "data-bid": pass.bid, onclick: () => bid(pass.bid), text: "Pass" }));
-  groups.push(intro);
-  for (const contract of words.contracts) {
-    const bids = words.bids.filter((b) => b.contract === contract.id);
-    if (!bids.length) continue;
-    const rows = new Map();
-    for (const b of bids) {
-      const parts = b.bid.split(" ");
-      const redo = parts.includes("redo");
-      const trump = parts.find((t) => SUITS.includes(t)) || null;
-      const key = parts[1] + " high" + (redo ? ", spending your redo token" : "");
-      if (!rows.has(key)) rows.set(key, []);
-      rows.get(key).push(el("button", {
-        type: "button", class: "bid" + (trump ? " trump suit-" + trump : ""), "data-bid": b.bid, "aria-label": b.text,
-        onclick: () => bid(b.bid),
-      }, trump ? suitMark(trump) : null, trump ? SUIT_NAMES[trump] : key));
-    }
-    const group = el("div", { class: "bid-group" }, el("h3", { text: contract.name + (/^(Win|Lose) /.test(contract.name) ? "" : " (a " + contract.goal + " contract)") }));
-    for (const [key, buttons] of rows) {
-      const trumps = buttons.some((button) => button.classList.contains("trump"));
-      if (trumps) group.append(el("div", { class: "bid-row" }, el("span", { class: "bid-label", text: key + ":" }), ...buttons));
-      else group.append(...buttons);
-    }
-    groups.push(group);
-  }
-  return groups;
+/**
+ * ``count`` card backs, fanned: another player's hand.
+ * @param {number} count
+ * @returns {HTMLElement}
+ */
+export function cardBacks(count) {
+  const backs = [];
+  for (let i = 0; i < count; i++) backs.push(el("span", { class: "back" }));
+  return el("span", { class: "backs", "data-count": String(count), "aria-hidden": "true" }, ...backs);
 }
