@@ -70,7 +70,7 @@ class ClaimOffer:
 @dataclass(frozen=True)
 class TrickLine:
     number: int
-    cards: tuple[tuple[str, str], ...]  # (who, card) in the order played
+    cards: tuple[tuple[str, str, str], ...]  # (who, card, the card in words) in the order played
     winner: str | None  # who took it, once finished
     text: str | None  # why, once finished
 
@@ -154,6 +154,8 @@ def _status(state: TableState, clock: ClockLine | None) -> str:
         return state.waiting
     if state.my_turn:
         return "Your turn."
+    if state.thinking == HUMAN:
+        return "Your move is made: waiting for the table."
     if state.thinking is not None:
         return f"{view.players[state.thinking]} is thinking."
     if view.to_act is not None and view.to_act != HUMAN:
@@ -276,7 +278,7 @@ def _trick_line(teller: Teller, hand: PastHand, number: int) -> TrickLine:
         text = teller.trick_won(trick, reason)
     return TrickLine(
         number=trick.number,
-        cards=tuple((teller.name(seat), CARD_NAMES[card]) for seat, card in trick.cards),
+        cards=tuple((teller.name(seat), CARD_NAMES[card], card_words(card)) for seat, card in trick.cards),
         winner=teller.name(trick.winner) if trick.finished and trick.winner is not None else None,
         text=text,
     )
@@ -330,7 +332,7 @@ def present(state: TableState) -> Presentation:
         trick=trick,
         tricks=tricks,
         message=state.message,
-        stand_in=state.stand_in,
+        stand_in=None if over else state.stand_in,
         summary_hand=state.summary,
         summary=tuple(summary_lines(view, state.summary, "to")) if state.summary is not None else (),
         result=(*result_lines(view), *state.stood) if over else (),

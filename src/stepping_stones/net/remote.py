@@ -447,6 +447,14 @@ class RemoteFlow(Publisher, Choosing):
         if view is None:
             return TableTurn(None)
         with self._change():
+            if self._summarized < len(view.history) - 1:
+                # hands finished while the person was away (a computer played for them, or the
+                # connection was lost): their summaries are not asked for one by one
+                first, last = self._summarized + 1, len(view.history) - 1
+                self._summarized = last
+                self._tell(
+                    "table", f"{_hands(list(range(first, last + 1))).capitalize()} ended meanwhile: the sheet has them."
+                )
             if self._summarized < len(view.history):
                 number = self._summarized + 1
                 if self._summary != number:

@@ -13,7 +13,7 @@ import { cardBacks, cardFace, el } from "./cards.js";
  * @typedef {{card: string, words: string, legal: boolean, why_not: string | null}} CardLine
  * @typedef {{bid: string, text: string, contract: string | null}} BidLine
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
- * @typedef {{number: number, cards: [string, string][], winner: string | null, text: string | null}} TrickLine
+ * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
  * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
@@ -372,9 +372,9 @@ function renderTrick(p) {
   const line = p.trick || done;
   const slot = (/** @type {string} */ who) => ["bottom", "left", "right"][Math.max(0, p.seats.findIndex((s) => s.label === who))];
   $("trick").classList.toggle("done", Boolean(done));
-  $("trick").replaceChildren(...(line ? line.cards : []).map(([who, card]) => el("div",
+  $("trick").replaceChildren(...(line ? line.cards : []).map(([who, card, words]) => el("div",
     { class: "played slot-" + slot(who) + (done && who === done.winner ? " won" : "") },
-    cardFace(card, "div", { role: "img", "aria-label": who + ": " + card }),
+    cardFace(card, "div", { role: "img", "aria-label": who + ": " + words }),
     el("span", { class: "by", text: who }))));
   $("last-trick").textContent = done && done.text ? done.text : "";
 }
@@ -535,8 +535,8 @@ function renderPanels(p) {
   $("sheet-lines").replaceChildren(...p.sheet.map((line) => el("li", { text: line })));
   const tricks = p.trick ? [...p.tricks, p.trick] : p.tricks;
   $("tricks-list").replaceChildren(...tricks.map((t) => el("li", { value: String(t.number) },
-    el("span", { class: "trick-cards" }, ...t.cards.map(([who, card]) => el("span", { class: "mini" + (who === t.winner ? " won" : "") },
-      cardFace(card, "span", { class: "small-card", role: "img", "aria-label": card }), el("span", { class: "by", text: who })))),
+    el("span", { class: "trick-cards" }, ...t.cards.map(([who, card, words]) => el("span", { class: "mini" + (who === t.winner ? " won" : "") },
+      cardFace(card, "span", { class: "small-card", role: "img", "aria-label": words }), el("span", { class: "by", text: who })))),
     t.text ? el("p", { class: "why", text: t.text }) : null)));
   const numbers = [...S.log.keys()].sort((a, b) => a - b).slice(-200);
   $("log-list").replaceChildren(...numbers.map((n) => el("li", { value: String(n), text: S.log.get(n) })));
