@@ -659,3 +659,23 @@ def test_the_setup_screen_says_what_each_level_is_and_remembers_the_players(home
     asyncio.run(first())
     asyncio.run(second())
     assert load_settings().setup().names == ("Mika", "Kenji")
+
+
+def test_a_local_game_says_whose_turn_it_is_and_rings_when_it_comes():
+    """A game on this machine said nobody's turn in the top bar and had no bell; at a table on a
+    server both were there.  Now the top bar says "Your turn." and the bell rings as it comes."""
+
+    async def run():
+        app = make_app(seed="bell")
+        rings: list[None] = []
+        app.bell = lambda: rings.append(None)  # type: ignore[method-assign]
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await play_until_turn(
+                pilot, lambda t: t.game.phase is Phase.PLAY and len(t.game.log[-1].plays) >= 4
+            )
+            assert "Your turn." in widget_text(table.query_one("#topbar"))
+            assert rings  # the person's turns came after the computers' moves, each with the bell
+
+    asyncio.run(run())

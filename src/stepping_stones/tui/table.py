@@ -367,9 +367,20 @@ class TableScreen(TableBase):
         super().__init__()
         self.session = session
         self.flow = GameFlow(session, settings)
+        self.settings = settings
         self.set_reactive(TableScreen.state, self.flow.state)
         self.set_reactive(TableScreen.look, Look(settings.ascii))
         self.flow.subscribe(self._publish)
+        self.flow.subscribe(self._ring)
+        self._turn = self.flow.state.my_turn  # the person's turn as last told (the bell rings when it comes)
+
+    def _ring(self, state: TableState) -> None:
+        """The terminal's bell when the person's turn comes after the computers' (the ``bell``
+        setting), as at a table on a server; the top bar says "Your turn." (``status_line``)."""
+        turn = state.my_turn and state.summary is None and not state.over
+        if turn and not self._turn and self.settings.bell and self.is_attached:
+            self.app.bell()
+        self._turn = turn
 
     @property
     def game(self) -> Game:
