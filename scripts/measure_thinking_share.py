@@ -94,9 +94,10 @@ async def _play(
     """Sit at the table and play random legal moves at once until the game ends or ``stop``; with
     ``moves``, the time of each computer's move (from the state giving it the turn to the next)."""
     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws", max_msg_size=0) as ws:
-        await ws.send_str(json.dumps({"type": "hello", "version": 1, "code": code, "name": "Bot"}))
+        await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": code, "name": "Bot"}))
         computer_since: float | None = None
         last_seq = -1
+        held: dict[str, Any] | None = None  # the state as last sent whole or made by a delta
         while not stop.is_set():
             try:
                 message = await asyncio.wait_for(ws.receive(), 1.0)
@@ -105,7 +106,13 @@ async def _play(
             if message.type != aiohttp.WSMsgType.TEXT:
                 return
             data = json.loads(message.data)
-            if data.get("type") != "state" or data["seq"] <= last_seq:
+            if data.get("type") == "delta" and held is not None:  # what changed: applied to the state before
+                view = {**held["view"], **data["view"]} if data.get("view") else held["view"]
+                data = {**held, **data["state"], "view": view, "type": "state"}
+            if data.get("type") != "state":
+                continue
+            held = data
+            if data["seq"] <= last_seq:
                 continue
             now = time.perf_counter()
             last_seq = data["seq"]
@@ -125,7 +132,7 @@ async def _pinger(session: aiohttp.ClientSession, url: str, pings: list[float], 
     opened = await _open(session, url, ["open", "open", "open"])  # seated alone: it never starts
     assert opened is not None
     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
-        await ws.send_str(json.dumps({"type": "hello", "version": 1, "code": opened["code"], "name": "Pinger"}))
+        await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": opened["code"], "name": "Pinger"}))
         nonce = 0
         while not stop.is_set():
             nonce += 1

@@ -415,7 +415,8 @@ def bid_hint(view: PlayerView, expert: BidReckoner) -> Hint:
                 f"{hand}; {counted(estimate)} expected ({USUAL}), worth {_points(best.now)} now, "
                 f"{than} over the rest of the game ({hands})"
             )
-            short = f"{counted(estimate)} expected, worth {_points(best.now)} now, {than}"
+            brief = f"{gain:.1f} more than waiting" if gain >= 0.05 else "as much as waiting"
+            short = f"{counted(estimate)}, {_points(best.now)}, {brief}"
             if reckoning.forehand and reckoning.puddle_risk > 0.05 and not _others_done(view):
                 reason += f"; waiting risks the puddle ({reckoning.puddle_risk:.0%})"
         return Hint(bid, reason + ".", short + ".")
@@ -443,10 +444,10 @@ def bid_hint(view: PlayerView, expert: BidReckoner) -> Hint:
             )
         if gain >= 0.05:
             later = f"waiting for a better hand is worth {_more(gain)} over the rest of the game"
-            short = f"waiting for a better hand is worth {_more(gain)} than {name} now ({_points(top.now)})"
+            short = f"waiting is worth {_more(gain)} than {top.bid.contract.name} now ({_points(top.now)})"
         else:
             later = "declaring it now gains nothing over waiting for a better hand"
-            short = f"{name} now ({_points(top.now)}) gains nothing over waiting for a better hand"
+            short = f"{top.bid.contract.name} now ({_points(top.now)}) gains nothing over waiting"
         reason = f"{best_now}; {later} ({hands})"
         if reckoning.forehand and reckoning.puddle_risk > 0.05:
             reason += f"; if both others pass you must declare anyway ({reckoning.puddle_risk:.0%})"

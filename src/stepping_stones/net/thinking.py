@@ -42,7 +42,7 @@ from ..ai import Action, decide, make_ai
 from ..ai.analysis import HandAnalysis, Seen, analyse_past
 from ..ai.claims import ClaimRequest, Verdict, judge
 from ..ai.hints import Hint
-from ..engine import PastHand, PlayerView
+from ..engine import PastHand, PlayerView, SteppingStonesError
 from ..flow import HintRequest
 from ..game.match import Request
 
@@ -52,11 +52,11 @@ NICE: Final = 10
 """How much lower a worker's priority is than the server's (``os.nice``)."""
 
 
-class Busy(Exception):
+class Busy(SteppingStonesError):
     """The queue of thinking is full: the job was not taken."""
 
 
-class Dropped(Exception):
+class Dropped(SteppingStonesError):
     """The job's asker had gone when its turn came: it was not run."""
 
 
