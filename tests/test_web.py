@@ -761,7 +761,7 @@ def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
                 served.call(served.server.sweep())
                 page.wait_for_selector("#stand-in:not([hidden])", timeout=MS)
                 said = page.locator("#stand-in-text").inner_text()
-                assert said.startswith("A computer plays your seat") and "Take my seat back" in said, said
+                assert said.startswith("A computer plays for you") and "Take my seat back" in said, said
                 assert (
                     page.locator("#stand-in-text").get_attribute("role") == "alert"
                 )  # a screen reader says it at once
