@@ -7,7 +7,7 @@ games, people and bots join them over a websocket, computer players fill the emp
   view among them, ``ViewJSON``), and their reading (docs/protocol.md);
 - ``viewcodec``: the one codec of a ``PlayerView`` to JSON and back;
 - ``writers``: what the server sends, written without the models, byte for byte as they would
-  (whole states, and version 2's deltas);
+  (whole states, and the deltas after them);
 - ``codes``: invite codes, seat secrets and their digest;
 - ``journal``: what is kept of a table (``TableFile``, ``JournalMove``) and where (``TableStore``,
   ``FileTableStore``), read back by ``read_table``;
@@ -18,7 +18,7 @@ games, people and bots join them over a websocket, computer players fill the emp
 - ``limits``: what a server holds and what one client may cost (the defaults of ``host``'s flags);
 - ``server``: the aiohttp server with the door and the limits;
 - ``client``: the small async client that ``table new``, the bot and the front ends use (it applies
-  version 2's deltas and hands on whole states).
+  the deltas and hands on whole states).
 
 It sits between the front ends and the flow: it may import the layers below it (the flow,
 storage, the game, the AI, the engine's public face) and aiohttp; it never imports a front end,

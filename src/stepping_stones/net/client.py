@@ -124,7 +124,7 @@ class SeatClient:
     """One seat at a table on ``server``: taken with ``code`` and ``name``, or taken back with
     ``secret``.  Use ``async with``; ``join()`` first.
 
-    It speaks version 2: after the first state of a connection the server sends what changed
+    It speaks version 3: after the first state of a connection the server sends what changed
     (``delta``), and the client applies it to the state before and hands on the whole state,
     checked by the models.  A delta that does not follow the state it holds (one missed, or none
     held) is dropped and the whole state asked for again (``resync``).  With ``checked=False``
@@ -162,7 +162,7 @@ class SeatClient:
         self.state: StateMessage | None = None
         self.glance: Glance | None = None  # the last state's glance (``checked=False``)
         self.checked = checked
-        self.version = version  # 1: every state whole (the load test compares the two)
+        self.version = version  # the protocol's (a test may say another, to be refused)
         self.received = 0  # characters of text the server sent
         self._held: dict[str, Any] | None = None  # the last state as JSON values, to apply deltas to
         self._number = 0  # its number on this connection (``n``)
@@ -353,7 +353,7 @@ class SeatClient:
         return glance
 
     def _hold(self, state: dict[str, Any], number: int | None) -> None:
-        self._held = state if number is not None else None  # a version 1 server sends no deltas
+        self._held = state if number is not None else None  # a state without a number has no deltas after it
         self._number = number or 0
 
     def _follows(self, number: int) -> dict[str, Any] | None:

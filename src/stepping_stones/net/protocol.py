@@ -1,13 +1,15 @@
-"""The table protocol, version 2 (and 1): JSON messages over a websocket (docs/protocol.md).
+"""The table protocol, version 3: JSON messages over a websocket (docs/protocol.md).
 
 Every message is one JSON object whose ``type`` names it, checked at the boundary by the pydantic
 model of that type (strict, no unknown fields, every string and list bounded).  A client sends
-``hello``, ``action``, ``claim``, ``start``, ``ping`` and ``resync``; the server sends ``welcome``, ``state``,
-``delta``, ``error``, ``version`` and ``pong``.  Bids and cards are written as in game records
-(``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  In version 2 a connection's first state is sent
+``hello``, ``action``, ``claim``, ``start``, ``ping``, ``resync``, ``again``, ``seen`` and ``do``; the
+server sends ``welcome``, ``state``, ``delta``, ``shown`` (to a page), ``error``, ``version``, ``pong``
+and ``invite``.  Bids and cards are written as in game records
+(``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  A connection's first state is sent
 whole and each later one as a ``delta``: the fields of the state and of its view whose JSON
 changed (``writers.delta_text``), which the client applies to the state before (``Delta.applied``)
-and checks whole (``checked_state``); version 1 clients get every state whole.
+and checks whole (``checked_state``).  The table's clock is the server's: ``waiting`` says the
+seconds left when the state was sent.
 
 This module holds the messages (a seat's view among them: ``ViewJSON``) and their reading;
 ``viewcodec`` turns a ``PlayerView`` into a ``ViewJSON`` and back, and ``writers`` writes what the
@@ -384,7 +386,7 @@ class StateMessage(_Model):
     n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # the connection's state number
 
     def dump(self) -> str:
-        """The state as the server writes it: ``n`` only in version 2."""
+        """The state as the server writes it (``n``, the connection's state number, when it has one)."""
         return self.model_dump_json(exclude=None if self.n is not None else {"n"})
 
 

@@ -1,6 +1,6 @@
 """The table server (``stepping-stones host``): aiohttp, a websocket per seat, the door in front.
 
-- ``GET /``, ``GET /t/CODE``, ``GET /web/FILE``, ``POST /words``: the server's own web page
+- ``GET /``, ``GET /t/CODE``, ``GET /web/FILE``: the server's own web page
   (``pages.py``);
 - ``POST /tables``: open a table (``protocol.NewTable`` in, ``protocol.TableOpened`` out);
 - ``GET /ws``: a seat's websocket, speaking ``protocol`` (docs/protocol.md).

@@ -3,7 +3,7 @@
 It lets the computers think (in worker processes, ``thinking.Thinkers``, while a person is at
 the table), keeps each table after every change through a
 ``journal.TableStore`` before anyone hears of it, tells every connected seat its new state (whole,
-or in version 2 what changed), hands an overdue seat to a computer (``sweep``), closes the tables
+or what changed; a page what it is shown), hands an overdue seat to a computer (``sweep``), closes the tables
 never started, resumes every table of the store after a restart (``resume``), and files each
 finished game in the record format into the server's game library.  One table's logic is
 ``table.Table``.

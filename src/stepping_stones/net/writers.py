@@ -243,7 +243,7 @@ class ViewWriter:
         is its own, ``Game.own``), ``view`` being any seat's view of the game at that moment, in
         ``ViewJSON``'s order, in runs (``ViewParts``).  What every seat sees alike is written
         once, from ``view``; a run whose fields are all as last time is the very ``Fields`` of last
-        time, so that a delta (version 2) passes over it by identity, and compares the runs that
+        time, so that a delta passes over it by identity, and compares the runs that
         every seat shares once."""
         alike = [None if run is None else run.fields(run.values(view)) for run in self._shared]
         parts: list[ViewParts] = []
@@ -343,7 +343,8 @@ def _legal_text(view: ViewParts) -> str:
 
 
 def full_text(parts: StateParts, n: int | None = None) -> str:
-    """``StateMessage(...).dump()``, byte for byte, from its parts: the whole state (``n``: version 2)."""
+    """``StateMessage(...).dump()``, byte for byte, from its parts: the whole state (``n``: its number
+    on the connection)."""
     head, legal, tail, view = parts
     number = "" if n is None else f',"n":{n}'
     return (
