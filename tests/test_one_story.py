@@ -123,3 +123,25 @@ def test_the_clock_after_a_restart_is_the_servers_not_the_clients(tmp_path):
     flow = RemoteFlow(table.welcome(0, None), lambda _m, _s: None, file_games=False, clock=lambda: 9.0)
     flow.receive(table.state_for(0))  # a client that has just come back, its own clock elsewhere
     assert present(flow.state).status == "Your turn: 33 s left."
+
+
+def test_a_page_that_comes_back_goes_on_with_its_events_numbered_as_before(tmp_path):
+    """A reload or a dropped connection: the page's seat keeps its flow on the server, so the
+    events go on from the numbers the page has, and the hand is not told again from the start."""
+
+    async def scenario() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with Raw.to(url) as page:
+                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                welcome = json.loads(await page.text() or "{}")
+                first = await _shown(page, lambda s: s["my_turn"])
+            told = max(n for n, _ in first["events"])
+            async with Raw.to(url) as page:
+                await page.send({"type": "hello", "version": 3, "secret": welcome["secret"], "page": True})
+                assert json.loads(await page.text() or "{}")["type"] == "welcome"
+                again = await _shown(page, lambda s: True)
+            assert again["events"] == first["events"]  # the same numbers: nothing told twice or lost
+            assert max(n for n, _ in again["events"]) == told and again["my_turn"]
+
+    asyncio.run(scenario())

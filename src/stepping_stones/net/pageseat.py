@@ -56,6 +56,14 @@ class PageSeat:
         self.analysis: tuple[str, ...] = ()
         self._last: str | None = None
 
+    def reconnected(self) -> None:
+        """A new connection for the seat (a reload, a drop): it is sent what it is shown whole,
+        and its flow, with the events told so far and their numbers, goes on."""
+        self._last = None
+        self.outbox.clear()
+        if self.flow.started:
+            self.flow.rejoined()
+
     def _queue(self, token: str, seq: int) -> None:
         self.outbox.append((token, seq))
 

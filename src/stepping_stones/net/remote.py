@@ -363,6 +363,15 @@ class RemoteFlow(Publisher, Choosing):
             elif line.startswith(LOST):
                 self.online = False
 
+    def rejoined(self) -> None:
+        """The seat's client is connected again (a page reloaded: its flow is the server's): an
+        action sent before may never have been made, so the seat acts again on the next state."""
+        with self._change():
+            self.online = True
+            self._sent = None
+            self._claim_sent = None
+            self._start_turn()
+
     def unsent(self, token: str) -> None:
         """The person's action could not be sent (the connection was down): nothing was made; say so,
         and ask again once the connection is back."""

@@ -102,6 +102,7 @@ class Tables:
         self.by_code: dict[str, Table] = {}
         self.seated: dict[Connection, _Seated] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
+        self.pages: dict[tuple[str, int], PageSeat] = {}  # a page's seat, kept while its table lives
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinkers = thinkers or Thinkers()  # the computers' decisions and the claims' checks
         self.finished_grace = finished_grace  # seconds a finished table's connections stay open
@@ -175,7 +176,13 @@ class Tables:
             self.seated.pop(old, None)
             old.close()
         self.holders[(table.id, seat)] = conn
-        self.seated[conn] = _Seated(table, seat, PageSeat(page, self.clock) if page is not None else None)
+        kept = None
+        if page is not None:  # a page that comes back goes on with its seat's flow: its events' numbers go on
+            kept = self.pages.get((table.id, seat))
+            if kept is None or kept.flow.seat != seat:
+                kept = self.pages[(table.id, seat)] = PageSeat(page, self.clock)
+            kept.reconnected()
+        self.seated[conn] = _Seated(table, seat, kept)
         table.seats[seat].connected = True
 
     async def hello(
@@ -386,6 +393,7 @@ class Tables:
         its code and secrets are good for nothing any more, and it leaves the store."""
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
+        self._forget_pages(table)
         hours = self.expire_after / 3600
         message = dump(
             ErrorMessage(
@@ -677,7 +685,12 @@ class Tables:
             del self.tables[table.id]
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        self._forget_pages(table)
         self.finished.append((self.clock() + self.finished_grace, table))
+
+    def _forget_pages(self, table: Table) -> None:
+        for seat in range(NUM_SEATS):
+            self.pages.pop((table.id, seat), None)
 
     def _close_finished(self) -> None:
         """Close the connections of the tables filed ``finished_grace`` ago: each has had its
