@@ -136,6 +136,16 @@ def test_a_page_that_comes_back_goes_on_with_its_events_numbered_as_before(tmp_p
                 await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
                 welcome = json.loads(await page.text() or "{}")
                 first = await _shown(page, lambda s: s["my_turn"])
+                while not (first["title"].startswith("Hand 2") and first["my_turn"] and first["summary_hand"] is None):
+                    # Ann plays hand 1 through, closes its summary, and is asked in hand 2
+                    if first["summary_hand"] is not None:
+                        await page.send({"type": "do", "what": "seen"})
+                    elif first["bids"]:
+                        await page.send({"type": "do", "what": "bid", "bid": first["bids"][0]["bid"]})
+                    else:
+                        card = next(c["card"] for c in first["hand"] if c["legal"])
+                        await page.send({"type": "do", "what": "play", "card": card})
+                    first = await _shown(page, lambda s: s["my_turn"] or s["summary_hand"] is not None)
             told = max(n for n, _ in first["events"])
             async with Raw.to(url) as page:
                 await page.send({"type": "hello", "version": 3, "secret": welcome["secret"], "page": True})
