@@ -43,6 +43,7 @@ from ..engine import (
 from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
 from ..explain.saving import describe_progress
 from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableFlow, TableState
+from ..flow.presenter import turn_prompt
 from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -172,20 +173,12 @@ class PlainTable:
         missing = [SUIT_NAMES[s] for s in range(len(SUIT_MASKS)) if not view.own_cards & SUIT_MASKS[s]]
         none = " or ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
         hand = f"You hold {held}" + (f", and have no {none}." if missing else ".")
+        self.say(turn_prompt(view))  # the presenter's words, as the app and the web page say it
         if view.phase is Phase.BIDDING:
-            if view.in_puddle:
-                self.say("All three passed: you are in the puddle and must declare one of your open contracts.")
-            else:
-                self.say("You are to bid: declare a contract, or pass.")
             open_ = [c.name for c in view.rules.contracts if view.sheet[c.id][HUMAN] is None]
             self.say(hand, f"Your open contracts: {', '.join(open_) or 'none'}.")
         else:
-            trick = view.current_trick()
-            if trick:
-                led = SUIT_NAMES[trick[0][1] // 9]
-                self.say(f"You are to play to trick {len(view.trick_winners) + 1}; {led} was led.", hand)
-            else:
-                self.say(f"You are to lead trick {len(view.trick_winners) + 1}.", hand)
+            self.say(hand)
 
     def legal(self, view: PlayerView) -> list[str]:
         """The legal actions, as typed; cards in the order "You hold" lists them."""
