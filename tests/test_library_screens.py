@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import sqlite3
 import threading
@@ -427,3 +428,49 @@ async def _test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
         await pilot.pause()
         assert app.screen.query_one("#ascii").value == "yes"
         assert _not_ascii(app) == []
+
+
+def test_the_palettes_keys_box_is_ascii_leaves_the_screen_whole_and_closes_with_escape():
+    """Issue 43, item 6: the palette's Keys panel (Textual's) drew a block character in ASCII
+    mode, squeezed the setup screen into the columns beside it, and stayed on Escape."""
+    asyncio.run(_test_the_palettes_keys_box())
+
+
+async def _test_the_palettes_keys_box():
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.dialogs import KeysScreen
+
+    app = make_app(settings=Settings(pace="instant", colour="colour", trick_pause=False, ascii=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        columns = setup.query_one("#setup-columns").region
+        await press(pilot, "ctrl+p")
+        await pilot.pause()
+        await press(pilot, *"keys", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        shown = widget_text(app.screen.query_one("#keys-text"))
+        assert "Start game" in shown and "Rules" in shown and "f1" in shown, shown
+        assert _not_ascii(app) == []
+        assert setup.query_one("#setup-columns").region == columns  # nothing beside it
+        assert not setup.query("HelpPanel")
+        await press(pilot, "escape")
+        await pilot.pause()
+        assert app.screen is setup
+
+
+def test_the_help_names_every_key_at_the_table():
+    """Issue 43, item 6: the help's "Keys at the table" left out i (the hint) and d (the deal)."""
+    from rich.console import Console
+
+    from stepping_stones.tui.dialogs import help_text
+    from stepping_stones.tui.render import Look
+
+    console = Console(width=200, record=True)
+    console.print(help_text(Rules(), Look(False)))
+    keys = console.export_text().split("Keys at the table", 1)[1]
+    flat = " ".join(keys.split())
+    for key, what in (("i", "gives a hint"), ("d", "shows the deal"), ("c", "claims the rest"), ("u", "takes back")):
+        assert re.search(rf"(^|[.;] ){key}(, [^,]*,)? {what}", flat), key

@@ -495,7 +495,16 @@ class SteppingStonesApp(App[None]):
             f"turn (now {'on' if self.settings.bell else 'off'})",
             self.action_toggle_bell,
         )
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":  # Textual's panel squeezes the screen, and stays on Escape
+                yield SystemCommand("Keys", "The keys of this screen and what they do", lambda: self._show_keys(screen))
+            else:
+                yield command
+
+    def _show_keys(self, screen: Screen[Any]) -> None:
+        from .dialogs import KeysScreen
+
+        self.push_screen(KeysScreen(screen))
 
     def action_toggle_bell(self) -> None:
         self.settings.bell = not self.settings.bell
