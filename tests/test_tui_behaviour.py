@@ -28,6 +28,7 @@ from tui_support import (
     play_until_turn,
     press,
     saved_game_near_the_end,
+    screen_rows,
     settled,
     wait_for_person,
     widget_text,
@@ -618,6 +619,66 @@ def test_the_summary_shows_the_whole_deal_with_one_key(home):
                 assert sorted(w[-2:] for w in line.split()[1:]) == sorted(
                     CARD_NAMES[c] for c in range(36) if deal[seat] >> c & 1
                 )
+            await press(pilot, "escape")
+            await pilot.pause()
+            assert app.screen is summary
+
+    asyncio.run(run())
+
+
+def test_the_end_of_the_game_shows_its_command_and_keys_at_80x24_and_scrolls(home):
+    """Issue 43, item 7: at 80x24 the end of the game hid the command that deals the cards again
+    and the keys n/s/r/q under it, and Down and End did not scroll to them."""
+    saved_game_near_the_end(seed="end", cards_left=3, person_to_play=True)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            over = await play_until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+            await pilot.pause()
+            rows = screen_rows(app)
+            assert any("stepping-stones simulate" in row for row in rows), rows
+            assert any("q: quit" in row for row in rows), rows
+            # more than the window holds (a table on a server's notes): End scrolls to the keys
+            notes = tuple(f"Note {i}: a computer played hand {i} for Hana." for i in range(1, 13))
+            longer = GameOverScreen(over.view, over.path, over.seed, levels=over.levels, notes=notes)
+            await app.switch_screen(longer)
+            await pilot.pause()
+            assert not any("q: quit" in row for row in screen_rows(app))
+            await press(pilot, "end")
+            await pilot.pause()
+            assert any("q: quit" in row for row in screen_rows(app))
+            await press(pilot, "home")
+            await pilot.pause()
+            assert any("The game is over" in row for row in screen_rows(app))
+
+    asyncio.run(run())
+
+
+def test_a_summary_that_scrolls_takes_every_row_and_h_shows_its_tricks(home):
+    """Issue 43, item 7: a summary that needed a scroll at 80x24 left rows 1-2 and 22-23 empty,
+    and h (every trick of the hand, at the table) did not open from it."""
+    from stepping_stones.tui.dialogs import PanelScreen
+
+    saved_game_near_the_end(seed="snap-hand", cards_left=3, hands=1)
+
+    async def run():
+        app = make_app(resume=True, analysis_limit=SMALL_ANALYSIS * 100)
+        async with app.run_test(size=(80, 24)) as pilot:
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            await analysed(pilot)
+            await pilot.pause()
+            scroll = summary.query_one("#summary-scroll")
+            assert scroll.max_scroll_y > 0  # it needs a scroll
+            box = summary.query_one(".dialog").region
+            assert (box.y, box.bottom) == (0, 23), box  # the rows above the line of keys, all of them
+            await press(pilot, "h")
+            await pilot.pause()
+            assert isinstance(app.screen, PanelScreen)
+            text = widget_text(app.screen.query_one("#history-box"))
+            assert "Tricks of this hand" in text
+            numbers = [int(line.split()[0]) for line in text.splitlines() if line[:3].strip().isdigit()]
+            assert numbers == list(range(1, 13)), text
             await press(pilot, "escape")
             await pilot.pause()
             assert app.screen is summary

@@ -72,8 +72,21 @@ class HandSummaryScreen(Dialog[None]):
         Binding("enter,space", "next_hand", "Next hand", id="next_hand", key_display="⏎"),
         Binding("enter,space", "final_result", "Final result", id="final_result", key_display="⏎"),
         Binding("d", "deal", "The deal", id="deal"),
+        Binding("h", "tricks", "Tricks", id="tricks"),
         Binding("escape", "close", "Go on", show=False),
     ]
+
+    ROWS_AROUND = 4
+    """The window's rows the summary's scrolling part leaves: the line of keys, the box's top and
+    bottom, and the line under it."""
+
+    def action_tricks(self) -> None:
+        """Every trick of the hand with why it was won, as h shows them at the table."""
+        from ..flow import TableState
+
+        look = Look(host(self).settings.ascii)
+        past = self.view.history[self.number - 1]
+        self.app.push_screen(PanelScreen(HistoryPanel, TableState.of(self.view), look, "history", past=past))
 
     def action_deal(self) -> None:
         """All three hands as they were dealt: every card has been played, so all are known."""
@@ -150,9 +163,15 @@ class HandSummaryScreen(Dialog[None]):
         self.call_after_refresh(self._show_more)
 
     def on_resize(self) -> None:
+        self._fit()
         self.call_after_refresh(self._show_more)
 
+    def _fit(self) -> None:
+        """A summary taller than the window takes all its rows (and scrolls), none left empty."""
+        self.query_one("#summary-scroll").styles.max_height = max(3, self.app.size.height - self.ROWS_AROUND)
+
     def on_mount(self) -> None:
+        self._fit()
         scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
         # after the refresh: while the box scrolls, the value watched is not yet the one shown
@@ -249,18 +268,24 @@ class PanelScreen(Dialog[None]):
     """One of the table's side panels (the card tracker, the tricks of the hand) in a box, for
     windows too small to show it beside the table."""
 
-    def __init__(self, panel: type[Panel], state: TableState, look: Look, name: str) -> None:
+    def __init__(
+        self, panel: type[Panel], state: TableState, look: Look, name: str, past: PastHand | None = None
+    ) -> None:
+        """``past``: the tricks panel shows that finished hand (from its summary) rather than the
+        table's."""
         super().__init__()
         self.panel = panel
         self.table_state = state
         self.look = look
         self.panel_name = name
+        self.past = past
 
     BINDINGS = [Binding("escape,enter,space,o,h", "close", "Close", id="close", key_display="Esc")]
 
     def body(self) -> ComposeResult:
         panel = self.panel(id=f"{self.panel_name}-box")
         if isinstance(panel, HistoryPanel):
+            panel.past = self.past
             panel.fit = False  # all the tricks, in a box that scrolls (Up/Down), the newest in view
             with VerticalScroll(id="history-scroll"):
                 yield panel
@@ -550,8 +575,8 @@ def help_text(rules: Rules, look: Look) -> Group:
         "Ctrl+P opens the command palette (its Keys lists the keys of the screen). Ctrl+Q quits; "
         "the game is saved after every move.\n"
         "After a hand, its summary shows what was written on the sheet and why, and how the play "
-        "compares with perfect play; d shows the deal (all three hands as they were dealt), "
-        "Enter deals the next hand.\n"
+        "compares with perfect play; d shows the deal (all three hands as they were dealt), h "
+        "its tricks with why each was won, Enter deals the next hand.\n"
     )
     t.append(
         "\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "
