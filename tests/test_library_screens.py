@@ -474,3 +474,47 @@ def test_the_help_names_every_key_at_the_table():
     flat = " ".join(keys.split())
     for key, what in (("i", "gives a hint"), ("d", "shows the deal"), ("c", "claims the rest"), ("u", "takes back")):
         assert re.search(rf"(^|[.;] ){key}(, [^,]*,)? {what}", flat), key
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_the_contract_chart_tells_you_from_the_others_without_colour(monkeypatch, ascii_only):
+    """Issue 43, item 9: the bars of "you" and "others" had the same glyph, told apart by colour
+    alone (under NO_COLOR two greys, 243 and 250)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    asyncio.run(_test_the_contract_chart(ascii_only))
+
+
+async def _test_the_contract_chart(ascii_only: bool):
+    from stepping_stones.storage.settings import Settings
+
+    app = make_app(settings=Settings(pace="instant", trick_pause=False, ascii=ascii_only))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f3")
+        lines = widget_text(app.screen.query_one("#stats-contracts")).splitlines()
+        legend = {}
+        for who in ("you", "others"):
+            line = next(line for line in lines if line.rstrip().endswith(f" {who}") or f" {who} " in line)
+            before = line[: line.index(f" {who}")].rstrip()
+            legend[who] = before[-1]
+        assert legend["you"] != legend["others"], legend
+        bars = "\n".join(lines[3:])  # below the legend
+        assert legend["you"] in bars and legend["others"] in bars
+
+
+def test_the_history_keeps_the_assisted_mark_at_80_columns():
+    """Issue 43, item 9: at 80 columns the history's last column, Help, was out of sight, and
+    with it the mark of the assisted games."""
+    asyncio.run(_test_the_history_keeps_the_assisted_mark())
+
+
+async def _test_the_history_keeps_the_assisted_mark():
+    from tui_support import screen_rows
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f2")
+        rows = screen_rows(app)
+        marked = [row for row in rows if "2026-01-07 20:30*" in row]
+        assert marked and "advanced" in marked[0], rows
+        assert not any("2026-01-05 10:15*" in row for row in rows)
+        assert any("* after the date: a hint or an undo was used" in row for row in rows), rows
