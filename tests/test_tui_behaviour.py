@@ -10,11 +10,12 @@ from random import Random
 import pytest
 
 from stepping_stones.ai.analysis import seen_by
-from stepping_stones.engine import IllegalCardError, Phase, deal
+from stepping_stones.engine import IllegalCardError, Phase, Rules, deal
 from stepping_stones.game.match import Match
 from stepping_stones.storage.records import load_game, record_from_game
 from stepping_stones.storage.session import Session, Setup, current_path, games_dir
 from stepping_stones.storage.sidecar import sidecar_of
+from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
 from stepping_stones.tui.table import TableScreen
@@ -586,7 +587,7 @@ def test_a_summary_taller_than_the_window_says_there_is_more(home):
             await press(pilot, "end")
             await pilot.pause()
             assert "more" not in widget_text(line)
-            assert "Kenji's costliest" in widget_text(app.screen.query_one("#summary-analysis"))
+            assert "Kenji's" in widget_text(app.screen.query_one("#summary-analysis"))  # its last lines
 
     asyncio.run(run())
 
@@ -684,3 +685,20 @@ def test_a_summary_that_scrolls_takes_every_row_and_h_shows_its_tricks(home):
             assert app.screen is summary
 
     asyncio.run(run())
+
+
+def test_the_rules_chosen_on_the_setup_screen_are_kept_for_the_next_start(home):
+    """Issue 43, item 10: the setup screen kept the players for the next start, not the rules."""
+    from stepping_stones.storage.settings import load_settings
+
+    async def run():
+        app = make_app(contract_set="advanced", short_game=True, omit="must-beat", redo_tokens=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            assert app.table is not None
+
+    asyncio.run(run())
+    kept = load_settings().setup()
+    assert kept.rules == Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True)
+    assert SteppingStonesApp(settings=load_settings()).last_setup.rules == kept.rules  # the next start shows them
