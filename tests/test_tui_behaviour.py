@@ -702,3 +702,46 @@ def test_the_rules_chosen_on_the_setup_screen_are_kept_for_the_next_start(home):
     kept = load_settings().setup()
     assert kept.rules == Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True)
     assert SteppingStonesApp(settings=load_settings()).last_setup.rules == kept.rules  # the next start shows them
+
+
+def test_the_solver_notice_lasts_as_long_as_compiling_and_covers_nothing(monkeypatch):
+    """Issue 43, item 11: "Preparing the exact solver..." was a toast that closed after 15 s
+    whether or not compiling was done, and at 80x24 it covered the hint's lines.  Now a line in
+    the table's layout says it, with the seconds so far, until the compiling thread ends."""
+    import threading
+
+    from stepping_stones.ai import solver
+    from stepping_stones.tui.widgets import SolverNotice
+
+    done = threading.Event()
+    compiling = threading.Thread(target=done.wait, daemon=True)
+    monkeypatch.setattr(solver, "compile_needed", lambda: True)
+    monkeypatch.setattr(solver, "load_in_background", lambda: compiling.start() or compiling)
+    monkeypatch.setattr(SteppingStonesApp, "SOLVER_DELAY", 3600.0)  # started by the test instead
+
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await play_until_turn(pilot, lambda t: t.state.view.phase is Phase.PLAY)
+            app._prepare_solver()  # what the app does a moment after it starts
+            await app.workers.wait_for_complete([w for w in app.workers if w.group == "solver"])
+            await pilot.pause()
+            notice = table.query_one(SolverNotice)
+            assert notice.display and "Preparing the exact solver (0 s so far" in widget_text(notice)
+            assert not app._notifications  # no toast over the table
+            log = table.query_one("#log").region
+            assert not notice.region.overlaps(log) and notice.region.bottom <= log.y
+            assert table.query_one("#hand").region.bottom <= 23  # the cards still in view
+            notice.show_wait(app.solver_since, now=app.solver_since + 42.5)  # as the app's timer does
+            assert "(42 s so far" in widget_text(notice)
+            await press(pilot, "question_mark")  # another screen meanwhile: the wait goes on
+            assert app.solver_since is not None
+            await press(pilot, "escape")
+            done.set()  # compiling ends: so does the notice
+            await asyncio.to_thread(app.solver_waiter.join)
+            await pilot.pause()
+            assert app.solver_since is None and not notice.display
+
+    asyncio.run(run())

@@ -358,7 +358,7 @@ class StatsScreen(Screen[None]):
             [short_name(c) for c in cids],
             [mine, others],
             labels=["you", "others"],  # type: ignore[call-arg]
-            marker=list(BAR_MARKERS[ascii_only]),
+            marker=list(BAR_MARKERS[ascii_only]),  # type: ignore[arg-type]  # one a bar (stubs: one for all)
         )
         if ascii_only:
             plt.frame(False)

@@ -48,7 +48,7 @@ from .panels import (
     TrackerPanel,
 )
 from .render import Look
-from .widgets import CARD_KEYS, Clickable, KeyBar, TooSmall
+from .widgets import CARD_KEYS, Clickable, KeyBar, SolverNotice, TooSmall
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 
@@ -133,6 +133,7 @@ class TableBase(Screen[None]):
                     yield TrackerPanel(id="tracker").data_bind(*bound)
                     yield HistoryPanel(id="history").data_bind(*bound)
             yield NoticePanel(id="save-notice").data_bind(*bound)
+            yield SolverNotice(id="solver-notice")
             yield LogPanel(id="log").data_bind(*bound)
             yield HandPanel(id="hand").data_bind(*bound)
         # One widget for the keys, drawn again when they change (Undo comes and goes with every

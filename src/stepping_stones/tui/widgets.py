@@ -68,6 +68,33 @@ class TooSmall(Static):
         )
 
 
+class SolverNotice(Static):
+    """While the exact solver is being compiled (its first use after an install), a line in the
+    screen's own layout (it covers nothing: the hint's lines, the cards) that says so, how long
+    it has taken so far, and what is slower meanwhile; hidden otherwise.  The app shows the
+    wait (``show_wait``) each second while it lasts, and ends it when compiling does."""
+
+    def on_mount(self) -> None:
+        self.show_wait(getattr(self.app, "solver_since", None))
+
+    def show_wait(self, since: float | None, now: float | None = None) -> None:
+        """Show the wait that began at ``since`` (``time.monotonic``), or hide it (None)."""
+        if since is None:
+            self.display = False
+            return
+        import time
+
+        seconds = int((now if now is not None else time.monotonic()) - since)
+        self.update(
+            Text(
+                f"Preparing the exact solver ({seconds} s so far; once, after an install): until it is "
+                "ready, hints and the computer players take longer.",
+                style="bold",
+            )
+        )
+        self.display = True
+
+
 class KeyBar(Static):
     """The keys of the screen in one line at the bottom, drawn like Textual's footer; a click on a
     key presses it.
