@@ -607,3 +607,27 @@ def test_only_a_table_s_sidecar_has_stand_ins_and_only_for_people():
     ):  # nobody
         with pytest.raises(ValidationError):
             SessionInfo(seed="s", **bad)
+
+
+def test_the_history_fits_80_columns(home, capsys, monkeypatch):
+    """Issue 43, item 9: at 80 columns `history` cut "(unfinished)" to "(unfinish…" and wrapped
+    a rule set over seven lines."""
+    monkeypatch.setenv("COLUMNS", "80")
+    folder = home / "data" / "games"
+    rules = Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True)
+    for stamp, seed, stop in (("20260101-100000", 1, None), ("20260201-100000", 2, 40)):
+        write_record(
+            folder / f"game-{stamp}.json",
+            record_from_game(random_game(seed, rules, stop_after=stop)).model_copy(
+                update={"players": ["Annabelle", "Bartholomew", "Cy"]}
+            ),
+        )
+    code, out, _ = run_cli(capsys, "history")
+    assert code == 0
+    lines = out.rstrip("\n").splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "(unfinished)" in out and "…" not in out, out
+    body = [line for line in lines[next(i for i, line in enumerate(lines) if "───" in line) + 1 :] if line.strip()]
+    assert len(body) <= 2 * 3, out  # each game in three lines at most (long names: two a line)
+    # the rule set in brief, in two lines at most ("Advanced set," over "short, redo")
+    assert sum("Advanced set," in line for line in body) == 2 and sum("short, redo" in line for line in body) == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import sqlite3
 import threading
@@ -427,3 +428,93 @@ async def _test_ascii_chosen_from_the_palette_reaches_the_setup_screen():
         await pilot.pause()
         assert app.screen.query_one("#ascii").value == "yes"
         assert _not_ascii(app) == []
+
+
+def test_the_palettes_keys_box_is_ascii_leaves_the_screen_whole_and_closes_with_escape():
+    """Issue 43, item 6: the palette's Keys panel (Textual's) drew a block character in ASCII
+    mode, squeezed the setup screen into the columns beside it, and stayed on Escape."""
+    asyncio.run(_test_the_palettes_keys_box())
+
+
+async def _test_the_palettes_keys_box():
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.dialogs import KeysScreen
+
+    app = make_app(settings=Settings(pace="instant", colour="colour", trick_pause=False, ascii=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        columns = setup.query_one("#setup-columns").region
+        await press(pilot, "ctrl+p")
+        await pilot.pause()
+        await press(pilot, *"keys", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        shown = widget_text(app.screen.query_one("#keys-text"))
+        assert "Start game" in shown and "Rules" in shown and "f1" in shown, shown
+        assert _not_ascii(app) == []
+        assert setup.query_one("#setup-columns").region == columns  # nothing beside it
+        assert not setup.query("HelpPanel")
+        await press(pilot, "escape")
+        await pilot.pause()
+        assert app.screen is setup
+
+
+def test_the_help_names_every_key_at_the_table():
+    """Issue 43, item 6: the help's "Keys at the table" left out i (the hint) and d (the deal)."""
+    from rich.console import Console
+
+    from stepping_stones.tui.dialogs import help_text
+    from stepping_stones.tui.render import Look
+
+    console = Console(width=200, record=True)
+    console.print(help_text(Rules(), Look(False)))
+    keys = console.export_text().split("Keys at the table", 1)[1]
+    flat = " ".join(keys.split())
+    for key, what in (("i", "gives a hint"), ("d", "shows the deal"), ("c", "claims the rest"), ("u", "takes back")):
+        assert re.search(rf"(^|[.;] ){key}(, [^,]*,)? {what}", flat), key
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_the_contract_chart_tells_you_from_the_others_without_colour(monkeypatch, ascii_only):
+    """Issue 43, item 9: the bars of "you" and "others" had the same glyph, told apart by colour
+    alone (under NO_COLOR two greys, 243 and 250)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    asyncio.run(_test_the_contract_chart(ascii_only))
+
+
+async def _test_the_contract_chart(ascii_only: bool):
+    from stepping_stones.storage.settings import Settings
+
+    app = make_app(settings=Settings(pace="instant", trick_pause=False, ascii=ascii_only))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f3")
+        lines = widget_text(app.screen.query_one("#stats-contracts")).splitlines()
+        legend = {}
+        for who in ("you", "others"):
+            line = next(line for line in lines if line.rstrip().endswith(f" {who}") or f" {who} " in line)
+            before = line[: line.index(f" {who}")].rstrip()
+            legend[who] = before[-1]
+        assert legend["you"] != legend["others"], legend
+        bars = "\n".join(lines[3:])  # below the legend
+        assert legend["you"] in bars and legend["others"] in bars
+
+
+def test_the_history_keeps_the_assisted_mark_at_80_columns():
+    """Issue 43, item 9: at 80 columns the history's last column, Help, was out of sight, and
+    with it the mark of the assisted games."""
+    asyncio.run(_test_the_history_keeps_the_assisted_mark())
+
+
+async def _test_the_history_keeps_the_assisted_mark():
+    from tui_support import screen_rows
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, "f2")
+        rows = screen_rows(app)
+        marked = [row for row in rows if "2026-01-07 20:30*" in row]
+        assert marked and "advanced" in marked[0], rows
+        assert not any("2026-01-05 10:15*" in row for row in rows)
+        assert any("* after the date: a hint or an undo was used" in row for row in rows), rows

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 
@@ -525,3 +526,68 @@ def test_a_long_legal_list_is_given_once_a_prompt_and_cards_come_in_the_order_of
                 assert legal == [c for c in held if c in legal]
         if ", and have no " in line:  # "and have no Cherry Blossoms, Koi or Stone Lanterns"
             assert line.split(", and have no ")[1].count(" or ") <= 1
+
+
+def _unfinished_app_game() -> Path:
+    """An unfinished game saved as the app leaves it (expert and random players), its path."""
+    from stepping_stones.storage.session import Session, free_slot
+
+    session = Session.new(
+        Setup(player="Ana", names=("Mia", "Ola"), levels=("expert", "random"), seed="unfinished"), free_slot()
+    )
+    session.save()
+    session.release()
+    return session.path
+
+
+@pytest.mark.parametrize("answer", ["resume", "new", ""])
+def test_plain_mode_offers_the_unfinished_game_as_the_app_does(answer):
+    """Issue 43, item 10: `play --plain` started a new game while a game of the app was
+    unfinished; it offers it first (resume, or new: filed in the games folder), as the app does."""
+    from stepping_stones.storage.session import games_dir
+
+    path = _unfinished_app_game()
+    before = path.read_bytes()
+    out = io.StringIO()
+    inp = Script(out, 1, first=[answer] if answer else [], stop_after=0)
+    status = run(Options(setup(seed=5)), inp, out, hinter=None)
+    text = out.getvalue()
+    assert text.startswith("An unfinished game was saved: it stopped at hand 1"), text
+    assert "legal: resume, new" in text
+    if answer == "resume":
+        assert "Resuming the unfinished game at hand 1" in text
+        assert "Stepping Stones: Standard set, 12 hands." in text and "against Mia (expert) and Ola (random)" in text
+        assert status == 0
+    elif answer == "new":
+        filed = [p for p in games_dir().glob("unfinished-*.json") if not p.name.endswith(".session.json")]
+        assert len(filed) == 1 and read_record(filed[0]).players == ["Ana", "Mia", "Ola"]
+        assert "against Hana (heuristic) and Kenji (random)" in text and "The deal seed is 5." in text
+    else:  # the input ended at the question: nothing started, the game kept as it was
+        assert status == 1 and path.read_bytes() == before
+        assert not list(games_dir().glob("unfinished-*.json"))
+
+
+def test_play_takes_what_its_flags_leave_out_from_the_setup_chosen_last(monkeypatch):
+    """Issue 43, item 10: `play --plain` played heuristic opponents where the setup chosen last
+    (kept in the settings) said expert; the rules chosen there were not kept either."""
+    from stepping_stones import cli, plain
+    from stepping_stones.ai import solver
+    from stepping_stones.storage.settings import Settings, load_settings, save_settings
+
+    chosen = Setup(
+        rules=Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True),
+        player="Ana",
+        names=("Mia", "Ola"),
+        levels=("expert", "random"),
+    )
+    settings = Settings()
+    settings.remember(chosen)
+    save_settings(settings)
+    assert load_settings().setup() == chosen  # the rules kept with the players
+    monkeypatch.setattr(solver, "compile_needed", lambda: False)
+    monkeypatch.setattr(solver, "load_in_background", lambda: None)
+    started = []
+    monkeypatch.setattr(plain, "run", lambda options, inp, out: started.append(options.setup) or 0)
+    assert cli.main(["play", "--plain"]) == 0
+    assert cli.main(["play", "--plain", "--levels", "random,random", "--set", "advanced"]) == 0
+    assert started == [chosen, replace(chosen, rules=Rules("advanced"), levels=("random", "random"))]

@@ -45,6 +45,7 @@ def test_every_script_is_run_here():
         "declarers_against_par.py",
         "measure_engine_ratio.py",
         "measure_first_screen.py",
+        "measure_first_start.py",
         "measure_solver_ratio.py",
         "measure_solver_speed.py",
         "measure_tui_first_paint.py",
@@ -248,6 +249,21 @@ def test_measure_tui_latency():
 
 
 needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="the script draws the app in tmux")
+
+
+@pytest.mark.skipif(not NUMBA, reason="it loads numba's compiled core")
+def test_measure_first_start():
+    """Run on the suite's own install, the cache kept (deleting it would make the other tests
+    compile the core again) and the compile alone: the load of the cached core, timed."""
+    out = run("measure_first_start.py", "--keep-cache", "--alone").stdout
+    lines = out.splitlines()
+    assert re.fullmatch(rf"load average before: {NUMBER} \(1 min\), \d+ cores", lines[0]), out
+    assert lines[1] in ("compile needed: False", "compile needed: True"), out
+    found = re.fullmatch(
+        rf"compiling done: ({NUMBER}) s wall, ({NUMBER}) s CPU of the process since it began", lines[2]
+    )
+    assert found and number(found.group(1)) >= 0, out
+    assert re.fullmatch(rf"load average after: {NUMBER} \(1 min\)", lines[3]), out
 
 
 @needs_tmux

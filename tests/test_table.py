@@ -492,7 +492,9 @@ def test_undo_with_nothing_to_take_back_says_why():
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until_turn(pilot, lambda t: t.flow.undo_point() is None)
-            assert "Undo" not in widget_text(app.screen.query_one("#table-keys"))
+            keys = app.screen.query_one("#table-keys")
+            assert "u Undo" in widget_text(keys)  # always in its place: dim, with nothing to take back
+            assert ("nothing_to_undo", False) in [(b.action, bright) for b, bright in keys._keys()[0]]
             await press(pilot, "u")
             assert "Nothing to take back" in widget_text(table.query_one("#log"))
 

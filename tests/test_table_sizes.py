@@ -19,6 +19,7 @@ from stepping_stones.engine import NUM_SEATS, SUIT_MASKS, SUITS, Phase, Rules
 from stepping_stones.explain import short_names
 from stepping_stones.game.match import drive
 from stepping_stones.storage.session import Session, Setup
+from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, PanelScreen
 from stepping_stones.tui.screens import GameOverScreen
 from stepping_stones.tui.table import TableScreen
@@ -303,10 +304,11 @@ def test_a_hint_fits_its_place_at_every_size():
     asyncio.run(run())
 
 
-def test_the_keys_at_the_bottom_show_whole_and_undo_comes_and_goes(monkeypatch):
+def test_the_keys_at_the_bottom_show_whole_and_stay_put(monkeypatch):
     """The line of keys under the table, at 80 and 120 columns: each key whole (none cut at the
-    edge), Undo there only when there is something to take back, "? Help" in view at 80 columns,
-    and a click on a key presses it."""
+    edge); while cards are played c Claim, u Undo and "? Help" in view at both sizes; the same
+    keys before and after the person's card (issue 43, item 6: Undo and Pace came and went), Pace
+    at 120 columns and not at 80; and a click on a key presses it."""
 
     def keys(table) -> str:
         return " ".join(widget_text(table.query_one("#table-keys")).split())
@@ -322,23 +324,41 @@ def test_the_keys_at_the_bottom_show_whole_and_undo_comes_and_goes(monkeypatch):
             await pilot.pause()
             await press(pilot, "enter")
             table = await play_until(pilot, lambda app, s: playing(1)(app, s) and not app.table.state.can_undo)
+            before = {}
             for size in [(80, 24), (120, 40)]:
                 await pilot.resize_terminal(*size)
                 await pilot.pause()
-                before = keys(table)
-                assert "Undo" not in before and "? Help" in before, size
-                whole(before)
+                before[size] = keys(table)
+                assert all(k in before[size] for k in ("c Claim", "u Undo", "? Help", "i Hint")), size
+                assert ("f Pace" in before[size]) == (size[0] >= 120), size
+                whole(before[size])
             hold_the_computers(monkeypatch, app)  # the next player thinks for as long as the test looks
             await human_turn(pilot, table, Random(1))  # the person's card: now there is something to take back
             for size in [(120, 40), (80, 24)]:
                 await pilot.resize_terminal(*size)
                 await pilot.pause()
-                after = keys(table)
-                assert "u Undo" in after and "? Help" in after, size
-                whole(after)
+                assert keys(table) == before[size], size
             line = widget_text(table.query_one("#table-keys"))
             await pilot.click("#table-keys", offset=(line.index("Help"), 0))
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
+
+    asyncio.run(run())
+
+
+def test_claim_is_in_the_line_of_keys_at_80_columns_in_ascii_mode():
+    """Issue 43, item 6: c (claim) never appeared in the line of keys; in ASCII mode the keys are
+    words, and the line is longer."""
+
+    async def run():
+        settings = Settings(pace="instant", colour="colour", trick_pause=False, only_card="off", ascii=True)
+        app = make_app(seed="keys", settings=settings)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await play_until(pilot, playing(1))
+            line = " ".join(widget_text(table.query_one("#table-keys")).split())
+            assert line.startswith("Left/Right Move Enter OK") and "c Claim" in line, line
+            assert "u Undo" in line and "? Help" in line, line
 
     asyncio.run(run())

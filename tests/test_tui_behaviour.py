@@ -10,11 +10,12 @@ from random import Random
 import pytest
 
 from stepping_stones.ai.analysis import seen_by
-from stepping_stones.engine import IllegalCardError, Phase, deal
+from stepping_stones.engine import IllegalCardError, Phase, Rules, deal
 from stepping_stones.game.match import Match
 from stepping_stones.storage.records import load_game, record_from_game
 from stepping_stones.storage.session import Session, Setup, current_path, games_dir
 from stepping_stones.storage.sidecar import sidecar_of
+from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen, HelpScreen, LastTrickScreen, NoticeScreen, ResumeScreen
 from stepping_stones.tui.screens import GameOverScreen, SetupScreen
 from stepping_stones.tui.table import TableScreen
@@ -28,6 +29,7 @@ from tui_support import (
     play_until_turn,
     press,
     saved_game_near_the_end,
+    screen_rows,
     settled,
     wait_for_person,
     widget_text,
@@ -585,7 +587,7 @@ def test_a_summary_taller_than_the_window_says_there_is_more(home):
             await press(pilot, "end")
             await pilot.pause()
             assert "more" not in widget_text(line)
-            assert "Kenji's " in widget_text(app.screen.query_one("#summary-analysis"))  # the last seat's line
+            assert "Kenji's" in widget_text(app.screen.query_one("#summary-analysis"))  # its last lines
 
     asyncio.run(run())
 
@@ -621,5 +623,125 @@ def test_the_summary_shows_the_whole_deal_with_one_key(home):
             await press(pilot, "escape")
             await pilot.pause()
             assert app.screen is summary
+
+    asyncio.run(run())
+
+
+def test_the_end_of_the_game_shows_its_command_and_keys_at_80x24_and_scrolls(home):
+    """Issue 43, item 7: at 80x24 the end of the game hid the command that deals the cards again
+    and the keys n/s/r/q under it, and Down and End did not scroll to them."""
+    saved_game_near_the_end(seed="end", cards_left=3, person_to_play=True)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            over = await play_until(pilot, lambda app, s: isinstance(s, GameOverScreen))
+            await pilot.pause()
+            rows = screen_rows(app)
+            assert any("stepping-stones simulate" in row for row in rows), rows
+            assert any("q: quit" in row for row in rows), rows
+            # more than the window holds (a table on a server's notes): End scrolls to the keys
+            notes = tuple(f"Note {i}: a computer played hand {i} for Hana." for i in range(1, 13))
+            longer = GameOverScreen(over.view, over.path, over.seed, levels=over.levels, notes=notes)
+            await app.switch_screen(longer)
+            await pilot.pause()
+            assert not any("q: quit" in row for row in screen_rows(app))
+            await press(pilot, "end")
+            await pilot.pause()
+            assert any("q: quit" in row for row in screen_rows(app))
+            await press(pilot, "home")
+            await pilot.pause()
+            assert any("The game is over" in row for row in screen_rows(app))
+
+    asyncio.run(run())
+
+
+def test_a_summary_that_scrolls_takes_every_row_and_h_shows_its_tricks(home):
+    """Issue 43, item 7: a summary that needed a scroll at 80x24 left rows 1-2 and 22-23 empty,
+    and h (every trick of the hand, at the table) did not open from it."""
+    from stepping_stones.tui.dialogs import PanelScreen
+
+    saved_game_near_the_end(seed="snap-hand", cards_left=3, hands=1)
+
+    async def run():
+        app = make_app(resume=True, analysis_limit=SMALL_ANALYSIS * 100)
+        async with app.run_test(size=(80, 24)) as pilot:
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            await analysed(pilot)
+            await pilot.pause()
+            scroll = summary.query_one("#summary-scroll")
+            assert scroll.max_scroll_y > 0  # it needs a scroll
+            box = summary.query_one(".dialog").region
+            assert (box.y, box.bottom) == (0, 23), box  # the rows above the line of keys, all of them
+            await press(pilot, "h")
+            await pilot.pause()
+            assert isinstance(app.screen, PanelScreen)
+            text = widget_text(app.screen.query_one("#history-box"))
+            assert "Tricks of this hand" in text
+            numbers = [int(line.split()[0]) for line in text.splitlines() if line[:3].strip().isdigit()]
+            assert numbers == list(range(1, 13)), text
+            await press(pilot, "escape")
+            await pilot.pause()
+            assert app.screen is summary
+
+    asyncio.run(run())
+
+
+def test_the_rules_chosen_on_the_setup_screen_are_kept_for_the_next_start(home):
+    """Issue 43, item 10: the setup screen kept the players for the next start, not the rules."""
+    from stepping_stones.storage.settings import load_settings
+
+    async def run():
+        app = make_app(contract_set="advanced", short_game=True, omit="must-beat", redo_tokens=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            assert app.table is not None
+
+    asyncio.run(run())
+    kept = load_settings().setup()
+    assert kept.rules == Rules("advanced", short_game=True, omit="must-beat", redo_tokens=True)
+    assert SteppingStonesApp(settings=load_settings()).last_setup.rules == kept.rules  # the next start shows them
+
+
+def test_the_solver_notice_lasts_as_long_as_compiling_and_covers_nothing(monkeypatch):
+    """Issue 43, item 11: "Preparing the exact solver..." was a toast that closed after 15 s
+    whether or not compiling was done, and at 80x24 it covered the hint's lines.  Now a line in
+    the table's layout says it, with the seconds so far, until the compiling thread ends."""
+    import threading
+
+    from stepping_stones.ai import solver
+    from stepping_stones.tui.widgets import SolverNotice
+
+    done = threading.Event()
+    compiling = threading.Thread(target=done.wait, daemon=True)
+    monkeypatch.setattr(solver, "compile_needed", lambda: True)
+    monkeypatch.setattr(solver, "load_in_background", lambda: compiling.start() or compiling)
+    monkeypatch.setattr(SteppingStonesApp, "SOLVER_DELAY", 3600.0)  # started by the test instead
+
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            table = await play_until_turn(pilot, lambda t: t.state.view.phase is Phase.PLAY)
+            app._prepare_solver()  # what the app does a moment after it starts
+            await app.workers.wait_for_complete([w for w in app.workers if w.group == "solver"])
+            await pilot.pause()
+            notice = table.query_one(SolverNotice)
+            assert notice.display and "Preparing the exact solver (0 s so far" in widget_text(notice)
+            assert not app._notifications  # no toast over the table
+            log = table.query_one("#log").region
+            assert not notice.region.overlaps(log) and notice.region.bottom <= log.y
+            assert table.query_one("#hand").region.bottom <= 23  # the cards still in view
+            notice.show_wait(app.solver_since, now=app.solver_since + 42.5)  # as the app's timer does
+            assert "(42 s so far" in widget_text(notice)
+            await press(pilot, "question_mark")  # another screen meanwhile: the wait goes on
+            assert app.solver_since is not None
+            await press(pilot, "escape")
+            done.set()  # compiling ends: so does the notice
+            await asyncio.to_thread(app.solver_waiter.join)
+            await pilot.pause()
+            assert app.solver_since is None and not notice.display
 
     asyncio.run(run())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 from random import Random
 
@@ -95,6 +96,20 @@ def saved_game_near_the_end(
     drive(game, [RandomAI()] * 3, session.seeds, stop=reached)
     session.save()
     return session
+
+
+def screen_rows(app) -> list[str]:
+    """The rows of the terminal as the app last drew them (from its screenshot), as plain text."""
+    width, height = app.size
+    grid = [[" "] * width for _ in range(height)]
+    svg = app.export_screenshot()
+    pattern = r'<text [^>]*?x="([\d.]+)" [^>]*?clip-path="url\(#terminal-(?:\w+-)?line-(\d+)\)"[^>]*>(.*?)</text>'
+    for m in re.finditer(pattern, svg):
+        column, row = round(float(m.group(1)) / 12.2), int(m.group(2))  # 12.2 px a column
+        for i, ch in enumerate(html.unescape(m.group(3)).replace("\xa0", " ")):
+            if row < height and column + i < width:
+                grid[row][column + i] = ch
+    return ["".join(row).rstrip() for row in grid]
 
 
 def widget_text(widget) -> str:

@@ -229,14 +229,16 @@ def seed(text: str) -> str:
     return text.strip()
 
 
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    """``--set``, ``--short``, ``--omit`` and ``--redo``: the options of the games a command plays."""
+def add_rules_arguments(p: argparse.ArgumentParser, kept: bool = False) -> None:
+    """``--set``, ``--short``, ``--omit`` and ``--redo``: the options of the games a command plays.
+    ``kept``: without any of them, the command plays the rules chosen last (its ``--set`` is then
+    None: ``rules_given`` tells)."""
     p.add_argument(
         "--set",
         dest="contract_set",
         choices=tuple(CONTRACT_SETS),
-        default="standard",
-        help="contract set (default standard)",
+        default=None if kept else "standard",
+        help="contract set (default: the one chosen last)" if kept else "contract set (default standard)",
     )
     p.add_argument("--short", action="store_true", help="short game: one contract left out")
     p.add_argument(
@@ -250,7 +252,12 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The ``Rules`` named by ``add_rules_arguments``' options (raises ``RulesError``)."""
-    return Rules(args.contract_set, short_game=args.short, omit=args.omit, redo_tokens=args.redo)
+    return Rules(args.contract_set or "standard", short_game=args.short, omit=args.omit, redo_tokens=args.redo)
+
+
+def rules_given(args: argparse.Namespace) -> bool:
+    """Whether any of ``add_rules_arguments``' options was given."""
+    return args.contract_set is not None or args.short or args.omit is not None or args.redo
 
 
 def command_rules(args: argparse.Namespace, command: str) -> Rules:

@@ -48,6 +48,10 @@ def assisted_text(entry: HistoryEntry) -> str:
 
 
 def print_history(entries: list[HistoryEntry]) -> None:
+    """The games as a table that fits 80 columns: each game in a line or two, the rules in brief
+    ("Advanced set, short, redo"), each player with their points, and a winner (or
+    "(unfinished)") never cut."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -56,13 +60,17 @@ def print_history(entries: list[HistoryEntry]) -> None:
     if not entries:
         console.print("The library has no games yet.", markup=False)
         return
-    table = Table("played", "rules", "players", "points", "winner", "assisted")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("played", no_wrap=True)
+    table.add_column("rules", min_width=len("Standard set,"))
+    table.add_column("players, points", min_width=len("Kenji +12,"))
+    table.add_column("winner", min_width=len("(unfinished)"))
+    table.add_column("assisted")
     for e in entries:
         table.add_row(
             Text(e.played[:16]),
-            Text(e.rules.describe()),
-            Text(", ".join(escape(p) for p in e.players)),
-            Text(" / ".join(f"{p:+d}" for p in e.points)),
+            Text(e.rules.describe(brief=True)),
+            Text(", ".join(f"{escape(p)} {points:+d}" for p, points in zip(e.players, e.points, strict=True))),
             Text(winner_text(e)),
             Text(assisted_text(e)),
         )

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from ..ai import LEVELS
-from .args import Subcommands, add_rules_arguments, command, command_rules, level, refuse, seed
+from .args import Subcommands, add_rules_arguments, command, command_rules, level, refuse, rules_given, seed
 
 
 def two(kind: str, check: Callable[[str], str]) -> Callable[[str], tuple[str, str]]:
@@ -33,22 +33,20 @@ def add_parser(sub: Subcommands) -> None:
         "may be typed (docs/accessibility.md). Without --plain the app opens with these choices.",
     )
     p.add_argument("--plain", action="store_true", help="line by line: no screen drawing, for screen readers")
-    add_rules_arguments(p)
+    add_rules_arguments(p, kept=True)
     p.add_argument("--seed", type=seed, help="deal seed (default: a fresh one)")
-    p.add_argument("--name", default="You", help="your name (default You)")
+    p.add_argument("--name", help="your name (default: the one chosen last, at first You)")
     p.add_argument(
         "--opponents",
         type=two("names", str),
-        default=("Hana", "Kenji"),
         metavar="NAME,NAME",
-        help="the names of seats 1 and 2 (default Hana,Kenji)",
+        help="the names of seats 1 and 2 (default: those chosen last, at first Hana,Kenji)",
     )
     p.add_argument(
         "--levels",
         type=two("levels", level),
-        default=("heuristic", "heuristic"),
         metavar="LEVEL,LEVEL",
-        help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)})",
+        help=f"the levels of seats 1 and 2 ({', '.join(LEVELS)}; default: those chosen last, at first heuristic)",
     )
     p.add_argument("--resume", action="store_true", help="carry on the unfinished game instead")
 
@@ -56,13 +54,19 @@ def add_parser(sub: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..game.choices import Setup
     from ..storage.safety import names_problem
+    from ..storage.settings import load_settings
 
-    rules = command_rules(args, "play")
-    names = (args.name.strip(), *(n.strip() for n in args.opponents))
+    # what the command line leaves out, as the setup screen chose it last (the settings)
+    kept = load_settings().setup()
+    rules = command_rules(args, "play") if rules_given(args) else kept.rules
+    player = args.name if args.name is not None else kept.player
+    opponents = args.opponents if args.opponents is not None else kept.names
+    names = (player.strip(), *(n.strip() for n in opponents))
     problem = names_problem(names)
     if problem:
         return refuse(f"play: {problem}")
-    setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=tuple(args.levels), seed=args.seed)
+    levels = tuple(args.levels) if args.levels is not None else kept.levels
+    setup = Setup(rules=rules, player=names[0], names=(names[1], names[2]), levels=levels, seed=args.seed)
     if args.plain:
         from ..ai.solver import PREPARING, compile_needed, load_in_background
         from ..plain import ByteLines, Options

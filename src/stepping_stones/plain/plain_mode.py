@@ -48,7 +48,6 @@ from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
 from ..storage.session import Session, find_saved, free_slot
-from ..storage.settings import Settings
 
 LONG_LEGAL = 12
 """A legal list longer than this (a bid's, up to 21 items) is given in full once a prompt, then
@@ -450,31 +449,62 @@ class PlainGame(PlainTable):
         return 0
 
 
-def start(options: Options, settings: Settings, out: TextIO) -> Session | None:
+ELSEWHERE = "The unfinished game is open in another window; it is left alone there."
+
+
+def start(options: Options, inp: Lines, out: TextIO) -> Session | None:
     """The session to play: the unfinished game with ``resume`` (None and a sentence if there is
-    none), else a new game in a free slot."""
-    if options.resume:
-        saved = find_saved()
-        if saved.problem:
-            print(saved.problem, file=out)
-        if saved.session is None:
-            if saved.open_elsewhere:
-                print("The unfinished game is open in another window; it is left alone there.", file=out)
-            else:
-                print("There is no unfinished game to resume.", file=out)
+    none); else, as the app does, an unfinished game is offered first (``resume`` carries it on,
+    ``new`` keeps it in the games folder and starts a new game in a free slot), and a finished
+    game whose result was never shown is shown."""
+    saved = find_saved()
+    if saved.problem:
+        print(saved.problem, file=out)
+    session = saved.session
+    if session is None:
+        if options.resume:
+            print(ELSEWHERE if saved.open_elsewhere else "There is no unfinished game to resume.", file=out)
             return None
-        if not saved.session.claim():
-            print("The unfinished game is open in another window; it is left alone there.", file=out)
+        if saved.open_elsewhere:
+            print(f"{ELSEWHERE} This new game is saved in a slot of its own.", file=out)
+    elif options.resume or session.game.over or _resume_offered(session, inp, out):
+        if not session.claim():
+            print(ELSEWHERE, file=out)
             return None
-        if saved.session.game.over:
+        if session.game.over:
             print("The last game ended before its result was shown; here it is.", file=out)
         else:
-            print(f"Resuming the unfinished game at {describe_progress(saved.session.game)}.", file=out)
-        return saved.session
-    session = Session.new(options.setup, free_slot())
-    session.claim()
-    session.save()
-    return session
+            print(f"Resuming the unfinished game at {describe_progress(session.game)}.", file=out)
+        return session
+    new = Session.new(options.setup, free_slot())
+    new.claim()
+    new.save()
+    return new
+
+
+RESUME_WORDS = {"resume": True, "r": True, "new": False, "n": False}
+
+
+def _resume_offered(session: Session, inp: Lines, out: TextIO) -> bool:
+    """Offer the unfinished game ``session``: True to carry it on; False once it is filed in the
+    games folder for a new game.  The end of the input raises ``Quit`` (nothing is changed)."""
+    print(f"An unfinished game was saved: it stopped at {describe_progress(session.game)}.", file=out)
+    print(
+        "Type resume (or r) to carry it on, or new (or n) to start a new game "
+        "(the unfinished one is kept in the games folder).",
+        file=out,
+    )
+    while True:
+        print("legal: resume, new", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            raise Quit("end of input")
+        answer = RESUME_WORDS.get(line.strip().lower())
+        if answer is not None:
+            if not answer:
+                session.archive("unfinished")
+            return answer
+        print(f"{quote(line.strip())} is neither resume nor new.", file=out)
 
 
 def introduce(session: Session, out: TextIO) -> None:
@@ -506,7 +536,11 @@ def run(options: Options, inp: Lines, out: TextIO, hinter: Hinter | None = exper
     settings = kept.model_copy(
         update={"pace": "instant", "trick_pause": False, "only_card": "on" if kept.only_card == "on" else "off"}
     )
-    session = start(options, settings, out)
+    try:
+        session = start(options, inp, out)
+    except Quit:
+        print("The input ended: nothing was started, and the unfinished game is kept.", file=out)
+        return 1
     if session is None:
         out.flush()
         return 2 if options.resume else 1

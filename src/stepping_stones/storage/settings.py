@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ..engine import CONTRACT_SETS, CONTRACTS, DEFAULT_CUT, Rules, RulesError
 from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL, Setup
 from .files import atomic_write
 from .safety import FileProblem, names_problem, read_small, strict_json
@@ -36,6 +37,8 @@ Colour = Literal["auto", "colour", "mono"]
 COLOURS: tuple[Colour, ...] = get_args(Colour)
 OnlyCard = Literal["pace", "on", "off"]
 ONLY_CARD: tuple[OnlyCard, ...] = get_args(OnlyCard)
+SetName = str  # a key of the engine's CONTRACT_SETS (the settings file's validator checks it)
+ContractId = str  # a key of the engine's CONTRACTS
 NAME_LIMIT = 40  # the setup screen's fields hold a name to this many characters
 
 # seconds an AI seat waits before each card, and before leading after a finished trick
@@ -70,6 +73,11 @@ class Settings:
     seat2_name: str = Setup.names[1]
     seat1_level: str = DEFAULT_AI_LEVEL
     seat2_level: str = DEFAULT_AI_LEVEL
+    # the rules the setup screen chose last (kept once a game starts)
+    contract_set: SetName = "standard"
+    short_game: bool = False
+    omit: ContractId | None = None  # the contract a short game leaves out (None: the set's usual one)
+    redo_tokens: bool = False
 
     @property
     def plays_only_card(self) -> bool:
@@ -77,17 +85,29 @@ class Settings:
         return self.only_card == "on" or (self.only_card == "pace" and self.pace in ("fast", "instant"))
 
     def setup(self) -> Setup:
-        """A new game's choices with the players chosen last (names and levels as kept; a kept
-        name the records' rule refuses brings back all three defaults)."""
+        """A new game's choices with the rules and players chosen last (names and levels as kept;
+        a kept name the records' rule refuses brings back all three defaults, kept rules that do
+        not hold together the standard rules)."""
         names = (self.player, self.seat1_name, self.seat2_name)
         if names_problem(names):
             names = (Setup.player, *Setup.names)
-        return Setup(player=names[0], names=(names[1], names[2]), levels=(self.seat1_level, self.seat2_level))
+        try:
+            rules = Rules(self.contract_set, self.short_game, self.omit, self.redo_tokens)
+        except RulesError:
+            rules = Rules()
+        return Setup(
+            rules=rules, player=names[0], names=(names[1], names[2]), levels=(self.seat1_level, self.seat2_level)
+        )
 
     def remember(self, setup: Setup) -> None:
-        """Keep ``setup``'s players for the next launch (``save_settings`` writes them)."""
+        """Keep ``setup``'s rules and players for the next launch (``save_settings`` writes them)."""
         self.player, (self.seat1_name, self.seat2_name) = setup.player, setup.names
         self.seat1_level, self.seat2_level = setup.levels
+        rules = setup.rules
+        self.contract_set = rules.contract_set
+        self.short_game, self.redo_tokens = rules.short_game, rules.redo_tokens
+        # a short game's usual cut is kept as None, so that a set's usual one is followed
+        self.omit = rules.omit if rules.short_game and rules.omit != DEFAULT_CUT[rules.contract_set] else None
 
     @property
     def monochrome(self) -> bool:
@@ -164,8 +184,10 @@ def _validator() -> Any:
         "Pace": core_schema.literal_schema(list(PACES)),
         "Colour": core_schema.literal_schema(list(COLOURS)),
         "OnlyCard": core_schema.literal_schema(list(ONLY_CARD)),
+        "SetName": core_schema.literal_schema(list(CONTRACT_SETS)),
         "bool": core_schema.bool_schema(strict=True),
         "str": core_schema.str_schema(min_length=1, max_length=NAME_LIMIT),
+        "ContractId | None": core_schema.nullable_schema(core_schema.literal_schema(list(CONTRACTS))),
     }
     levels = core_schema.literal_schema(list(AI_LEVELS))
     return SchemaValidator(

@@ -5,7 +5,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +20,7 @@ from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
+from textual.timer import Timer
 
 from ..engine import Rules
 from ..game.choices import HUMAN, Setup
@@ -88,6 +92,10 @@ class SteppingStonesApp(App[None]):
         self.session: Session | None = None  # the game this copy has claimed, if any
         self.analyses: set[Callable[[], None]] = set()  # stops of the analyses running in threads
         self.hindsight = Hindsight()  # the hands' analyses this app has worked out
+        # while the exact solver is compiled (the first start after an install): since when
+        self.solver_since: float | None = None
+        self.solver_waiter: threading.Thread | None = None  # waits for the compiling to end
+        self._solver_timer: Timer | None = None
 
     # --- start-up ------------------------------------------------------------
 
@@ -123,21 +131,48 @@ class SteppingStonesApp(App[None]):
     def _prepare_solver(self) -> None:
         """Load the exact solver's compiled core in the background, a moment after the first
         screen (which needs none of the AI); the first start after an install compiles it (10-15 s
-        of CPU), which the screen then says.  The computer players, hints and analysis use the
-        same search as Python until it is ready."""
+        of CPU, several times that on a loaded machine), which the screens say until it is done
+        (``SolverNotice``).  The computer players, hints and analysis use the same search as
+        Python until it is ready."""
         self.run_worker(self._load_solver, thread=True, group="solver", exit_on_error=False)
 
     def _load_solver(self) -> None:
         from ..ai.solver import compile_needed, load_in_background
 
-        if compile_needed():
-            self.call_from_thread(
-                self.notify,
-                "Preparing the exact solver (the first start after an install): the "
-                "computer players think a little slower until it is ready.",
-                timeout=15,
-            )
-        load_in_background()
+        if not compile_needed():
+            load_in_background()
+            return
+        self.call_from_thread(self._solver_wait_began)
+        loading = load_in_background()
+        # a thread of its own waits for the compiling (a worker's would hold up the app's exit)
+        self.solver_waiter = threading.Thread(
+            target=self._wait_for_solver, args=(loading,), name="solver-wait", daemon=True
+        )
+        self.solver_waiter.start()
+
+    def _wait_for_solver(self, loading: threading.Thread) -> None:
+        loading.join()
+        with suppress(RuntimeError):  # the app has closed meanwhile
+            self.call_from_thread(self._solver_wait_ended)
+
+    def _solver_wait_began(self) -> None:
+        """The solver is being compiled: every screen's ``SolverNotice`` says so, each second."""
+        self.solver_since = time.monotonic()
+        self._solver_timer = self.set_interval(1.0, self._show_solver_wait)
+        self._show_solver_wait()
+
+    def _solver_wait_ended(self) -> None:
+        self.solver_since = None
+        if self._solver_timer is not None:
+            self._solver_timer.stop()
+        self._show_solver_wait()
+
+    def _show_solver_wait(self) -> None:
+        from .widgets import SolverNotice
+
+        for screen in self.screen_stack:
+            for notice in screen.query(SolverNotice):
+                notice.show_wait(self.solver_since)
 
     def on_mount(self) -> None:
         # The computer players, hints and analysis think in threads that hold the GIL for long
@@ -495,7 +530,16 @@ class SteppingStonesApp(App[None]):
             f"turn (now {'on' if self.settings.bell else 'off'})",
             self.action_toggle_bell,
         )
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":  # Textual's panel squeezes the screen, and stays on Escape
+                yield SystemCommand("Keys", "The keys of this screen and what they do", lambda: self._show_keys(screen))
+            else:
+                yield command
+
+    def _show_keys(self, screen: Screen[Any]) -> None:
+        from .dialogs import KeysScreen
+
+        self.push_screen(KeysScreen(screen))
 
     def action_toggle_bell(self) -> None:
         self.settings.bell = not self.settings.bell

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
@@ -13,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
@@ -70,8 +72,21 @@ class HandSummaryScreen(Dialog[None]):
         Binding("enter,space", "next_hand", "Next hand", id="next_hand", key_display="⏎"),
         Binding("enter,space", "final_result", "Final result", id="final_result", key_display="⏎"),
         Binding("d", "deal", "The deal", id="deal"),
+        Binding("h", "tricks", "Tricks", id="tricks"),
         Binding("escape", "close", "Go on", show=False),
     ]
+
+    ROWS_AROUND = 4
+    """The window's rows the summary's scrolling part leaves: the line of keys, the box's top and
+    bottom, and the line under it."""
+
+    def action_tricks(self) -> None:
+        """Every trick of the hand with why it was won, as h shows them at the table."""
+        from ..flow import TableState
+
+        look = Look(host(self).settings.ascii)
+        past = self.view.history[self.number - 1]
+        self.app.push_screen(PanelScreen(HistoryPanel, TableState.of(self.view), look, "history", past=past))
 
     def action_deal(self) -> None:
         """All three hands as they were dealt: every card has been played, so all are known."""
@@ -148,9 +163,15 @@ class HandSummaryScreen(Dialog[None]):
         self.call_after_refresh(self._show_more)
 
     def on_resize(self) -> None:
+        self._fit()
         self.call_after_refresh(self._show_more)
 
+    def _fit(self) -> None:
+        """A summary taller than the window takes all its rows (and scrolls), none left empty."""
+        self.query_one("#summary-scroll").styles.max_height = max(3, self.app.size.height - self.ROWS_AROUND)
+
     def on_mount(self) -> None:
+        self._fit()
         scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
         # after the refresh: while the box scrolls, the value watched is not yet the one shown
@@ -247,18 +268,24 @@ class PanelScreen(Dialog[None]):
     """One of the table's side panels (the card tracker, the tricks of the hand) in a box, for
     windows too small to show it beside the table."""
 
-    def __init__(self, panel: type[Panel], state: TableState, look: Look, name: str) -> None:
+    def __init__(
+        self, panel: type[Panel], state: TableState, look: Look, name: str, past: PastHand | None = None
+    ) -> None:
+        """``past``: the tricks panel shows that finished hand (from its summary) rather than the
+        table's."""
         super().__init__()
         self.panel = panel
         self.table_state = state
         self.look = look
         self.panel_name = name
+        self.past = past
 
     BINDINGS = [Binding("escape,enter,space,o,h", "close", "Close", id="close", key_display="Esc")]
 
     def body(self) -> ComposeResult:
         panel = self.panel(id=f"{self.panel_name}-box")
         if isinstance(panel, HistoryPanel):
+            panel.past = self.past
             panel.fit = False  # all the tricks, in a box that scrolls (Up/Down), the newest in view
             with VerticalScroll(id="history-scroll"):
                 yield panel
@@ -407,6 +434,45 @@ class NoticeScreen(Dialog[None]):
         )
 
 
+class KeysScreen(Dialog[None]):
+    """The keys of a screen, each with what it does (the command palette's Keys): a box over the
+    screen, in the app's characters (ASCII in ASCII mode), closed with Escape."""
+
+    BINDINGS = [Binding("escape,enter,space,q", "close", "Close", id="close", key_display="Esc")]
+
+    def __init__(self, of: Screen[Any]) -> None:
+        super().__init__()
+        self.keys = screen_keys(of)
+
+    def body(self) -> ComposeResult:
+        text = Text()
+        text.append("Keys of this screen\n\n", style="bold")
+        width = max((cell_len(keys) for keys, _ in self.keys), default=0)
+        for keys, what in self.keys:
+            text.append(keys.ljust(width + 2), style="bold")
+            text.append(what + "\n")
+        text.append("\nEscape closes this box.", style="italic")
+        yield VerticalScroll(Static(text, id="keys-text"), id="keys-scroll")
+
+    def on_mount(self) -> None:
+        self.query_one("#keys-scroll").focus()
+
+
+def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
+    """The keys that work on ``screen`` now, as the app shows keys (words in ASCII mode), with
+    what they do: the keys of one description together ("1/2/.../= Choose a card")."""
+    app = screen.app
+    found: dict[str, list[str]] = {}
+    for key, (_, binding, enabled, _) in screen.active_bindings.items():
+        if not enabled or not binding.description:
+            continue
+        shown = app.get_key_display(replace(binding, key=key, key_display=None))
+        keys = found.setdefault(binding.description, [])
+        if shown not in keys:
+            keys.append(shown)
+    return [("/".join(keys), what) for what, keys in found.items()]
+
+
 # --- help ------------------------------------------------------------------------
 
 _FOLLOW = {
@@ -492,6 +558,9 @@ def help_text(rules: Rules, look: Look) -> Group:
         "others dimmed. Your last card plays itself (a setting).\n"
         "Bidding: Up/Down choose a contract, 9 or 1 the ranking (your hand sorts itself that "
         "way), c k l b the trump suit, Enter declares, p passes.\n"
+        "i gives a hint: the bid or card the expert would choose, with its reason (the cursor then "
+        "rests on it; i again shows all of it). A game with a hint is marked as assisted and "
+        "counted apart.\n"
         "u takes back your last bid or card, and what the computer players did after it, until "
         "the next trick starts; a game with an undo is marked as assisted and counted apart.\n"
         "c, on your turn to play, claims the rest: type all, none or how many of the tricks left that "
@@ -501,8 +570,13 @@ def help_text(rules: Rules, look: Look) -> Group:
         "t shows the last trick again, o the cards still out and the suits each player has shown "
         "out of, h every trick of this hand with why it was won (in a large window both stay "
         "beside the table). Space or Enter skips the pause after a trick. f makes the computer "
-        "players faster (after instant it starts again at slow). n starts a new game. Ctrl+P "
-        "opens the command palette. Ctrl+Q quits; the game is saved after every move.\n"
+        "players faster (after instant it starts again at slow). n starts a new game. Under 120 "
+        "columns the line of keys at the bottom leaves out f and n, to keep room for the others. "
+        "Ctrl+P opens the command palette (its Keys lists the keys of the screen). Ctrl+Q quits; "
+        "the game is saved after every move.\n"
+        "After a hand, its summary shows what was written on the sheet and why, and how the play "
+        "compares with perfect play; d shows the deal (all three hands as they were dealt), h "
+        "its tricks with why each was won, Enter deals the next hand.\n"
     )
     t.append(
         "\nOn the scoresheet, 'r' marks a contract played again with a redo token; the "

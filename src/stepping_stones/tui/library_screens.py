@@ -99,6 +99,15 @@ def _winner(entry: HistoryEntry) -> str:
     return " & ".join(entry.players[s] for s in entry.winners)
 
 
+BAR_MARKERS = {False: ("█", "░"), True: ("#", ":")}
+"""The bars of "you" and "others" (in ASCII mode, and not), told apart by their glyphs, not by
+their colours alone (without colour they are two greys)."""
+
+ASSISTED_MARK = "*"
+"""Marks an assisted game in the history, right after its date: the first column, in view in a
+window of 80 columns (a column of its own at the end was out of sight there)."""
+
+
 class HistoryScreen(Screen[None]):
     """Every game in the library, newest first; Enter opens the chosen one in the review."""
 
@@ -122,7 +131,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
-        table.add_columns("Played", "Players and points", "Winner", "Rules", "Help")
+        table.add_columns("Played", "Players and points", "Winner", "Rules")
         table.focus()
         self.load()
 
@@ -158,6 +167,8 @@ class HistoryScreen(Screen[None]):
                 "Enter: review the game   Escape: back",
                 style="italic",
             )
+            if any(e.assisted for e in self.entries):
+                title.append(f"\n{ASSISTED_MARK} after the date: a hint or an undo was used (counted apart).")
         self.query_one("#history-title", Static).update(title)
         for notice in self.notices:
             self.notify(notice)
@@ -165,11 +176,10 @@ class HistoryScreen(Screen[None]):
         table.clear()
         for e in self.entries:
             table.add_row(
-                e.played[:16],
+                Text.assemble(e.played[:16], (ASSISTED_MARK if e.assisted else " ", "bold")),
                 Text(", ".join(f"{name} {points:+d}" for name, points in zip(e.players, e.points, strict=True))),
                 Text(_winner(e)),
                 rules_text(e.rules),
-                "hint/undo" if e.assisted else "",
             )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -348,7 +358,7 @@ class StatsScreen(Screen[None]):
             [short_name(c) for c in cids],
             [mine, others],
             labels=["you", "others"],  # type: ignore[call-arg]
-            marker="#" if ascii_only else None,
+            marker=list(BAR_MARKERS[ascii_only]),  # type: ignore[arg-type]  # one a bar (stubs: one for all)
         )
         if ascii_only:
             plt.frame(False)

@@ -10,11 +10,15 @@ the person's cards are ``tui.hand_panel``, the person's bid ``tui.bid_panel``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..engine import PastHand
 from ..flow import TableState
 from .drawing import Scene, history_text, log_text, table_canvas, target_text, top_bar_text, tracker_text
 from .render import Look, sheet_table
@@ -133,9 +137,24 @@ class TrackerPanel(Panel):
         return tracker_text(state)
 
 
+@dataclass(frozen=True)
+class PastScene(Scene):
+    """A scene whose hand is a finished one (a hand's summary shows its tricks)."""
+
+    past: PastHand | None = None
+
+    @cached_property
+    def hand(self) -> PastHand | None:
+        return self.past
+
+
 class HistoryPanel(Panel):
     rests_when_hidden = True
     fit = True  # show the newest tricks that fit the panel (False: all of them, in a scrolling box)
+    past: PastHand | None = None  # a finished hand to show rather than the table's (from its summary)
+
+    def draw_scene(self, scene: Scene) -> None:
+        self.show(self.draw(scene if self.past is None else PastScene(scene.table, scene.look, self.past)))
 
     def draw(self, state: Scene) -> RenderableType:
         width = max(30, self.size.width or 60)

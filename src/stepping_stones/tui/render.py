@@ -158,5 +158,5 @@ def result_text(view: PlayerView) -> Text:
     """The winner(s), how a tie on totals was broken, and the totals (``explain.result_lines``)."""
     text = Text()
     for i, line in enumerate(result_lines(view)):
-        text.append(line + "\n", style="bold" if i == 0 else "")
+        text.append(("\n" if i else "") + line, style="bold" if i == 0 else "")
     return text

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -77,7 +77,8 @@ class GameOverScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         look = Look(host(self).settings.ascii)
         yield TooSmall(id="too-small")
-        with Vertical(classes="body", id="gameover"):
+        # scrolls (Up/Down, PgUp/PgDn, Home/End) where the window is too short for all of it
+        with VerticalScroll(classes="body", id="gameover"):
             yield Static(Text("The game is over", style="bold"), id="gameover-title")
             yield Static(sheet_table(self.view, look), id="final-sheet")
             yield Static(result_text(self.view), id="result")
@@ -93,6 +94,9 @@ class GameOverScreen(Screen[None]):
                 )
             yield Static(self._where(), id="gameover-help")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#gameover", VerticalScroll).focus()
 
     def _where(self) -> Text:
         keys = f"{self.AGAIN}   s: change the setup   r: review this game   q: quit"

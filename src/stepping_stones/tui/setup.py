@@ -21,7 +21,7 @@ from ..game.choices import AI_LEVEL_WORDS, AI_LEVELS, DEFAULT_AI_LEVEL, SEED_LEN
 from ..storage.safety import names_problem
 from ..storage.settings import ONLY_CARD, PACES, as_colour, as_pace, save_settings
 from .host import host
-from .widgets import Choice, KeyBar, TooSmall
+from .widgets import Choice, KeyBar, SolverNotice, TooSmall
 
 
 def _yes_no(what: str) -> list[tuple[str, str]]:
@@ -123,6 +123,7 @@ class SetupScreen(Screen[None]):
                         yield Choice(f"Seat {i + 1} level", levels, level, id=f"level{i}")
                     yield Static("\n".join(f"{name}: {AI_LEVEL_WORDS[name]}" for name in AI_LEVELS), id="setup-levels")
                     yield Static(id="setup-error")
+            yield SolverNotice(id="solver-notice")
             yield Static(self._describe(), id="setup-summary")
         yield KeyBar(id="setup-keys")
 

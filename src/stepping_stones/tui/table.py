@@ -48,7 +48,7 @@ from .panels import (
     TrackerPanel,
 )
 from .render import Look
-from .widgets import CARD_KEYS, Clickable, KeyBar, TooSmall
+from .widgets import CARD_KEYS, Clickable, KeyBar, SolverNotice, TooSmall
 
 _KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 
@@ -70,27 +70,30 @@ class TableBase(Screen[None]):
 
     flow: TableFlow
 
+    # In the order the line of keys shows them, as many as fit: those of the phase first (Claim
+    # while cards are played), then Help and the panels; Pace and New only from 120 columns
+    # (``footer_key``), so that no key comes and goes as the game goes on.
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", id="cursor_left", key_display="←→"),
         Binding("right", "cursor(1)", "Move", id="cursor_right", show=False),
         Binding("up", "bid_cursor(-1)", "Bid", id="bid_up", key_display="↑↓"),
-        Binding("down", "bid_cursor(1)", "Contract", id="bid_down", show=False),
+        Binding("down", "bid_cursor(1)", "Bid", id="bid_down", show=False),
         Binding("enter", "confirm", "OK", id="confirm", key_display="⏎"),
         *[
-            Binding(_KEY_NAMES.get(k, k), f"digit({i})", f"Card {k}", id=f"card_{i + 1}", show=False)
+            Binding(_KEY_NAMES.get(k, k), f"digit({i})", "Choose a card", id=f"card_{i + 1}", show=False)
             for i, k in enumerate(CARD_KEYS)
         ],
         *[Binding(s.lower(), f"trump({i})", "Trump", id=f"trump_{s}", show=False) for i, s in enumerate("CKLB")],
         Binding("p", "pass_bid", "Pass", id="pass"),
         Binding("u", "undo", "Undo", id="undo"),
-        Binding("u", "nothing_to_undo", "Undo", id="nothing_to_undo", show=False),
+        Binding("u", "nothing_to_undo", "Undo", id="nothing_to_undo"),  # shown dim: u says why not
         Binding("i", "hint", "Hint", id="hint"),
-        Binding("c", "claim", "Claim", id="claim", show=False),  # while bidding, c is a trump suit
+        Binding("c", "claim", "Claim", id="claim"),  # while cards are played (while bidding, c is a trump suit)
+        Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
         Binding("space", "continue", "Go on", id="continue", show=False),
         Binding("t", "last_trick", "Last trick", id="last_trick"),
         Binding("o", "tracker", "Cards out", id="tracker"),
         Binding("h", "history", "Tricks", id="history"),
-        Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
         Binding("f", "pace", "Pace", id="pace"),
         Binding("n", "new_game", "New", id="new_game"),
     ]
@@ -130,6 +133,7 @@ class TableBase(Screen[None]):
                     yield TrackerPanel(id="tracker").data_bind(*bound)
                     yield HistoryPanel(id="history").data_bind(*bound)
             yield NoticePanel(id="save-notice").data_bind(*bound)
+            yield SolverNotice(id="solver-notice")
             yield LogPanel(id="log").data_bind(*bound)
             yield HandPanel(id="hand").data_bind(*bound)
         # One widget for the keys, drawn again when they change (Undo comes and goes with every
@@ -184,12 +188,21 @@ class TableBase(Screen[None]):
         if action == "pass_bid":
             return view.phase is Phase.BIDDING and not view.in_puddle
         if action in ("undo", "nothing_to_undo"):
-            # "Undo" is shown only when there is something to take back (so the footer fits 80
-            # columns); otherwise u says why not
+            # one u at a time: with nothing to take back, u says why not (its key shown dim)
             return self.state.can_undo == (action == "undo")
         if action == "tracker":
             return self.has_class("-narrow")  # beside the table from 120 columns
         return True  # the tricks are beside the table too, but only the newest that fit
+
+    def footer_key(self, action: str) -> bool | None:
+        """How the line of keys shows ``action``'s key (``KeyBar``): True as it is, None dim (u
+        with nothing to take back), False not at all: Pace and New under 120 columns, where the
+        keys of the phase fill the line (the help and Ctrl+P name them)."""
+        if action == "nothing_to_undo":
+            return None
+        if action in ("pace", "new_game"):
+            return not self.has_class("-narrow")
+        return True
 
     def on_resize(self) -> None:
         # The breakpoints (app.py) may have changed the screen's classes: the keys shown with them.

@@ -68,6 +68,33 @@ class TooSmall(Static):
         )
 
 
+class SolverNotice(Static):
+    """While the exact solver is being compiled (its first use after an install), a line in the
+    screen's own layout (it covers nothing: the hint's lines, the cards) that says so, how long
+    it has taken so far, and what is slower meanwhile; hidden otherwise.  The app shows the
+    wait (``show_wait``) each second while it lasts, and ends it when compiling does."""
+
+    def on_mount(self) -> None:
+        self.show_wait(getattr(self.app, "solver_since", None))
+
+    def show_wait(self, since: float | None, now: float | None = None) -> None:
+        """Show the wait that began at ``since`` (``time.monotonic``), or hide it (None)."""
+        if since is None:
+            self.display = False
+            return
+        import time
+
+        seconds = int((now if now is not None else time.monotonic()) - since)
+        self.update(
+            Text(
+                f"Preparing the exact solver ({seconds} s so far; once, after an install): until it is "
+                "ready, hints and the computer players take longer.",
+                style="bold",
+            )
+        )
+        self.display = True
+
+
 class KeyBar(Static):
     """The keys of the screen in one line at the bottom, drawn like Textual's footer; a click on a
     key presses it.
@@ -92,11 +119,18 @@ class KeyBar(Static):
         self.screen.bindings_updated_signal.subscribe(self, lambda _: self.refresh())
 
     def _keys(self) -> tuple[list[tuple[Binding, bool]], tuple[Binding, bool] | None]:
+        """The keys to show, each with whether it is drawn bright (else dim), and the palette's.
+        A screen with a ``footer_key(action)`` method chooses how each key shows: True as it is,
+        None dim, False not at all."""
         active = self.screen.active_bindings
+        footer_key = getattr(self.screen, "footer_key", None)
         shown: dict[str, tuple[Binding, bool]] = {}
         for _, binding, enabled, _ in active.values():
-            if binding.show and binding.action not in shown:
-                shown[binding.action] = (binding, enabled)
+            if not binding.show or binding.action in shown:
+                continue
+            how = footer_key(binding.action) if footer_key is not None else True
+            if how is not False:
+                shown[binding.action] = (binding, enabled and how is True)
         palette = active.get(self.app.COMMAND_PALETTE_BINDING) if self.app.ENABLE_COMMAND_PALETTE else None
         return list(shown.values()), (palette.binding, palette.enabled) if palette else None
 
@@ -107,26 +141,29 @@ class KeyBar(Static):
         text = Text(no_wrap=True, overflow="crop", end="")
         spans: list[tuple[int, int, str]] = []
         width = self.size.width
+        labels = [f"{self.app.get_key_display(binding)} {binding.description}" for binding, _ in keys]
+        # a space after each key's words where all fit so; none where that makes room for more
+        tail = " " if sum(cell_len(f" {label} ") for label in labels) <= width else ""
 
-        def add(binding: Binding, enabled: bool, at: Text) -> None:
+        def add(binding: Binding, enabled: bool, at: Text, tail: str) -> None:
             start = at.cell_len
             at.append(f" {self.app.get_key_display(binding)} ", key_style)
-            at.append(f"{binding.description} ", description_style)
+            at.append(binding.description + tail, description_style)
             if not enabled:
                 at.stylize("dim", start)
             spans.append((start, at.cell_len, binding.key.split(",")[0]))
 
-        for binding, enabled in keys:  # in order, each whole: none cut in half at the edge
-            if text.cell_len + cell_len(f" {self.app.get_key_display(binding)} {binding.description} ") > width:
-                break
-            add(binding, enabled, text)
+        for (binding, enabled), label in zip(keys, labels, strict=True):
+            if text.cell_len + cell_len(f" {label}{tail}") > width:
+                break  # in order, each whole: none cut in half at the edge
+            add(binding, enabled, text, tail)
         if palette is not None:
             right = Text()
-            add(palette[0], palette[1], right)
-            gap = width - text.cell_len - right.cell_len
-            if gap > 0:
-                start = text.cell_len + gap
-                text.append(" " * gap)
+            add(palette[0], palette[1], right, " ")
+            room = width - text.cell_len - right.cell_len
+            if room > 0:
+                start = text.cell_len + room
+                text.append(" " * room)
                 text.append_text(right)
                 spans[-1] = (start + spans[-1][0], start + spans[-1][1], spans[-1][2])
             else:
