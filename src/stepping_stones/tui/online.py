@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from ..engine import Phase
 from ..flow import GameOver, HandSummary
 from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL
 from ..storage.safety import escape, name_problem
@@ -442,8 +443,12 @@ class RemoteTableScreen(TableBase):
                 self.refresh_bindings()
 
     def action_take_back(self) -> None:
+        """b: the seat back from a computer, when one plays it; else, while bidding, Bridges as
+        trump, the table's own b (this screen's binding of b would otherwise hide it, at times)."""
         if self.flow.stood_in:
             self.run_worker(self.seat.client.come_back(), exit_on_error=False)
+        elif self.state.view.phase is Phase.BIDDING:
+            self.action_trump(3)
 
     def on_unmount(self) -> None:
         if self.advance in self.seat.listeners:
@@ -492,7 +497,7 @@ class RemoteTableScreen(TableBase):
         if action == "hint":
             return self.flow.help  # off where more than one person sits at the table
         if action == "take_back":
-            return self.flow.stood_in  # else b is the table's own: Bridges as trump
+            return self.flow.stood_in or self.state.view.phase is Phase.BIDDING
         return super().check_action(action, parameters)
 
     def action_new_game(self) -> None:
