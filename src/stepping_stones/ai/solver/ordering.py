@@ -19,7 +19,9 @@ one card per run of equivalent cards (``ranks``).  The orders:
 * the second seat takes the lead in the trick when that is what it wants (Win: unless its
   partner leads, or, under May Trump, a defender after the declarer's lead: second hand low,
   6.71M -> 5.16M positions on May Trump's 30 deals; Lose: stays under);
-* the third seat knows the trick's outcome: cards that leave it where it pleases come first.
+* the third seat knows the trick's outcome: cards that leave it where it pleases come first;
+* in a trick that does not count (Win Last 6's first six) the leads go weakest first, and the
+  second and third seats keep their orders (who takes the trick leads the next one).
 * before all, the lead that decided the position before (kept in the table's entry).
 """
 
@@ -211,13 +213,24 @@ def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
 
 
 @kernel
-def plain_moves(buf, depth, cands, t, par, rules):
-    """Where no seat's order matters: a single card, or a trick that does not count (weakest
-    first).  Returns how many cards it put in row ``depth``, or 0 where the seat's own order
-    applies."""
+def single_move(buf, depth, cands):
+    """A seat with one card (of one run) to play puts it in row ``depth``: 1; else 0."""
     if not cands & (cands - 1):
         buf[depth * MAX_MOVES] = top(cands)
         return 1
+    return 0
+
+
+@kernel
+def plain_moves(buf, depth, cands, t, par, rules):
+    """Where the leader's order does not matter: a single card, or a trick that does not count
+    (weakest first).  Returns how many cards it put in row ``depth``, or 0 where the leader's
+    own order applies.  (The second and third seats keep their own orders in a trick that does
+    not count: who takes it leads the next, and the high cards kept count later; Win Last 6's
+    30 deals 2.834M -> 2.477M positions.  Leads in their own order there took 28% more.)"""
+    single = single_move(buf, depth, cands)
+    if single:
+        return single
     if not par[P_COUNTED + t]:
         return fill(buf, depth, cands, 0, R_ASC, rules)
     return 0
@@ -311,9 +324,9 @@ def legal_replies(hand, c1, beat, par):
 
 
 @kernel
-def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
+def second_moves(buf, depth, cands, over, leader, s2, par, rules):
     """The second seat's cards (``over``: those that take the lead in the trick); how many."""
-    plain = plain_moves(buf, depth, cands, t, par, rules)
+    plain = single_move(buf, depth, cands)
     if plain:
         return plain
     if par[P_WIN]:
@@ -325,12 +338,12 @@ def second_moves(buf, depth, cands, over, leader, s2, t, par, rules):
 
 
 @kernel
-def third_moves(buf, depth, cands, over, best_seat, s3, t, par, rules):
+def third_moves(buf, depth, cands, over, best_seat, s3, par, rules):
     """The third seat's cards: taking the trick pleases its side in a Win contract (its own
     trick, or one the declarer does not get) and never in a Lose contract; the cards that leave
     the trick where it pleases come first: low ones in a Win contract, high ones (shedding
     danger) in a Lose contract."""
-    plain = plain_moves(buf, depth, cands, t, par, rules)
+    plain = single_move(buf, depth, cands)
     if plain:
         return plain
     declarer = par[P_DECLARER]
