@@ -30,7 +30,8 @@ from stepping_stones.ai.solver import (
     solve,
     whole_hand_value,
 )
-from stepping_stones.ai.solver.bounds import beaten
+from stepping_stones.ai.solver.bounds import beaten, first_bounds
+from stepping_stones.ai.solver.solver import _setup
 from stepping_stones.ai.solver.tables import FIRST_SLOTS, M_CAPACITY, M_COUNT, M_MASK
 from stepping_stones.engine import CONTRACTS, NINE_HIGH, ONE_HIGH, TRICKS, HandState, cards_of, deal
 
@@ -172,6 +173,28 @@ def test_the_cores_search_the_same_positions_in_the_same_order():
                 found += [solver.card_values(hands, leader, trick), solver.nodes]
                 seen.append(found)
             assert seen[0] == seen[1], (contract_id, i)
+
+
+@pytest.mark.parametrize("contract_id", list(CONTRACTS))
+def test_the_first_bounds_hold_the_brute_force_value(contract_id):
+    """``bounds.first_bounds`` between tricks: ``lo`` and ``hi`` hold the value a brute force
+    finds, on random endgames of 1 to 4 tricks; and they decide some of them in every contract
+    (the Lose contracts and Must Beat by the leader's exits: ``bounds._lose_bounds``)."""
+    rng = random.Random(f"first-bounds:{contract_id}")
+    decided = 0
+    for i in range(120):
+        state = random_endgame(rng, contract_id, 1 + i % 4)
+        while state.current_trick():
+            state.push(rng.choice(list(cards_of(state.legal_mask()))))
+        if state.finished:
+            continue
+        t = len(state.plays) // 3
+        setup = _setup(state.contract, state.ranking, state.trump, state.declarer, TRICKS, "python")
+        lo, hi = first_bounds(list(state.hands), state.leader, TRICKS - t, t, setup.par, setup.rules)
+        value = brute_force(state) - state.count()
+        assert lo <= value <= hi, (contract_id, i, lo, value, hi)
+        decided += lo > 0 or hi < setup.counted_left[t]
+    assert decided >= 10, decided
 
 
 def test_trumps_the_other_side_can_beat_each_with_a_higher_one():

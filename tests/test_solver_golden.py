@@ -8,7 +8,9 @@ the whole check covered 210 whole hands, 120 positions and two whole expert game
 counts were re-recorded twice since, when the trump bounds (``bounds.beaten``), then May Trump's
 second hand low and the quick tricks stopped only by the other side's trumps, changed the search:
 with every value, card value and choice of the expert unchanged
-(``docs/lab/2026-12-03-solver-targets.md``, ``docs/lab/2026-12-03-solver-nrt.md``).
+(``docs/lab/2026-12-03-solver-targets.md``, ``docs/lab/2026-12-03-solver-nrt.md``); and on
+7 December, after the Lose contracts' first bounds (``bounds._lose_bounds``,
+``docs/lab/2026-12-07-solver-bounds-ordering.md``).
 """
 
 from __future__ import annotations

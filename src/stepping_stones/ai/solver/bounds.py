@@ -1,8 +1,13 @@
 """Bounds without search: the quick count of each side's winners (the horizon's estimate and the
-root's first guess), the leader's quick tricks, and sure trump tricks.
+root's first guess), the leader's quick tricks, the leader's exits in a Lose contract, and sure
+trump tricks.
 
 * **Quick tricks**: a leader holding the top cards of suits can cash them one after the other;
   in a Win contract that bounds the result before any card is searched.
+* **Exits** (a Lose contract): a declarer on lead with a card some defender must beat loses this
+  trick; with none it takes it (the defenders duck), or every trick left if no defender holds a
+  card above it; a defender with a card the declarer must beat under its partner gives the
+  declarer this trick.
 * **Sure trumps**: where every trick counts, a trump above every other trump out wins the trick
   it is played to, whatever the goal.
 """
@@ -12,6 +17,8 @@ from __future__ import annotations
 from .jit import kernel, low, popcount, top
 from .layout import (
     P_ALL_COUNT,
+    P_BEAT_LED,
+    P_COUNTED,
     P_DECLARER,
     P_LEFT,
     P_NINE_HIGH,
@@ -145,8 +152,8 @@ def quick_tricks(hand, o1, o2, ruffers, par, rules):
 
 @kernel
 def first_bounds(h, leader, n, t, par, rules):
-    """``(lo, hi)`` for a position met for the first time, from quick tricks (a Win contract)
-    and sure trumps (every trick counts, a trump suit)."""
+    """``(lo, hi)`` for a position met for the first time, from quick tricks (a Win contract),
+    the leader's exits (a Lose contract) and sure trumps (every trick counts, a trump suit)."""
     declarer = par[P_DECLARER]
     trump_mask = par[P_TRUMP_MASK]
     left = par[P_LEFT + t]
@@ -167,8 +174,86 @@ def first_bounds(h, leader, n, t, par, rules):
                 lo = left - par[P_LEFT + t + q]
             else:
                 hi = par[P_LEFT + t + q]
+    else:
+        lo, hi = _lose_bounds(h, leader, t, par, rules)
     if par[P_ALL_COUNT] and trump_mask:
         lo, hi = _trump_bounds(h, n, lo, hi, par)
+    return lo, hi
+
+
+@kernel
+def _lose_bounds(h, leader, t, par, rules):
+    """``(lo, hi)`` in a Lose contract from the leader's cards.  The declarer on lead: with no
+    card that a defender can beat (and no defender's trump to ruff with), it takes every trick
+    left (it stays on lead, and its cards stay above the defenders'); with a card that a
+    defender must beat (all its cards of the suit are above it; under Must Beat, any is; or it
+    holds only trumps and none of the suit), it loses this trick; without one, the defenders
+    can duck every lead and it takes this trick.  A defender on lead: with a card that the
+    declarer must beat while its partner stays under, the declarer takes this trick.  They decide
+    the targets at the ends (all the tricks left, or one): 1-2% fewer positions in the Lose
+    contracts (docs/lab/2026-12-07-solver-bounds-ordering.md).  (``ordering.lose_leads`` tries
+    such leads first.)"""
+    declarer = par[P_DECLARER]
+    trump_mask = par[P_TRUMP_MASK]
+    nine_high = par[P_NINE_HIGH]
+    beat_led = par[P_BEAT_LED]
+    left = par[P_LEFT + t]
+    counted = par[P_COUNTED + t]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    mine = h[leader]
+    lo = 0
+    hi = left
+    if leader == declarer:
+        others = h[s2] | h[s3]
+        beatable = (others & trump_mask) != 0
+        for s in range(4):
+            suit = 511 << (9 * s)
+            m = mine & suit
+            if not m:
+                continue
+            above = rules[R_ABOVE + weakest(m, nine_high)]
+            a = h[s2] & suit
+            b = h[s3] & suit
+            if (a | b) & above:
+                beatable = True
+            if beat_led:
+                forced = (a | b) & above
+            else:
+                forced = (a and not a & ~above) or (b and not b & ~above)
+            if not forced and trump_mask and not suit & trump_mask:
+                forced = (not a and not h[s2] & ~trump_mask) or (not b and not h[s3] & ~trump_mask)
+            if forced:
+                return lo, left - counted
+        return (counted if beatable else left), hi
+    partner = s3 if s2 == declarer else s2
+    ds_all = h[declarer]
+    ps_all = h[partner]
+    for s in range(4):
+        suit = 511 << (9 * s)
+        m = mine & suit
+        ds = ds_all & suit
+        if not m or not ds:
+            continue
+        ps = ps_all & suit
+        if not ps and trump_mask and not ps_all & ~trump_mask and not suit & trump_mask:
+            continue  # the partner could only ruff
+        x = weakest(m, nine_high)
+        kx = rules[R_KEY + x]
+        if not beat_led:
+            lowest = rules[R_KEY + weakest(ds, nine_high)]
+            forced = lowest > kx and (not ps or lowest > rules[R_KEY + weakest(ps, nine_high)])
+        elif s2 == declarer:
+            over = ds & rules[R_ABOVE + x]
+            forced = over != 0 and (
+                not ps or rules[R_KEY + weakest(over, nine_high)] > rules[R_KEY + strongest(ps, nine_high)]
+            )
+        else:
+            over = ps & rules[R_ABOVE + x]
+            best = weakest(over, nine_high) if over else x
+            forced = rules[R_KEY + strongest(ds, nine_high)] > rules[R_KEY + best]
+        if forced:
+            return counted, hi
     return lo, hi
 
 

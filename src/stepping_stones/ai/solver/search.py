@@ -110,7 +110,7 @@ def node(
             beat1 = rules[R_ABOVE + c1]
             cands = legal_replies(hand1, c1, beat1, par) & rep2
             over1 = cands & rules[R_TAKERS + c1]
-            replies = second_moves(buf, depth + 1, cands, over1, leader, s2, t, par, rules)
+            replies = second_moves(buf, depth + 1, cands, over1, leader, s2, par, rules)
         result1 = 1 - mx1
         for j1 in range(replies):
             if level <= 1:
@@ -128,7 +128,7 @@ def node(
                 target_stays = target - counted if best_seat == declarer else target
             cands = legal_replies(hand2, c1, beat, par) & rep3
             over = cands & rules[R_TAKERS + best_card]
-            count = third_moves(buf, depth + 2, cands, over, best_seat, s3, t, par, rules)
+            count = third_moves(buf, depth + 2, cands, over, best_seat, s3, par, rules)
             result2 = 1 - mx2
             for j2 in range(count):
                 card = buf[(depth + 2) * MAX_MOVES + j2]
