@@ -401,12 +401,7 @@ class Tables:
                 message=f"this table was not started within {hours:g} hours and has closed: open a new one",
             )
         )
-        for seat in range(NUM_SEATS):
-            conn = self.holders.pop((table.id, seat), None)
-            if conn is not None:
-                self.seated.pop(conn, None)
-                conn.send(message)
-                conn.close()
+        self._close_seats(table, message)
         if empty:
             self.log(f"table {table.id} closed: nobody sat at it within {self.expire_empty_after / 60:g} minutes")
         else:
@@ -699,13 +694,16 @@ class Tables:
         message = dump(ErrorMessage(code="expired", message="this game is over and its table has closed"))
         now = self.clock()
         while self.finished and self.finished[0][0] <= now:
-            table = self.finished.popleft()[1]
-            for seat in range(NUM_SEATS):
-                conn = self.holders.pop((table.id, seat), None)
-                if conn is not None:
-                    self.seated.pop(conn, None)
-                    conn.send(message)
-                    conn.close()
+            self._close_seats(self.finished.popleft()[1], message)
+
+    def _close_seats(self, table: Table, message: str) -> None:
+        """Tell every connection seated at ``table`` the ``message`` and close it."""
+        for seat in range(NUM_SEATS):
+            conn = self.holders.pop((table.id, seat), None)
+            if conn is not None:
+                self.seated.pop(conn, None)
+                conn.send(message)
+                conn.close()
 
     def _file(self, table: Table) -> str | None:
         from ..storage.files import atomic_write, free_name, private_folder, stamp
