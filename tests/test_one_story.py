@@ -155,3 +155,22 @@ def test_a_page_that_comes_back_goes_on_with_its_events_numbered_as_before(tmp_p
             assert max(n for n, _ in again["events"]) == told and again["my_turn"]
 
     asyncio.run(scenario())
+
+
+def test_a_page_that_sends_no_card_or_bid_at_all_is_told_so_in_one_line(tmp_path):
+    """A ``do play`` of what is no card got no answer at all (the flow's refusal was the state it
+    already had); now one error line, and nothing changes."""
+
+    async def scenario() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with Raw.to(url) as page:
+                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                await _shown(page, lambda s: s["my_turn"])
+                for probe in ({"what": "play", "card": "ZZZ"}, {"what": "bid", "bid": "win-everything 9"}):
+                    await page.send({"type": "do", **probe})
+                    reply = json.loads(await page.text() or "{}")
+                    assert reply["type"] == "error" and reply["code"] == "illegal", reply
+                    assert "\\n" not in reply["message"] and "Traceback" not in reply["message"]
+
+    asyncio.run(scenario())

@@ -509,11 +509,16 @@ class Tables:
             await self.start(conn)
             return
         flow = page.flow
-        with contextlib.suppress(SteppingStonesError, CardSyntaxError):  # the flow's state says why
-            if do.what == "play":
-                flow.play(parse_card(do.card or ""))
-            elif do.what == "bid":
-                flow.bid(parse_bid(do.bid or ""))
+        try:  # what is no card or bid at all is refused in one line; a move the rules refuse, by the flow
+            card = parse_card(do.card or "") if do.what == "play" else None
+            bid = parse_bid(do.bid or "") if do.what == "bid" else None
+        except (SteppingStonesError, CardSyntaxError) as exc:
+            raise TableError("illegal", str(exc)) from None
+        with contextlib.suppress(SteppingStonesError):  # the flow's state says why
+            if card is not None:
+                flow.play(card)
+            elif bid is not None:
+                flow.bid(bid)
             elif do.what == "claim":
                 flow.claim(do.count or 0)
             elif do.what == "seen":
