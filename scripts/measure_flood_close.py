@@ -37,7 +37,7 @@ async def _pinger(url: str, pings: list[float], stop: asyncio.Event) -> None:
         async with session.post(url + "/tables", json=body) as response:
             code = (await response.json())["code"]
         async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
-            await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": code, "name": "Pinger"}))
+            await ws.send_str(json.dumps({"type": "hello", "version": 4, "code": code, "name": "Pinger"}))
             nonce = 0
             while not stop.is_set():
                 nonce += 1

@@ -94,7 +94,7 @@ async def _play(
     """Sit at the table and play random legal moves at once until the game ends or ``stop``; with
     ``moves``, the time of each computer's move (from the state giving it the turn to the next)."""
     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws", max_msg_size=0) as ws:
-        await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": code, "name": "Bot"}))
+        await ws.send_str(json.dumps({"type": "hello", "version": 4, "code": code, "name": "Bot"}))
         computer_since: float | None = None
         last_seq = -1
         held: dict[str, Any] | None = None  # the state as last sent whole or made by a delta
@@ -132,7 +132,7 @@ async def _pinger(session: aiohttp.ClientSession, url: str, pings: list[float], 
     opened = await _open(session, url, ["open", "open", "open"])  # seated alone: it never starts
     assert opened is not None
     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
-        await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": opened["code"], "name": "Pinger"}))
+        await ws.send_str(json.dumps({"type": "hello", "version": 4, "code": opened["code"], "name": "Pinger"}))
         nonce = 0
         while not stop.is_set():
             nonce += 1

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from random import Random
 
+from stepping_stones.engine import cards_of, record_cards
 from stepping_stones.net.client import SeatClient, play_randomly
 from stepping_stones.net.protocol import StateMessage
 
@@ -19,7 +20,13 @@ from stepping_stones.net.protocol import StateMessage
 def _say(state: StateMessage) -> None:
     view = state.view
     line = (
-        {"seq": state.seq, "hand": view.hand_number, "phase": view.phase, "plays": view.plays, "own": view.own_cards}
+        {
+            "seq": state.seq,
+            "hand": view.hand_number,
+            "phase": view.phase.value,
+            "plays": record_cards(view.plays),
+            "own": record_cards(cards_of(view.own_cards)),
+        }
         if view is not None
         else {"seq": state.seq, "hand": 0}
     )

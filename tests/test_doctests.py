@@ -24,7 +24,7 @@ MODULES = [
     "stepping_stones.net.addresses",
     "stepping_stones.net.door",
     "stepping_stones.net.protocol",
-    "stepping_stones.net.viewcodec",
+    "stepping_stones.net.wire",
     "stepping_stones.serve.tabs",
 ]
 

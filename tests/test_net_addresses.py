@@ -31,7 +31,7 @@ async def _from(url: str, address: str) -> AsyncIterator[Raw]:
 async def _hello(url: str, hello: dict[str, Any], address: str = "127.0.0.1") -> tuple[Any, bool]:
     """The first reply to a hello, and whether the server closed the connection after it."""
     async with _from(url, address) as raw:
-        await raw.send({"type": "hello", "version": 3, **hello})
+        await raw.send({"type": "hello", "version": 4, **hello})
         reply = await raw.reply()
         if reply.type == "welcome":
             return reply, False

@@ -40,7 +40,7 @@ async def _post(session: aiohttp.ClientSession, url: str, seats: tuple[str, str,
 
 async def _sit(session: aiohttp.ClientSession, url: str, code: str, name: str) -> aiohttp.ClientWebSocketResponse:
     ws = await session.ws_connect(_ws(url))
-    await ws.send_str(json.dumps({"type": "hello", "version": 3, "code": code, "name": name}))
+    await ws.send_str(json.dumps({"type": "hello", "version": 4, "code": code, "name": name}))
     reply = json.loads((await ws.receive()).data)
     assert reply["type"] == "welcome", reply
     return ws

@@ -28,7 +28,7 @@ from stepping_stones.net.protocol import (
 )
 from stepping_stones.net.remote import RemoteFlow
 from stepping_stones.net.table import Table
-from stepping_stones.net.viewcodec import legal_actions, view_to_json
+from stepping_stones.net.wire import legal_actions
 from stepping_stones.storage.records import record_from_game
 
 CARD = re.compile(r"\b[CKLB][1-9]\b")
@@ -165,12 +165,12 @@ def test_the_remote_flow_sends_a_claim_and_tells_it_once_the_hand_is_played_out(
     def state(seq: int, claims: list[ClaimFact] | None = None) -> StateMessage:
         view = game.view(SEAT)
         seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-        return StateMessage(
+        return StateMessage.model_construct(
             seq=seq,
             started=True,
             seats=seats,
             help=False,
-            view=view_to_json(view),
+            view=view,
             legal=legal_actions(view),
             waiting=None,
             claims=claims or [],
@@ -210,7 +210,6 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
     import os
     import signal
 
-    from stepping_stones.engine import CONTRACTS
     from test_net_restart import _cli, _free_port, _host
 
     port = _free_port()
@@ -229,10 +228,11 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
                     state = await next_state(ann, lambda s: bool(s.legal))
                     view = state.view
                     assert view is not None
-                    if view.phase == "play" and len(view.trick_winners) >= 2:
+                    if view.phase is Phase.PLAY and len(view.trick_winners) >= 2:
                         break
                     await ann.act(state.legal[0], state.seq)
-                contract = CONTRACTS[view.declaration.split()[0]]
+                assert view.declaration is not None
+                contract = view.declaration.contract
                 left = tricks_left(contract, len(view.trick_winners))
                 assert await ann.act(f"claim {0 if contract.is_win else left}", state.seq)
                 claimed = await next_state(
@@ -249,7 +249,7 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
         claimed, resumed = asyncio.run(play())
         hand = next(h for h in claimed.view.history if h.number == 1)
         again = next(h for h in resumed.view.history if h.number == 1)
-        assert len(hand.plays.split()) == 36 and again == hand  # the hand played out, whole, after the kill
+        assert len(hand.plays) == 36 and again == hand  # the hand played out, whole, after the kill
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=WAIT)

@@ -213,7 +213,7 @@ def test_a_seat_back_at_a_paused_table_gets_the_state_as_last_written_and_the_pa
                         await asyncio.sleep(0.01)  # polls the server's hearing of the close
                 async with aiohttp.ClientSession() as session:
                     ws = await session.ws_connect(url.replace("http", "ws", 1) + "/ws")
-                    await ws.send_str(json.dumps({"type": "hello", "version": 3, "secret": secret}))
+                    await ws.send_str(json.dumps({"type": "hello", "version": 4, "secret": secret}))
                     replies = [json.loads((await ws.receive()).data) for _ in range(3)]
                     assert [r["type"] for r in replies] == ["welcome", "state", "error"], replies
                     assert replies[1]["seq"] == turn.seq  # as last written: the held move is not told

@@ -21,7 +21,7 @@ def test_a_table_never_started_closes_after_a_day_and_a_started_one_stays(tmp_pa
             idle = await open_table(url, new_table())
             busy = await open_table(url, new_table(("open", "random", "random")))
             async with Raw.to(url) as ann, SeatClient(url, code=busy.code, name="Bo") as bo:
-                await ann.send({"type": "hello", "version": 3, "code": idle.code, "name": "Ann"})
+                await ann.send({"type": "hello", "version": 4, "code": idle.code, "name": "Ann"})
                 welcome = await ann.reply()
                 assert welcome.type == "welcome" and (await ann.reply()).type == "state"
                 await bo.join()
@@ -39,10 +39,10 @@ def test_a_table_never_started_closes_after_a_day_and_a_started_one_stays(tmp_pa
                 assert (tmp_path / "tables" / f"{busy.table}.jsonl").exists()
             # the code and the secret are good for nothing now
             async with Raw.to(url) as raw:
-                await raw.send({"type": "hello", "version": 3, "code": idle.code, "name": "Cy"})
+                await raw.send({"type": "hello", "version": 4, "code": idle.code, "name": "Cy"})
                 assert (await raw.reply()).code == "unknown-code"
             async with Raw.to(url) as raw:
-                await raw.send({"type": "hello", "version": 3, "secret": welcome.secret})
+                await raw.send({"type": "hello", "version": 4, "secret": welcome.secret})
                 assert (await raw.reply()).code == "bad-secret"
             assert "not started within 24 hours" in server.log.err.getvalue()
 

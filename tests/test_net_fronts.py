@@ -138,7 +138,7 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     from stepping_stones.game.match import Match, Seeds
     from stepping_stones.net.protocol import SeatFacts, Welcome
     from stepping_stones.net.remote import RemoteFlow
-    from stepping_stones.net.viewcodec import legal_actions, view_to_json
+    from stepping_stones.net.wire import legal_actions
 
     match = Match.new(
         Rules("standard", short_game=True),
@@ -151,8 +151,8 @@ def test_back_at_the_table_the_seat_acts_again_on_an_action_lost_in_flight():
     assert seat is not None
     view = match.game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in view.players]
-    state = StateMessage(
-        seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    state = StateMessage.model_construct(
+        seq=1, started=True, seats=seats, help=False, view=view, legal=legal_actions(view), waiting=None
     )
     sent: list[tuple[str, int]] = []
     flow = RemoteFlow(

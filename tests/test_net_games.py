@@ -16,13 +16,13 @@ import pytest
 from net_support import WAIT, Clock, new_table, next_state, running, three_bots
 from stepping_stones.ai import make_ai
 from stepping_stones.cli import main
+from stepping_stones.engine import Phase
 from stepping_stones.game.match import Match, Seeds
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
 from stepping_stones.net.journal import FileTableStore, TableFile
 from stepping_stones.net.protocol import CHOSEN_SEED, StateMessage
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import TableError
-from stepping_stones.net.viewcodec import view_from_json
 from stepping_stones.storage.library import Library
 from stepping_stones.storage.records import game_from_record
 
@@ -51,12 +51,12 @@ def test_three_bots_play_a_whole_game_and_the_record_replays(tmp_path, capsys):
     assert summary["complete"]
     for final in finals:
         assert final.record is not None and final.record.model_dump_json() == finals[0].record.model_dump_json()
-        assert final.view is not None and final.view.phase == "over"
+        assert final.view is not None and final.view.phase is Phase.OVER
         assert not final.help  # three people: no hints, no undo
     assert finals[0].view is not None
     assert json.loads(record.read_text()) == json.loads(finals[0].record.model_dump_json())
     assert [s.kind for s in notes.seats] == ["human"] * 3 and notes.substitutions == []
-    view = view_from_json(finals[0].view)
+    view = finals[0].view
     assert summary["totals"] == view.totals() and summary["winners"] == view.winners()
     assert list((tmp_path / "tables").glob("*.jsonl")) == []  # a finished table leaves the store
     with Library.open(tmp_path, sync=False) as library:  # filed into the server's library as it finished
@@ -133,7 +133,7 @@ def test_one_bot_and_two_computers(tmp_path, capsys):
                     return await play_randomly(client, Random(1))
 
     final = asyncio.run(game())
-    assert final.help and final.view is not None and final.view.players == ["Rin", "Ann", "Tau"]
+    assert final.help and final.view is not None and final.view.players == ("Rin", "Ann", "Tau")
     record, notes = _finished(tmp_path)
     assert _replays(record, capsys)["complete"]
     assert [s.kind for s in notes.seats] == ["computer", "human", "computer"]

@@ -109,7 +109,7 @@ async def _page_sent(raw: Raw, sent: list[str]) -> None:
 async def _everything_sent(url: str, seat: int, page: bool) -> list[str]:
     sent: list[str] = []
     async with Raw.to(url) as raw:
-        await raw.send({"type": "hello", "version": 3, "secret": SECRETS[seat], "page": page})
+        await raw.send({"type": "hello", "version": 4, "secret": SECRETS[seat], "page": page})
         sent += [await raw.text(), await raw.text()]  # welcome, state (or what a page is shown)
         if page:
             await _page_sent(raw, sent)

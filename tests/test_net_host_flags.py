@@ -178,7 +178,7 @@ def test_a_server_started_with_the_flags_keeps_them(tmp_path):
                 for _ in range(2):
                     async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
                         await ws.send_str(
-                            json.dumps({"type": "hello", "version": 3, "code": "ZZZZZ-ZZZZZ", "name": "Eve"})
+                            json.dumps({"type": "hello", "version": 4, "code": "ZZZZZ-ZZZZZ", "name": "Eve"})
                         )
                         replies.append(json.loads((await ws.receive()).data))
             return statuses, replies

@@ -10,6 +10,7 @@ from random import Random
 import aiohttp
 
 from net_support import WAIT, Raw, new_table, next_state, running
+from stepping_stones.engine import Phase, card_name, cards_of, parse_card
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import ErrorMessage, StateMessage, Welcome
 from stepping_stones.net.server import Limits
@@ -45,7 +46,7 @@ def test_hostile_clients_change_nothing(tmp_path):
                     ({"code": "not a code!", "name": "Eve"}, "unknown-code"),
                 ):
                     async with Raw.to(url) as raw:
-                        await refused(raw, {"type": "hello", "version": 3, **hello}, code)
+                        await refused(raw, {"type": "hello", "version": 4, **hello}, code)
                         assert await raw.text() is None  # closed after one guess
                 # random bytes, junk, oversized: one error each, the connection stays
                 async with Raw.to(url) as raw:
@@ -60,36 +61,36 @@ def test_hostile_clients_change_nothing(tmp_path):
                     assert await raw.text() is None and raw.ws.close_code == 1009
                 # another version: one line, then closed
                 async with Raw.to(url) as raw:
-                    await raw.send({"type": "hello", "version": 4})
+                    await raw.send({"type": "hello", "version": 3})
                     reply = await raw.reply()
-                    assert reply.type == "version" and "speaks version 3" in reply.message
+                    assert reply.type == "version" and "speaks version 4" in reply.message
                     assert await raw.text() is None
                 # the seat not to act, an illegal card, an old action replayed
                 await other.send(
                     {
                         "type": "action",
                         "seq": first.seq,
-                        **({"bid": "pass"} if first.view.phase == "bidding" else {"card": "K1"}),
+                        **({"bid": "pass"} if first.view.phase is Phase.BIDDING else {"card": "K1"}),
                     }
                 )
                 assert (await _error(other)).code == "not-your-turn"
                 await mover.send(
-                    {"type": "action", "seq": first.seq, "card": first.view.own_cards.split()[0]}
-                    if first.view.phase == "bidding"
+                    {"type": "action", "seq": first.seq, "card": card_name(next(cards_of(first.view.own_cards)))}
+                    if first.view.phase is Phase.BIDDING
                     else {"type": "action", "seq": first.seq, "bid": "pass"}
                 )
                 assert (await _error(mover)).code == "illegal"
                 held_by_others = [
                     c
                     for c in ("C1", "C2", "C3", "K1", "K2", "K3")
-                    if first.view.phase == "play" and c not in first.view.own_cards.split()
+                    if first.view.phase is Phase.PLAY and not first.view.own_cards >> parse_card(c) & 1
                 ]
                 for card in held_by_others[:1]:
                     await mover.send({"type": "action", "seq": first.seq, "card": card})
                     assert (await _error(mover)).code == "illegal"
                 await mover.send(
                     {"type": "action", "seq": first.seq - 1, "bid": first.legal[0]}
-                    if first.view.phase == "bidding"
+                    if first.view.phase is Phase.BIDDING
                     else {"type": "action", "seq": first.seq - 1, "card": first.legal[0]}
                 )
                 assert (await _error(mover)).code == "stale"
@@ -172,14 +173,14 @@ def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
                 welcome = await ann.join()
                 assert isinstance(welcome, Welcome) and welcome.secret
                 async with Raw.to(url) as raw:  # Bo takes the last seat; the table starts
-                    await raw.send({"type": "hello", "version": 3, "code": opened.code, "name": "Bo"})
+                    await raw.send({"type": "hello", "version": 4, "code": opened.code, "name": "Bo"})
                     while (reply := await raw.reply()) is not None:
                         seen.append(reply.model_dump_json())
                         if isinstance(reply, StateMessage) and reply.started:
                             break
                 await next_state(ann, lambda s: s.started)
                 async with Raw.to(url) as raw:
-                    await raw.send({"type": "hello", "version": 3, "secret": "guess" + welcome.secret[5:]})
+                    await raw.send({"type": "hello", "version": 4, "secret": "guess" + welcome.secret[5:]})
                     assert (await raw.reply()).code == "bad-secret"
             log = server.log.err.getvalue()
         return seen, log, welcome.secret

@@ -72,7 +72,7 @@ def test_connections_without_a_seat_are_few_per_address_and_closed_at_the_hello_
             status, opened = await _post_table(person, url)
             assert status == 200
             seated = await person.ws_connect(_ws(url))
-            await seated.send_str(json.dumps({"type": "hello", "version": 3, "code": opened["code"], "name": "Ann"}))
+            await seated.send_str(json.dumps({"type": "hello", "version": 4, "code": opened["code"], "name": "Ann"}))
             assert json.loads((await seated.receive()).data)["type"] == "welcome"
             # a ping just before the deadline changes nothing: at the deadline they are closed
             clock.now += 9.0
@@ -331,7 +331,7 @@ def test_silent_sockets_at_a_low_open_files_limit_lock_nobody_out(tmp_path):
                     assert status == 200, opened
                     async with person.ws_connect(_ws(url)) as ws:
                         await ws.send_str(
-                            json.dumps({"type": "hello", "version": 3, "code": opened["code"], "name": "Ann"})
+                            json.dumps({"type": "hello", "version": 4, "code": opened["code"], "name": "Ann"})
                         )
                         return json.loads((await ws.receive()).data)["type"]
             finally:

@@ -17,7 +17,7 @@ from stepping_stones.net.journal import FileTableStore, TableStore, read_table
 from stepping_stones.net.protocol import NewTable
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
-from stepping_stones.net.viewcodec import legal_actions
+from stepping_stones.net.wire import legal_actions
 from stepping_stones.storage.records import RecordError
 
 

@@ -137,7 +137,7 @@ def test_behind_nginx_each_client_counts_as_its_own_address(tmp_path):
                     assert owners == {"127.0.5.0/24", "127.0.6.0/24"}
                     async with ann.ws_connect(public.replace("http", "ws", 1) + "/ws") as ws:
                         await ws.send_str(
-                            json.dumps({"type": "hello", "version": 3, "code": first["code"], "name": "Ann"})
+                            json.dumps({"type": "hello", "version": 4, "code": first["code"], "name": "Ann"})
                         )
                         assert json.loads((await ws.receive()).data)["type"] == "welcome"
                         assert list(server.held.by_key) == ["127.0.5.0/24"]

@@ -14,7 +14,7 @@ from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import BACK, LOST
 from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import RemoteFlow, TableTurn
-from stepping_stones.net.viewcodec import legal_actions, view_to_json
+from stepping_stones.net.wire import legal_actions
 
 SEAT = 1
 
@@ -34,8 +34,8 @@ def _state(game, seq: int, stand_in: bool = False) -> StateMessage:
         SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
         for s, n in enumerate(game.players)
     ]
-    return StateMessage(
-        seq=seq, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    return StateMessage.model_construct(
+        seq=seq, started=True, seats=seats, help=False, view=view, legal=legal_actions(view), waiting=None
     )
 
 

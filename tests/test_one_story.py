@@ -44,7 +44,7 @@ def test_the_page_and_a_terminal_seat_tell_the_same_clock_and_stand_in(tmp_path)
         async with running(tmp_path / "server", clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with Raw.to(url) as page, SeatClient(url, code=opened.code, name="Bo") as bo:
-                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                await page.send({"type": "hello", "version": 4, "code": opened.code, "name": "Ann", "page": True})
                 welcome = json.loads(await page.text() or "{}")
                 assert welcome["type"] == "welcome" and welcome["seat"] == 0
                 lobby = json.loads(await page.text() or "{}")
@@ -133,7 +133,7 @@ def test_a_page_that_comes_back_goes_on_with_its_events_numbered_as_before(tmp_p
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(("open", "random", "random")))
             async with Raw.to(url) as page:
-                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                await page.send({"type": "hello", "version": 4, "code": opened.code, "name": "Ann", "page": True})
                 welcome = json.loads(await page.text() or "{}")
                 first = await _shown(page, lambda s: s["my_turn"])
                 while not (first["title"].startswith("Hand 2") and first["my_turn"] and first["summary_hand"] is None):
@@ -148,7 +148,7 @@ def test_a_page_that_comes_back_goes_on_with_its_events_numbered_as_before(tmp_p
                     first = await _shown(page, lambda s: s["my_turn"] or s["summary_hand"] is not None)
             told = max(n for n, _ in first["events"])
             async with Raw.to(url) as page:
-                await page.send({"type": "hello", "version": 3, "secret": welcome["secret"], "page": True})
+                await page.send({"type": "hello", "version": 4, "secret": welcome["secret"], "page": True})
                 assert json.loads(await page.text() or "{}")["type"] == "welcome"
                 again = await _shown(page, lambda s: True)
             assert again["events"] == first["events"]  # the same numbers: nothing told twice or lost
@@ -165,7 +165,7 @@ def test_a_page_that_sends_no_card_or_bid_at_all_is_told_so_in_one_line(tmp_path
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(("open", "random", "random")))
             async with Raw.to(url) as page:
-                await page.send({"type": "hello", "version": 3, "code": opened.code, "name": "Ann", "page": True})
+                await page.send({"type": "hello", "version": 4, "code": opened.code, "name": "Ann", "page": True})
                 await _shown(page, lambda s: s["my_turn"])
                 for probe in ({"what": "play", "card": "ZZZ"}, {"what": "bid", "bid": "win-everything 9"}):
                     await page.send({"type": "do", **probe})

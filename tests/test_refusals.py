@@ -37,7 +37,7 @@ from stepping_stones.explain import Teller
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import RemoteFlow
-from stepping_stones.net.viewcodec import legal_actions, view_to_json
+from stepping_stones.net.wire import legal_actions
 from stepping_stones.storage.records import game_from_record
 from test_net_hidden import _redealt
 
@@ -118,12 +118,12 @@ def _remote(game: Game, seq: int = 7) -> RemoteFlow:
     view = game.view(SEAT)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
     flow.receive(
-        StateMessage(
+        StateMessage.model_construct(
             seq=seq,
             started=True,
             seats=seats,
             help=False,
-            view=view_to_json(view),
+            view=view,
             legal=legal_actions(view),
             waiting=None,
         )

@@ -15,7 +15,7 @@ from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
 from stepping_stones.net.remote import turned
-from stepping_stones.net.viewcodec import legal_actions, view_to_json
+from stepping_stones.net.wire import legal_actions
 from stepping_stones.storage.records import game_from_record
 from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
@@ -109,8 +109,8 @@ class _none:
 def _state(game, seat: int) -> StateMessage:
     view = game.view(seat)
     seats = [SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=False) for n in game.players]
-    return StateMessage(
-        seq=1, started=True, seats=seats, help=False, view=view_to_json(view), legal=legal_actions(view), waiting=None
+    return StateMessage.model_construct(
+        seq=1, started=True, seats=seats, help=False, view=view, legal=legal_actions(view), waiting=None
     )
 
 

@@ -163,7 +163,6 @@ def run_bot(args: argparse.Namespace) -> int:
     from ..ai import Agent, make_lab_ai
     from ..engine import SteppingStonesError
     from ..net.client import Refused, SeatClient, play_agent, play_randomly
-    from ..net.viewcodec import view_from_json
 
     def say(line: str) -> None:
         print(f"table bot: {line}", file=sys.stderr, flush=True)
@@ -179,7 +178,7 @@ def run_bot(args: argparse.Namespace) -> int:
             else:
                 final = await play_agent(client, agents[i], rng)
             if i == 0 and final.view is not None:  # the game is over: say the result once
-                view = view_from_json(final.view)
+                view = final.view
                 print(
                     "game over: "
                     + ", ".join(f"{name} {total:+d}" for name, total in zip(view.players, view.totals(), strict=True))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from .bids import PASS, Bid, Declaration, Pass, parse_bid  # noqa: F401 (the docstrings' examples use parse_bid)
 from .cards import (
@@ -448,59 +448,67 @@ class Game(_Scored):
 
     # --- what one seat may see ------------------------------------------------
 
-    def own(self, seat: Seat) -> tuple[Mask, Mask, tuple[Bid, ...], Mask]:
-        """What of ``view(seat)`` is the seat's own, the rest being the same for every seat: the
-        cards it holds (``own_cards``), the cards it was dealt (``dealt_cards``), and its legal
-        bids and cards (``legal_bids``, ``legal_cards``).  The table server writes each seat's
-        view from one view and these (``net.writers.ViewWriter``)."""
-        phase = self.phase
-        if phase is not Phase.BIDDING and phase is not Phase.PLAY:
-            return 0, 0, (), 0
-        current = self.log[-1]
-        dealt = current.deal[seat]
-        to_act = self.to_act
-        if not current.declared:
-            return dealt, dealt, tuple(self.legal_bids()) if to_act == seat else (), 0
-        state = current.state
-        return state.hands[seat], dealt, (), state.legal_mask() if to_act == seat else 0
-
     def view(self, seat: Seat) -> PlayerView:
-        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards (``own``) and the
+        """What ``seat`` may see now (a frozen ``PlayerView``): its own cards and choices, and the
         open table."""
+        return self.views((seat,))[0]
+
+    def views(self, seats: Sequence[Seat]) -> list[PlayerView]:
+        """What each of ``seats`` may see now (``view``), the open table worked out once for all of
+        them (the same objects in each view: a table server sends each seat its own)."""
         phase = self.phase
         current = self.log[-1] if phase is Phase.BIDDING or phase is Phase.PLAY else None
         bidding = current if current is not None and not current.declared else None
         played = current if current is not None and current.declared else None
         state = played.state if played is not None else None
         winning = state.winning() if state is not None else None
-        own_cards, dealt, legal_bids, legal_cards = self.own(seat)
-        return PlayerView(
-            seat=seat,
-            rules=self.rules,
-            players=self.players,
-            phase=phase,
-            hand_number=len(self.log) + (1 if current is None and phase is not Phase.OVER else 0),
-            forehand=self.forehand,
-            sheet={k: (v[0], v[1], v[2]) for k, v in self.sheet.items()},
-            redo_spent=(self.redo_spent[0], self.redo_spent[1], self.redo_spent[2]),
-            history=tuple(self._history),
-            own_cards=own_cards,
-            dealt_cards=dealt,
-            bids=tuple(current.bids) if current is not None else (),
-            bid_seats=tuple(current.bid_seats()) if current is not None else (),
-            bidder=self.bidder if bidding is not None else None,
-            in_puddle=self.in_puddle if bidding is not None else False,
-            declarer=state.declarer if state is not None else None,
-            declaration=played.declaration if played is not None else None,
-            puddle=played.puddle if played is not None else False,
-            plays=tuple(state.plays) if state is not None else (),
-            play_seats=tuple(state.play_seats()) if state is not None else (),
-            trick_winners=tuple(state.winners) if state is not None else (),
-            winning=winning[0] if winning else None,
-            to_act=self.to_act,
-            legal_bids=legal_bids,
-            legal_cards=legal_cards,
-        )
+        to_act = self.to_act
+        table: dict[str, Any] = {
+            "rules": self.rules,
+            "players": self.players,
+            "phase": phase,
+            "hand_number": len(self.log) + (1 if current is None and phase is not Phase.OVER else 0),
+            "forehand": self.forehand,
+            "sheet": {k: (v[0], v[1], v[2]) for k, v in self.sheet.items()},
+            "redo_spent": (self.redo_spent[0], self.redo_spent[1], self.redo_spent[2]),
+            "history": tuple(self._history),
+            "bids": tuple(current.bids) if current is not None else (),
+            "bid_seats": tuple(current.bid_seats()) if current is not None else (),
+            "bidder": self.bidder if bidding is not None else None,
+            "in_puddle": self.in_puddle if bidding is not None else False,
+            "declarer": state.declarer if state is not None else None,
+            "declaration": played.declaration if played is not None else None,
+            "puddle": played.puddle if played is not None else False,
+            "plays": tuple(state.plays) if state is not None else (),
+            "play_seats": tuple(state.play_seats()) if state is not None else (),
+            "trick_winners": tuple(state.winners) if state is not None else (),
+            "winning": winning[0] if winning else None,
+            "to_act": to_act,
+        }
+        views = []
+        for seat in seats:
+            own_cards: Mask = 0
+            dealt: Mask = 0
+            legal_bids: tuple[Bid, ...] = ()
+            legal_cards: Mask = 0
+            if current is not None:
+                dealt = own_cards = current.deal[seat]
+                if state is not None:
+                    own_cards = state.hands[seat]
+                    legal_cards = state.legal_mask() if to_act == seat else 0
+                elif to_act == seat:
+                    legal_bids = tuple(self.legal_bids())
+            views.append(
+                PlayerView(
+                    seat=seat,
+                    own_cards=own_cards,
+                    dealt_cards=dealt,
+                    legal_bids=legal_bids,
+                    legal_cards=legal_cards,
+                    **table,
+                )
+            )
+        return views
 
 
 def _past(hand: HandLog) -> PastHand:

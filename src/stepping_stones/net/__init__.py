@@ -3,11 +3,11 @@ games, people and bots join them over a websocket, computer players fill the emp
 
 - ``door``: who may come in (the ``Host`` and ``Origin`` checks and the headers), shared with the
   browser server (``serve``);
-- ``protocol``: the messages, versioned, each a pydantic model checked at the boundary (a seat's
-  view among them, ``ViewJSON``), and their reading (docs/protocol.md);
-- ``viewcodec``: the one codec of a ``PlayerView`` to JSON and back;
-- ``writers``: what the server sends, written without the models, byte for byte as they would
-  (whole states, and the deltas after them);
+- ``protocol``: the messages, versioned, each a pydantic model checked at the boundary, and their
+  reading and writing (whole states, and the deltas after them) (docs/protocol.md);
+- ``wire``: a seat's view on the wire, derived from the engine's own annotations of ``PlayerView``
+  (one schema, nothing restated), and ``turned``, which numbers a view's seats from its own;
+- ``seatview``: the engine's checks on what a seat has seen (``refusal_of``);
 - ``codes``: invite codes, seat secrets and their digest;
 - ``journal``: what is kept of a table (``TableFile``, ``JournalMove``) and where (``TableStore``,
   ``FileTableStore``), read back by ``read_table``;

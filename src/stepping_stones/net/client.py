@@ -27,7 +27,7 @@ import aiohttp
 from yarl import URL
 
 from ..ai import Agent, decide
-from ..engine import SteppingStonesError, card_name
+from ..engine import Phase, SteppingStonesError, card_name
 from .addresses import http_address
 from .protocol import (
     MAX_SERVER_MESSAGE,
@@ -45,11 +45,9 @@ from .protocol import (
     TableOpened,
     VersionReply,
     Welcome,
-    checked_state,
     dump,
     parse_server,
 )
-from .viewcodec import view_from_json
 
 LOST = "the connection to the server was lost"
 """The notice when the connection drops (``RemoteFlow`` then sends nothing until ``BACK``)."""
@@ -164,7 +162,7 @@ class SeatClient:
         self.checked = checked
         self.version = version  # the protocol's (a test may say another, to be refused)
         self.received = 0  # characters of text the server sent
-        self._held: dict[str, Any] | None = None  # the last state as JSON values, to apply deltas to
+        self._held: Any = None  # the last state (a ``StateMessage``, or its JSON values unchecked), to apply deltas to
         self._number = 0  # its number on this connection (``n``)
         self.resyncs = 0  # how many times a whole state was asked for again
         self._ask = False
@@ -311,14 +309,12 @@ class SeatClient:
             held = self._follows(parsed.n)
             if held is None:
                 return None
-            value = parsed.applied(held)
-            state = checked_state(value)
-            self._hold(value, parsed.n)
+            state = parsed.applied(held)
         elif isinstance(parsed, StateMessage):
             state = parsed
-            self._hold(json.loads(data), state.n)
         else:
             return parsed
+        self._hold(state, state.n)
         self.state = state
         return state
 
@@ -352,11 +348,11 @@ class SeatClient:
         self.glance = glance
         return glance
 
-    def _hold(self, state: dict[str, Any], number: int | None) -> None:
+    def _hold(self, state: Any, number: int | None) -> None:
         self._held = state if number is not None else None  # a state without a number has no deltas after it
         self._number = number or 0
 
-    def _follows(self, number: int) -> dict[str, Any] | None:
+    def _follows(self, number: int) -> Any:
         """The state the delta numbered ``number`` applies to, or None when the client does not
         hold the one before it (the first time, the whole state is then asked for again)."""
         if self._held is not None and number == self._number + 1:
@@ -423,7 +419,7 @@ class SeatClient:
         again): it is then not sent later either."""
         if self.checked:
             state = self.state
-            bidding = state is not None and state.view is not None and state.view.phase == "bidding"
+            bidding = state is not None and state.view is not None and state.view.phase is Phase.BIDDING
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
         words = move.split()
@@ -492,7 +488,7 @@ async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> StateMess
             return message
         if message.legal and message.view is not None and acted != (client.connections, message.seq):
             acted = (client.connections, message.seq)
-            view = view_from_json(message.view)
+            view = message.view
             action = await asyncio.to_thread(decide, agent, view, rng)
             move = card_name(action) if isinstance(action, int) else str(action)
             await client.act(move, message.seq)

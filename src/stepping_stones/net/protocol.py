@@ -7,29 +7,25 @@ server sends ``welcome``, ``state``, ``delta``, ``shown`` (to a page), ``error``
 and ``invite``.  Bids and cards are written as in game records
 (``"pass"``, ``"may-trump 9 B"``, ``"K9"``).  A connection's first state is sent
 whole and each later one as a ``delta``: the fields of the state and of its view whose JSON
-changed (``writers.delta_text``), which the client applies to the state before (``Delta.applied``)
-and checks whole (``checked_state``).  The table's clock is the server's: ``waiting`` says the
+changed (``delta_text``), which the client applies to the state before (``Delta.applied``), each field
+checked as a whole state's are.  The table's clock is the server's: ``waiting`` says the
 seconds left when the state was sent.
 
-This module holds the messages (a seat's view among them: ``ViewJSON``) and their reading;
-``viewcodec`` turns a ``PlayerView`` into a ``ViewJSON`` and back, and ``writers`` writes what the
-server sends without the models, byte for byte as they would.  What comes in is checked by the
-models at the boundary, but for an action written as this package's client writes it
-(``quick_action``, to the same result).
+This module holds the messages and their reading.  A seat's view is the engine's ``PlayerView``,
+on the wire as ``wire`` derives it from the engine's annotations; the server writes every message
+with the models (unchecked: its values are its own) and reads every one it is sent with them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import re
-from enum import Enum
-from typing import Annotated, Any, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
+from typing_extensions import TypedDict
 
 from ..engine import (
-    CONTRACTS,
-    NUM_SEATS,
     Bid,
     CardSyntaxError,
     SteppingStonesError,
@@ -39,7 +35,6 @@ from ..engine import (
 from ..game.choices import AI_LEVELS, SEED_LENGTH
 from ..storage.records import (
     MAX_BID_TEXT,
-    MAX_CARDS_TEXT,
     GameRecord,
     PlayerName,
     RecordRules,
@@ -47,12 +42,14 @@ from ..storage.records import (
     error_words,
 )
 from ..storage.safety import escape, strict_json
+from .wire import VIEW, VIEW_CHANGES
 
-VERSION: Final = 3
-"""The protocol's version: 3 sends a seat, after its first state, only what changed (``delta``),
-with the table's clock (``Waiting.seconds``) and, for a page (``Hello.page``), what the seat is
-shown (``Shown``) instead of its states."""
-VERSIONS: Final = (3,)
+VERSION: Final = 4
+"""The protocol's version: 4 gives each seat's rating in its facts (``SeatFacts.rating``); since 3
+a seat is sent, after its first state, only what changed (``delta``), with the table's clock
+(``Waiting.seconds``) and, for a page (``Hello.page``), what the seat is shown (``Shown``) instead
+of its states."""
+VERSIONS: Final = (4,)
 """The versions the server speaks: a client of another is told so in one line (``version``)."""
 MAX_CLIENT_MESSAGE: Final = 4096
 """The largest message a client may send, in bytes (the longest real one is about 200)."""
@@ -66,7 +63,6 @@ MAX_SEQ: Final = 10**6
 MAX_NONCE: Final = 2**31
 MAX_STATES: Final = 2**31  # states and deltas sent on one connection
 
-Cards = Annotated[str, Field(max_length=MAX_CARDS_TEXT)]
 BidText = Annotated[str, Field(max_length=MAX_BID_TEXT)]
 Line = Annotated[str, Field(max_length=MAX_LINE)]
 Level = Literal["random", "heuristic", "expert"]
@@ -103,105 +99,6 @@ _dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).enco
 
 class _Model(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-
-# --- a seat's view -------------------------------------------------------------------------------
-
-
-class Wire(Enum):
-    """How a field of a seat's view goes on the wire, marked once where it is declared (the last
-    metadata of its annotation in ``PastHandJSON`` and ``ViewJSON``; a field unmarked is
-    ``PLAIN``).  The codec (``viewcodec``), the server's writer (``writers``) and the seat
-    renumbering of a client (``remote.turned``) each read the marks (``VIEW_WIRE``, ``PAST_WIRE``),
-    so that a field of the view is declared once, here, beside ``engine.PlayerView``'s."""
-
-    PLAIN = "plain"  # a number, a truth or null, as it is
-    SEAT = "seat"  # a seat's number, or null
-    SEATS = "seats"  # seats' numbers, in order
-    BY_SEAT = "by seat"  # one value per seat, in the seats' order
-    SHEET = "sheet"  # each contract's id to one value per seat
-    CARD_SET = "card set"  # a set of cards (a mask), in the record's spelling
-    CARD_RUN = "card run"  # cards in the order they were played
-    BIDS = "bids"  # bids in the record's spelling
-    DECLARATION = "declaration"  # a declaration in the record's spelling, or null
-    PHASE = "phase"  # the phase's name
-    RULES = "rules"  # the rules, as a record writes them
-    HISTORY = "history"  # the finished hands (``PastHandJSON``)
-
-
-Seats = Annotated[list[SeatNumber], Wire.SEATS]
-OptionalSeat = Annotated[SeatNumber | None, Wire.SEAT]
-BidTexts = Annotated[list[BidText], Wire.BIDS]
-CardSet = Annotated[Cards, Wire.CARD_SET]
-CardRun = Annotated[Cards, Wire.CARD_RUN]
-DeclarationText = Annotated[BidText | None, Wire.DECLARATION]
-
-
-class PastHandJSON(_Model):
-    """A finished hand as everyone saw it (``engine.PastHand``)."""
-
-    number: Annotated[int, Field(ge=1, le=MAX_HANDS)]
-    forehand: Annotated[SeatNumber, Wire.SEAT]
-    bids: Annotated[BidTexts, Field(max_length=NUM_SEATS + 1)]
-    bid_seats: Annotated[Seats, Field(max_length=NUM_SEATS + 1)]
-    declarer: OptionalSeat
-    declaration: DeclarationText
-    puddle: bool
-    plays: CardRun
-    play_seats: Annotated[Seats, Field(max_length=36)]
-    trick_winners: Annotated[Seats, Field(max_length=12)]
-    winning: OptionalSeat
-    result: Annotated[int, Field(ge=0, le=12)] | None
-
-
-SheetRow = Annotated[list[Annotated[int, Field(ge=0, le=12)] | None], Field(min_length=3, max_length=3)]
-
-
-class ViewJSON(_Model):
-    """A seat's ``PlayerView``: card sets and card sequences in the record's spelling.  Its fields
-    are ``PlayerView``'s, in the order the server writes them, each marked with how it goes on the
-    wire (``Wire``)."""
-
-    seat: Annotated[SeatNumber, Wire.SEAT]
-    rules: Annotated[RecordRules, Wire.RULES]
-    players: Annotated[list[PlayerName], Field(min_length=3, max_length=3), Wire.BY_SEAT]
-    phase: Annotated[Literal["deal", "bidding", "play", "over"], Wire.PHASE]
-    hand_number: Annotated[int, Field(ge=0, le=MAX_HANDS)]
-    forehand: Annotated[SeatNumber, Wire.SEAT]
-    sheet: Annotated[dict[Annotated[str, Field(max_length=40)], SheetRow], Field(max_length=len(CONTRACTS)), Wire.SHEET]
-    redo_spent: Annotated[list[bool], Field(min_length=3, max_length=3), Wire.BY_SEAT]
-    history: Annotated[list[PastHandJSON], Field(max_length=MAX_HANDS), Wire.HISTORY]
-    own_cards: CardSet
-    dealt_cards: CardSet
-    bids: Annotated[BidTexts, Field(max_length=NUM_SEATS + 1)]
-    bid_seats: Annotated[Seats, Field(max_length=NUM_SEATS + 1)]
-    bidder: OptionalSeat
-    in_puddle: bool
-    declarer: OptionalSeat
-    declaration: DeclarationText
-    puddle: bool
-    plays: CardRun
-    play_seats: Annotated[Seats, Field(max_length=36)]
-    trick_winners: Annotated[Seats, Field(max_length=12)]
-    winning: OptionalSeat
-    to_act: OptionalSeat
-    legal_bids: Annotated[BidTexts, Field(max_length=64)]
-    legal_cards: CardSet
-
-
-WireFields: TypeAlias = tuple[tuple[str, Wire], ...]
-
-
-def wire_fields(model: type[BaseModel]) -> WireFields:
-    """Each field of ``model`` and how it goes on the wire (its ``Wire`` mark), in their order."""
-    return tuple(
-        (name, next((m for m in reversed(info.metadata) if isinstance(m, Wire)), Wire.PLAIN))
-        for name, info in model.model_fields.items()
-    )
-
-
-VIEW_WIRE: Final = wire_fields(ViewJSON)
-PAST_WIRE: Final = wire_fields(PastHandJSON)
 
 
 # --- what a client sends -------------------------------------------------------------------------
@@ -378,7 +275,7 @@ class StateMessage(_Model):
     started: bool
     seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
     help: bool  # hints and undo are allowed (one person at the table)
-    view: ViewJSON | None  # None before the table starts
+    view: VIEW | None  # the seat's view (an ``engine.PlayerView``), None before the table starts
     legal: Annotated[list[BidText], Field(max_length=64)]
     waiting: Waiting | None
     record: GameRecord | None = None  # the finished game, once it is over
@@ -390,39 +287,89 @@ class StateMessage(_Model):
         return self.model_dump_json(exclude=None if self.n is not None else {"n"})
 
 
-STATE_FIELDS: Final = frozenset(StateMessage.model_fields) - {"type", "n"}
-VIEW_FIELDS: Final = frozenset(ViewJSON.model_fields)
+def _changes(model: type[BaseModel], leave: set[str]) -> Any:
+    """Some of ``model``'s fields but ``leave``, each checked as the model checks it: a delta's."""
+    fields = {
+        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+        for name, info in model.model_fields.items()
+        if name not in leave
+    }
+    changes = TypedDict(f"{model.__name__}Changes", fields, total=False)  # type: ignore[misc]
+    changes.__pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[attr-defined]
+    return changes
+
+
+if TYPE_CHECKING:
+    StateChanges: TypeAlias = dict[str, Any]
+else:
+    StateChanges = _changes(StateMessage, {"type", "n"})
 
 
 class Delta(_Model):
-    """Version 2: what changed since the state or delta numbered ``n - 1`` on this connection:
-    ``state``'s fields replace the state's (``view`` among them when it is sent whole), ``view``'s
-    fields replace those of the state's view.  The client applies it and checks the whole state
-    with ``StateMessage``, so a delta can say nothing a state could not."""
+    """What changed since the state or delta numbered ``n - 1`` on this connection: ``state``'s
+    fields replace the state's (``view`` among them when it is sent whole), ``view``'s fields
+    replace those of the state's view.  Each field is checked as in a whole state."""
 
-    type: Literal["delta"]
+    type: Literal["delta"] = "delta"
     n: Annotated[int, Field(ge=2, le=MAX_STATES)]
-    state: Annotated[dict[str, Any], Field(max_length=len(STATE_FIELDS))]
-    view: Annotated[dict[str, Any], Field(max_length=len(VIEW_FIELDS))] | None
+    state: StateChanges
+    view: VIEW_CHANGES | None
 
     @model_validator(mode="after")
     def _fields(self) -> Delta:
-        if not set(self.state) <= STATE_FIELDS:
-            raise ValueError("a delta names a field that a state does not have")
-        if self.view is not None and (not set(self.view) <= VIEW_FIELDS or "view" in self.state):
-            raise ValueError("a delta names a field that a view does not have")
+        if self.view is not None and "view" in self.state:
+            raise ValueError("a delta sends a view whole or its changes, not both")
         return self
 
-    def applied(self, state: dict[str, Any]) -> dict[str, Any]:
-        """The state (as JSON values) this delta makes of ``state``, which is left as it was.
-        Raises ``ProtocolError`` when it changes a view that the state does not have."""
-        new = {**state, **self.state, "n": self.n}
-        if self.view is not None:
-            old_view = state.get("view")
-            if not isinstance(old_view, dict):
+    def applied(self, state: StateMessage) -> StateMessage:
+        """The state this delta makes of ``state``, numbered ``n``.  Raises ``ProtocolError`` when
+        it changes a view that the state does not have."""
+        update: dict[str, Any] = {**self.state, "n": self.n}
+        if self.view:
+            if state.view is None:
                 raise ProtocolError("a delta changes a view that the state does not have")
-            new["view"] = {**old_view, **self.view}
-        return new
+            update["view"] = dataclasses.replace(state.view, **self.view)
+        return state.model_copy(update=update)
+
+
+StateFields: TypeAlias = dict[str, Any]
+"""A state as the server holds it: ``StateMessage``'s fields but ``type`` and ``n``, each value of
+the type the model declares (written by the model's own schema, ``_STATE``, unchecked: the server
+builds a model for none of the three seats' states of each change)."""
+
+_STATE: Final = TypeAdapter(_changes(StateMessage, set()))
+_DELTA: Final = TypeAdapter(_changes(Delta, set()))
+
+
+def state_text(state: StateFields, n: int | None = None) -> str:
+    """The whole state as the server sends it (``n``, the connection's state number, when it has
+    one): ``StateMessage(**state, n=n).dump()``."""
+    whole = {"type": "state", **state} if n is None else {"type": "state", **state, "n": n}
+    return _STATE.dump_json(whole).decode()
+
+
+def delta_text(n: int, old: StateFields, new: StateFields) -> str:
+    """The ``delta`` numbered ``n``: the fields of ``new`` and of its view that are not those of
+    ``old`` (``view`` in ``state`` when the view is sent whole, or goes).  A model (the seats, the
+    clock, the record) is the same object while unchanged: it is compared by identity alone."""
+    state = {
+        name: value
+        for name, value in new.items()
+        if value is not (was := old[name]) and name != "view" and (isinstance(value, BaseModel) or value != was)
+    }
+    view: dict[str, Any] | None = None
+    new_view, old_view = new["view"], old["view"]
+    if new_view is None or old_view is None:
+        if new_view is not old_view:
+            state["view"] = new_view
+    else:
+        seen = old_view.__dict__
+        view = {
+            name: value
+            for name, value in new_view.__dict__.items()
+            if value is not (was := seen[name]) and value != was
+        }
+    return _DELTA.dump_json({"type": "delta", "n": n, "state": state, "view": view or None}).decode()
 
 
 ErrorCode: TypeAlias = Literal[
@@ -593,33 +540,6 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
 
 
-_QUICK_ACTION: Final = re.compile(
-    r'\{"type":"action","seq":(0|[1-9][0-9]{0,6}),"bid":(?:null|"([A-Za-z0-9 -]{1,'
-    + str(MAX_BID_TEXT)
-    + r'})"),"card":(?:null|"([A-Z0-9]{1,3})")\}',
-    re.ASCII,
-)
-"""An action as ``dump(Act(...))`` writes it (this package's client): nothing in it that JSON
-escapes, no field twice, every one within its bounds."""
-
-
-def quick_action(data: str | bytes) -> tuple[int, Bid | int] | None:
-    """A client's action written as this package's client writes it, read without the models (a
-    server reads one per action): its state number and the engine's bid or card; None for
-    anything else, whatever it is, which ``parse_client`` then reads (and refuses as it must).
-    What it reads is what ``parse_client(data).seq`` and ``.action()`` are."""
-    if type(data) is not str or not (found := _QUICK_ACTION.fullmatch(data)):
-        return None
-    seq_text, bid, card = found.groups()
-    seq = int(seq_text)
-    if seq > MAX_SEQ or (bid is None) == (card is None):
-        return None
-    try:
-        return seq, parse_bid(bid) if bid is not None else parse_card(card or "")
-    except (SteppingStonesError, CardSyntaxError):
-        return None
-
-
 def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
@@ -631,15 +551,6 @@ def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMes
         raise ProtocolError(
             f"the server sent what is not a message of the table protocol ({_first_error(exc)})"
         ) from None
-
-
-def checked_state(value: dict[str, Any]) -> StateMessage:
-    """A state a client made by applying a delta, checked as a state sent whole is.  Raises
-    ``ProtocolError``."""
-    try:
-        return StateMessage.model_validate_json(_dumps(value), strict=True)
-    except ValidationError as exc:
-        raise ProtocolError(f"the server sent a delta that does not make a state ({_first_error(exc)})") from None
 
 
 def parse_new_table(data: str | bytes) -> NewTable:

@@ -54,8 +54,8 @@ from ..game.choices import HUMAN
 from .client import BACK, LOST
 from .connection import Connection
 from .protocol import SeatFacts, StateMessage, Welcome
-from .seatview import refusal_of, turned
-from .viewcodec import view_from_json
+from .seatview import refusal_of
+from .wire import turned
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
 UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
@@ -290,7 +290,7 @@ class RemoteFlow(Publisher, Choosing):
             self.message = message
             if message.view is None:
                 return
-            view = turned(view_from_json(message.view))
+            view = turned(message.view)
             if self._teller is None:
                 self._teller = Teller(view.players, HUMAN)
                 self._stand_teller = Teller((STAND_IN_NAME, *view.players[1:]), None)

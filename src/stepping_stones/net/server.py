@@ -58,7 +58,6 @@ from .protocol import (
     dump,
     parse_client,
     parse_new_table,
-    quick_action,
 )
 from .proxies import Network, Proxies
 from .table import Clock, TableError
@@ -439,16 +438,7 @@ class TableServer:
 
     async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
         """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
-        ``only_actions``, anything but an action is not even looked at).  An action as this
-        package's client writes it is read without the models (``quick_action``)."""
-        quick = quick_action(data)
-        if quick is not None:
-            try:
-                await self.tables.act(client, *quick)
-            except TableError as exc:
-                client.send(dump(exc.reply()))
-                return "refused"
-            return "accepted"
+        ``only_actions``, anything but an action is not even looked at)."""
         try:
             message = parse_client(data)
         except VersionMismatch as exc:

@@ -11,7 +11,6 @@ to write after a change, ``from_file`` makes the table again from it.
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -30,26 +29,35 @@ from ..engine import (
     IllegalActionError,
     Pass,
     Phase,
+    PlayerView,
     SteppingStonesError,
     parse_bid,
     parse_card,
 )
 from ..explain import Teller
 from ..game.match import Match, Request, Seeds
-from ..storage.records import RecordError, RecordRules, game_from_record, record_from_game
+from ..storage.records import GameRecord, RecordError, RecordRules, game_from_record, record_from_game
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
 from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
 from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
 from .limits import DEFAULT_TIMEOUT
-from .protocol import ClaimFact, ErrorCode, ErrorMessage, Level, NewTable, SeatFacts, StateMessage, Waiting, Welcome
-from .viewcodec import legal_actions, view_to_json
-from .writers import StateParts, StateWriter, ViewWriter, full_text
+from .protocol import (
+    ClaimFact,
+    ErrorCode,
+    ErrorMessage,
+    Level,
+    NewTable,
+    SeatFacts,
+    StateFields,
+    StateMessage,
+    Waiting,
+    Welcome,
+)
+from .wire import legal_actions
 
 STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
-
-_dumps: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 Clock = Callable[[], float]
 
@@ -101,9 +109,7 @@ class Table:
     opened: float = 0.0  # when the table was opened, by the wall clock (seconds since 1970)
     resave: bool = True  # the seats changed since the last snapshot: the next keep is a snapshot
     unsaved: list[str] = field(default_factory=list)  # journal lines (moves) not yet kept
-    writer: ViewWriter = field(default_factory=ViewWriter)  # the views' JSON, finished hands once
-    state_writer: StateWriter = field(default_factory=StateWriter)  # the states' JSON around them
-    record_text: str | None = None  # the finished game's record as JSON, once it is over
+    record: GameRecord | None = None  # the finished game's record, once it is over
     again: tuple[str, str] | None = None  # the new table with this one's setup: its code, who asked
     refused_claims: RefusedClaims = field(default_factory=RefusedClaims)  # one a seat a trick (not kept)
     judging: bool = False  # a claim is being checked (in a thread): one at a time
@@ -112,8 +118,8 @@ class Table:
     owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
     told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
-    _facts_text: tuple[tuple[object, ...], str] | None = None  # the seats' facts as JSON, by what they say
-    _waiting_texts: dict[tuple[object, ...], str] = field(default_factory=dict)  # ``waiting`` as JSON, by what it says
+    _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
+    _waiting: tuple[tuple[object, ...], Waiting] | None = None  # ``waiting()``, by what it says
 
     @classmethod
     def new(
@@ -179,6 +185,14 @@ class Table:
         return sum(1 for s in self.seats if s.kind == "human")
 
     def facts(self) -> list[SeatFacts]:
+        """The seats as everyone sees them: the same list while they say the same (a delta passes
+        over it by identity)."""
+        key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
+        if self._facts is None or self._facts[0] != key:
+            self._facts = (key, self._new_facts())
+        return self._facts[1]
+
+    def _new_facts(self) -> list[SeatFacts]:
         return [
             SeatFacts(
                 name=s.name,
@@ -210,19 +224,30 @@ class Table:
         ).text()
 
     def waiting(self) -> Waiting | None:
+        """Whose bid or card the table waits for, and the seconds they have left: the same object
+        while it says the same (a delta passes over it by identity)."""
         game = self.game
         if game is None or game.to_act is None:
             return None
         seat = self.seats[game.to_act]
         deadline = self.deadline()
-        return Waiting(
-            seat=game.to_act,
-            name=game.players[game.to_act],
-            connected=seat.connected or seat.kind == "computer",
-            computer=seat.computer_plays,
-            seconds=None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
-            reading=self.reading(game.to_act),
+        key = (
+            game.to_act,
+            game.players[game.to_act],
+            seat.connected or seat.kind == "computer",
+            seat.computer_plays,
+            None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
+            self.reading(game.to_act),
         )
+        if self._waiting is None or self._waiting[0] != key:
+            to_act, name, connected, computer, seconds, reading = key
+            self._waiting = (
+                key,
+                Waiting(
+                    seat=to_act, name=name, connected=connected, computer=computer, seconds=seconds, reading=reading
+                ),
+            )
+        return self._waiting[1]
 
     # --- the clock ------------------------------------------------------------------------------
 
@@ -258,94 +283,34 @@ class Table:
             return None
         return self.waiting_since + self.timeout * (2 if self.reading(game.to_act) else 1)
 
-    def _facts(self) -> list[dict[str, object]]:
+    def states(self, seats: list[int]) -> list[StateFields]:
+        """What each of ``seats`` may see now: the table's facts and its own view of the game, as
+        the fields of a ``StateMessage`` of the server's own values (not checked again); what every
+        seat sees alike is the same object for each, so that a delta passes over it by identity."""
+        game = self.game
+        if game is not None and game.over and self.record is None:
+            self.record = record_from_game(game)
+        seq, started, facts, people = self.seq, game is not None, self.facts(), self.humans <= 1
+        waiting, record = self.waiting(), self.record if game is not None and game.over else None
+        views: list[PlayerView | None] = [None] * len(seats) if game is None else list(game.views(seats))
         return [
             {
-                "name": s.name,
-                "kind": s.kind,
-                "level": s.level if s.kind == "computer" else (STAND_IN_LEVEL if s.stand_in else None),
-                "connected": s.connected or s.kind == "computer",
-                "stand_in": s.stand_in,
-                "stood_in": hands,
+                "seq": seq,
+                "started": started,
+                "seats": facts,
+                "help": people,
+                "view": view,
+                "legal": legal_actions(view) if view is not None else [],
+                "waiting": waiting,
+                "record": record,
+                "claims": self.claims,
             }
-            for s, hands in zip(self.seats, self.stood_in(), strict=True)
+            for view in views
         ]
-
-    def _facts_json(self) -> str:
-        key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
-        if self._facts_text is None or self._facts_text[0] != key:
-            self._facts_text = (key, _dumps(self._facts()))
-        return self._facts_text[1]
-
-    def _waiting_json(self) -> str | None:
-        """``waiting()``'s JSON (None for nobody), written without the model, byte for byte."""
-        game = self.game
-        to_act = game.to_act if game is not None else None
-        if game is None or to_act is None:
-            return None
-        seat = self.seats[to_act]
-        key = (to_act, game.players[to_act], seat.connected or seat.kind == "computer", seat.computer_plays)
-        text = self._waiting_texts.get(key)
-        if text is None:
-            if len(self._waiting_texts) >= 4 * NUM_SEATS:  # a name changed: only at a start, but let it be
-                self._waiting_texts.clear()
-            text = self._waiting_texts[key] = _dumps(
-                {"seat": key[0], "name": key[1], "connected": key[2], "computer": key[3]}
-            )[:-1]
-        deadline = self.deadline()
-        seconds = "null" if deadline is None else repr(round(max(0.0, deadline - self.clock()), 1))
-        return f'{text},"seconds":{seconds},"reading":{"true" if self.reading(to_act) else "false"}}}'
-
-    def states(self, seats: list[int]) -> list[str]:
-        """What each of ``seats`` may see now, as the protocol sends it whole (version 1):
-        ``state_for(seat).dump()``, byte for byte, written without the models."""
-        return [full_text(parts) for parts in self.parts(seats)]
-
-    def parts(self, seats: list[int]) -> list[StateParts]:
-        """What each of ``seats`` may see now, as the JSON of each field of its state and view
-        (``protocol.full_text`` writes it whole, ``protocol.delta_text`` what changed): the parts
-        every seat sees alike are written once, from one seat's view, and each seat's own from
-        what of its view is its own (``Game.own``)."""
-        if not seats:
-            return []
-        game = self.game
-        seq, facts, people = self.seq, self._facts_json(), self.humans <= 1
-        waiting_text = self._waiting_json()
-        if game is None:
-            return self.state_writer.parts(
-                seq=seq, started=False, seats=facts, help=people, waiting=waiting_text, record=None, count=len(seats)
-            )
-        claims = _dumps([c.model_dump() for c in self.claims]) if self.claims else "[]"
-        if game.over and self.record_text is None:
-            self.record_text = record_from_game(game).model_dump_json()
-        record = self.record_text if game.over else None
-        views = self.writer.seat_fields(game.view(seats[0]), [(seat, game.own(seat)) for seat in seats])
-        return self.state_writer.parts(
-            seq=seq,
-            started=True,
-            seats=facts,
-            help=people,
-            waiting=waiting_text,
-            record=record,
-            claims=claims,
-            views=views,
-        )
 
     def state_for(self, seat: int) -> StateMessage:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
-        game = self.game
-        view = game.view(seat) if game is not None else None
-        return StateMessage(
-            seq=self.seq,
-            started=game is not None,
-            seats=self.facts(),
-            help=self.humans <= 1,
-            view=view_to_json(view) if view is not None else None,
-            legal=legal_actions(view) if view is not None else [],
-            waiting=self.waiting(),
-            record=record_from_game(game) if game is not None and game.over else None,
-            claims=list(self.claims),
-        )
+        return StateMessage.model_construct(**self.states([seat])[0])
 
     def welcome(self, seat: int, secret: str | None) -> Welcome:
         name = self.seats[seat].name
@@ -518,7 +483,8 @@ class Table:
             raise TableError("claim-refused", claim_text(request.position, verdict, Teller(game.players, seat)))
         hand = game.hand
         assert hand is not None
-        self.claims.append(ClaimFact(hand=len(game.log), seat=seat, tricks=verdict.claim.tricks, play=len(hand.plays)))
+        fact = ClaimFact(hand=len(game.log), seat=seat, tricks=verdict.claim.tricks, play=len(hand.plays))
+        self.claims = [*self.claims, fact]  # a new list: a delta compares it by identity first
         match = Match(game, [None] * NUM_SEATS, self.seeds)
         for card in verdict.line:
             match.apply(card)

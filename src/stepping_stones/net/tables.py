@@ -28,11 +28,10 @@ from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .pageseat import PageSeat
-from .protocol import Do, ErrorMessage, Invite, NewTable, Welcome, dump
+from .protocol import Do, ErrorMessage, Invite, NewTable, StateFields, Welcome, delta_text, dump, state_text
 from .remote import CLAIM_TOKEN, SEEN_TOKEN
 from .table import Clock, Table, TableError
 from .thinking import Busy, Dropped, Thinkers
-from .writers import StateParts, delta_text, full_text
 
 # --- every table of a server ---------------------------------------------------------------------
 
@@ -57,15 +56,15 @@ class _Seated:
     table: Table
     seat: int
     page: PageSeat | None = None
-    last: StateParts | None = None
+    last: StateFields | None = None
     sent: int = 0
 
-    def message(self, parts: StateParts) -> str:
-        """The state message for ``parts``: whole (the first of a connection, or after a
-        ``resync``), or what changed."""
+    def message(self, state: StateFields) -> str:
+        """The message for ``state``: whole (the first of a connection, or after a ``resync``),
+        or what changed."""
         self.sent += 1
-        last, self.last = self.last, parts
-        return full_text(parts, self.sent) if last is None else delta_text(self.sent, last, parts)
+        last, self.last = self.last, state
+        return state_text(state, self.sent) if last is None else delta_text(self.sent, last, state)
 
 
 class Tables:
@@ -295,7 +294,7 @@ class Tables:
             self._show(conn, seated.page, force=True)
             return
         seated.last = None
-        conn.send(seated.message(seated.table.parts([seated.seat])[0]))
+        conn.send(seated.message(seated.table.states([seated.seat])[0]))
 
     async def again(self, conn: Connection, owner: str = "", admit: Callable[[], str | None] = lambda: None) -> None:
         """A new table with the finished table's setup (its rules; its computers; its people's seats
@@ -425,8 +424,8 @@ class Tables:
         pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
         held = [(seat, conn) for seat, conn in held if self.seated[conn].page is None]
         messages = [
-            (seat, conn, self.seated[conn].message(parts))
-            for (seat, conn), parts in zip(held, table.parts([seat for seat, _ in held]), strict=True)
+            (seat, conn, self.seated[conn].message(state))
+            for (seat, conn), state in zip(held, table.states([seat for seat, _ in held]), strict=True)
         ]
         for seat, conn, message in messages:
             if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
@@ -598,7 +597,7 @@ class Tables:
                 page.receive(written.state_for(seat))
                 self._show(conn, page)
             else:
-                conn.send(self.seated[conn].message(written.parts([seat])[0]))
+                conn.send(self.seated[conn].message(written.states([seat])[0]))
         self._tell_paused(table, None)
 
     def _keep(self, table: Table) -> bool:

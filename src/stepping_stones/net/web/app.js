@@ -22,7 +22,7 @@ import { cardBacks, cardFace, el } from "./cards.js";
  * @typedef {{secret: string, name: string, table: string, live: boolean, at: number}} Kept
  */
 
-const VERSION = 3;
+const VERSION = 4;
 const SEATS_KEY = "stepping-stones.seats"; // invite code -> Kept: one seat per table
 const OLD_SEAT_KEY = "stepping-stones.seat"; // the one seat an older page kept
 const NAME_KEY = "stepping-stones.name";
