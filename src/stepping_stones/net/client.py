@@ -145,8 +145,10 @@ class SeatClient:
         checked: bool = True,
         version: int = VERSION,
         came_from: str = "",
+        key: str | None = None,
     ) -> None:
         self.server = server
+        self.key = key  # the person's player key for this server (rated as its player), if any
         self.keep = keep
         self.came_from = came_from  # the finished table this one is the "again" of (kept with the seat)
         self.url = websocket_url(server)
@@ -205,6 +207,8 @@ class SeatClient:
         else:
             hello["code"] = self.code
             hello["name"] = self.name
+            if self.key is not None:
+                hello["key"] = self.key
         await self._ws.send_str(dump_json(hello))
         message = await self._read()
         if isinstance(message, Welcome):
