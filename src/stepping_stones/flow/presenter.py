@@ -41,6 +41,8 @@ class SeatLine:
     tags: tuple[str, ...]  # "declarer", "forehand"
     acting: str | None  # "to bid", "to play", or None
     seconds: int | None  # the seconds left on this seat's clock, when the table waits for it
+    rating: int | None  # the player's rating at the table server (a person with a key, a computer level)
+    caption: str  # the words with the rating: "person, rated 1012" (what the app and plain mode show)
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,13 @@ def _contract(view: PlayerView, teller: Teller) -> str:
     return ""
 
 
+def seat_caption(state: TableState, seat: int) -> str:
+    """A seat in a few words with its player's rating, when it has one: ``person, rated 1012``."""
+    words = state.seats[seat] if state.seats else ("you" if seat == HUMAN else "computer")
+    rating = state.ratings[seat] if seat < len(state.ratings) else None
+    return words if rating is None else f"{words}, rated {rating}"
+
+
 def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: PastHand | None) -> tuple[SeatLine, ...]:
     view = state.view
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
@@ -218,6 +227,8 @@ def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: Pa
                 tags=tuple(tags),
                 acting=acting,
                 seconds=clock.seconds if clock is not None and clock.seat == seat else None,
+                rating=state.ratings[seat] if seat < len(state.ratings) else None,
+                caption=seat_caption(state, seat),
             )
         )
     return tuple(lines)

@@ -241,7 +241,8 @@ class RemoteFlow(Publisher, Choosing):
         assert view is not None and self.message is not None
         seats, waiting = self._facts(self.message)
         mine = self._sent is None and bool(self.message.legal)
-        state = TableState.of(view, seats=seats, waiting=waiting)
+        ratings = tuple(self.message.seats[(s + self.seat) % NUM_SEATS].rating for s in range(NUM_SEATS))
+        state = TableState.of(view, seats=seats, waiting=waiting, ratings=ratings)
         self._cursor = max(0, min(self._cursor, view.own_cards.bit_count() - 1))
         if state.bidding:
             opts = bid_options(view)

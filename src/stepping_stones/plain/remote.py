@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow.presenter import status_line
+from ..flow.presenter import seat_caption, status_line
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
@@ -458,7 +458,7 @@ def _lobby_word(line: str, connection: Connection, out: TextIO) -> bool:
 
 def introduce(flow: RemoteFlow, out: TextIO) -> None:
     view = flow.state.view
-    others = [f"{escape(view.players[s])} ({flow.state.seats[s]})" for s in range(1, NUM_SEATS)]
+    others = [f"{escape(view.players[s])} ({seat_caption(flow.state, s)})" for s in range(1, NUM_SEATS)]
     print(f"Stepping Stones at a table on a server: {view.rules.describe()}, {view.rules.hands} hands.", file=out)
     print(
         f"You play as {escape(view.players[0])} against {' and '.join(others)}. "
