@@ -85,7 +85,7 @@ def test_the_store_rates_a_game_once_as_openskill_does_and_lists_it_for_its_peop
     assert store.rating(ann_id) == shown(expected[0])
     (played,) = store.games(ann_id, 10)
     assert (played.place, played.seat, played.rated, played.rating) == (2, 0, True, shown(expected[0]))
-    assert played.names == ("Ann", "Bo", "Cy") and store.record(ann_id, "a" * 16) == "table-aaaaaaaaaaaaaaaa.json"
+    assert played.names == ("Ann", "Bo", "Cy") and store.record(ann_id, "a" * 16) == ("table-aaaaaaaaaaaaaaaa.json", 0)
     assert store.record(bo_id, "b" * 16) is None
     top = store.top(10)
     assert [r.name for r in top] == sorted(

@@ -16,10 +16,21 @@ May import: the engine's face, ``explain``, the claims' words and this package's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..ai.claims import claim_prompt, tricks_left
-from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_SIZE, IllegalActionError, PastHand, Phase, PlayerView
+from ..engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    SUIT_NAMES,
+    SUIT_SIZE,
+    IllegalActionError,
+    PastHand,
+    Phase,
+    PlayerView,
+    format_cards,
+)
 from ..explain import Teller, hand_of, result_lines, sheet_lines, summary_lines
 from ..game.choices import HUMAN
 from .state import TableState
@@ -310,6 +321,35 @@ def _tricks(state: TableState, teller: Teller) -> tuple[tuple[TrickLine, ...], T
     if view.phase is not Phase.PLAY:
         current = None
     return tuple(lines), current
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A finished hand as a game's review shows it: each seat's deal (once the game is over, the
+    deals are the record's to show), its tricks with why each was won, and its summary."""
+
+    number: int
+    deal: tuple[str, ...]  # "You: C1 C4 ...", a seat a line, in the seats' order
+    tricks: tuple[TrickLine, ...]
+    summary: tuple[str, ...]
+
+
+def review(view: PlayerView, deals: Sequence[tuple[int, int, int]]) -> tuple[HandReview, ...]:
+    """A finished game reviewed hand by hand, trick by trick, in the words of ``view``'s seat
+    ("You"): the web page's review of a game (``net.playerpages``).  ``deals`` are the hands' deals
+    (the view has none: they come from the game's record)."""
+    teller = Teller(view.players, view.seat)
+    out = []
+    for number, (hand, deal) in enumerate(zip(view.history, deals, strict=False), 1):
+        out.append(
+            HandReview(
+                number=number,
+                deal=tuple(f"{teller.name(seat)}: {format_cards(deal[seat])}" for seat in range(NUM_SEATS)),
+                tricks=tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1)),
+                summary=tuple(summary_lines(view, number, "to")),
+            )
+        )
+    return tuple(out)
 
 
 def status_line(state: TableState) -> str:

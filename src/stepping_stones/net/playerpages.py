@@ -3,6 +3,7 @@
 - ``GET /players/ratings``: the rated players, the highest first (``RatingsJSON``);
 - ``POST /players/me``: a key's player and the games they finished here (``MeJSON``);
 - ``POST /players/record``: one of those games, its record as ``replay`` reads it;
+- ``POST /players/review``: one of those games hand by hand and trick by trick, in their words;
 - ``POST /players/export``: a transfer code for the key's player, shown once (``TransferCode``);
 - ``POST /players/import``: a new key of the code's player, for this device (``NewKey``).
 
@@ -15,6 +16,7 @@ their own, and a wrong code counts as a wrong guess, as a wrong invite code does
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
@@ -37,6 +39,7 @@ from .protocol import (
     RatedJSON,
     RatingsJSON,
     RecordRequest,
+    ReviewJSON,
     TransferCode,
     dump,
     parse_body,
@@ -82,6 +85,7 @@ class PlayerPages:
             web.get("/players/ratings", self._guarded(self.ratings)),
             web.post("/players/me", self._guarded(self.me)),
             web.post("/players/record", self._guarded(self.record)),
+            web.post("/players/review", self._guarded(self.review)),
             web.post("/players/export", self._guarded(self.export)),
             web.post("/players/import", self._guarded(self.import_key)),
         ]
@@ -153,16 +157,39 @@ class PlayerPages:
         ]
         return self._json(MeJSON(name=store.name(player), rating=store.rating(player), games=games))
 
-    async def record(self, request: web.Request, store: PlayerStore, _remote: str) -> web.StreamResponse:
+    async def _record(self, request: web.Request, store: PlayerStore) -> tuple[str, bytes, int]:
+        """The record of the game asked for, if the key's player finished it here: its file name,
+        its text, and the player's seat in it.  Raises ``_Refusal``."""
         asked = parse_body(RecordRequest, await request.read())
         player = store.player_of(self._key(asked.key))
         found = store.record(player, asked.table) if player is not None else None
-        if found is None or Path(found).name != found:
+        if player is None or found is None or Path(found[0]).name != found[0]:
             raise _Refusal(404, "unknown-code", "no game of yours was played at that table here")
         try:
-            text = await asyncio.to_thread(read_small, self.games / found, MAX_RECORD)
+            text = await asyncio.to_thread(read_small, self.games / found[0], MAX_RECORD)
         except (FileProblem, OSError, ValueError):
             raise _Refusal(404, "unknown-code", "that game's record is no longer kept here") from None
+        return found[0], text, found[1]
+
+    async def review(self, request: web.Request, store: PlayerStore, _remote: str) -> web.StreamResponse:
+        from ..explain import result_lines, sheet_lines
+        from ..flow.presenter import review
+        from ..storage.records import RecordError, game_from_record, parse_record
+
+        _name, text, seat = await self._record(request, store)
+        try:
+            game = await asyncio.to_thread(lambda: game_from_record(parse_record(text)))
+        except RecordError:
+            raise _Refusal(404, "unknown-code", "that game's record cannot be read here") from None
+        view = game.view(seat)
+        hands = [dataclasses.asdict(h) for h in review(view, [h.deal for h in game.log])]
+        reviewed = ReviewJSON(
+            names=list(view.players), seat=seat, hands=hands, result=result_lines(view), sheet=sheet_lines(view)
+        )
+        return self._json(reviewed)
+
+    async def record(self, request: web.Request, store: PlayerStore, _remote: str) -> web.StreamResponse:
+        found, text, _seat = await self._record(request, store)
         return web.Response(
             body=text,
             content_type="application/json",

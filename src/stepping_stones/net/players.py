@@ -132,8 +132,9 @@ class PlayerStore(Protocol):
         """The name the player went by at their last table, or None for no player."""
         ...
 
-    def record(self, player: str, table: str) -> str | None:
-        """The record's file name of the game ``player`` finished at ``table``, or None."""
+    def record(self, player: str, table: str) -> tuple[str, int] | None:
+        """The record's file name of the game ``player`` finished at ``table`` and their seat in
+        it, or None."""
         ...
 
     def settle(self, game: Finished) -> bool:
@@ -233,12 +234,12 @@ class SqlitePlayerStore:
             row = self._db.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
         return str(row[0]) if row is not None else None
 
-    def record(self, player: str, table: str) -> str | None:
+    def record(self, player: str, table: str) -> tuple[str, int] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT record FROM games WHERE player = ? AND tab = ? LIMIT 1", (player, table)
+                "SELECT record, seat FROM games WHERE player = ? AND tab = ? ORDER BY seat LIMIT 1", (player, table)
             ).fetchone()
-        return str(row[0]) if row is not None else None
+        return (str(row[0]), int(row[1])) if row is not None else None
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:

@@ -622,6 +622,17 @@ class MeJSON(_Model):
     games: Annotated[list[GameJSON], Field(max_length=1000)]
 
 
+class ReviewJSON(_Model):
+    """``POST /players/review``: a game the key's player finished here, hand by hand and trick by
+    trick in their words (``flow.presenter.review``), with its result and sheet."""
+
+    names: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
+    seat: SeatNumber
+    hands: Annotated[list[dict[str, Any]], Field(max_length=MAX_HANDS)]
+    result: Annotated[list[str], Field(max_length=64)]
+    sheet: Annotated[list[str], Field(max_length=64)]
+
+
 # --- reading ----------------------------------------------------------------------------------------
 
 
