@@ -193,7 +193,7 @@ def test_the_rating_beside_the_names_is_the_presenter_s_for_every_front_end():
 
     from stepping_stones.engine import Game, Rules
     from stepping_stones.flow import TableState
-    from stepping_stones.flow.presenter import present
+    from stepping_stones.flow.presenter import present, seat_caption
     from stepping_stones.plain.remote import introduce
     from stepping_stones.tui.drawing import Scene, table_canvas
     from stepping_stones.tui.render import Look
@@ -201,13 +201,13 @@ def test_the_rating_beside_the_names_is_the_presenter_s_for_every_front_end():
     game = Game(Rules(), ["Ann", "Kenji", "Bo"], 0)
     game.deal_hand(Random(3))
     state = TableState.of(game.view(0), seats=("person", "computer", "person, away"), ratings=(1012, 1130, None))
-    seats = present(state).seats
-    assert [s.rating for s in seats] == [1012, 1130, None]
-    assert [s.caption for s in seats] == ["person, rated 1012", "computer, rated 1130", "person, away"]
+    assert [s.rating for s in present(state).seats] == [1012, 1130, None]  # the page's
+    assert [seat_caption(state, s) for s in range(3)] == ["person, rated 1012", "computer, rated 1130", "person, away"]
     canvas = table_canvas(Scene(state, Look()), 76, 16).plain  # the app's table
     assert "(computer, rated 1130)" in canvas and "(person, away)" in canvas
     out = io.StringIO()
     introduce(SimpleNamespace(state=state), out)  # plain mode's first lines
     assert "Kenji (computer, rated 1130) and Bo (person, away)" in out.getvalue()
     unrated = TableState.of(game.view(0), seats=("person", "computer", "person"))
-    assert [s.caption for s in present(unrated).seats] == ["person", "computer", "person"]
+    assert [seat_caption(unrated, s) for s in range(3)] == ["person", "computer", "person"]
+    assert [s.rating for s in present(unrated).seats] == [None, None, None]

@@ -53,7 +53,6 @@ class SeatLine:
     acting: str | None  # "to bid", "to play", or None
     seconds: int | None  # the seconds left on this seat's clock, when the table waits for it
     rating: int | None  # the player's rating at the table server (a person with a key, a computer level)
-    caption: str  # the words with the rating: "person, rated 1012" (what the app and plain mode show)
 
 
 @dataclass(frozen=True)
@@ -239,7 +238,6 @@ def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: Pa
                 acting=acting,
                 seconds=clock.seconds if clock is not None and clock.seat == seat else None,
                 rating=state.ratings[seat] if seat < len(state.ratings) else None,
-                caption=seat_caption(state, seat),
             )
         )
     return tuple(lines)

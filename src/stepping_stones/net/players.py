@@ -24,7 +24,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -369,8 +369,3 @@ class Transfers:
             return None
         found = self.codes.pop(code, None)
         return found[0] if found is not None else None
-
-
-def ratings_of(store: PlayerStore, players: Sequence[str | None]) -> list[int | None]:
-    """Each player's shown rating (None for none, or a player without a rated game)."""
-    return [store.rating(p) if p is not None else None for p in players]

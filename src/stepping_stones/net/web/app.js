@@ -10,7 +10,7 @@ import { playerKey } from "./player.js";
 /**
  * What the server sends a page (``flow.presenter``; tests/test_web.py checks these fields
  * against the Python dataclasses).
- * @typedef {{seat: number, name: string, label: string, words: string, cards: number, tricks: number, tags: string[], acting: string | null, seconds: number | null, rating: number | null, caption: string}} SeatLine
+ * @typedef {{seat: number, name: string, label: string, words: string, cards: number, tricks: number, tags: string[], acting: string | null, seconds: number | null, rating: number | null}} SeatLine
  * @typedef {{card: string, words: string, legal: boolean, why_not: string | null}} CardLine
  * @typedef {{bid: string, text: string, contract: string | null}} BidLine
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
