@@ -24,6 +24,7 @@ from typing import Final
 from aiohttp import web
 from pydantic import BaseModel
 
+from ..engine import SteppingStonesError
 from ..storage.safety import FileProblem, read_small
 from .codes import digest
 from .guard import Addresses
@@ -50,7 +51,9 @@ __all__ = ["PlayerPages"]
 MAX_RECORD: Final = 2 * 1024 * 1024  # a finished game's record is some 20 KiB
 
 
-class _Refusal(Exception):
+class _Refusal(SteppingStonesError):
+    """A players' request refused: its HTTP status, the protocol's error code, one line."""
+
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status = status
