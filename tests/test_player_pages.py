@@ -206,7 +206,7 @@ def test_the_commands_show_the_ratings_and_carry_a_key(tmp_path, monkeypatch, ca
 
     out = asyncio.run(serve(commands))
     status, text, _err = out["ratings"]
-    assert status == 0 and "Ann" in text and "(computer)" in text
+    assert status == 0 and "Ann" in text and "Computer (random)" in text
     assert json.loads(out["json"][1])["players"]
     assert out["export"][0] == 0 and "works once" in out["export"][2]
     assert out["import"][0] == 0 and "now plays as that player" in out["import"][1]

@@ -37,7 +37,6 @@ def run(args: argparse.Namespace) -> int:
             return
         print(f"{'':>4} {'rating':>6}  {'rated':>5} {'apart':>5}  player")
         for place, player in enumerate(ratings.players, 1):
-            who = escape(player.name) + (" (computer)" if player.computer else "")
-            print(f"{place:>4} {player.rating:>6}  {player.rated:>5} {player.apart:>5}  {who}")
+            print(f"{place:>4} {player.rating:>6}  {player.rated:>5} {player.apart:>5}  {escape(player.name)}")
 
     return print_result(args.json, lambda: ratings.model_dump(), lines)

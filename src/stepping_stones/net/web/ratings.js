@@ -51,7 +51,7 @@ async function showRatings() {
   const ratings = await ask("/players/ratings");
   $("ratings-rows").replaceChildren(...ratings.players.map((p, i) => el("tr", {},
     el("td", { class: "number", text: String(i + 1) }),
-    el("td", { text: p.name + (p.computer ? " (computer)" : "") }),
+    el("td", { text: p.name }),
     el("td", { class: "number", text: String(p.rating) }),
     el("td", { class: "number", text: String(p.rated) }),
     el("td", { class: "number", text: String(p.apart) }))));
@@ -118,7 +118,7 @@ function drawReview() {
   const trick = hand.tricks[R.trick];
   $("trick-shown").textContent = trick ? "Trick " + trick.number + " of " + hand.tricks.length : "No tricks";
   lines($("review-trick"), trick ? [...trick.cards.map(([who, card]) => who + ": " + card), ...(trick.text ? [trick.text] : [])] : []);
-  lines($("review-summary"), R.trick === hand.tricks.length - 1 || !hand.tricks.length ? hand.summary : []);
+  lines($("review-summary"), hand.summary);
   lines($("review-result"), r.result);
   lines($("review-sheet"), r.sheet);
   /** @type {HTMLButtonElement} */ ($("hand-back")).disabled = R.hand === 0;
