@@ -153,12 +153,14 @@ def test_whole_games_rate_the_person_with_a_key_and_the_table_shows_the_ratings(
     assert len(played) == 2 and all(g.rated for g in played)
 
 
-def test_a_person_without_a_key_leaves_the_game_unrated(tmp_path):
+@pytest.mark.parametrize("same", [False, True], ids=["no key", "one key twice"])
+def test_a_person_without_a_key_or_a_key_in_two_seats_leaves_the_game_unrated(tmp_path, same):
     async def game():
         async with running(tmp_path) as (_server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
-            one = SeatClient(url, code=opened.code, name="Ann", key=new_key())
-            two = SeatClient(url, code=opened.code, name="Bo")
+            key = new_key()
+            one = SeatClient(url, code=opened.code, name="Ann", key=key)
+            two = SeatClient(url, code=opened.code, name="Bo", key=key if same else None)
             async with one, two:
                 await one.join()
                 await two.join()
@@ -170,8 +172,9 @@ def test_a_person_without_a_key_leaves_the_game_unrated(tmp_path):
     store = SqlitePlayerStore(tmp_path / "players.sqlite3")
     ann = store.player_of(digest(key or ""))
     assert store.top(10) == [] and ann is not None
-    (played,) = store.games(ann, 10)
-    assert not played.rated and played.names[:2] == ("Ann", "Bo")
+    played = store.games(ann, 10)
+    assert len(played) == (2 if same else 1)  # a key that sat twice has the game in both seats
+    assert not any(g.rated for g in played) and played[0].names[:2] == ("Ann", "Bo")
 
 
 def test_a_bad_key_in_a_hello_is_refused_in_one_line(tmp_path):

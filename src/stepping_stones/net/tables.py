@@ -721,12 +721,13 @@ class Tables:
 
     async def _settle(self, table: Table, record: str) -> bool:
         """Rate the finished game (or count it apart: a computer stood in, a hint was asked, a person
-        had no key) in the players' store, once; whether it was settled now."""
+        had no key, a key sat twice) in the players' store, once; whether it was settled now."""
         players = self.players
         game = table.game
         if players is None or game is None:
             return False
         stood = any(table.stood_in())
+        keys = [s.key for s in table.seats if s.kind == "human"]
         finished = Finished(
             table=table.id,
             record=record,
@@ -736,9 +737,12 @@ class Tables:
                 for s in table.seats
             ),
             places=tuple(places(game.totals(), game.firsts())),
+            # a person without a key, or one key in two seats (one player playing against
+            # themselves), rates nobody either
             rated=not stood
             and not any(s.hinted for s in table.seats)
-            and all(s.key is not None for s in table.seats if s.kind == "human"),
+            and None not in keys
+            and len(set(keys)) == len(keys),
         )
         try:
             return await asyncio.to_thread(players.settle, finished)
