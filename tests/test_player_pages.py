@@ -20,6 +20,7 @@ from stepping_stones.cli import main
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.codes import digest
 from stepping_stones.net.players import new_key
+from stepping_stones.net.protocol import RatingsJSON
 from stepping_stones.net.server import Limits
 from stepping_stones.storage.player import keys_path, replace_key, server_key
 
@@ -207,7 +208,8 @@ def test_the_commands_show_the_ratings_and_carry_a_key(tmp_path, monkeypatch, ca
     out = asyncio.run(serve(commands))
     status, text, _err = out["ratings"]
     assert status == 0 and "Ann" in text and "Computer (random)" in text
-    assert json.loads(out["json"][1])["players"]
+    printed = json.loads(out["json"][1])
+    assert printed["players"] and RatingsJSON.model_validate(printed).model_dump(mode="json") == printed
     assert out["export"][0] == 0 and "works once" in out["export"][2]
     assert out["import"][0] == 0 and "now plays as that player" in out["import"][1]
     assert out["twice"][0] == 2 and out["twice"][2].count("\n") == 1 and "no live transfer code" in out["twice"][2]

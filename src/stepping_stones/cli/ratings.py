@@ -39,4 +39,4 @@ def run(args: argparse.Namespace) -> int:
         for place, player in enumerate(ratings.players, 1):
             print(f"{place:>4} {player.rating:>6}  {player.rated:>5} {player.apart:>5}  {escape(player.name)}")
 
-    return print_result(args.json, lambda: ratings.model_dump(), lines)
+    return print_result(args.json, lambda: ratings, lines)
