@@ -214,3 +214,24 @@ def test_the_rating_beside_the_names_is_the_presenter_s_for_every_front_end():
     unrated = TableState.of(game.view(0), seats=("person", "computer", "person"))
     assert [seat_caption(unrated, s) for s in range(3)] == ["person", "computer", "person"]
     assert [s.rating for s in present(unrated).seats] == [None, None, None]
+
+
+def test_the_lobbies_say_the_seats_ratings_before_the_start():
+    from stepping_stones.net.protocol import SeatFacts
+    from stepping_stones.plain.remote import seats_line
+    from stepping_stones.tui.online import seat_lines
+
+    seats = [
+        SeatFacts(name="Ann", kind="human", level=None, connected=True, stand_in=False, rating=1012),
+        SeatFacts(name="Hana", kind="computer", level="expert", connected=True, stand_in=False, rating=1130),
+        SeatFacts(name=None, kind="open", level=None, connected=False, stand_in=False),
+    ]
+    line = seats_line(seats, 0)  # plain mode's
+    assert line == "Seats: seat 1: you (person, rated 1012); seat 2: Hana (computer, rated 1130); seat 3: open."
+    assert "Hana (computer, rated 1130)" in seat_lines(None, 0).plain + seat_lines(_state(seats), 0).plain
+
+
+def _state(seats):
+    from stepping_stones.net.protocol import StateMessage
+
+    return StateMessage(seq=0, started=False, seats=seats, help=False, view=None, legal=[], waiting=None)

@@ -83,6 +83,13 @@ def seat_words(facts: SeatFacts) -> str:
     return "person" if facts.connected else "person, away"
 
 
+def lobby_words(facts: SeatFacts) -> str:
+    """A seat in a word or two, with its player's rating when it has one, as a table's lobby shows
+    it before the start (the table itself words it through the presenter, ``seat_caption``)."""
+    words = seat_words(facts)
+    return words if facts.rating is None else f"{words}, rated {facts.rating}"
+
+
 STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
 GIVEN_BACK = "You play your own seat again."
 STAND_IN_NAME = "The computer (for you)"

@@ -22,7 +22,7 @@ from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
-from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
+from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, lobby_words
 from ..storage.records import quote
 from ..storage.safety import escape
 from . import Hinter, Lines, PlainTable, Quit, expert_hint
@@ -110,7 +110,7 @@ def seats_line(seats: list[SeatFacts], mine: int) -> str:
     for seat, facts in enumerate(seats):
         who = "you" if seat == mine else (escape(facts.name) if facts.name else "nobody yet")
         parts.append(
-            f"seat {seat + 1}: {who} ({seat_words(facts)})" if facts.kind != "open" else f"seat {seat + 1}: open"
+            f"seat {seat + 1}: {who} ({lobby_words(facts)})" if facts.kind != "open" else f"seat {seat + 1}: open"
         )
     return "Seats: " + "; ".join(parts) + "."
 
