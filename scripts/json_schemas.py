@@ -24,6 +24,7 @@ from stepping_stones.ai.analysis import Analysis, GameHintJSON
 from stepping_stones.lab.simulate import SimulationResult
 from stepping_stones.lab.speed import BenchResult
 from stepping_stones.lab.tournament import TournamentJSON
+from stepping_stones.net.protocol import RatingsJSON
 from stepping_stones.storage.library.stats import HistoryEntryJSON, PlayerStats
 
 OUTPUTS: dict[str, Any] = {
@@ -34,6 +35,7 @@ OUTPUTS: dict[str, Any] = {
     "bench --json": BenchResult,
     "simulate --json": SimulationResult,
     "tournament --json": TournamentJSON,
+    "ratings --server URL --json": RatingsJSON,
 }
 """Each command's ``--json`` output and the type that declares it."""
 

@@ -19,7 +19,9 @@ from stepping_stones.cli import main
 from stepping_stones.engine import Phase
 from stepping_stones.game.match import Match, Seeds
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_randomly
+from stepping_stones.net.codes import digest
 from stepping_stones.net.journal import FileTableStore, TableFile
+from stepping_stones.net.players import SqlitePlayerStore, new_key
 from stepping_stones.net.protocol import CHOSEN_SEED, StateMessage
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import TableError
@@ -190,13 +192,14 @@ def test_two_clients_claiming_the_last_seat_at_once(tmp_path):
 
 def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_path):
     clock = Clock()
+    keys = [new_key(), new_key()]
 
     async def game() -> list[StateMessage]:
         async with running(tmp_path, clock=clock, timeout=120.0) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with (
-                SeatClient(url, code=opened.code, name="Ann") as ann,
-                SeatClient(url, code=opened.code, name="Bo") as bo,
+                SeatClient(url, code=opened.code, name="Ann", key=keys[0]) as ann,
+                SeatClient(url, code=opened.code, name="Bo", key=keys[1]) as bo,
             ):
                 await ann.join()
                 await bo.join()
@@ -257,6 +260,14 @@ def test_a_person_who_never_answers_gets_a_computer_until_they_come_back(tmp_pat
 
     which = f"hand {hands[0]}" if len(hands) == 1 else f"hands {', '.join(map(str, hands))}"
     assert assisted_text(entry) == f"computer for Ann ({which})"
+    # and the ratings count it apart, for everyone at the table: nobody's rating moves
+    players = SqlitePlayerStore(tmp_path / "players.sqlite3")
+    assert players.top(10) == []
+    for key in keys:
+        player = players.player_of(digest(key))
+        assert player is not None and players.rating(player) is None
+        (played,) = players.games(player, 10)
+        assert not played.rated
 
 
 def test_the_server_s_folders_and_library_are_its_owner_s_alone_under_umask_022(tmp_path):

@@ -52,8 +52,11 @@ PAGES = (
     "/",
     "/t/ABCDE-FGHJK",
     "/t/abcdefghjk?name=Ann",
+    "/ratings",
     "/web/app.js",
     "/web/cards.js",
+    "/web/player.js",
+    "/web/ratings.js",
     "/web/app.css",
     "/web/icon.svg",
 )

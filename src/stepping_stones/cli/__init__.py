@@ -38,6 +38,8 @@ SUBCOMMANDS = {
     "library": ".library",
     "stats": ".stats",
     "history": ".history",
+    "ratings": ".ratings",
+    "key": ".key",
 }
 
 

@@ -16,10 +16,21 @@ May import: the engine's face, ``explain``, the claims' words and this package's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..ai.claims import claim_prompt, tricks_left
-from ..engine import CARD_NAMES, NUM_SEATS, SUIT_NAMES, SUIT_SIZE, IllegalActionError, PastHand, Phase, PlayerView
+from ..engine import (
+    CARD_NAMES,
+    NUM_SEATS,
+    SUIT_NAMES,
+    SUIT_SIZE,
+    IllegalActionError,
+    PastHand,
+    Phase,
+    PlayerView,
+    format_cards,
+)
 from ..explain import Teller, hand_of, result_lines, sheet_lines, summary_lines
 from ..game.choices import HUMAN
 from .state import TableState
@@ -41,6 +52,7 @@ class SeatLine:
     tags: tuple[str, ...]  # "declarer", "forehand"
     acting: str | None  # "to bid", "to play", or None
     seconds: int | None  # the seconds left on this seat's clock, when the table waits for it
+    rating: int | None  # the player's rating at the table server (a person with a key, a computer level)
 
 
 @dataclass(frozen=True)
@@ -193,6 +205,13 @@ def _contract(view: PlayerView, teller: Teller) -> str:
     return ""
 
 
+def seat_caption(state: TableState, seat: int) -> str:
+    """A seat in a few words with its player's rating, when it has one: ``person, rated 1012``."""
+    words = state.seats[seat] if state.seats else ("you" if seat == HUMAN else "computer")
+    rating = state.ratings[seat] if seat < len(state.ratings) else None
+    return words if rating is None else f"{words}, rated {rating}"
+
+
 def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: PastHand | None) -> tuple[SeatLine, ...]:
     view = state.view
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
@@ -218,6 +237,7 @@ def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: Pa
                 tags=tuple(tags),
                 acting=acting,
                 seconds=clock.seconds if clock is not None and clock.seat == seat else None,
+                rating=state.ratings[seat] if seat < len(state.ratings) else None,
             )
         )
     return tuple(lines)
@@ -299,6 +319,35 @@ def _tricks(state: TableState, teller: Teller) -> tuple[tuple[TrickLine, ...], T
     if view.phase is not Phase.PLAY:
         current = None
     return tuple(lines), current
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A finished hand as a game's review shows it: each seat's deal (once the game is over, the
+    deals are the record's to show), its tricks with why each was won, and its summary."""
+
+    number: int
+    deal: tuple[str, ...]  # "You: C1 C4 ...", a seat a line, in the seats' order
+    tricks: tuple[TrickLine, ...]
+    summary: tuple[str, ...]
+
+
+def review(view: PlayerView, deals: Sequence[tuple[int, int, int]]) -> tuple[HandReview, ...]:
+    """A finished game reviewed hand by hand, trick by trick, in the words of ``view``'s seat
+    ("You"): the web page's review of a game (``net.playerpages``).  ``deals`` are the hands' deals
+    (the view has none: they come from the game's record)."""
+    teller = Teller(view.players, view.seat)
+    out = []
+    for number, (hand, deal) in enumerate(zip(view.history, deals, strict=False), 1):
+        out.append(
+            HandReview(
+                number=number,
+                deal=tuple(f"{teller.name(seat)}: {format_cards(deal[seat])}" for seat in range(NUM_SEATS)),
+                tricks=tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1)),
+                summary=tuple(summary_lines(view, number, "to")),
+            )
+        )
+    return tuple(out)
 
 
 def status_line(state: TableState) -> str:

@@ -94,6 +94,7 @@ class TableState:
     can_undo: bool = False
     # --- at a table on a server (net.remote); empty in a game on this machine ---
     seats: tuple[str, ...] = ()  # each seat in a few words: "person", "computer (expert)", "away"
+    ratings: tuple[int | None, ...] = ()  # each seat's player's rating at the table server (None: none)
     waiting: str | None = None  # whom the table waits for, when it has no clock for them
     clock: Clock | None = None  # the table's clock, when it waits for a person
     stand_in: str | None = None  # a computer plays the person's seat: how to take it back

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, Final, TypeVar
 
 import aiohttp
+from pydantic import BaseModel
 from yarl import URL
 
 from ..ai import Agent, decide
@@ -104,6 +105,51 @@ async def open_table(server: str, request: NewTable, session: aiohttp.ClientSess
             await session.close()
 
 
+def person_key(server: str) -> str | None:
+    """The person's player key for ``server`` from their data folder (made there on first use), or
+    None when it cannot be kept (the person then plays unrated: docs/online.md)."""
+    from ..storage.player import server_key
+
+    try:
+        return server_key(str(server_url(server)))
+    except (OSError, ValueError, Refused):
+        return None
+
+
+M = TypeVar("M", bound=BaseModel)
+MAX_PLAYERS_ANSWER: Final = 256 * 1024  # the ratings (100 players) or a person's 100 games: some 20 KiB
+
+
+async def players_request(server: str, path: str, answer: type[M], body: BaseModel | None = None) -> M:
+    """A players' request of ``server`` (``/players/...``: docs/protocol.md, "Players and ratings"):
+    ``body`` posted as JSON (none: a GET), the answer checked by ``answer``.  Raises ``Refused``."""
+    url = server_url(server).with_path(path)
+    try:
+        async with aiohttp.ClientSession() as session:
+            if body is None:
+                response = await session.get(url)
+            else:
+                response = await session.post(
+                    url, data=body.model_dump_json(), headers={"Content-Type": "application/json"}
+                )
+            async with response:
+                data = await response.content.read(MAX_PLAYERS_ANSWER + 1)
+    except (aiohttp.ClientError, OSError) as exc:
+        raise Refused(f"cannot reach {server}: {exc}") from None
+    if len(data) > MAX_PLAYERS_ANSWER:
+        raise Refused(f"the server's answer is larger than {MAX_PLAYERS_ANSWER:,} bytes")
+    if response.status != 200:
+        with contextlib.suppress(ProtocolError):
+            reply = parse_server(data)
+            if isinstance(reply, ErrorMessage):
+                raise Refused(reply.message, reply.code)
+        raise Refused(f"the server answered {response.status}: {data[:200].decode('utf-8', 'replace').strip()}")
+    try:
+        return answer.model_validate_json(data, strict=True)
+    except ValueError:
+        raise Refused("the server's answer is not one of this protocol") from None
+
+
 @dataclass(frozen=True)
 class Glance:
     """What a bot needs of a state, read without the models (``SeatClient(checked=False)``: the
@@ -143,8 +189,10 @@ class SeatClient:
         checked: bool = True,
         version: int = VERSION,
         came_from: str = "",
+        key: str | None = None,
     ) -> None:
         self.server = server
+        self.key = key  # the person's player key for this server (rated as its player), if any
         self.keep = keep
         self.came_from = came_from  # the finished table this one is the "again" of (kept with the seat)
         self.url = websocket_url(server)
@@ -203,6 +251,8 @@ class SeatClient:
         else:
             hello["code"] = self.code
             hello["name"] = self.name
+            if self.key is not None:
+                hello["key"] = self.key
         await self._ws.send_str(dump_json(hello))
         message = await self._read()
         if isinstance(message, Welcome):
@@ -263,6 +313,7 @@ class SeatClient:
             name=name,
             secret=kept.secret if kept is not None else None,
             keep=seat_path(server, kept.code if kept is not None else code) if keeping() else None,
+            key=person_key(server) if keeping() else None,
             **kw,
         )
 

@@ -98,6 +98,8 @@ class _Tries:
         self.guesses = Bucket(limits.guess_rate, limits.guess_burst, clock)
         self.openings = Bucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
         self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
+        self.reads = Bucket(limits.read_rate, limits.read_burst, clock)
+        self.transfers = Bucket(limits.transfer_rate, limits.transfer_burst, clock)
 
 
 class Addresses:
@@ -123,6 +125,23 @@ class Addresses:
             return "too many wrong invite codes or seat secrets from your address: try again in a minute"
         if not tries.hellos.take():
             return "too many hellos from your address: try again in a minute"
+        return None
+
+    def read(self, address: str) -> str | None:
+        """Spend a request for the players' pages (``/players/...``) of ``address``; why it may not
+        ask now, or None."""
+        if not self._of(address).reads.take():
+            return "too many requests from your address: try again in a minute"
+        return None
+
+    def transfer(self, address: str) -> str | None:
+        """Spend a key transfer (a code made, or a code tried) of ``address``; why it may not now,
+        or None.  A wrong code is a wrong guess too (``wrong_guess``)."""
+        tries = self._of(address)
+        if not tries.guesses.available():
+            return "too many wrong codes from your address: try again in a minute"
+        if not tries.transfers.take():
+            return "too many key transfers from your address: try again in a minute"
         return None
 
     def wrong_guess(self, address: str) -> None:

@@ -40,6 +40,8 @@ class SeatFile(_Strict):
     level: Level | None
     digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
     stand_in: bool = False
+    key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None  # the digest of the person's player key
+    hinted: bool = False  # the person asked the server for a hint (the game is counted apart)
 
 
 class Substitution(_Strict):

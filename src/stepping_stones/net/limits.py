@@ -44,6 +44,10 @@ class Limits:
     finished_grace: float = 120.0  # seconds the connections at a finished table stay open (its result, "again")
     thinkers: int = 2  # worker processes for the computers' decisions and the claims' checks (``net/thinking.py``)
     thinking_queue: int = 1000  # decisions and claims waiting for a worker at most, in all
+    read_rate: float = 2.0  # requests for the players' pages a second from one address (ratings, games), after
+    read_burst: int = 20
+    transfer_rate: float = 1 / 60  # key transfer codes made or tried a second from one address, after
+    transfer_burst: int = 5
 
     def held_per_address(self) -> int:
         """Websockets one address may hold: ``connections_per_address``, and never more than a

@@ -25,6 +25,8 @@ __all__ = ["add_pages"]
 WEB: Final = Path(__file__).with_name("web")
 FILES: Final = {
     "app.js": "text/javascript",
+    "player.js": "text/javascript",
+    "ratings.js": "text/javascript",
     "cards.js": "text/javascript",
     "app.css": "text/css",
     "icon.svg": "image/svg+xml",
@@ -43,8 +45,9 @@ class _Pages:
         code = request.match_info.get("code")
         if code is not None and not _CODE.fullmatch(code):
             return web.Response(status=404, text="An invite link is /t/ and the table's code.\n")
+        page = "ratings.html" if request.path == "/ratings" else "index.html"
         return web.Response(
-            body=(WEB / "index.html").read_bytes(),
+            body=(WEB / page).read_bytes(),
             content_type="text/html",
             charset="utf-8",
             headers={"Cache-Control": "no-cache"},
@@ -72,12 +75,13 @@ class _Pages:
 
 
 def add_pages(app: web.Application, door: Callable[[], Door | None]) -> None:
-    """The page's routes (``/``, ``/t/CODE``, ``/web/FILE``) and its headers on every answer of
+    """The page's routes (``/``, ``/t/CODE``, ``/ratings``, ``/web/FILE``) and its headers on every answer of
     ``app``."""
     pages = _Pages(door)
     handlers: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
         ("GET", "/", pages.page),
         ("GET", "/t/{code}", pages.page),
+        ("GET", "/ratings", pages.page),
         ("GET", "/web/{name}", pages.file),
     ]
     for method, path, handler in handlers:

@@ -29,7 +29,7 @@ from pydantic import TypeAdapter
 from ..engine import Phase
 from ..flow.presenter import Presentation, present
 from .protocol import Invite, StateMessage, Welcome
-from .remote import RemoteFlow, seat_words
+from .remote import RemoteFlow, lobby_words
 
 TAKE_BACK: Final = 'tap "Take my seat back"'
 _ADAPTER: Final = TypeAdapter(Presentation)
@@ -99,7 +99,7 @@ class PageSeat:
         lines = []
         for seat, facts in enumerate(message.seats):
             who = "you" if seat == mine else (facts.name or "open")
-            lines.append(f"Seat {seat + 1}: {who} ({seat_words(facts)})")
+            lines.append(f"Seat {seat + 1}: {who} ({lobby_words(facts)})")
         free = sum(1 for f in message.seats if f.kind == "open")
         return {
             "seats": lines,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 from typing_extensions import TypedDict
@@ -63,6 +63,7 @@ MAX_SEQ: Final = 10**6
 MAX_NONCE: Final = 2**31
 MAX_STATES: Final = 2**31  # states and deltas sent on one connection
 
+M = TypeVar("M", bound=BaseModel)
 BidText = Annotated[str, Field(max_length=MAX_BID_TEXT)]
 Line = Annotated[str, Field(max_length=MAX_LINE)]
 Level = Literal["random", "heuristic", "expert"]
@@ -114,6 +115,9 @@ class Hello(_Model):
     secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None = None
     name: PlayerName | None = None
     page: bool = False  # the client draws what it is shown (``Shown``): the web page
+    # the person's player key for this server (``players``): who is rated for the seat taken with
+    # ``code``; the server keeps only its digest
+    key: Annotated[str, Field(max_length=SECRET_LENGTH)] | None = None
 
     @model_validator(mode="after")
     def _code_or_secret(self) -> Hello:
@@ -227,6 +231,9 @@ class SeatFacts(_Model):
     stand_in: bool  # a computer plays for this person until they come back
     # the hands in which a computer played for this person (a final screen says so)
     stood_in: Annotated[list[Annotated[int, Field(ge=1, le=MAX_HANDS)]], Field(max_length=MAX_HANDS)] = []
+    # the player's rating at this server, as shown (``ratings.shown``): a person's with a player key
+    # and a rated game, a computer level's; None otherwise
+    rating: Annotated[int, Field(ge=-100_000, le=100_000)] | None = None
 
 
 class Waiting(_Model):
@@ -488,6 +495,91 @@ class TableOpened(_Model):
     seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
 
 
+# --- players (HTTP: /players/...; docs/protocol.md, "Players and ratings") ---------------------------
+
+
+PlayerKey = Annotated[str, Field(max_length=SECRET_LENGTH)]
+TableId = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+
+
+class KeyRequest(_Model):
+    """``POST /players/me`` and ``/players/export``: the person's player key (and, to export, the
+    name they go by, for a key the server has not met yet)."""
+
+    key: PlayerKey
+    name: PlayerName | None = None
+
+
+class ImportRequest(_Model):
+    """``POST /players/import``: a transfer code, as typed."""
+
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+
+
+class RecordRequest(_Model):
+    """``POST /players/record``: a game the key's player finished here, by its table's id."""
+
+    key: PlayerKey
+    table: TableId
+
+
+class TransferCode(_Model):
+    """A transfer code (shown once) and the seconds it is good for."""
+
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+    seconds: int
+
+
+class NewKey(_Model):
+    """A new key of the player whose transfer code was given: the new device's."""
+
+    key: PlayerKey
+
+
+class RatedJSON(_Model):
+    name: PlayerName
+    rating: int
+    rated: int  # rated games
+    apart: int  # games counted apart (a computer stood in, a hint, a person without a key)
+    computer: bool
+
+
+class RatingsJSON(_Model):
+    """``GET /players/ratings``: the rated players, the highest first (at most 100)."""
+
+    players: Annotated[list[RatedJSON], Field(max_length=1000)]
+
+
+class GameJSON(_Model):
+    table: TableId
+    when: int  # seconds since 1970
+    seat: SeatNumber
+    place: Annotated[int, Field(ge=1, le=3)]
+    rated: bool
+    rating: int | None  # the player's rating after it (a rated game)
+    names: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
+
+
+class MeJSON(_Model):
+    """``POST /players/me``: the key's player (none before their first finished game or export)
+    and the games they finished here, the newest first (at most 100)."""
+
+    name: PlayerName | None
+    rating: int | None
+    games: Annotated[list[GameJSON], Field(max_length=1000)]
+
+
+class ReviewJSON(_Model):
+    """``POST /players/review``: a game the key's player finished here, hand by hand and trick by
+    trick in their words (``flow.presenter.review``), with its result and sheet."""
+
+    names: Annotated[list[PlayerName], Field(min_length=3, max_length=3)]
+    seat: SeatNumber
+    hands: Annotated[list[dict[str, Any]], Field(max_length=MAX_HANDS)]
+    result: Annotated[list[str], Field(max_length=64)]
+    sheet: Annotated[list[str], Field(max_length=64)]
+
+
 # --- reading ----------------------------------------------------------------------------------------
 
 
@@ -560,6 +652,15 @@ def parse_new_table(data: str | bytes) -> NewTable:
         return NewTable.model_validate(value, strict=True)
     except ValidationError as exc:
         raise ProtocolError(f"not a table to open ({_first_error(exc)})") from None
+
+
+def parse_body(model: type[M], data: str | bytes) -> M:
+    """An HTTP request's JSON body, checked by ``model``.  Raises ``ProtocolError``."""
+    value = _json(data, MAX_CLIENT_MESSAGE, 4)
+    try:
+        return model.model_validate(value, strict=True)
+    except ValidationError as exc:
+        raise ProtocolError(f"not a request of this server ({_first_error(exc)})") from None
 
 
 def dump(message: BaseModel) -> str:

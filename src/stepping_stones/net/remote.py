@@ -83,6 +83,13 @@ def seat_words(facts: SeatFacts) -> str:
     return "person" if facts.connected else "person, away"
 
 
+def lobby_words(facts: SeatFacts) -> str:
+    """A seat in a word or two, with its player's rating when it has one, as a table's lobby shows
+    it before the start (the table itself words it through the presenter, ``seat_caption``)."""
+    words = seat_words(facts)
+    return words if facts.rating is None else f"{words}, rated {facts.rating}"
+
+
 STOOD_IN = "You did not answer in {timeout:g} s: a computer plays your seat until you take it back ({how})."
 GIVEN_BACK = "You play your own seat again."
 STAND_IN_NAME = "The computer (for you)"
@@ -241,7 +248,8 @@ class RemoteFlow(Publisher, Choosing):
         assert view is not None and self.message is not None
         seats, waiting = self._facts(self.message)
         mine = self._sent is None and bool(self.message.legal)
-        state = TableState.of(view, seats=seats, waiting=waiting)
+        ratings = tuple(self.message.seats[(s + self.seat) % NUM_SEATS].rating for s in range(NUM_SEATS))
+        state = TableState.of(view, seats=seats, waiting=waiting, ratings=ratings)
         self._cursor = max(0, min(self._cursor, view.own_cards.bit_count() - 1))
         if state.bidding:
             opts = bid_options(view)

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import dataclasses
 import socket
+import sqlite3
 import ssl
 import time
 from collections import deque
@@ -40,6 +41,8 @@ from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
 from .pages import add_pages
+from .playerpages import PlayerPages
+from .players import PLAYERS_FILE, SqlitePlayerStore, Transfers
 from .protocol import (
     Act,
     Again,
@@ -232,6 +235,7 @@ class TableServer:
             finished_grace=self.limits.finished_grace,
             thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
         )
+        self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -280,7 +284,11 @@ class TableServer:
                 web.get("/ws", self.handle_ws),
             ]
         )
-        add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /web/FILE
+        pages = PlayerPages(
+            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log
+        )
+        app.add_routes(pages.routes())  # the players: ratings, their games, their keys
+        add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /ratings, /web/FILE
         return app
 
     async def handle_new_table(self, request: web.Request) -> web.StreamResponse:
@@ -462,7 +470,7 @@ class TableServer:
                     client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
-                await self.tables.hello(client, message.code, message.secret, message.name, message.page)
+                await self.tables.hello(client, message.code, message.secret, message.name, message.page, message.key)
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
@@ -510,6 +518,7 @@ class TableServer:
             if public_url is None and self.ssl_context is not None:
                 public_url = f"https://{url_host(self.host)}:{port}"
             self.door = Door.open(self.host, port, public_url)
+            self._open_players()
             resumed = await self.tables.resume()
             if resumed:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
@@ -526,6 +535,16 @@ class TableServer:
         self._sock = sock
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return self.door.shown_url
+
+    def _open_players(self) -> None:
+        """The players' store in the data folder; one that cannot be opened is said in one line,
+        and the server plays on without ratings."""
+        if self.tables.players is not None:
+            return
+        try:
+            self.tables.players = SqlitePlayerStore(self.data_dir / PLAYERS_FILE)
+        except (OSError, sqlite3.Error) as exc:
+            self.log(f"the players cannot be kept (no ratings): {exc}")
 
     async def _sweep(self) -> None:
         while True:
@@ -568,6 +587,9 @@ class TableServer:
             with contextlib.suppress(Exception):
                 await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
         self.saved = await self.tables.close()
+        if self.tables.players is not None:
+            self.tables.players.close()
+            self.tables.players = None
         if self._runner is not None:
             await self._runner.cleanup()
         if self._sock is not None:

@@ -81,6 +81,9 @@ class TableSeat:
     digest: str | None = None
     stand_in: bool = False  # a computer plays for this person now
     connected: bool = False  # the person's client is connected (not kept on disk)
+    key: str | None = None  # the digest of the person's player key (``players``), if they gave one
+    hinted: bool = False  # the person asked the server for a hint: the game is counted apart
+    rating: int | None = None  # the player's shown rating (``players``; not kept on disk)
 
     @property
     def computer_plays(self) -> bool:
@@ -117,6 +120,7 @@ class Table:
     claims: list[ClaimFact] = field(default_factory=list)  # the claims that held (not kept: a restart forgets them)
     owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
     told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
+    rated_for: tuple[object, ...] | None = None  # who sat where when the seats' ratings were looked up
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
     _waiting: tuple[tuple[object, ...], Waiting] | None = None  # ``waiting()``, by what it says
@@ -187,7 +191,10 @@ class Table:
     def facts(self) -> list[SeatFacts]:
         """The seats as everyone sees them: the same list while they say the same (a delta passes
         over it by identity)."""
-        key = (len(self.substitutions), *((s.kind, s.name, s.level, s.connected, s.stand_in) for s in self.seats))
+        key = (
+            len(self.substitutions),
+            *((s.kind, s.name, s.level, s.connected, s.stand_in, s.rating) for s in self.seats),
+        )
         if self._facts is None or self._facts[0] != key:
             self._facts = (key, self._new_facts())
         return self._facts[1]
@@ -201,6 +208,7 @@ class Table:
                 connected=s.connected or s.kind == "computer",
                 stand_in=s.stand_in,
                 stood_in=hands,
+                rating=s.rating,
             )
             for s, hands in zip(self.seats, self.stood_in(), strict=True)
         ]
@@ -343,17 +351,17 @@ class Table:
                 return candidate
         raise TableError("name-taken", "that name is taken at this table: choose another")
 
-    def claim(self, name: str) -> tuple[int, str]:
-        """Take the first open seat for the person called ``name``: the seat and its secret (given
-        out this once).  The first person to sit is the table's opener.  With every seat taken the
-        table starts."""
+    def claim(self, name: str, key: str | None = None) -> tuple[int, str]:
+        """Take the first open seat for the person called ``name`` (whose player key has the digest
+        ``key``, if they gave one): the seat and its secret (given out this once).  The first person
+        to sit is the table's opener.  With every seat taken the table starts."""
         if self.started:
             raise TableError("table-full", "this table has started: every seat is taken")
         seat = next((i for i, s in enumerate(self.seats) if s.kind == "open"), None)
         if seat is None:
             raise TableError("table-full", "every seat at this table is taken")
         secret = new_secret()
-        self.seats[seat] = TableSeat("human", self._free_name(name), None, digest(secret))
+        self.seats[seat] = TableSeat("human", self._free_name(name), None, digest(secret), key=key)
         self.resave = True
         if self.opener is None:
             self.opener = seat
@@ -563,7 +571,15 @@ class Table:
             seed=self.seed,
             opener=self.opener,
             seats=[
-                SeatFile(kind=s.kind, name=s.name, level=s.level, digest=s.digest, stand_in=s.stand_in)
+                SeatFile(
+                    kind=s.kind,
+                    name=s.name,
+                    level=s.level,
+                    digest=s.digest,
+                    stand_in=s.stand_in,
+                    key=s.key,
+                    hinted=s.hinted,
+                )
                 for s in self.seats
             ],
             record=record_from_game(self.game) if self.game is not None else None,
@@ -585,7 +601,9 @@ class Table:
         counts as opened ``now``).  Raises ``RecordError`` for a game the rules refuse or a move
         that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
-        seats = [TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in) for s in data.seats]
+        seats = [
+            TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in, key=s.key, hinted=s.hinted) for s in data.seats
+        ]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
         table = cls(

@@ -24,11 +24,13 @@ from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
-from .codes import new_code, new_seed, normal_code
+from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .pageseat import PageSeat
+from .players import Finished, PlayerStore, Sitter, key_problem
 from .protocol import Do, ErrorMessage, Invite, NewTable, StateFields, Welcome, delta_text, dump, state_text
+from .ratings import computer_id, places
 from .remote import CLAIM_TOKEN, SEEN_TOKEN
 from .table import Clock, Table, TableError
 from .thinking import Busy, Dropped, Thinkers
@@ -106,6 +108,7 @@ class Tables:
         self.thinkers = thinkers or Thinkers()  # the computers' decisions and the claims' checks
         self.finished_grace = finished_grace  # seconds a finished table's connections stay open
         self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
+        self.players: PlayerStore | None = None  # the players and their ratings (none: nobody is rated)
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -185,13 +188,22 @@ class Tables:
         table.seats[seat].connected = True
 
     async def hello(
-        self, conn: Connection, code: str | None, secret: str | None, name: str | None, page: bool = False
+        self,
+        conn: Connection,
+        code: str | None,
+        secret: str | None,
+        name: str | None,
+        page: bool = False,
+        key: str | None = None,
     ) -> None:
-        """Seat ``conn``: on a free seat with the invite ``code``, or back on its own with ``secret``;
-        a ``page`` is sent what it is shown (``pageseat``) instead of states.  Raises
-        ``TableError``; on success the client is sent its welcome and state."""
+        """Seat ``conn``: on a free seat with the invite ``code`` (rated as the player of ``key``, if
+        given), or back on its own with ``secret``; a ``page`` is sent what it is shown
+        (``pageseat``) instead of states.  Raises ``TableError``; on success the client is sent its
+        welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
+        if key is not None and (problem := key_problem(key)) is not None:
+            raise TableError("bad-message", problem)
         if secret is not None:
             found = None
             for table in self.tables.values():
@@ -219,7 +231,7 @@ class Tables:
                 raise TableError("bad-message", "a hello with an invite code needs a name")
             if table.paused:
                 raise TableError("server", PAUSED)
-            seat, new_secret = table.claim(name)
+            seat, new_secret = table.claim(name, digest(key) if key is not None else None)
             welcome = table.welcome(seat, new_secret)
             self._take(conn, table, seat, welcome if page else None)
             conn.send(dump(welcome))
@@ -420,6 +432,7 @@ class Tables:
         if (save or table.paused) and not self._keep(table):
             self._tell_paused(table, actor)
             return False
+        self._rate_seats(table)
         held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
         pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
         held = [(seat, conn) for seat, conn in held if self.seated[conn].page is None]
@@ -537,6 +550,9 @@ class Tables:
         if request is None:
             return
         seated = self.seated[conn]
+        if not seated.table.seats[seated.seat].hinted:  # an assisted game: counted apart, not rated
+            seated.table.seats[seated.seat].hinted = True
+            seated.table.resave = True
         try:
             hint = await self.thinkers.hint(
                 request.view, seated.table.owner, f"hint {id(conn)}", lambda: self.seated.get(conn) is seated
@@ -667,15 +683,71 @@ class Tables:
             return
         table.filed = True
         try:
-            line = await asyncio.to_thread(self._file, table)
+            line, record = await asyncio.to_thread(self._file, table)
         except OSError as exc:
             table.filed = False
             self.log(f"table {table.id}: the finished game could not be written: {exc.strerror or exc}")
             return
         if line:
             self.log(f"table {table.id}: {line}")
+        settled = await self._settle(table, record)
         await asyncio.to_thread(self.store.delete, table.id)
         self._drop(table)
+        if settled:  # everyone at the table sees the ratings the game made
+            table.rated_for = None
+            await self._changed(table, save=False)
+
+    def _rate_seats(self, table: Table) -> None:
+        """Each seat's shown rating (``TableSeat.rating``), looked up again whenever who sits where
+        changed (a lookup is one indexed read of the players' store)."""
+        players = self.players
+        if players is None:
+            return
+        sitting = tuple((s.kind, s.key, s.level) for s in table.seats)
+        if table.rated_for == sitting:
+            return
+        table.rated_for = sitting
+        try:
+            for seat in table.seats:
+                player = None
+                if seat.kind == "computer" and seat.level is not None:
+                    player = computer_id(seat.level)
+                elif seat.kind == "human" and seat.key is not None:
+                    player = players.player_of(seat.key)
+                seat.rating = players.rating(player) if player is not None else None
+        except Exception as exc:  # the store failed (sqlite3.Error, OSError): the table plays on unrated
+            self.log(f"table {table.id}: the ratings could not be read ({type(exc).__name__})")
+
+    async def _settle(self, table: Table, record: str) -> bool:
+        """Rate the finished game (or count it apart: a computer stood in, a hint was asked, a person
+        had no key, a key sat twice) in the players' store, once; whether it was settled now."""
+        players = self.players
+        game = table.game
+        if players is None or game is None:
+            return False
+        stood = any(table.stood_in())
+        keys = [s.key for s in table.seats if s.kind == "human"]
+        finished = Finished(
+            table=table.id,
+            record=record,
+            when=int(self.wall_clock()),
+            seats=tuple(
+                Sitter(s.key if s.kind == "human" else None, s.level if s.kind == "computer" else None, s.name or "")
+                for s in table.seats
+            ),
+            places=tuple(places(game.totals(), game.firsts())),
+            # a person without a key, or one key in two seats (one player playing against
+            # themselves), rates nobody either
+            rated=not stood
+            and not any(s.hinted for s in table.seats)
+            and None not in keys
+            and len(set(keys)) == len(keys),
+        )
+        try:
+            return await asyncio.to_thread(players.settle, finished)
+        except Exception as exc:  # the store failed: the game stays filed, unrated
+            self.log(f"table {table.id}: the game could not be rated ({type(exc).__name__}: {exc})")
+            return False
 
     def _drop(self, table: Table) -> None:
         """Forget a filed table: its code and secrets are good for nothing any more, and its memory
@@ -709,7 +781,7 @@ class Tables:
                 conn.send(message)
                 conn.close()
 
-    def _file(self, table: Table) -> str | None:
+    def _file(self, table: Table) -> tuple[str | None, str]:
         from ..storage.files import atomic_write, free_name, private_folder, stamp
         from ..storage.games import file_copy
         from ..storage.library import file_game
@@ -723,7 +795,7 @@ class Tables:
             name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
             path = file_copy(folder, name, record_json(record_from_game(table.game)), table.sidecar())  # games/' writer
         atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
-        return file_game(path)
+        return file_game(path), path.name
 
     async def close(self) -> int:
         """Wait for the computers that are thinking (their answers are saved), write what is still

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow.presenter import status_line
+from ..flow.presenter import seat_caption, status_line
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
 from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
-from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, seat_words
+from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, lobby_words
 from ..storage.records import quote
 from ..storage.safety import escape
 from . import Hinter, Lines, PlainTable, Quit, expert_hint
@@ -110,7 +110,7 @@ def seats_line(seats: list[SeatFacts], mine: int) -> str:
     for seat, facts in enumerate(seats):
         who = "you" if seat == mine else (escape(facts.name) if facts.name else "nobody yet")
         parts.append(
-            f"seat {seat + 1}: {who} ({seat_words(facts)})" if facts.kind != "open" else f"seat {seat + 1}: open"
+            f"seat {seat + 1}: {who} ({lobby_words(facts)})" if facts.kind != "open" else f"seat {seat + 1}: open"
         )
     return "Seats: " + "; ".join(parts) + "."
 
@@ -458,7 +458,7 @@ def _lobby_word(line: str, connection: Connection, out: TextIO) -> bool:
 
 def introduce(flow: RemoteFlow, out: TextIO) -> None:
     view = flow.state.view
-    others = [f"{escape(view.players[s])} ({flow.state.seats[s]})" for s in range(1, NUM_SEATS)]
+    others = [f"{escape(view.players[s])} ({seat_caption(flow.state, s)})" for s in range(1, NUM_SEATS)]
     print(f"Stepping Stones at a table on a server: {view.rules.describe()}, {view.rules.hands} hands.", file=out)
     print(
         f"You play as {escape(view.players[0])} against {' and '.join(others)}. "

@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..flow.presenter import status_line
+from ..flow.presenter import seat_caption, status_line
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -251,7 +251,7 @@ def _seat_lines(state: Scene, seat: int) -> list[Text]:
     view, hand, look = state.view, state.hand, state.look
     name = Text(state.names[seat], style="bold")
     if state.table.seats:  # at a table on a server: who is a person, a computer, away
-        name.append(f" ({state.table.seats[seat]})", style="italic")
+        name.append(f" ({seat_caption(state.table, seat)})", style="italic")
     if view.to_act == seat:
         arrow = "<" if look.ascii else "◀"
         name.append(" ")

@@ -121,7 +121,7 @@ class RemoteSeat:
 
 
 def seat_lines(message: StateMessage | None, mine: int) -> Text:
-    from ..net.remote import seat_words
+    from ..net.remote import lobby_words
 
     text = Text()
     if message is None:
@@ -129,7 +129,7 @@ def seat_lines(message: StateMessage | None, mine: int) -> Text:
     for seat, facts in enumerate(message.seats):
         who = "you" if seat == mine else (escape(facts.name) if facts.name else "-")
         text.append(f"Seat {seat + 1}: ", style="bold")
-        text.append(f"{who} ({seat_words(facts)})\n" if facts.kind != "open" else "open: waiting for a person\n")
+        text.append(f"{who} ({lobby_words(facts)})\n" if facts.kind != "open" else "open: waiting for a person\n")
     return text
 
 

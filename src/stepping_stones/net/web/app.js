@@ -5,11 +5,12 @@
 // no rules and words nothing but its own labels (the buttons, the headings, the connection).
 // @ts-check
 import { cardBacks, cardFace, el } from "./cards.js";
+import { playerKey } from "./player.js";
 
 /**
  * What the server sends a page (``flow.presenter``; tests/test_web.py checks these fields
  * against the Python dataclasses).
- * @typedef {{seat: number, name: string, label: string, words: string, cards: number, tricks: number, tags: string[], acting: string | null, seconds: number | null}} SeatLine
+ * @typedef {{seat: number, name: string, label: string, words: string, cards: number, tricks: number, tags: string[], acting: string | null, seconds: number | null, rating: number | null}} SeatLine
  * @typedef {{card: string, words: string, legal: boolean, why_not: string | null}} CardLine
  * @typedef {{bid: string, text: string, contract: string | null}} BidLine
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
@@ -352,7 +353,8 @@ function renderTable(p, page) {
 function renderSeat(node, seat, mine) {
   node.className = "seat" + (mine ? " mine" : "") + (seat.acting ? " acting" : "");
   const parts = [
-    el("p", { class: "who", title: seat.name }, el("strong", { text: seat.label })),
+    el("p", { class: "who", title: seat.name }, el("strong", { text: seat.label }),
+      seat.rating !== null ? el("span", { class: "rating", text: "Rated " + seat.rating }) : null),
     el("p", { class: "facts" },
       el("span", { class: "kind", text: seat.words }),
       ...seat.tags.map((tag) => el("span", { class: "tag", text: tag })),
@@ -594,7 +596,7 @@ function resetTable() {
 function sitDown(code, name) {
   resetTable();
   S.code = normalCode(code);
-  connect({ type: "hello", version: VERSION, code: S.code, name, page: true });
+  connect({ type: "hello", version: VERSION, code: S.code, name, page: true, key: playerKey() });
 }
 
 /** @param {string} code @param {Kept} kept */
