@@ -51,7 +51,11 @@ chance_outcomes, returns, resample_from_infostate  # openspiel/game.py
 # Test hooks and the lab's scripts (vulture scans src only).
 state_of, engine  # openspiel/game.py: a pyspiel state of an engine game, and back, for tests/test_openspiel.py
 with_settings  # ai/params.py: scripts/bid_screen.py and play_screen.py build the expert's settings from --param
-summary_hand, hints  # flow/presenter.py: fields of the Presentation the web page reads (its JSON, net/pageseat.py)
+(
+    summary_hand,
+    hints,
+    undo,
+)  # flow/presenter.py: fields of the Presentation the web page reads (its JSON, net/pageseat.py)
 __pydantic_config__  # net/wire.py, net/protocol.py: pydantic reads a TypedDict's config from this attribute
 __class_getitem__  # net/wire.py: Python calls it for tuple[...] and dict[...] in the view's annotations
 view_json, read_view  # net/wire.py: a view on the wire alone, for tests/test_net_protocol.py

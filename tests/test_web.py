@@ -33,7 +33,7 @@ import pytest
 
 from fronts_support import Host
 from net_support import WAIT, new_table, running
-from stepping_stones.engine import Phase, Rules
+from stepping_stones.engine import Phase, Rules, card_name
 from stepping_stones.flow import presenter
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.protocol import StateMessage
@@ -445,7 +445,7 @@ def _first_card(terminal: _Terminal, seat: int | None = None) -> str | None:
     if view is None:
         return None
     hand = view.history[0] if view.history else view
-    return next((c for c, s in zip(hand.plays.split(), hand.play_seats, strict=True) if s == seat), None)
+    return next((card_name(c) for c, s in zip(hand.plays, hand.play_seats, strict=True) if s == seat), None)
 
 
 def test_one_trick_at_a_table_where_a_terminal_client_sits_too(tmp_path):

@@ -124,7 +124,7 @@ class Game(_Scored):
         self.first_forehand: Seat = first_forehand
         self.forehand: Seat = first_forehand
         self.sheet: dict[str, list[int | None]] = {c.id: [None, None, None] for c in self.rules.contracts}
-        self.redo_spent = [False, False, False]
+        self.redo_spent: list[bool] = [False, False, False]
         self.log: list[HandLog] = []
         self.phase = Phase.DEAL
         self._history: list[PastHand] = []  # the finished hands as everyone saw them
@@ -149,17 +149,6 @@ class Game(_Scored):
     def open_contracts(self, seat: Seat) -> list[Contract]:
         """The contracts ``seat`` has not recorded yet."""
         return [c for c in self.rules.contracts if self.sheet[c.id][seat] is None]
-
-    def has_open(self, seat: Seat) -> bool:
-        return any(self.sheet[c.id][seat] is None for c in self.rules.contracts)
-
-    def has_redo(self, seat: Seat) -> bool:
-        """Whether ``seat`` still holds a redo token it could spend on some contract."""
-        return (
-            self.rules.redo_tokens
-            and not self.redo_spent[seat]
-            and any(self.sheet[c.id][seat] is not None for c in self.rules.contracts)
-        )
 
     @property
     def in_puddle(self) -> bool:

@@ -14,6 +14,7 @@ table server -- words a refusal exactly as the game would.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bids import Bid, Declaration
@@ -36,6 +37,19 @@ class _Scored:
     sheet: Sheet
     rules: Rules
     phase: Phase
+    redo_spent: Sequence[bool]
+
+    def has_open(self, seat: Seat) -> bool:
+        """Whether ``seat`` has a contract it has not recorded yet."""
+        return any(self.sheet[c.id][seat] is None for c in self.rules.contracts)
+
+    def has_redo(self, seat: Seat) -> bool:
+        """Whether ``seat`` still holds a redo token it could spend on some contract."""
+        return (
+            self.rules.redo_tokens
+            and not self.redo_spent[seat]
+            and any(self.sheet[c.id][seat] is not None for c in self.rules.contracts)
+        )
 
     def points(self, contract_id: str) -> list[int] | None:
         """The three seats' points for a contract once all three recorded it, else None."""
@@ -191,6 +205,26 @@ class PlayerView(_OpenPlay, _Scored):
     to_act: Seat | None
     legal_bids: tuple[Bid, ...]  # this player's, when it is their bid
     legal_cards: Mask  # this player's legal cards, when it is their card
+
+    def undo_point(self) -> tuple[int, int] | None:
+        """(bids, cards) of the current hand to go back to if this seat took back its last move
+        now, or None: its last bid or card of this hand, as long as no later trick has started
+        since (and not a pass that was forced on it).  The rule of undo, for a game on this machine
+        and at a table with one person alike."""
+        if self.phase is not Phase.BIDDING and self.phase is not Phase.PLAY:
+            return None
+        seat = self.seat
+        for k in range(len(self.plays) - 1, -1, -1):
+            if self.play_seats[k] == seat:
+                if len(self.plays) > (k // NUM_SEATS + 1) * NUM_SEATS:
+                    return None  # a later trick has begun
+                return len(self.bids), k
+        if self.plays:
+            return None  # the seat has not played in this hand yet, and a trick has begun
+        if not self.has_open(seat) and not self.has_redo(seat):
+            return None  # the seat's pass was forced: nothing to take back
+        mine = [i for i, s in enumerate(self.bid_seats) if s == seat]
+        return (mine[-1], 0) if mine else None
 
     def verify_bid(self, bid: Bid) -> None:
         """Raise the refusal ``Game.verify_bid`` would raise for this seat's ``bid`` now, from

@@ -71,6 +71,8 @@ TRICK_HOLD = 0.6
 (a key skips it)."""
 
 NOTHING_TO_UNDO = "Nothing to take back: an undo only reaches back to your last move of this trick."
+UNDONE = "You took back your last move: the game is marked as assisted."
+UNDO_OFF = "Undo is off at a table with other people: a card or bid once made stays made."
 HINT_OUT_OF_TURN = "A hint is for your own turn to bid or play."
 CLAIM_CHECKING = "Checking your claim with all the cards in view..."
 
@@ -526,26 +528,9 @@ class GameFlow(Publisher, Choosing):
     # --- undo ----------------------------------------------------------------------------
 
     def undo_point(self) -> tuple[int, int] | None:
-        """(bids, cards) of the current hand to go back to, if the person may undo now: their
-        last bid or card of this hand, as long as no later trick has started since."""
-        game = self.game
-        if game.phase not in (Phase.BIDDING, Phase.PLAY):
-            return None
-        hand = game.log[-1]
-        for k in range(len(hand.plays) - 1, -1, -1):
-            if hand.play_seat(k) == HUMAN:
-                later = range(k + 1, len(hand.plays))
-                if any(j // NUM_SEATS != k // NUM_SEATS for j in later):
-                    return None
-                return len(hand.bids), k
-        if hand.plays:
-            return None  # the person has not played in this hand yet, and a trick has begun
-        if not game.has_open(HUMAN) and not game.has_redo(HUMAN):
-            return None  # the person's pass was forced: nothing to take back
-        mine = [i for i, s in enumerate(hand.bid_seats()) if s == HUMAN]
-        if not mine:
-            return None
-        return mine[-1], 0
+        """(bids, cards) of the current hand to go back to, if the person may undo now
+        (``PlayerView.undo_point``: the one rule of undo, here and at a table on a server)."""
+        return self.game.view(HUMAN).undo_point()
 
     def undo(self) -> bool:
         """Take back the person's last bid or card and every AI move after it, in place
@@ -572,7 +557,7 @@ class GameFlow(Publisher, Choosing):
             self.session.save()
             self._saving_changed()
             self._forget_undone()
-            self._tell("undo", "You took back your last move: the game is marked as assisted.", HUMAN)
+            self._tell("undo", UNDONE, HUMAN)
             return True
 
     def mark_assisted(self) -> None:

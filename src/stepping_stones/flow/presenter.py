@@ -124,6 +124,7 @@ class Presentation:
     sheet: tuple[str, ...]
     events: tuple[tuple[int, str], ...]  # (number, sentence), the newest last
     hints: bool  # the person may ask for a hint
+    undo: bool  # the person may take back their last move (a game alone, or at a table with no other person)
     notes: tuple[str, ...]  # why hints or undo are off, here
     over: bool
     online: bool
@@ -388,6 +389,7 @@ def present(state: TableState) -> Presentation:
         sheet=tuple(sheet_lines(view)),
         events=tuple((state.told - len(state.log) + i + 1, e.text) for i, e in enumerate(state.log))[-EVENTS_SHOWN:],
         hints=state.hints_allowed and state.my_turn and not over,
+        undo=state.can_undo and not over,
         notes=notes,
         over=over,
         online=state.online,

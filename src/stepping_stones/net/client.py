@@ -44,6 +44,7 @@ from .protocol import (
     Seen,
     StateMessage,
     TableOpened,
+    Undo,
     VersionReply,
     Welcome,
     dump,
@@ -474,9 +475,11 @@ class SeatClient:
         else:
             bidding = self.glance is not None and self.glance.phase == "bidding"
         words = move.split()
-        action: Act | ClaimRest | Seen
+        action: Act | ClaimRest | Seen | Undo
         if len(words) == 2 and words[0] == "claim" and words[1].isdigit():  # RemoteFlow's claim
             action = ClaimRest(type="claim", seq=seq, tricks=int(words[1]))
+        elif move == "undo":  # RemoteFlow's undo (at a table with one person)
+            action = Undo(type="undo", seq=seq)
         elif len(words) == 2 and words[0] == "seen" and words[1].isdigit():  # a summary closed
             action = Seen(type="seen", hand=int(words[1]))
         else:

@@ -41,7 +41,7 @@ class SeatFile(_Strict):
     digest: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
     stand_in: bool = False
     key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None  # the digest of the person's player key
-    hinted: bool = False  # the person asked the server for a hint (the game is counted apart)
+    assisted: bool = False  # the person asked the server for a hint or took a move back (the game is counted apart)
 
 
 class Substitution(_Strict):
@@ -69,6 +69,7 @@ class TableFile(_Strict):
     record: GameRecord | None
     substitutions: Annotated[list[Substitution], Field(max_length=2000)] = []
     opened: Annotated[int, Field(ge=0, le=2**40)] | None = None  # when it was opened (whole seconds since 1970)
+    taken_back: Annotated[int, Field(ge=0, le=10**6)] = 0  # moves its one person took back (undo)
 
 
 class JournalMove(_Strict):

@@ -196,7 +196,16 @@ class Seen(_Model):
     hand: Annotated[int, Field(ge=1, le=MAX_HANDS)]
 
 
-DoWhat: TypeAlias = Literal["play", "bid", "claim", "seen", "hint", "back", "again", "start", "analysis"]
+class Undo(_Model):
+    """At a table with one person (``StateMessage.help``): take back the seat's last bid or card and
+    the computers' moves after it, made on the state numbered ``seq`` (the rule of undo is
+    ``engine.PlayerView.undo_point``); the game is counted apart."""
+
+    type: Literal["undo"]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+
+
+DoWhat: TypeAlias = Literal["play", "bid", "claim", "seen", "hint", "back", "again", "start", "analysis", "undo"]
 
 
 class Do(_Model):
@@ -213,9 +222,11 @@ class Do(_Model):
 
 
 ClientMessage: TypeAlias = Annotated[
-    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do, Field(discriminator="type")
+    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo, Field(discriminator="type")
 ]
-_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do] = TypeAdapter(ClientMessage)
+_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo] = TypeAdapter(
+    ClientMessage
+)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -614,7 +625,7 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do:
+def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)

@@ -49,6 +49,7 @@ from ..engine import (
 )
 from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
+from ..flow.game_flow import NOTHING_TO_UNDO, UNDO_OFF, UNDONE
 from ..flow.state import BidChoice, Clock, TableState, bid_options
 from ..game.choices import HUMAN
 from .client import BACK, LOST
@@ -58,7 +59,9 @@ from .seatview import refusal_of
 from .wire import turned
 
 HINTS_OFF = "Hints are off at this table: more than one person plays at it."
-UNDO_OFF = "Undo is off at a table on a server: a card or bid once made stays made."
+UNDO_TOKEN = "undo"
+"""What ``send`` is given when the person takes back their last move (``SeatClient.act`` sends an
+``undo`` message): only at a table where they are the only person."""
 NOT_STARTED = "The table has not started yet."
 CLAIM_TOKEN = "claim"
 """What ``send`` is given for a claim, before its number (``SeatClient.act`` sends a ``claim`` message)."""
@@ -272,12 +275,12 @@ class RemoteFlow(Publisher, Choosing):
             problem=self._problem,
             pace="online",
             assisted=self._assisted,
-            can_undo=False,
+            can_undo=self._may_undo(),
             clock=self._clock_now(mine),
             stand_in=STAND_IN_NOW.format(how=self.take_back) if self.stood_in else None,
             stood=tuple(self.stand_in_lines()) if self._over else (),
             hints_off=None if self.help else HINTS_OFF,
-            undo_off=UNDO_OFF,
+            undo_off=None if self.help else UNDO_OFF,
         )
 
     def _clock_now(self, mine: bool) -> Clock | None:
@@ -634,10 +637,26 @@ class RemoteFlow(Publisher, Choosing):
         if self._claim_sent is not None and hand.number == self._claim_sent[0]:
             self._claim_sent = None
 
+    def _may_undo(self) -> bool:
+        view = self._view
+        return self.help and self.online and not self.stood_in and view is not None and view.undo_point() is not None
+
     def undo(self) -> bool:
+        """Take back the person's last bid or card, and the computers' moves after it: the server
+        does it at a table where they are the only person (``Table.undo``, the same rule as on this
+        machine), and the game is counted apart.  False (the state's refusal says why) if not."""
         with self._change():
-            self._refuse(UNDO_OFF)
-        return False
+            if not self.help:
+                self._refuse(UNDO_OFF)
+                return False
+            if not self._may_undo():
+                self._refuse(NOTHING_TO_UNDO)
+                return False
+            message = self.message
+            self.send(UNDO_TOKEN, message.seq if message is not None else 0)
+            self._assisted = True
+            self._tell("undo", UNDONE, HUMAN)
+        return True
 
     # --- the cursor and the bid being chosen -----------------------------------------------------
 

@@ -56,6 +56,7 @@ from .protocol import (
     Resync,
     Seen,
     TableOpened,
+    Undo,
     VersionMismatch,
     VersionReply,
     dump,
@@ -486,6 +487,8 @@ class TableServer:
                 await self.tables.again(client, address_key(remote), lambda: self._may_open(remote))
             elif isinstance(message, Seen):
                 await self.tables.seen(client, message.hand)
+            elif isinstance(message, Undo):
+                await self.tables.undo(client, message.seq)
             elif isinstance(message, Do):
                 await self.tables.do(client, message)
                 return "accepted"

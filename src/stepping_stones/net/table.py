@@ -35,6 +35,7 @@ from ..engine import (
     parse_card,
 )
 from ..explain import Teller
+from ..flow.game_flow import NOTHING_TO_UNDO, UNDO_OFF
 from ..game.match import Match, Request, Seeds
 from ..storage.records import GameRecord, RecordError, RecordRules, game_from_record, record_from_game
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
@@ -82,7 +83,7 @@ class TableSeat:
     stand_in: bool = False  # a computer plays for this person now
     connected: bool = False  # the person's client is connected (not kept on disk)
     key: str | None = None  # the digest of the person's player key (``players``), if they gave one
-    hinted: bool = False  # the person asked the server for a hint: the game is counted apart
+    assisted: bool = False  # the person asked the server for a hint or took a move back: the game is counted apart
     rating: int | None = None  # the player's shown rating (``players``; not kept on disk)
 
     @property
@@ -121,6 +122,7 @@ class Table:
     owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
     told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     rated_for: tuple[object, ...] | None = None  # who sat where when the seats' ratings were looked up
+    taken_back: int = 0  # moves taken back by ``undo`` (kept): ``seq`` goes on past them
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
     _waiting: tuple[tuple[object, ...], Waiting] | None = None  # ``waiting()``, by what it says
@@ -182,7 +184,8 @@ class Table:
             done, count = len(log) - 1, sum(1 + len(h.bids) + len(h.plays) for h in log[:-1])
             self._finished_seq = (done, count)
         last = log[-1] if log else None
-        return count + (1 + len(last.bids) + len(last.plays) if last is not None else 0)
+        made = count + (1 + len(last.bids) + len(last.plays) if last is not None else 0)
+        return made + 2 * self.taken_back  # each move taken back counts twice: the numbers only go up
 
     @property
     def humans(self) -> int:
@@ -446,6 +449,32 @@ class Table:
             raise TableError("not-your-turn", f"it is {who}'s turn, not yours")
         return game
 
+    def undo(self, seat: int, seq: int) -> None:
+        """``seat`` takes back its last bid or card, and the computers' moves after it, on the state
+        ``seq`` (``PlayerView.undo_point``: the rule of undo on this machine too).  Only at a table
+        with one person (``help``), and the game is then counted apart (``TableSeat.assisted``).
+        The state numbers go on past the moves taken back.  Raises ``TableError``."""
+        game = self.game
+        if game is None:
+            raise TableError("not-started", "the table has not started yet")
+        if self.humans > 1 or self.seats[seat].kind != "human":
+            raise TableError("illegal", UNDO_OFF)
+        if seq != self.seq:
+            raise TableError("stale", f"that undo was made on state {seq}; the table is at state {self.seq}")
+        if self.seats[seat].stand_in:
+            raise TableError("illegal", "A computer plays for you now: take your seat back first.")
+        point = game.view(seat).undo_point()
+        if point is None:
+            raise TableError("illegal", NOTHING_TO_UNDO)
+        bids, plays = point
+        hand = game.log[-1]
+        while len(hand.plays) > plays or len(hand.bids) > bids:
+            game.pop()
+            self.taken_back += 1
+        self.seats[seat].assisted = True
+        self.resave = True  # a move taken back is no line of the journal: the next keep is a snapshot
+        self.waiting_since = self.clock()
+
     def act(self, seat: int, seq: int, action: Action) -> None:
         """``seat``'s bid or card, made on the state ``seq``.  Raises ``TableError``."""
         game = self._turn_of(seat, seq, "action")
@@ -521,6 +550,8 @@ class Table:
         assert game is not None and game.hand is not None
         if game.to_act != request.seat or not self.seats[request.seat].computer_plays:
             return False
+        if game.view(request.seat) != request.view:  # a move taken back since it was asked (``undo``)
+            return False
         hand = game.hand
         before = self.seq
         bidding = game.phase is Phase.BIDDING
@@ -578,13 +609,14 @@ class Table:
                     digest=s.digest,
                     stand_in=s.stand_in,
                     key=s.key,
-                    hinted=s.hinted,
+                    assisted=s.assisted,
                 )
                 for s in self.seats
             ],
             record=record_from_game(self.game) if self.game is not None else None,
             substitutions=list(self.substitutions),
             opened=int(self.opened),
+            taken_back=self.taken_back,
         )
 
     @classmethod
@@ -602,7 +634,7 @@ class Table:
         that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
         seats = [
-            TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in, key=s.key, hinted=s.hinted) for s in data.seats
+            TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in, key=s.key, assisted=s.assisted) for s in data.seats
         ]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
@@ -618,6 +650,7 @@ class Table:
             opener=data.opener,
             game=game,
             substitutions=list(data.substitutions),
+            taken_back=data.taken_back,
             waiting_since=clock(),
             resave=False,
             opened=data.opened if data.opened is not None else now,

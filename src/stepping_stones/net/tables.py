@@ -31,7 +31,7 @@ from .pageseat import PageSeat
 from .players import Finished, PlayerStore, Sitter, key_problem
 from .protocol import Do, ErrorMessage, Invite, NewTable, StateFields, Welcome, delta_text, dump, state_text
 from .ratings import computer_id, places
-from .remote import CLAIM_TOKEN, SEEN_TOKEN
+from .remote import CLAIM_TOKEN, SEEN_TOKEN, UNDO_TOKEN
 from .table import Clock, Table, TableError
 from .thinking import Busy, Dropped, Thinkers
 
@@ -472,6 +472,8 @@ class Tables:
             try:
                 if words[0] == SEEN_TOKEN:
                     await self._seen(seated, int(words[1]))
+                elif words[0] == UNDO_TOKEN:
+                    await self.undo(conn, seq)
                 elif words[0] == CLAIM_TOKEN:
                     await self.claim(conn, seq, int(words[1]))
                 elif page.playing:
@@ -489,6 +491,17 @@ class Tables:
         table.seen(seated.seat, hand)
         if table.deadline() != before:
             await self._changed(table, save=False)  # everyone's clock line says it
+
+    async def undo(self, conn: Connection, seq: int) -> None:
+        """``conn``'s person takes back their last move at a table where they are the only person
+        (``Table.undo``).  Raises ``TableError``."""
+        seated = self._seat(conn)
+        table = seated.table
+        if table.paused:
+            raise TableError("server", PAUSED)
+        table.undo(seated.seat, seq)
+        if not await self._changed(table, actor=conn):
+            raise TableError("server", f"the server could not save the move taken back ({self.unwritable}): {PAUSED}")
 
     async def seen(self, conn: Connection, hand: int) -> None:
         """``conn``'s person closed the summary of hand ``hand``: their clock starts."""
@@ -539,6 +552,8 @@ class Tables:
                     page.step()
             elif do.what == "hint":
                 await self._page_hint(conn, page)
+            elif do.what == "undo":
+                flow.undo()
             elif do.what == "analysis":
                 page.analysis = await self._page_analysis(conn, page, do.count or 0)
         self._show(conn, page)
@@ -550,8 +565,8 @@ class Tables:
         if request is None:
             return
         seated = self.seated[conn]
-        if not seated.table.seats[seated.seat].hinted:  # an assisted game: counted apart, not rated
-            seated.table.seats[seated.seat].hinted = True
+        if not seated.table.seats[seated.seat].assisted:  # an assisted game: counted apart, not rated
+            seated.table.seats[seated.seat].assisted = True
             seated.table.resave = True
         try:
             hint = await self.thinkers.hint(
@@ -739,7 +754,7 @@ class Tables:
             # a person without a key, or one key in two seats (one player playing against
             # themselves), rates nobody either
             rated=not stood
-            and not any(s.hinted for s in table.seats)
+            and not any(s.assisted for s in table.seats)
             and None not in keys
             and len(set(keys)) == len(keys),
         )

@@ -16,7 +16,7 @@ import { playerKey } from "./player.js";
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
- * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
+ * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
  * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null}} PageExtra
  * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number}} Welcome
@@ -338,6 +338,7 @@ function renderTable(p, page) {
   renderBids(p);
   renderHand(p);
   $("hint").hidden = !p.hints;
+  $("undo").hidden = !p.undo;
   renderClaim(p);
   renderSummary(p, page);
   renderResult(p, page);
@@ -680,6 +681,7 @@ function start() {
   });
   $("claim").addEventListener("click", () => act("claim", { count: Number(choice("claim-count").value) }));
   $("hint").addEventListener("click", () => act("hint"));
+  $("undo").addEventListener("click", () => act("undo"));
   $("again").addEventListener("click", () => {
     if (S.page && S.page.again) { goTo(S.page.again); return; }
     S.askedAgain = true;
