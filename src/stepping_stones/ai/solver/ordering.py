@@ -22,7 +22,8 @@ one card per run of equivalent cards (``ranks``).  The orders:
 * the third seat knows the trick's outcome: cards that leave it where it pleases come first;
 * in a trick that does not count (Win Last 6's first six) the leads go weakest first, and the
   second and third seats keep their orders (who takes the trick leads the next one).
-* before all, the lead that decided the position before (kept in the table's entry).
+* before all, the lead that decided the position before (kept in the table's entry); second,
+  the killer lead of the trick and leader (``search``, ``hint_at``).
 """
 
 from __future__ import annotations
@@ -234,6 +235,12 @@ def lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules):
 def hint_first(buf, depth, count, hint, held, cands):
     """Put first the lead that decided this position before (``hint``: its suit and its rank
     among the cards ``held`` of that suit), if it is still one of ``cands``."""
+    hint_at(buf, depth, count, hint, held, cands, 0)
+
+
+@kernel
+def hint_at(buf, depth, count, hint, held, cands, place):
+    """``hint_first``, but to ``place`` of the row (if it is later than that)."""
     suit = SUIT_BITS << (9 * (hint >> 4))
     m = held & suit
     for _ in range(hint & 15):
@@ -244,15 +251,15 @@ def hint_first(buf, depth, count, hint, held, cands):
         return
     first = low(rep)
     row = depth * MAX_MOVES
-    if buf[row] == first:
-        return
     j = 0
     while buf[row + j] != first and j < count:
         j += 1
-    while j > 0:
+    if j <= place:
+        return
+    while j > place:
         buf[row + j] = buf[row + j - 1]
         j -= 1
-    buf[row] = first
+    buf[row + place] = first
 
 
 @kernel
