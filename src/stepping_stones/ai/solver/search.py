@@ -29,7 +29,7 @@ other positions of a trick often fall to the same surprise (a suit the order did
 Kept only where the first lead failed: kept at every decision it took 2% more positions.  On
 the 30-deal sets of ``scripts/measure_solver_speed.py`` 20.22M -> 19.09M positions (-5.6%; May
 Trump -7.6%, Win Last 6 -10%), CPU -7 to -26% in four alternating runs; tried first where the
-table has no lead, Win Last 6 -24% but May Trump +20%
+table has no lead, Win Last 6 -27% but May Trump +20%
 (docs/lab/2026-12-07-solver-killer-leads.md).
 """
 
