@@ -43,6 +43,21 @@ print(json.dumps([choose_core(), compiled_core_problem(), value, solver.nodes]))
 """
 
 
+def test_loading_the_compiled_core_loads_every_way_into_the_search():
+    """The value and the claims' single question (``at_least``) are both ready once the core is
+    loaded: a fresh install's first claim compiled the question then, a second of CPU."""
+    if core.compiled_core_problem() is not None:
+        pytest.skip(f"the compiled core cannot run here: {core.compiled_core_problem()}")
+    found = run_python(
+        "import json\n"
+        "from stepping_stones.ai.solver import core\n"
+        "compiled, _tables = core.loaded(core.choose_core('numba'))\n"
+        "print(json.dumps({n: len(compiled.functions[n].signatures) for n in ('value_of', 'at_least')}))"
+    )
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout) == {"value_of": 1, "at_least": 1}
+
+
 def test_without_numba_the_same_search_runs_as_python():
     """A process where numba cannot be imported (as on a platform it has no wheels for) solves
     with the Python core, and finds the value and searches the positions this process does."""

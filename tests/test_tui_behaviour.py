@@ -22,7 +22,6 @@ from stepping_stones.tui.table import TableScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 from tui_support import (
     KEY_NAMES,
-    SMALL_ANALYSIS,
     analysed,
     make_app,
     play_until,
@@ -511,6 +510,48 @@ def test_the_review_steps_through_the_analysis_of_each_finished_hand():
     asyncio.run(run())
 
 
+def test_an_analysis_still_running_says_so_and_fills_in_when_done(home, monkeypatch):
+    """Issue 46: every hand is analysed, however long it takes, in the background.  While the
+    solver works the summary says so and the app answers keys (here: the deal, and back); the
+    analysis is shown once it is done."""
+    import threading
+
+    from stepping_stones.ai import analysis
+    from stepping_stones.tui.dialogs import DealScreen
+
+    started = threading.Event()
+    finish = threading.Event()
+    real = analysis.whole_hand_value
+
+    def held_hand(state, solver, guess=None):
+        """The first value waits until the test lets it go on: a hand that takes long."""
+        started.set()
+        finish.wait(60)
+        return real(state, solver, guess)
+
+    monkeypatch.setattr(analysis, "whole_hand_value", held_hand)
+    saved_game_near_the_end(seed="still-running", cards_left=1)
+
+    async def run():
+        app = make_app(resume=True)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await wait_for_person(pilot)
+            assert isinstance(screen, HandSummaryScreen)
+            assert await asyncio.to_thread(started.wait, 60)  # the solver is at work
+            assert "working it out" in widget_text(screen.query_one("#summary-analysis"))
+            await press(pilot, "d")  # the app is not frozen meanwhile
+            assert isinstance(app.screen, DealScreen)
+            await press(pilot, "escape")
+            assert app.screen is screen
+            assert "working it out" in widget_text(screen.query_one("#summary-analysis"))
+            finish.set()
+            await analysed(pilot)
+            assert "Against perfect play" in widget_text(screen.query_one("#summary-analysis"))
+            assert "working it out" not in widget_text(screen.query_one("#summary-analysis"))
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("where", ["summary", "final result"])
 def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_path, monkeypatch, where):
     """A hand's analysis can take seconds; quitting (Ctrl+Q on the summary, q on the final result)
@@ -549,7 +590,7 @@ def test_quitting_right_after_a_hand_stops_its_analysis_instead_of_waiting(tmp_p
     saved_game_near_the_end(seed=f"quit-fast-{where}", cards_left=1)
 
     async def run():
-        app = make_app(resume=True, analysis_limit=10**12)
+        app = make_app(resume=True)
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await wait_for_person(pilot)
             assert isinstance(screen, HandSummaryScreen)
@@ -577,7 +618,7 @@ def test_a_summary_taller_than_the_window_says_there_is_more(home):
     saved_game_near_the_end(seed="snap-hand", cards_left=3, hands=1)
 
     async def run():
-        app = make_app(resume=True, analysis_limit=SMALL_ANALYSIS * 100)
+        app = make_app(resume=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
             await analysed(pilot)
@@ -664,7 +705,7 @@ def test_a_summary_that_scrolls_takes_every_row_and_h_shows_its_tricks(home):
     saved_game_near_the_end(seed="snap-hand", cards_left=3, hands=1)
 
     async def run():
-        app = make_app(resume=True, analysis_limit=SMALL_ANALYSIS * 100)
+        app = make_app(resume=True)
         async with app.run_test(size=(80, 24)) as pilot:
             summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
             await analysed(pilot)

@@ -15,7 +15,6 @@ import pytest
 
 from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
-from stepping_stones.tui.hindsight import LIMIT
 from stepping_stones.tui.screens import GameOverScreen
 from tui_support import (
     analysed,
@@ -89,7 +88,7 @@ def test_end_of_hand(snap_compare, size):
         await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
         await analysed(pilot)  # the analysis is worked out in a thread worker
 
-    assert snap_compare(make_app(resume=True, analysis_limit=LIMIT), terminal_size=size, run_before=before)
+    assert snap_compare(make_app(resume=True), terminal_size=size, run_before=before)
 
 
 @pytest.mark.parametrize("size", SIZES)

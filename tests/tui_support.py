@@ -18,7 +18,6 @@ from stepping_stones.storage.session import Session, Setup
 from stepping_stones.storage.settings import Settings
 from stepping_stones.tui.app import SteppingStonesApp
 from stepping_stones.tui.dialogs import HandSummaryScreen
-from stepping_stones.tui.hindsight import Hindsight
 from stepping_stones.tui.screens import GameOverScreen
 from stepping_stones.tui.widgets import CARD_KEYS
 
@@ -52,24 +51,15 @@ async def settle(pilot) -> None:
 RULE_OPTIONS = ("contract_set", "short_game", "omit", "redo_tokens")
 
 
-SMALL_ANALYSIS = 30_000
-"""Solver positions a hand's analysis may take in the tests (past it, the summary says the hand
-takes too long): tests that read the analysis give it the app's own budget."""
-
-
-def make_app(
-    resume: bool = False, settings: Settings | None = None, analysis_limit: int = SMALL_ANALYSIS, **setup
-) -> SteppingStonesApp:
+def make_app(resume: bool = False, settings: Settings | None = None, **setup) -> SteppingStonesApp:
     """The app with a setup screen filled in from ``setup``: the rules' options
-    (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields; its
-    hands' analyses get ``analysis_limit`` solver positions."""
+    (``contract_set``, ``short_game``, ``omit``, ``redo_tokens``) and ``Setup``'s own fields."""
     setup.setdefault("levels", ("random", "random"))
     setup.setdefault("seed", "tui-test")
     rules = Rules(**{k: setup.pop(k) for k in RULE_OPTIONS if k in setup})
     # the only legal card is played by the tests themselves, as by a person who switched it off
     settings = settings or Settings(pace="instant", colour="colour", trick_pause=False, only_card="off")
     app = SteppingStonesApp(settings=settings, setup=Setup(rules=rules, **setup), resume=resume)
-    app.hindsight = Hindsight(limit=analysis_limit)
     return app
 
 

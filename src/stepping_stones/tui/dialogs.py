@@ -210,9 +210,6 @@ class HandSummaryScreen(Dialog[None]):
         if found is None:
             widget.update("")
             return
-        if isinstance(found, str):
-            widget.update(Text(found, style="dim"))
-            return
         lines = analysis_lines(found, self.view.players, self.view.seat)
         text = Text.assemble(("Against perfect play", "bold"), "\n", "\n".join(lines))
         widget.update(text)

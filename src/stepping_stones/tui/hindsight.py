@@ -1,8 +1,13 @@
 """Each finished hand analysed against perfect play (``ai.analysis``), once per hand.
 
 The hand's summary starts the analysis in a worker thread; the review asks for the same hands
-again.  The answers are kept in a ``Hindsight``, keyed by the hand as everyone saw it, so a hand
-is solved once however often it is looked at (and a summary closed early still leaves its answer
+again.  An analysis has no budget: every hand is worked out in full.  Most take tens of
+milliseconds; the longest seen, some May Trump hands, about a second of CPU (with the Python
+core, far more).  Meanwhile the summary and the review say that it is being worked out, and the
+app goes on (the compiled search lets go of Python's lock); the answer fills in when done.
+
+The answers are kept in a ``Hindsight``, keyed by the hand as everyone saw it, so a hand is
+solved once however often it is looked at (and a summary closed early still leaves its answer
 for the review).  The app owns one (``SteppingStonesApp.hindsight``): two apps, or two tests,
 never share answers.  Only finished hands are analysed: all their cards were played, so nothing
 hidden is used.
@@ -20,13 +25,9 @@ if TYPE_CHECKING:  # the solver is loaded by the first analysis, not with the ap
     from ..engine import PastHand
 
 _KEEP = 64  # hands kept: more than a game's worth, for a review after a game
-LIMIT = 2_000_000
-"""Solver positions one hand may take here (most take tens of thousands; a few, such as some
-May Trump hands, take millions: a minute of work the app does not spend in the background)."""
-TOO_LONG = "This hand takes too long to solve here; stepping-stones analyse on the game's record works it out in full."
 
-Outcome: TypeAlias = "HandAnalysis | str | None"
-"""The analysis; or why there is none (a sentence); or None for a hand not played out."""
+Outcome: TypeAlias = "HandAnalysis | None"
+"""The analysis; or None for a hand not played out."""
 
 
 def _key(past: PastHand, seen: Seen | None = None) -> tuple[object, ...]:
@@ -60,9 +61,8 @@ class Stop:
 class Hindsight:
     """The analyses one app has worked out, by hand (the last ``keep``), safe across threads."""
 
-    def __init__(self, keep: int = _KEEP, limit: int = LIMIT) -> None:
+    def __init__(self, keep: int = _KEEP) -> None:
         self.keep = keep
-        self.limit = limit  # solver positions one hand may take (a test gives a small budget)
         self._known: OrderedDict[tuple[object, ...], Outcome] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -71,13 +71,10 @@ class Hindsight:
         with self._lock:
             return self._known.get(_key(past, seen))
 
-    def analyse(
-        self, past: PastHand, limit: int | None = None, stop: Stop | None = None, seen: Seen | None = None
-    ) -> Outcome:
-        """The analysis of ``past`` (None for a hand not played out, ``TOO_LONG`` past ``limit``,
-        by default this one's ``limit``), its mistakes judged as ``seen`` says (``ai.analysis.judge``:
-        which cards were best on what their players could see); slow the first time.  None, and
-        nothing kept, if ``stop`` was called."""
+    def analyse(self, past: PastHand, stop: Stop | None = None, seen: Seen | None = None) -> Outcome:
+        """The analysis of ``past`` (None for a hand not played out), its mistakes judged as
+        ``seen`` says (``ai.analysis.judge``: which cards were best on what their players could
+        see); slow the first time.  None, and nothing kept, if ``stop`` was called."""
         from ..ai.analysis import analyse_past
         from ..ai.solver import SearchLimit
 
@@ -85,18 +82,10 @@ class Hindsight:
         with self._lock:
             if key in self._known:
                 return self._known[key]
-        found: Outcome
         try:
-            found = analyse_past(
-                past,
-                limit=self.limit if limit is None else limit,
-                watch=None if stop is None else stop.watch,
-                seen=seen,
-            )
-        except SearchLimit:
-            if stop is not None and stop.stopped:
-                return None
-            found = TOO_LONG
+            found = analyse_past(past, watch=None if stop is None else stop.watch, seen=seen)
+        except SearchLimit:  # stopped: the only limit its solver has
+            return None
         with self._lock:
             self._known[key] = found
             while len(self._known) > self.keep:

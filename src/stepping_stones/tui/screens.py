@@ -332,9 +332,6 @@ class ReviewScreen(Screen[None]):
             analyses.add(stop)  # the app stops it when it quits, rather than wait for it
             self._analyse(answers, frame.full, stop, analyses)
             return
-        if isinstance(found, str):
-            widget.update(Text(found, style="dim"))
-            return
         text = Text("Analysis: ", style="bold")
         text.append(" ".join(position_lines(found, frame.k, self.view.players, self.view.seat)))
         widget.update(text)

@@ -185,18 +185,17 @@ def first_bounds(h, leader, n, t, par, rules):
 def _lose_bounds(h, leader, t, par, rules):
     """``(lo, hi)`` in a Lose contract from the leader's cards.  The declarer on lead: with no
     card that a defender can beat (and no defender's trump to ruff with), it takes every trick
-    left (it stays on lead, and its cards stay above the defenders'); with a card that a
-    defender must beat (all its cards of the suit are above it; under Must Beat, any is; or it
-    holds only trumps and none of the suit), it loses this trick; without one, the defenders
-    can duck every lead and it takes this trick.  A defender on lead: with a card that the
-    declarer must beat while its partner stays under, the declarer takes this trick.  They decide
-    the targets at the ends (all the tricks left, or one): 1-2% fewer positions in the Lose
-    contracts (docs/lab/2026-12-07-solver-bounds-ordering.md).  (``ordering.lose_leads`` tries
-    such leads first.)"""
+    left (it stays on lead, and its cards stay above the defenders'); with a forced exit
+    (``forced_exit``), or a card of a suit where a defender holds only trumps, it loses this
+    trick; without one, the defenders can duck every lead and it takes this trick.  A defender
+    on lead with a forced exit gives the declarer this trick (unless, in a trump contract, its
+    partner out of the suit holds only trumps: it would have to ruff).  They decide the targets
+    at the ends (all the tricks left, or one): 1-2% fewer positions in the Lose contracts
+    (docs/lab/2026-12-07-solver-bounds-ordering.md).  (``ordering.lose_leads`` tries the same
+    exits first.)"""
     declarer = par[P_DECLARER]
     trump_mask = par[P_TRUMP_MASK]
     nine_high = par[P_NINE_HIGH]
-    beat_led = par[P_BEAT_LED]
     left = par[P_LEFT + t]
     counted = par[P_COUNTED + t]
     s2 = leader + 1 if leader < 2 else 0
@@ -212,49 +211,80 @@ def _lose_bounds(h, leader, t, par, rules):
             m = mine & suit
             if not m:
                 continue
-            above = rules[R_ABOVE + weakest(m, nine_high)]
             a = h[s2] & suit
             b = h[s3] & suit
-            if (a | b) & above:
+            if (a | b) & rules[R_ABOVE + weakest(m, nine_high)]:
                 beatable = True
-            if beat_led:
-                forced = (a | b) & above
-            else:
-                forced = (a and not a & ~above) or (b and not b & ~above)
+            forced = forced_exit(h[0] & suit, h[1] & suit, h[2] & suit, m, leader, par, rules) != 0
             if not forced and trump_mask and not suit & trump_mask:
                 forced = (not a and not h[s2] & ~trump_mask) or (not b and not h[s3] & ~trump_mask)
             if forced:
                 return lo, left - counted
         return (counted if beatable else left), hi
     partner = s3 if s2 == declarer else s2
-    ds_all = h[declarer]
     ps_all = h[partner]
     for s in range(4):
         suit = 511 << (9 * s)
         m = mine & suit
-        ds = ds_all & suit
-        if not m or not ds:
+        if not m:
             continue
-        ps = ps_all & suit
-        if not ps and trump_mask and not ps_all & ~trump_mask and not suit & trump_mask:
+        if not ps_all & suit and trump_mask and not ps_all & ~trump_mask and not suit & trump_mask:
             continue  # the partner could only ruff
-        x = weakest(m, nine_high)
-        kx = rules[R_KEY + x]
-        if not beat_led:
-            lowest = rules[R_KEY + weakest(ds, nine_high)]
-            forced = lowest > kx and (not ps or lowest > rules[R_KEY + weakest(ps, nine_high)])
-        elif s2 == declarer:
-            over = ds & rules[R_ABOVE + x]
-            forced = over != 0 and (
-                not ps or rules[R_KEY + weakest(over, nine_high)] > rules[R_KEY + strongest(ps, nine_high)]
-            )
-        else:
-            over = ps & rules[R_ABOVE + x]
-            best = weakest(over, nine_high) if over else x
-            forced = rules[R_KEY + strongest(ds, nine_high)] > rules[R_KEY + best]
-        if forced:
+        if forced_exit(h[0] & suit, h[1] & suit, h[2] & suit, m, leader, par, rules):
             return counted, hi
     return lo, hi
+
+
+@kernel
+def forced_exit(x0, x1, x2, mine, leader, par, rules):
+    """In a Lose contract, the leader's weakest card of ``mine`` (cards of one suit, of which
+    ``x0, x1, x2`` are the seats' holdings) as a card's bit if its lead forces the other side to
+    take the trick, else 0 (only the cards of the suit are looked at: who ruffs is the caller's).
+
+    * The declarer leads: some defender must go over it -- all the defender's cards of the suit
+      are higher; under Must Beat, any is.
+    * A defender leads: the declarer must take the trick if the partner plays along -- with the
+      standard rule, the declarer's lowest card is above both defenders' lowest; under Must
+      Beat, the declarer must go over the lead and the partner cannot go over the declarer, or
+      (the partner playing second) the declarer must go over the partner's lowest card that
+      beats the lead.
+
+    The one place this is written: ``_lose_bounds`` takes the trick's result from it,
+    ``ordering.lose_leads`` leads it first."""
+    if not mine:
+        return 0
+    nine_high = par[P_NINE_HIGH]
+    beat_led = par[P_BEAT_LED]
+    declarer = par[P_DECLARER]
+    x = weakest(mine, nine_high)
+    kx = rules[R_KEY + x]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    if leader == declarer:
+        for other_seat in (s2, s3):
+            other = x0 if other_seat == 0 else (x1 if other_seat == 1 else x2)
+            if other:
+                y = strongest(other, nine_high) if beat_led else weakest(other, nine_high)
+                if rules[R_KEY + y] > kx:
+                    return 1 << x
+        return 0
+    ds = x0 if declarer == 0 else (x1 if declarer == 1 else x2)
+    partner = s3 if s2 == declarer else s2
+    ps = x0 if partner == 0 else (x1 if partner == 1 else x2)
+    if not ds:
+        return 0
+    if not beat_led:
+        lowest = rules[R_KEY + weakest(ds, nine_high)]
+        forced = lowest > kx and (not ps or lowest > rules[R_KEY + weakest(ps, nine_high)])
+    elif s2 == declarer:
+        over = ds & rules[R_ABOVE + x]
+        forced = over != 0 and (
+            not ps or rules[R_KEY + weakest(over, nine_high)] > rules[R_KEY + strongest(ps, nine_high)]
+        )
+    else:
+        over = ps & rules[R_ABOVE + x]
+        forced = rules[R_KEY + strongest(ds, nine_high)] > rules[R_KEY + (weakest(over, nine_high) if over else x)]
+    return (1 << x) if forced else 0
 
 
 @kernel

@@ -125,7 +125,10 @@ def _load_compiled() -> Loaded | str:
 
 
 def _warm_up(core: Core, tables: tuple[Any, Any]) -> None:
-    """Load (or compile) every function of the search now, on a one-trick position."""
+    """Load (or compile) every function of the search now, on a one-trick position: both ways in,
+    the value (``value_of``) and one question (``at_least``, the claims' referee: left out, a
+    fresh install's first claim compiled it then, a second of CPU in a claim in trick 1 --
+    docs/lab/2026-12-07-solver-killer-leads.md)."""
     from .kernel import Kernel, layout_of
 
     par, rules = layout_of(
@@ -146,6 +149,7 @@ def _warm_up(core: Core, tables: tuple[Any, Any]) -> None:
     kernel = Kernel(core, tables, par, rules)
     hands = (1 << 0 | 1 << 9, 1 << 1 | 1 << 10, 1 << 2 | 1 << 11)
     kernel.value(hands, 0, 0, 10, 0, 0, 0, 0, 0, 0, NO_GUESS)
+    kernel.search(hands, 0, 0, 1, 10, 0, 0, 0, 0, 0, 0)
 
 
 def compiled_core(wait: bool = True) -> Loaded | str | None:

@@ -22,12 +22,13 @@ one card per run of equivalent cards (``ranks``).  The orders:
 * the third seat knows the trick's outcome: cards that leave it where it pleases come first;
 * in a trick that does not count (Win Last 6's first six) the leads go weakest first, and the
   second and third seats keep their orders (who takes the trick leads the next one).
-* before all, the lead that decided the position before (kept in the table's entry).
+* before all, the lead that decided the position before (kept in the table's entry); second,
+  the killer lead of the trick and leader (``search``, ``hint_at``).
 """
 
 from __future__ import annotations
 
-from .bounds import strongest, weakest
+from .bounds import forced_exit, strongest
 from .jit import kernel, low, popcount, top
 from .layout import (
     P_BEAT_LED,
@@ -41,7 +42,6 @@ from .layout import (
     R_ABOVE,
     R_ASC,
     R_DESC,
-    R_KEY,
     R_PLACE,
 )
 
@@ -163,53 +163,8 @@ def lose_leads(x0, x1, x2, r_leader, leader, par, rules):
     else:
         dead = (x0 if declarer == 0 else (x1 if declarer == 1 else x2)) == 0
     late = SUIT_BITS << 9 if dead else 0
-    return _lose_lead(x0, x1, x2, r_leader, leader, par, rules) | late
-
-
-@kernel
-def _lose_lead(x0, x1, x2, r_leader, leader, par, rules):
-    """The lead of ``lose_leads`` (a card's bit, or 0).  The declarer's lowest card when a
-    defender must go over it (all the defender's cards of the suit are higher; under Must Beat,
-    any is): a safe exit.  A defender's lowest card when the declarer must take the trick if the
-    partner plays along: with the standard rule, the declarer's lowest card is above both
-    defenders' lowest; under Must Beat, the declarer must go over the lead and the partner
-    cannot go over the declarer, or (the partner playing second) the declarer must go over the
-    partner's lowest card that beats the lead."""
     mine = (x0 if leader == 0 else (x1 if leader == 1 else x2)) & r_leader
-    if not mine:
-        return 0
-    nine_high = par[P_NINE_HIGH]
-    beat_led = par[P_BEAT_LED]
-    declarer = par[P_DECLARER]
-    x = weakest(mine, nine_high)
-    kx = rules[R_KEY + x]
-    s2 = leader + 1 if leader < 2 else 0
-    s3 = s2 + 1 if s2 < 2 else 0
-    if leader == declarer:
-        for other_seat in (s2, s3):
-            other = x0 if other_seat == 0 else (x1 if other_seat == 1 else x2)
-            if other:
-                y = strongest(other, nine_high) if beat_led else weakest(other, nine_high)
-                if rules[R_KEY + y] > kx:
-                    return 1 << x
-        return 0
-    ds = x0 if declarer == 0 else (x1 if declarer == 1 else x2)
-    partner = s3 if s2 == declarer else s2
-    ps = x0 if partner == 0 else (x1 if partner == 1 else x2)
-    if not ds:
-        return 0
-    if not beat_led:
-        lowest = rules[R_KEY + weakest(ds, nine_high)]
-        forced = lowest > kx and (not ps or lowest > rules[R_KEY + weakest(ps, nine_high)])
-    elif s2 == declarer:
-        over = ds & rules[R_ABOVE + x]
-        forced = over != 0 and (
-            not ps or rules[R_KEY + weakest(over, nine_high)] > rules[R_KEY + strongest(ps, nine_high)]
-        )
-    else:
-        over = ps & rules[R_ABOVE + x]
-        forced = rules[R_KEY + strongest(ds, nine_high)] > rules[R_KEY + (weakest(over, nine_high) if over else x)]
-    return (1 << x) if forced else 0
+    return forced_exit(x0, x1, x2, mine, leader, par, rules) | late
 
 
 @kernel
@@ -280,6 +235,12 @@ def lead_moves(buf, depth, h, leader, cands, mine_reps, t, par, rules):
 def hint_first(buf, depth, count, hint, held, cands):
     """Put first the lead that decided this position before (``hint``: its suit and its rank
     among the cards ``held`` of that suit), if it is still one of ``cands``."""
+    hint_at(buf, depth, count, hint, held, cands, 0)
+
+
+@kernel
+def hint_at(buf, depth, count, hint, held, cands, place):
+    """``hint_first``, but to ``place`` of the row (if it is later than that)."""
     suit = SUIT_BITS << (9 * (hint >> 4))
     m = held & suit
     for _ in range(hint & 15):
@@ -290,15 +251,15 @@ def hint_first(buf, depth, count, hint, held, cands):
         return
     first = low(rep)
     row = depth * MAX_MOVES
-    if buf[row] == first:
-        return
     j = 0
     while buf[row + j] != first and j < count:
         j += 1
-    while j > 0:
+    if j <= place:
+        return
+    while j > place:
         buf[row + j] = buf[row + j - 1]
         j -= 1
-    buf[row] = first
+    buf[row + place] = first
 
 
 @kernel

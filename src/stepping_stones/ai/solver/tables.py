@@ -23,7 +23,8 @@ M_COUNT = 2  # entries in the table
 M_MASK = 3  # slots in use - 1 (a power of two - 1)
 M_CAPACITY = 4  # slots at most
 M_DIRTY = 5  # how many slots from the first may still hold a former solver's entries (a reused table)
-META_SIZE = 6
+M_KILLER = 6  # 36 values, per trick and leader: its killer lead (hint + 1, 0: none; see search)
+META_SIZE = 42
 
 FIRST_SLOTS = 1 << 10
 MAX_SLOTS = 3 << 24
