@@ -9,11 +9,12 @@ import pytest
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import CARD_NAMES, Phase, Rules, WrongPhaseError, cards_of
 from stepping_stones.flow import HandSummary, PersonTurn
+from stepping_stones.flow.game_flow import UNDO_OFF, UNDONE
 from stepping_stones.flow.presenter import present
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.client import BACK, LOST
 from stepping_stones.net.protocol import SeatFacts, StateMessage, Welcome
-from stepping_stones.net.remote import RemoteFlow, TableTurn
+from stepping_stones.net.remote import UNDO_TOKEN, RemoteFlow, TableTurn
 from stepping_stones.net.wire import legal_actions
 
 SEAT = 1
@@ -225,3 +226,25 @@ def test_plain_mode_says_the_prompt_again_after_anything_told_while_it_waited():
     lost = next(i for i, line in enumerate(lines) if "Cy lost the connection" in line)
     assert any(line.startswith("legal:") for line in lines[lost + 1 :])
     assert sent == [(card, 40)]
+
+
+def test_undo_at_a_table_with_one_person_is_sent_and_shown_and_refused_elsewhere():
+    """The flow offers undo by the one rule (``PlayerView.undo_point``) where the server allows it
+    (``help``: one person at the table), sends it, and says the game is assisted; where other
+    people play, it refuses in the server's words without sending anything."""
+    match = _match(_my_play)
+    game = match.game
+    card = next(iter(cards_of(game.view(SEAT).legal_cards)))
+    match.apply(card)
+    for help_ in (True, False):
+        sent: list[tuple[str, int]] = []
+        flow = _flow(sent)
+        flow.receive(_state(game, 90).model_copy(update={"help": help_}))
+        shown = present(flow.state)
+        assert flow.state.can_undo is help_ and shown.undo is help_
+        assert flow.undo() is help_
+        if help_:
+            assert sent == [(UNDO_TOKEN, 90)] and flow.state.assisted
+            assert flow.state.log[-1].text == UNDONE
+        else:
+            assert sent == [] and flow.state.refusal == UNDO_OFF and UNDO_OFF in shown.notes
