@@ -26,6 +26,7 @@ from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
 from .codes import new_code, new_seed, normal_code
 from .journal import TableStore, read_table
+from .lease import Leases, Shared
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .pageseat import PageSeat
 from .protocol import Do, ErrorMessage, Invite, NewTable, Welcome, dump
@@ -88,6 +89,8 @@ class Tables:
         thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
+        # a store several processes share: this one holds only the tables it has the lease of (``lease``)
+        self.leases = Leases(store) if isinstance(store, Shared) else None
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
         self.data_dir = data_dir
@@ -135,7 +138,7 @@ class Tables:
         line and left where it is."""
         count = 0
         try:
-            stored = await asyncio.to_thread(self.store.list)
+            stored = await asyncio.to_thread(self.store.list) if self.leases is None else await self._orphans()
         except OSError as exc:  # a file where the folder should be, a folder that cannot be read
             self.log(f"no table can be resumed: the tables cannot be listed ({exc.strerror or exc})")
             return 0
@@ -144,7 +147,7 @@ class Tables:
                 text = await asyncio.to_thread(self.store.load, table_id)
                 snapshot, moves = read_table(text)
                 table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
-            except (KeyError, RecordError) as exc:
+            except (KeyError, RecordError, OSError) as exc:
                 self.log(f"table {table_id} cannot be resumed: {exc}")
                 continue
             self._add(table)
@@ -156,6 +159,85 @@ class Tables:
                 self._keep(table)
             await self._go_on(table)
         return count
+
+    # --- several processes, one store (``lease``) ---------------------------------------------------
+
+    async def _orphans(self) -> list[str]:
+        """The tables of the shared store that no live process holds, each taken by this one."""
+        assert self.leases is not None
+        shared = self.leases.shared
+        taken = []
+        for table_id in await asyncio.to_thread(shared.orphans, self.max_tables):
+            if table_id not in self.tables and await asyncio.to_thread(shared.take, table_id) is None:
+                taken.append(table_id)
+        return taken
+
+    async def _take_up(self, code: str | None, secret: str | None) -> None:
+        """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
+        store, when this process does not hold it, taken over from its holder and loaded.  Raises
+        ``lease.Elsewhere``."""
+        assert self.leases is not None
+        if secret is not None and any(t.seat_of(secret) is not None for t in self.tables.values()):
+            return
+        if code is not None and code in self.by_code:
+            return
+        table_id = await self.leases.locate(code, secret)
+        if table_id is None:
+            return
+        async with self.leases.one_at_a_time(table_id):
+            if table_id in self.tables:
+                return
+            await self.leases.take(table_id)
+            try:
+                snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
+            except (KeyError, RecordError, OSError) as exc:
+                self.log(f"table {table_id} cannot be taken up: {exc}")
+                return
+            table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
+            self._add(table)
+        await self._go_on(table)
+
+    async def _renew(self) -> None:
+        """Renew this process's leases; let go of the tables another process took or asked for
+        (their connections closed: their clients connect again, and reach it through the proxy);
+        take up the tables no live process holds."""
+        assert self.leases is not None
+        shared = self.leases.shared
+        try:
+            held = await asyncio.to_thread(shared.renew)
+        except OSError as exc:
+            self.log(f"the tables' leases could not be renewed: {exc.strerror or exc}")
+            return
+        for table in list(self.tables.values()):
+            wanted = table.id in held and held[table.id] is not None
+            if table.id in held and not wanted:
+                continue
+            if wanted and (table.thinking or table.judging or not self._keep(table)):
+                continue  # handed over once what it holds is written
+            self._let_go(table)
+            if wanted:
+                with contextlib.suppress(OSError):
+                    await asyncio.to_thread(shared.release, table.id)
+                self.log(f"table {table.id}: handed over to another server process")
+            else:
+                self.log(f"table {table.id}: taken up by another server process")
+        try:
+            for table_id in await self._orphans():
+                snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
+                table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
+                self._add(table)
+                await self._go_on(table)
+        except (KeyError, RecordError, OSError) as exc:
+            self.log(f"a table no process holds could not be taken up: {exc}")
+
+    def _let_go(self, table: Table) -> None:
+        """Forget a table another process holds now: its connections close without a word."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.by_code.get(table.code) is table:
+            del self.by_code[table.code]
+        self._forget_pages(table)
+        self._close_seats(table, None)
 
     def opened_by(self, owner: str) -> tuple[int, int]:
         """Of the tables the address ``owner`` opened: how many are open and not started, and how
@@ -193,6 +275,8 @@ class Tables:
         ``TableError``; on success the client is sent its welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
+        if self.leases is not None:
+            await self._take_up(normal_code(code or "") if secret is None else None, secret)
         if secret is not None:
             found = None
             for table in self.tables.values():
@@ -365,6 +449,8 @@ class Tables:
         that were never started within ``expire_after``, or that nobody sat at within
         ``expire_empty_after``."""
         self._close_finished()
+        if self.leases is not None:
+            await self._renew()
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -701,13 +787,14 @@ class Tables:
         while self.finished and self.finished[0][0] <= now:
             self._close_seats(self.finished.popleft()[1], message)
 
-    def _close_seats(self, table: Table, message: str) -> None:
-        """Tell every connection seated at ``table`` the ``message`` and close it."""
+    def _close_seats(self, table: Table, message: str | None) -> None:
+        """Tell every connection seated at ``table`` the ``message`` (if any) and close it."""
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
             if conn is not None:
                 self.seated.pop(conn, None)
-                conn.send(message)
+                if message is not None:
+                    conn.send(message)
                 conn.close()
 
     def _file(self, table: Table) -> str | None:
@@ -736,5 +823,8 @@ class Tables:
             if table.paused or table.resave or table.unsaved:
                 self._keep(table)
         flushed = await self.sync()
+        if self.leases is not None:  # another process takes them up at once
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(self.leases.shared.release_all)
         self.thinkers.close()
         return sum(1 for t in live if not t.paused) if flushed else 0

@@ -1,0 +1,100 @@
+"""Several server processes, one store: which process holds which table (``Leases``).
+
+A store that several processes share (``pgstore.PostgresTableStore``) keeps a lease per table: a
+row naming the process that holds it and until when, renewed by that process every second
+(``Tables.sweep``).  A process holds only the tables it has the lease of; every write of a table
+is fenced by it.  A hello for a table this process does not hold (its code or its secret is found
+in the store) takes the table up: at once when its lease is free or has lapsed (its process died),
+else after asking its holder for it, who hands it over at its next renewal (it closes the table's
+connections, whose clients connect again, and the proxy, hashing on the table in the websocket's
+path, brings them here).  A table whose lease another process took (this one did not renew it in
+time) is let go, its connections closed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Final, Protocol, runtime_checkable
+
+from .codes import digest
+from .table import TableError
+
+POLL_SECONDS: Final = 0.1  # how often a hello that waits for a table asks whether it is free
+
+
+@runtime_checkable
+class Shared(Protocol):
+    """What a store shared by several processes adds to ``TableStore`` (``pgstore``'s docstrings
+    say what each does)."""
+
+    owner: str
+    lease_seconds: float
+
+    def find_code(self, code: str) -> str | None: ...
+
+    def find_seat(self, digest: str) -> tuple[str, int] | None: ...
+
+    def take(self, table_id: str) -> str | None: ...
+
+    def renew(self) -> dict[str, str | None]: ...
+
+    def release(self, table_id: str) -> None: ...
+
+    def release_all(self) -> None: ...
+
+    def orphans(self, limit: int) -> list[str]: ...
+
+
+class Elsewhere(TableError):
+    """Another live process holds the table and did not hand it over in time: the connection is
+    closed without a word, and its client connects again (through the proxy) as after any drop."""
+
+    def __init__(self) -> None:
+        super().__init__("server", "another server process holds this table: connect again")
+
+
+class Leases:
+    """This process's side of the leases of a ``Shared`` store."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
+
+    async def locate(self, code: str | None, secret: str | None) -> str | None:
+        """The table of an invite code (normalized) or of a seat's secret, from the store; None
+        when it has none (or cannot be asked)."""
+        try:
+            if secret is not None:
+                found = await asyncio.to_thread(self.shared.find_seat, digest(secret))
+                return found[0] if found is not None else None
+            return await asyncio.to_thread(self.shared.find_code, code) if code else None
+        except OSError:
+            return None
+
+    @asynccontextmanager
+    async def one_at_a_time(self, table_id: str) -> AsyncIterator[None]:
+        """The hellos that take up the same table, one after the other (the later ones find it held)."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked():
+                self._locks.pop(table_id, None)
+
+    async def take(self, table_id: str) -> None:
+        """Take the table's lease, waiting for its holder to hand it over or for its lease to lapse
+        (a little longer than a lease lasts).  Raises ``Elsewhere``."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.shared.lease_seconds + 1.0
+        while True:
+            try:
+                holder = await asyncio.to_thread(self.shared.take, table_id)
+            except OSError:
+                holder = "the store"
+            if holder is None:
+                return
+            if loop.time() >= give_up:
+                raise Elsewhere()
+            await asyncio.sleep(POLL_SECONDS)  # the other process's renewal: a poll of the database

@@ -1,0 +1,310 @@
+"""Tables kept in PostgreSQL: ``PostgresTableStore``, the ``journal.TableStore`` of
+``stepping-stones host --store postgresql://...``, which several server processes share.
+
+Its tables (``net/migrations/``, applied in order by ``migrate``):
+
+- ``tables``: a row per table, its snapshot (the journal's first line, as the file store's) and
+  its invite code (a unique index: a code names one table across every process);
+- ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
+- ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
+  so that any process finds a seat by its secret;
+- ``leases``: which server process holds a table, until when (renewed every second while it
+  lives), and which other process asked for it (``wanted``).
+
+Every write of a table is fenced by its lease: a process that no longer holds the table (it was
+taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
+write raises ``OSError``, as a full disk does for the file store).  Every failure of the database
+(gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
+and tries again, as for a disk.
+
+Commits are asynchronous (``synchronous_commit = off``): the database has a move as soon as it is
+committed, a crash of the server process loses nothing, and ``sync`` (once a second) makes what was
+committed survive a crash of the database's machine too, as the file store's ``fsync`` does.
+"""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import json
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from typing import Any, Final
+
+import psycopg
+
+LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
+MIGRATIONS: Final = "migrations"
+_LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+
+
+def new_owner() -> str:
+    """This process's name as a lease holder: host, process id and a random part (a process that
+    starts again with the same id is another holder)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The schema's steps, in order: (number, file name, SQL) of ``net/migrations/NNNN_*.sql``."""
+    found = []
+    for entry in resources.files(__package__).joinpath(MIGRATIONS).iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def migrate(conn: psycopg.Connection[Any]) -> list[str]:
+    """Apply the steps the database has not had yet, each in its own transaction, one process at a
+    time (an advisory lock); the names of those applied."""
+    applied: list[str] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)")
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        done = int(row[0]) if row else 0
+        for number, name, sql in migrations():
+            if number > done:
+                conn.execute(sql.encode("utf-8"))
+                conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
+                applied.append(name)
+    return applied
+
+
+def _failure(exc: psycopg.Error) -> OSError:
+    """A database's failure as the server reads a disk's: an ``OSError`` with one line."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return OSError(errno.EIO, f"the database: {first}")
+
+
+class PostgresTableStore:
+    """A ``TableStore`` in PostgreSQL, shared by server processes (see the module's docstring).
+    ``dsn`` is a libpq connection string or ``postgresql://`` URL; ``owner`` names this process
+    as a lease holder."""
+
+    def __init__(self, dsn: str, *, owner: str | None = None, lease_seconds: float = LEASE_SECONDS) -> None:
+        self.dsn = dsn
+        self.owner = owner or new_owner()
+        self.lease_seconds = lease_seconds
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()  # one connection: the loop writes, threads load, list and sync
+        self._unsynced = False
+
+    # --- the connection --------------------------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(
+            self.dsn,
+            autocommit=True,
+            connect_timeout=5,
+            # a database that hangs must not hold the server for ever: its write fails, the table pauses
+            options="-c synchronous_commit=off -c statement_timeout=5000 -c lock_timeout=2000",
+            application_name="stepping-stones host",
+        )
+        migrate(conn)
+        return conn
+
+    def open(self) -> list[str]:
+        """Connect now (and bring the schema up to date); the migrations applied.  Raises
+        ``OSError`` with one line when the database cannot be had."""
+        with self._lock:
+            try:
+                conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+                try:
+                    applied = migrate(conn)
+                finally:
+                    conn.close()
+                self._conn = self._connect()
+            except psycopg.Error as exc:
+                raise _failure(exc) from None
+        return applied
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        """The connection (made again after a failure), with the lock held; a database's failure
+        raises ``OSError``."""
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = self._connect()
+                yield self._conn
+            except psycopg.Error as exc:
+                conn, self._conn = self._conn, None
+                if conn is not None and not isinstance(exc, psycopg.errors.IntegrityError):
+                    conn.close()  # broken, or in a state not worth finding out: a new one next time
+                elif conn is not None:
+                    self._conn = conn
+                raise _failure(exc) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # --- the six methods of TableStore -----------------------------------------------------------
+
+    def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
+        """Take the table's lease if it is free, expired or this process's own; else ask its holder
+        for it, and return the holder."""
+        row = conn.execute(
+            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
+            "WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING owner",
+            (table_id, self.owner, self.lease_seconds),
+        ).fetchone()
+        if row is not None:
+            return None
+        held = conn.execute(
+            "UPDATE leases SET wanted = %s WHERE table_id = %s AND owner <> %s RETURNING owner",
+            (self.owner, table_id, self.owner),
+        ).fetchone()
+        return str(held[0]) if held is not None else "another process"
+
+    def save(self, table_id: str, text: str) -> None:
+        """Replace the table's journal with ``text`` (a snapshot, maybe moves after it), in one
+        transaction that takes or renews its lease.  Raises ``OSError``."""
+        first, *rest = [line for line in text.split("\n") if line]
+        data = json.loads(first)
+        code = str(data.get("code", ""))
+        digests = [(s["digest"], seat) for seat, s in enumerate(data.get("seats", [])) if s.get("digest")]
+        with self._db() as conn, conn.transaction():
+            holder = self._take(conn, table_id)
+            if holder is not None:
+                raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
+            conn.execute(
+                "INSERT INTO tables (id, code, snapshot) VALUES (%s, %s, %s) ON CONFLICT (id) DO UPDATE "
+                "SET code = excluded.code, snapshot = excluded.snapshot, updated = now()",
+                (table_id, code, first),
+            )
+            conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
+            conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
+            with conn.cursor() as cur:
+                if digests:
+                    cur.executemany(
+                        "INSERT INTO seats (digest, table_id, seat) VALUES (%s, %s, %s)",
+                        [(d, table_id, seat) for d, seat in digests],
+                    )
+                if rest:
+                    cur.executemany(
+                        "INSERT INTO moves (table_id, n, line) VALUES (%s, %s, %s)",
+                        [(table_id, n, line) for n, line in enumerate(rest, 1)],
+                    )
+        self._unsynced = True
+
+    def append(self, table_id: str, lines: str) -> None:
+        """Add ``lines`` (each ending in a newline) after the journal: one statement, fenced by the
+        lease.  Raises ``OSError`` (``FileNotFoundError`` for a table never saved)."""
+        moves = lines.split("\n")[:-1]
+        if not moves:
+            return
+        with self._db() as conn:
+            cur = conn.execute(
+                "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
+                "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
+                "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
+                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s AND expires > now())",
+                {"t": table_id, "lines": moves, "me": self.owner},
+            )
+            if cur.rowcount != len(moves):
+                if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
+                    raise FileNotFoundError(errno.ENOENT, f"no table {table_id}")
+                raise OSError(errno.EBUSY, f"this process no longer holds table {table_id}")
+        self._unsynced = True
+
+    def load(self, table_id: str) -> str:
+        """The table's journal as the file store's reads: the snapshot, then a line per move.
+        Raises ``KeyError`` for a table it does not hold, ``OSError`` when the database fails."""
+        with self._db() as conn:
+            row = conn.execute(
+                "SELECT snapshot, array(SELECT line FROM moves WHERE table_id = t.id ORDER BY n) "
+                "FROM tables t WHERE id = %s",
+                (table_id,),
+            ).fetchone()
+        if row is None:
+            raise KeyError(table_id)
+        return "".join(line + "\n" for line in [row[0], *row[1]])
+
+    def list(self) -> list[str]:
+        with self._db() as conn:
+            return [str(r[0]) for r in conn.execute("SELECT id FROM tables ORDER BY id")]
+
+    def delete(self, table_id: str) -> None:
+        with self._db() as conn, conn.transaction():
+            conn.execute("DELETE FROM tables WHERE id = %s", (table_id,))
+            conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
+
+    def sync(self) -> None:
+        """Make every commit so far durable: one transaction that commits synchronously (a
+        transaction id makes it a writing one, whose commit waits for the log up to it)."""
+        if not self._unsynced:
+            return
+        self._unsynced = False
+        with self._db() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = on")
+            conn.execute("SELECT txid_current()")
+
+    # --- several processes: finding tables, and their leases -------------------------------------
+
+    def find_code(self, code: str) -> str | None:
+        """The table whose invite code is ``code`` (normalized), or None."""
+        with self._db() as conn:
+            row = conn.execute("SELECT id FROM tables WHERE code = %s", (code,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    def find_seat(self, digest: str) -> tuple[str, int] | None:
+        """The table and seat whose secret has the sha256 ``digest``, or None."""
+        with self._db() as conn:
+            row = conn.execute("SELECT table_id, seat FROM seats WHERE digest = %s", (digest,)).fetchone()
+        return (str(row[0]), int(row[1])) if row is not None else None
+
+    def take(self, table_id: str) -> str | None:
+        """Take the table's lease: None when this process holds it now, else the live holder (who
+        is asked for it, and hands it over at its next renewal)."""
+        with self._db() as conn, conn.transaction():
+            return self._take(conn, table_id)
+
+    def renew(self) -> dict[str, str | None]:
+        """Renew every lease of this process; the tables it still holds, each with the process that
+        asked for it (or None).  A table held before and missing now was taken up by another."""
+        with self._db() as conn:
+            rows = conn.execute(
+                "UPDATE leases SET expires = now() + make_interval(secs => %s) WHERE owner = %s "
+                "RETURNING table_id, wanted",
+                (self.lease_seconds, self.owner),
+            ).fetchall()
+        return {str(r[0]): (str(r[1]) if r[1] is not None else None) for r in rows}
+
+    def release(self, table_id: str) -> None:
+        """Give the table up: to the process that asked for it, else to whoever takes it next."""
+        with self._db() as conn, conn.transaction():
+            handed = conn.execute(
+                "UPDATE leases SET owner = wanted, wanted = NULL, expires = now() + make_interval(secs => %s) "
+                "WHERE table_id = %s AND owner = %s AND wanted IS NOT NULL RETURNING owner",
+                (self.lease_seconds, table_id, self.owner),
+            ).fetchone()
+            if handed is None:
+                conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
+
+    def release_all(self) -> None:
+        """Give up every lease of this process (it stops): another takes its tables at once."""
+        with self._db() as conn:
+            conn.execute(
+                "UPDATE leases SET owner = wanted, wanted = NULL WHERE owner = %s AND wanted IS NOT NULL", (self.owner,)
+            )
+            conn.execute("DELETE FROM leases WHERE owner = %s", (self.owner,))
+
+    def orphans(self, limit: int = 100) -> builtins.list[str]:
+        """Tables that no live process holds (their holder died, or stopped), oldest change first."""
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
+                "WHERE l.table_id IS NULL OR l.expires < now() ORDER BY t.updated LIMIT %s",
+                (limit,),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
