@@ -78,7 +78,7 @@ class Postgres:
         )
 
     def dsn(self, dbname: str = "postgres") -> str:
-        return f"host={self.folder} user=postgres dbname={dbname}"
+        return f"postgresql://postgres@/{dbname}?host={self.folder}"
 
     def new_database(self) -> str:
         """A new empty database; its connection string."""

@@ -20,7 +20,7 @@ from test_net_store_contract import _played
 
 
 def _dbname(dsn: str) -> str:
-    return dsn.rsplit("dbname=", 1)[1]
+    return dsn.split("@/", 1)[1].split("?", 1)[0]
 
 
 def test_the_schema_is_migrated_once_whoever_connects_first(postgres_dsn):
@@ -59,7 +59,7 @@ def test_a_write_of_a_process_that_no_longer_holds_its_table_is_refused(postgres
 def test_a_database_that_goes_away_pauses_the_table_and_it_goes_on_when_it_comes_back(postgres_dsn, tmp_path):
     store = PostgresTableStore(postgres_dsn)
     name = _dbname(postgres_dsn)
-    admin = postgres_dsn.replace(f"dbname={name}", "dbname=postgres")
+    admin = postgres_dsn.replace(f"@/{name}?", "@/postgres?")
 
     def database(up: bool) -> None:
         with psycopg.connect(admin, autocommit=True) as conn:

@@ -300,11 +300,12 @@ class PostgresTableStore:
             conn.execute("DELETE FROM leases WHERE owner = %s", (self.owner,))
 
     def orphans(self, limit: int = 100) -> builtins.list[str]:
-        """Tables that no live process holds (their holder died, or stopped), oldest change first."""
+        """Tables that no live process holds (their holder died, or stopped) or this one holds,
+        oldest change first."""
         with self._db() as conn:
             rows = conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-                "WHERE l.table_id IS NULL OR l.expires < now() ORDER BY t.updated LIMIT %s",
-                (limit,),
+                "WHERE l.table_id IS NULL OR l.expires < now() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
