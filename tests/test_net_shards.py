@@ -1,5 +1,5 @@
 """Several table servers on one PostgreSQL store behind a real nginx that hashes on the table in
-the websocket's path (docs/online.md, "Several processes, one store"), all on loopback and started
+the websocket's path (docs/online.md, "Past one process"), all on loopback and started
 by the test: three people at a table, the process that holds it killed with ``kill -9`` mid-hand,
 and the other takes the table up from the store when they come back, their secrets still good and
 nothing they saw lost.  Skipped, saying why, where nginx or PostgreSQL's server is missing."""
@@ -24,7 +24,7 @@ from stepping_stones.net.protocol import StateMessage
 from stepping_stones.storage.records import game_from_record, read_record
 from test_net_proxy import FRONT, NGINX, _nginx
 
-# the configuration of docs/online.md, "Several processes, one store", with the test's ports
+# the configuration of docs/online.md, "Past one process", with the test's ports
 SHARDS_SITE = """
 map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
 map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
@@ -141,3 +141,17 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
                 proc.send_signal(signal.SIGINT)
                 out, err = proc.communicate(timeout=WAIT)
                 assert "The table server has stopped" in out and "Traceback" not in err, err
+
+
+def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
+    """docs/online.md's nginx block for several processes says what ``SHARDS_SITE`` runs (but its
+    ports, its listen line and its server name)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "online.md").read_text()
+    section = text.split("## Past one process", 1)[1]
+    block = section.split("```nginx\n", 1)[1].split("```", 1)[0]
+    documented = {line.split("#", 1)[0].strip() for line in block.splitlines()}
+    for line in SHARDS_SITE.replace("{{", "{").replace("}}", "}").splitlines():
+        if line.strip() and not any(port in line for port in ("{first}", "{second}", "{front}")):
+            assert line.strip() in documented, line

@@ -21,6 +21,7 @@ from .codes import digest
 from .table import TableError
 
 POLL_SECONDS: Final = 0.1  # how often a hello that waits for a table asks whether it is free
+MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
 
 
 @runtime_checkable
@@ -72,6 +73,10 @@ class Leases:
         except OSError:
             return None
 
+    def busy(self, table_id: str) -> bool:
+        """Whether a hello is taking the table up now."""
+        return table_id in self._locks
+
     @asynccontextmanager
     async def one_at_a_time(self, table_id: str) -> AsyncIterator[None]:
         """The hellos that take up the same table, one after the other (the later ones find it held)."""
@@ -85,9 +90,9 @@ class Leases:
 
     async def take(self, table_id: str) -> None:
         """Take the table's lease, waiting for its holder to hand it over or for its lease to lapse
-        (a little longer than a lease lasts).  Raises ``Elsewhere``."""
+        (a little longer than a lease lasts, at most ``MOST_WAIT``).  Raises ``Elsewhere``."""
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.shared.lease_seconds + 1.0
+        give_up = loop.time() + min(self.shared.lease_seconds + 1.0, MOST_WAIT)
         while True:
             try:
                 holder = await asyncio.to_thread(self.shared.take, table_id)

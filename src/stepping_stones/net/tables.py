@@ -168,7 +168,9 @@ class Tables:
         shared = self.leases.shared
         taken = []
         for table_id in await asyncio.to_thread(shared.orphans, self.max_tables):
-            if table_id not in self.tables and await asyncio.to_thread(shared.take, table_id) is None:
+            if table_id in self.tables or self.leases.busy(table_id):  # held, or a hello is taking it up
+                continue
+            if await asyncio.to_thread(shared.take, table_id) is None:
                 taken.append(table_id)
         return taken
 
@@ -188,14 +190,20 @@ class Tables:
             if table_id in self.tables:
                 return
             await self.leases.take(table_id)
-            try:
-                snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
-            except (KeyError, RecordError, OSError) as exc:
-                self.log(f"table {table_id} cannot be taken up: {exc}")
+            if not await self._load(table_id):
                 return
-            table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
-            self._add(table)
-        await self._go_on(table)
+        await self._go_on(self.tables[table_id])
+
+    async def _load(self, table_id: str) -> bool:
+        """Load a table whose lease this process has just taken; whether it is held now."""
+        try:
+            snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
+        except (KeyError, RecordError, OSError) as exc:
+            self.log(f"table {table_id} cannot be taken up: {exc}")
+            return False
+        if table_id not in self.tables:  # not taken up meanwhile by a hello
+            self._add(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
+        return True
 
     async def _renew(self) -> None:
         """Renew this process's leases; let go of the tables another process took or asked for
@@ -222,13 +230,14 @@ class Tables:
             else:
                 self.log(f"table {table.id}: taken up by another server process")
         try:
-            for table_id in await self._orphans():
-                snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
-                table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
-                self._add(table)
-                await self._go_on(table)
-        except (KeyError, RecordError, OSError) as exc:
-            self.log(f"a table no process holds could not be taken up: {exc}")
+            orphans = await self._orphans()
+        except OSError as exc:
+            self.log(f"the tables no process holds could not be listed: {exc.strerror or exc}")
+            return
+        for table_id in orphans:
+            if await self._load(table_id):
+                self.log(f"table {table_id}: taken up (no live server process held it)")
+                await self._go_on(self.tables[table_id])
 
     def _let_go(self, table: Table) -> None:
         """Forget a table another process holds now: its connections close without a word."""
