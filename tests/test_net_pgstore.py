@@ -126,3 +126,42 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
                 assert b.tables.tables[opened.table].seats[ann.seat].connected
 
     asyncio.run(game())
+
+
+def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
+    mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    other = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(mine, 3, seed=f"writer {n}") for n in range(3)]
+    before = {t.id: mine.load(t.id) for t in tables}
+    lost = tables[2]
+
+    async def writes() -> list[BaseException | None]:
+        line = '{{"seq":{},"seat":0,"card":"K1"}}\n'.format
+        # many writes at once, in one or a few transactions: each table's lines in the order handed
+        first = [mine.write("append", t.id, line(n)) for n in range(40) for t in tables[:2]]
+        assert await asyncio.gather(*first) == [None] * 80
+        other.take(lost.id)
+        mine.release(lost.id)  # handed over: this process no longer holds it
+        results = await asyncio.gather(
+            mine.write("append", lost.id, line(1)),
+            mine.write("append", tables[0].id, line(40)),
+            return_exceptions=True,
+        )
+        other.release(lost.id)
+        # the lease is free again, but the table's last write failed: no line until a snapshot
+        results += await asyncio.gather(mine.write("append", lost.id, line(2)), return_exceptions=True)
+        await mine.write("save", lost.id, lost.to_file().model_dump_json() + "\n")
+        await mine.write("append", lost.id, line(3))
+        return results
+
+    results = asyncio.run(writes())
+    assert isinstance(results[0], OSError) and "no longer holds" in str(results[0])
+    assert results[1] is None
+    assert isinstance(results[2], OSError) and "an earlier write" in str(results[2])
+    for n, table in enumerate(tables[:2]):
+        moves = mine.load(table.id)[len(before[table.id]) :].splitlines()
+        assert moves == ['{"seq":%d,"seat":0,"card":"K1"}' % k for k in range(40 + (n == 0))]
+    assert mine.load(lost.id) == lost.to_file().model_dump_json() + '\n{"seq":3,"seat":0,"card":"K1"}\n'
+    mine.sync()
+    mine.close()
+    other.close()

@@ -46,6 +46,8 @@ class Shared(Protocol):
 
     def orphans(self, limit: int) -> list[str]: ...
 
+    async def write(self, how: str, table_id: str, text: str) -> None: ...
+
 
 class Elsewhere(TableError):
     """Another live process holds the table and did not hand it over in time: the connection is

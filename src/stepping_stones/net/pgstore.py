@@ -24,15 +24,18 @@ committed survive a crash of the database's machine too, as the file store's ``f
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import errno
 import json
 import os
+import queue
 import secrets
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
 
@@ -41,6 +44,36 @@ import psycopg
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
+_APPEND_MANY: Final = (
+    "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
+    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > now() AND table_id = ANY(%(t)s)), "
+    "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
+    "FROM held h) "
+    "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
+    "FROM batch b JOIN base USING (table_id) JOIN tables t ON t.id = b.table_id RETURNING table_id"
+)
+
+
+@dataclass
+class _Write:
+    """A write handed to the writer thread, and how to tell the loop it is done."""
+
+    how: str
+    table_id: str
+    text: str
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[None] = field(repr=False)
+
+    def finish(self, failure: OSError | None) -> None:
+        def tell() -> None:
+            if not self.done.done():
+                if failure is None:
+                    self.done.set_result(None)
+                else:
+                    self.done.set_exception(failure)
+
+        self.loop.call_soon_threadsafe(tell)
 
 
 def new_owner() -> str:
@@ -94,6 +127,9 @@ class PostgresTableStore:
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.Lock()  # one connection: the loop writes, threads load, list and sync
         self._unsynced = False
+        self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._broken: set[str] = set()  # tables whose write failed: no line after it until a snapshot
 
     # --- the connection --------------------------------------------------------------------------
 
@@ -169,33 +205,36 @@ class PostgresTableStore:
     def save(self, table_id: str, text: str) -> None:
         """Replace the table's journal with ``text`` (a snapshot, maybe moves after it), in one
         transaction that takes or renews its lease.  Raises ``OSError``."""
+        with self._db() as conn, conn.transaction():
+            self._save(conn, table_id, text)
+        self._unsynced = True
+
+    def _save(self, conn: psycopg.Connection[Any], table_id: str, text: str) -> None:
         first, *rest = [line for line in text.split("\n") if line]
         data = json.loads(first)
         code = str(data.get("code", ""))
         digests = [(s["digest"], seat) for seat, s in enumerate(data.get("seats", [])) if s.get("digest")]
-        with self._db() as conn, conn.transaction():
-            holder = self._take(conn, table_id)
-            if holder is not None:
-                raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
-            conn.execute(
-                "INSERT INTO tables (id, code, snapshot) VALUES (%s, %s, %s) ON CONFLICT (id) DO UPDATE "
-                "SET code = excluded.code, snapshot = excluded.snapshot, updated = now()",
-                (table_id, code, first),
-            )
-            conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
-            conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
-            with conn.cursor() as cur:
-                if digests:
-                    cur.executemany(
-                        "INSERT INTO seats (digest, table_id, seat) VALUES (%s, %s, %s)",
-                        [(d, table_id, seat) for d, seat in digests],
-                    )
-                if rest:
-                    cur.executemany(
-                        "INSERT INTO moves (table_id, n, line) VALUES (%s, %s, %s)",
-                        [(table_id, n, line) for n, line in enumerate(rest, 1)],
-                    )
-        self._unsynced = True
+        holder = self._take(conn, table_id)
+        if holder is not None:
+            raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
+        conn.execute(
+            "INSERT INTO tables (id, code, snapshot) VALUES (%s, %s, %s) ON CONFLICT (id) DO UPDATE "
+            "SET code = excluded.code, snapshot = excluded.snapshot, updated = now()",
+            (table_id, code, first),
+        )
+        conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
+        conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
+        with conn.cursor() as cur:
+            if digests:
+                cur.executemany(
+                    "INSERT INTO seats (digest, table_id, seat) VALUES (%s, %s, %s)",
+                    [(d, table_id, seat) for d, seat in digests],
+                )
+            if rest:
+                cur.executemany(
+                    "INSERT INTO moves (table_id, n, line) VALUES (%s, %s, %s)",
+                    [(table_id, n, line) for n, line in enumerate(rest, 1)],
+                )
 
     def append(self, table_id: str, lines: str) -> None:
         """Add ``lines`` (each ending in a newline) after the journal: one statement, fenced by the
@@ -216,6 +255,88 @@ class PostgresTableStore:
                     raise FileNotFoundError(errno.ENOENT, f"no table {table_id}")
                 raise OSError(errno.EBUSY, f"this process no longer holds table {table_id}")
         self._unsynced = True
+
+    # --- the server's writes, off its loop ---------------------------------------------------------
+
+    async def write(self, how: str, table_id: str, text: str) -> None:
+        """``save`` (``how`` is ``save``) or ``append`` in the writer thread, which writes what
+        waits in one transaction (the appends in one statement): the loop does not wait for the
+        database, and a busy server makes one round trip for many moves.  In the order they were
+        handed; after a table's write fails, its appends fail too until a snapshot is written.
+        Raises ``OSError``."""
+        loop = asyncio.get_running_loop()
+        write = _Write(how, table_id, text, loop, loop.create_future())
+        if self._writer is None or not self._writer.is_alive():
+            self._writer = threading.Thread(target=self._write_on, name="pgstore writer", daemon=True)
+            self._writer.start()
+        self._queue.put(write)
+        await write.done
+
+    def _write_on(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < MOST_BATCHED:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                failures = self._write_batch(batch)
+            except OSError as exc:  # the database failed: nothing of the batch was written
+                self._broken.update(w.table_id for w in batch)
+                failures = {id(w): exc for w in batch}
+            for write in batch:
+                write.finish(failures.get(id(write)))
+
+    def _write_batch(self, batch: builtins.list[_Write]) -> dict[int, OSError]:
+        """Write ``batch`` in one transaction: each snapshot in a savepoint of its own, each run of
+        appends between them in one statement; the writes that failed, and why."""
+        failures: dict[int, OSError] = {}
+        run: builtins.list[_Write] = []
+
+        def failed(write: _Write, exc: OSError) -> None:
+            failures[id(write)] = exc
+            self._broken.add(write.table_id)
+
+        def flush(conn: psycopg.Connection[Any]) -> None:
+            ids, lines, ks = [], [], []
+            counts: dict[str, int] = {}
+            for write in run:
+                if write.table_id in self._broken:
+                    failed(write, OSError(errno.EIO, "an earlier write of this table failed"))
+                    continue
+                for line in write.text.split("\n")[:-1]:
+                    counts[write.table_id] = counts.get(write.table_id, 0) + 1
+                    ids.append(write.table_id)
+                    lines.append(line)
+                    ks.append(counts[write.table_id])
+            written: set[str] = set()
+            if ids:
+                found = conn.execute(_APPEND_MANY, {"t": ids, "lines": lines, "k": ks, "me": self.owner})
+                written = {str(r[0]) for r in found}
+            for write in run:
+                if id(write) not in failures and write.table_id not in written and write.text:
+                    failed(write, OSError(errno.EBUSY, f"this process no longer holds table {write.table_id}"))
+            run.clear()
+
+        with self._db() as conn, conn.transaction():
+            for write in batch:
+                if write.how != "save":
+                    run.append(write)
+                    continue
+                flush(conn)
+                try:
+                    with conn.transaction():  # a savepoint: a snapshot refused leaves the others
+                        self._save(conn, write.table_id, write.text)
+                except OSError as exc:
+                    failed(write, exc)
+                except psycopg.errors.IntegrityError as exc:
+                    failed(write, _failure(exc))
+                else:
+                    self._broken.discard(write.table_id)
+            flush(conn)
+        self._unsynced = True
+        return failures
 
     def load(self, table_id: str) -> str:
         """The table's journal as the file store's reads: the snapshot, then a line per move.

@@ -110,6 +110,7 @@ class Tables:
         self.thinkers = thinkers or Thinkers()  # the computers' decisions and the claims' checks
         self.finished_grace = finished_grace  # seconds a finished table's connections stay open
         self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
+        self._writing: dict[str, int] = {}  # tables with changes being written (a shared store's writer)
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ class Tables:
         table.owner = owner
         while table.code in self.by_code:
             table.code = new_code()
-        if not self._keep(table):  # a table that cannot be written is not handed out
+        if not await self._keep(table):  # a table that cannot be written is not handed out
             raise TableError("server", f"this server cannot save a table now ({self.unwritable}); try again later")
         self._add(table)
         await self._changed(table, save=False)
@@ -156,7 +157,7 @@ class Tables:
                 # one snapshot in place of the journal: a torn last line must not stay in front of
                 # the lines appended next
                 table.resave = True
-                self._keep(table)
+                await self._keep(table)
             await self._go_on(table)
         return count
 
@@ -220,7 +221,9 @@ class Tables:
             wanted = table.id in held and held[table.id] is not None
             if table.id in held and not wanted:
                 continue
-            if wanted and (table.thinking or table.judging or not self._keep(table)):
+            if wanted and (
+                table.thinking or table.judging or self._writing.get(table.id) or not await self._keep(table)
+            ):
                 continue  # handed over once what it holds is written
             self._let_go(table)
             if wanted:
@@ -513,9 +516,19 @@ class Tables:
         finished game.  Whether the change was written: when it was not, nobody hears of it (but
         that the table is paused, each seat but ``actor``, whose action is refused), and the table
         waits until it can be written (``sweep`` tries again)."""
-        if (save or table.paused) and not self._keep(table):
-            self._tell_paused(table, actor)
-            return False
+        if save or table.paused:
+            self._writing[table.id] = self._writing.get(table.id, 0) + 1
+            try:
+                kept = await self._keep(table)
+            finally:
+                self._writing[table.id] -= 1
+                if not self._writing[table.id]:
+                    del self._writing[table.id]
+            if not kept:
+                self._tell_paused(table, actor)
+                return False
+        if table.id in self._writing:  # a later change is being written: the seats hear of both once it is
+            return True
         held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
         pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
         held = [(seat, conn) for seat, conn in held if self.seated[conn].page is None]
@@ -696,14 +709,18 @@ class Tables:
                 conn.send(self.seated[conn].message(written.parts([seat])[0]))
         self._tell_paused(table, None)
 
-    def _keep(self, table: Table) -> bool:
+    async def _keep(self, table: Table) -> bool:
         """Write what changed to the table's journal; whether it was written (else the table is
         paused, and the next keep writes it whole).  On the loop itself, in the order of the
-        changes: appending a line takes some 0.05 ms, less than handing it to a thread."""
+        changes: appending a line to a file takes some 0.05 ms, less than handing it to a thread.
+        A shared store's writes go to its writer thread, in order, while the loop goes on
+        (``_changed`` tells the seats once the last change of a table is written)."""
         how, text = table.keep()
         if text:
             try:
-                if how == "save":
+                if self.leases is not None:
+                    await self.leases.shared.write(how, table.id, text)
+                elif how == "save":
                     self.store.save(table.id, text)
                 else:
                     self.store.append(table.id, text)
@@ -830,7 +847,7 @@ class Tables:
         live = [t for t in self.tables.values() if not t.over]
         for table in live:
             if table.paused or table.resave or table.unsaved:
-                self._keep(table)
+                await self._keep(table)
         flushed = await self.sync()
         if self.leases is not None:  # another process takes them up at once
             with contextlib.suppress(OSError):
