@@ -58,7 +58,7 @@ from random import Random
 import aiohttp
 from yarl import URL
 
-from stepping_stones.net.client import SeatClient, open_table, play_glances
+from stepping_stones.net.client import Refused, SeatClient, open_table, play_glances
 from stepping_stones.net.protocol import VERSION, NewTable
 from stepping_stones.storage.records import RecordRules
 
@@ -181,7 +181,13 @@ async def _run(
         async def seat(i: int) -> None:
             async with room:
                 for client in clients[3 * i : 3 * i + 3]:
-                    await client.join()
+                    for attempt in range(3):  # as a page connects again after a drop
+                        try:
+                            await client.join()
+                            break
+                        except Refused:
+                            if attempt == 2:
+                                raise
 
         await asyncio.gather(*(seat(i) for i in range(n)))
         latencies: list[float] = []

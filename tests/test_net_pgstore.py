@@ -42,7 +42,7 @@ def test_a_write_of_a_process_that_no_longer_holds_its_table_is_refused(postgres
     assert mine.renew() == {table.id: other.owner}
     with pytest.raises(OSError, match="another server process holds"):
         other.save(table.id, table.to_file().model_dump_json() + "\n")
-    mine.release(table.id)  # handed to the process that asked
+    mine.release([table.id])  # handed to the process that asked
     assert other.renew() == {table.id: None} and mine.renew() == {}
     with pytest.raises(OSError, match="no longer holds"):
         mine.append(table.id, '{"seq":9,"seat":0,"card":"K1"}\n')
@@ -141,13 +141,13 @@ def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line
         first = [mine.write("append", t.id, line(n)) for n in range(40) for t in tables[:2]]
         assert await asyncio.gather(*first) == [None] * 80
         other.take(lost.id)
-        mine.release(lost.id)  # handed over: this process no longer holds it
+        mine.release([lost.id])  # handed over: this process no longer holds it
         results = await asyncio.gather(
             mine.write("append", lost.id, line(1)),
             mine.write("append", tables[0].id, line(40)),
             return_exceptions=True,
         )
-        other.release(lost.id)
+        other.release([lost.id])
         # the lease is free again, but the table's last write failed: no line until a snapshot
         results += await asyncio.gather(mine.write("append", lost.id, line(2)), return_exceptions=True)
         await mine.write("save", lost.id, lost.to_file().model_dump_json() + "\n")
@@ -160,7 +160,7 @@ def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line
     assert isinstance(results[2], OSError) and "an earlier write" in str(results[2])
     for n, table in enumerate(tables[:2]):
         moves = mine.load(table.id)[len(before[table.id]) :].splitlines()
-        assert moves == ['{"seq":%d,"seat":0,"card":"K1"}' % k for k in range(40 + (n == 0))]
+        assert moves == [f'{{"seq":{k},"seat":0,"card":"K1"}}' for k in range(40 + (n == 0))]
     assert mine.load(lost.id) == lost.to_file().model_dump_json() + '\n{"seq":3,"seat":0,"card":"K1"}\n'
     mine.sync()
     mine.close()

@@ -401,16 +401,15 @@ class PostgresTableStore:
             ).fetchall()
         return {str(r[0]): (str(r[1]) if r[1] is not None else None) for r in rows}
 
-    def release(self, table_id: str) -> None:
-        """Give the table up: to the process that asked for it, else to whoever takes it next."""
+    def release(self, table_ids: builtins.list[str]) -> None:
+        """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
         with self._db() as conn, conn.transaction():
-            handed = conn.execute(
+            conn.execute(
                 "UPDATE leases SET owner = wanted, wanted = NULL, expires = now() + make_interval(secs => %s) "
-                "WHERE table_id = %s AND owner = %s AND wanted IS NOT NULL RETURNING owner",
-                (self.lease_seconds, table_id, self.owner),
-            ).fetchone()
-            if handed is None:
-                conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
+                "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
+                (self.lease_seconds, table_ids, self.owner),
+            )
+            conn.execute("DELETE FROM leases WHERE table_id = ANY(%s) AND owner = %s", (table_ids, self.owner))
 
     def release_all(self) -> None:
         """Give up every lease of this process (it stops): another takes its tables at once."""

@@ -217,21 +217,24 @@ class Tables:
         except OSError as exc:
             self.log(f"the tables' leases could not be renewed: {exc.strerror or exc}")
             return
+        handed = []
         for table in list(self.tables.values()):
             wanted = table.id in held and held[table.id] is not None
             if table.id in held and not wanted:
                 continue
-            if wanted and (
-                table.thinking or table.judging or self._writing.get(table.id) or not await self._keep(table)
-            ):
+            if wanted and (table.thinking or table.judging or self._writing.get(table.id)):
                 continue  # handed over once what it holds is written
+            if wanted and (table.paused or table.resave or table.unsaved) and not await self._keep(table):
+                continue
             self._let_go(table)
             if wanted:
-                with contextlib.suppress(OSError):
-                    await asyncio.to_thread(shared.release, table.id)
-                self.log(f"table {table.id}: handed over to another server process")
+                handed.append(table.id)
             else:
                 self.log(f"table {table.id}: taken up by another server process")
+        if handed:
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(shared.release, handed)
+            self.log(f"handed {len(handed)} {'table' if len(handed) == 1 else 'tables'} over to other server processes")
         try:
             orphans = await self._orphans()
         except OSError as exc:
