@@ -370,6 +370,7 @@ def main() -> int:
     )
     parser.add_argument("--store", metavar="URL", help="the servers' PostgreSQL (postgresql://...), emptied first")
     parser.add_argument("--processes", type=int, default=1, help="servers on the --store, behind nginx (default 1)")
+    parser.add_argument("--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log")
     parser.add_argument("--kill-midway", action="store_true", help="kill -9 one server halfway through --seconds")
     parser.add_argument(
         "--pin",
@@ -396,7 +397,7 @@ def main() -> int:
                     + (["--store", args.store] if args.store else [])
                     + public,
                     stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
+                    stderr=open(f"{args.logs}/host-{n}-{port}.log", "w") if args.logs else subprocess.DEVNULL,  # noqa: SIM115
                     text=True,
                 )
                 for port in ports

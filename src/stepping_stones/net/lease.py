@@ -20,7 +20,6 @@ from typing import Final, Protocol, runtime_checkable
 from .codes import digest
 from .table import TableError
 
-POLL_SECONDS: Final = 0.1  # how often a hello that waits for a table asks whether it is free
 MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
 
 
@@ -37,6 +36,8 @@ class Shared(Protocol):
     def find_seat(self, digest: str) -> tuple[str, int] | None: ...
 
     def take(self, table_id: str) -> str | None: ...
+
+    def take_many(self, table_ids: list[str]) -> list[str]: ...
 
     def renew(self) -> dict[str, str | None]: ...
 
@@ -63,6 +64,7 @@ class Leases:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
+        self._waiting: dict[str, asyncio.Future[None]] = {}  # tables held by another that a hello waits for
 
     async def locate(self, code: str | None, secret: str | None) -> str | None:
         """The table of an invite code (normalized) or of a seat's secret, from the store; None
@@ -91,17 +93,33 @@ class Leases:
                 self._locks.pop(table_id, None)
 
     async def take(self, table_id: str) -> None:
-        """Take the table's lease, waiting for its holder to hand it over or for its lease to lapse
-        (a little longer than a lease lasts, at most ``MOST_WAIT``).  Raises ``Elsewhere``."""
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + min(self.shared.lease_seconds + 1.0, MOST_WAIT)
-        while True:
-            try:
-                holder = await asyncio.to_thread(self.shared.take, table_id)
-            except OSError:
-                holder = "the store"
-            if holder is None:
-                return
-            if loop.time() >= give_up:
-                raise Elsewhere()
-            await asyncio.sleep(POLL_SECONDS)  # the other process's renewal: a poll of the database
+        """Take the table's lease; when another process holds it, ask for it and wait until it is
+        handed over or its lease lapses (``settle``, once a second), a little longer than a lease
+        lasts, at most ``MOST_WAIT``.  Raises ``Elsewhere``."""
+        try:
+            holder = await asyncio.to_thread(self.shared.take, table_id)
+        except OSError:
+            holder = "the store"
+        if holder is None:
+            return
+        waited = self._waiting.setdefault(table_id, asyncio.get_running_loop().create_future())
+        try:
+            await asyncio.wait_for(asyncio.shield(waited), min(self.shared.lease_seconds + 1.0, MOST_WAIT))
+        except TimeoutError:
+            raise Elsewhere() from None
+        finally:
+            if self._waiting.get(table_id) is waited:  # nobody waits for it any more
+                del self._waiting[table_id]
+
+    async def settle(self) -> None:
+        """Take, in one statement, the tables that hellos wait for and that are free now (handed
+        over, or their holder's lease lapsed), and let those hellos go on.  Raises ``OSError``."""
+        for table_id, waited in list(self._waiting.items()):
+            if waited.done():
+                del self._waiting[table_id]
+        if not self._waiting:
+            return
+        for table_id in await asyncio.to_thread(self.shared.take_many, list(self._waiting)):
+            taken = self._waiting.pop(table_id, None)
+            if taken is not None and not taken.done():
+                taken.set_result(None)

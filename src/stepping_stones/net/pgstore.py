@@ -390,6 +390,21 @@ class PostgresTableStore:
         with self._db() as conn, conn.transaction():
             return self._take(conn, table_id)
 
+    def take_many(self, table_ids: builtins.list[str]) -> builtins.list[str]:
+        """Take the leases of those tables that are free, lapsed or this process's own, in one
+        statement (the others are left to their holders); the tables taken."""
+        if not table_ids:
+            return []
+        with self._db() as conn:
+            rows = conn.execute(
+                "INSERT INTO leases (table_id, owner, expires) "
+                "SELECT t, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
+                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
+                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING table_id",
+                (self.owner, self.lease_seconds, sorted(set(table_ids))),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def renew(self) -> dict[str, str | None]:
         """Renew every lease of this process; the tables it still holds, each with the process that
         asked for it (or None).  A table held before and missing now was taken up by another."""

@@ -167,13 +167,10 @@ class Tables:
         """The tables of the shared store that no live process holds, each taken by this one."""
         assert self.leases is not None
         shared = self.leases.shared
-        taken = []
-        for table_id in await asyncio.to_thread(shared.orphans, self.max_tables):
-            if table_id in self.tables or self.leases.busy(table_id):  # held, or a hello is taking it up
-                continue
-            if await asyncio.to_thread(shared.take, table_id) is None:
-                taken.append(table_id)
-        return taken
+        orphans = await asyncio.to_thread(shared.orphans, self.max_tables)
+        # not those held, nor those a hello is taking up
+        wanted = [t for t in orphans if t not in self.tables and not self.leases.busy(t)]
+        return await asyncio.to_thread(shared.take_many, wanted)
 
     async def _take_up(self, code: str | None, secret: str | None) -> None:
         """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
@@ -214,6 +211,7 @@ class Tables:
         shared = self.leases.shared
         try:
             held = await asyncio.to_thread(shared.renew)
+            await self.leases.settle()
         except OSError as exc:
             self.log(f"the tables' leases could not be renewed: {exc.strerror or exc}")
             return
