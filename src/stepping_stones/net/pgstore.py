@@ -44,6 +44,10 @@ import psycopg
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+_RENEW: Final = (  # rows locked in the order of their ids, as every statement of many leases does
+    "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
+    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE) RETURNING table_id, wanted"
+)
 MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
@@ -130,10 +134,12 @@ class PostgresTableStore:
         self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._broken: set[str] = set()  # tables whose write failed: no line after it until a snapshot
+        self._heart: threading.Thread | None = None  # renews the leases while the process lives
+        self._stop = threading.Event()
 
     # --- the connection --------------------------------------------------------------------------
 
-    def _connect(self) -> psycopg.Connection[Any]:
+    def _connect(self, migrated: bool = False) -> psycopg.Connection[Any]:
         conn = psycopg.connect(
             self.dsn,
             autocommit=True,
@@ -142,7 +148,8 @@ class PostgresTableStore:
             options="-c synchronous_commit=off -c statement_timeout=5000 -c lock_timeout=2000",
             application_name="stepping-stones host",
         )
-        migrate(conn)
+        if not migrated:
+            migrate(conn)
         return conn
 
     def open(self) -> list[str]:
@@ -177,7 +184,32 @@ class PostgresTableStore:
                     self._conn = conn
                 raise _failure(exc) from None
 
+    def _beat(self) -> None:
+        """Start renewing this process's leases in a thread of its own, on a connection of its own,
+        every fifth of a lease: a loop slowed down by its load does not let its tables go."""
+        if self._heart is None or not self._heart.is_alive():
+            self._stop.clear()
+            self._heart = threading.Thread(target=self._beat_on, name="pgstore leases", daemon=True)
+            self._heart.start()
+
+    def _beat_on(self) -> None:
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            while not self._stop.wait(min(1.0, self.lease_seconds / 5)):
+                try:
+                    if conn is None or conn.closed:
+                        conn = self._connect(migrated=True)
+                    conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner})
+                except psycopg.Error:
+                    if conn is not None:
+                        conn.close()
+                    conn = None  # again at the next beat
+        finally:
+            if conn is not None:
+                conn.close()
+
     def close(self) -> None:
+        self._stop.set()
         with self._lock:
             if self._conn is not None:
                 self._conn.close()
@@ -188,6 +220,7 @@ class PostgresTableStore:
     def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
         """Take the table's lease if it is free, expired or this process's own; else ask its holder
         for it, and return the holder."""
+        self._beat()
         row = conn.execute(
             "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
             "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
@@ -395,6 +428,7 @@ class PostgresTableStore:
         statement (the others are left to their holders); the tables taken."""
         if not table_ids:
             return []
+        self._beat()
         with self._db() as conn:
             rows = conn.execute(
                 "INSERT INTO leases (table_id, owner, expires) "
@@ -409,11 +443,7 @@ class PostgresTableStore:
         """Renew every lease of this process; the tables it still holds, each with the process that
         asked for it (or None).  A table held before and missing now was taken up by another."""
         with self._db() as conn:
-            rows = conn.execute(
-                "UPDATE leases SET expires = now() + make_interval(secs => %s) WHERE owner = %s "
-                "RETURNING table_id, wanted",
-                (self.lease_seconds, self.owner),
-            ).fetchall()
+            rows = conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner}).fetchall()
         return {str(r[0]): (str(r[1]) if r[1] is not None else None) for r in rows}
 
     def release(self, table_ids: builtins.list[str]) -> None:
