@@ -44,9 +44,9 @@ import psycopg
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
-_RENEW: Final = (  # rows locked in the order of their ids, as every statement of many leases does
+_RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
     "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
-    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE) RETURNING table_id, wanted"
+    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE SKIP LOCKED)"
 )
 MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
 _APPEND_MANY: Final = (
@@ -440,10 +440,12 @@ class PostgresTableStore:
         return [str(r[0]) for r in rows]
 
     def renew(self) -> dict[str, str | None]:
-        """Renew every lease of this process; the tables it still holds, each with the process that
-        asked for it (or None).  A table held before and missing now was taken up by another."""
+        """The tables this process holds (their leases are renewed by a thread of their own), each
+        with the process that asked for it (or None).  A table held before and missing now was
+        taken up by another."""
+        self._beat()
         with self._db() as conn:
-            rows = conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner}).fetchall()
+            rows = conn.execute("SELECT table_id, wanted FROM leases WHERE owner = %s", (self.owner,)).fetchall()
         return {str(r[0]): (str(r[1]) if r[1] is not None else None) for r in rows}
 
     def release(self, table_ids: builtins.list[str]) -> None:
