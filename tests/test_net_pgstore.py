@@ -165,3 +165,43 @@ def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line
     mine.sync()
     mine.close()
     other.close()
+
+
+def test_a_store_that_is_no_postgresql_url_or_cannot_be_had_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    def host(store: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "stepping_stones", "host", "--data-dir", str(tmp_path), "--store", store],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+
+    wrong = host("mysql://tables@db/tables")
+    assert wrong.returncode == 2 and "a store is a postgresql:// URL" in wrong.stderr
+    # no server there: said in one line, which does not repeat the URL's password
+    gone = host(f"postgresql://postgres:sekrit@/tables?host={tmp_path}/no-such-folder")
+    lines = gone.stderr.strip().splitlines()
+    assert gone.returncode == 2 and len(lines) == 1 and lines[0].startswith("host: cannot use the store: the database:")
+    assert "sekrit" not in gone.stderr and "Traceback" not in gone.stderr and not gone.stdout
+
+
+def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_comes_back(postgres_dsn, tmp_path):
+    async def live() -> None:
+        store = PostgresTableStore(postgres_dsn)
+        async with running(tmp_path, store=store) as (server, _url):
+            other = PostgresTableStore(postgres_dsn)
+            table = _played(other, 6)
+            await server.tables.sweep()
+            assert table.id not in server.tables.tables  # its process lives: its table is its own
+            other.close()  # it dies: it renews nothing any more, and its lease lapses
+            with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+                conn.execute("UPDATE leases SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,))
+            await server.tables.sweep()
+            assert server.tables.tables[table.id].to_file() == table.to_file()
+            assert store.renew() == {table.id: None}
+        store.close()
+
+    asyncio.run(live())
