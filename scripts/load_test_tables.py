@@ -19,6 +19,20 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
     python scripts/load_test_tables.py --tables 1 10 100 300
     python scripts/load_test_tables.py --tables 100 --think 0.5   # each bot waits 0.5 s before acting
 
+With ``--store postgresql://...`` the server keeps its tables in that PostgreSQL database (emptied
+before each run: give it a database of its own), and the figures add the database's side: the CPU
+of the server's database connections (their backend processes, from ``/proc``: run it on the
+database's machine), its commits and its write-ahead log per action.  With ``--processes K``
+(and ``--store``), K servers share it behind nginx, which hashes on the table in the websocket's
+path (the configuration of docs/online.md), the bots connecting to ``/t/<table>/ws``;
+``--kill-midway`` kills one of them with ``kill -9`` halfway through ``--seconds`` and reports
+how long its tables' next actions took.  ``--seconds S`` stops the play after S seconds (at a
+person's pace a game lasts many minutes):
+
+    python scripts/load_test_tables.py --tables 1000 --think 2 --seconds 120 --store postgresql:///load
+    python scripts/load_test_tables.py --tables 2000 --think 2 --seconds 120 --store postgresql:///load \
+        --processes 2 --kill-midway
+
 The bots run in this process, the server in its own: on a machine of two cores each has one, when
 the machine is otherwise idle.  They speak the protocol's current version (deltas) and read each state
 without the models (``SeatClient(checked=False)``: a ``Glance`` of its number, its legal moves and
@@ -42,8 +56,9 @@ import time
 from random import Random
 
 import aiohttp
+from yarl import URL
 
-from stepping_stones.net.client import SeatClient, open_table, play_glances
+from stepping_stones.net.client import Refused, SeatClient, open_table, play_glances
 from stepping_stones.net.protocol import VERSION, NewTable
 from stepping_stones.storage.records import RecordRules
 
@@ -88,7 +103,61 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION) -> dict[str, float]:
+class Servers:
+    """The server processes of a run, and the database of ``--store``: their CPU time and memory."""
+
+    def __init__(self, procs: list[subprocess.Popen[str]], store: str | None) -> None:
+        self.procs = procs
+        self.store = store
+        self.gone_cpu = 0.0  # the CPU of the processes killed so far, at their kill
+        self.sharded = len(procs) > 1
+
+    def alive(self) -> list[int]:
+        return [p.pid for p in self.procs if p.poll() is None]
+
+    def cpu(self) -> float:
+        return self.gone_cpu + sum(_cpu_seconds(pid) for pid in self.alive())
+
+    def rss_kib(self) -> int:
+        return sum(_rss_kib(pid) for pid in self.alive())
+
+    def kill_one(self) -> None:
+        proc = self.procs[0]
+        self.gone_cpu += _cpu_seconds(proc.pid)
+        proc.kill()
+        proc.wait()
+
+    def database(self) -> tuple[float, int, int]:
+        """The CPU seconds of the servers' database connections, the database's commits and the
+        bytes of its write-ahead log so far (zeros without ``--store``)."""
+        if self.store is None:
+            return 0.0, 0, 0
+        import psycopg
+
+        with psycopg.connect(self.store, autocommit=True) as conn:
+            pids = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE application_name = 'stepping-stones host'"
+                )
+            ]
+            row = conn.execute(
+                "SELECT xact_commit, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint "
+                "FROM pg_stat_database WHERE datname = current_database()"
+            ).fetchone()
+        cpu = 0.0
+        for pid in pids:
+            try:
+                cpu += _cpu_seconds(pid)
+            except OSError:  # another machine's, or gone
+                pass
+        assert row is not None
+        return cpu, int(row[0]), int(row[1])
+
+
+async def _run(
+    url: str, servers: Servers, n: int, think: float, version: int = VERSION, seconds: float = 0.0, kill: bool = False
+) -> dict[str, float]:
     rules = RecordRules(contract_set="standard", short_game=True, redo_tokens=False)
     limit = aiohttp.TCPConnector(limit=0)
     # each table is opened and played from an address of its own, in a /24 of its own (all of 127.0.0.0/8 is this
@@ -96,15 +165,31 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
     # address
     tables = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(_address(i), 0))) for i in range(n)]
     async with aiohttp.ClientSession(connector=limit) as session:
-        base = _rss_kib(pid)
-        codes = [(await open_table(url, NewTable(rules=rules), tables[i])).code for i in range(n)]
+        base = servers.rss_kib()
+        opened = [await open_table(url, NewTable(rules=rules), tables[i]) for i in range(n)]
         clients = [
-            SeatClient(url, code=code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
-            for i, code in enumerate(codes)
+            SeatClient(url, code=table.code, name=f"Bot {k}", session=tables[i], checked=False, version=version)
+            for i, table in enumerate(opened)
             for k in range(3)
         ]
-        for client in clients:
-            await client.join()
+        for i, client in enumerate(clients):
+            if servers.sharded:  # as a client that keeps its table: the proxy hashes on it
+                client.url = URL(client.url).with_path(f"/t/{opened[i // 3].table}/ws")
+            client.retry_seconds = 60.0
+        room = asyncio.Semaphore(100)  # tables seated at once (a table opened by another server waits for it)
+
+        async def seat(i: int) -> None:
+            async with room:
+                for client in clients[3 * i : 3 * i + 3]:
+                    for attempt in range(3):  # as a page connects again after a drop
+                        try:
+                            await client.join()
+                            break
+                        except Refused:
+                            if attempt == 2:
+                                raise
+
+        await asyncio.gather(*(seat(i) for i in range(n)))
         latencies: list[float] = []
         pings: list[float] = []
         peak = base
@@ -120,7 +205,7 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
                 )
                 nonce = 0
                 while not done.is_set():
-                    peak = max(peak, _rss_kib(pid))
+                    peak = max(peak, servers.rss_kib())
                     nonce += 1
                     start = time.perf_counter()
                     await ws.send_str(json.dumps({"type": "ping", "nonce": nonce}))
@@ -132,25 +217,41 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
                     except TimeoutError:
                         pass
 
-        watcher = asyncio.ensure_future(watch())
+        watcher = None if servers.sharded else asyncio.ensure_future(watch())  # the watcher's table has no id
         load_before = _load()
-        server_cpu = _cpu_seconds(pid)
+        server_cpu = servers.cpu()
+        db_cpu, commits, wal = servers.database()
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
-        await asyncio.gather(*(play_glances(c, Random(i), latencies, think=think) for i, c in enumerate(clients)))
+        bots = [
+            asyncio.ensure_future(play_glances(c, Random(i), latencies, think=think)) for i, c in enumerate(clients)
+        ]
+        killed_at = 0
+        if kill:
+            await asyncio.sleep(seconds / 2)  # the load's own pace: halfway through the play
+            killed_at = len(latencies)
+            servers.kill_one()
+        _done, pending = await asyncio.wait(bots, timeout=(seconds - (seconds / 2 if kill else 0)) or None)
+        for bot in pending:
+            bot.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
         wall = time.perf_counter() - start
-        server_cpu = _cpu_seconds(pid) - server_cpu
+        db = servers.database()
+        db_cpu, commits, wal = db[0] - db_cpu, db[1] - commits, db[2] - wal
+        server_cpu = servers.cpu() - server_cpu
         own_cpu = _own_cpu_seconds() - own_cpu
         received = sum(c.received for c in clients)
         load_after = _load()
         done.set()
-        await watcher
+        if watcher is not None:
+            await watcher
         for client in clients:
             await client.close()
     for table in tables:
         await table.close()
     actions = len(latencies)
-    return {
+    after_kill = latencies[killed_at:] if kill else []
+    row = {
         "tables": n,
         "think_s": think,
         "protocol": version,
@@ -174,7 +275,84 @@ async def _run(url: str, pid: int, n: int, think: float, version: int = VERSION)
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
         "load_before": round(load_before, 2),
         "load_after": round(load_after, 2),
+        "max_ms": round(max(latencies) * 1000, 1),
     }
+    if servers.store is not None:
+        row |= {
+            "processes": len(servers.procs),
+            "db_cpu_ms_per_action": round(db_cpu / actions * 1000, 3),
+            "db_commits_per_action": round(commits / actions, 2),
+            "db_wal_bytes_per_action": round(wal / actions),
+        }
+    if kill:  # the actions after the kill: those of the killed process's tables waited for it
+        row |= {
+            "after_kill_over_1s": sum(1 for x in after_kill if x > 1.0),
+            "after_kill_max_s": round(max(after_kill, default=0.0), 2),
+        }
+    return row
+
+
+def _empty(store: str) -> None:
+    """Empty the tables of the store's schema (when it has them already)."""
+    import psycopg
+
+    with psycopg.connect(store, autocommit=True) as conn:
+        if conn.execute("SELECT to_regclass('tables')").fetchone() != (None,):
+            conn.execute("TRUNCATE tables, moves, seats, leases")
+
+
+NGINX_CONF = """master_process off;
+daemon off;
+error_log error.log warn;
+pid nginx.pid;
+worker_rlimit_nofile 20000;
+events {{ worker_connections 19000; }}
+http {{
+ access_log off;
+ client_body_temp_path body; proxy_temp_path proxy; fastcgi_temp_path fastcgi; uwsgi_temp_path uwsgi;
+ scgi_temp_path scgi;
+ map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+ map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
+ upstream tables {{
+  hash $table consistent;
+  {servers}
+ }}
+ server {{
+  listen 127.0.0.1:{front};
+  location / {{
+   proxy_pass http://tables;
+   proxy_http_version 1.1;
+   proxy_set_header Upgrade $http_upgrade;
+   proxy_set_header Connection $connection_upgrade;
+   proxy_set_header Host $http_host;
+   proxy_set_header X-Forwarded-For $remote_addr;
+   proxy_set_header X-Forwarded-Proto $scheme;
+   proxy_read_timeout 1h;
+   proxy_connect_timeout 2s;
+  }}
+ }}
+}}
+"""
+
+
+def _nginx(folder: str, front: int, ports: list[int]) -> subprocess.Popen[str]:
+    """nginx on 127.0.0.1:``front`` in front of the servers on ``ports`` (docs/online.md)."""
+    import shutil
+
+    servers = " ".join(f"server 127.0.0.1:{port} max_fails=1 fail_timeout=30s;" for port in ports)
+    conf = os.path.join(folder, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(NGINX_CONF.format(servers=servers, front=front))
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    proc = subprocess.Popen([binary, "-p", folder, "-c", conf], stderr=subprocess.DEVNULL, text=True)
+    give_up = time.monotonic() + 30
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", front)) == 0:
+                return proc
+        if proc.poll() is not None or time.monotonic() > give_up:
+            raise SystemExit("nginx did not start")
+        time.sleep(0.05)
 
 
 def main() -> int:
@@ -188,31 +366,64 @@ def main() -> int:
         help="each bot waits this long before each action (default 0: as fast as the server answers)",
     )
     parser.add_argument(
+        "--seconds", type=float, default=0.0, help="stop the play after this long (default: the games' end)"
+    )
+    parser.add_argument("--store", metavar="URL", help="the servers' PostgreSQL (postgresql://...), emptied first")
+    parser.add_argument("--processes", type=int, default=1, help="servers on the --store, behind nginx (default 1)")
+    parser.add_argument("--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log")
+    parser.add_argument("--kill-midway", action="store_true", help="kill -9 one server halfway through --seconds")
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
         "so that they never take each other's",
     )
     args = parser.parse_args()
+    if (args.processes > 1 or args.kill_midway) and args.store is None:
+        parser.error("--processes and --kill-midway need --store")
+    if args.kill_midway and (args.processes < 2 or not args.seconds):
+        parser.error("--kill-midway needs --processes 2 or more and --seconds")
     for n in args.tables:
+        if args.store is not None:
+            _empty(args.store)
         with tempfile.TemporaryDirectory() as folder:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "stepping_stones", "host", "--port", str(_free_port()), "--data-dir", folder],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
+            front = _free_port() if args.processes > 1 else None
+            public = ["--public-url", f"http://127.0.0.1:{front}", "--trusted-proxy", "127.0.0.1"] if front else []
+            ports = [_free_port() for _ in range(args.processes)]
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "stepping_stones", "host", "--port", str(port)]
+                    + ["--data-dir", f"{folder}/{port}", "--max-tables", "100000", "--max-connections", "19000"]
+                    + (["--store", args.store] if args.store else [])
+                    + public,
+                    stdout=subprocess.PIPE,
+                    stderr=open(f"{args.logs}/host-{n}-{port}.log", "w") if args.logs else subprocess.DEVNULL,  # noqa: SIM115
+                    text=True,
+                )
+                for port in ports
+            ]
             if args.pin:
-                os.sched_setaffinity(proc.pid, {0})
+                for proc in procs:
+                    os.sched_setaffinity(proc.pid, {0})
                 os.sched_setaffinity(0, {1})
+            nginx = None
             try:
-                assert proc.stdout is not None
-                line = proc.stdout.readline()
-                url = line.split(" at ", 1)[1].strip()
-                print(json.dumps(asyncio.run(_run(url, proc.pid, n, args.think))), flush=True)
+                for proc in procs:
+                    assert proc.stdout is not None
+                    line = proc.stdout.readline()
+                    url = line.split(" at ", 1)[1].strip()
+                if front is not None:
+                    nginx = _nginx(folder, front, ports)
+                servers = Servers(procs, args.store)
+                row = asyncio.run(_run(url, servers, n, args.think, seconds=args.seconds, kill=args.kill_midway))
+                print(json.dumps(row), flush=True)
             finally:
-                proc.terminate()
-                proc.wait(timeout=30)
+                for proc in procs:
+                    proc.terminate()
+                    proc.wait(timeout=30)
+                if nginx is not None:
+                    nginx.terminate()
+                    nginx.wait(timeout=30)
     print(f"cpu cores: {os.cpu_count()}", file=sys.stderr)
     return 0
 

@@ -29,6 +29,9 @@ from stepping_stones.engine import (
 from stepping_stones.game.match import Seeds, drive
 from stepping_stones.storage.records import record_from_game
 
+# the table stores' fixtures (a real PostgreSQL started by the tests): tests/pg_support.py
+pytest_plugins = ["pg_support"]
+
 
 def cards(text: str) -> int:
     """``cards("K4 K8 C1")`` -> the mask of those cards."""

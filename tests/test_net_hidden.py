@@ -19,7 +19,7 @@ from stepping_stones.ai.knowledge import Knowledge
 from stepping_stones.engine import FULL_DECK, Phase, Rules, cards_of, mask_of, record_cards
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.codes import digest
-from stepping_stones.net.journal import TABLE_FORMAT, FileTableStore, SeatFile, TableFile
+from stepping_stones.net.journal import TABLE_FORMAT, SeatFile, TableFile
 from stepping_stones.storage.records import RecordRules, game_from_record, record_from_game
 
 SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
@@ -147,8 +147,26 @@ async def _everything_sent(url: str, seat: int, page: bool) -> list[str]:
 
 
 @pytest.mark.parametrize("page", [False, True])
-@pytest.mark.parametrize("seed,steps", [("h1", 2), ("h2", 6), ("h3", 12), ("h4", 25), ("h5", 40), ("h6", 70)])
-def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(tmp_path, seed, steps, page):
+# every position with the data folder's store, and three of them with PostgreSQL's (the store only
+# gives the table back: what a seat is sent is made from it the same way)
+@pytest.mark.parametrize(
+    "seed,steps,stores",
+    [
+        ("h1", 2, "file"),
+        ("h2", 6, "file"),
+        ("h3", 12, "file"),
+        ("h4", 25, "file"),
+        ("h5", 40, "file"),
+        ("h6", 70, "file"),
+        ("h1", 2, "postgresql"),
+        ("h3", 12, "postgresql"),
+        ("h6", 70, "postgresql"),
+    ],
+    indirect=["stores"],
+)
+def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(
+    tmp_path, seed, steps, page, stores
+):
     game = _position(seed, steps)
     rng = Random(seed)
     checked = 0
@@ -159,10 +177,12 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
         worlds = []
         for n, record in enumerate((record_from_game(game), other)):
             folder = tmp_path / f"{seat}-{n}"
-            FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
+            store = stores(folder)  # the data folder's, or PostgreSQL's
+            store.save("00000000000000aa", _file("00000000000000aa", record))
 
-            async def collect(folder=folder, seat=seat) -> list[str]:
-                async with running(folder, clock=lambda: 1000.0) as (_server, url):  # the clock's seconds too
+            async def collect(folder=folder, seat=seat, store=store) -> list[str]:
+                # the clock's seconds too
+                async with running(folder, clock=lambda: 1000.0, store=store) as (_server, url):
                     return await _everything_sent(url, seat, page)
 
             worlds.append(asyncio.run(collect()))

@@ -12,13 +12,17 @@ import aiohttp
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.engine import Phase, card_name, cards_of, parse_card
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.codes import digest
 from stepping_stones.net.protocol import ErrorMessage, StateMessage, Welcome
 from stepping_stones.net.server import Limits
 
 
-def test_hostile_clients_change_nothing(tmp_path):
+def test_hostile_clients_change_nothing(tmp_path, stores):
+    """With either store, the data folder or PostgreSQL."""
+
     async def game() -> None:
-        async with running(tmp_path, limits=Limits(message_rate=5.0, message_burst=10)) as (server, url):
+        limits = Limits(message_rate=5.0, message_burst=10)
+        async with running(tmp_path, limits=limits, store=stores(tmp_path)) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             table = server.tables.tables[opened.table]
             async with (
@@ -164,10 +168,13 @@ def test_the_door_refuses_foreign_hosts_and_origins(tmp_path):
     asyncio.run(probe())
 
 
-def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
+def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path, stores):
+    """Nor kept by either store (the data folder, PostgreSQL): only their digests."""
+    store = stores(tmp_path)
+
     async def game() -> tuple[list[str], str, str]:
         seen: list[str] = []
-        async with running(tmp_path) as (server, url):
+        async with running(tmp_path, store=store) as (server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann:
                 welcome = await ann.join()
@@ -182,6 +189,8 @@ def test_secrets_are_never_logged_nor_sent_to_other_seats(tmp_path):
                 async with Raw.to(url) as raw:
                     await raw.send({"type": "hello", "version": 4, "secret": "guess" + welcome.secret[5:]})
                     assert (await raw.reply()).code == "bad-secret"
+            kept = "".join(store.load(table_id) for table_id in store.list())
+            assert welcome.secret not in kept and digest(welcome.secret) in kept
             log = server.log.err.getvalue()
         return seen, log, welcome.secret
 

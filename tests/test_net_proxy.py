@@ -84,8 +84,8 @@ server {{
 
 
 @contextmanager
-def _nginx(folder: Path, port: int, upstream: int) -> Iterator[None]:
-    """nginx on ``FRONT``:``port`` in front of the server on ``upstream``, its files in ``folder``."""
+def _nginx(folder: Path, port: int, site: str) -> Iterator[None]:
+    """nginx on ``FRONT``:``port`` with the ``site`` (an ``http`` block's inside), its files in ``folder``."""
     assert NGINX is not None
     folder.mkdir()
     conf = folder / "nginx.conf"
@@ -93,9 +93,7 @@ def _nginx(folder: Path, port: int, upstream: int) -> Iterator[None]:
         "master_process off;\ndaemon off;\nerror_log error.log warn;\npid nginx.pid;\n"
         "events { worker_connections 64; }\n"
         "http {\n access_log off;\n client_body_temp_path body;\n proxy_temp_path proxy;\n"
-        " fastcgi_temp_path fastcgi;\n uwsgi_temp_path uwsgi;\n scgi_temp_path scgi;\n"
-        + NGINX_SITE.format(front=FRONT, port=port, upstream=upstream)
-        + "}\n"
+        " fastcgi_temp_path fastcgi;\n uwsgi_temp_path uwsgi;\n scgi_temp_path scgi;\n" + site + "}\n"
     )
     proc = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(conf)], stderr=subprocess.PIPE, text=True)
     try:
@@ -127,7 +125,8 @@ def test_behind_nginx_each_client_counts_as_its_own_address(tmp_path):
             url,
         ):
             assert url == public and server._sock is not None  # the URL it shows is the proxy's
-            with _nginx(tmp_path / "nginx", front, server._sock.getsockname()[1]):
+            upstream = server._sock.getsockname()[1]
+            with _nginx(tmp_path / "nginx", front, NGINX_SITE.format(front=FRONT, port=front, upstream=upstream)):
                 async with _session("127.0.5.1") as ann, _session("127.0.6.1") as bo:
                     status, first = await _open(ann, public, **{"X-Forwarded-For": "198.51.100.7"})
                     assert status == 200, first

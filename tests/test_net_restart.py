@@ -26,9 +26,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _host(folder, port: int) -> tuple[subprocess.Popen[str], str]:
+def _host(folder, port: int, store: str | None = None) -> tuple[subprocess.Popen[str], str]:
+    """``host`` on ``port``, its tables in ``folder`` or in the PostgreSQL ``store`` (a killed
+    process's hold on them lasts a second)."""
+    shared = ["--store", store, "--lease-seconds", "1"] if store is not None else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder)],
+        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder), *shared],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -45,9 +48,12 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path):
+def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path, stores):
+    """With either store: the data folder, or PostgreSQL (the new process takes the table up when
+    the bots come back, once the killed one's hold on it has lapsed)."""
     port = _free_port()
-    server, url = _host(tmp_path, port)
+    store = stores.dsn(tmp_path)
+    server, url = _host(tmp_path, port, store)
     try:
         made = _cli("table", "new", "--server", url, "--short", "--json")
         assert made.returncode == 0, made.stderr
@@ -80,7 +86,7 @@ def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path):
             os.kill(server.pid, signal.SIGKILL)
             server.wait()
             before = seen[-1]
-            server, _again = _host(tmp_path, port)
+            server, _again = _host(tmp_path, port, store)
             async with asyncio.timeout(WAIT):
                 finals = await asyncio.gather(*bots)
             for client in clients:

@@ -3,7 +3,9 @@
 [--idle-seconds S] [--hello-rate R] [--hello-burst N] [--guess-rate R] [--guess-burst N]
 [--unseated-per-address N] [--tables-per-address N] [--tables-per-minute N] [--connections-per-address N]
 [--connections-per-network N] [--tables-in-play-per-address N] [--finished-grace S] [--thinkers N]
-[--trusted-proxy ADDRESS]``: the table server, and the limits it keeps (docs/protocol.md, Limits; docs/online.md)."""
+[--trusted-proxy ADDRESS]
+[--store URL [--lease-seconds S]]``: the table server, and the limits it keeps (docs/protocol.md, Limits;
+docs/online.md)."""
 
 from __future__ import annotations
 
@@ -45,6 +47,22 @@ def add_parser(sub: Subcommands) -> None:
         type=Path,
         metavar="DIR",
         help="where the server keeps its tables and games (default: a 'server' folder in the game's data folder)",
+    )
+    p.add_argument(
+        "--store",
+        type=_store,
+        metavar="URL",
+        help="keep the tables in PostgreSQL (postgresql://USER@HOST/DATABASE, libpq's URL) rather than in the "
+        "data folder: several servers on one store share its tables, each holding some (docs/online.md); "
+        "needs pip install 'stepping-stones[postgresql]'",
+    )
+    p.add_argument(
+        "--lease-seconds",
+        type=number(float, "a number of seconds", 1, 600),
+        default=5.0,
+        metavar="SECONDS",
+        help="with --store: how long a server's hold on a table lasts unless it renews it (every second); "
+        "the tables of a server that died wait this long for another (1 to 600, default 5)",
     )
     p.add_argument(
         "--trusted-proxy",
@@ -261,6 +279,12 @@ def _proxy(text: str) -> object:
         raise argparse.ArgumentTypeError(f"{text!r} is not an IP address or network") from None
 
 
+def _store(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("a store is a postgresql:// URL (the data folder is the default)")
+    return text
+
+
 def _figure(value: float) -> str:
     """A limit's figure as the help says it: a whole number in full (``1000000``, not ``1e+06``)."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
@@ -327,4 +351,6 @@ def run(args: argparse.Namespace) -> int:
         expire_after=args.expire_after,
         expire_empty_after=args.expire_empty_after,
         trusted_proxies=args.trusted_proxy,
+        store=args.store,
+        lease_seconds=args.lease_seconds,
     )

@@ -37,6 +37,7 @@ from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
+from .lease import Elsewhere
 from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
@@ -283,6 +284,9 @@ class TableServer:
             [
                 web.post("/tables", self.handle_new_table),
                 web.get("/ws", self.handle_ws),
+                # the same websocket, with its table in the path for a proxy that hashes on it
+                # (several processes, one store: docs/online.md)
+                web.get("/t/{table:[0-9a-f]{16}}/ws", self.handle_ws),
             ]
         )
         pages = PlayerPages(
@@ -496,6 +500,8 @@ class TableServer:
                 await self.tables.start(client)
         except ProtocolError as exc:
             client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
+        except Elsewhere:  # closed without a word: the client connects again, as after any drop
+            client.close()
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
@@ -667,6 +673,23 @@ class _GuardedSite(web.SockSite):
         self._server = await loop.create_server(factory, sock=self._sock, ssl=self._ssl_context, backlog=self._backlog)
 
 
+def _shared_store(url: str, lease_seconds: float, err: TextIO) -> TableStore | None:
+    """The PostgreSQL store of ``host --store``, connected and its schema up to date; None (said in
+    one line, which does not repeat the URL: it may hold a password) when it cannot be had."""
+    try:
+        from .pgstore import PostgresTableStore
+    except ImportError:
+        print("host: --store needs psycopg: pip install 'stepping-stones[postgresql]'", file=err)
+        return None
+    store = PostgresTableStore(url, lease_seconds=lease_seconds)
+    try:
+        store.open()
+    except OSError as exc:
+        print(f"host: cannot use the store: {escape(exc.strerror or str(exc))}", file=err)
+        return None
+    return store
+
+
 def _json_error(status: int, error: ErrorMessage) -> web.Response:
     return web.Response(status=status, text=dump(error), content_type="application/json")
 
@@ -686,8 +709,11 @@ def host(
     expire_after: float = DEFAULT_EXPIRY,
     expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
     trusted_proxies: Sequence[Network] = (),
+    store: str | None = None,
+    lease_seconds: float = 5.0,
 ) -> int:
-    """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
+    """``stepping-stones host``: serve tables until Ctrl+C; the exit status.  ``store``: a
+    ``postgresql://`` URL to keep the tables in (``pgstore``), else the data folder."""
     context = None
     if certfile is not None:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -706,6 +732,9 @@ def host(
             file=err,
         )
         limits = dataclasses.replace(limits, max_connections=room)
+    tables = _shared_store(store, lease_seconds, err) if store is not None else None
+    if store is not None and tables is None:
+        return 2
     server = TableServer(
         data_dir,
         out,
@@ -714,6 +743,7 @@ def host(
         port=port,
         public_url=public_url,
         ssl_context=context,
+        store=tables,
         timeout=timeout,
         limits=limits,
         expire_after=expire_after,

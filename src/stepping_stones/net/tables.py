@@ -26,6 +26,7 @@ from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
+from .lease import Leases, Shared
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .pageseat import PageSeat
 from .players import Finished, PlayerStore, Sitter, key_problem
@@ -89,6 +90,8 @@ class Tables:
         thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
+        # a store several processes share: this one holds only the tables it has the lease of (``lease``)
+        self.leases = Leases(store) if isinstance(store, Shared) else None
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
         self.data_dir = data_dir
@@ -109,6 +112,7 @@ class Tables:
         self.finished_grace = finished_grace  # seconds a finished table's connections stay open
         self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
         self.players: PlayerStore | None = None  # the players and their ratings (none: nobody is rated)
+        self._writing: dict[str, int] = {}  # tables with changes being written (a shared store's writer)
 
     # --- opening and resuming ----------------------------------------------------------------------
 
@@ -126,7 +130,7 @@ class Tables:
         table.owner = owner
         while table.code in self.by_code:
             table.code = new_code()
-        if not self._keep(table):  # a table that cannot be written is not handed out
+        if not await self._keep(table):  # a table that cannot be written is not handed out
             raise TableError("server", f"this server cannot save a table now ({self.unwritable}); try again later")
         self._add(table)
         await self._changed(table, save=False)
@@ -137,7 +141,7 @@ class Tables:
         line and left where it is."""
         count = 0
         try:
-            stored = await asyncio.to_thread(self.store.list)
+            stored = await asyncio.to_thread(self.store.list) if self.leases is None else await self._orphans()
         except OSError as exc:  # a file where the folder should be, a folder that cannot be read
             self.log(f"no table can be resumed: the tables cannot be listed ({exc.strerror or exc})")
             return 0
@@ -146,7 +150,7 @@ class Tables:
                 text = await asyncio.to_thread(self.store.load, table_id)
                 snapshot, moves = read_table(text)
                 table = Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock())
-            except (KeyError, RecordError) as exc:
+            except (KeyError, RecordError, OSError) as exc:
                 self.log(f"table {table_id} cannot be resumed: {exc}")
                 continue
             self._add(table)
@@ -155,9 +159,111 @@ class Tables:
                 # one snapshot in place of the journal: a torn last line must not stay in front of
                 # the lines appended next
                 table.resave = True
-                self._keep(table)
+                await self._keep(table)
             await self._go_on(table)
         return count
+
+    # --- several processes, one store (``lease``) ---------------------------------------------------
+
+    async def _orphans(self) -> list[str]:
+        """The tables of the shared store that no live process holds, each taken by this one."""
+        assert self.leases is not None
+        shared = self.leases.shared
+        orphans = await asyncio.to_thread(shared.orphans, self.max_tables)
+        # not those held, nor those a hello is taking up
+        wanted = [t for t in orphans if t not in self.tables and not self.leases.busy(t)]
+        return await asyncio.to_thread(shared.take_many, wanted)
+
+    async def _take_up(self, code: str | None, secret: str | None) -> None:
+        """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
+        store, when this process does not hold it, taken over from its holder and loaded.  Raises
+        ``lease.Elsewhere``."""
+        assert self.leases is not None
+        if secret is not None and any(t.seat_of(secret) is not None for t in self.tables.values()):
+            return
+        if code is not None and code in self.by_code:
+            return
+        table_id = await self.leases.locate(code, secret)
+        if table_id is None:
+            return
+        async with self.leases.one_at_a_time(table_id):
+            if table_id in self.tables:
+                return
+            await self.leases.take(table_id)
+            if not await self._load(table_id):
+                return
+        await self._go_on(self.tables[table_id])
+
+    async def _load(self, table_id: str) -> bool:
+        """Load a table whose lease this process has just taken; whether it is held now."""
+        try:
+            snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
+        except (KeyError, RecordError, OSError) as exc:
+            self.log(f"table {table_id} cannot be taken up: {exc}")
+            return False
+        if table_id not in self.tables:  # not taken up meanwhile by a hello
+            self._add(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
+        return True
+
+    async def _renew(self) -> None:
+        """Renew this process's leases; let go of the tables another process took or asked for
+        (their connections closed: their clients connect again, and reach it through the proxy);
+        take up the tables no live process holds."""
+        assert self.leases is not None
+        shared = self.leases.shared
+        try:
+            held = await asyncio.to_thread(shared.renew)
+            await self.leases.settle()
+        except OSError as exc:
+            self.log(f"the tables' leases could not be renewed: {exc.strerror or exc}")
+            return
+        handed = []
+        for table in list(self.tables.values()):
+            wanted = table.id in held and held[table.id] is not None
+            if table.id in held and not wanted:
+                continue
+            if wanted and (table.thinking or table.judging or self._writing.get(table.id)):
+                continue  # handed over once what it holds is written
+            if wanted and (table.paused or table.resave or table.unsaved) and not await self._keep(table):
+                continue
+            self._let_go(table)
+            if wanted:
+                handed.append(table.id)
+            else:
+                self.log(f"table {table.id}: taken up by another server process")
+        if handed:
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(shared.release, handed)
+            self.log(f"handed {len(handed)} {'table' if len(handed) == 1 else 'tables'} over to other server processes")
+        try:  # in one query: a dead process's tables come back at once
+            texts = await asyncio.to_thread(shared.load_many, await self._orphans())
+        except OSError as exc:
+            self.log(f"the tables no process holds could not be taken up: {exc.strerror or exc}")
+            return
+        taken = []
+        for table_id, text in texts.items():
+            if table_id in self.tables:  # taken up meanwhile by a hello
+                continue
+            try:
+                snapshot, moves = read_table(text)
+            except RecordError as exc:
+                self.log(f"table {table_id} cannot be taken up: {exc}")
+                continue
+            taken.append(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
+            self._add(taken[-1])
+        if taken:
+            self.log(f"took up {len(taken)} {'table' if len(taken) == 1 else 'tables'} no live server process held")
+        for table in taken:
+            await self._go_on(table)
+
+    def _let_go(self, table: Table) -> None:
+        """Forget a table another process holds now: its connections close without a word."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.by_code.get(table.code) is table:
+            del self.by_code[table.code]
+        self._forget_pages(table)
+        self._close_seats(table, None)
 
     def opened_by(self, owner: str) -> tuple[int, int]:
         """Of the tables the address ``owner`` opened: how many are open and not started, and how
@@ -204,6 +310,8 @@ class Tables:
             raise TableError("bad-message", "this connection already has a seat")
         if key is not None and (problem := key_problem(key)) is not None:
             raise TableError("bad-message", problem)
+        if self.leases is not None:
+            await self._take_up(normal_code(code or "") if secret is None else None, secret)
         if secret is not None:
             found = None
             for table in self.tables.values():
@@ -376,6 +484,8 @@ class Tables:
         that were never started within ``expire_after``, or that nobody sat at within
         ``expire_empty_after``."""
         self._close_finished()
+        if self.leases is not None:
+            await self._renew()
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -429,9 +539,19 @@ class Tables:
         finished game.  Whether the change was written: when it was not, nobody hears of it (but
         that the table is paused, each seat but ``actor``, whose action is refused), and the table
         waits until it can be written (``sweep`` tries again)."""
-        if (save or table.paused) and not self._keep(table):
-            self._tell_paused(table, actor)
-            return False
+        if save or table.paused:
+            self._writing[table.id] = self._writing.get(table.id, 0) + 1
+            try:
+                kept = await self._keep(table)
+            finally:
+                self._writing[table.id] -= 1
+                if not self._writing[table.id]:
+                    del self._writing[table.id]
+            if not kept:
+                self._tell_paused(table, actor)
+                return False
+        if table.id in self._writing:  # a later change is being written: the seats hear of both once it is
+            return True
         self._rate_seats(table)
         held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
         pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
@@ -631,14 +751,18 @@ class Tables:
                 conn.send(self.seated[conn].message(written.states([seat])[0]))
         self._tell_paused(table, None)
 
-    def _keep(self, table: Table) -> bool:
+    async def _keep(self, table: Table) -> bool:
         """Write what changed to the table's journal; whether it was written (else the table is
         paused, and the next keep writes it whole).  On the loop itself, in the order of the
-        changes: appending a line takes some 0.05 ms, less than handing it to a thread."""
+        changes: appending a line to a file takes some 0.05 ms, less than handing it to a thread.
+        A shared store's writes go to its writer thread, in order, while the loop goes on
+        (``_changed`` tells the seats once the last change of a table is written)."""
         how, text = table.keep()
         if text:
             try:
-                if how == "save":
+                if self.leases is not None:
+                    await self.leases.shared.write(how, table.id, text)
+                elif how == "save":
                     self.store.save(table.id, text)
                 else:
                     self.store.append(table.id, text)
@@ -787,13 +911,14 @@ class Tables:
         while self.finished and self.finished[0][0] <= now:
             self._close_seats(self.finished.popleft()[1], message)
 
-    def _close_seats(self, table: Table, message: str) -> None:
-        """Tell every connection seated at ``table`` the ``message`` and close it."""
+    def _close_seats(self, table: Table, message: str | None) -> None:
+        """Tell every connection seated at ``table`` the ``message`` (if any) and close it."""
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
             if conn is not None:
                 self.seated.pop(conn, None)
-                conn.send(message)
+                if message is not None:
+                    conn.send(message)
                 conn.close()
 
     def _file(self, table: Table) -> tuple[str | None, str]:
@@ -820,7 +945,10 @@ class Tables:
         live = [t for t in self.tables.values() if not t.over]
         for table in live:
             if table.paused or table.resave or table.unsaved:
-                self._keep(table)
+                await self._keep(table)
         flushed = await self.sync()
+        if self.leases is not None:  # another process takes them up at once
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(self.leases.shared.release_all)
         self.thinkers.close()
         return sum(1 for t in live if not t.paused) if flushed else 0

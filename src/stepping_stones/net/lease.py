@@ -1,0 +1,127 @@
+"""Several server processes, one store: which process holds which table (``Leases``).
+
+A store that several processes share (``pgstore.PostgresTableStore``) keeps a lease per table: a
+row naming the process that holds it and until when, renewed by that process every second
+(``Tables.sweep``).  A process holds only the tables it has the lease of; every write of a table
+is fenced by it.  A hello for a table this process does not hold (its code or its secret is found
+in the store) takes the table up: at once when its lease is free or has lapsed (its process died),
+else after asking its holder for it, who hands it over at its next renewal (it closes the table's
+connections, whose clients connect again, and the proxy, hashing on the table in the websocket's
+path, brings them here).  A table whose lease another process took (this one did not renew it in
+time) is let go, its connections closed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Final, Protocol, runtime_checkable
+
+from .codes import digest
+from .table import TableError
+
+MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
+
+
+@runtime_checkable
+class Shared(Protocol):
+    """What a store shared by several processes adds to ``TableStore`` (``pgstore``'s docstrings
+    say what each does)."""
+
+    owner: str
+    lease_seconds: float
+
+    def find_code(self, code: str) -> str | None: ...
+
+    def find_seat(self, digest: str) -> tuple[str, int] | None: ...
+
+    def take(self, table_id: str) -> str | None: ...
+
+    def take_many(self, table_ids: list[str]) -> list[str]: ...
+
+    def load_many(self, table_ids: list[str]) -> dict[str, str]: ...
+
+    def renew(self) -> dict[str, str | None]: ...
+
+    def release(self, table_ids: list[str]) -> None: ...
+
+    def release_all(self) -> None: ...
+
+    def orphans(self, limit: int) -> list[str]: ...
+
+    async def write(self, how: str, table_id: str, text: str) -> None: ...
+
+
+class Elsewhere(TableError):
+    """Another live process holds the table and did not hand it over in time: the connection is
+    closed without a word, and its client connects again (through the proxy) as after any drop."""
+
+    def __init__(self) -> None:
+        super().__init__("server", "another server process holds this table: connect again")
+
+
+class Leases:
+    """This process's side of the leases of a ``Shared`` store."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
+        self._waiting: dict[str, asyncio.Future[None]] = {}  # tables held by another that a hello waits for
+
+    async def locate(self, code: str | None, secret: str | None) -> str | None:
+        """The table of an invite code (normalized) or of a seat's secret, from the store; None
+        when it has none (or cannot be asked)."""
+        try:
+            if secret is not None:
+                found = await asyncio.to_thread(self.shared.find_seat, digest(secret))
+                return found[0] if found is not None else None
+            return await asyncio.to_thread(self.shared.find_code, code) if code else None
+        except OSError:
+            return None
+
+    def busy(self, table_id: str) -> bool:
+        """Whether a hello is taking the table up now."""
+        return table_id in self._locks
+
+    @asynccontextmanager
+    async def one_at_a_time(self, table_id: str) -> AsyncIterator[None]:
+        """The hellos that take up the same table, one after the other (the later ones find it held)."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked():
+                self._locks.pop(table_id, None)
+
+    async def take(self, table_id: str) -> None:
+        """Take the table's lease; when another process holds it, ask for it and wait until it is
+        handed over or its lease lapses (``settle``, once a second), a little longer than a lease
+        lasts, at most ``MOST_WAIT``.  Raises ``Elsewhere``."""
+        try:
+            holder = await asyncio.to_thread(self.shared.take, table_id)
+        except OSError:
+            holder = "the store"
+        if holder is None:
+            return
+        waited = self._waiting.setdefault(table_id, asyncio.get_running_loop().create_future())
+        try:
+            await asyncio.wait_for(asyncio.shield(waited), min(self.shared.lease_seconds + 1.0, MOST_WAIT))
+        except TimeoutError:
+            raise Elsewhere() from None
+        finally:
+            if self._waiting.get(table_id) is waited:  # nobody waits for it any more
+                del self._waiting[table_id]
+
+    async def settle(self) -> None:
+        """Take, in one statement, the tables that hellos wait for and that are free now (handed
+        over, or their holder's lease lapsed), and let those hellos go on.  Raises ``OSError``."""
+        for table_id, waited in list(self._waiting.items()):
+            if waited.done():
+                del self._waiting[table_id]
+        if not self._waiting:
+            return
+        for table_id in await asyncio.to_thread(self.shared.take_many, list(self._waiting)):
+            taken = self._waiting.pop(table_id, None)
+            if taken is not None and not taken.done():
+                taken.set_result(None)

@@ -1,0 +1,488 @@
+"""Tables kept in PostgreSQL: ``PostgresTableStore``, the ``journal.TableStore`` of
+``stepping-stones host --store postgresql://...``, which several server processes share.
+
+Its tables (``net/migrations/``, applied in order by ``migrate``):
+
+- ``tables``: a row per table, its snapshot (the journal's first line, as the file store's) and
+  its invite code (a unique index: a code names one table across every process);
+- ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
+- ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
+  so that any process finds a seat by its secret;
+- ``leases``: which server process holds a table, until when (renewed every second while it
+  lives), and which other process asked for it (``wanted``).
+
+Every write of a table is fenced by its lease: a process that no longer holds the table (it was
+taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
+write raises ``OSError``, as a full disk does for the file store).  Every failure of the database
+(gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
+and tries again, as for a disk.
+
+Commits are asynchronous (``synchronous_commit = off``): the database has a move as soon as it is
+committed, a crash of the server process loses nothing, and ``sync`` (once a second) makes what was
+committed survive a crash of the database's machine too, as the file store's ``fsync`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import errno
+import json
+import os
+import queue
+import secrets
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+
+import psycopg
+
+LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
+MIGRATIONS: Final = "migrations"
+_LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+_RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
+    "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
+    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE SKIP LOCKED)"
+)
+MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
+_APPEND_MANY: Final = (
+    "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
+    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > now() AND table_id = ANY(%(t)s)), "
+    "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
+    "FROM held h) "
+    "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
+    "FROM batch b JOIN base USING (table_id) JOIN tables t ON t.id = b.table_id RETURNING table_id"
+)
+
+
+@dataclass
+class _Write:
+    """A write handed to the writer thread, and how to tell the loop it is done."""
+
+    how: str
+    table_id: str
+    text: str
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[None] = field(repr=False)
+
+    def finish(self, failure: OSError | None) -> None:
+        def tell() -> None:
+            if not self.done.done():
+                if failure is None:
+                    self.done.set_result(None)
+                else:
+                    self.done.set_exception(failure)
+
+        self.loop.call_soon_threadsafe(tell)
+
+
+def new_owner() -> str:
+    """This process's name as a lease holder: host, process id and a random part (a process that
+    starts again with the same id is another holder)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The schema's steps, in order: (number, file name, SQL) of ``net/migrations/NNNN_*.sql``."""
+    found = []
+    for entry in resources.files(__package__).joinpath(MIGRATIONS).iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def migrate(conn: psycopg.Connection[Any]) -> list[str]:
+    """Apply the steps the database has not had yet, each in its own transaction, one process at a
+    time (an advisory lock); the names of those applied."""
+    applied: list[str] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)")
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        done = int(row[0]) if row else 0
+        for number, name, sql in migrations():
+            if number > done:
+                conn.execute(sql.encode("utf-8"))
+                conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
+                applied.append(name)
+    return applied
+
+
+def _failure(exc: psycopg.Error) -> OSError:
+    """A database's failure as the server reads a disk's: an ``OSError`` with one line."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return OSError(errno.EIO, f"the database: {first}")
+
+
+class PostgresTableStore:
+    """A ``TableStore`` in PostgreSQL, shared by server processes (see the module's docstring).
+    ``dsn`` is a libpq connection string or ``postgresql://`` URL; ``owner`` names this process
+    as a lease holder."""
+
+    def __init__(self, dsn: str, *, owner: str | None = None, lease_seconds: float = LEASE_SECONDS) -> None:
+        self.dsn = dsn
+        self.owner = owner or new_owner()
+        self.lease_seconds = lease_seconds
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()  # one connection: the loop writes, threads load, list and sync
+        self._unsynced = False
+        self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._broken: set[str] = set()  # tables whose write failed: no line after it until a snapshot
+        self._heart: threading.Thread | None = None  # renews the leases while the process lives
+        self._stop = threading.Event()
+
+    # --- the connection --------------------------------------------------------------------------
+
+    def _connect(self, migrated: bool = False) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(
+            self.dsn,
+            autocommit=True,
+            connect_timeout=5,
+            # a database that hangs must not hold the server for ever: its write fails, the table pauses
+            options="-c synchronous_commit=off -c statement_timeout=5000 -c lock_timeout=2000",
+            application_name="stepping-stones host",
+        )
+        if not migrated:
+            migrate(conn)
+        return conn
+
+    def open(self) -> list[str]:
+        """Connect now (and bring the schema up to date); the migrations applied.  Raises
+        ``OSError`` with one line when the database cannot be had."""
+        with self._lock:
+            try:
+                conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+                try:
+                    applied = migrate(conn)
+                finally:
+                    conn.close()
+                self._conn = self._connect()
+            except psycopg.Error as exc:
+                raise _failure(exc) from None
+        return applied
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        """The connection (made again after a failure), with the lock held; a database's failure
+        raises ``OSError``."""
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = self._connect()
+                yield self._conn
+            except psycopg.Error as exc:
+                conn, self._conn = self._conn, None
+                if conn is not None and not isinstance(exc, psycopg.errors.IntegrityError):
+                    conn.close()  # broken, or in a state not worth finding out: a new one next time
+                elif conn is not None:
+                    self._conn = conn
+                raise _failure(exc) from None
+
+    def _beat(self) -> None:
+        """Start renewing this process's leases in a thread of its own, on a connection of its own,
+        every fifth of a lease: a loop slowed down by its load does not let its tables go."""
+        if self._heart is None or not self._heart.is_alive():
+            self._stop.clear()
+            self._heart = threading.Thread(target=self._beat_on, name="pgstore leases", daemon=True)
+            self._heart.start()
+
+    def _beat_on(self) -> None:
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            while not self._stop.wait(min(1.0, self.lease_seconds / 5)):
+                try:
+                    if conn is None or conn.closed:
+                        conn = self._connect(migrated=True)
+                    conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner})
+                except psycopg.Error:
+                    if conn is not None:
+                        conn.close()
+                    conn = None  # again at the next beat
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # --- the six methods of TableStore -----------------------------------------------------------
+
+    def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
+        """Take the table's lease if it is free, expired or this process's own; else ask its holder
+        for it, and return the holder."""
+        self._beat()
+        row = conn.execute(
+            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
+            "WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING owner",
+            (table_id, self.owner, self.lease_seconds),
+        ).fetchone()
+        if row is not None:
+            return None
+        held = conn.execute(
+            "UPDATE leases SET wanted = %s WHERE table_id = %s AND owner <> %s RETURNING owner",
+            (self.owner, table_id, self.owner),
+        ).fetchone()
+        return str(held[0]) if held is not None else "another process"
+
+    def save(self, table_id: str, text: str) -> None:
+        """Replace the table's journal with ``text`` (a snapshot, maybe moves after it), in one
+        transaction that takes or renews its lease.  Raises ``OSError``."""
+        with self._db() as conn, conn.transaction():
+            self._save(conn, table_id, text)
+        self._unsynced = True
+
+    def _save(self, conn: psycopg.Connection[Any], table_id: str, text: str) -> None:
+        first, *rest = [line for line in text.split("\n") if line]
+        data = json.loads(first)
+        code = str(data.get("code", ""))
+        digests = [(s["digest"], seat) for seat, s in enumerate(data.get("seats", [])) if s.get("digest")]
+        holder = self._take(conn, table_id)
+        if holder is not None:
+            raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
+        conn.execute(
+            "INSERT INTO tables (id, code, snapshot) VALUES (%s, %s, %s) ON CONFLICT (id) DO UPDATE "
+            "SET code = excluded.code, snapshot = excluded.snapshot, updated = now()",
+            (table_id, code, first),
+        )
+        conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
+        conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
+        with conn.cursor() as cur:
+            if digests:
+                cur.executemany(
+                    "INSERT INTO seats (digest, table_id, seat) VALUES (%s, %s, %s)",
+                    [(d, table_id, seat) for d, seat in digests],
+                )
+            if rest:
+                cur.executemany(
+                    "INSERT INTO moves (table_id, n, line) VALUES (%s, %s, %s)",
+                    [(table_id, n, line) for n, line in enumerate(rest, 1)],
+                )
+
+    def append(self, table_id: str, lines: str) -> None:
+        """Add ``lines`` (each ending in a newline) after the journal: one statement, fenced by the
+        lease.  Raises ``OSError`` (``FileNotFoundError`` for a table never saved)."""
+        moves = lines.split("\n")[:-1]
+        if not moves:
+            return
+        with self._db() as conn:
+            cur = conn.execute(
+                "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
+                "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
+                "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
+                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s AND expires > now())",
+                {"t": table_id, "lines": moves, "me": self.owner},
+            )
+            if cur.rowcount != len(moves):
+                if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
+                    raise FileNotFoundError(errno.ENOENT, f"no table {table_id}")
+                raise OSError(errno.EBUSY, f"this process no longer holds table {table_id}")
+        self._unsynced = True
+
+    # --- the server's writes, off its loop ---------------------------------------------------------
+
+    async def write(self, how: str, table_id: str, text: str) -> None:
+        """``save`` (``how`` is ``save``) or ``append`` in the writer thread, which writes what
+        waits in one transaction (the appends in one statement): the loop does not wait for the
+        database, and a busy server makes one round trip for many moves.  In the order they were
+        handed; after a table's write fails, its appends fail too until a snapshot is written.
+        Raises ``OSError``."""
+        loop = asyncio.get_running_loop()
+        write = _Write(how, table_id, text, loop, loop.create_future())
+        if self._writer is None or not self._writer.is_alive():
+            self._writer = threading.Thread(target=self._write_on, name="pgstore writer", daemon=True)
+            self._writer.start()
+        self._queue.put(write)
+        await write.done
+
+    def _write_on(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < MOST_BATCHED:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                failures = self._write_batch(batch)
+            except OSError as exc:  # the database failed: nothing of the batch was written
+                self._broken.update(w.table_id for w in batch)
+                failures = {id(w): exc for w in batch}
+            for write in batch:
+                write.finish(failures.get(id(write)))
+
+    def _write_batch(self, batch: builtins.list[_Write]) -> dict[int, OSError]:
+        """Write ``batch`` in one transaction: each snapshot in a savepoint of its own, each run of
+        appends between them in one statement; the writes that failed, and why."""
+        failures: dict[int, OSError] = {}
+        run: builtins.list[_Write] = []
+
+        def failed(write: _Write, exc: OSError) -> None:
+            failures[id(write)] = exc
+            self._broken.add(write.table_id)
+
+        def flush(conn: psycopg.Connection[Any]) -> None:
+            ids, lines, ks = [], [], []
+            counts: dict[str, int] = {}
+            for write in run:
+                if write.table_id in self._broken:
+                    failed(write, OSError(errno.EIO, "an earlier write of this table failed"))
+                    continue
+                for line in write.text.split("\n")[:-1]:
+                    counts[write.table_id] = counts.get(write.table_id, 0) + 1
+                    ids.append(write.table_id)
+                    lines.append(line)
+                    ks.append(counts[write.table_id])
+            written: set[str] = set()
+            if ids:
+                found = conn.execute(_APPEND_MANY, {"t": ids, "lines": lines, "k": ks, "me": self.owner})
+                written = {str(r[0]) for r in found}
+            for write in run:
+                if id(write) not in failures and write.table_id not in written and write.text:
+                    failed(write, OSError(errno.EBUSY, f"this process no longer holds table {write.table_id}"))
+            run.clear()
+
+        with self._db() as conn, conn.transaction():
+            for write in batch:
+                if write.how != "save":
+                    run.append(write)
+                    continue
+                flush(conn)
+                try:
+                    with conn.transaction():  # a savepoint: a snapshot refused leaves the others
+                        self._save(conn, write.table_id, write.text)
+                except OSError as exc:
+                    failed(write, exc)
+                except psycopg.errors.IntegrityError as exc:
+                    failed(write, _failure(exc))
+                else:
+                    self._broken.discard(write.table_id)
+            flush(conn)
+        self._unsynced = True
+        return failures
+
+    def load(self, table_id: str) -> str:
+        """The table's journal as the file store's reads: the snapshot, then a line per move.
+        Raises ``KeyError`` for a table it does not hold, ``OSError`` when the database fails."""
+        with self._db() as conn:
+            row = conn.execute(
+                "SELECT snapshot, array(SELECT line FROM moves WHERE table_id = t.id ORDER BY n) "
+                "FROM tables t WHERE id = %s",
+                (table_id,),
+            ).fetchone()
+        if row is None:
+            raise KeyError(table_id)
+        return "".join(line + "\n" for line in [row[0], *row[1]])
+
+    def load_many(self, table_ids: builtins.list[str]) -> dict[str, str]:
+        """The journals of those tables the store holds, by id, in one query (``load``'s each)."""
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT id, snapshot, array(SELECT line FROM moves WHERE table_id = t.id ORDER BY n) "
+                "FROM tables t WHERE id = ANY(%s)",
+                (table_ids,),
+            ).fetchall()
+        return {str(r[0]): "".join(line + "\n" for line in [r[1], *r[2]]) for r in rows}
+
+    def list(self) -> list[str]:
+        with self._db() as conn:
+            return [str(r[0]) for r in conn.execute("SELECT id FROM tables ORDER BY id")]
+
+    def delete(self, table_id: str) -> None:
+        with self._db() as conn, conn.transaction():
+            conn.execute("DELETE FROM tables WHERE id = %s", (table_id,))
+            conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
+
+    def sync(self) -> None:
+        """Make every commit so far durable: one transaction that commits synchronously (a
+        transaction id makes it a writing one, whose commit waits for the log up to it)."""
+        if not self._unsynced:
+            return
+        self._unsynced = False
+        with self._db() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = on")
+            conn.execute("SELECT txid_current()")
+
+    # --- several processes: finding tables, and their leases -------------------------------------
+
+    def find_code(self, code: str) -> str | None:
+        """The table whose invite code is ``code`` (normalized), or None."""
+        with self._db() as conn:
+            row = conn.execute("SELECT id FROM tables WHERE code = %s", (code,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    def find_seat(self, digest: str) -> tuple[str, int] | None:
+        """The table and seat whose secret has the sha256 ``digest``, or None."""
+        with self._db() as conn:
+            row = conn.execute("SELECT table_id, seat FROM seats WHERE digest = %s", (digest,)).fetchone()
+        return (str(row[0]), int(row[1])) if row is not None else None
+
+    def take(self, table_id: str) -> str | None:
+        """Take the table's lease: None when this process holds it now, else the live holder (who
+        is asked for it, and hands it over at its next renewal)."""
+        with self._db() as conn, conn.transaction():
+            return self._take(conn, table_id)
+
+    def take_many(self, table_ids: builtins.list[str]) -> builtins.list[str]:
+        """Take the leases of those tables that are free, lapsed or this process's own, in one
+        statement (the others are left to their holders); the tables taken."""
+        if not table_ids:
+            return []
+        self._beat()
+        with self._db() as conn:
+            rows = conn.execute(
+                "INSERT INTO leases (table_id, owner, expires) "
+                "SELECT t, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
+                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
+                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING table_id",
+                (self.owner, self.lease_seconds, sorted(set(table_ids))),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def renew(self) -> dict[str, str | None]:
+        """The tables this process holds (their leases are renewed by a thread of their own), each
+        with the process that asked for it (or None).  A table held before and missing now was
+        taken up by another."""
+        self._beat()
+        with self._db() as conn:
+            rows = conn.execute("SELECT table_id, wanted FROM leases WHERE owner = %s", (self.owner,)).fetchall()
+        return {str(r[0]): (str(r[1]) if r[1] is not None else None) for r in rows}
+
+    def release(self, table_ids: builtins.list[str]) -> None:
+        """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
+        with self._db() as conn, conn.transaction():
+            conn.execute(
+                "UPDATE leases SET owner = wanted, wanted = NULL, expires = now() + make_interval(secs => %s) "
+                "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
+                (self.lease_seconds, table_ids, self.owner),
+            )
+            conn.execute("DELETE FROM leases WHERE table_id = ANY(%s) AND owner = %s", (table_ids, self.owner))
+
+    def release_all(self) -> None:
+        """Give up every lease of this process (it stops): another takes its tables at once."""
+        with self._db() as conn:
+            conn.execute(
+                "UPDATE leases SET owner = wanted, wanted = NULL WHERE owner = %s AND wanted IS NOT NULL", (self.owner,)
+            )
+            conn.execute("DELETE FROM leases WHERE owner = %s", (self.owner,))
+
+    def orphans(self, limit: int = 100) -> builtins.list[str]:
+        """Tables that no live process holds (their holder died, or stopped) or this one holds,
+        oldest change first."""
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
+                "WHERE l.table_id IS NULL OR l.expires < now() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                (self.owner, limit),
+            ).fetchall()
+        return [str(r[0]) for r in rows]

@@ -1,0 +1,207 @@
+"""The tables in PostgreSQL (``net/pgstore.py``) and several servers on one store (``net/lease.py``),
+against a real PostgreSQL started by the tests (``pg_support.py``): the schema's migrations, a
+database that goes away pauses a table as a full disk does, a write of a process that no longer
+holds its table is refused, and two servers hand a table over with its people's secrets."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+
+from net_support import WAIT, new_table, next_state, running
+from stepping_stones.net.client import SeatClient, open_table, websocket_url
+from stepping_stones.net.journal import read_table
+from stepping_stones.net.pgstore import PostgresTableStore, migrate, migrations
+from stepping_stones.net.protocol import ErrorMessage
+from stepping_stones.net.table import Table
+from test_net_store_contract import _played
+
+
+def _dbname(dsn: str) -> str:
+    return dsn.split("@/", 1)[1].split("?", 1)[0]
+
+
+def test_the_schema_is_migrated_once_whoever_connects_first(postgres_dsn):
+    first = PostgresTableStore(postgres_dsn)
+    assert first.open() == [name for _n, name, _sql in migrations()]
+    assert PostgresTableStore(postgres_dsn).open() == []
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        assert migrate(conn) == []
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions == [n for n, _name, _sql in migrations()] and versions[0] == 1
+    first.close()
+
+
+def test_a_write_of_a_process_that_no_longer_holds_its_table_is_refused(postgres_dsn):
+    mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    other = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    table = _played(mine, 4)
+    assert other.take(table.id) == mine.owner  # held: the holder is asked for it
+    assert mine.renew() == {table.id: other.owner}
+    with pytest.raises(OSError, match="another server process holds"):
+        other.save(table.id, table.to_file().model_dump_json() + "\n")
+    mine.release([table.id])  # handed to the process that asked
+    assert other.renew() == {table.id: None} and mine.renew() == {}
+    with pytest.raises(OSError, match="no longer holds"):
+        mine.append(table.id, '{"seq":9,"seat":0,"card":"K1"}\n')
+    other.append(table.id, '{"seq":9,"seat":0,"card":"K1"}\n')
+    assert other.load(table.id).endswith('{"seq":9,"seat":0,"card":"K1"}\n')
+    assert other.find_code(table.code) == table.id
+    digest = table.seats[0].digest
+    assert digest is not None and other.find_seat(digest) == (table.id, 0)
+    assert other.find_seat("0" * 64) is None and other.find_code("NOCODE") is None
+    mine.close()
+    other.close()
+
+
+def test_a_database_that_goes_away_pauses_the_table_and_it_goes_on_when_it_comes_back(postgres_dsn, tmp_path):
+    store = PostgresTableStore(postgres_dsn)
+    name = _dbname(postgres_dsn)
+    admin = postgres_dsn.replace(f"@/{name}?", "@/postgres?")
+
+    def database(up: bool) -> None:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS {'true' if up else 'false'}")
+            if not up:
+                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+
+    async def game(tmp_path) -> None:
+        async with running(tmp_path, store=store) as (server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            table = server.tables.tables[opened.table]
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
+                await ann.join()
+                await bo.join()
+                state = await next_state(ann, lambda s: s.waiting is not None and s.waiting.seat in (0, 1))
+                mover = ann if state.waiting and state.waiting.seat == 0 else bo
+                turn = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
+                database(up=False)
+                await mover.act(turn.legal[0], turn.seq)
+                async with asyncio.timeout(WAIT):
+                    refused = await mover.receive()
+                    while not isinstance(refused, ErrorMessage):
+                        refused = await mover.receive()
+                assert refused.code == "server" and "could not save your move (the database:" in refused.message
+                assert table.paused and table.seq == turn.seq + 1
+                await server.tables.sweep()  # still away: still paused
+                assert table.paused
+                database(up=True)
+                await server.tables.sweep()  # written: the table goes on
+                assert not table.paused
+                after = await next_state(mover, lambda s: s.seq > turn.seq)
+                assert after.seq >= turn.seq + 1
+                snapshot, moves = read_table(store.load(table.id))
+                assert Table.from_file(snapshot, moves=moves).seq >= turn.seq + 1  # the held move is written
+
+    asyncio.run(game(tmp_path))
+    store.close()
+
+
+def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(postgres_dsn, tmp_path):
+    async def game() -> None:
+        first = PostgresTableStore(postgres_dsn, lease_seconds=2)
+        second = PostgresTableStore(postgres_dsn, lease_seconds=2)
+        async with (
+            running(tmp_path / "a", store=first) as (a, url_a),
+            running(tmp_path / "b", store=second) as (b, url_b),
+        ):
+            opened = await open_table(url_a, new_table(("open", "open", "random")))
+            async with (
+                SeatClient(url_a, code=opened.code, name="Ann", retry_seconds=WAIT) as ann,
+                SeatClient(url_b, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
+            ):
+                await ann.join()
+                assert opened.table in a.tables.tables
+                ann.url = websocket_url(url_b)  # as a proxy that hashes on the table sends her, from now on
+                await bo.join()  # at the other server: it asks for the table, and the first hands it over
+                assert opened.table in b.tables.tables and opened.table not in a.tables.tables
+                # Ann's connection was closed by the first server: she is back, with her secret, at the second
+                state = await next_state(ann, lambda s: s.seats[1].name == "Bo")
+                assert ann.connections == 2 and state.view is not None
+                assert b.tables.tables[opened.table].seats[ann.seat].connected
+
+    asyncio.run(game())
+
+
+def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
+    mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    other = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(mine, 3, seed=f"writer {n}") for n in range(3)]
+    before = {t.id: mine.load(t.id) for t in tables}
+    lost = tables[2]
+
+    async def writes() -> list[BaseException | None]:
+        line = '{{"seq":{},"seat":0,"card":"K1"}}\n'.format
+        # many writes at once, in one or a few transactions: each table's lines in the order handed
+        first = [mine.write("append", t.id, line(n)) for n in range(40) for t in tables[:2]]
+        assert await asyncio.gather(*first) == [None] * 80
+        other.take(lost.id)
+        mine.release([lost.id])  # handed over: this process no longer holds it
+        results = await asyncio.gather(
+            mine.write("append", lost.id, line(1)),
+            mine.write("append", tables[0].id, line(40)),
+            return_exceptions=True,
+        )
+        other.release([lost.id])
+        # the lease is free again, but the table's last write failed: no line until a snapshot
+        results += await asyncio.gather(mine.write("append", lost.id, line(2)), return_exceptions=True)
+        await mine.write("save", lost.id, lost.to_file().model_dump_json() + "\n")
+        await mine.write("append", lost.id, line(3))
+        return results
+
+    results = asyncio.run(writes())
+    assert isinstance(results[0], OSError) and "no longer holds" in str(results[0])
+    assert results[1] is None
+    assert isinstance(results[2], OSError) and "an earlier write" in str(results[2])
+    for n, table in enumerate(tables[:2]):
+        moves = mine.load(table.id)[len(before[table.id]) :].splitlines()
+        assert moves == [f'{{"seq":{k},"seat":0,"card":"K1"}}' for k in range(40 + (n == 0))]
+    assert mine.load(lost.id) == lost.to_file().model_dump_json() + '\n{"seq":3,"seat":0,"card":"K1"}\n'
+    mine.sync()
+    mine.close()
+    other.close()
+
+
+def test_a_store_that_is_no_postgresql_url_or_cannot_be_had_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    def host(store: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "stepping_stones", "host", "--data-dir", str(tmp_path), "--store", store],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+
+    wrong = host("mysql://tables@db/tables")
+    assert wrong.returncode == 2 and "a store is a postgresql:// URL" in wrong.stderr
+    # no server there: said in one line, which does not repeat the URL's password
+    gone = host(f"postgresql://postgres:sekrit@/tables?host={tmp_path}/no-such-folder")
+    lines = gone.stderr.strip().splitlines()
+    assert gone.returncode == 2 and len(lines) == 1 and lines[0].startswith("host: cannot use the store: the database:")
+    assert "sekrit" not in gone.stderr and "Traceback" not in gone.stderr and not gone.stdout
+
+
+def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_comes_back(postgres_dsn, tmp_path):
+    async def live() -> None:
+        store = PostgresTableStore(postgres_dsn)
+        async with running(tmp_path, store=store) as (server, _url):
+            other = PostgresTableStore(postgres_dsn)
+            table = _played(other, 6)
+            await server.tables.sweep()
+            assert table.id not in server.tables.tables  # its process lives: its table is its own
+            other.close()  # it dies: it renews nothing any more, and its lease lapses
+            with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+                conn.execute("UPDATE leases SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,))
+            await server.tables.sweep()
+            assert server.tables.tables[table.id].to_file() == table.to_file()
+            assert store.renew() == {table.id: None}
+        store.close()
+
+    asyncio.run(live())

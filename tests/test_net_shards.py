@@ -1,0 +1,157 @@
+"""Several table servers on one PostgreSQL store behind a real nginx that hashes on the table in
+the websocket's path (docs/online.md, "Past one process"), all on loopback and started
+by the test: three people at a table, the process that holds it killed with ``kill -9`` mid-hand,
+and the other takes the table up from the store when they come back, their secrets still good and
+nothing they saw lost.  Skipped, saying why, where nginx or PostgreSQL's server is missing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from random import Random
+
+import psycopg
+import pytest
+
+from net_support import WAIT, new_table
+from pg_support import why_not
+from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.protocol import StateMessage
+from stepping_stones.storage.records import game_from_record, read_record
+from test_net_proxy import FRONT, NGINX, _nginx
+
+# the configuration of docs/online.md, "Past one process", with the test's ports
+SHARDS_SITE = """
+map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
+upstream tables {{
+    hash $table consistent;
+    server 127.0.0.1:{first} max_fails=1 fail_timeout=30s;
+    server 127.0.0.1:{second} max_fails=1 fail_timeout=30s;
+}}
+server {{
+    listen {front}:{port};
+    location / {{
+        proxy_pass http://tables;
+        proxy_http_version 1.1;
+        proxy_set_header Upgrade $http_upgrade;
+        proxy_set_header Connection $connection_upgrade;
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Forwarded-For $remote_addr;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_read_timeout 1h;
+        proxy_connect_timeout 2s;
+    }}
+}}
+"""
+
+
+def _free_port(address: str) -> int:
+    with socket.socket() as s:
+        s.bind((address, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _host(folder, port: int, store: str, public: str) -> subprocess.Popen[str]:
+    shared = ["--store", store, "--lease-seconds", "1", "--public-url", public, "--trusted-proxy", "127.0.0.1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder), *shared],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # printed once the port is bound: the wait is on that event
+    assert line.startswith(f"Stepping Stones table server at {public}"), line + (proc.stderr.read() or "")
+    return proc
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install nginx-light)")
+@pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path, postgres_dsn):
+    front = _free_port(FRONT)
+    public = f"http://{FRONT}:{front}"
+    ports = [_free_port("127.0.0.1"), _free_port("127.0.0.1")]
+    servers = {port: _host(tmp_path / str(port), port, postgres_dsn, public) for port in ports}
+    site = SHARDS_SITE.format(first=ports[0], second=ports[1], front=FRONT, port=front)
+
+    def holder(table: str) -> int:
+        """The port of the server that holds ``table`` (its lease names its process)."""
+        with psycopg.connect(postgres_dsn) as conn:
+            row = conn.execute("SELECT owner FROM leases WHERE table_id = %s", (table,)).fetchone()
+        assert row is not None
+        pid = int(row[0].split(":")[1])
+        return next(port for port, proc in servers.items() if proc.pid == pid)
+
+    async def play() -> tuple[list[StateMessage], StateMessage, int]:
+        opened = await open_table(public, new_table())
+        seen: list[StateMessage] = []
+        mid_hand = asyncio.Event()
+        notices: list[str] = []
+
+        def watch(state: StateMessage) -> None:
+            seen.append(state)
+            if state.view is not None and len(state.view.plays) >= 10 and state.view.hand_number == 1:
+                mid_hand.set()
+
+        clients = [
+            SeatClient(public, code=opened.code, name=f"Bot {i}", notice=notices.append, retry_seconds=WAIT)
+            for i in range(3)
+        ]
+        for client in clients:  # as a client that keeps its table: the proxy hashes on it
+            client.url = client.url.with_path(f"/t/{opened.table}/ws")
+            await client.join()
+        bots = [
+            asyncio.ensure_future(play_randomly(c, Random(i), on_state=watch if i == 0 else None))
+            for i, c in enumerate(clients)
+        ]
+        async with asyncio.timeout(WAIT):
+            await mid_hand.wait()
+        killed = holder(opened.table)
+        os.kill(servers[killed].pid, signal.SIGKILL)
+        servers[killed].wait()
+        before = seen[-1]
+        async with asyncio.timeout(WAIT):
+            finals = await asyncio.gather(*bots)
+        for client in clients:
+            await client.close()
+        assert any("lost" in n for n in notices) and any("back" in n for n in notices)
+        return finals, before, killed
+
+    try:
+        with _nginx(tmp_path / "nginx", front, site):
+            finals, before, killed = asyncio.run(play())
+        record = finals[0].record
+        assert record is not None
+        # nothing the bots were told before the kill is lost: the first hand goes on from there
+        assert record.hands[0].play.startswith(before.view.plays)
+        (survivor,) = (port for port in ports if port != killed)
+        (path,) = (tmp_path / str(survivor) / "games").glob("table-*[0-9a-f].json")
+        assert game_from_record(read_record(path)).over
+        with psycopg.connect(postgres_dsn) as conn:  # filed, and gone from the store
+            assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+    finally:
+        for proc in servers.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                out, err = proc.communicate(timeout=WAIT)
+                assert "The table server has stopped" in out and "Traceback" not in err, err
+
+
+def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
+    """docs/online.md's nginx block for several processes says what ``SHARDS_SITE`` runs (but its
+    ports, its listen line and its server name)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "online.md").read_text()
+    section = text.split("## Past one process", 1)[1]
+    block = section.split("```nginx\n", 1)[1].split("```", 1)[0]
+    documented = {line.split("#", 1)[0].strip() for line in block.splitlines()}
+    for line in SHARDS_SITE.replace("{{", "{").replace("}}", "}").splitlines():
+        if line.strip() and not any(port in line for port in ("{first}", "{second}", "{front}")):
+            assert line.strip() in documented, line
