@@ -18,7 +18,7 @@ from stepping_stones.net.lease import Shared
 from stepping_stones.net.protocol import NewTable
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
-from stepping_stones.net.viewcodec import legal_actions
+from stepping_stones.net.wire import legal_actions
 
 
 def _keep(table: Table, store: TableStore) -> None:
