@@ -161,3 +161,28 @@ def test_a_turned_view_is_seat_0s_view_of_the_game_with_the_players_moved_round(
             assert turned(games[0].view(s)) == games[s].view(0)
             checked += 1
     assert checked > 100
+
+
+def test_a_client_comes_back_on_its_table_s_own_path(tmp_path):
+    """Once welcomed, a client's reconnections go to ``/t/<table>/ws``, the path a proxy in front of
+    several processes hashes on (docs/online.md), and a kept seat starts there."""
+    import asyncio
+
+    from net_support import new_table, running
+    from stepping_stones.net.client import SeatClient, open_table
+
+    async def scenario() -> tuple[str, str, int]:
+        async with running(tmp_path) as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann", keep=tmp_path / "seat.json") as ann:
+                welcome = await ann.join()
+                path = ann.url.path
+                assert ann._ws is not None
+                await ann._ws.close()  # the connection drops: the client takes the seat back by itself
+                await ann.receive()
+                again = ann.connections
+            resumed = SeatClient.resume(tmp_path / "seat.json")
+            return path, f"/t/{welcome.table}/ws", again if resumed.url.path == path else -1
+
+    path, wanted, connections = asyncio.run(scenario())
+    assert path == wanted and connections == 2

@@ -77,9 +77,11 @@ def server_url(text: str) -> URL:
     return url.origin()
 
 
-def websocket_url(server: str) -> URL:
+def websocket_url(server: str, table: str | None = None) -> URL:
+    """The websocket of ``server``; a known ``table``'s own path (``/t/<id>/ws``), on which a proxy in
+    front of several processes finds the process that holds it (docs/online.md)."""
     url = server_url(server)
-    return url.with_scheme("wss" if url.scheme == "https" else "ws").with_path("/ws")
+    return url.with_scheme("wss" if url.scheme == "https" else "ws").with_path(f"/t/{table}/ws" if table else "/ws")
 
 
 async def open_table(server: str, request: NewTable, session: aiohttp.ClientSession | None = None) -> TableOpened:
@@ -191,12 +193,13 @@ class SeatClient:
         version: int = VERSION,
         came_from: str = "",
         key: str | None = None,
+        table: str | None = None,
     ) -> None:
         self.server = server
         self.key = key  # the person's player key for this server (rated as its player), if any
         self.keep = keep
         self.came_from = came_from  # the finished table this one is the "again" of (kept with the seat)
-        self.url = websocket_url(server)
+        self.url = websocket_url(server, table)
         self.code = code
         self.name = name
         self.secret = secret
@@ -262,6 +265,7 @@ class SeatClient:
                 if self.keep is not None:
                     self._keep_seat(self.keep, message)
             self.welcome = message
+            self.url = websocket_url(self.server, message.table)  # a reconnection goes to the table's own path
             self.connections += 1
             self._seated = True
             return message
@@ -298,7 +302,7 @@ class SeatClient:
             kept = read_seat(path)
         except ValueError as exc:
             raise Refused(f"no seat is kept in {path}: {exc}") from None
-        return cls(kept.server, code=kept.code, name=kept.name, secret=kept.secret, keep=path, **kw)
+        return cls(kept.server, code=kept.code, name=kept.name, secret=kept.secret, keep=path, table=kept.table, **kw)
 
     @classmethod
     def at_table(cls, server: str, code: str, name: str | None, **kw: Any) -> SeatClient:
@@ -315,6 +319,7 @@ class SeatClient:
             secret=kept.secret if kept is not None else None,
             keep=seat_path(server, kept.code if kept is not None else code) if keeping() else None,
             key=person_key(server) if keeping() else None,
+            table=kept.table if kept is not None else None,
             **kw,
         )
 

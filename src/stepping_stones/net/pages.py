@@ -69,7 +69,8 @@ class _Pages:
         door = self.door()
         host = request.headers.get("Host", "")
         base = door.base_url(host) if door is not None and door.host_allowed(host) else ""
-        socket = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1) + "/ws" if base else ""
+        # the websocket of this server, any path: /ws, and /t/<table>/ws once the table is known
+        socket = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1) if base else ""
         for key, value in page_headers(socket).items():
             response.headers.setdefault(key, value)
 

@@ -49,6 +49,7 @@ const S = {
   /** @type {PageExtra | null} */ page: null,
   at: 0, // when the shown came (performance.now()): the clock counts down from there
   code: "", // the table's invite code
+  table: "", // the table's id, once known: the websocket goes to its own path (a proxy finds its process)
   stopped: false,
   retries: 0,
   /** @type {number | null} */ lostAt: null,
@@ -156,7 +157,7 @@ function banner(text) {
 // --- the connection -------------------------------------------------------------------------------
 
 function socketUrl() {
-  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + (S.table ? "/t/" + S.table + "/ws" : "/ws");
 }
 
 /** @param {Record<string, any>} hello */
@@ -218,6 +219,7 @@ function receive(data) {
 function welcomed(message) {
   const back = S.lostAt !== null;
   S.welcome = message;
+  S.table = message.table;
   S.code = message.code;
   S.lostAt = null; S.goneSaid = false; S.retries = 0; S.told = -1; S.log = new Map();
   banner("");
@@ -587,7 +589,7 @@ function resetTable() {
   if (S.ws) { const ws = S.ws; S.ws = null; ws.close(); }
   clearTimeout(S.retryTimer);
   Object.assign(S, {
-    welcome: null, shown: null, page: null, lostAt: null, retries: 0, told: -1, said: "", summaryTold: null,
+    welcome: null, table: "", shown: null, page: null, lostAt: null, retries: 0, told: -1, said: "", summaryTold: null,
     resultTold: false, messageTold: "", log: new Map(), sentAt: -1e9, fresh: true, askedAgain: false, analysisFor: null, turn: "",
   });
   $("live").replaceChildren();
@@ -606,6 +608,7 @@ function resume(code, kept) {
   S.code = code;
   if (location.pathname !== "/t/" + code) history.replaceState(null, "", "/t/" + code);
   banner("Taking your seat back at " + code + "…");
+  S.table = kept.table || "";
   connect({ type: "hello", version: VERSION, secret: kept.secret, page: true });
 }
 
