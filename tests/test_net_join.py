@@ -13,6 +13,7 @@ from random import Random
 from net_support import WAIT, new_table, running
 from stepping_stones.cli import main
 from stepping_stones.engine import NUM_SEATS, Game, Phase, Rules, parse_bid
+from stepping_stones.flow.game_flow import UNDO_OFF
 from stepping_stones.game.match import Seeds
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.remote import turned
@@ -84,7 +85,7 @@ def test_plain_join_plays_a_whole_game_against_a_bot_and_a_computer(tmp_path, ca
     assert "You play as Ann against Bot (person) and Rin (computer)." in text
     assert all(line.startswith("legal: ") for line in before_reads) and len(before_reads) > 20
     assert "Hints are off at this table: more than one person plays at it." in lines
-    assert "Undo is off at a table on a server: a card or bid once made stays made." in lines
+    assert UNDO_OFF in lines
     assert any(line.startswith("Hand 1 is over.") for line in lines)
     assert "The game is over." in lines
     assert lines[-1].startswith("record: ")

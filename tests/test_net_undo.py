@@ -14,8 +14,9 @@ from stepping_stones.engine import Phase, cards_of, parse_bid
 from stepping_stones.flow.game_flow import NOTHING_TO_UNDO, UNDO_OFF
 from stepping_stones.net.client import SeatClient, open_table
 from stepping_stones.net.journal import TableFile
-from stepping_stones.net.protocol import ErrorMessage, StateMessage
+from stepping_stones.net.protocol import StateMessage
 from stepping_stones.net.table import Table, TableError
+from stepping_stones.net.thinking import Thinkers
 from stepping_stones.net.wire import legal_actions
 
 
@@ -99,9 +100,25 @@ def test_undo_is_refused_where_it_cannot_be():
     assert str(others.value) == UNDO_OFF
 
 
+class _Gated(Thinkers):
+    """The computers decide in this process, once the gate is open: a test holds them while the
+    person takes a card back, as a slow computer would be."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def decision(self, request, level, owner, key, alive):  # type: ignore[no-untyped-def]
+        await self.gate.wait()
+        return request.answer()
+
+
 def test_a_client_takes_back_a_card_through_the_server(tmp_path):
-    async def scenario() -> tuple[StateMessage, StateMessage, ErrorMessage | None]:
+    async def scenario() -> tuple[StateMessage, StateMessage, bool]:
         async with running(tmp_path) as (server, url):
+            gated = _Gated()
+            server.tables.thinkers = gated
             opened = await open_table(url, new_table(("open", "random", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann:
                 await ann.join()
@@ -111,17 +128,17 @@ def test_a_client_takes_back_a_card_through_the_server(tmp_path):
                     if state.view.phase is Phase.PLAY:
                         break
                     await ann.act(state.legal[-1], state.seq)
+                gated.gate.clear()  # the computers hold their cards while the person thinks again
+                held = state.view.own_cards
                 await ann.act(state.legal[0], state.seq)
-                played = await next_state(
-                    ann, lambda s: s.view is not None and s.view.own_cards != state.view.own_cards
-                )
+                played = await next_state(ann, lambda s: s.view is not None and s.view.own_cards != held)
                 await ann.act("undo", played.seq)
-                back = await next_state(ann, lambda s: s.view is not None and s.view.own_cards == state.view.own_cards)
+                back = await next_state(ann, lambda s: s.view is not None and s.view.own_cards == held)
+                gated.gate.set()
                 (table,) = server.tables.tables.values()
-                assert table.seats[0].assisted
-                return state, back, None
+                return state, back, table.seats[0].assisted
 
-    before, back, _ = asyncio.run(scenario())
-    assert back.view is not None and before.view is not None
+    before, back, assisted = asyncio.run(scenario())
+    assert back.view is not None and before.view is not None and assisted
     assert back.seq > before.seq and back.view.to_act == 0
     assert back.legal == before.legal

@@ -530,7 +530,7 @@ class GameFlow(Publisher, Choosing):
     def undo_point(self) -> tuple[int, int] | None:
         """(bids, cards) of the current hand to go back to, if the person may undo now
         (``PlayerView.undo_point``: the one rule of undo, here and at a table on a server)."""
-        return self.game.view(HUMAN).undo_point()
+        return self.view().undo_point()
 
     def undo(self) -> bool:
         """Take back the person's last bid or card and every AI move after it, in place
