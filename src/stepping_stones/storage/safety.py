@@ -29,10 +29,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 import unicodedata
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..engine import SteppingStonesError
@@ -294,6 +296,40 @@ def _depth(text: str) -> int:
     return deepest
 
 
+def _number(kind: type[int] | type[float], max_digits: int) -> Callable[[str], Any]:
+    def parse(s: str) -> Any:
+        if sum(c.isdigit() for c in s) > max_digits:
+            raise ValueError(f"a number with {sum(c.isdigit() for c in s):,} digits")
+        return kind(s)
+
+    return parse
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"the key {escape(repr(key))} appears twice in one object")
+        obj[key] = value
+    return obj
+
+
+@functools.cache
+def _strict_decoder(max_digits: int) -> json.JSONDecoder:
+    """The decoder of ``strict_json`` for ``max_digits``, made once: a server reads one message per
+    action, and making the decoder cost most of the reading."""
+    return json.JSONDecoder(
+        parse_int=_number(int, max_digits),
+        parse_float=_number(float, max_digits),
+        parse_constant=_constant,
+        object_pairs_hook=_unique,
+    )
+
+
 def strict_json(text: str | bytes, max_depth: int = 16, max_digits: int = 30) -> Any:
     """Parse JSON, refusing what no data of ours holds: nesting deeper than ``max_depth``,
     numbers of more than ``max_digits`` digits, a key twice in one object, NaN and Infinity.
@@ -306,34 +342,8 @@ def strict_json(text: str | bytes, max_depth: int = 16, max_digits: int = 30) ->
     # Cheap checks first: the nesting depth bounds the recursion of the parser below.
     if text.count("[") + text.count("{") > max_depth and _depth(text) > max_depth:
         raise ValueError(f"not valid JSON for this program: nested deeper than {max_depth} levels")
-
-    def number(kind: type[int] | type[float]) -> Any:
-        def parse(s: str) -> Any:
-            if sum(c.isdigit() for c in s) > max_digits:
-                raise ValueError(f"a number with {sum(c.isdigit() for c in s):,} digits")
-            return kind(s)
-
-        return parse
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number JSON allows")
-
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in obj:
-                raise ValueError(f"the key {escape(repr(key))} appears twice in one object")
-            obj[key] = value
-        return obj
-
     try:
-        return json.loads(
-            text,
-            parse_int=number(int),
-            parse_float=number(float),
-            parse_constant=constant,
-            object_pairs_hook=unique,
-        )
+        return _strict_decoder(max_digits).decode(text)
     except json.JSONDecodeError as exc:
         # Some of the parser's messages end in "at" themselves ("Unterminated string starting at").
         what = exc.msg.removesuffix(" at")
