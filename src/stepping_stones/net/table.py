@@ -52,6 +52,7 @@ from .protocol import (
     StateFields,
     StateMessage,
     Waiting,
+    Watched,
     Welcome,
 )
 from .wire import legal_actions
@@ -121,6 +122,9 @@ class Table:
     owner: str = ""  # the address (``guard.address_key``) that opened it, for its limits (not kept)
     told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     rated_for: tuple[object, ...] | None = None  # who sat where when the seats' ratings were looked up
+    watch: str = ""  # the watch code: anyone with it sees what everyone sees, and takes no seat
+    listed: bool = False  # in the lobby while a seat is free and it has not started
+    watchers: int = 0  # the connections watching it (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
     _waiting: tuple[tuple[object, ...], Waiting] | None = None  # ``waiting()``, by what it says
@@ -153,6 +157,8 @@ class Table:
             clock=clock,
             timeout=timeout,
             opened=opened,
+            watch=new_code(),
+            listed=request.listed,
         )
 
     # --- facts ---------------------------------------------------------------------------------
@@ -312,9 +318,31 @@ class Table:
                 "waiting": waiting,
                 "record": record,
                 "claims": self.claims,
+                "watchers": self.watchers,
             }
             for view in views
         ]
+
+    def watched(self) -> Watched:
+        """What a watcher sees now (``protocol.Watched``): the public view (``Game.public_view``),
+        the seats, whose turn, the claims that held, how many watch."""
+        game = self.game
+        return Watched.model_construct(
+            table=self.id,
+            seq=self.seq,
+            started=game is not None,
+            seats=self.facts(),
+            view=game.public_view() if game is not None else None,
+            waiting=self.waiting(),
+            claims=self.claims,
+            watchers=self.watchers,
+            shown=None,
+        )
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether the lobby shows the table: listed, not started, a seat free."""
+        return self.listed and not self.started and any(s.kind == "open" for s in self.seats)
 
     def state_for(self, seat: int) -> StateMessage:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -331,6 +359,7 @@ class Table:
             secret=secret,
             opener=self.opener == seat and not self.started,
             timeout=self.timeout,
+            watch=self.watch,
         )
 
     # --- seats ---------------------------------------------------------------------------------
@@ -585,6 +614,8 @@ class Table:
             record=record_from_game(self.game) if self.game is not None else None,
             substitutions=list(self.substitutions),
             opened=int(self.opened),
+            watch=self.watch,
+            listed=self.listed,
         )
 
     @classmethod
@@ -621,6 +652,8 @@ class Table:
             waiting_since=clock(),
             resave=False,
             opened=data.opened if data.opened is not None else now,
+            watch=data.watch or new_code(),
+            listed=data.listed,
         )
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal
