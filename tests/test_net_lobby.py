@@ -1,0 +1,122 @@
+"""The lobby and the watchers of a table server (docs/online.md, "The lobby", "Watching"): a listed
+table is in the lobby while a seat is free and it has not started, a private one never; a watch
+code shows what everyone sees and seats nobody; the players see how many watch; the limits hold.
+Raw aiohttp clients on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+
+from net_support import Raw, new_table, running
+from stepping_stones.net.protocol import Lobby, NewTable, StateMessage, TableOpened, Watched, dump
+from stepping_stones.net.server import Limits
+
+
+async def _open(url: str, request: NewTable) -> TableOpened:
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url + "/tables", data=dump(request)) as answer:
+            assert answer.status == 200, await answer.text()
+            return TableOpened.model_validate_json(await answer.text())
+
+
+async def _lobby(raw: Raw) -> Lobby:
+    reply = await raw.reply()
+    assert isinstance(reply, Lobby), reply
+    return reply
+
+
+def test_a_listed_table_is_in_the_lobby_until_it_fills_up_and_a_private_one_never(tmp_path):
+    async def go() -> None:
+        async with running(tmp_path) as (_server, url), Raw.to(url) as follower:
+            await follower.send({"type": "lobby", "version": 4})
+            assert (await _lobby(follower)).tables == []
+            await _open(url, new_table(("open", "open", "expert")))  # private: never listed
+            listed = await _open(url, new_table(("open", "open", "expert"), listed=True))
+            shown = await _lobby(follower)
+            assert [t.code for t in shown.tables] == [listed.code]
+            assert shown.tables[0].line.endswith("2 seats free.")
+            assert "Hana (computer" in shown.tables[0].line
+            async with Raw.to(url) as ann, Raw.to(url) as bea:
+                await ann.send({"type": "hello", "version": 4, "code": listed.code, "name": "Ann"})
+                shown = await _lobby(follower)
+                assert "Ann (person" in shown.tables[0].line and shown.tables[0].line.endswith("1 seat free.")
+                await bea.send({"type": "hello", "version": 4, "code": listed.code, "name": "Bea"})
+                assert (await _lobby(follower)).tables == []  # full, so started: it leaves the list
+
+    asyncio.run(go())
+
+
+def test_a_watcher_sees_the_table_takes_no_seat_and_is_counted_by_the_players(tmp_path):
+    async def go() -> None:
+        async with running(tmp_path) as (_server, url):
+            table = await _open(url, new_table(("open", "expert", "expert")))
+            assert table.watch is not None and table.watch != table.code
+            async with Raw.to(url) as wrong:  # the invite code is no watch code
+                await wrong.send({"type": "watch", "version": 4, "code": table.code})
+                reply = await wrong.reply()
+                assert reply.code == "unknown-code"
+                assert await wrong.text() is None  # and the connection is closed, as for a wrong invite code
+            async with Raw.to(url) as watcher:
+                await watcher.send({"type": "watch", "version": 4, "code": table.watch.lower()})
+                first = await watcher.reply()
+                assert isinstance(first, Watched) and not first.started and first.view is None
+                assert first.watchers == 1
+                for probe in (
+                    {"type": "action", "seq": 0, "bid": "pass"},
+                    {"type": "start"},
+                    {"type": "hello", "version": 4, "code": table.code, "name": "Sneak"},
+                    {"type": "lobby", "version": 4},
+                ):
+                    await watcher.send(probe)
+                    refused = await watcher.reply()
+                    assert refused.type == "error", probe
+                async with Raw.to(url) as ann:
+                    await ann.send({"type": "hello", "version": 4, "code": table.code, "name": "Ann"})
+                    welcome = await ann.reply()
+                    assert welcome.watch == table.watch
+                    state = await ann.reply()
+                    assert isinstance(state, StateMessage) and state.watchers == 1 and state.started
+                    watched = await watcher.reply()
+                    while not watched.started:
+                        watched = await watcher.reply()
+                    assert watched.view is not None and watched.view.seat is None
+                    assert [s.name for s in watched.seats][0] == "Ann"
+                    assert "own_cards" not in json.loads(watched.model_dump_json())["view"]
+
+    asyncio.run(go())
+
+
+def test_a_page_that_watches_is_sent_what_the_presenter_shows(tmp_path):
+    async def go() -> None:
+        async with running(tmp_path) as (_server, url):
+            table = await _open(url, new_table(("open", "open", "expert")))
+            async with Raw.to(url) as watcher:
+                await watcher.send({"type": "watch", "version": 4, "code": table.watch, "page": True})
+                shown = json.loads(await watcher.text())
+                assert shown["type"] == "watched" and shown["view"] is None
+                assert shown["shown"]["status"] == "The table has not started: 2 seats free."
+                assert shown["shown"]["watching"] == "1 person is watching."
+
+    asyncio.run(go())
+
+
+def test_watchers_are_held_to_the_tables_limit_and_to_the_addresses(tmp_path):
+    limits = Limits(watchers_per_table=1, connections_per_address=2, max_connections=64)
+
+    async def go() -> None:
+        async with running(tmp_path, limits=limits) as (_server, url):
+            table = await _open(url, new_table(("open", "open", "expert")))
+            async with Raw.to(url) as one, Raw.to(url) as two:
+                await one.send({"type": "watch", "version": 4, "code": table.watch})
+                assert isinstance(await one.reply(), Watched)
+                await two.send({"type": "watch", "version": 4, "code": table.watch})
+                refused = await two.reply()
+                assert refused.code == "table-full"
+                async with aiohttp.ClientSession() as session:  # a third websocket from this address: refused
+                    async with session.get(url + "/ws", headers={"Upgrade": "websocket"}) as answer:
+                        assert answer.status == 429
+
+    asyncio.run(go())
