@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import subprocess
+import sys
 
 import aiohttp
 
+from fronts_support import Host
 from net_support import Raw, new_table, running
 from stepping_stones.net.protocol import Lobby, NewTable, StateMessage, TableOpened, Watched, dump
 from stepping_stones.net.server import Limits
@@ -120,3 +124,56 @@ def test_watchers_are_held_to_the_tables_limit_and_to_the_addresses(tmp_path):
                         assert answer.status == 429
 
     asyncio.run(go())
+
+
+def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "stepping_stones", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_table_list_shows_the_lobby_and_watch_prints_a_whole_game_in_plain_lines(tmp_path):
+    """``table new --listed`` prints the watch link; ``table list`` the listed table in the
+    presenter's words (a private one not); ``watch`` a game that three bots play to its end, with
+    each hand's deal once it is over, and no card before it is played."""
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        assert "No table is open" in _cli("table", "list", "--server", url).stdout
+        _cli("table", "new", "--server", url, "--short", "--seats", "open,open,random")  # private
+        opened = _cli("table", "new", "--server", url, "--short", "--seats", "open,open,random", "--listed")
+        assert opened.returncode == 0, opened.stderr
+        code = opened.stdout.split("code: ", 1)[1].split()[0]
+        watch = re.findall(r"watch: \S+/w/(\S+)", opened.stderr)[0]
+        listed = _cli("table", "list", "--server", url)
+        assert listed.stdout.splitlines() == [
+            f"{code}  Standard set, short game without Win Tricks (No Trump): Hana (computer); 2 seats free."
+        ]
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "stepping_stones", "watch", watch, "--server", url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert watcher.stdout is not None
+            first = watcher.stdout.readline()  # the watcher is in before anyone sits
+            assert first.startswith("The table has not started: 2 seats free."), first
+            bots = _cli("table", "bot", code, "--server", url, "--count", "2", "--seed", "7", timeout=300)
+            assert bots.returncode == 0, bots.stderr
+            lines = []
+            while not any(line.startswith("Totals:") for line in lines):
+                line = watcher.stdout.readline()
+                assert line, watcher.stderr.read() if watcher.stderr else ""
+                lines.append(line.rstrip("\n"))
+        finally:
+            watcher.kill()
+            watcher.wait()
+        text = "\n".join(lines)
+        assert "Hand 1:" in text and "Hand 1 is over." in text
+        assert "1 person is watching." in text
+        deal = next(i for i, line in enumerate(lines) if line == "Hand 1:")
+        assert len(lines[deal + 1].split(": ", 1)[1].split()) == 12  # each seat's 12 cards, once it is over
+        assert "wins with" in text or "share the win" in text
+    finally:
+        host.stop()

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
@@ -38,6 +38,7 @@ from .protocol import (
     Delta,
     ErrorMessage,
     Invite,
+    Lobby,
     NewTable,
     Pong,
     ProtocolError,
@@ -45,6 +46,7 @@ from .protocol import (
     StateMessage,
     TableOpened,
     VersionReply,
+    Watched,
     Welcome,
     dump,
     parse_server,
@@ -586,3 +588,46 @@ async def _play(
                 await asyncio.sleep(think)  # a pace, not a wait for an event
             sent = time.perf_counter()
             await client.act(rng.choice(message.legal), message.seq)
+
+
+# --- the lobby, and watching a table (docs/online.md, "The lobby", "Watching") ---------------------------
+
+
+async def _follow(server: str, hello: dict[str, Any]) -> AsyncIterator[Watched | Lobby]:
+    """Each ``watched`` or ``lobby`` message of a connection that said ``hello``, until the server
+    closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(websocket_url(server), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0) as ws:
+                await ws.send_str(dump_json(hello))
+                async for message in ws:
+                    if message.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    try:
+                        parsed = parse_server(message.data)
+                    except ProtocolError as exc:
+                        raise Refused(str(exc)) from None
+                    if isinstance(parsed, ErrorMessage):
+                        raise Refused(parsed.message, parsed.code)
+                    if isinstance(parsed, VersionReply):
+                        raise Refused(parsed.message)
+                    if isinstance(parsed, Watched | Lobby):
+                        yield parsed
+    except (aiohttp.ClientError, OSError) as exc:
+        raise Refused(f"cannot reach {server}: {exc}") from None
+
+
+async def lobby_now(server: str) -> Lobby:
+    """The server's lobby: its listed tables with a free seat.  Raises ``Refused``."""
+    async for message in _follow(server, {"type": "lobby", "version": VERSION}):
+        if isinstance(message, Lobby):
+            return message
+    raise Refused("the server closed the connection before it sent its lobby")
+
+
+async def watch_table(server: str, code: str) -> AsyncIterator[Watched]:
+    """What a watcher of the table of the watch ``code`` is sent, after every change, until the
+    table closes.  Raises ``Refused``."""
+    async for message in _follow(server, {"type": "watch", "version": VERSION, "code": code}):
+        if isinstance(message, Watched):
+            yield message

@@ -27,15 +27,14 @@ from .table import Table
 _WATCH: Final = TypeAdapter(WatchPresentation)
 
 
-def watched_text(watched: Watched, page: bool) -> str:
-    """The ``watched`` message for a watcher: the public state, or for a page what it is shown."""
-    if not page:
-        return watched.model_dump_json()
+def watch_presentation(watched: Watched) -> WatchPresentation:
+    """What a watcher is shown of ``watched`` (``flow.presenter.watch``): the page's, and the
+    terminal's (``stepping-stones watch``)."""
     waiting = watched.waiting
     clock = None
     if waiting is not None and waiting.seconds is not None:
         clock = (waiting.seat, int(waiting.seconds))
-    shown = watch(
+    return watch(
         watched.view,
         [f.name for f in watched.seats],
         [seat_words(f) for f in watched.seats],
@@ -43,6 +42,13 @@ def watched_text(watched: Watched, page: bool) -> str:
         clock,
         watched.watchers,
     )
+
+
+def watched_text(watched: Watched, page: bool) -> str:
+    """The ``watched`` message for a watcher: the public state, or for a page what it is shown."""
+    if not page:
+        return watched.model_dump_json()
+    shown = watch_presentation(watched)
     return watched.model_copy(update={"view": None, "shown": _WATCH.dump_python(shown, mode="json")}).model_dump_json()
 
 
