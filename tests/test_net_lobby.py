@@ -20,10 +20,9 @@ from stepping_stones.net.server import Limits
 
 
 async def _open(url: str, request: NewTable) -> TableOpened:
-    async with aiohttp.ClientSession() as session:
-        async with session.post(url + "/tables", data=dump(request)) as answer:
-            assert answer.status == 200, await answer.text()
-            return TableOpened.model_validate_json(await answer.text())
+    async with aiohttp.ClientSession() as session, session.post(url + "/tables", data=dump(request)) as answer:
+        assert answer.status == 200, await answer.text()
+        return TableOpened.model_validate_json(await answer.text())
 
 
 async def _lobby(raw: Raw) -> Lobby:
@@ -87,7 +86,7 @@ def test_a_watcher_sees_the_table_takes_no_seat_and_is_counted_by_the_players(tm
                     while not watched.started:
                         watched = await watcher.reply()
                     assert watched.view is not None and watched.view.seat is None
-                    assert [s.name for s in watched.seats][0] == "Ann"
+                    assert watched.seats[0].name == "Ann"
                     assert "own_cards" not in json.loads(watched.model_dump_json())["view"]
 
     asyncio.run(go())
@@ -119,9 +118,11 @@ def test_watchers_are_held_to_the_tables_limit_and_to_the_addresses(tmp_path):
                 await two.send({"type": "watch", "version": 4, "code": table.watch})
                 refused = await two.reply()
                 assert refused.code == "table-full"
-                async with aiohttp.ClientSession() as session:  # a third websocket from this address: refused
-                    async with session.get(url + "/ws", headers={"Upgrade": "websocket"}) as answer:
-                        assert answer.status == 429
+                async with (  # a third websocket from this address: refused
+                    aiohttp.ClientSession() as session,
+                    session.get(url + "/ws", headers={"Upgrade": "websocket"}) as answer,
+                ):
+                    assert answer.status == 429
 
     asyncio.run(go())
 

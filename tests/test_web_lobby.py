@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from stepping_stones.flow import presenter
-from test_web import MS, _page, _Served, _shot, _browser
+from test_web import MS, _browser, _page, _Served, _shot
 
 WATCH_JS = Path(presenter.__file__).parents[1] / "net" / "web" / "watch.js"
 
@@ -60,9 +60,7 @@ def test_a_listed_table_from_the_home_page_one_tap_to_sit_and_a_watcher(tmp_path
                     page.wait_for_selector("#table:not([hidden])", timeout=MS)
                 cy.goto(watch)
                 cy.wait_for_selector("#watch:not([hidden])", timeout=MS)
-                cy.wait_for_function(
-                    "() => document.getElementById('watch-seats').childElementCount === 3", timeout=MS
-                )
+                cy.wait_for_function("() => document.getElementById('watch-seats').childElementCount === 3", timeout=MS)
                 assert "Ann" in cy.locator("#watch-seats").inner_text()
                 assert cy.locator("#hand button").count() == 0  # nobody's cards
                 assert cy.locator("#watch-watching").inner_text() == "1 person is watching."

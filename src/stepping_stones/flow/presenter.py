@@ -425,9 +425,9 @@ class LobbySeat:
 def lobby_line(rules: Rules, seats: Sequence[LobbySeat]) -> str:
     """A listed table in the lobby, in one line: its rules, who sits there, the seats free.
 
-    >>> lobby_line(Rules("standard", short_game=True), [LobbySeat("Ann", "person", 1012),
-    ...     LobbySeat(None, "open", None), LobbySeat("Hana", "computer (expert)", None)])
-    'Standard set, short game without Win Tricks (No Trump): Ann (person, rated 1012), Hana (computer (expert)); 1 seat free.'
+    >>> lobby_line(Rules("advanced", redo_tokens=True), [LobbySeat("Ann", "person", 1012),
+    ...     LobbySeat(None, "free", None), LobbySeat("Hana", "computer", None)])
+    'Advanced set, redo tokens: Ann (person, rated 1012), Hana (computer); 1 seat free.'
     """
     who = [
         f"{s.name} ({s.words}{'' if s.rating is None else f', rated {s.rating}'})" for s in seats if s.name is not None
@@ -476,7 +476,9 @@ def watch(
         )
         free = sum(1 for n in names if n is None)
         status = f"The table has not started: {plural(free, 'seat')} free."
-        return WatchPresentation("waiting", "Not started", "", status, seats, (), None, (), (), (), (), (), watching, False)
+        return WatchPresentation(
+            "waiting", "Not started", "", status, seats, (), None, (), (), (), (), (), watching, False
+        )
     teller = Teller(view.players, None)
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
     shown = view.shown_hand()
@@ -518,9 +520,7 @@ def watch(
         if lines and lines[-1].winner is None:
             trick = lines.pop() if view.phase is Phase.PLAY else None
         tricks = tuple(lines)
-    bids = (
-        tuple(teller.bid(seat, bid) for seat, bid in zip(view.bid_seats, view.bids, strict=True)) if live else ()
-    )
+    bids = tuple(teller.bid(seat, bid) for seat, bid in zip(view.bid_seats, view.bids, strict=True)) if live else ()
     deals = []
     for hand in view.history:
         log = hand.replayed()

@@ -365,6 +365,8 @@ class SeatClient:
             state = parsed.applied(held)
         elif isinstance(parsed, StateMessage):
             state = parsed
+        elif isinstance(parsed, Watched | Lobby):
+            raise ProtocolError(f"the server sent a seat what it sends a {parsed.type} connection")
         else:
             return parsed
         self._hold(state, state.n)
@@ -391,6 +393,8 @@ class SeatClient:
                 other = parse_server(data)
                 if isinstance(other, StateMessage | Delta):  # not reached: the type says which it is
                     raise ProtocolError("the server sent a state that is not one")
+                if isinstance(other, Watched | Lobby):
+                    raise ProtocolError(f"the server sent a seat what it sends a {other.type} connection")
                 return other
             view = value["view"]
             glance = Glance(
@@ -597,22 +601,24 @@ async def _follow(server: str, hello: dict[str, Any]) -> AsyncIterator[Watched |
     """Each ``watched`` or ``lobby`` message of a connection that said ``hello``, until the server
     closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
     try:
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(websocket_url(server), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0) as ws:
-                await ws.send_str(dump_json(hello))
-                async for message in ws:
-                    if message.type != aiohttp.WSMsgType.TEXT:
-                        break
-                    try:
-                        parsed = parse_server(message.data)
-                    except ProtocolError as exc:
-                        raise Refused(str(exc)) from None
-                    if isinstance(parsed, ErrorMessage):
-                        raise Refused(parsed.message, parsed.code)
-                    if isinstance(parsed, VersionReply):
-                        raise Refused(parsed.message)
-                    if isinstance(parsed, Watched | Lobby):
-                        yield parsed
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(websocket_url(server), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0) as ws,
+        ):
+            await ws.send_str(dump_json(hello))
+            async for message in ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                try:
+                    parsed = parse_server(message.data)
+                except ProtocolError as exc:
+                    raise Refused(str(exc)) from None
+                if isinstance(parsed, ErrorMessage):
+                    raise Refused(parsed.message, parsed.code)
+                if isinstance(parsed, VersionReply):
+                    raise Refused(parsed.message)
+                if isinstance(parsed, Watched | Lobby):
+                    yield parsed
     except (aiohttp.ClientError, OSError) as exc:
         raise Refused(f"cannot reach {server}: {exc}") from None
 

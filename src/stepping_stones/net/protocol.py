@@ -679,7 +679,9 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Watch | LobbyAsk:
+def parse_client(
+    data: str | bytes,
+) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Watch | LobbyAsk:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)

@@ -215,7 +215,9 @@ class Tables:
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
         if conn in self.watching or conn in self.lobby_followers:
-            raise TableError("bad-message", "this connection watches a table or follows the lobby: a seat needs one of its own")
+            raise TableError(
+                "bad-message", "this connection watches a table or follows the lobby: a seat needs one of its own"
+            )
         if key is not None and (problem := key_problem(key)) is not None:
             raise TableError("bad-message", problem)
         if secret is not None:
@@ -489,7 +491,9 @@ class Tables:
         if table is None:
             raise TableError("unknown-code", "no table has that watch code")
         if table.watchers >= self.watchers_per_table:
-            raise TableError("table-full", f"{self.watchers_per_table} people watch this table already: the most it lets")
+            raise TableError(
+                "table-full", f"{self.watchers_per_table} people watch this table already: the most it lets"
+            )
         self.watching[conn] = (table, page)
         table.watchers += 1
         await self._changed(table, save=False)  # the players see one more watching; the watcher, the table
@@ -852,11 +856,11 @@ class Tables:
     def _close_seats(self, table: Table, message: str) -> None:
         """Tell every connection seated at ``table``, and every one watching it, the ``message`` and
         close it."""
-        for conn in [c for c, (t, _page) in self.watching.items() if t is table]:
-            del self.watching[conn]
+        for watcher in [c for c, (t, _page) in self.watching.items() if t is table]:
+            del self.watching[watcher]
             table.watchers -= 1
-            conn.send(message)
-            conn.close()
+            watcher.send(message)
+            watcher.close()
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
             if conn is not None:

@@ -73,4 +73,3 @@ def lobby(tables: Iterable[Table]) -> Lobby:
 
 def lobby_text(tables: Iterable[Table]) -> str:
     return dump(lobby(tables))
-
