@@ -177,9 +177,9 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from ..flow.presenter import LobbySeat, lobby_line
+    from ..flow.presenter import NO_LISTED
     from ..net.client import Refused, lobby_now
-    from ..net.remote import seat_words
+    from ..net.watching import listed_line
     from ..storage.safety import escape
 
     try:
@@ -187,11 +187,10 @@ def run_list(args: argparse.Namespace) -> int:
     except Refused as exc:
         return refuse(f"table list: {exc}")
     if not lobby.tables:
-        print("No table is open to anyone at this server now: open one with stepping-stones table new --listed.")
+        print(f"{NO_LISTED} (stepping-stones table new --listed)")
         return 0
     for table in lobby.tables:  # the presenter's words, from the facts (and nothing the server worded)
-        seats = [LobbySeat(f.name, seat_words(f) if f.kind != "open" else "free", f.rating) for f in table.seats]
-        print(f"{escape(table.code)}  {escape(lobby_line(table.rules.to_rules(), seats))}")
+        print(f"{escape(table.code)}  {escape(listed_line(table.rules, table.seats))}")
     print(f"Sit down: stepping-stones join CODE --server {args.server}", file=sys.stderr)
     return 0
 

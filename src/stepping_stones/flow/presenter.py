@@ -413,6 +413,22 @@ def watchers_line(count: int) -> str | None:
     return "1 person is watching." if count == 1 else f"{count} people are watching."
 
 
+def watchers_news(before: int, now: int) -> str | None:
+    """What to say when the number of watchers changes (plain mode says it as it comes): None when
+    it does not.
+
+    >>> watchers_news(0, 2), watchers_news(2, 2), watchers_news(1, 0)
+    ('2 people are watching.', None, 'Nobody is watching any more.')
+    """
+    if before == now:
+        return None
+    return watchers_line(now) or "Nobody is watching any more."
+
+
+NO_LISTED = "No table is open to anyone at this server now: open one and list it."
+"""What the lobby says when it lists no table."""
+
+
 @dataclass(frozen=True)
 class LobbySeat:
     """A seat of a listed table: who sits there (None: free), in a few words, and their rating."""

@@ -625,15 +625,17 @@ async def _follow(server: str, hello: dict[str, Any]) -> AsyncIterator[Watched |
 
 async def lobby_now(server: str) -> Lobby:
     """The server's lobby: its listed tables with a free seat.  Raises ``Refused``."""
-    async for message in _follow(server, {"type": "lobby", "version": VERSION}):
-        if isinstance(message, Lobby):
-            return message
+    async with contextlib.aclosing(_follow(server, {"type": "lobby", "version": VERSION})) as messages:
+        async for message in messages:  # the first is the lobby: the connection is closed with it
+            if isinstance(message, Lobby):
+                return message
     raise Refused("the server closed the connection before it sent its lobby")
 
 
 async def watch_table(server: str, code: str) -> AsyncIterator[Watched]:
     """What a watcher of the table of the watch ``code`` is sent, after every change, until the
     table closes.  Raises ``Refused``."""
-    async for message in _follow(server, {"type": "watch", "version": VERSION, "code": code}):
-        if isinstance(message, Watched):
-            yield message
+    async with contextlib.aclosing(_follow(server, {"type": "watch", "version": VERSION, "code": code})) as messages:
+        async for message in messages:
+            if isinstance(message, Watched):
+                yield message

@@ -20,7 +20,8 @@ from typing import Final
 from pydantic import TypeAdapter
 
 from ..flow.presenter import LobbySeat, WatchPresentation, lobby_line, watch
-from .protocol import MAX_LISTED, ListedTable, Lobby, Watched, dump
+from ..storage.records import RecordRules
+from .protocol import MAX_LISTED, ListedTable, Lobby, SeatFacts, Watched, dump
 from .remote import seat_words
 from .table import Table
 
@@ -52,6 +53,13 @@ def watched_text(watched: Watched, page: bool) -> str:
     return watched.model_copy(update={"view": None, "shown": _WATCH.dump_python(shown, mode="json")}).model_dump_json()
 
 
+def listed_line(rules: RecordRules, seats: list[SeatFacts]) -> str:
+    """A listed table in the presenter's words (``lobby_line``), from its rules and seats: the
+    server's lobby, ``table list`` and the app's Play online say it so."""
+    facts = [LobbySeat(f.name, seat_words(f) if f.kind != "open" else "free", f.rating) for f in seats]
+    return lobby_line(rules.to_rules(), facts)
+
+
 def lobby(tables: Iterable[Table]) -> Lobby:
     """The lobby now: the listed tables with a free seat, the newest first."""
     listed = sorted((t for t in tables if t.in_lobby), key=lambda t: -t.opened)[:MAX_LISTED]
@@ -61,10 +69,7 @@ def lobby(tables: Iterable[Table]) -> Lobby:
                 code=t.code,
                 rules=t.rules,
                 seats=t.facts(),
-                line=lobby_line(
-                    t.rules.to_rules(),
-                    [LobbySeat(f.name, seat_words(f) if f.kind != "open" else "free", f.rating) for f in t.facts()],
-                ),
+                line=listed_line(t.rules, t.facts()),
             )
             for t in listed
         ]
