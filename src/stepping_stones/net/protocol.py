@@ -312,8 +312,8 @@ class StateMessage(_Model):
     waiting: Waiting | None
     record: GameRecord | None = None  # the finished game, once it is over
     claims: Annotated[list[ClaimFact], Field(max_length=MAX_HANDS)] = []  # the claims that held, so far
-    n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # the connection's state number
     watchers: Annotated[int, Field(ge=0, le=MAX_WATCHERS)] = 0  # how many watch the table (``Watch``)
+    n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # the connection's state number
 
     def dump(self) -> str:
         """The state as the server writes it (``n``, the connection's state number, when it has one)."""
