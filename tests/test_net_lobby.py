@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import aiohttp
+import pytest
 
 from fronts_support import Host
 from net_support import Raw, new_table, running
@@ -178,3 +179,42 @@ def test_table_list_shows_the_lobby_and_watch_prints_a_whole_game_in_plain_lines
         assert "wins with" in text or "share the win" in text
     finally:
         host.stop()
+
+
+def test_hostile_watch_and_lobby_requests_get_one_line_and_wrong_watch_codes_count_as_guesses(tmp_path):
+    limits = Limits(guess_burst=2, guess_rate=0.001)
+
+    async def go() -> None:
+        async with running(tmp_path, limits=limits) as (_server, url):
+            table = await _open(url, new_table(("open", "open", "expert"), listed=True))
+            for probe, code in (
+                ({"type": "watch", "version": 4, "code": "X" * 30}, "bad-message"),
+                ({"type": "watch", "version": 4}, "bad-message"),
+                ({"type": "watch", "version": 4, "code": table.watch, "page": "yes"}, "bad-message"),
+                ({"type": "lobby", "version": 4, "tables": []}, "bad-message"),
+                ({"type": "lobby", "version": "4"}, "bad-message"),
+            ):
+                async with Raw.to(url) as raw:
+                    await raw.send(probe)
+                    reply = await raw.reply()
+                    assert reply.type == "error" and reply.code == code, (probe, reply)
+                    assert len(reply.message) <= 300
+            async with Raw.to(url) as raw:  # another version: told so, and closed
+                await raw.send({"type": "watch", "version": 3, "code": table.watch})
+                assert (await raw.reply()).type == "version"
+                assert await raw.text() is None
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:  # a page of another site
+                async with Raw.to(url, headers={"Origin": "http://evil.example"}):
+                    pass
+            assert refused.value.status == 403
+        async with running(tmp_path / "again", limits=limits) as (_server, url):
+            table = await _open(url, new_table(("open", "open", "expert"), listed=True))
+            for _ in range(2):  # two wrong watch codes spend the address's guesses
+                async with Raw.to(url) as raw:
+                    await raw.send({"type": "watch", "version": 4, "code": "ABCDE-FGHJK"})
+                    assert (await raw.reply()).code == "unknown-code"
+            async with Raw.to(url) as raw:  # then even the right one waits: guessing is not free
+                await raw.send({"type": "watch", "version": 4, "code": table.watch})
+                assert (await raw.reply()).code == "too-fast"
+
+    asyncio.run(go())
