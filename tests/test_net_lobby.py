@@ -152,7 +152,7 @@ def test_table_list_shows_the_lobby_and_watch_prints_a_whole_game_in_plain_lines
             f"{code}  Standard set, short game without Win Tricks (No Trump): Hana (computer); 2 seats free."
         ]
         watcher = subprocess.Popen(
-            [sys.executable, "-m", "stepping_stones", "watch", watch, "--server", url],
+            [sys.executable, "-m", "stepping_stones", "watch", watch, "--server", url, "--plain"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

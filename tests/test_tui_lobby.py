@@ -46,3 +46,28 @@ def test_one_key_on_play_online_sits_at_the_listed_table(tmp_path, monkeypatch):
                 await _until(pilot, lambda: not isinstance(app.screen, LobbyScreen))
 
     asyncio.run(game())
+
+
+def test_the_app_watches_a_table_by_its_watch_code(tmp_path, monkeypatch):
+    """``watch WATCHCODE --server URL`` (the app): the table before it starts, then the bidding with
+    the seats, whose turn, and how many watch, as the presenter words them; no card of anyone's."""
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from textual.widgets import Static
+
+    from stepping_stones.net.client import SeatClient
+    from stepping_stones.tui.watching import WatchApp
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            app = WatchApp(url, opened.watch or "")
+            async with app.run_test(size=(100, 40)) as pilot:
+                shown = lambda: str(app.query_one("#watched", Static).render())  # noqa: E731
+                await _until(pilot, lambda: "The table has not started: 1 seat free." in shown())
+                assert "1 person is watching." in shown()
+                async with SeatClient(url, code=opened.code, name="Ann") as ann:
+                    await ann.join()
+                    await _until(pilot, lambda: "Ann (person" in shown() and "Hand 1 of" in shown())
+                    assert "Sheet" in shown() and "Deals of the hands played" not in shown()
+
+    asyncio.run(game())

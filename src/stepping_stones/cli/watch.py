@@ -1,4 +1,5 @@
-"""``stepping-stones watch CODE --server URL``: watch a table by its watch code, in plain lines."""
+"""``stepping-stones watch CODE --server URL [--plain]``: watch a table by its watch code, in the
+terminal app or in plain lines."""
 
 from __future__ import annotations
 
@@ -13,29 +14,43 @@ def add_parser(sub: Subcommands) -> None:
         sub,
         "watch",
         run,
-        help="watch a table on a table server by its watch code, in plain lines (docs/online.md)",
+        help="watch a table on a table server by its watch code (docs/online.md)",
         description="Watch a table by its watch code (the watch link's /w/CODE; not the invite code): "
         "what everyone sees, the bids, the cards played, each hand's summary and deal once it is over, "
-        "in plain lines until the table closes. Nobody's cards are shown, and a watcher takes no seat.",
+        "until the table closes, in the terminal app or with --plain in plain lines. Nobody's cards "
+        "are shown, and a watcher takes no seat.",
     )
     p.add_argument("code", help="the table's watch code")
     p.add_argument("--server", required=True, metavar="URL", help="the server's address")
-    p.add_argument("--plain", action="store_true", help="plain lines (the only way to watch for now)")
+    p.add_argument("--plain", action="store_true", help="plain lines, for screen readers and scripts")
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.plain:
+        from ..net.client import Refused, server_url
+        from ..tui.watching import WatchApp
+
+        try:
+            server_url(args.server)
+        except Refused as exc:
+            return refuse(f"watch: {exc}")
+        WatchApp(args.server, args.code).run()
+        return 0
+    return _plain(args)
+
+
+def _plain(args: argparse.Namespace) -> int:
     from ..net.client import Refused, watch_table
     from ..net.watching import watch_presentation
     from ..storage.safety import escape
 
     said: set[tuple[str, str]] = set()
-    last_status = ""
+    last = {"status": "", "watching": ""}
 
     def say(line: str) -> None:
         print(escape(line), flush=True)
 
     async def go() -> None:
-        nonlocal last_status
         async for watched in watch_table(args.server, args.code):
             shown = watch_presentation(watched)
             hand = shown.title
@@ -57,10 +72,10 @@ def run(args: argparse.Namespace) -> int:
                 if (hand, line) not in said:
                     said.add((hand, line))
                     say(line)
-            status = " ".join(s for s in (shown.status, shown.watching) if s)
-            if status != last_status:
-                last_status = status
-                say(status)
+            for key, line in (("status", shown.status), ("watching", shown.watching or "")):
+                if line and line != last[key]:
+                    say(line)
+                last[key] = line
 
     try:
         asyncio.run(go())

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
@@ -597,7 +597,7 @@ async def _play(
 # --- the lobby, and watching a table (docs/online.md, "The lobby", "Watching") ---------------------------
 
 
-async def _follow(server: str, hello: dict[str, Any]) -> AsyncIterator[Watched | Lobby]:
+async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched | Lobby, None]:
     """Each ``watched`` or ``lobby`` message of a connection that said ``hello``, until the server
     closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
     try:
