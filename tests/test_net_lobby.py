@@ -218,3 +218,31 @@ def test_hostile_watch_and_lobby_requests_get_one_line_and_wrong_watch_codes_cou
                 assert (await raw.reply()).code == "too-fast"
 
     asyncio.run(go())
+
+
+def test_a_table_keeps_its_watch_code_and_its_listing_through_a_restart(tmp_path):
+    """The watch code and ``listed`` are in the table's journal: after a restart the watch link
+    still works and the table is still in the lobby; a journal written before watch codes gets one,
+    written at once, so that it stays the same through the next restart too."""
+
+    async def go() -> None:
+        async with running(tmp_path) as (_server, url):
+            table = await _open(url, new_table(("open", "open", "expert"), listed=True))
+        async with running(tmp_path) as (server, url):
+            async with Raw.to(url) as watcher, Raw.to(url) as follower:
+                await watcher.send({"type": "watch", "version": 4, "code": table.watch})
+                assert isinstance(await watcher.reply(), Watched)
+                await follower.send({"type": "lobby", "version": 4})
+                assert [t.code for t in (await _lobby(follower)).tables] == [table.code]
+            (path,) = (tmp_path / "tables").glob("*.jsonl")
+            stored = json.loads(path.read_text().splitlines()[0])
+        stored.pop("watch")  # as a server before watch codes wrote it
+        path.write_text(json.dumps(stored) + "\n")
+        codes = []
+        for _ in range(2):
+            async with running(tmp_path) as (server, url):
+                (resumed,) = server.tables.tables.values()
+                codes.append(resumed.watch)
+        assert codes[0] == codes[1] and codes[0] != table.watch
+
+    asyncio.run(go())

@@ -650,7 +650,7 @@ class Table:
             game=game,
             substitutions=list(data.substitutions),
             waiting_since=clock(),
-            resave=False,
+            resave=data.watch is None,  # a journal of before watch codes: written again with its new one
             opened=data.opened if data.opened is not None else now,
             watch=data.watch or new_code(),
             listed=data.listed,

@@ -163,7 +163,7 @@ class Tables:
                 continue
             self._add(table)
             count += 1
-            if moves or not text.endswith("\n"):
+            if moves or not text.endswith("\n") or table.resave:
                 # one snapshot in place of the journal: a torn last line must not stay in front of
                 # the lines appended next
                 table.resave = True
