@@ -24,6 +24,7 @@ from stepping_stones.storage.records import RecordRules, game_from_record, recor
 
 SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
 NAMES = ("Ann", "Bo", "Cy")
+WATCH = "WQRST-XYZ23"
 
 
 def _position(seed: str, steps: int):
@@ -76,6 +77,7 @@ def _file(table_id: str, record) -> str:
             SeatFile(kind="human", name=n, level=None, digest=digest(s)) for n, s in zip(NAMES, SECRETS, strict=True)
         ],
         record=record,
+        watch=WATCH,
     ).model_dump_json()
 
 
@@ -194,5 +196,66 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
             assert {"welcome", "state", "error", "pong", "version"} <= kinds
             if json.loads(worlds[0][1])["legal"]:
                 assert "delta" in kinds
+        checked += 1
+    assert checked >= 2
+
+
+async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
+    """Everything a watcher (a page, or not) and a lobby's follower are sent: the table when they
+    come, their refused requests, and the table again after the move of ``seat`` (whose own cards
+    are the same in both worlds), and after a seat's connection comes and goes."""
+    sent: list[str] = []
+    async with Raw.to(url) as watcher, Raw.to(url) as follower:
+        await follower.send({"type": "lobby", "version": 4})
+        sent.append(await follower.text())
+        await watcher.send({"type": "watch", "version": 4, "code": WATCH, "page": page})
+        sent.append(await watcher.text())
+        for probe in (
+            {"type": "action", "seq": 0, "card": "K9"},
+            {"type": "resync"},
+            {"type": "do", "what": "analysis", "count": 1},
+            {"type": "ping", "nonce": 3},
+        ):
+            await watcher.send(probe)
+            sent.append(await watcher.text())
+        async with Raw.to(url) as player:
+            await player.send({"type": "hello", "version": 4, "secret": SECRETS[seat]})
+            await player.text()
+            state = json.loads(await player.text())
+            sent.append(await watcher.text())  # the seat is connected now
+            if state["legal"]:
+                kind = "bid" if state["view"]["phase"] == "bidding" else "card"
+                await player.send({"type": "action", "seq": state["seq"], kind: state["legal"][0]})
+                sent.append(await watcher.text())
+        sent.append(await watcher.text())  # the seat's connection is gone
+    return sent
+
+
+@pytest.mark.parametrize("page", [False, True])
+@pytest.mark.parametrize("seed,steps", [("w1", 2), ("w2", 9), ("w3", 25), ("w4", 70)])
+def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_played(tmp_path, seed, steps, page):
+    """A watcher has seen no card of the hand in play but those played: any other deal of the rest
+    that agrees with the play sends it the very same bytes (the lobby's follower too)."""
+    game = _position(seed, steps)
+    rng = Random(seed)
+    checked = 0
+    for seat in range(3):
+        other = _redealt(game, seat, rng)
+        if other is None:
+            continue
+        worlds = []
+        for n, record in enumerate((record_from_game(game), other)):
+            folder = tmp_path / f"w{seat}-{n}"
+            FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
+
+            async def collect(folder=folder, seat=seat) -> list[str]:
+                async with running(folder, clock=lambda: 1000.0) as (_server, url):
+                    return await _watcher_sent(url, seat, page)
+
+            worlds.append(asyncio.run(collect()))
+        assert worlds[0] == worlds[1]
+        kinds = [json.loads(t)["type"] for t in worlds[0] if t]
+        assert {"lobby", "watched", "error", "pong"} <= set(kinds)
+        assert kinds.count("watched") >= 3
         checked += 1
     assert checked >= 2

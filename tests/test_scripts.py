@@ -61,6 +61,7 @@ def test_every_script_is_run_here():
         "measure_analysis_speed.py",
         "measure_ismcts_decisions.py",
         "play_logged.py",
+        "measure_watch_cost.py",
     }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
@@ -104,6 +105,21 @@ def test_measure_flood_close():
     assert baseline["phase"] == "baseline" and 0 < baseline["ping_p50_ms"] <= baseline["ping_p95_ms"]
     assert flood["phase"] == "flood" and flood["floods"] == 1
     assert flood["frames_after_close"] >= 0 and flood["open_after_close_s_max"] <= 0.5 + 1.0
+
+
+def test_measure_watch_cost():
+    lines = run("measure_watch_cost.py", "--repeat", "2").stdout.splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        found = re.fullmatch(
+            rf"hands +(\d+): seat state ({NUMBER}) ms; watcher raw ({NUMBER}) ms \((\d+) B\), page ({NUMBER}) ms "
+            rf"\((\d+) B\); lobby of 50 tables ({NUMBER}) ms \((\d+) B\)",
+            line,
+        )
+        assert found, line
+        assert int(found[4]) > 500 and int(found[6]) > 500 and int(found[8]) > 50 * 200
+    hands = [int(line.split(":")[0].split()[1]) for line in lines]
+    assert hands == sorted(hands) and hands[0] < hands[-1]  # the game goes on from line to line
 
 
 def test_declarers_against_par(tmp_path):

@@ -55,6 +55,8 @@ PAGES = (
     "/ratings",
     "/web/app.js",
     "/web/cards.js",
+    "/web/watch.js",
+    "/w/ABCDE-FGHJK",
     "/web/player.js",
     "/web/ratings.js",
     "/web/app.css",
@@ -81,7 +83,7 @@ def test_the_pages_are_served_behind_the_door_and_cannot_be_framed(tmp_path):
                     assert f"ws://{host}/ws" in policy
                     assert r.headers["X-Frame-Options"] == "DENY"
                     assert r.headers["X-Content-Type-Options"] == "nosniff"
-                    if path.startswith("/t/") or path == "/":
+                    if path.startswith(("/t/", "/w/")) or path == "/":
                         assert r.content_type == "text/html" and '<script type="module" src="/web/app.js">' in body
                         assert "<script>" not in body and "style=" not in body  # nothing inline: the policy holds
                 for extra in (

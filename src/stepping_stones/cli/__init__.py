@@ -27,6 +27,7 @@ SUBCOMMANDS = {
     "web": ".web",
     "table": ".table",
     "join": ".join",
+    "watch": ".watch",
     "replay": ".replay",
     "review": ".review",
     "simulate": ".simulate",

@@ -1,4 +1,5 @@
-"""``stepping-stones table new|bot``: open a table on a table server, or seat a bot at one."""
+"""``stepping-stones table new|list|bot``: open a table on a table server, list its lobby, or seat a
+bot at one."""
 
 from __future__ import annotations
 
@@ -92,8 +93,22 @@ def add_parser(sub: Subcommands) -> None:
         help="the computer seats' names (people name themselves when they join)",
     )
     new.add_argument("--seed", help=argparse.SUPPRESS)  # refused with the reason: the server deals
+    new.add_argument(
+        "--listed",
+        action="store_true",
+        help="list the table in the server's lobby, open to anyone, until it fills up or starts (default: private)",
+    )
     add_json_flag(new, "print the table as JSON")
     new.set_defaults(run=run_new)
+    listing = tsub.add_parser(
+        "list",
+        help="the server's lobby: its listed tables with a free seat",
+        description="Print the tables the server lists as open to anyone, with a free seat: each "
+        "table's invite code, then its rules and who sits there. Sit down with "
+        "stepping-stones join CODE --server URL.",
+    )
+    listing.add_argument("--server", required=True, metavar="URL", help="the server's address")
+    listing.set_defaults(run=run_list)
     bot = tsub.add_parser(
         "bot",
         help="seat bots at a table: random legal moves, an AI level, or your own bot",
@@ -125,7 +140,9 @@ def run_new(args: argparse.Namespace) -> int:
         return refuse(f"table new: --seed: {CHOSEN_SEED}")
     try:
         rules = rules_from_args(args)
-        request = NewTable(rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names)
+        request = NewTable(
+            rules=RecordRules.of(rules), seats=args.seats, level=args.level, names=args.names, listed=args.listed
+        )
     except (RulesError, ValueError) as exc:
         return refuse(f"table new: {' '.join(str(exc).split())[:300]}")
     try:
@@ -149,11 +166,32 @@ def run_new(args: argparse.Namespace) -> int:
     else:
         print(f"code: {opened.code}")
         print(f"link: {link}", file=sys.stderr)
+        if opened.watch is not None:
+            print(f"watch: {server_url(args.server)}/w/{opened.watch}", file=sys.stderr)
         print(
             f"Send the code or the link to the players; each joins with it (the link in a web browser). A bot: "
             f"stepping-stones table bot {opened.code} --server {args.server}",
             file=sys.stderr,
         )
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from ..flow.presenter import NO_LISTED
+    from ..net.client import Refused, lobby_now
+    from ..net.watching import listed_line
+    from ..storage.safety import escape
+
+    try:
+        lobby = asyncio.run(lobby_now(args.server))
+    except Refused as exc:
+        return refuse(f"table list: {exc}")
+    if not lobby.tables:
+        print(f"{NO_LISTED} (stepping-stones table new --listed)")
+        return 0
+    for table in lobby.tables:  # the presenter's words, from the facts (and nothing the server worded)
+        print(f"{escape(table.code)}  {escape(listed_line(table.rules, table.seats))}")
+    print(f"Sit down: stepping-stones join CODE --server {args.server}", file=sys.stderr)
     return 0
 
 

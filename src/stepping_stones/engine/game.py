@@ -54,7 +54,7 @@ from .errors import (
 from .hand import HandState
 from .log import HandLog, Phase
 from .refusals import bid_refusal, card_refusal, phase_refusal
-from .view import PastHand, PlayerView, _Scored
+from .view import PastHand, PlayerView, PublicView, _Scored
 
 # The public names, re-exported by the engine's face (__init__.py).
 __all__ = ["DEFAULT_PLAYERS", "Game", "Move", "next_forehand", "puddle_seat"]
@@ -442,9 +442,14 @@ class Game(_Scored):
         open table."""
         return self.views((seat,))[0]
 
-    def views(self, seats: Sequence[Seat]) -> list[PlayerView]:
-        """What each of ``seats`` may see now (``view``), the open table worked out once for all of
-        them (the same objects in each view: a table server sends each seat its own)."""
+    def public_view(self) -> PublicView:
+        """What someone who watches the table may see now: the open table of every seat's view,
+        and nobody's cards (``PublicView``)."""
+        return PublicView(seat=None, **self._open_table()[2])
+
+    def _open_table(self) -> tuple[HandLog | None, HandState | None, dict[str, Any]]:
+        """The current hand (being bid or played), its play, and the fields every seat's view holds
+        alike (the open table)."""
         phase = self.phase
         current = self.log[-1] if phase is Phase.BIDDING or phase is Phase.PLAY else None
         bidding = current if current is not None and not current.declared else None
@@ -474,6 +479,13 @@ class Game(_Scored):
             "winning": winning[0] if winning else None,
             "to_act": to_act,
         }
+        return current, state, table
+
+    def views(self, seats: Sequence[Seat]) -> list[PlayerView]:
+        """What each of ``seats`` may see now (``view``), the open table worked out once for all of
+        them (the same objects in each view: a table server sends each seat its own)."""
+        current, state, table = self._open_table()
+        to_act = table["to_act"]
         views = []
         for seat in seats:
             own_cards: Mask = 0

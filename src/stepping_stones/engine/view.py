@@ -27,7 +27,7 @@ from .refusals import bid_refusal, card_refusal, phase_refusal, turn_refusal
 from .scoring import Sheet, contract_points, sheet_firsts, sheet_totals, winners
 
 # The public names, re-exported by the engine's face (__init__.py).
-__all__ = ["PastHand", "PlayerView"]
+__all__ = ["PastHand", "PlayerView", "PublicView"]
 
 
 class _Scored:
@@ -177,8 +177,58 @@ class PastHand(_OpenPlay):
         return log
 
 
+class _OpenTable(_OpenPlay, _Scored):
+    """What everyone at the table, and anyone watching it, sees alike: the sheet, the hands before
+    this one, the bids and the cards played of this one, whose turn it is."""
+
+    players: tuple[str, str, str]
+    hand_number: int
+    forehand: Seat
+    redo_spent: tuple[bool, bool, bool]
+    history: tuple[PastHand, ...]
+    bids: tuple[Bid, ...]
+    bid_seats: tuple[Seat, ...]
+    bidder: Seat | None
+    in_puddle: bool
+    puddle: bool
+    to_act: Seat | None
+
+    def redone(self) -> set[tuple[str, Seat]]:
+        """(contract id, seat) for every contract played again with a redo token."""
+        hands: list[_OpenPlay] = [*self.history, self]
+        return {
+            (h.declaration.contract.id, h.declarer)
+            for h in hands
+            if h.declaration is not None and h.declaration.redo and h.declarer is not None
+        }
+
+    def shown_hand(self) -> PastHand | None:
+        """The hand on the table: the one being bid or played, or between hands the last one
+        played -- as everyone sees it (this seat's own cards are ``own_cards``)."""
+        if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
+            return PastHand(
+                number=self.hand_number,
+                forehand=self.forehand,
+                bids=self.bids,
+                bid_seats=self.bid_seats,
+                declarer=self.declarer,
+                declaration=self.declaration,
+                puddle=self.puddle,
+                plays=self.plays,
+                play_seats=self.play_seats,
+                trick_winners=self.trick_winners,
+                winning=self.winning,
+                result=None,
+            )
+        return self.history[-1] if self.history else None
+
+    def cards_left(self, seat: Seat) -> int:
+        """How many cards ``seat`` still holds."""
+        return HAND_SIZE - sum(1 for s in self.play_seats if s == seat)
+
+
 @dataclass(frozen=True)
-class PlayerView(_OpenPlay, _Scored):
+class PlayerView(_OpenTable):
     seat: Seat
     rules: Rules
     players: tuple[str, str, str]
@@ -262,43 +312,10 @@ class PlayerView(_OpenPlay, _Scored):
             self.phase, wanted, self.players, self.hand_number, self.declarer, self.declaration, self.bidder
         )
 
-    def redone(self) -> set[tuple[str, Seat]]:
-        """(contract id, seat) for every contract played again with a redo token."""
-        hands: list[_OpenPlay] = [*self.history, self]
-        return {
-            (h.declaration.contract.id, h.declarer)
-            for h in hands
-            if h.declaration is not None and h.declaration.redo and h.declarer is not None
-        }
-
-    def shown_hand(self) -> PastHand | None:
-        """The hand on the table: the one being bid or played, or between hands the last one
-        played -- as everyone sees it (this seat's own cards are ``own_cards``)."""
-        if self.phase is Phase.BIDDING or self.phase is Phase.PLAY:
-            return PastHand(
-                number=self.hand_number,
-                forehand=self.forehand,
-                bids=self.bids,
-                bid_seats=self.bid_seats,
-                declarer=self.declarer,
-                declaration=self.declaration,
-                puddle=self.puddle,
-                plays=self.plays,
-                play_seats=self.play_seats,
-                trick_winners=self.trick_winners,
-                winning=self.winning,
-                result=None,
-            )
-        return self.history[-1] if self.history else None
-
     @property
     def unseen_cards(self) -> Mask:
         """Cards held by the other two players: not ours, not yet played."""
         return FULL_DECK & ~self.dealt_cards & ~self.played_mask
-
-    def cards_left(self, seat: Seat) -> int:
-        """How many cards ``seat`` still holds."""
-        return HAND_SIZE - sum(1 for s in self.play_seats if s == seat)
 
     def state_with(self, hidden: dict[Seat, Mask]) -> HandState:
         """The hand's card play as it would be if the other seats held ``hidden`` now.
@@ -321,3 +338,32 @@ class PlayerView(_OpenPlay, _Scored):
         for c in self.plays:
             state.push(c)
         return state
+
+
+@dataclass(frozen=True)
+class PublicView(_OpenTable):
+    """What someone who watches the table may see (``Game.public_view``): a ``PlayerView`` without
+    a seat -- no cards of anyone's but those played, no choices.  The deals of the hands before
+    this one are public (each was played out: ``PastHand.replayed``); this hand's are not."""
+
+    seat: None  # nobody's seat: the words about it say no "you"
+    rules: Rules
+    players: tuple[str, str, str]
+    phase: Phase
+    hand_number: int
+    forehand: Seat
+    sheet: dict[str, tuple[int | None, int | None, int | None]]
+    redo_spent: tuple[bool, bool, bool]
+    history: tuple[PastHand, ...]
+    bids: tuple[Bid, ...]
+    bid_seats: tuple[Seat, ...]
+    bidder: Seat | None
+    in_puddle: bool
+    declarer: Seat | None
+    declaration: Declaration | None
+    puddle: bool
+    plays: tuple[Card, ...]
+    play_seats: tuple[Seat, ...]
+    trick_winners: tuple[Seat, ...]
+    winning: Seat | None
+    to_act: Seat | None

@@ -14,13 +14,14 @@ from ..engine import (
     TRICKS,
     Goal,
     PlayerView,
+    PublicView,
     Rules,
     contract_points,
 )
 from .teller import Teller
 
 
-def summary_lines(view: PlayerView, number: int, arrow: str = "→") -> list[str]:
+def summary_lines(view: PlayerView | PublicView, number: int, arrow: str = "→") -> list[str]:
     """What happened in hand ``number`` (a finished hand) and what it wrote on the sheet, as
     sentences in the words of ``view``'s seat ("You"), with what a redo changed for whom."""
     hand = view.history[number - 1]
@@ -92,7 +93,7 @@ def summary_lines(view: PlayerView, number: int, arrow: str = "→") -> list[str
     return lines
 
 
-def result_lines(view: PlayerView) -> list[str]:
+def result_lines(view: PlayerView | PublicView) -> list[str]:
     """The winner(s), how a tie on totals was broken, and the totals, as sentences."""
     teller = Teller(view.players, view.seat)
     name = teller.name
@@ -119,7 +120,7 @@ def result_lines(view: PlayerView) -> list[str]:
     return lines
 
 
-def sheet_lines(view: PlayerView) -> list[str]:
+def sheet_lines(view: PlayerView | PublicView) -> list[str]:
     """The scoresheet as sentences, a contract a line, for a screen reader."""
     teller = Teller(view.players, view.seat)
     redone = view.redone()

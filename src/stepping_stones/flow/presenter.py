@@ -29,9 +29,11 @@ from ..engine import (
     PastHand,
     Phase,
     PlayerView,
+    PublicView,
+    Rules,
     format_cards,
 )
-from ..explain import Teller, hand_of, result_lines, sheet_lines, summary_lines
+from ..explain import Teller, hand_of, plural, result_lines, sheet_lines, summary_lines
 from ..game.choices import HUMAN
 from .state import TableState
 
@@ -129,6 +131,7 @@ class Presentation:
     over: bool
     online: bool
     you: str  # the person's name at the table
+    watching: str | None = None  # how many watch the table (``watchers_line``), when someone does
 
 
 def card_words(card: int) -> str:
@@ -394,4 +397,177 @@ def present(state: TableState) -> Presentation:
         over=over,
         online=state.online,
         you=view.players[HUMAN],
+        watching=watchers_line(state.watchers),
     )
+
+
+# --- the lobby, and those who watch a table (docs/online.md, "The lobby", "Watching") ----------------
+
+
+def watchers_line(count: int) -> str | None:
+    """How many watch the table, in a sentence; None when nobody does.
+
+    >>> watchers_line(0), watchers_line(1), watchers_line(3)
+    (None, '1 person is watching.', '3 people are watching.')
+    """
+    if count <= 0:
+        return None
+    return "1 person is watching." if count == 1 else f"{count} people are watching."
+
+
+def watchers_news(before: int, now: int) -> str | None:
+    """What to say when the number of watchers changes (plain mode says it as it comes): None when
+    it does not.
+
+    >>> watchers_news(0, 2), watchers_news(2, 2), watchers_news(1, 0)
+    ('2 people are watching.', None, 'Nobody is watching any more.')
+    """
+    if before == now:
+        return None
+    return watchers_line(now) or "Nobody is watching any more."
+
+
+NO_LISTED = "No table is open to anyone at this server now: open one and list it."
+"""What the lobby says when it lists no table."""
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    """A seat of a listed table: who sits there (None: free), in a few words, and their rating."""
+
+    name: str | None
+    words: str  # "person", "computer (expert)"
+    rating: int | None
+
+
+def lobby_line(rules: Rules, seats: Sequence[LobbySeat]) -> str:
+    """A listed table in the lobby, in one line: its rules, who sits there, the seats free.
+
+    >>> lobby_line(Rules("advanced", redo_tokens=True), [LobbySeat("Ann", "person", 1012),
+    ...     LobbySeat(None, "free", None), LobbySeat("Hana", "computer", None)])
+    'Advanced set, redo tokens: Ann (person, rated 1012), Hana (computer); 1 seat free.'
+    """
+    who = [
+        f"{s.name} ({s.words}{'' if s.rating is None else f', rated {s.rating}'})" for s in seats if s.name is not None
+    ]
+    free = sum(1 for s in seats if s.name is None)
+    return f"{rules.describe()}: {', '.join(who) or 'nobody yet'}; {plural(free, 'seat')} free."
+
+
+@dataclass(frozen=True)
+class WatchPresentation:
+    """What someone who watches a table is shown (``watch``): everything public, nobody's cards
+    but those played, and each hand's deal once it is over."""
+
+    phase: str  # "waiting" before the start, then as ``Presentation.phase``
+    title: str
+    contract: str
+    status: str
+    seats: tuple[SeatLine, ...]  # in the table's order
+    bids: tuple[str, ...]  # this hand's bids, in sentences
+    trick: TrickLine | None
+    tricks: tuple[TrickLine, ...]
+    deals: tuple[tuple[str, ...], ...]  # each finished hand's deal: its number's line, then a seat a line
+    summary: tuple[str, ...]  # the last finished hand's summary
+    result: tuple[str, ...]
+    sheet: tuple[str, ...]
+    watching: str | None
+    over: bool
+
+
+def watch(
+    view: PublicView | None,
+    names: Sequence[str | None],
+    words: Sequence[str],
+    ratings: Sequence[int | None],
+    clock: tuple[int, int] | None,
+    watchers: int,
+) -> WatchPresentation:
+    """What a watcher is shown of the table whose public view is ``view`` (None before the start),
+    its seats' ``names``, ``words`` and ``ratings``, and its ``clock`` (the seat it waits for and
+    the seconds left), in the third person: nobody is "you"."""
+    watching = watchers_line(watchers)
+    if view is None:
+        seats = tuple(
+            SeatLine(i, n or "", n or "Free seat", w, 0, 0, (), None, None, r)
+            for i, (n, w, r) in enumerate(zip(names, words, ratings, strict=True))
+        )
+        free = sum(1 for n in names if n is None)
+        status = f"The table has not started: {plural(free, 'seat')} free."
+        return WatchPresentation(
+            "waiting", "Not started", "", status, seats, (), None, (), (), (), (), (), watching, False
+        )
+    teller = Teller(view.players, None)
+    live = view.phase in (Phase.BIDDING, Phase.PLAY)
+    shown = view.shown_hand()
+    seats = tuple(
+        SeatLine(
+            seat=seat,
+            name=view.players[seat],
+            label=view.players[seat],
+            words=words[seat],
+            cards=view.cards_left(seat) if live else 0,
+            tricks=shown.tricks_won(seat) if shown is not None else 0,
+            tags=tuple(
+                tag
+                for tag, on in (
+                    ("declarer", live and view.phase is Phase.PLAY and view.declarer == seat),
+                    ("forehand", live and view.forehand == seat),
+                )
+                if on
+            ),
+            acting=("to bid" if view.phase is Phase.BIDDING else "to play") if live and view.to_act == seat else None,
+            seconds=clock[1] if clock is not None and clock[0] == seat else None,
+            rating=ratings[seat],
+        )
+        for seat in range(NUM_SEATS)
+    )
+    over = view.phase is Phase.OVER
+    if over:
+        status = "The game is over."
+    elif clock is not None:
+        status = f"Waiting for {view.players[clock[0]]}: {clock[1]} s left."
+    elif view.to_act is not None:
+        status = f"Waiting for {view.players[view.to_act]}."
+    else:
+        status = ""
+    trick = None
+    tricks: tuple[TrickLine, ...] = ()
+    if shown is not None:
+        lines = [_trick_line(teller, shown, n) for n in range(1, len(shown.tricks()) + 1)]
+        if lines and lines[-1].winner is None:
+            trick = lines.pop() if view.phase is Phase.PLAY else None
+        tricks = tuple(lines)
+    bids = tuple(teller.bid(seat, bid) for seat, bid in zip(view.bid_seats, view.bids, strict=True)) if live else ()
+    deals = []
+    for hand in view.history:
+        log = hand.replayed()
+        if log is not None:
+            deal = log.deal
+            deals.append(
+                (f"Hand {hand.number}:", *(f"{view.players[s]}: {format_cards(deal[s])}" for s in range(NUM_SEATS)))
+            )
+    return WatchPresentation(
+        phase=view.phase.name.lower(),
+        title="The game is over" if over else f"Hand {hand_of(view.hand_number, view.rules, view.redo_spent)}",
+        contract=_watch_contract(view, teller),
+        status=status,
+        seats=seats,
+        bids=bids,
+        trick=trick,
+        tricks=tricks,
+        deals=tuple(deals),
+        summary=tuple(summary_lines(view, len(view.history), "to")) if view.history else (),
+        result=tuple(result_lines(view)) if over else (),
+        sheet=tuple(sheet_lines(view)),
+        watching=watching,
+        over=over,
+    )
+
+
+def _watch_contract(view: PublicView, teller: Teller) -> str:
+    if view.phase is Phase.BIDDING:
+        return "Bidding"
+    if view.phase is Phase.PLAY and view.declaration is not None and view.declarer is not None:
+        return f"{teller.subject(view.declarer, 'declared')} {view.declaration.describe()}"
+    return ""

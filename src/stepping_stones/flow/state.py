@@ -101,6 +101,7 @@ class TableState:
     stood: tuple[str, ...] = ()  # which hands a computer played for whom (for the result)
     hints_off: str | None = None  # why hints are off here
     undo_off: str | None = None  # why undo is off here
+    watchers: int = 0  # how many watch the table (``net``'s watch link)
 
     @classmethod
     def of(cls, view: PlayerView, **facts: Any) -> TableState:

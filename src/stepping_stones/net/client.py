@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
@@ -38,6 +38,7 @@ from .protocol import (
     Delta,
     ErrorMessage,
     Invite,
+    Lobby,
     NewTable,
     Pong,
     ProtocolError,
@@ -46,6 +47,7 @@ from .protocol import (
     TableOpened,
     Undo,
     VersionReply,
+    Watched,
     Welcome,
     dump,
     parse_server,
@@ -369,6 +371,8 @@ class SeatClient:
             state = parsed.applied(held)
         elif isinstance(parsed, StateMessage):
             state = parsed
+        elif isinstance(parsed, Watched | Lobby):
+            raise ProtocolError(f"the server sent a seat what it sends a {parsed.type} connection")
         else:
             return parsed
         self._hold(state, state.n)
@@ -395,6 +399,8 @@ class SeatClient:
                 other = parse_server(data)
                 if isinstance(other, StateMessage | Delta):  # not reached: the type says which it is
                     raise ProtocolError("the server sent a state that is not one")
+                if isinstance(other, Watched | Lobby):
+                    raise ProtocolError(f"the server sent a seat what it sends a {other.type} connection")
                 return other
             view = value["view"]
             glance = Glance(
@@ -594,3 +600,50 @@ async def _play(
                 await asyncio.sleep(think)  # a pace, not a wait for an event
             sent = time.perf_counter()
             await client.act(rng.choice(message.legal), message.seq)
+
+
+# --- the lobby, and watching a table (docs/online.md, "The lobby", "Watching") ---------------------------
+
+
+async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched | Lobby, None]:
+    """Each ``watched`` or ``lobby`` message of a connection that said ``hello``, until the server
+    closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
+    try:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(websocket_url(server), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0) as ws,
+        ):
+            await ws.send_str(dump_json(hello))
+            async for message in ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                try:
+                    parsed = parse_server(message.data)
+                except ProtocolError as exc:
+                    raise Refused(str(exc)) from None
+                if isinstance(parsed, ErrorMessage):
+                    raise Refused(parsed.message, parsed.code)
+                if isinstance(parsed, VersionReply):
+                    raise Refused(parsed.message)
+                if isinstance(parsed, Watched | Lobby):
+                    yield parsed
+    except (aiohttp.ClientError, OSError) as exc:
+        raise Refused(f"cannot reach {server}: {exc}") from None
+
+
+async def lobby_now(server: str) -> Lobby:
+    """The server's lobby: its listed tables with a free seat.  Raises ``Refused``."""
+    async with contextlib.aclosing(_follow(server, {"type": "lobby", "version": VERSION})) as messages:
+        async for message in messages:  # the first is the lobby: the connection is closed with it
+            if isinstance(message, Lobby):
+                return message
+    raise Refused("the server closed the connection before it sent its lobby")
+
+
+async def watch_table(server: str, code: str) -> AsyncIterator[Watched]:
+    """What a watcher of the table of the watch ``code`` is sent, after every change, until the
+    table closes.  Raises ``Refused``."""
+    async with contextlib.aclosing(_follow(server, {"type": "watch", "version": VERSION, "code": code})) as messages:
+        async for message in messages:
+            if isinstance(message, Watched):
+                yield message

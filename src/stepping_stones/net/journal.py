@@ -70,6 +70,8 @@ class TableFile(_Strict):
     substitutions: Annotated[list[Substitution], Field(max_length=2000)] = []
     opened: Annotated[int, Field(ge=0, le=2**40)] | None = None  # when it was opened (whole seconds since 1970)
     taken_back: Annotated[int, Field(ge=0, le=10**6)] = 0  # moves its one person took back (undo)
+    watch: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None  # the watch code (a new one if none)
+    listed: bool = False  # in the lobby while a seat is free and it has not started
 
 
 class JournalMove(_Strict):

@@ -48,6 +48,8 @@ class Limits:
     read_burst: int = 20
     transfer_rate: float = 1 / 60  # key transfer codes made or tried a second from one address, after
     transfer_burst: int = 5
+    watchers_per_table: int = 100  # connections that may watch one table (``Watch``)
+    lobby_followers: int = 512  # connections that may follow the lobby, in all (``LobbyAsk``)
 
     def held_per_address(self) -> int:
         """Websockets one address may hold: ``connections_per_address``, and never more than a

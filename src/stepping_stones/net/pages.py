@@ -28,6 +28,7 @@ FILES: Final = {
     "player.js": "text/javascript",
     "ratings.js": "text/javascript",
     "cards.js": "text/javascript",
+    "watch.js": "text/javascript",
     "app.css": "text/css",
     "icon.svg": "image/svg+xml",
 }
@@ -44,7 +45,9 @@ class _Pages:
     async def page(self, request: web.Request) -> web.StreamResponse:
         code = request.match_info.get("code")
         if code is not None and not _CODE.fullmatch(code):
-            return web.Response(status=404, text="An invite link is /t/ and the table's code.\n")
+            return web.Response(
+                status=404, text="An invite link is /t/ and the table's code; a watch link, /w/ and its watch code.\n"
+            )
         page = "ratings.html" if request.path == "/ratings" else "index.html"
         return web.Response(
             body=(WEB / page).read_bytes(),
@@ -76,12 +79,13 @@ class _Pages:
 
 
 def add_pages(app: web.Application, door: Callable[[], Door | None]) -> None:
-    """The page's routes (``/``, ``/t/CODE``, ``/ratings``, ``/web/FILE``) and its headers on every answer of
-    ``app``."""
+    """The page's routes (``/``, ``/t/CODE``, ``/w/CODE``, ``/ratings``, ``/web/FILE``) and its headers
+    on every answer of ``app``."""
     pages = _Pages(door)
     handlers: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
         ("GET", "/", pages.page),
         ("GET", "/t/{code}", pages.page),
+        ("GET", "/w/{code}", pages.page),
         ("GET", "/ratings", pages.page),
         ("GET", "/web/{name}", pages.file),
     ]

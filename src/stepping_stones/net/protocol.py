@@ -42,7 +42,7 @@ from ..storage.records import (
     error_words,
 )
 from ..storage.safety import escape, strict_json
-from .wire import VIEW, VIEW_CHANGES
+from .wire import PUBLIC_VIEW, VIEW, VIEW_CHANGES
 
 VERSION: Final = 4
 """The protocol's version: 4 gives each seat's rating in its facts (``SeatFacts.rating``); since 3
@@ -62,6 +62,8 @@ MAX_HANDS: Final = 64  # more hands than any game has (16 at most)
 MAX_SEQ: Final = 10**6
 MAX_NONCE: Final = 2**31
 MAX_STATES: Final = 2**31  # states and deltas sent on one connection
+MAX_WATCHERS: Final = 10_000  # more than a table lets watch (``Limits.watchers``)
+MAX_LISTED: Final = 50  # the most tables the lobby shows
 
 M = TypeVar("M", bound=BaseModel)
 BidText = Annotated[str, Field(max_length=MAX_BID_TEXT)]
@@ -221,11 +223,32 @@ class Do(_Model):
     count: Annotated[int, Field(ge=0, le=MAX_HANDS)] | None = None
 
 
+# --- watching a table, and the lobby (docs/protocol.md, "Watching", "The lobby") -----------------------
+
+
+class Watch(_Model):
+    """Watch a table with its watch ``code`` (not its invite code: a watcher takes no seat and
+    sees only what everyone sees, ``Watched``); a ``page`` is sent what it is shown instead."""
+
+    type: Literal["watch"]
+    version: int
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+    page: bool = False
+
+
+class LobbyAsk(_Model):
+    """Follow the lobby: the listed tables with a free seat (``Lobby``), sent again at each change."""
+
+    type: Literal["lobby"]
+    version: int
+
+
 ClientMessage: TypeAlias = Annotated[
-    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo, Field(discriminator="type")
+    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk,
+    Field(discriminator="type"),
 ]
-_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo] = TypeAdapter(
-    ClientMessage
+_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk] = (
+    TypeAdapter(ClientMessage)
 )
 
 
@@ -283,6 +306,7 @@ class Welcome(_Model):
     secret: Annotated[str, Field(max_length=SECRET_LENGTH)] | None
     opener: bool  # this seat may start the table early
     timeout: float  # seconds the table waits for a person before a computer stands in
+    watch: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None  # the watch code (``Watch``)
 
 
 class StateMessage(_Model):
@@ -298,6 +322,7 @@ class StateMessage(_Model):
     waiting: Waiting | None
     record: GameRecord | None = None  # the finished game, once it is over
     claims: Annotated[list[ClaimFact], Field(max_length=MAX_HANDS)] = []  # the claims that held, so far
+    watchers: Annotated[int, Field(ge=0, le=MAX_WATCHERS)] = 0  # how many watch the table (``Watch``)
     n: Annotated[int, Field(ge=1, le=MAX_STATES)] | None = None  # the connection's state number
 
     def dump(self) -> str:
@@ -454,11 +479,48 @@ class Shown(_Model):
     page: dict[str, Any]  # the invitation's code, the analysis asked for, the table before it starts
 
 
+class Watched(_Model):
+    """The table as a watcher sees it, after every change: what everyone sees alike (``view``, an
+    ``engine.PublicView``: no cards but those played; the deals of the hands that are over), sent
+    whole each time; for a page (``Watch.page``), ``shown``: what it is shown
+    (``flow.presenter.WatchPresentation``, as JSON) instead of ``view``."""
+
+    type: Literal["watched"] = "watched"
+    table: Annotated[str, Field(max_length=32)]
+    seq: Annotated[int, Field(ge=0, le=MAX_SEQ)]
+    started: bool
+    seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
+    view: PUBLIC_VIEW | None  # None before the table starts, and for a page
+    waiting: Waiting | None
+    claims: Annotated[list[ClaimFact], Field(max_length=MAX_HANDS)] = []
+    watchers: Annotated[int, Field(ge=0, le=MAX_WATCHERS)] = 0
+    shown: dict[str, Any] | None = None
+
+
+class ListedTable(_Model):
+    """A listed table with a free seat, as the lobby shows it: its invite ``code`` (anyone may sit
+    down), its rules, its seats, and ``line``: the presenter's words for it (``lobby_line``)."""
+
+    code: Annotated[str, Field(max_length=CODE_LENGTH)]
+    rules: RecordRules
+    seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
+    line: Line
+
+
+class Lobby(_Model):
+    """The lobby (``LobbyAsk``): every listed table with a free seat, the newest first (at most
+    ``MAX_LISTED``), sent whole at each change."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: Annotated[list[ListedTable], Field(max_length=MAX_LISTED)]
+
+
 ServerMessage: TypeAlias = Annotated[
-    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite, Field(discriminator="type")
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby,
+    Field(discriminator="type"),
 ]
-_SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite] = TypeAdapter(
-    ServerMessage
+_SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby] = (
+    TypeAdapter(ServerMessage)
 )
 
 
@@ -481,6 +543,7 @@ class NewTable(_Model):
     level: Level = "heuristic"
     names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
     seed: Annotated[str, Field(max_length=SEED_LENGTH)] | None = None  # refused: see ``_no_seed``
+    listed: bool = False  # in the lobby, open to anyone, until it fills up, starts or expires
 
     @field_validator("seed")
     @classmethod
@@ -504,6 +567,7 @@ class TableOpened(_Model):
     code: Annotated[str, Field(max_length=CODE_LENGTH)]
     table: Annotated[str, Field(max_length=32)]
     seats: Annotated[list[SeatFacts], Field(min_length=3, max_length=3)]
+    watch: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None  # the watch code (``/w/CODE``)
 
 
 # --- players (HTTP: /players/...; docs/protocol.md, "Players and ratings") ---------------------------
@@ -625,13 +689,15 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo:
+def parse_client(
+    data: str | bytes,
+) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
     if not isinstance(value, dict):
         raise ProtocolError("a message is a JSON object with a type")
-    if value.get("type") == "hello" and "version" in value:
+    if value.get("type") in ("hello", "watch", "lobby") and "version" in value:
         version = value["version"]
         if type(version) is not int:
             raise ProtocolError(f"a hello's version is the whole number {VERSION}, not {_json_kind(version)}")
@@ -643,7 +709,9 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
 
 
-def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite:
+def parse_server(
+    data: str | bytes,
+) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:

@@ -252,7 +252,7 @@ class RemoteFlow(Publisher, Choosing):
         seats, waiting = self._facts(self.message)
         mine = self._sent is None and bool(self.message.legal)
         ratings = tuple(self.message.seats[(s + self.seat) % NUM_SEATS].rating for s in range(NUM_SEATS))
-        state = TableState.of(view, seats=seats, waiting=waiting, ratings=ratings)
+        state = TableState.of(view, seats=seats, waiting=waiting, ratings=ratings, watchers=self.message.watchers)
         self._cursor = max(0, min(self._cursor, view.own_cards.bit_count() - 1))
         if state.bidding:
             opts = bid_options(view)

@@ -51,6 +51,7 @@ from .protocol import (
     Do,
     ErrorMessage,
     Hello,
+    LobbyAsk,
     Ping,
     Pong,
     ProtocolError,
@@ -60,6 +61,7 @@ from .protocol import (
     Undo,
     VersionMismatch,
     VersionReply,
+    Watch,
     dump,
     parse_client,
     parse_new_table,
@@ -237,6 +239,8 @@ class TableServer:
             finished_grace=self.limits.finished_grace,
             thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
         )
+        self.tables.watchers_per_table = self.limits.watchers_per_table
+        self.tables.max_lobby_followers = self.limits.lobby_followers
         self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
         self.door: Door | None = None
         self.clients: set[_Client] = set()
@@ -315,7 +319,7 @@ class TableServer:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
         self.log(f"opened table {table.id}")
-        opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
+        opened = TableOpened(code=table.code, table=table.id, seats=table.facts(), watch=table.watch)
         return web.Response(text=dump(opened), content_type="application/json")
 
     def _may_open(self, remote: str) -> str | None:
@@ -477,6 +481,9 @@ class TableServer:
                     return "refused"
                 await self.tables.hello(client, message.code, message.secret, message.name, message.page, message.key)
                 self.unseated.discard(client)  # seated: the hello deadline is met
+            elif isinstance(message, Watch | LobbyAsk):
+                if not await self._watch(client, message, remote):
+                    return "refused"
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
                 return "accepted"
@@ -510,6 +517,23 @@ class TableServer:
                 self.log(f"refused a hello from {remote}: {exc}")
                 client.close()
         return "refused"
+
+    async def _watch(self, client: _Client, message: Watch | LobbyAsk, remote: str) -> bool:
+        """Watch a table, or follow the lobby: held to the address's hello rate, as a hello is; the
+        connection is then no longer one without a seat (it counts against the address's
+        websockets all the same).  Whether it was let in.  Raises ``TableError``."""
+        refusal = self.addresses.hello(remote)
+        if refusal is not None:
+            self.log(f"refused a {message.type} from {remote}: {refusal}")
+            client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
+            client.close()
+            return False
+        if isinstance(message, Watch):
+            await self.tables.watch(client, message.code, message.page)
+        else:
+            self.tables.follow_lobby(client)
+        self.unseated.discard(client)
+        return True
 
     # --- starting and stopping --------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from .protocol import (
     StateFields,
     StateMessage,
     Waiting,
+    Watched,
     Welcome,
 )
 from .wire import legal_actions
@@ -123,6 +124,9 @@ class Table:
     told_paused: set[object] = field(default_factory=set)  # the connections told of this pause
     rated_for: tuple[object, ...] | None = None  # who sat where when the seats' ratings were looked up
     taken_back: int = 0  # moves taken back by ``undo`` (kept): ``seq`` goes on past them
+    watch: str = ""  # the watch code: anyone with it sees what everyone sees, and takes no seat
+    listed: bool = False  # in the lobby while a seat is free and it has not started
+    watchers: int = 0  # the connections watching it (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
     _waiting: tuple[tuple[object, ...], Waiting] | None = None  # ``waiting()``, by what it says
@@ -155,6 +159,8 @@ class Table:
             clock=clock,
             timeout=timeout,
             opened=opened,
+            watch=new_code(),
+            listed=request.listed,
         )
 
     # --- facts ---------------------------------------------------------------------------------
@@ -315,9 +321,31 @@ class Table:
                 "waiting": waiting,
                 "record": record,
                 "claims": self.claims,
+                "watchers": self.watchers,
             }
             for view in views
         ]
+
+    def watched(self) -> Watched:
+        """What a watcher sees now (``protocol.Watched``): the public view (``Game.public_view``),
+        the seats, whose turn, the claims that held, how many watch."""
+        game = self.game
+        return Watched.model_construct(
+            table=self.id,
+            seq=self.seq,
+            started=game is not None,
+            seats=self.facts(),
+            view=game.public_view() if game is not None else None,
+            waiting=self.waiting(),
+            claims=self.claims,
+            watchers=self.watchers,
+            shown=None,
+        )
+
+    @property
+    def in_lobby(self) -> bool:
+        """Whether the lobby shows the table: listed, not started, a seat free."""
+        return self.listed and not self.started and any(s.kind == "open" for s in self.seats)
 
     def state_for(self, seat: int) -> StateMessage:
         """What ``seat`` may see now: the table's facts and its own view of the game."""
@@ -334,6 +362,7 @@ class Table:
             secret=secret,
             opener=self.opener == seat and not self.started,
             timeout=self.timeout,
+            watch=self.watch,
         )
 
     # --- seats ---------------------------------------------------------------------------------
@@ -617,6 +646,8 @@ class Table:
             substitutions=list(self.substitutions),
             opened=int(self.opened),
             taken_back=self.taken_back,
+            watch=self.watch,
+            listed=self.listed,
         )
 
     @classmethod
@@ -652,8 +683,10 @@ class Table:
             substitutions=list(data.substitutions),
             taken_back=data.taken_back,
             waiting_since=clock(),
-            resave=False,
+            resave=data.watch is None,  # a journal of before watch codes: written again with its new one
             opened=data.opened if data.opened is not None else now,
+            watch=data.watch or new_code(),
+            listed=data.listed,
         )
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal

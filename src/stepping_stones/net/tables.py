@@ -35,6 +35,7 @@ from .ratings import computer_id, places
 from .remote import CLAIM_TOKEN, SEEN_TOKEN, UNDO_TOKEN
 from .table import Clock, Table, TableError
 from .thinking import Busy, Dropped, Thinkers
+from .watching import lobby_text, watched_text
 
 # --- every table of a server ---------------------------------------------------------------------
 
@@ -113,12 +114,23 @@ class Tables:
         self.finished: deque[tuple[float, Table]] = deque()  # filed tables whose connections close, by when
         self.players: PlayerStore | None = None  # the players and their ratings (none: nobody is rated)
         self._writing: dict[str, int] = {}  # tables with changes being written (a shared store's writer)
+        # those who watch a table (``watch``), and those who follow the lobby (``follow_lobby``)
+        self.by_watch: dict[str, Table] = {}
+        self.watching: dict[Connection, tuple[Table, bool]] = {}  # a watcher's table, and whether it is a page
+        self.lobby_followers: set[Connection] = set()
+        self.lobby_last = ""  # the lobby as last sent
+        self.watchers_per_table = 100
+        self.max_lobby_followers = 512
 
     # --- opening and resuming ----------------------------------------------------------------------
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
         self.by_code[table.code] = table
+        while table.watch in self.by_watch or table.watch in self.by_code:
+            table.watch = new_code()
+            table.resave = True
+        self.by_watch[table.watch] = table
 
     async def open(self, request: NewTable, owner: str = "") -> Table:
         """A new table, opened by the address ``owner``.  Raises ``TableError`` when the server
@@ -155,7 +167,7 @@ class Tables:
                 continue
             self._add(table)
             count += 1
-            if moves or not text.endswith("\n"):
+            if moves or not text.endswith("\n") or table.resave:
                 # one snapshot in place of the journal: a torn last line must not stay in front of
                 # the lines appended next
                 table.resave = True
@@ -308,6 +320,10 @@ class Tables:
         welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
+        if conn in self.watching or conn in self.lobby_followers:
+            raise TableError(
+                "bad-message", "this connection watches a table or follows the lobby: a seat needs one of its own"
+            )
         if key is not None and (problem := key_problem(key)) is not None:
             raise TableError("bad-message", problem)
         if self.leases is not None:
@@ -460,7 +476,12 @@ class Tables:
             raise TableError("server", f"the server could not save the start ({self.unwritable}): {PAUSED}")
 
     async def gone(self, conn: Connection) -> None:
-        """The connection closed: its seat waits for its person."""
+        """The connection closed: its seat waits for its person (or it watched, or followed the lobby)."""
+        self.lobby_followers.discard(conn)
+        watched = self.watching.pop(conn, None)
+        if watched is not None:
+            watched[0].watchers -= 1
+            await self._changed(watched[0], save=False)
         seated = self.seated.pop(conn, None)
         if seated is None:
             return
@@ -514,7 +535,9 @@ class Tables:
         its code and secrets are good for nothing any more, and it leaves the store."""
         del self.tables[table.id]
         self.by_code.pop(table.code, None)
+        self.by_watch.pop(table.watch, None)
         self._forget_pages(table)
+        self._tell_lobby()
         hours = self.expire_after / 3600
         message = dump(
             ErrorMessage(
@@ -568,10 +591,65 @@ class Tables:
             assert page is not None
             page.receive(table.state_for(seat))
             self._show(conn, page)
+        self._tell_watchers(table)
+        if table.listed:
+            self._tell_lobby()
         await self._go_on(table)
         for _seat, conn in pages:
             await self._page_acts(conn)
         return True
+
+    # --- those who watch, and the lobby (``watching``) ---------------------------------------------------
+
+    async def watch(self, conn: Connection, code: str, page: bool = False) -> None:
+        """Let ``conn`` watch the table of the watch ``code``: it is sent what everyone sees
+        (``Watched``) now and after every change, and takes no seat.  Raises ``TableError``."""
+        if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
+            raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
+        normal = normal_code(code)
+        table = self.by_watch.get(normal) if normal else None
+        if table is None:
+            raise TableError("unknown-code", "no table has that watch code")
+        if table.watchers >= self.watchers_per_table:
+            raise TableError(
+                "table-full", f"{self.watchers_per_table} people watch this table already: the most it lets"
+            )
+        self.watching[conn] = (table, page)
+        table.watchers += 1
+        await self._changed(table, save=False)  # the players see one more watching; the watcher, the table
+
+    def _tell_watchers(self, table: Table) -> None:
+        """Send everyone who watches ``table`` what they see now (the public state made once)."""
+        if not table.watchers:
+            return
+        watched = table.watched()
+        texts: dict[bool, str] = {}
+        for conn, (watched_table, page) in list(self.watching.items()):
+            if watched_table is table:
+                if page not in texts:
+                    texts[page] = watched_text(watched, page)
+                conn.send(texts[page])
+
+    def follow_lobby(self, conn: Connection) -> None:
+        """Send ``conn`` the lobby now and at each change.  Raises ``TableError``."""
+        if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
+            raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
+        if len(self.lobby_followers) >= self.max_lobby_followers:
+            raise TableError("server", "the lobby has as many followers as this server lets: try again later")
+        self.lobby_followers.add(conn)
+        self.lobby_last = lobby_text(self.tables.values())
+        conn.send(self.lobby_last)
+
+    def _tell_lobby(self) -> None:
+        """Send the lobby to its followers, if it changed."""
+        if not self.lobby_followers:
+            return
+        text = lobby_text(self.tables.values())
+        if text == self.lobby_last:
+            return
+        self.lobby_last = text
+        for conn in list(self.lobby_followers):
+            conn.send(text)
 
     # --- a page's seat (``pageseat``) -----------------------------------------------------------------
 
@@ -895,7 +973,10 @@ class Tables:
             del self.tables[table.id]
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        if self.by_watch.get(table.watch) is table:
+            del self.by_watch[table.watch]
         self._forget_pages(table)
+        self._tell_lobby()
         self.finished.append((self.clock() + self.finished_grace, table))
 
     def _forget_pages(self, table: Table) -> None:
@@ -912,7 +993,14 @@ class Tables:
             self._close_seats(self.finished.popleft()[1], message)
 
     def _close_seats(self, table: Table, message: str | None) -> None:
-        """Tell every connection seated at ``table`` the ``message`` (if any) and close it."""
+        """Tell every connection seated at ``table``, and every one watching it, the ``message`` (if
+        any) and close it."""
+        for watcher in [c for c, (t, _page) in self.watching.items() if t is table]:
+            del self.watching[watcher]
+            table.watchers -= 1
+            if message is not None:
+                watcher.send(message)
+            watcher.close()
         for seat in range(NUM_SEATS):
             conn = self.holders.pop((table.id, seat), None)
             if conn is not None:

@@ -42,6 +42,7 @@ from ..engine import (
     PastHand,
     Phase,
     PlayerView,
+    PublicView,
     Rules,
     SteppingStonesError,
     cards_of,
@@ -194,6 +195,10 @@ def schema_of(cls: type[_D], names: dict[str, Any]) -> tuple[Any, Any]:
 _PAST, _ = schema_of(PastHand, TRAVELS)
 VIEW, VIEW_CHANGES = schema_of(PlayerView, {**TRAVELS, "PastHand": _PAST})
 """A seat's view on the wire: whole (a ``PlayerView``), and some of its fields (a delta's)."""
+
+PUBLIC_VIEW, _ = schema_of(PublicView, {**TRAVELS, "PastHand": _PAST})
+"""A watcher's view on the wire (a ``PublicView``): the same fields as a seat's, without a seat's
+own cards and choices."""
 
 _VIEW: Final[TypeAdapter[PlayerView]] = TypeAdapter(VIEW)
 

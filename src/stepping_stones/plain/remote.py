@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow.presenter import seat_caption, status_line
+from ..flow.presenter import seat_caption, status_line, watchers_news
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
@@ -276,6 +276,8 @@ class RemotePlain(PlainTable):
         clock = state.clock
         if clock is not None and clock.seat != 0 and (old.clock is None or old.clock.seat != clock.seat):
             self.say(status_line(state))
+        if (news := watchers_news(old.watchers, state.watchers)) is not None:  # "2 people are watching."
+            self.say(news)
 
     def describe_turn(self, view: PlayerView) -> None:
         super().describe_turn(view)

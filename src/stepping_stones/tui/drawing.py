@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..flow.presenter import seat_caption, status_line
+from ..flow.presenter import seat_caption, status_line, watchers_line
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -195,6 +195,8 @@ def top_bar_text(state: Scene) -> Text:
         t.append(f"{look.sep}Forehand: {state.names[hand.forehand]}")
     if not state.table.online:
         t.append(f"{look.sep}Pace: {state.table.pace}")
+    if watching := watchers_line(state.table.watchers):  # at a table on a server that someone watches
+        t.append(f"{look.sep}{watching}", style="italic")
     return t
 
 

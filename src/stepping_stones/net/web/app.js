@@ -6,6 +6,7 @@
 // @ts-check
 import { cardBacks, cardFace, el } from "./cards.js";
 import { playerKey } from "./player.js";
+import { followLobby, leaveLobby, watchTable } from "./watch.js";
 
 /**
  * What the server sends a page (``flow.presenter``; tests/test_web.py checks these fields
@@ -16,10 +17,10 @@ import { playerKey } from "./player.js";
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
- * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
+ * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
  * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null}} PageExtra
- * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number}} Welcome
+ * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number, watch: string | null}} Welcome
  * @typedef {{secret: string, name: string, table: string, live: boolean, at: number}} Kept
  */
 
@@ -300,7 +301,8 @@ function showError(text) {
 
 /** @param {string} id */
 function showScreen(id) {
-  for (const s of ["home", "join", "lobby", "table"]) $(s).hidden = s !== id;
+  for (const s of ["home", "join", "lobby", "table", "watch"]) $(s).hidden = s !== id;
+  if (id !== "home") leaveLobby();
 }
 
 function render() {
@@ -322,6 +324,9 @@ function renderLobby(lobby) {
   $("lobby-seats").replaceChildren(...(lobby ? lobby.seats : []).map((line) => el("li", { text: line })));
   $("lobby-start").hidden = !(lobby && lobby.start);
   $("lobby-note").textContent = lobby ? lobby.note : "";
+  const watch = S.welcome && S.welcome.watch ? location.origin + "/w/" + S.welcome.watch : "";
+  $("watch-link").textContent = watch;
+  link("watch-link").href = watch || "/";
 }
 
 /** @param {Presentation} p @param {PageExtra} page */
@@ -335,6 +340,7 @@ function renderTable(p, page) {
   renderSeat($("seat-right"), p.seats[2], false);
   renderTrick(p);
   $("status").classList.toggle("yours", p.my_turn);
+  $("watching").textContent = p.watching || "";
   $("prompt").textContent = p.prompt || "";
   $("message").textContent = p.message || "";
   renderBids(p);
@@ -568,7 +574,7 @@ function setupFromForm() {
   const seats = who === "solo" ? ["open", level, level] : who === "one" ? ["open", "open", level] : ["open", "open", "open"];
   return {
     rules: { contract_set: choice("set").value, short_game: input("short").checked, omit: null, redo_tokens: input("redo").checked },
-    seats, level, names: [null, null, null], seed: null,
+    seats, level, names: [null, null, null], seed: null, listed: input("listed").checked,
   };
 }
 
@@ -597,6 +603,7 @@ function resetTable() {
 
 /** @param {string} code @param {string} name */
 function sitDown(code, name) {
+  leaveLobby();
   resetTable();
   S.code = normalCode(code);
   connect({ type: "hello", version: VERSION, code: S.code, name, page: true, key: playerKey() });
@@ -624,6 +631,7 @@ function showJoin(code, note) {
 
 function showHome() {
   showScreen("home");
+  followLobby(sitFromLobby);
   input("name").value = load(NAME_KEY) || "";
   const live = Object.entries(keptSeats()).filter(([, kept]) => kept.live).sort((a, b) => b[1].at - a[1].at);
   $("back").hidden = !live.length;
@@ -631,8 +639,19 @@ function showHome() {
     el("a", { class: "button", href: "/t/" + code, text: "Back to table " + code }))));
 }
 
-/** Where the address points: a table (kept, or to join), or the home page. */
+/** Sit down at a listed table of the lobby, under the name typed on the home page. @param {string} code */
+function sitFromLobby(code) {
+  const name = input("name").value.trim();
+  if (!name) { $("open-error").textContent = "Type your name (A new table, below) first."; input("name").focus(); return; }
+  if (!mayLeaveFor(code)) return;
+  history.pushState(null, "", "/t/" + code);
+  sitDown(code, name);
+}
+
+/** Where the address points: a table (kept, or to join), a table to watch, or the home page. */
 function route() {
+  const watching = location.pathname.match(/^\/w\/([A-Za-z0-9-]{1,20})$/);
+  if (watching) { leaveLobby(); watchTable(normalCode(watching[1])); return; }
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9-]{1,20})$/);
   if (!match) { showHome(); return; }
   const code = normalCode(match[1]);

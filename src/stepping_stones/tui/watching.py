@@ -1,0 +1,88 @@
+"""Watching a table in the terminal: ``stepping-stones watch WATCHCODE --server URL``.
+
+A small app of its own: it follows the table by its watch code (``net.client.watch_table``) and
+draws, after every change, what the presenter shows a watcher (``flow.presenter.watch``, through
+``net.watching.watch_presentation``): whose turn, the seats, the bids, the trick, the finished
+tricks with why each was won, each finished hand's deal, the last summary, the sheet, the result.
+It words nothing itself but its headings; it holds nobody's cards, having none.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..flow.presenter import WatchPresentation
+
+
+def watch_text(shown: WatchPresentation) -> Text:
+    """What a watcher is shown, as the terminal draws it: the presenter's lines under headings."""
+    text = Text()
+    text.append(f"{shown.title}", style="bold")
+    if shown.contract:
+        text.append(f"  {shown.contract}")
+    text.append(f"\n{shown.status}\n", style="italic")
+    if shown.watching:
+        text.append(f"{shown.watching}\n", style="dim")
+    text.append("\n")
+    for seat in shown.seats:
+        rating = "" if seat.rating is None else f", rated {seat.rating}"
+        tags = "".join(f", {tag}" for tag in seat.tags)
+        acting = f"  <- {seat.acting}" if seat.acting else ""
+        text.append(f"{seat.label}", style="bold")
+        text.append(f" ({seat.words}{rating}{tags}): {seat.cards} cards, {seat.tricks} tricks{acting}\n")
+    sections = (
+        ("Bids", shown.bids),
+        ("Trick", (" ".join(f"{who} {card}" for who, card, _ in shown.trick.cards),) if shown.trick else ()),
+        ("Tricks", tuple(t.text for t in shown.tricks if t.text)),
+        ("Last hand", shown.summary),
+        ("Result", shown.result),
+        ("Sheet", shown.sheet),
+        ("Deals of the hands played", tuple(line for deal in shown.deals for line in deal)),
+    )
+    for heading, lines in sections:
+        if lines:
+            text.append(f"\n{heading}\n", style="bold underline")
+            for line in lines:
+                text.append(f"{line}\n")
+    return text
+
+
+class WatchApp(App[int]):
+    """The table of one watch code, redrawn at every change until it closes."""
+
+    TITLE = "Stepping Stones: watching a table"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, server: str, code: str) -> None:
+        super().__init__()
+        self.server = server
+        self.code = code
+        self.shown: WatchPresentation | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text("Connecting...", style="italic"), id="watched")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._follow()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def _follow(self) -> None:
+        from ..net.client import Refused, watch_table
+        from ..net.watching import watch_presentation
+
+        view = self.query_one("#watched", Static)
+        try:
+            async for watched in watch_table(self.server, self.code):
+                self.shown = watch_presentation(watched)
+                view.update(watch_text(self.shown))
+        except Refused as exc:
+            view.update(Text(str(exc), style="bold red"))
+            return
+        view.update(Text.assemble(watch_text(self.shown) if self.shown else "", ("\nThe table has closed.", "bold")))
