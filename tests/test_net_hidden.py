@@ -19,7 +19,7 @@ from stepping_stones.ai.knowledge import Knowledge
 from stepping_stones.engine import FULL_DECK, Phase, Rules, cards_of, mask_of, record_cards
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.codes import digest
-from stepping_stones.net.journal import TABLE_FORMAT, SeatFile, TableFile
+from stepping_stones.net.journal import TABLE_FORMAT, FileTableStore, SeatFile, TableFile
 from stepping_stones.storage.records import RecordRules, game_from_record, record_from_game
 
 SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
