@@ -62,6 +62,8 @@ def test_every_script_is_run_here():
         "measure_ismcts_decisions.py",
         "play_logged.py",
         "measure_watch_cost.py",
+        "measure_claim_cost.py",
+        "measure_state_writing.py",
     }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
@@ -372,3 +374,19 @@ def test_play_logged():
     out = run("play_logged.py", "--seed", "scripts-test", "--seats", "random,random,random").stdout
     assert out.count("\nhand ") + out.startswith("hand ") == 12, out  # each of the 12 hands, as it ends
     assert "totals [" in out
+
+
+def test_measure_claim_cost():
+    out = run("measure_claim_cost.py", "--deals", "1").stdout
+    rows = re.findall(rf"after (\d+) tricks: median\s+({NUMBER}) ms\s+p90\s+({NUMBER}) ms\s+worst\s+({NUMBER}) ms", out)
+    assert [r[0] for r in rows] == ["0", "3", "6"], out
+    assert all(float(median) <= float(worst) for _, median, _p90, worst in rows)
+
+
+def test_measure_state_writing():
+    out = run("measure_state_writing.py", "--games", "1").stdout
+    found = re.search(
+        rf"one wire schema: ({NUMBER}) us of CPU per change \(three seats\), ({NUMBER}) bytes, (\d+) changes", out
+    )
+    assert found is not None, out
+    assert float(found[1]) > 0 and int(found[2].replace(",", "")) > 100 and int(found[3]) > 100
