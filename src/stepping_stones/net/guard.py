@@ -100,6 +100,7 @@ class _Tries:
         self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
         self.reads = Bucket(limits.read_rate, limits.read_burst, clock)
         self.transfers = Bucket(limits.transfer_rate, limits.transfer_burst, clock)
+        self.chats = Bucket(limits.chat_address_rate, limits.chat_address_burst, clock)
 
 
 class Addresses:
@@ -142,6 +143,13 @@ class Addresses:
             return "too many wrong codes from your address: try again in a minute"
         if not tries.transfers.take():
             return "too many key transfers from your address: try again in a minute"
+        return None
+
+    def chat(self, address: str) -> str | None:
+        """Spend a line said at a table (``net/chat.py``) of ``address``; why it may not say one
+        now, or None."""
+        if not self._of(address).chats.take():
+            return "too many lines said from your address: wait a little before the next"
         return None
 
     def wrong_guess(self, address: str) -> None:

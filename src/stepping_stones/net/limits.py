@@ -48,6 +48,10 @@ class Limits:
     read_burst: int = 20
     transfer_rate: float = 1 / 60  # key transfer codes made or tried a second from one address, after
     transfer_burst: int = 5
+    chat_rate: float = 0.25  # lines one connection may say a second (15 a minute), after a burst of
+    chat_burst: int = 5
+    chat_address_rate: float = 1.0  # lines one address may say a second, whatever its connections, after
+    chat_address_burst: int = 20
 
     def held_per_address(self) -> int:
         """Websockets one address may hold: ``connections_per_address``, and never more than a

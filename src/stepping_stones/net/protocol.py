@@ -41,7 +41,7 @@ from ..storage.records import (
     SeatNumber,
     error_words,
 )
-from ..storage.safety import escape, strict_json
+from ..storage.safety import CHAT_LENGTH, escape, strict_json
 from .wire import VIEW, VIEW_CHANGES
 
 VERSION: Final = 4
@@ -212,10 +212,40 @@ class Do(_Model):
     count: Annotated[int, Field(ge=0, le=MAX_HANDS)] | None = None
 
 
+# --- chat (docs/protocol.md, "Chat") -------------------------------------------------------------
+
+
+class Chat(_Model):
+    """Say a line to the table: a quick phrase or the person's own words (cleaned by the server,
+    ``net.chat``), to every seat that has not muted this one.  Never kept."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH)]
+
+
+class ChatSwitch(_Model):
+    """The table's opener turns chat on or off for the table."""
+
+    type: Literal["chat-switch"]
+    on: bool
+
+
+class Mute(_Model):
+    """Stop hearing (``on``) the seat ``seat``, or hear it again: kept by the server for this seat
+    while the table lives; the muted seat is not told."""
+
+    type: Literal["mute"]
+    seat: SeatNumber
+    on: bool
+
+
 ClientMessage: TypeAlias = Annotated[
-    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do, Field(discriminator="type")
+    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Chat | ChatSwitch | Mute,
+    Field(discriminator="type"),
 ]
-_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do] = TypeAdapter(ClientMessage)
+_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Chat | ChatSwitch | Mute] = (
+    TypeAdapter(ClientMessage)
+)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -399,6 +429,7 @@ ErrorCode: TypeAlias = Literal[
     "server",
     "expired",
     "claim-refused",
+    "chat-refused",  # a line not said, a chat switch or mute not made (``net/chat.py``)
 ]
 
 
@@ -443,12 +474,31 @@ class Shown(_Model):
     page: dict[str, Any]  # the invitation's code, the analysis asked for, the table before it starts
 
 
+class Said(_Model):
+    """A line said at the table (``Chat``), cleaned, by the seat ``seat`` (its ``name``)."""
+
+    type: Literal["said"] = "said"
+    seat: SeatNumber
+    name: PlayerName
+    text: Annotated[str, Field(max_length=CHAT_LENGTH)]
+
+
+class ChatStatus(_Model):
+    """The table's chat as this seat has it: on or off (the opener's switch), and the seats it
+    muted.  Sent when it changes, and at a hello when chat is off."""
+
+    type: Literal["chat-status"] = "chat-status"
+    on: bool
+    muted: Annotated[list[SeatNumber], Field(max_length=3)] = []
+
+
 ServerMessage: TypeAlias = Annotated[
-    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite, Field(discriminator="type")
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus,
+    Field(discriminator="type"),
 ]
-_SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite] = TypeAdapter(
-    ServerMessage
-)
+_SERVER: TypeAdapter[
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus
+] = TypeAdapter(ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -614,7 +664,9 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do:
+def parse_client(
+    data: str | bytes,
+) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Chat | ChatSwitch | Mute:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
@@ -632,7 +684,9 @@ def parse_client(data: str | bytes) -> Hello | Act | ClaimRest | Start | Ping | 
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
 
 
-def parse_server(data: str | bytes) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite:
+def parse_server(
+    data: str | bytes,
+) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:

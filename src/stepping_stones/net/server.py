@@ -46,10 +46,13 @@ from .players import PLAYERS_FILE, SqlitePlayerStore, Transfers
 from .protocol import (
     Act,
     Again,
+    Chat,
+    ChatSwitch,
     ClaimRest,
     Do,
     ErrorMessage,
     Hello,
+    Mute,
     Ping,
     Pong,
     ProtocolError,
@@ -234,6 +237,8 @@ class TableServer:
             expire_empty_after=expire_empty_after,
             finished_grace=self.limits.finished_grace,
             thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
+            chat_rate=self.limits.chat_rate,
+            chat_burst=self.limits.chat_burst,
         )
         self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
         self.door: Door | None = None
@@ -489,6 +494,8 @@ class TableServer:
             elif isinstance(message, Do):
                 await self.tables.do(client, message)
                 return "accepted"
+            elif isinstance(message, Chat | ChatSwitch | Mute):
+                self._chat(client, message, remote)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
@@ -501,6 +508,19 @@ class TableServer:
                 self.log(f"refused a hello from {remote}: {exc}")
                 client.close()
         return "refused"
+
+    def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
+        """A chat message (``net/chat.py``): a line said is held to the address's rate here and
+        the connection's by the tables.  Raises ``TableError``.  What is said is never logged."""
+        if isinstance(message, Chat):
+            refusal = self.addresses.chat(remote)
+            if refusal is not None:
+                raise TableError("chat-refused", refusal)
+            self.tables.say(client, message.text)
+        elif isinstance(message, ChatSwitch):
+            self.tables.chat_switch(client, message.on)
+        else:
+            self.tables.mute(client, message.seat, message.on)
 
     # --- starting and stopping --------------------------------------------------------------------
 
