@@ -178,3 +178,56 @@ def test_nothing_said_is_written_to_a_journal_a_record_or_the_log(tmp_path):
     for path in files:
         assert marker.encode() not in path.read_bytes(), path
     assert marker not in log
+
+
+def test_plain_mode_says_each_line_and_lets_the_person_chat_and_mute(tmp_path):
+    """``join --plain`` through pipes: ``say`` lists the quick phrases, ``say 2`` says one, a line
+    with terminal escapes comes out as ``Bot says: ...`` without a control character, and ``mute``
+    is said back from the server's answer."""
+    import os
+    import sys
+
+    async def person(url: str, code: str) -> list[str]:
+        env = {**os.environ, "STEPPING_STONES_HOME": str(tmp_path / "home"), "PYTHONIOENCODING": "utf-8"}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "stepping_stones", "join", code, "--server", url, "--name", "Ann", "--plain",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+        )  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        lines: list[str] = []
+        answers = {
+            "You play as Ann": "say\nsay 2\nsay " + "y" * 201 + "\n",
+            "Bot says: ": "mute bot\n",
+            "You no longer hear Bot.": "quit\n",
+        }
+        while raw := await proc.stdout.readline():
+            line = raw.decode("utf-8")
+            lines.append(line)
+            for start, answer in list(answers.items()):
+                if line.startswith(start):
+                    del answers[start]
+                    proc.stdin.write(answer.encode())
+                    await proc.stdin.drain()
+        await proc.wait()
+        return lines
+
+    async def scenario() -> list[str]:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "random")))
+            async with SeatClient(url, code=opened.code, name="Bot") as bot:
+                await bot.join()
+                async with asyncio.timeout(WAIT):
+                    plain = asyncio.ensure_future(person(url, opened.code))
+                    heard = await _next(bot, Said)
+                    assert heard == Said(seat=1, name="Ann", text="Well played")
+                    await bot.say(HOSTILE)
+                    return await plain
+
+    lines = asyncio.run(scenario())
+    text = "".join(lines)
+    assert "Quick phrases: 1 Hello!, 2 Well played, 3 Thanks" in text
+    assert "You say: Well played\n" in lines
+    assert "That is 201 characters: a line said is at most 200. Nothing was said.\n" in lines
+    assert f"Bot says: {chat_text(HOSTILE)}\n" in lines
+    assert not any(ch in text for ch in "\x1b\x07\x9b\u202e\u202c\u2066\u200b")
+    assert "You no longer hear Bot.\n" in lines
