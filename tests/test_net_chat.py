@@ -10,8 +10,8 @@ import dataclasses
 from random import Random
 
 import pytest
-from net_support import WAIT, Raw, new_table, running
 
+from net_support import WAIT, Raw, new_table, running
 from stepping_stones.net.chat import ChatRefused, said_text
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.limits import Limits
@@ -63,9 +63,10 @@ def test_a_line_reaches_every_seat_cleaned_and_muting_stops_it(tmp_path):
     async def scenario() -> None:
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, SeatClient(
-                url, code=opened.code, name="Bo"
-            ) as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 await ann.say(HOSTILE)
@@ -91,9 +92,10 @@ def test_the_opener_turns_chat_off_and_nobody_else_may(tmp_path):
     async def scenario() -> None:
         async with running(tmp_path / "server") as (_server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, SeatClient(
-                url, code=opened.code, name="Bo"
-            ) as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 await bo.chat_switch(False)
@@ -119,9 +121,10 @@ def test_each_connection_and_each_address_is_held_to_a_rate(tmp_path):
     async def scenario() -> None:
         async with running(tmp_path / "server", limits=limits) as (_server, url):
             opened = await open_table(url, new_table(("open", "open", "random")))
-            async with SeatClient(url, code=opened.code, name="Ann") as ann, SeatClient(
-                url, code=opened.code, name="Bo"
-            ) as bo:
+            async with (
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+            ):
                 await ann.join()
                 await bo.join()
                 for _ in range(2):
@@ -140,14 +143,13 @@ def test_each_connection_and_each_address_is_held_to_a_rate(tmp_path):
 
 def test_a_raw_client_without_a_seat_cannot_chat(tmp_path):
     async def scenario() -> None:
-        async with running(tmp_path / "server") as (_server, url):
-            async with Raw.to(url) as raw:
-                await raw.send({"type": "chat", "text": "anyone?"})
-                reply = await raw.reply()
-                assert isinstance(reply, ErrorMessage) and reply.code == "no-seat"
-                await raw.send({"type": "chat", "text": "x" * 5000})
-                reply = await raw.reply()
-                assert isinstance(reply, ErrorMessage) and reply.code == "bad-message"
+        async with running(tmp_path / "server") as (_server, url), Raw.to(url) as raw:
+            await raw.send({"type": "chat", "text": "anyone?"})
+            reply = await raw.reply()
+            assert isinstance(reply, ErrorMessage) and reply.code == "no-seat"
+            await raw.send({"type": "chat", "text": "x" * 5000})
+            reply = await raw.reply()
+            assert isinstance(reply, ErrorMessage) and reply.code == "bad-message"
 
     asyncio.run(scenario())
 

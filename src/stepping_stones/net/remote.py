@@ -395,6 +395,11 @@ class RemoteFlow(Publisher, Choosing):
                 self._tell("chat", (MUTED if seat in muted else UNMUTED).format(name=self.seat_name(seat)))
             self.chat_on, self.muted = on, sorted(muted)
 
+    def chat_refused(self, line: str) -> None:
+        """The server did not say the person's line (chat is off, too fast): told as a chat event."""
+        with self._change():
+            self._tell("chat", chat_text(line[:1].upper() + line[1:] + ("" if line.endswith(".") else ".")))
+
     def seat_name(self, seat: int) -> str:
         """The name of the seat ``seat`` (the server's number), as the table shows it."""
         facts = self.message.seats[seat] if self.message is not None and 0 <= seat < NUM_SEATS else None
