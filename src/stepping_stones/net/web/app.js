@@ -6,6 +6,7 @@
 // @ts-check
 import { cardBacks, cardFace, el } from "./cards.js";
 import { playerKey } from "./player.js";
+import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./life.js";
 
 /**
  * What the server sends a page (``flow.presenter``; tests/test_web.py checks these fields
@@ -18,7 +19,8 @@ import { playerKey } from "./player.js";
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
  * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
- * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null}} PageExtra
+ * @typedef {import("./life.js").Chat} Chat
+ * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null, chat: Chat}} PageExtra
  * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number}} Welcome
  * @typedef {{secret: string, name: string, table: string, live: boolean, at: number}} Kept
  */
@@ -273,6 +275,7 @@ function tell() {
 
 /** @param {string} code @param {string} text */
 function refused(code, text) {
+  if (code === "chat-refused") { chatRefused(text); return; } // the chat's own note
   if (!STOPPING.has(code) && !(code === "bad-message" && !S.welcome)) {
     $("message").textContent = text; // the server's own words
     return;
@@ -347,6 +350,8 @@ function renderTable(p, page) {
   const turn = p.my_turn && p.summary_hand === null ? p.prompt || "yes" : "";
   if (turn && turn !== S.turn) bringIntoView();
   S.turn = turn;
+  renderChat(page.chat);
+  turnSignal(Boolean(turn), page.chat);
 }
 
 /** @param {HTMLElement} node @param {SeatLine} seat @param {boolean} mine */
@@ -379,6 +384,7 @@ function renderTrick(p) {
     cardFace(card, "div", { role: "img", "aria-label": who + ": " + words }),
     el("span", { class: "by", text: who }))));
   $("last-trick").textContent = done && done.text ? done.text : "";
+  animateTrick($("trick"), line ? line.number : 0, done && done.winner ? slot(done.winner) : null);
 }
 
 /** @param {Presentation} p */
@@ -685,6 +691,7 @@ function start() {
     S.askedAgain = true;
     act("again");
   });
+  setupLife(send);
   window.addEventListener("popstate", () => { resetTable(); route(); });
   window.setInterval(tick, 250);
   if (window.matchMedia("(min-width: 1100px) and (min-height: 600px)").matches) togglePanel("tricks");
