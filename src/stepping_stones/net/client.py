@@ -38,6 +38,7 @@ from .protocol import (
     ClaimRest,
     Delta,
     ErrorMessage,
+    Felt,
     Invite,
     NewTable,
     Pong,
@@ -163,7 +164,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus
+Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt
 
 
 class SeatClient:

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Invite, Said, StateMessage, Welcome
+from .protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Felt, Invite, Said, StateMessage, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -22,7 +22,7 @@ class Unsent:
     token: str
 
 
-Incoming = StateMessage | ErrorMessage | str | Refused | Unsent | Invite | Said | ChatStatus
+Incoming = StateMessage | ErrorMessage | str | Refused | Unsent | Invite | Said | ChatStatus | Felt
 """What a ``Connection`` hands on: a state, the server's refusal of an action, a line about the
 connection, or why it ended."""
 
@@ -74,7 +74,7 @@ class Connection:
                 self.inbox.put(client.state)
             while True:
                 message = await client.receive()
-                if isinstance(message, StateMessage | Invite | Said | ChatStatus) or (
+                if isinstance(message, StateMessage | Invite | Said | ChatStatus | Felt) or (
                     isinstance(message, ErrorMessage) and message.code in (*MOVE_REFUSALS, "chat-refused")
                 ):
                     self.inbox.put(message)

@@ -29,7 +29,7 @@ from pydantic import TypeAdapter
 
 from ..engine import Phase
 from ..flow.presenter import Presentation, chat_words, present
-from .protocol import Invite, Said, StateMessage, Welcome
+from .protocol import Felt, Invite, Said, StateMessage, Welcome
 from .remote import RemoteFlow, lobby_words
 
 TAKE_BACK: Final = 'tap "Take my seat back"'
@@ -61,6 +61,7 @@ class PageSeat:
         self.chat_on = True  # the table's chat, as this seat has it (``chat_status``)
         self.chat_opener = welcome.opener  # the seat may turn the table's chat on or off
         self.chat_lines: deque[str] = deque(maxlen=CHAT_KEPT)  # what was said, in the flow's words
+        self.felt: Felt | None = None  # the club and its logo on the felt (``net/logos.py``)
 
     def reconnected(self) -> None:
         """A new connection for the seat (a reload, a drop): it is sent what it is shown whole,
@@ -141,6 +142,7 @@ class PageSeat:
             "analysis": list(self.analysis),
             "lobby": self.lobby(),
             "chat": self.chat(),
+            "felt": self.felt.model_dump(exclude={"type"}) if self.felt is not None else None,
         }
         text = f'{{"type":"shown","shown":{body},"page":{json.dumps(extra, separators=(",", ":"))}}}'
         if text == self._last and not force:

@@ -483,6 +483,15 @@ class Said(_Model):
     text: Annotated[str, Field(max_length=CHAT_LENGTH)]
 
 
+class Felt(_Model):
+    """The club whose table it is (``NewTable.club``, or the host's), and the address of its logo on
+    this server (``GET /logo/NAME.png``): sent after the welcome, to a table that has either."""
+
+    type: Literal["felt"] = "felt"
+    club: PlayerName | None
+    logo: Annotated[str, Field(pattern=r"^/logo/[0-9a-z]{1,32}\.png$")] | None
+
+
 class ChatStatus(_Model):
     """The table's chat as this seat has it: on or off (the opener's switch), and the seats it
     muted.  Sent when it changes, and at a hello when chat is off."""
@@ -493,11 +502,11 @@ class ChatStatus(_Model):
 
 
 ServerMessage: TypeAlias = Annotated[
-    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus,
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt,
     Field(discriminator="type"),
 ]
 _SERVER: TypeAdapter[
-    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus
+    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt
 ] = TypeAdapter(ServerMessage)
 
 
@@ -520,6 +529,9 @@ class NewTable(_Model):
     level: Level = "heuristic"
     names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
     seed: Annotated[str, Field(max_length=SEED_LENGTH)] | None = None  # refused: see ``_no_seed``
+    # a club's logo on the felt, sent before (``POST /logos``, ``net/logos.py``), and its name
+    logo: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
+    club: PlayerName | None = None
 
     @field_validator("seed")
     @classmethod
@@ -571,6 +583,12 @@ class RecordRequest(_Model):
 
     key: PlayerKey
     table: TableId
+
+
+class LogoSent(_Model):
+    """``POST /logos``: the logo taken, by the name a table's request gives it (``NewTable.logo``)."""
+
+    logo: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
 
 
 class TransferCode(_Model):
@@ -686,7 +704,7 @@ def parse_client(
 
 def parse_server(
     data: str | bytes,
-) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus:
+) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:

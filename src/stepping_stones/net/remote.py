@@ -49,7 +49,7 @@ from ..engine import (
 )
 from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
-from ..flow.presenter import CHAT_OFF, CHAT_ON, MUTED, UNMUTED, chat_line
+from ..flow.presenter import CHAT_OFF, CHAT_ON, CLUB_LINE, MUTED, UNMUTED, chat_line
 from ..flow.state import BidChoice, Clock, TableState, bid_options
 from ..game.choices import HUMAN
 from ..storage.safety import CHAT_LENGTH, chat_text
@@ -394,6 +394,13 @@ class RemoteFlow(Publisher, Choosing):
             for seat in sorted(set(muted) ^ set(self.muted)):
                 self._tell("chat", (MUTED if seat in muted else UNMUTED).format(name=self.seat_name(seat)))
             self.chat_on, self.muted = on, sorted(muted)
+
+    def club(self, name: str) -> str:
+        """The club whose table it is (``protocol.Felt``): told once, as an event; the line."""
+        line = CLUB_LINE.format(club=chat_text(name)[:40] or "?")
+        with self._change():
+            self._tell("table", line)
+        return line
 
     def chat_refused(self, line: str) -> None:
         """The server did not say the person's line (chat is off, too fast): told as a chat event."""

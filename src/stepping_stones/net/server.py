@@ -40,6 +40,8 @@ from .journal import FileTableStore, TableStore
 from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
+from .logos import MAX_BYTES as LOGO_BYTES
+from .logos import LogoRefused, Logos, felt_logo
 from .pages import add_pages
 from .playerpages import PlayerPages
 from .players import PLAYERS_FILE, SqlitePlayerStore, Transfers
@@ -52,6 +54,7 @@ from .protocol import (
     Do,
     ErrorMessage,
     Hello,
+    LogoSent,
     Mute,
     Ping,
     Pong,
@@ -214,6 +217,7 @@ class TableServer:
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
         trusted_proxies: Sequence[Network] = (),
+        logo: tuple[bytes, str | None] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.proxies = Proxies(trusted_proxies) if trusted_proxies else None
@@ -241,6 +245,10 @@ class TableServer:
             chat_burst=self.limits.chat_burst,
         )
         self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
+        self.logos = Logos(data_dir / "logos", clock)  # the clubs' logos on the felt (``logos.py``)
+        self.tables.logos = self.logos
+        self.default_logo = logo  # ``host --logo``: checked already; kept at the start
+        self._checking = asyncio.Semaphore(1)  # one logo decoded at a time: each may take a CPU second
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -286,6 +294,8 @@ class TableServer:
         app.add_routes(
             [
                 web.post("/tables", self.handle_new_table),
+                web.post("/logos", self.handle_logo),
+                web.get("/logo/{name:[0-9a-z]{1,32}}.png", self.handle_logo_image),
                 web.get("/ws", self.handle_ws),
             ]
         )
@@ -301,6 +311,8 @@ class TableServer:
         try:
             body = await request.read()
             wanted = parse_new_table(body)
+            if wanted.logo is not None and not self.logos.known(wanted.logo):
+                raise ProtocolError("no logo of that name: send it again (POST /logos), then open the table")
             refusal = self._may_open(remote)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
@@ -315,8 +327,44 @@ class TableServer:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
         self.log(f"opened table {table.id}")
+        try:
+            self.logos.keep(table.id, wanted.logo, wanted.club)
+        except OSError as exc:  # the table plays on without its logo
+            self.log(f"table {table.id}: its logo could not be kept: {exc.strerror or exc}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts())
         return web.Response(text=dump(opened), content_type="application/json")
+
+    async def handle_logo(self, request: web.Request) -> web.StreamResponse:
+        """``POST /logos``: a club's logo for a table about to be opened (``logos.py``): its bytes,
+        at most ``logos.MAX_BYTES``, held to the address's rate of table openings' reads; checked
+        and re-encoded in a thread, one at a time.  ``LogoSent`` or one refusal."""
+        remote = request.remote or "?"
+        refusal = self.addresses.logo(remote)
+        if refusal is not None:
+            self.log(f"refused a logo from {remote}: {refusal}")
+            return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
+        too_big = f"a logo is at most {LOGO_BYTES // (1024 * 1024)} MB"
+        if (request.content_length or 0) > LOGO_BYTES:
+            return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
+        data = bytearray()
+        while chunk := await request.content.readany():
+            data += chunk
+            if len(data) > LOGO_BYTES:
+                return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
+        try:
+            async with self._checking:
+                png = await asyncio.to_thread(felt_logo, bytes(data))
+        except LogoRefused as exc:
+            self.log(f"refused a logo from {remote}: {exc}")
+            return _json_error(400, ErrorMessage(code="bad-message", message=str(exc)))
+        return web.Response(text=dump(LogoSent(logo=self.logos.sent(png))), content_type="application/json")
+
+    async def handle_logo_image(self, request: web.Request) -> web.StreamResponse:
+        """``GET /logo/NAME.png``: a logo this server keeps, as the felt shows it."""
+        png = self.logos.image(request.match_info["name"])
+        if png is None:
+            return web.Response(status=404, text="No such logo.\n")
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
     def _may_open(self, remote: str) -> str | None:
         """Why ``remote`` may not open a table now (``POST /tables`` or ``again``), or None; an
@@ -539,6 +587,8 @@ class TableServer:
                 public_url = f"https://{url_host(self.host)}:{port}"
             self.door = Door.open(self.host, port, public_url)
             self._open_players()
+            if self.default_logo is not None:
+                self.logos.set_default(*self.default_logo)
             resumed = await self.tables.resume()
             if resumed:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
@@ -703,8 +753,10 @@ def host(
     expire_after: float = DEFAULT_EXPIRY,
     expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
     trusted_proxies: Sequence[Network] = (),
+    logo: tuple[bytes, str | None] | None = None,
 ) -> int:
-    """``stepping-stones host``: serve tables until Ctrl+C; the exit status."""
+    """``stepping-stones host``: serve tables until Ctrl+C; the exit status.  ``logo``: the host's
+    club logo (checked by ``logos.felt_logo``) and club name, for every table without its own."""
     context = None
     if certfile is not None:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -736,6 +788,7 @@ def host(
         expire_after=expire_after,
         expire_empty_after=expire_empty_after,
         trusted_proxies=trusted_proxies,
+        logo=logo,
     )
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:

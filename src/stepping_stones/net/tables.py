@@ -28,12 +28,14 @@ from .chat import ChatRefused, Rooms
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
+from .logos import Logos
 from .pageseat import PageSeat
 from .players import Finished, PlayerStore, Sitter, key_problem
 from .protocol import (
     ChatStatus,
     Do,
     ErrorMessage,
+    Felt,
     Invite,
     NewTable,
     Said,
@@ -105,6 +107,7 @@ class Tables:
     ) -> None:
         self.store = store
         self.chat = Rooms(chat_rate, chat_burst, clock)  # each table's chat, in memory only (``chat.py``)
+        self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
         self.data_dir = data_dir
@@ -489,7 +492,19 @@ class Tables:
             conn.send(dump(ChatStatus(on=room.on, muted=muted)))
 
     def _chat_hello(self, conn: Connection) -> None:
+        """A seat's hello: its table's chat, when it is not as a table starts, and its club and
+        logo, when it has one (``logos.py``)."""
         self._chat_status(conn, always=False)
+        seated = self.seated.get(conn)
+        if seated is None or self.logos is None:
+            return
+        digest, club = self.logos.of(seated.table.id)
+        felt = Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
+        if seated.page is not None:
+            seated.page.felt = felt
+            self._show(conn, seated.page)
+        elif digest is not None or club is not None:
+            conn.send(dump(felt))
 
     def say(self, conn: Connection, text: str) -> None:
         """``conn``'s seat says ``text`` at its table (``chat.Rooms.check`` cleans it), to every
@@ -847,7 +862,12 @@ class Tables:
         self.finished.append((self.clock() + self.finished_grace, table))
 
     def _forget_pages(self, table: Table) -> None:
-        self.chat.forget(table.id)  # its chat goes with it
+        self.chat.forget(table.id)  # its chat goes with it, and its logo
+        if self.logos is not None:
+            try:
+                self.logos.forget(table.id)
+            except OSError as exc:
+                self.log(f"table {table.id}: its logo could not be removed: {exc.strerror or exc}")
         for seat in range(NUM_SEATS):
             self.pages.pop((table.id, seat), None)
 

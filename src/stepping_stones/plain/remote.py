@@ -21,7 +21,7 @@ from ..flow.presenter import CHAT_OFF, CHAT_ON, QUICK_PHRASES, chat_line, seat_c
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
-from ..net.protocol import ChatStatus, ErrorMessage, Invite, Said, SeatFacts, StateMessage, Welcome
+from ..net.protocol import ChatStatus, ErrorMessage, Felt, Invite, Said, SeatFacts, StateMessage, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, lobby_words
 from ..storage.records import quote
 from ..storage.safety import CHAT_LENGTH, chat_text, escape
@@ -257,6 +257,8 @@ class RemotePlain(PlainTable):
             self.remote.receive(item)
         elif isinstance(item, Said | ChatStatus) or (isinstance(item, ErrorMessage) and item.code == "chat-refused"):
             self.say(*chat_heard(item, self.remote, True))
+        elif isinstance(item, Felt) and item.club is not None:
+            self.remote.club(item.club)
         elif isinstance(item, ErrorMessage):
             self.remote.refused(item.message)
         elif isinstance(item, Refused):
@@ -501,6 +503,10 @@ def lobby(
         if isinstance(item, str):
             print(item[:1].upper() + item[1:] + ".", file=out, flush=True)
             prompted = False
+            continue
+        if isinstance(item, Felt):
+            if item.club is not None:  # said now; the table's log has it too
+                print(escape(flow.club(item.club)), file=out, flush=True)
             continue
         if isinstance(item, Said | ChatStatus) or (isinstance(item, ErrorMessage) and item.code == "chat-refused"):
             lines = chat_heard(item, flow, False)

@@ -91,7 +91,7 @@ class RemoteSeat:
     async def read(self) -> None:
         """Hand every message of the server on, until the game is over or the seat is lost."""
         from ..net.client import Refused
-        from ..net.protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Invite, Said, StateMessage
+        from ..net.protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Felt, Invite, Said, StateMessage
 
         try:
             if self.client.state is not None:
@@ -109,6 +109,8 @@ class RemoteSeat:
                     self.flow.chat_status(message.on, list(message.muted))
                 elif isinstance(message, ErrorMessage) and message.code == "chat-refused":
                     self.flow.chat_refused(message.message)
+                elif isinstance(message, Felt) and message.club is not None:
+                    self.flow.club(message.club)
                 elif isinstance(message, Invite):
                     self.invite = message
                 self._tell()

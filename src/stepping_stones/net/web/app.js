@@ -20,7 +20,8 @@ import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./
  * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, notes: string[], over: boolean, online: boolean, you: string}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
  * @typedef {import("./life.js").Chat} Chat
- * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null, chat: Chat}} PageExtra
+ * @typedef {{club: string | null, logo: string | null}} Felt
+ * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null, chat: Chat, felt: Felt | null}} PageExtra
  * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number}} Welcome
  * @typedef {{secret: string, name: string, table: string, live: boolean, at: number}} Kept
  */
@@ -352,6 +353,17 @@ function renderTable(p, page) {
   S.turn = turn;
   renderChat(page.chat);
   turnSignal(Boolean(turn), page.chat);
+  renderFelt(page.felt);
+}
+
+/** The club's logo on the felt, and its name (``net/logos.py``). @param {Felt | null} felt */
+function renderFelt(felt) {
+  const logo = /** @type {HTMLImageElement} */ ($("felt-logo"));
+  const src = felt && felt.logo ? felt.logo : "";
+  if (logo.getAttribute("src") !== src) { if (src) logo.src = src; else logo.removeAttribute("src"); }
+  logo.hidden = !src;
+  logo.alt = felt && felt.club ? felt.club : "";
+  $("felt-club").textContent = felt && felt.club ? felt.club : "";
 }
 
 /** @param {HTMLElement} node @param {SeatLine} seat @param {boolean} mine */
@@ -575,11 +587,28 @@ function setupFromForm() {
   };
 }
 
+/** The club's logo chosen on the form, sent first (``POST /logos``): the setup with its name.
+ * @param {Record<string, any>} setup */
+function withLogo(setup) {
+  const club = input("club").value.trim();
+  if (club) setup.club = club;
+  const file = input("logo").files;
+  if (!file || !file.length) return Promise.resolve(setup);
+  return fetch("/logos", { method: "POST", body: file[0] })
+    .then((r) => r.json().then((json) => ({ ok: r.ok, json })))
+    .then(({ ok, json }) => {
+      if (!ok) throw new Error(json.message || "the server refused the logo");
+      setup.logo = json.logo;
+      return setup;
+    });
+}
+
 /** @param {Record<string, any>} setup @param {string} name */
 function openTable(setup, name) {
   $("new-error").textContent = "";
   save(NAME_KEY, name);
-  return fetch("/tables", { method: "POST", body: JSON.stringify(setup), headers: { "Content-Type": "application/json" } })
+  return withLogo(setup)
+    .then((full) => fetch("/tables", { method: "POST", body: JSON.stringify(full), headers: { "Content-Type": "application/json" } }))
     .then((r) => r.json().then((json) => ({ ok: r.ok, json })))
     .then(({ ok, json }) => {
       if (!ok) throw new Error(json.message || "the server refused the table");
