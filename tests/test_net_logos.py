@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 from random import Random
 
 import aiohttp
@@ -75,7 +76,7 @@ def test_the_server_checks_serves_shows_and_deletes_a_logo(tmp_path):
     clock = Clock()
     limits = Limits(tables_per_minute=4)
 
-    async def scenario() -> None:
+    async def scenario() -> Path:
         async with running(tmp_path / "server", limits=limits, clock=clock) as (_server, url):
             async with aiohttp.ClientSession() as session:
                 for data, status, words in (
@@ -118,10 +119,11 @@ def test_the_server_checks_serves_shows_and_deletes_a_logo(tmp_path):
                 await asyncio.gather(*(play_randomly(b, Random(i)) for i, b in enumerate(bots)))
             for bot in bots:
                 await bot.close()
-            assert not kept.exists()  # the game filed: its table and its logo gone
-            assert not list((tmp_path / "server" / "logos").glob("*.json"))
+        return kept  # stopped: every change, the filing too, is done
 
-    asyncio.run(scenario())
+    kept = asyncio.run(scenario())
+    assert not kept.exists()  # the game filed: its table and its logo gone
+    assert not list((tmp_path / "server" / "logos").glob("*.json"))
 
 
 def test_host_refuses_a_bad_logo_in_one_line(tmp_path, capsys):
