@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import queue
+import re
 import threading
 
 from fronts_support import Host
@@ -214,4 +215,41 @@ def test_chat_on_the_page_is_text_and_has_phrases_a_field_mute_and_the_opener_s_
     finally:
         if talker is not None:
             talker.stop()
+        host.stop()
+
+
+def test_a_club_s_logo_chosen_on_the_home_page_is_on_the_felt_and_a_bad_one_is_refused(tmp_path):
+    import io
+
+    from PIL import Image
+
+    good, bad = tmp_path / "club.png", tmp_path / "club.gif"
+    for path, kind in ((good, "PNG"), (bad, "GIF")):
+        out = io.BytesIO()
+        Image.new("RGB", (400, 200), (10, 120, 200)).save(out, format=kind)
+        path.write_bytes(out.getvalue())
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        with sync_playwright() as p:
+            browser, page, errors = _context(p)
+            try:
+                page.goto(url + "/")
+                page.fill("#name", "Ann")
+                page.click("details.club summary")
+                page.fill("#club", "Koi <b>Club</b>")
+                page.set_input_files("#logo", str(bad))
+                page.click("#new-table button[type=submit]")
+                page.wait_for_selector("#new-error:has-text('PNG, JPEG or WebP')", timeout=MS)
+                page.set_input_files("#logo", str(good))
+                page.click("#new-table button[type=submit]")
+                page.wait_for_selector("#table:not([hidden]) #felt-logo:not([hidden])", timeout=MS)
+                assert page.locator("#felt-club").inner_text() == "Koi <b>Club</b>"
+                assert re.fullmatch(r"/logo/[0-9a-f]{32}\.png", page.get_attribute("#felt-logo", "src") or "")
+                page.wait_for_function("document.getElementById('felt-logo').naturalWidth === 256", timeout=MS)
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
         host.stop()

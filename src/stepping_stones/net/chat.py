@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..engine import NUM_SEATS
+from ..engine import NUM_SEATS, SteppingStonesError
 from ..flow.presenter import CHAT_OFF
 from ..storage.safety import CHAT_LENGTH, chat_text
 from .limiter import Bucket
@@ -33,7 +33,7 @@ TOO_FAST: Final = "too fast: at most {rate} lines a minute at a table; this one 
 NOT_OPENER: Final = "only the table's opener may turn chat on or off"
 
 
-class ChatRefused(ValueError):
+class ChatRefused(SteppingStonesError, ValueError):
     """A line that is not said, or a switch not made, in one line."""
 
 

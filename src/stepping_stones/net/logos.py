@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from ..engine import SteppingStonesError
+
 __all__ = ["FELT_SIDE", "MAX_BYTES", "LogoRefused", "Logos", "felt_logo"]
 
 MAX_BYTES: Final = 5 * 1024 * 1024
@@ -45,7 +47,7 @@ DIGEST: Final = re.compile(r"[0-9a-f]{32}")
 DEFAULT: Final = "default"
 
 
-class LogoRefused(ValueError):
+class LogoRefused(SteppingStonesError, ValueError):
     """A logo that is not taken, in one line."""
 
 
