@@ -30,7 +30,6 @@ __all__ = ["CHAT_LENGTH", "ChatRefused", "Room", "Rooms", "said_text"]
 
 EMPTY: Final = "say something: the line is empty once its control and invisible characters are taken out"
 TOO_FAST: Final = "too fast: at most {rate} lines a minute at a table; this one was not said"
-NOT_OPENER: Final = "only the table's opener may turn chat on or off"
 
 
 class ChatRefused(SteppingStonesError, ValueError):

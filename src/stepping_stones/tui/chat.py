@@ -10,7 +10,7 @@ is: the server cleans it (``net/chat.py``) and the flow cleans what comes back a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from textual.app import ComposeResult
 from textual.widgets import Button, Input, Static
@@ -20,7 +20,18 @@ from ..storage.safety import CHAT_LENGTH
 from .dialogs import Dialog
 
 if TYPE_CHECKING:
-    from .online import RemoteSeat
+    from ..net.client import SeatClient
+    from ..net.protocol import Welcome
+    from ..net.remote import RemoteFlow
+
+
+class RemoteSeat(Protocol):
+    """The seat the dialog speaks for (``online.RemoteSeat``)."""
+
+    flow: RemoteFlow
+    client: SeatClient
+    welcome: Welcome
+    opener: bool
 
 
 def chat_request(typed: str) -> str | None:
