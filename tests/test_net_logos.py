@@ -114,7 +114,7 @@ def test_the_server_checks_serves_shows_and_deletes_a_logo(tmp_path):
                 with Image.open(io.BytesIO(await r.read())) as shown:
                     assert max(shown.size) == FELT_SIDE
             kept = tmp_path / "server" / "logos" / f"{logo}.png"
-            assert kept.is_file()
+            assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o777 == 0o700
             async with asyncio.timeout(WAIT):
                 await asyncio.gather(*(play_randomly(b, Random(i)) for i, b in enumerate(bots)))
             for bot in bots:

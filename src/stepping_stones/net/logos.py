@@ -116,25 +116,41 @@ class Logos:
     def _path(self, digest: str) -> Path:
         return self.folder / f"{digest}.png"
 
+    def _write(self, name: str, png: bytes) -> None:
+        """A logo written whole or not at all, its owner's alone (in a folder that is too)."""
+        import os
+        import tempfile
+
+        from ..storage.files import private_folder
+
+        private_folder(self.folder)
+        fd, temp = tempfile.mkstemp(dir=self.folder, suffix=".part")  # made 0600
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(png)
+            os.replace(temp, self._path(name))
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
     def set_default(self, png: bytes, club: str | None) -> None:
         """``host --logo FILE`` (``--club NAME``): every table without a logo of its own shows it
         (``png`` empty: the club's name alone)."""
         if png:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._path(DEFAULT).write_bytes(png)
+            self._write(DEFAULT, png)
         self.tables[DEFAULT] = (DEFAULT if png else None, club)
 
     def keep(self, table: str, digest: str | None, club: str | None) -> None:
         """The table ``table`` shows the logo ``digest`` (sent before) and the club's name."""
-        from ..storage.files import atomic_write
+        from ..storage.files import atomic_write, private_folder
 
         if digest is None and club is None:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
         if digest is not None:
             found = self.pending.get(digest)
             if found is not None and not self._path(digest).is_file():
-                self._path(digest).write_bytes(found[0])
+                self._write(digest, found[0])
+        private_folder(self.folder)
         atomic_write(self.folder / f"{table}.json", json.dumps({"logo": digest, "club": club}))
         self.tables[table] = (digest, club)
 
