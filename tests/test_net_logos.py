@@ -88,6 +88,8 @@ def test_the_server_checks_serves_shows_and_deletes_a_logo(tmp_path):
                         assert r.status == status and words in (await r.json())["message"]
                 async with session.post(url + "/logos", data=_image(), headers={"Origin": "http://evil.example"}) as r:
                     assert r.status == 403
+                async with session.post(url + "/logos", data=_image(), headers={"Host": "evil.example"}) as r:
+                    assert r.status == 403
                 async with session.post(url + "/logos", data=_image()) as r:  # the address's fourth
                     assert r.status == 200
                 async with session.post(url + "/logos", data=_image()) as r:  # its fifth in a minute: refused

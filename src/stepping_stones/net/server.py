@@ -76,6 +76,8 @@ from .thinking import Thinkers
 __all__ = ["Limits", "TableServer", "host"]
 
 SWEEP_SECONDS = 1.0  # how often the server looks for seats that waited too long
+LOGO_UPLOADS = 4  # logos sent or checked at once, at most (``POST /logos``)
+LOGO_SECONDS = 60.0  # the most a logo's body may take to come
 
 
 class _Rest:
@@ -249,6 +251,7 @@ class TableServer:
         self.tables.logos = self.logos
         self.default_logo = logo  # ``host --logo``: checked already; kept at the start
         self._checking = asyncio.Semaphore(1)  # one logo decoded at a time: each may take a CPU second
+        self._uploads = 0  # logos being sent or checked now (at most ``LOGO_UPLOADS``: each holds 5 MB)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -346,17 +349,27 @@ class TableServer:
         too_big = f"a logo is at most {LOGO_BYTES // (1024 * 1024)} MB"
         if (request.content_length or 0) > LOGO_BYTES:
             return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
-        data = bytearray()
-        while chunk := await request.content.readany():
-            data += chunk
-            if len(data) > LOGO_BYTES:
-                return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
+        if self._uploads >= LOGO_UPLOADS:
+            return _json_error(
+                503, ErrorMessage(code="server", message="the server is busy with logos: try again soon")
+            )
+        self._uploads += 1
         try:
+            data = bytearray()
+            async with asyncio.timeout(LOGO_SECONDS):  # a body sent a byte at a time holds nothing for long
+                while chunk := await request.content.readany():
+                    data += chunk
+                    if len(data) > LOGO_BYTES:
+                        return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
             async with self._checking:
                 png = await asyncio.to_thread(felt_logo, bytes(data))
+        except TimeoutError:
+            return _json_error(408, ErrorMessage(code="bad-message", message="the logo came too slowly"))
         except LogoRefused as exc:
             self.log(f"refused a logo from {remote}: {exc}")
             return _json_error(400, ErrorMessage(code="bad-message", message=str(exc)))
+        finally:
+            self._uploads -= 1
         return web.Response(text=dump(LogoSent(logo=self.logos.sent(png))), content_type="application/json")
 
     async def handle_logo_image(self, request: web.Request) -> web.StreamResponse:
