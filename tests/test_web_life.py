@@ -88,7 +88,7 @@ def test_the_turn_changes_title_and_icon_beeps_when_asked_and_notifies_a_hidden_
                 page.click("#sound")
                 assert page.evaluate("document.documentElement.dataset.beeps") == "1"  # a sample beep
                 page.click("#notify")
-                page.wait_for_function("window.__asked === 1", timeout=MS)
+                page.wait_for_function("() => window.__asked === 1", timeout=MS)
                 assert page.get_attribute("#notify", "aria-pressed") == "true"
                 _turn_again(page)  # seen: no notification
                 assert page.evaluate("window.__notices") == []
@@ -186,7 +186,7 @@ def test_chat_on_the_page_is_text_and_has_phrases_a_field_mute_and_the_opener_s_
                 page.wait_for_selector("#table:not([hidden]) #chat-quick button", timeout=MS)
                 for line in HOSTILE:
                     talker.say(line)
-                page.wait_for_function("document.querySelectorAll('#chat-lines li').length === 3", timeout=MS)
+                page.wait_for_function("() => document.querySelectorAll('#chat-lines li').length === 3", timeout=MS)
                 lines = page.locator("#chat-lines li").all_inner_texts()
                 assert lines[:2] == [f"Cal says: {HOSTILE[0]}", f"Cal says: {HOSTILE[1]}"]
                 assert lines[2] == "Cal says: evil[2J"
@@ -247,7 +247,7 @@ def test_a_club_s_logo_chosen_on_the_home_page_is_on_the_felt_and_a_bad_one_is_r
                 page.wait_for_selector("#table:not([hidden]) #felt-logo:not([hidden])", timeout=MS)
                 assert page.locator("#felt-club").inner_text() == "Koi <b>Club</b>"
                 assert re.fullmatch(r"/logo/[0-9a-f]{32}\.png", page.get_attribute("#felt-logo", "src") or "")
-                page.wait_for_function("document.getElementById('felt-logo').naturalWidth === 256", timeout=MS)
+                page.wait_for_function("() => document.getElementById('felt-logo').naturalWidth === 256", timeout=MS)
                 assert not errors, errors
             finally:
                 browser.close()
