@@ -176,15 +176,19 @@ def test_chat_on_the_page_is_text_and_has_phrases_a_field_mute_and_the_opener_s_
     url = host.start()
     talker: _Talker | None = None
     try:
-        opened = asyncio.run(open_table(url, new_table(("open", "open", "random"), level="random")))
+        opened = asyncio.run(open_table(url, new_table(("open", "open", "open"), level="random")))
         with sync_playwright() as p:
             browser, page, errors = _context(p)
             try:
                 page.goto(f"{url}/t/{opened.code}?name=Bea")  # Bea sits first: the opener
                 page.wait_for_selector("#lobby:not([hidden])", timeout=MS)
                 talker = _Talker(url, opened.code)
-                page.wait_for_selector("#table:not([hidden]) #chat-quick button", timeout=MS)
-                for line in HOSTILE:
+                talker.say(HOSTILE[0])  # before the start: the lobby has the chat too
+                page.wait_for_selector("#lobby:not([hidden]) ~ aside #chat:not([hidden]) li", timeout=MS)
+                assert page.locator("#lobby").is_visible()
+                page.click("#start")  # a computer takes the seat still open
+                page.wait_for_selector("#table:not([hidden])", timeout=MS)
+                for line in HOSTILE[1:]:  # five lines in all: the connection's burst
                     talker.say(line)
                 page.wait_for_function("() => document.querySelectorAll('#chat-lines li').length === 3", timeout=MS)
                 lines = page.locator("#chat-lines li").all_inner_texts()

@@ -303,6 +303,7 @@ function showError(text) {
 /** @param {string} id */
 function showScreen(id) {
   for (const s of ["home", "join", "lobby", "table"]) $(s).hidden = s !== id;
+  $("chat").hidden = id !== "lobby" && id !== "table"; // a seated person's chat, before the start too
 }
 
 function render() {
@@ -324,6 +325,7 @@ function renderLobby(lobby) {
   $("lobby-seats").replaceChildren(...(lobby ? lobby.seats : []).map((line) => el("li", { text: line })));
   $("lobby-start").hidden = !(lobby && lobby.start);
   $("lobby-note").textContent = lobby ? lobby.note : "";
+  if (S.page) renderChat(S.page.chat);
 }
 
 /** @param {Presentation} p @param {PageExtra} page */
