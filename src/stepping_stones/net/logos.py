@@ -34,9 +34,11 @@ __all__ = ["FELT_SIDE", "MAX_BYTES", "LogoRefused", "Logos", "felt_logo"]
 
 MAX_BYTES: Final = 5 * 1024 * 1024
 """The largest logo a table's opener may send, in bytes."""
-MAX_PIXELS: Final = 40_000_000
-"""The most pixels a logo may have (a 40-megapixel photograph): past them it is refused from its
-header, before it is decoded (a decompression bomb is a small file that says it is huge)."""
+MAX_PIXELS: Final = 12_000_000
+"""The most pixels a logo may have (a phone's 12-megapixel photograph): past them it is refused
+from its header, before it is decoded (a decompression bomb is a small file that says it is huge).
+Decoding is what costs: a WebP of 25 million pixels took some 380 MiB, one of 12 million some
+180 MiB (docs/lab/2026-12-07-logo-cost.md); one logo is decoded at a time."""
 MAX_SIDE: Final = 10_000
 FELT_SIDE: Final = 256
 """The largest side of a logo as the felt shows it, in pixels."""
@@ -78,8 +80,7 @@ def felt_logo(data: bytes) -> bytes:
                 )
             if getattr(image, "n_frames", 1) != 1:
                 raise LogoRefused("the logo is animated: send a single still image")
-            try:
-                image.load()
+            try:  # decoded here (a JPEG at a reduced scale: draft mode), and made small
                 image.thumbnail((FELT_SIDE, FELT_SIDE))
                 still = image.convert("RGBA")
             except (Image.DecompressionBombError, Image.DecompressionBombWarning):
