@@ -214,7 +214,7 @@ def test_plain_mode_says_each_line_and_lets_the_person_chat_and_mute(tmp_path):
         return lines
 
     async def scenario() -> list[str]:
-        async with running(tmp_path / "server") as (_server, url):
+        async with running(tmp_path / "server", logo=(b"", "Koi Club")) as (_server, url):  # host --club
             opened = await open_table(url, new_table(("open", "open", "random")))
             async with SeatClient(url, code=opened.code, name="Bot") as bot:
                 await bot.join()
@@ -233,3 +233,4 @@ def test_plain_mode_says_each_line_and_lets_the_person_chat_and_mute(tmp_path):
     assert f"Bot says: {chat_text(HOSTILE)}\n" in lines
     assert not any(ch in text for ch in "\x1b\x07\x9b\u202e\u202c\u2066\u200b")
     assert "You no longer hear Bot.\n" in lines
+    assert "At the table of Koi Club.\n" in lines  # the club's name line, where the page shows its logo

@@ -37,7 +37,7 @@ def test_the_app_says_a_quick_phrase_shows_a_hostile_line_as_text_and_mutes(tmp_
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
 
     async def scenario() -> None:
-        async with running(tmp_path / "server") as (_server, url):
+        async with running(tmp_path / "server", logo=(b"", "Koi Club")) as (_server, url):  # host --club
             opened = await open_table(url, new_table(("open", "open", "random")))
             bot = SeatClient(url, code=opened.code, name="Bot")
             await bot.join()
@@ -49,6 +49,7 @@ def test_the_app_says_a_quick_phrase_shows_a_hostile_line_as_text_and_mutes(tmp_
                     await _until(pilot, lambda: isinstance(app.screen, RemoteTableScreen))
                     table = app.screen
                     assert isinstance(table, RemoteTableScreen)
+                    await _until(pilot, lambda: "At the table of Koi Club." in widget_text(table.query_one("#log")))
                     await pilot.press("m")
                     await _until(pilot, lambda: isinstance(app.screen, ChatScreen))
                     assert "1 Hello!" in widget_text(app.screen.query_one("Static:last-of-type"))
