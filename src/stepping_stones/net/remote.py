@@ -49,7 +49,7 @@ from ..engine import (
 )
 from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
-from ..flow.presenter import CHAT_OFF, CHAT_ON, CLUB_LINE, MUTED, UNMUTED, chat_line
+from ..flow.presenter import CHAT_OFF, CHAT_ON, CLUB_LINE, HEAR, MUTE, MUTED, UNMUTED, chat_line
 from ..flow.state import BidChoice, Clock, TableState, bid_options
 from ..game.choices import HUMAN
 from ..storage.safety import CHAT_LENGTH, chat_text
@@ -424,7 +424,7 @@ class RemoteFlow(Publisher, Choosing):
             name = self.seat_name(seat)
             muted = seat in self.muted
             out.append(
-                {"seat": seat, "name": name, "muted": muted, "label": f"Hear {name}" if muted else f"Mute {name}"}
+                {"seat": seat, "name": name, "muted": muted, "label": (HEAR if muted else MUTE).format(name=name)}
             )
         return out
 
