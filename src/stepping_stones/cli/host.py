@@ -73,6 +73,14 @@ def add_parser(sub: Subcommands) -> None:
         help="a reverse proxy in front of the server (an address or a network; may be given again): a "
         "request from it counts as from the address it names in X-Forwarded-For or Forwarded (docs/online.md)",
     )
+    p.add_argument(
+        "--logo",
+        metavar="FILE",
+        help="a club's logo (PNG, JPEG or WebP, at most 5 MB) on the felt of every table that has none of its own",
+    )
+    p.add_argument(
+        "--club", metavar="NAME", help="the club's name, which the terminal clients show (with --logo or not)"
+    )
     p.add_argument("--certfile", metavar="FILE", help="serve https and wss with this certificate (PEM)")
     p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     p.add_argument(
@@ -320,6 +328,9 @@ def run(args: argparse.Namespace) -> int:
     if args.keyfile is not None and args.certfile is None:
         return refuse("host: --keyfile goes with --certfile")
     folder = args.data_dir if args.data_dir is not None else data_dir() / "server"
+    logo = _logo(args.logo, args.club)
+    if isinstance(logo, str):
+        return refuse(logo)
     limits = Limits(
         max_tables=args.max_tables,
         max_connections=args.max_connections,
@@ -353,4 +364,22 @@ def run(args: argparse.Namespace) -> int:
         trusted_proxies=args.trusted_proxy,
         store=args.store,
         lease_seconds=args.lease_seconds,
+        logo=logo,
     )
+
+
+def _logo(path: str | None, club: str | None) -> tuple[bytes, str | None] | str | None:
+    """``--logo`` checked and made ready for the felt, with ``--club``; or the refusal's line."""
+    from ..net.logos import MAX_BYTES, LogoRefused, felt_logo
+    from ..storage.safety import FileProblem, escape, name_problem, read_small
+
+    if club is not None and (problem := name_problem(club)) is not None:
+        return f"host: --club {escape(club)[:60]}: {problem}"
+    if path is None:
+        return (b"", club) if club is not None else None
+    try:
+        return felt_logo(read_small(path, MAX_BYTES)), club
+    except FileProblem as exc:
+        return f"host: --logo: {exc}"
+    except LogoRefused as exc:
+        return f"host: --logo {escape(path)}: {exc}"

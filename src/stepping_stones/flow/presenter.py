@@ -35,6 +35,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, result_lines, sheet_lines, summary_lines
 from ..game.choices import HUMAN
+from ..storage.safety import CHAT_LENGTH
 from .state import TableState
 
 EVENTS_SHOWN = 40
@@ -571,3 +572,46 @@ def _watch_contract(view: PublicView, teller: Teller) -> str:
     if view.phase is Phase.PLAY and view.declaration is not None and view.declarer is not None:
         return f"{teller.subject(view.declarer, 'declared')} {view.declaration.describe()}"
     return ""
+
+
+# --- chat and the table's life (docs/online.md, "Chat") -------------------------------------------
+
+QUICK_PHRASES: tuple[str, ...] = ("Hello!", "Well played", "Thanks", "Sorry", "Oops", "Good luck", "Good game")
+"""The phrases every front end offers with one tap, key or number (``say 2`` in plain mode)."""
+CHAT_OFF = "Chat is off at this table."
+CHAT_ON = "Chat is on at this table."
+MUTE = "Mute {name}"
+"""The switch that stops the person hearing another (``HEAR`` undoes it)."""
+HEAR = "Hear {name}"
+MUTED = "You no longer hear {name}."
+UNMUTED = "You hear {name} again."
+CLUB_LINE = "At the table of {club}."
+"""How the terminal clients show the club whose table it is (the page shows its logo too)."""
+TURN_TITLE = "Your turn - Stepping Stones"
+"""The browser tab's title on the person's turn (the page's own title otherwise)."""
+TURN_NOTICE = "Your turn at Stepping Stones"
+"""The notification shown when it becomes the person's turn while the page is hidden."""
+
+
+def chat_line(name: str, text: str, mine: bool) -> str:
+    """A line said at the table, as every front end shows it (``text`` is clean already:
+    ``net.chat.clean_chat``).
+
+    >>> chat_line("Ann", "Well played", False), chat_line("Bob", "Thanks", True)
+    ('Ann says: Well played', 'You say: Thanks')
+    """
+    return f"You say: {text}" if mine else f"{name} says: {text}"
+
+
+def chat_words(on: bool, opener: bool) -> dict[str, object]:
+    """The page's chat panel in words: its quick phrases, the field's limit, whether chat is on,
+    and, for the table's opener, the switch."""
+    return {
+        "quick": list(QUICK_PHRASES),
+        "most": CHAT_LENGTH,
+        "on": on,
+        "note": "" if on else CHAT_OFF,
+        "switch": ("Turn chat off" if on else "Turn chat on") if opener else "",
+        "title": TURN_TITLE,
+        "notice": TURN_NOTICE,
+    }

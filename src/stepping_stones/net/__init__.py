@@ -17,6 +17,8 @@ games, people and bots join them over a websocket, computer players fill the emp
   turns, sweeps, filing finished games;
 - ``limits``: what a server holds and what one client may cost (the defaults of ``host``'s flags);
 - ``server``: the aiohttp server with the door and the limits;
+- ``chat``: a table's chat (lines cleaned and held to a rate, the opener's switch, mutes), never
+  kept; ``logos``: a club's logo on the felt, checked and re-encoded, kept with its table;
 - ``client``: the small async client that ``table new``, the bot and the front ends use (it applies
   the deltas and hands on whole states).
 

@@ -34,14 +34,17 @@ from .protocol import (
     MAX_SERVER_MESSAGE,
     VERSION,
     Act,
+    ChatStatus,
     ClaimRest,
     Delta,
     ErrorMessage,
+    Felt,
     Invite,
     Lobby,
     NewTable,
     Pong,
     ProtocolError,
+    Said,
     Seen,
     StateMessage,
     TableOpened,
@@ -166,7 +169,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite
+Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt
 
 
 class SeatClient:
@@ -510,6 +513,18 @@ class SeatClient:
     async def again(self) -> None:
         """At the finished table: a new table with the same setup (every seat is sent its invite)."""
         await self.send({"type": "again"})
+
+    async def say(self, text: str) -> None:
+        """Say a line to the table (``chat``); it comes back as a ``said``, or is refused."""
+        await self.send({"type": "chat", "text": text})
+
+    async def chat_switch(self, on: bool) -> None:
+        """The table's opener turns its chat on or off."""
+        await self.send({"type": "chat-switch", "on": on})
+
+    async def mute(self, seat: int, on: bool) -> None:
+        """Stop hearing the seat ``seat`` (the server's number), or hear it again."""
+        await self.send({"type": "mute", "seat": seat, "on": on})
 
 
 def dump_json(value: dict[str, Any]) -> str:

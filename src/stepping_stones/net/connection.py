@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from .client import Refused, SeatClient
-from .protocol import MOVE_REFUSALS, ErrorMessage, Invite, StateMessage, Welcome
+from .protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Felt, Invite, Said, StateMessage, Welcome
 
 # --- a connection for a front end that blocks on its input -------------------------------------------
 
@@ -22,7 +22,7 @@ class Unsent:
     token: str
 
 
-Incoming = StateMessage | ErrorMessage | str | Refused | Unsent | Invite
+Incoming = StateMessage | ErrorMessage | str | Refused | Unsent | Invite | Said | ChatStatus | Felt
 """What a ``Connection`` hands on: a state, the server's refusal of an action, a line about the
 connection, or why it ended."""
 
@@ -74,8 +74,8 @@ class Connection:
                 self.inbox.put(client.state)
             while True:
                 message = await client.receive()
-                if isinstance(message, StateMessage | Invite) or (
-                    isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS
+                if isinstance(message, StateMessage | Invite | Said | ChatStatus | Felt) or (
+                    isinstance(message, ErrorMessage) and message.code in (*MOVE_REFUSALS, "chat-refused")
                 ):
                     self.inbox.put(message)
         except Refused as exc:
@@ -116,6 +116,12 @@ class Connection:
         client = self._client
         if client is not None:
             asyncio.run_coroutine_threadsafe(client.start(), self._loop)
+
+    def chat(self, kind: str, *args: object) -> None:
+        """A chat message (``say``, ``chat_switch`` or ``mute`` of ``SeatClient``), sent from any thread."""
+        client = self._client
+        if client is not None:
+            asyncio.run_coroutine_threadsafe(getattr(client, kind)(*args), self._loop)
 
     def close(self) -> None:
         """Leave the table: the connection is closed and the loop's thread ends."""

@@ -100,6 +100,8 @@ class _Tries:
         self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
         self.reads = Bucket(limits.read_rate, limits.read_burst, clock)
         self.transfers = Bucket(limits.transfer_rate, limits.transfer_burst, clock)
+        self.chats = Bucket(limits.chat_address_rate, limits.chat_address_burst, clock)
+        self.logos = Bucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
 
 
 class Addresses:
@@ -142,6 +144,20 @@ class Addresses:
             return "too many wrong codes from your address: try again in a minute"
         if not tries.transfers.take():
             return "too many key transfers from your address: try again in a minute"
+        return None
+
+    def chat(self, address: str) -> str | None:
+        """Spend a line said at a table (``net/chat.py``) of ``address``; why it may not say one
+        now, or None."""
+        if not self._of(address).chats.take():
+            return "too many lines said from your address: wait a little before the next"
+        return None
+
+    def logo(self, address: str) -> str | None:
+        """Spend a logo sent (``POST /logos``) of ``address``: as many a minute as tables it may
+        open; why it may not send one now, or None."""
+        if not self._of(address).logos.take():
+            return "too many logos from your address: try again in a minute"
         return None
 
     def wrong_guess(self, address: str) -> None:

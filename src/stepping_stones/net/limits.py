@@ -50,6 +50,10 @@ class Limits:
     transfer_burst: int = 5
     watchers_per_table: int = 100  # connections that may watch one table (``Watch``)
     lobby_followers: int = 512  # connections that may follow the lobby, in all (``LobbyAsk``)
+    chat_rate: float = 0.25  # lines one connection may say a second (15 a minute), after a burst of
+    chat_burst: int = 5
+    chat_address_rate: float = 1.0  # lines one address may say a second, whatever its connections, after
+    chat_address_burst: int = 20
 
     def held_per_address(self) -> int:
         """Websockets one address may hold: ``connections_per_address``, and never more than a

@@ -29,8 +29,10 @@ FILES: Final = {
     "ratings.js": "text/javascript",
     "cards.js": "text/javascript",
     "watch.js": "text/javascript",
+    "life.js": "text/javascript",
     "app.css": "text/css",
     "icon.svg": "image/svg+xml",
+    "icon-turn.svg": "image/svg+xml",
 }
 """The page's files besides ``index.html``, by name, with their types."""
 _CODE: Final = re.compile(r"[A-Za-z0-9-]{1,20}")

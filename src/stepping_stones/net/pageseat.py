@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
@@ -27,12 +28,14 @@ from typing import Final
 from pydantic import TypeAdapter
 
 from ..engine import Phase
-from ..flow.presenter import Presentation, present
-from .protocol import Invite, StateMessage, Welcome
+from ..flow.presenter import Presentation, chat_words, present
+from .protocol import Felt, Invite, Said, StateMessage, Welcome
 from .remote import RemoteFlow, lobby_words
 
 TAKE_BACK: Final = 'tap "Take my seat back"'
 _ADAPTER: Final = TypeAdapter(Presentation)
+CHAT_KEPT: Final = 30
+"""The lines said at the table that a page's chat panel shows (the newest last)."""
 
 
 def again_line(invite: Invite, mine: bool) -> str:
@@ -55,6 +58,10 @@ class PageSeat:
         self.asked_again = False
         self.analysis: tuple[str, ...] = ()
         self._last: str | None = None
+        self.chat_on = True  # the table's chat, as this seat has it (``chat_status``)
+        self.chat_opener = welcome.opener  # the seat may turn the table's chat on or off
+        self.chat_lines: deque[str] = deque(maxlen=CHAT_KEPT)  # what was said, in the flow's words
+        self.felt: Felt | None = None  # the club and its logo on the felt (``net/logos.py``)
 
     def reconnected(self) -> None:
         """A new connection for the seat (a reload, a drop): it is sent what it is shown whole,
@@ -107,6 +114,25 @@ class PageSeat:
             "note": "The game starts when every seat is taken." if free else "Everyone is here: the game starts.",
         }
 
+    def said(self, said: Said) -> None:
+        """A line said at the table: told by the flow, as a terminal client's flow tells it, and
+        kept for the chat panel."""
+        line = self.flow.said(said.seat, said.name, said.text)
+        self.chat_lines.append(line)
+
+    def chat_status(self, on: bool, muted: list[int], opener: bool) -> None:
+        self.flow.chat_status(on, muted)
+        self.chat_on = on
+        self.chat_opener = opener
+
+    def chat(self) -> dict[str, object]:
+        """The chat panel: its words (``presenter.chat_words``), the lines said, and the other seats
+        that may be muted or heard again."""
+        words = chat_words(self.chat_on, self.chat_opener)
+        words["lines"] = list(self.chat_lines)
+        words["seats"] = self.flow.mute_choices()
+        return words
+
     def shown_text(self, force: bool = False) -> str | None:
         """The ``shown`` message for the seat now, or None when it says what the last one said."""
         shown = self.presentation()
@@ -115,6 +141,8 @@ class PageSeat:
             "again": self.invite.code if self.invite is not None else None,
             "analysis": list(self.analysis),
             "lobby": self.lobby(),
+            "chat": self.chat(),
+            "felt": self.felt.model_dump(exclude={"type"}) if self.felt is not None else None,
         }
         text = f'{{"type":"shown","shown":{body},"page":{json.dumps(extra, separators=(",", ":"))}}}'
         if text == self._last and not force:

@@ -41,7 +41,7 @@ from ..storage.records import (
     SeatNumber,
     error_words,
 )
-from ..storage.safety import escape, strict_json
+from ..storage.safety import CHAT_LENGTH, escape, strict_json
 from .wire import PUBLIC_VIEW, VIEW, VIEW_CHANGES
 
 VERSION: Final = 4
@@ -243,13 +243,68 @@ class LobbyAsk(_Model):
     version: int
 
 
+# --- chat (docs/protocol.md, "Chat") -------------------------------------------------------------
+
+
+class Chat(_Model):
+    """Say a line to the table: a quick phrase or the person's own words (cleaned by the server,
+    ``net.chat``), to every seat that has not muted this one.  Never kept."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH)]
+
+
+class ChatSwitch(_Model):
+    """The table's opener turns chat on or off for the table."""
+
+    type: Literal["chat-switch"]
+    on: bool
+
+
+class Mute(_Model):
+    """Stop hearing (``on``) the seat ``seat``, or hear it again: kept by the server for this seat
+    while the table lives; the muted seat is not told."""
+
+    type: Literal["mute"]
+    seat: SeatNumber
+    on: bool
+
+
 ClientMessage: TypeAlias = Annotated[
-    Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk,
+    Hello
+    | Act
+    | ClaimRest
+    | Start
+    | Ping
+    | Resync
+    | Again
+    | Seen
+    | Do
+    | Undo
+    | Watch
+    | LobbyAsk
+    | Chat
+    | ChatSwitch
+    | Mute,
     Field(discriminator="type"),
 ]
-_CLIENT: TypeAdapter[Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk] = (
-    TypeAdapter(ClientMessage)
-)
+_CLIENT: TypeAdapter[
+    Hello
+    | Act
+    | ClaimRest
+    | Start
+    | Ping
+    | Resync
+    | Again
+    | Seen
+    | Do
+    | Undo
+    | Watch
+    | LobbyAsk
+    | Chat
+    | ChatSwitch
+    | Mute
+] = TypeAdapter(ClientMessage)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -435,6 +490,7 @@ ErrorCode: TypeAlias = Literal[
     "server",
     "expired",
     "claim-refused",
+    "chat-refused",  # a line not said, a chat switch or mute not made (``net/chat.py``)
 ]
 
 
@@ -515,13 +571,62 @@ class Lobby(_Model):
     tables: Annotated[list[ListedTable], Field(max_length=MAX_LISTED)]
 
 
+class Said(_Model):
+    """A line said at the table (``Chat``), cleaned, by the seat ``seat`` (its ``name``)."""
+
+    type: Literal["said"] = "said"
+    seat: SeatNumber
+    name: PlayerName
+    text: Annotated[str, Field(max_length=CHAT_LENGTH)]
+
+
+class Felt(_Model):
+    """The club whose table it is (``NewTable.club``, or the host's), and the address of its logo on
+    this server (``GET /logo/NAME.png``): sent after the welcome, to a table that has either."""
+
+    type: Literal["felt"] = "felt"
+    club: PlayerName | None
+    logo: Annotated[str, Field(pattern=r"^/logo/[0-9a-z]{1,32}\.png$")] | None
+
+
+class ChatStatus(_Model):
+    """The table's chat as this seat has it: on or off (the opener's switch), and the seats it
+    muted.  Sent when it changes, and at a hello when chat is off."""
+
+    type: Literal["chat-status"] = "chat-status"
+    on: bool
+    muted: Annotated[list[SeatNumber], Field(max_length=3)] = []
+
+
 ServerMessage: TypeAlias = Annotated[
-    Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby,
+    Welcome
+    | StateMessage
+    | Delta
+    | ErrorMessage
+    | VersionReply
+    | Pong
+    | Invite
+    | Watched
+    | Lobby
+    | Said
+    | ChatStatus
+    | Felt,
     Field(discriminator="type"),
 ]
-_SERVER: TypeAdapter[Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby] = (
-    TypeAdapter(ServerMessage)
-)
+_SERVER: TypeAdapter[
+    Welcome
+    | StateMessage
+    | Delta
+    | ErrorMessage
+    | VersionReply
+    | Pong
+    | Invite
+    | Watched
+    | Lobby
+    | Said
+    | ChatStatus
+    | Felt
+] = TypeAdapter(ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -544,6 +649,9 @@ class NewTable(_Model):
     names: Annotated[list[PlayerName | None], Field(min_length=3, max_length=3)] = [None, None, None]
     seed: Annotated[str, Field(max_length=SEED_LENGTH)] | None = None  # refused: see ``_no_seed``
     listed: bool = False  # in the lobby, open to anyone, until it fills up, starts or expires
+    # a club's logo on the felt, sent before (``POST /logos``, ``net/logos.py``), and its name
+    logo: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
+    club: PlayerName | None = None
 
     @field_validator("seed")
     @classmethod
@@ -596,6 +704,12 @@ class RecordRequest(_Model):
 
     key: PlayerKey
     table: TableId
+
+
+class LogoSent(_Model):
+    """``POST /logos``: the logo taken, by the name a table's request gives it (``NewTable.logo``)."""
+
+    logo: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
 
 
 class TransferCode(_Model):
@@ -691,7 +805,23 @@ def _json_kind(value: object) -> str:
 
 def parse_client(
     data: str | bytes,
-) -> Hello | Act | ClaimRest | Start | Ping | Resync | Again | Seen | Do | Undo | Watch | LobbyAsk:
+) -> (
+    Hello
+    | Act
+    | ClaimRest
+    | Start
+    | Ping
+    | Resync
+    | Again
+    | Seen
+    | Do
+    | Undo
+    | Watch
+    | LobbyAsk
+    | Chat
+    | ChatSwitch
+    | Mute
+):
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
@@ -711,7 +841,20 @@ def parse_client(
 
 def parse_server(
     data: str | bytes,
-) -> Welcome | StateMessage | Delta | ErrorMessage | VersionReply | Pong | Invite | Watched | Lobby:
+) -> (
+    Welcome
+    | StateMessage
+    | Delta
+    | ErrorMessage
+    | VersionReply
+    | Pong
+    | Invite
+    | Watched
+    | Lobby
+    | Said
+    | ChatStatus
+    | Felt
+):
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:

@@ -50,8 +50,10 @@ from ..engine import (
 from ..explain import Teller
 from ..flow import HINT_OUT_OF_TURN, Choosing, GameOver, HandSummary, HintRequest, PersonTurn, Publisher
 from ..flow.game_flow import NOTHING_TO_UNDO, UNDO_OFF, UNDONE
+from ..flow.presenter import CHAT_OFF, CHAT_ON, CLUB_LINE, HEAR, MUTE, MUTED, UNMUTED, chat_line
 from ..flow.state import BidChoice, Clock, TableState, bid_options
 from ..game.choices import HUMAN
+from ..storage.safety import CHAT_LENGTH, chat_text
 from .client import BACK, LOST
 from .connection import Connection
 from .protocol import SeatFacts, StateMessage, Welcome
@@ -207,6 +209,8 @@ class RemoteFlow(Publisher, Choosing):
         self._problem: str | None = None
         self._assisted = False
         self.closed = False
+        self.chat_on = True  # the table's chat is on (the opener may turn it off)
+        self.muted: list[int] = []  # the seats (the server's numbers) this one does not hear
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -373,6 +377,69 @@ class RemoteFlow(Publisher, Choosing):
                 self._start_turn()
             elif line.startswith(LOST):
                 self.online = False
+
+    # --- chat (``net/chat.py``) ---------------------------------------------------------------------
+
+    def said(self, seat: int, name: str, text: str) -> str:
+        """A line said at the table by ``seat`` (the server's number), told as an event of kind
+        ``chat``; the line as told.  The server cleaned it; it is cleaned again here (a client
+        trusts no server with its terminal)."""
+        line = chat_line(chat_text(name)[:40] or "?", chat_text(text)[:CHAT_LENGTH], seat == self.seat)
+        with self._change():
+            self._tell("chat", line)
+        return line
+
+    def chat_status(self, on: bool, muted: list[int]) -> None:
+        """The table's chat as this seat has it: told when it changes."""
+        with self._change():
+            if on != self.chat_on:
+                self._tell("chat", CHAT_ON if on else CHAT_OFF)
+            for seat in sorted(set(muted) ^ set(self.muted)):
+                self._tell("chat", (MUTED if seat in muted else UNMUTED).format(name=self.seat_name(seat)))
+            self.chat_on, self.muted = on, sorted(muted)
+
+    def club(self, name: str) -> str:
+        """The club whose table it is (``protocol.Felt``): told once, as an event; the line."""
+        line = CLUB_LINE.format(club=chat_text(name)[:40] or "?")
+        with self._change():
+            self._tell("table", line)
+        return line
+
+    def chat_refused(self, line: str) -> None:
+        """The server did not say the person's line (chat is off, too fast): told as a chat event."""
+        with self._change():
+            self._tell("chat", chat_text(line[:1].upper() + line[1:] + ("" if line.endswith(".") else ".")))
+
+    def seat_name(self, seat: int) -> str:
+        """The name of the seat ``seat`` (the server's number), as the table shows it."""
+        facts = self.message.seats[seat] if self.message is not None and 0 <= seat < NUM_SEATS else None
+        return chat_text(facts.name)[:40] if facts is not None and facts.name else f"seat {seat + 1}"
+
+    def mute_choices(self) -> list[dict[str, object]]:
+        """The other seats taken by people, each with whether it is muted and the words of its
+        switch: what a front end offers to mute or hear again."""
+        if self.message is None:
+            return []
+        out: list[dict[str, object]] = []
+        for seat, facts in enumerate(self.message.seats):
+            if seat == self.seat or facts.kind != "human":
+                continue
+            name = self.seat_name(seat)
+            muted = seat in self.muted
+            out.append(
+                {"seat": seat, "name": name, "muted": muted, "label": (HEAR if muted else MUTE).format(name=name)}
+            )
+        return out
+
+    def seat_named(self, name: str) -> int | None:
+        """The seat (the server's number) of the other person called ``name`` (any case), or None."""
+        wanted = name.strip().casefold()
+        for choice in self.mute_choices():
+            if str(choice["name"]).casefold() == wanted:
+                seat = choice["seat"]
+                assert isinstance(seat, int)
+                return seat
+        return None
 
     def rejoined(self) -> None:
         """The seat's client is connected again (a page reloaded: its flow is the server's): an

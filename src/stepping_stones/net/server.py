@@ -41,17 +41,23 @@ from .lease import Elsewhere
 from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
+from .logos import MAX_BYTES as LOGO_BYTES
+from .logos import LogoRefused, Logos, felt_logo
 from .pages import add_pages
 from .playerpages import PlayerPages
 from .players import PLAYERS_FILE, SqlitePlayerStore, Transfers
 from .protocol import (
     Act,
     Again,
+    Chat,
+    ChatSwitch,
     ClaimRest,
     Do,
     ErrorMessage,
     Hello,
     LobbyAsk,
+    LogoSent,
+    Mute,
     Ping,
     Pong,
     ProtocolError,
@@ -74,6 +80,8 @@ from .thinking import Thinkers
 __all__ = ["Limits", "TableServer", "host"]
 
 SWEEP_SECONDS = 1.0  # how often the server looks for seats that waited too long
+LOGO_UPLOADS = 4  # logos sent or checked at once, at most (``POST /logos``)
+LOGO_SECONDS = 60.0  # the most a logo's body may take to come
 
 
 class _Rest:
@@ -215,6 +223,7 @@ class TableServer:
         expire_after: float = DEFAULT_EXPIRY,
         expire_empty_after: float = DEFAULT_EMPTY_EXPIRY,
         trusted_proxies: Sequence[Network] = (),
+        logo: tuple[bytes, str | None] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.proxies = Proxies(trusted_proxies) if trusted_proxies else None
@@ -238,10 +247,17 @@ class TableServer:
             expire_empty_after=expire_empty_after,
             finished_grace=self.limits.finished_grace,
             thinkers=Thinkers(self.limits.thinkers, self.limits.thinking_queue),
+            chat_rate=self.limits.chat_rate,
+            chat_burst=self.limits.chat_burst,
         )
         self.tables.watchers_per_table = self.limits.watchers_per_table
         self.tables.max_lobby_followers = self.limits.lobby_followers
         self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
+        self.logos = Logos(data_dir / "logos", clock)  # the clubs' logos on the felt (``logos.py``)
+        self.tables.logos = self.logos
+        self.default_logo = logo  # ``host --logo``: checked already; kept at the start
+        self._checking = asyncio.Semaphore(1)  # one logo decoded at a time: each may take a CPU second
+        self._uploads = 0  # logos being sent or checked now (at most ``LOGO_UPLOADS``: each holds 5 MB)
         self.door: Door | None = None
         self.clients: set[_Client] = set()
         self.unseated: Unseated[_Client] = Unseated(self.limits, clock)
@@ -287,6 +303,8 @@ class TableServer:
         app.add_routes(
             [
                 web.post("/tables", self.handle_new_table),
+                web.post("/logos", self.handle_logo),
+                web.get("/logo/{name:[0-9a-z]{1,32}}.png", self.handle_logo_image),
                 web.get("/ws", self.handle_ws),
                 # the same websocket, with its table in the path for a proxy that hashes on it
                 # (several processes, one store: docs/online.md)
@@ -305,6 +323,8 @@ class TableServer:
         try:
             body = await request.read()
             wanted = parse_new_table(body)
+            if wanted.logo is not None and not self.logos.known(wanted.logo):
+                raise ProtocolError("no logo of that name: send it again (POST /logos), then open the table")
             refusal = self._may_open(remote)
             if refusal is not None:
                 self.log(f"refused a table from {remote}: {refusal}")
@@ -319,8 +339,54 @@ class TableServer:
             self.log(f"refused a table: {exc}")
             return _json_error(503, exc.reply())
         self.log(f"opened table {table.id}")
+        try:
+            self.logos.keep(table.id, wanted.logo, wanted.club)
+        except OSError as exc:  # the table plays on without its logo
+            self.log(f"table {table.id}: its logo could not be kept: {exc.strerror or exc}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts(), watch=table.watch)
         return web.Response(text=dump(opened), content_type="application/json")
+
+    async def handle_logo(self, request: web.Request) -> web.StreamResponse:
+        """``POST /logos``: a club's logo for a table about to be opened (``logos.py``): its bytes,
+        at most ``logos.MAX_BYTES``, held to the address's rate of table openings' reads; checked
+        and re-encoded in a thread, one at a time.  ``LogoSent`` or one refusal."""
+        remote = request.remote or "?"
+        refusal = self.addresses.logo(remote)
+        if refusal is not None:
+            self.log(f"refused a logo from {remote}: {refusal}")
+            return _json_error(429, ErrorMessage(code="too-fast", message=refusal))
+        too_big = f"a logo is at most {LOGO_BYTES // (1024 * 1024)} MB"
+        if (request.content_length or 0) > LOGO_BYTES:
+            return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
+        if self._uploads >= LOGO_UPLOADS:
+            return _json_error(
+                503, ErrorMessage(code="server", message="the server is busy with logos: try again soon")
+            )
+        self._uploads += 1
+        try:
+            data = bytearray()
+            async with asyncio.timeout(LOGO_SECONDS):  # a body sent a byte at a time holds nothing for long
+                while chunk := await request.content.readany():
+                    data += chunk
+                    if len(data) > LOGO_BYTES:
+                        return _json_error(413, ErrorMessage(code="bad-message", message=too_big))
+            async with self._checking:
+                png = await asyncio.to_thread(felt_logo, bytes(data))
+        except TimeoutError:
+            return _json_error(408, ErrorMessage(code="bad-message", message="the logo came too slowly"))
+        except LogoRefused as exc:
+            self.log(f"refused a logo from {remote}: {exc}")
+            return _json_error(400, ErrorMessage(code="bad-message", message=str(exc)))
+        finally:
+            self._uploads -= 1
+        return web.Response(text=dump(LogoSent(logo=self.logos.sent(png))), content_type="application/json")
+
+    async def handle_logo_image(self, request: web.Request) -> web.StreamResponse:
+        """``GET /logo/NAME.png``: a logo this server keeps, as the felt shows it."""
+        png = self.logos.image(request.match_info["name"])
+        if png is None:
+            return web.Response(status=404, text="No such logo.\n")
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
     def _may_open(self, remote: str) -> str | None:
         """Why ``remote`` may not open a table now (``POST /tables`` or ``again``), or None; an
@@ -503,6 +569,8 @@ class TableServer:
             elif isinstance(message, Do):
                 await self.tables.do(client, message)
                 return "accepted"
+            elif isinstance(message, Chat | ChatSwitch | Mute):
+                self._chat(client, message, remote)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
@@ -535,6 +603,19 @@ class TableServer:
         self.unseated.discard(client)
         return True
 
+    def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
+        """A chat message (``net/chat.py``): a line said is held to the address's rate here and
+        the connection's by the tables.  Raises ``TableError``.  What is said is never logged."""
+        if isinstance(message, Chat):
+            refusal = self.addresses.chat(remote)
+            if refusal is not None:
+                raise TableError("chat-refused", refusal)
+            self.tables.say(client, message.text)
+        elif isinstance(message, ChatSwitch):
+            self.tables.chat_switch(client, message.on)
+        else:
+            self.tables.mute(client, message.seat, message.on)
+
     # --- starting and stopping --------------------------------------------------------------------
 
     def initialize_logging(self) -> None:
@@ -552,6 +633,8 @@ class TableServer:
                 public_url = f"https://{url_host(self.host)}:{port}"
             self.door = Door.open(self.host, port, public_url)
             self._open_players()
+            if self.default_logo is not None:
+                self.logos.set_default(*self.default_logo)
             resumed = await self.tables.resume()
             if resumed:
                 self.log(f"resumed {resumed} {'table' if resumed == 1 else 'tables'} from {self.data_dir}")
@@ -735,9 +818,11 @@ def host(
     trusted_proxies: Sequence[Network] = (),
     store: str | None = None,
     lease_seconds: float = 5.0,
+    logo: tuple[bytes, str | None] | None = None,
 ) -> int:
     """``stepping-stones host``: serve tables until Ctrl+C; the exit status.  ``store``: a
-    ``postgresql://`` URL to keep the tables in (``pgstore``), else the data folder."""
+    ``postgresql://`` URL to keep the tables in (``pgstore``), else the data folder.  ``logo``: the
+    host's club logo (checked by ``logos.felt_logo``) and club name, for every table without its own."""
     context = None
     if certfile is not None:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -773,6 +858,7 @@ def host(
         expire_after=expire_after,
         expire_empty_after=expire_empty_after,
         trusted_proxies=trusted_proxies,
+        logo=logo,
     )
     server.initialize_logging()
     if not is_loopback(host) and public_url is None:

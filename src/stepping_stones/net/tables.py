@@ -24,13 +24,28 @@ from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
+from .chat import ChatRefused, Rooms
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .lease import Leases, Shared
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
+from .logos import Logos
 from .pageseat import PageSeat
 from .players import Finished, PlayerStore, Sitter, key_problem
-from .protocol import Do, ErrorMessage, Invite, NewTable, StateFields, Welcome, delta_text, dump, state_text
+from .protocol import (
+    ChatStatus,
+    Do,
+    ErrorMessage,
+    Felt,
+    Invite,
+    NewTable,
+    Said,
+    StateFields,
+    Welcome,
+    delta_text,
+    dump,
+    state_text,
+)
 from .ratings import computer_id, places
 from .remote import CLAIM_TOKEN, SEEN_TOKEN, UNDO_TOKEN
 from .table import Clock, Table, TableError
@@ -89,10 +104,14 @@ class Tables:
         new_seed: Callable[[], str] = new_seed,
         finished_grace: float = 120.0,
         thinkers: Thinkers | None = None,
+        chat_rate: float = 0.25,
+        chat_burst: int = 5,
     ) -> None:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
+        self.chat = Rooms(chat_rate, chat_burst, clock)  # each table's chat, in memory only (``chat.py``)
+        self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
         self.data_dir = data_dir
@@ -360,6 +379,7 @@ class Tables:
             self._take(conn, table, seat, welcome if page else None)
             conn.send(dump(welcome))
         await self._changed(table)
+        self._chat_hello(conn)
 
     def _seat(self, conn: Connection) -> _Seated:
         seated = self.seated.get(conn)
@@ -482,6 +502,7 @@ class Tables:
         if watched is not None:
             watched[0].watchers -= 1
             await self._changed(watched[0], save=False)
+        self.chat.gone(conn)
         seated = self.seated.pop(conn, None)
         if seated is None:
             return
@@ -650,6 +671,87 @@ class Tables:
         self.lobby_last = text
         for conn in list(self.lobby_followers):
             conn.send(text)
+
+    # --- chat (``chat.py``): never kept, never logged -----------------------------------------------
+
+    def _chat_status(self, conn: Connection, always: bool = True) -> None:
+        """Tell ``conn`` its table's chat as its seat has it (a page: in what it is shown);
+        without ``always``, only when it is not as a table starts (on, nobody muted)."""
+        seated = self.seated.get(conn)
+        if seated is None:
+            return
+        table = seated.table
+        room = self.chat.room(table.id)
+        muted = room.muted_by(seated.seat)
+        if seated.page is not None:
+            seated.page.chat_status(room.on, muted, table.opener == seated.seat)
+            self._show(conn, seated.page)
+        elif always or not room.on or muted:
+            conn.send(dump(ChatStatus(on=room.on, muted=muted)))
+
+    def _chat_hello(self, conn: Connection) -> None:
+        """A seat's hello: its table's chat, when it is not as a table starts, and its club and
+        logo, when it has one (``logos.py``)."""
+        self._chat_status(conn, always=False)
+        seated = self.seated.get(conn)
+        if seated is None or self.logos is None:
+            return
+        digest, club = self.logos.of(seated.table.id)
+        felt = Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
+        if seated.page is not None:
+            seated.page.felt = felt
+            self._show(conn, seated.page)
+        elif digest is not None or club is not None:
+            conn.send(dump(felt))
+
+    def say(self, conn: Connection, text: str) -> None:
+        """``conn``'s seat says ``text`` at its table (``chat.Rooms.check`` cleans it), to every
+        seat that has not muted it, the speaker's own too.  Raises ``TableError``."""
+        seated = self._seat(conn)
+        table = seated.table
+        try:
+            clean = self.chat.check(conn, table.id, text)
+        except ChatRefused as exc:
+            raise TableError("chat-refused", str(exc)) from None
+        room = self.chat.room(table.id)
+        said = Said(seat=seated.seat, name=table.seats[seated.seat].name or "?", text=clean)
+        message = dump(said)
+        for seat in range(NUM_SEATS):
+            other = self.holders.get((table.id, seat))
+            held = self.seated.get(other) if other is not None else None
+            if other is None or held is None or not room.hears(seat, seated.seat):
+                continue
+            if held.page is not None:
+                held.page.said(said)
+                self._show(other, held.page)
+            else:
+                other.send(message)
+
+    def chat_switch(self, conn: Connection, on: bool) -> None:
+        """The table's opener turns its chat on or off; every seat is told.  Raises ``TableError``."""
+        seated = self._seat(conn)
+        table = seated.table
+        if table.opener != seated.seat:
+            raise TableError("chat-refused", "only the table's opener may turn chat on or off")
+        room = self.chat.room(table.id)
+        if room.on == on:
+            self._chat_status(conn)
+            return
+        room.on = on
+        for seat in range(NUM_SEATS):
+            other = self.holders.get((table.id, seat))
+            if other is not None:
+                self._chat_status(other)
+
+    def mute(self, conn: Connection, seat: int, on: bool) -> None:
+        """``conn``'s seat stops hearing ``seat`` (``on``), or hears it again; only it is told.
+        Raises ``TableError``."""
+        seated = self._seat(conn)
+        try:
+            self.chat.room(seated.table.id).mute(seated.seat, seat, on)
+        except ChatRefused as exc:
+            raise TableError("chat-refused", str(exc)) from None
+        self._chat_status(conn)
 
     # --- a page's seat (``pageseat``) -----------------------------------------------------------------
 
@@ -980,6 +1082,12 @@ class Tables:
         self.finished.append((self.clock() + self.finished_grace, table))
 
     def _forget_pages(self, table: Table) -> None:
+        self.chat.forget(table.id)  # its chat goes with it, and its logo
+        if self.logos is not None:
+            try:
+                self.logos.forget(table.id)
+            except OSError as exc:
+                self.log(f"table {table.id}: its logo could not be removed: {exc.strerror or exc}")
         for seat in range(NUM_SEATS):
             self.pages.pop((table.id, seat), None)
 

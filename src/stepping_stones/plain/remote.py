@@ -17,15 +17,22 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow.presenter import seat_caption, status_line, watchers_news
+from ..flow.presenter import CHAT_OFF, CHAT_ON, QUICK_PHRASES, chat_line, seat_caption, status_line, watchers_news
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
-from ..net.protocol import ErrorMessage, Invite, SeatFacts, StateMessage, Welcome
+from ..net.protocol import ChatStatus, ErrorMessage, Felt, Invite, Said, SeatFacts, StateMessage, Welcome
 from ..net.remote import HINTS_OFF, UNDO_OFF, Connection, RemoteFlow, lobby_words
 from ..storage.records import quote
-from ..storage.safety import escape
+from ..storage.safety import CHAT_LENGTH, chat_text, escape
 from . import Hinter, Lines, PlainTable, Quit, expert_hint
+
+CHAT_HELP = [
+    f"say TEXT says a line to the table (at most {CHAT_LENGTH} characters); say alone lists the quick phrases, "
+    "say 2 says the second.",
+    "mute NAME stops you hearing that player, unmute NAME hears them again; chat off (or chat on) turns the "
+    "table's chat off or on, for the table's opener.",
+]
 
 HELP = [
     "Type one of the actions after legal: to make it, for example K4, pass or win-pick-trump 9 K.",
@@ -33,6 +40,7 @@ HELP = [
     "hint asks the computer for a suggestion, when you are the only person at the table; undo is off at a table.",
     "analysis (or a) compares the last finished hand with perfect play: its par and each player's costliest card.",
     "back takes your seat back when a computer plays it (after you did not answer in time).",
+    *CHAT_HELP,
     "quit (or q) leaves the table; your seat is kept: the same join command takes it back, and a computer "
     "plays it meanwhile if you are away longer than the table waits.",
     "help (or ?) says this again.",
@@ -51,6 +59,7 @@ def left(welcome: Welcome, server: str) -> str:
 
 LOBBY_HELP = [
     "start starts the table now: computers take the seats still open.",
+    *CHAT_HELP,
     "Or wait: the table starts by itself when every open seat is taken.",
     "quit (or q) leaves the table; the server keeps your seat, and a computer plays it if you do not come back.",
 ]
@@ -115,6 +124,57 @@ def seats_line(seats: list[SeatFacts], mine: int) -> str:
     return "Seats: " + "; ".join(parts) + "."
 
 
+def chat_command(text: str, flow: RemoteFlow, connection: Connection) -> list[str] | None:
+    """Do a chat command typed (``say``, ``mute``, ``unmute``, ``chat on|off``; ``text`` as typed,
+    its case kept): the lines to say now (the line said comes back from the server, as everyone
+    hears it), or None for a line that is no chat command."""
+    words = text.split(maxsplit=1)
+    if not words:
+        return None
+    word, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
+    if word == "say":
+        if not rest:
+            phrases = ", ".join(f"{i} {p}" for i, p in enumerate(QUICK_PHRASES, 1))
+            return [f"Quick phrases: {phrases}. Type say and a number, or say and your own words."]
+        if rest.isdigit():
+            if not 1 <= int(rest) <= len(QUICK_PHRASES):
+                return [f"The quick phrases are numbered 1 to {len(QUICK_PHRASES)}: type say alone to list them."]
+            rest = QUICK_PHRASES[int(rest) - 1]
+        if len(rest) > CHAT_LENGTH:
+            return [f"That is {len(rest)} characters: a line said is at most {CHAT_LENGTH}. Nothing was said."]
+        if not chat_text(rest):
+            return ["Say something: that line has nothing to show. Nothing was said."]
+        connection.chat("say", rest)
+        return []
+    if word in ("mute", "unmute"):
+        seat = flow.seat_named(rest)
+        if seat is None:
+            names = ", ".join(str(c["name"]) for c in flow.mute_choices()) or "nobody"
+            return [f"Type {word} and the name of another person at the table: {escape(names)}."]
+        connection.chat("mute", seat, word == "mute")
+        return []
+    if word == "chat" and rest.lower() in ("on", "off"):
+        connection.chat("chat_switch", rest.lower() == "on")
+        return []
+    return None
+
+
+def chat_heard(item: Said | ChatStatus | ErrorMessage, flow: RemoteFlow, started: bool) -> list[str]:
+    """What came from the server about chat: told by the flow once the table has started (its
+    states say it), said at once before."""
+    if isinstance(item, ErrorMessage):
+        return [escape(item.message[:1].upper() + item.message[1:] + ".")]
+    if isinstance(item, Said):
+        if started:
+            flow.said(item.seat, item.name, item.text)
+            return []
+        text, name = chat_text(item.text)[:CHAT_LENGTH], chat_text(item.name)[:40] or "?"
+        return [escape(chat_line(name, text, item.seat == flow.seat))]
+    was = flow.chat_on
+    flow.chat_status(item.on, list(item.muted))
+    return [] if started or was == item.on else [CHAT_ON if item.on else CHAT_OFF]
+
+
 class _Lost(Exception):
     """The connection ended for good (it was said)."""
 
@@ -163,6 +223,20 @@ class RemotePlain(PlainTable):
             return True
         return super().command(word, view)
 
+    def handle(self, line: str, view: PlayerView) -> bool:
+        if line and self._chat(line):
+            return False
+        return super().handle(line, view)
+
+    def _chat(self, line: str) -> bool:
+        """A chat command typed: done (``chat_command``), whatever the table's turn."""
+        said = chat_command(" ".join(line.split()), self.remote, self.connection)
+        if said is None:
+            return False
+        self.say(*said)
+        self.out.flush()
+        return True
+
     def take_back(self) -> None:
         if self.remote.stood_in:
             self.say("Taking your seat back from the computer.")
@@ -181,6 +255,10 @@ class RemotePlain(PlainTable):
         ``_Lost`` when the connection ended for good."""
         if isinstance(item, StateMessage):
             self.remote.receive(item)
+        elif isinstance(item, Said | ChatStatus) or (isinstance(item, ErrorMessage) and item.code == "chat-refused"):
+            self.say(*chat_heard(item, self.remote, True))
+        elif isinstance(item, Felt) and item.club is not None:
+            self.remote.club(item.club)
         elif isinstance(item, ErrorMessage):
             self.remote.refused(item.message)
         elif isinstance(item, Refused):
@@ -258,7 +336,7 @@ class RemotePlain(PlainTable):
         if not line:
             raise Quit("end of input")
         text = " ".join(line.split())
-        if not text or self.command(text.lower(), self.remote.state.view):
+        if not text or self._chat(text) or self.command(text.lower(), self.remote.state.view):
             return
         self.say(STALE.format(line=quote(text)))
         self._where()
@@ -296,7 +374,7 @@ class RemotePlain(PlainTable):
         if not line:
             raise Quit("end of input")
         text = " ".join(line.split())
-        if text and not self.command(text.lower(), self.remote.state.view):
+        if text and not self._chat(text) and not self.command(text.lower(), self.remote.state.view):
             self.say(NOT_YOUR_TURN.format(line=quote(text)))
             self._where()
         self.out.flush()
@@ -417,12 +495,26 @@ def lobby(
             if line is None:
                 continue
             prompted = False
+            chat = chat_command(" ".join(line.split()), flow, connection) if line else None
+            if chat is not None:
+                print(*chat, sep="\n", file=out, flush=True)
+                continue
             if typing is not None and not _lobby_word(line, connection, out):
                 typing = None  # started: nothing more to ask until the table comes
             continue
         if isinstance(item, str):
             print(item[:1].upper() + item[1:] + ".", file=out, flush=True)
             prompted = False
+            continue
+        if isinstance(item, Felt):
+            if item.club is not None:  # said now; the table's log has it too
+                print(escape(flow.club(item.club)), file=out, flush=True)
+            continue
+        if isinstance(item, Said | ChatStatus) or (isinstance(item, ErrorMessage) and item.code == "chat-refused"):
+            lines = chat_heard(item, flow, False)
+            if lines:
+                print(*lines, sep="\n", file=out, flush=True)
+                prompted = False
             continue
         if not isinstance(item, StateMessage):
             continue

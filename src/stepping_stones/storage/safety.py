@@ -350,3 +350,37 @@ def strict_json(text: str | bytes, max_depth: int = 16, max_digits: int = 30) ->
         raise ValueError(f"not valid JSON ({what} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise ValueError("not valid JSON for this program: nested too deeply") from None
+
+
+CHAT_LENGTH: Final = 200
+"""The longest line a person may say at a table, in characters (``chat_text``)."""
+
+
+def chat_text(text: str) -> str:
+    """A line said at a table (``net/chat.py``), made safe to show anywhere: every control,
+    format (the bidirectional overrides among them, but the joiners of emoji), surrogate, private
+    and unassigned character and every ignorable one is taken out, combining marks past
+    ``MAX_MARKS`` on a letter are dropped, and runs of spaces become one.  What is left may be
+    empty.
+
+    >>> chat_text("  Well\\tplayed\\x1b[2J \\u202eevil\\x9b "), chat_text("\\u200b")
+    ('Well played[2J evil', '')
+    """
+    out: list[str] = []
+    run = 0
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
+        if ch.isspace():
+            out.append(" ")
+            run = 0
+            continue
+        if (_unsafe(ch) or category in ("Co", "Cn") or _ignorable(ch) or ch in _BLANK) and ch not in "\u200d":
+            continue
+        if unicodedata.combining(ch) or category == "Me":
+            run += 1
+            if run > MAX_MARKS:
+                continue
+        else:
+            run = 0
+        out.append(ch)
+    return " ".join("".join(out).split())

@@ -63,6 +63,7 @@ class RemoteSeat:
         self.invite: Invite | None = None  # a new table with the same setup, once the game is over
         self._sending: set[asyncio.Task[bool]] = set()
         self.server = client.server
+        self.opener = welcome.opener  # the table's opener (chat's switch is theirs), as first welcomed
 
     def _send(self, move: str, seq: int) -> None:
         task = asyncio.ensure_future(self.client.act(move, seq))
@@ -90,7 +91,7 @@ class RemoteSeat:
     async def read(self) -> None:
         """Hand every message of the server on, until the game is over or the seat is lost."""
         from ..net.client import Refused
-        from ..net.protocol import MOVE_REFUSALS, ErrorMessage, Invite, StateMessage
+        from ..net.protocol import MOVE_REFUSALS, ChatStatus, ErrorMessage, Felt, Invite, Said, StateMessage
 
         try:
             if self.client.state is not None:
@@ -102,6 +103,14 @@ class RemoteSeat:
                     self.flow.receive(message)
                 elif isinstance(message, ErrorMessage) and message.code in MOVE_REFUSALS:
                     self.flow.refused(message.message)
+                elif isinstance(message, Said):
+                    self.flow.said(message.seat, message.name, message.text)
+                elif isinstance(message, ChatStatus):
+                    self.flow.chat_status(message.on, list(message.muted))
+                elif isinstance(message, ErrorMessage) and message.code == "chat-refused":
+                    self.flow.chat_refused(message.message)
+                elif isinstance(message, Felt) and message.club is not None:
+                    self.flow.club(message.club)
                 elif isinstance(message, Invite):
                     self.invite = message
                 self._tell()
@@ -443,7 +452,10 @@ class RemoteTableScreen(TableBase):
     ``bell`` setting is off); b takes the seat back from a computer."""
 
     flow: RemoteFlow
-    BINDINGS = [Binding("b", "take_back", "Take your seat back", id="take_back", show=False)]
+    BINDINGS = [
+        Binding("b", "take_back", "Take your seat back", id="take_back", show=False),
+        Binding("m", "chat", "Chat", id="chat"),
+    ]
 
     def __init__(self, seat: RemoteSeat, settings: Settings) -> None:
         super().__init__()
@@ -480,6 +492,12 @@ class RemoteTableScreen(TableBase):
             self.run_worker(self.seat.client.come_back(), exit_on_error=False)
         elif self.state.view.phase is Phase.BIDDING:
             self.action_trump(3)
+
+    def action_chat(self) -> None:
+        """m: say something to the table, mute a person, or (the opener) turn chat off or on."""
+        from .chat import ChatScreen
+
+        self.app.push_screen(ChatScreen(self.seat))
 
     def on_unmount(self) -> None:
         if self.advance in self.seat.listeners:

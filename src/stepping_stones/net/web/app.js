@@ -7,6 +7,7 @@
 import { cardBacks, cardFace, el } from "./cards.js";
 import { playerKey } from "./player.js";
 import { followLobby, leaveLobby, watchTable } from "./watch.js";
+import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./life.js";
 
 /**
  * What the server sends a page (``flow.presenter``; tests/test_web.py checks these fields
@@ -19,7 +20,9 @@ import { followLobby, leaveLobby, watchTable } from "./watch.js";
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
  * @typedef {{phase: string, title: string, contract: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
- * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null}} PageExtra
+ * @typedef {import("./life.js").Chat} Chat
+ * @typedef {{club: string | null, logo: string | null}} Felt
+ * @typedef {{again: string | null, analysis: string[], lobby: Lobby | null, chat: Chat, felt: Felt | null}} PageExtra
  * @typedef {{type: "welcome", code: string, table: string, seat: number, name: string, secret: string | null, opener: boolean, timeout: number, watch: string | null}} Welcome
  * @typedef {{secret: string, name: string, table: string, live: boolean, at: number}} Kept
  */
@@ -276,6 +279,7 @@ function tell() {
 
 /** @param {string} code @param {string} text */
 function refused(code, text) {
+  if (code === "chat-refused") { chatRefused(text); return; } // the chat's own note
   if (!STOPPING.has(code) && !(code === "bad-message" && !S.welcome)) {
     $("message").textContent = text; // the server's own words
     return;
@@ -303,6 +307,7 @@ function showError(text) {
 function showScreen(id) {
   for (const s of ["home", "join", "lobby", "table", "watch"]) $(s).hidden = s !== id;
   if (id !== "home") leaveLobby();
+  $("chat").hidden = id !== "lobby" && id !== "table"; // a seated person's chat, before the start too
 }
 
 function render() {
@@ -327,6 +332,7 @@ function renderLobby(lobby) {
   const watch = S.welcome && S.welcome.watch ? location.origin + "/w/" + S.welcome.watch : "";
   $("watch-link").textContent = watch;
   link("watch-link").href = watch || "/";
+  if (S.page) renderChat(S.page.chat);
 }
 
 /** @param {Presentation} p @param {PageExtra} page */
@@ -356,6 +362,19 @@ function renderTable(p, page) {
   const turn = p.my_turn && p.summary_hand === null ? p.prompt || "yes" : "";
   if (turn && turn !== S.turn) bringIntoView();
   S.turn = turn;
+  renderChat(page.chat);
+  turnSignal(Boolean(turn), page.chat);
+  renderFelt(page.felt);
+}
+
+/** The club's logo on the felt, and its name (``net/logos.py``). @param {Felt | null} felt */
+function renderFelt(felt) {
+  const logo = /** @type {HTMLImageElement} */ ($("felt-logo"));
+  const src = felt && felt.logo ? felt.logo : "";
+  if (logo.getAttribute("src") !== src) { if (src) logo.src = src; else logo.removeAttribute("src"); }
+  logo.hidden = !src;
+  logo.alt = felt && felt.club ? felt.club : "";
+  $("felt-club").textContent = felt && felt.club ? felt.club : "";
 }
 
 /** @param {HTMLElement} node @param {SeatLine} seat @param {boolean} mine */
@@ -388,6 +407,7 @@ function renderTrick(p) {
     cardFace(card, "div", { role: "img", "aria-label": who + ": " + words }),
     el("span", { class: "by", text: who }))));
   $("last-trick").textContent = done && done.text ? done.text : "";
+  animateTrick($("trick"), line ? line.number : 0, done && done.winner ? slot(done.winner) : null);
 }
 
 /** @param {Presentation} p */
@@ -578,11 +598,28 @@ function setupFromForm() {
   };
 }
 
+/** The club's logo chosen on the form, sent first (``POST /logos``): the setup with its name.
+ * @param {Record<string, any>} setup */
+function withLogo(setup) {
+  const club = input("club").value.trim();
+  if (club) setup.club = club;
+  const file = input("logo").files;
+  if (!file || !file.length) return Promise.resolve(setup);
+  return fetch("/logos", { method: "POST", body: file[0] })
+    .then((r) => r.json().then((json) => ({ ok: r.ok, json })))
+    .then(({ ok, json }) => {
+      if (!ok) throw new Error(json.message || "the server refused the logo");
+      setup.logo = json.logo;
+      return setup;
+    });
+}
+
 /** @param {Record<string, any>} setup @param {string} name */
 function openTable(setup, name) {
   $("new-error").textContent = "";
   save(NAME_KEY, name);
-  return fetch("/tables", { method: "POST", body: JSON.stringify(setup), headers: { "Content-Type": "application/json" } })
+  return withLogo(setup)
+    .then((full) => fetch("/tables", { method: "POST", body: JSON.stringify(full), headers: { "Content-Type": "application/json" } }))
     .then((r) => r.json().then((json) => ({ ok: r.ok, json })))
     .then(({ ok, json }) => {
       if (!ok) throw new Error(json.message || "the server refused the table");
@@ -709,6 +746,7 @@ function start() {
     S.askedAgain = true;
     act("again");
   });
+  setupLife(send);
   window.addEventListener("popstate", () => { resetTable(); route(); });
   window.setInterval(tick, 250);
   if (window.matchMedia("(min-width: 1100px) and (min-height: 600px)").matches) togglePanel("tricks");
