@@ -64,6 +64,7 @@ def test_every_script_is_run_here():
         "measure_watch_cost.py",
         "measure_claim_cost.py",
         "measure_state_writing.py",
+        "measure_logo_cost.py",
     }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
@@ -390,3 +391,13 @@ def test_measure_state_writing():
     )
     assert found is not None, out
     assert float(found[1]) > 0 and int(found[2].replace(",", "")) > 100 and int(found[3]) > 100
+
+
+def test_measure_logo_cost():
+    out = run("measure_logo_cost.py").stdout
+    lines = {line.split("  ")[0]: line for line in out.splitlines() if " MB in, " in line}
+    assert "refused" in lines["bomb PNG 30000x30000"] and "bytes out" in lines["PNG 1000x500"], out
+    assert all(
+        re.search(rf"({NUMBER}) s CPU, peak \+({NUMBER}) MiB: (refused|[0-9,]+ bytes out)", line)
+        for line in lines.values()
+    )
