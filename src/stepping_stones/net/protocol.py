@@ -270,25 +270,7 @@ class Mute(_Model):
     on: bool
 
 
-ClientMessage: TypeAlias = Annotated[
-    Hello
-    | Act
-    | ClaimRest
-    | Start
-    | Ping
-    | Resync
-    | Again
-    | Seen
-    | Do
-    | Undo
-    | Watch
-    | LobbyAsk
-    | Chat
-    | ChatSwitch
-    | Mute,
-    Field(discriminator="type"),
-]
-_CLIENT: TypeAdapter[
+ClientMessages: TypeAlias = (
     Hello
     | Act
     | ClaimRest
@@ -304,7 +286,10 @@ _CLIENT: TypeAdapter[
     | Chat
     | ChatSwitch
     | Mute
-] = TypeAdapter(ClientMessage)
+)
+"""Every message a client may send (``parse_client``'s)."""
+ClientMessage: TypeAlias = Annotated[ClientMessages, Field(discriminator="type")]
+_CLIENT: TypeAdapter[ClientMessages] = TypeAdapter(ClientMessage)
 
 
 # --- what the server sends -----------------------------------------------------------------------
@@ -598,22 +583,7 @@ class ChatStatus(_Model):
     muted: Annotated[list[SeatNumber], Field(max_length=3)] = []
 
 
-ServerMessage: TypeAlias = Annotated[
-    Welcome
-    | StateMessage
-    | Delta
-    | ErrorMessage
-    | VersionReply
-    | Pong
-    | Invite
-    | Watched
-    | Lobby
-    | Said
-    | ChatStatus
-    | Felt,
-    Field(discriminator="type"),
-]
-_SERVER: TypeAdapter[
+ServerMessages: TypeAlias = (
     Welcome
     | StateMessage
     | Delta
@@ -626,7 +596,10 @@ _SERVER: TypeAdapter[
     | Said
     | ChatStatus
     | Felt
-] = TypeAdapter(ServerMessage)
+)
+"""Every message a server may send (``parse_server``'s)."""
+ServerMessage: TypeAlias = Annotated[ServerMessages, Field(discriminator="type")]
+_SERVER: TypeAdapter[ServerMessages] = TypeAdapter(ServerMessage)
 
 
 # --- opening a table (HTTP) ----------------------------------------------------------------------
@@ -803,25 +776,7 @@ def _json_kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-def parse_client(
-    data: str | bytes,
-) -> (
-    Hello
-    | Act
-    | ClaimRest
-    | Start
-    | Ping
-    | Resync
-    | Again
-    | Seen
-    | Do
-    | Undo
-    | Watch
-    | LobbyAsk
-    | Chat
-    | ChatSwitch
-    | Mute
-):
+def parse_client(data: str | bytes) -> ClientMessages:
     """A client's message, checked.  Raises ``VersionMismatch`` for a hello of another version and
     ``ProtocolError`` for anything else that is not a message of this protocol."""
     value = _json(data, MAX_CLIENT_MESSAGE, 4)
@@ -839,22 +794,7 @@ def parse_client(
         raise ProtocolError(f"not a message of the table protocol ({_first_error(exc)})") from None
 
 
-def parse_server(
-    data: str | bytes,
-) -> (
-    Welcome
-    | StateMessage
-    | Delta
-    | ErrorMessage
-    | VersionReply
-    | Pong
-    | Invite
-    | Watched
-    | Lobby
-    | Said
-    | ChatStatus
-    | Felt
-):
+def parse_server(data: str | bytes) -> ServerMessages:
     """A server's message, checked (the client's side).  Raises ``ProtocolError``.  pydantic reads
     the JSON itself: a state is some kilobytes, several a second, and the server is bounded too."""
     if len(data) > MAX_SERVER_MESSAGE:
