@@ -125,6 +125,20 @@ ALL_RULES = [
 ]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _resource_tracker() -> None:
+    """Start multiprocessing's resource tracker before any test runs an app under Pilot.
+
+    A table server's computers think in spawned processes, and the first spawn starts the tracker
+    with the process's stderr.  A test that runs a table server in its own process beside the
+    app under Pilot may spawn the first while the app holds stderr (its capture has no file: the
+    spawn fails with "bad value(s) in fds_to_keep" and the computer never plays).  A real ``host``
+    has no app in its process."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+
+
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test's own home for the game's files (settings, saves, the library), so that no

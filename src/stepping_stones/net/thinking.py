@@ -192,7 +192,7 @@ class Thinkers:
                 continue
             try:
                 future = self._executor().submit(job.run, *job.args)
-            except (BrokenProcessPool, RuntimeError, OSError) as exc:  # a worker died: a new pool next time
+            except Exception as exc:  # a worker died, or none could start: a new pool next time, the job told
                 self._pool = None
                 job.done.set_exception(exc)
                 continue
