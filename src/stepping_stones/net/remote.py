@@ -572,6 +572,10 @@ class RemoteFlow(Publisher, Choosing):
                 self.send(f"{SEEN_TOKEN} {self._summarized + 1}", self.message.seq if self.message is not None else 0)
             self._summarized += 1
             self._summary = None
+            if self._clock is not None and self._clock[0] == HUMAN and self._clock[2]:
+                # the table waited on the person's reading: closing it starts their clock (the
+                # server's next state says so too; until then, not "close the summary")
+                self._clock = (HUMAN, self.clock() + self.welcome.timeout, False)
             if self._view is not None:
                 self._tell_game(self._view)  # the hand dealt meanwhile, now that its summary is closed
             self._cursor = 0

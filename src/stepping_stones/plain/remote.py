@@ -208,6 +208,7 @@ class RemotePlain(PlainTable):
         self.offer_again = offer_again  # at the end: again, at a new table with the same setup
         self.invite: Invite | None = None
         self.asked = False  # this person asked for the new table
+        self.placed = False  # whom the table waits for has been said (``others``)
         self.next_code: str | None = None  # the new table's code, to sit at once this one is left
         self.say(*(event.text for event in flow.state.log))  # the table as it started
 
@@ -347,12 +348,17 @@ class RemotePlain(PlainTable):
             self.say(status)
 
     def tell(self, state: TableState) -> None:
-        """What changed, and when the table starts to wait for another person, whom and for how
-        long (once a wait: the prompt says the person's own seconds)."""
+        """What changed, and when the table starts to wait for another person (or for them to read
+        a summary, or the person takes their seat back while it waits), whom and for how long (once
+        a wait: the prompt says the person's own seconds)."""
         old = self.shown
         super().tell(state)
         clock = state.clock
-        if clock is not None and clock.seat != 0 and (old.clock is None or old.clock.seat != clock.seat):
+        back = old.stand_in is not None and state.stand_in is None  # the seat taken back: where the table is
+        new = (
+            old.clock is None or (old.clock.seat, old.clock.reading) != (clock.seat, clock.reading) if clock else False
+        )
+        if clock is not None and clock.seat != 0 and (back or new):
             self.say(status_line(state))
         if (news := watchers_news(old.watchers, state.watchers)) is not None:  # "2 people are watching."
             self.say(news)
@@ -428,7 +434,13 @@ class RemotePlain(PlainTable):
             return 1
 
     def others(self, step: object) -> None:
-        """The others' turn (or the table's): wait for the server, answering lines meanwhile."""
+        """The others' turn (or the table's): wait for the server, answering lines meanwhile.  The
+        first time, where the table is: whom it waits for, as a change of whom would say."""
+        if not self.placed:
+            self.placed = True
+            clock = self.remote.state.clock
+            if clock is not None and clock.seat != 0:
+                self._where()
         if not self.wait():
             raise _Lost
 

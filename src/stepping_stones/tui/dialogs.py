@@ -96,13 +96,19 @@ class HandSummaryScreen(Dialog[None]):
             )
         )
 
-    def __init__(self, view: PlayerView, number: int, next_line: str | None = None) -> None:
+    def __init__(
+        self, view: PlayerView, number: int, next_line: str | None = None, status: Callable[[], str] | None = None
+    ) -> None:
         """``next_line``: what Enter leads to, where it is not the deal of the next hand (at a
-        table on a server the next hand is dealt already, and may wait for the person's bid)."""
+        table on a server the next hand is dealt already).  ``status``: the table's status line as
+        it is now (``flow.presenter.status_line``: whom the table waits for, with their seconds;
+        a next hand that waits for the person's bid says that their clock starts on closing this),
+        shown under the summary and counted down while it is open."""
         super().__init__()
         self.view = view
         self.number = number
         self.next_line = next_line
+        self.status = status
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer names what Enter does: the next hand, or after the last one the result."""
@@ -128,6 +134,17 @@ class HandSummaryScreen(Dialog[None]):
             yield Static(sheet_table(self.view, look), id="summary-sheet")
             yield Static(Text("Against perfect play: working it out...", style="dim"), id="summary-analysis")
         yield Static(self._go_on(False), id="summary-go-on")
+        if self.status is not None:
+            yield Static(Text(self.status(), style="bold"), id="summary-status")
+
+    def show_status(self) -> None:
+        """The table's status line again (a change at the table, or a second gone)."""
+        if self.status is None or not self.is_attached:
+            return
+        try:
+            self.query_one("#summary-status", Static).update(Text(self.status(), style="bold"))
+        except NoMatches:
+            return
 
     def _claim_line(self) -> str | None:
         """ "You claimed, and it held: ..." when a claim ended this hand, the last one played."""
@@ -168,10 +185,13 @@ class HandSummaryScreen(Dialog[None]):
 
     def _fit(self) -> None:
         """A summary taller than the window takes all its rows (and scrolls), none left empty."""
-        self.query_one("#summary-scroll").styles.max_height = max(3, self.app.size.height - self.ROWS_AROUND)
+        around = self.ROWS_AROUND + (self.status is not None)  # the status line takes a row of its own
+        self.query_one("#summary-scroll").styles.max_height = max(3, self.app.size.height - around)
 
     def on_mount(self) -> None:
         self._fit()
+        if self.status is not None:
+            self.set_interval(1.0, self.show_status)  # the seconds count down while it is open
         scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
         # after the refresh: while the box scrolls, the value watched is not yet the one shown

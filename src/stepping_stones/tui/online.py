@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, Static
 
 from ..engine import Phase
 from ..flow import GameOver, HandSummary
+from ..flow.presenter import status_line
 from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL
 from ..storage.safety import escape, name_problem
 from ..storage.settings import Settings
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from ..net.client import SeatClient
     from ..net.protocol import Invite, StateMessage, Welcome
     from ..net.remote import RemoteFlow
+    from .dialogs import HandSummaryScreen
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 SEATS = [
@@ -467,6 +469,7 @@ class RemoteTableScreen(TableBase):
         self.flow.subscribe(self._publish)
         self.flow.subscribe(self._ring)
         self._summary_up = False
+        self._summary: HandSummaryScreen | None = None  # the summary on show, told of the table's changes
         self._turn = False  # the person's turn as last told (the bell rings when it comes)
         self._handed = False  # the seat went on to the final screen, which closes it
         seat.listeners.append(self.advance)
@@ -506,6 +509,8 @@ class RemoteTableScreen(TableBase):
             self.app.run_worker(self.seat.close(), exit_on_error=False)
 
     def advance(self) -> None:
+        if self._summary is not None:
+            self._summary.show_status()  # the table moved on while the summary is open: its status line
         if not self.is_attached or self._summary_up:
             return
         step = self.flow.next_step()
@@ -513,13 +518,10 @@ class RemoteTableScreen(TableBase):
             from .dialogs import HandSummaryScreen
 
             self._summary_up = True
-            waits = self.flow.message is not None and bool(self.flow.message.legal)
-            line = (
-                "Press Enter: the next hand waits for your bid; your clock starts when you close this."
-                if waits
-                else "Press Enter to see the next hand: it is dealt already."
-            )
-            self.app.push_screen(HandSummaryScreen(step.view, step.number, line), self._summary_closed)
+            line = "Press Enter to see the next hand: it is dealt already."
+            summary = HandSummaryScreen(step.view, step.number, line, lambda: status_line(self.flow.state))
+            self._summary = summary
+            self.app.push_screen(summary, self._summary_closed)
         elif isinstance(step, GameOver):
             self._handed = True
             self.app.switch_screen(
@@ -537,6 +539,7 @@ class RemoteTableScreen(TableBase):
 
     def _summary_closed(self, _result: object) -> None:
         self._summary_up = False
+        self._summary = None
         self.flow.summary_seen()
         self.advance()
 

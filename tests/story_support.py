@@ -1,0 +1,229 @@
+"""One table and three front ends side by side, for the scenario tests of ``test_one_table``:
+plain mode through its pipes (``fronts_support.Plain``), the app under Pilot and the web page in
+Chromium (Playwright's asyncio API), all on the test's one event loop with the table server.
+
+Each front end is read as a person reads it: plain mode's lines, the rows the app drew, the page's
+text.  Each is driven as a person drives it: typed lines, keys, taps.  Waits are on what each
+shows (a line printed, a redraw after a message of the seat, a DOM change); the timeouts are
+safety nets only."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fronts_support import Plain, within
+from net_support import WAIT
+from tui_support import screen_rows
+
+MS = WAIT * 1000
+CARD = re.compile(r"[CKLB][1-9]")
+STATUS = re.compile(r"Your turn|Waiting for |A computer plays for you")
+"""How each status sentence of the presenter begins (``flow.presenter.clock_line``)."""
+
+
+def turn_pattern(waited: str | None, reading: bool = False) -> re.Pattern[str]:
+    """The status sentence of the presenter (``flow.presenter.clock_line``) for a table that waits
+    for ``waited`` as a front end names them (None: the front end's own person), seconds left."""
+    if waited is None:
+        head = r"Your turn: close the summary to start your clock \(" if reading else r"Your turn: "
+        return re.compile(head + r"(\d+) s left")
+    middle = ", who is reading the summary" if reading else ""
+    return re.compile(rf"Waiting for {re.escape(waited)}{middle}: (\d+) s left")
+
+
+class PlainFront:
+    """``join CODE --plain``: each ``legal:`` line is answered by the test (``act``)."""
+
+    kind = "plain mode"
+
+    def __init__(self, plain: Plain) -> None:
+        self.plain = plain
+        self.reading = asyncio.ensure_future(plain.run())
+        self.mark = 0  # the lines before the scenario's last step: what is shown now comes after
+
+    @property
+    def lines(self) -> list[str]:
+        return self.plain.lines
+
+    async def line(self, holds: Callable[[str], bool]) -> str:
+        """The first line since ``mark`` for which ``holds`` is true, waited for if need be."""
+        for line in self.lines[self.mark :]:
+            if holds(line):
+                return line
+        return str(await within(self.plain.expect(holds)))
+
+    async def shows(self, pattern: re.Pattern[str]) -> str:
+        """Plain mode says where the table is when that changes: its last such line, or the next."""
+        last = next((line for line in reversed(self.lines) if STATUS.match(line)), "")
+        if found := pattern.search(last):
+            return found.group(0)
+        line = str(await within(self.plain.expect(lambda text: pattern.search(text) is not None)))
+        found = pattern.search(line)
+        assert found is not None
+        return found.group(0)
+
+    async def told(self, sentence: str) -> None:
+        await self.line(lambda text: sentence in text)
+
+    async def act(self) -> str:
+        """Answer the prompt: pass when it may, else its first card, else its first action."""
+        # the prompt after the turn's status line; its actions are those of the last list in full
+        turn = max(i for i, line in enumerate(self.lines) if line.startswith("Your turn"))
+        self.mark = max(self.mark, turn)
+        await self.line(lambda text: text.startswith("legal: "))
+        legal = next(
+            line
+            for line in reversed(self.lines)
+            if line.startswith("legal: ") and not line.startswith("legal: as before")
+        )
+        actions = legal[len("legal: ") :].split(", ")
+        choice = "pass" if "pass" in actions else next((a for a in actions if CARD.fullmatch(a)), actions[0])
+        self.mark = len(self.lines)
+        await self.plain.type(choice)
+        return choice
+
+    async def take_back(self) -> None:
+        self.mark = len(self.lines)
+        await self.plain.type("back")
+
+    def now(self) -> str:
+        return "\n".join(self.lines[-12:])
+
+    async def quit(self) -> tuple[int, str]:
+        if self.plain.proc.returncode is None and self.plain.proc.stdin is not None:
+            self.plain.proc.stdin.close()
+        return await within(asyncio.ensure_future(self.reading))  # type: ignore[return-value]
+
+
+@dataclass
+class AppFront:
+    """The app under Pilot at a table: read from the rows it drew after each of its seat's changes."""
+
+    app: Any
+    pilot: Any
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    kind: str = "the app"
+    mark: int = 0
+
+    def hear(self) -> None:
+        from stepping_stones.tui.online import RemoteTableScreen
+
+        screen = self.app.screen
+        assert isinstance(screen, RemoteTableScreen), screen
+        screen.seat.listeners.append(self.changed.set)
+        self.table = screen
+
+    def rows(self) -> str:
+        return "\n".join(screen_rows(self.app))
+
+    async def until(self, holds: Callable[[str], Any]) -> Any:
+        """What ``holds`` makes of the drawn rows once it is something, redrawn after each change."""
+        async with asyncio.timeout(WAIT):
+            while True:
+                self.changed.clear()
+                await self.pilot.pause()
+                if found := holds(self.rows()):
+                    return found
+                try:  # the seat's next message; the countdown's redraw, once a second, wakes it too
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                except TimeoutError:
+                    pass
+
+    async def shows(self, pattern: re.Pattern[str]) -> str:
+        found = await self.until(pattern.search)
+        return str(found.group(0))
+
+    async def told(self, sentence: str) -> None:
+        await self.until(lambda _rows: any(sentence in e.text for e in self.table.state.log))
+
+    async def act(self) -> str:
+        from stepping_stones.tui.dialogs import HandSummaryScreen
+
+        if isinstance(self.app.screen, HandSummaryScreen):
+            await self.pilot.press("enter")
+            return "summary"
+        state = self.table.state
+        assert state.my_turn, self.rows()
+        if state.bidding:
+            keys = ["enter"] if state.view.in_puddle else ["p"]
+        else:
+            keys = ["enter"]  # the cursor starts on a legal card
+        await self.pilot.press(*keys)
+        return " ".join(keys)
+
+    async def take_back(self) -> None:
+        await self.pilot.press("b")
+
+    def now(self) -> str:
+        return self.rows()
+
+
+BIDS_GONE = """(before) => {
+    const box = document.getElementById("bidding");
+    return box.hidden || box.dataset.key !== before;
+}"""
+STATUS_IS = """(pattern) => {
+    const text = document.getElementById("status").innerText;
+    return new RegExp(pattern).test(text) && text;
+}"""
+
+
+@dataclass
+class PageFront:
+    """The web page in Chromium (Playwright's asyncio API)."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    kind: str = "the page"
+    mark: int = 0
+
+    async def shows(self, pattern: re.Pattern[str]) -> str:
+        handle = await self.page.wait_for_function(STATUS_IS, arg=pattern.pattern, timeout=MS)
+        found = pattern.search(str(await handle.json_value()))  # the status line as it matched
+        assert found is not None
+        return found.group(0)
+
+    async def told(self, sentence: str) -> None:
+        await self.page.wait_for_function(
+            "(s) => [...document.querySelectorAll('#log-list li')].some(li => li.textContent.includes(s))",
+            arg=sentence,
+            timeout=MS,
+        )
+
+    async def act(self) -> str:
+        page = self.page
+        if await page.locator("#summary:not([hidden])").count():
+            await page.click("#summary-close")
+            return "summary"
+        bids = page.locator("#bidding:not([hidden]) button.bid")
+        if await bids.count():
+            pass_ = page.locator("#bidding button.bid.pass")
+            await (pass_ if await pass_.count() else bids).first.click()
+            return "bid"
+        await page.locator("#hand button.card.legal").first.click()
+        return "card"
+
+    async def take_back(self) -> None:
+        await self.page.click("#take-back")
+
+    def now(self) -> str:
+        return "(the page: see its status line)"
+
+
+async def all_show(fronts: tuple[Any, ...], patterns: list[re.Pattern[str]]) -> list[str]:
+    """What each front end shows that matches its pattern, waited for; on a timeout, what each
+    showed instead."""
+    shown = []
+    for front, pattern in zip(fronts, patterns, strict=True):
+        try:
+            shown.append(await front.shows(pattern))
+        except TimeoutError:
+            raise AssertionError(
+                f"{front.kind} never showed {pattern.pattern!r}; the three showed:\n"
+                + "\n---\n".join(f.now() for f in fronts)
+            ) from None
+    return shown

@@ -1,0 +1,166 @@
+"""The story of one table, told by the three front ends side by side (``story_support``): plain
+mode through its pipes, the app under Pilot and the web page in Chromium at phone size, at one
+table of a real server whose clock the test holds.  At every turn each front end must say the same
+facts: whose turn it is and its seconds, a computer standing in and the seat taken back, a summary
+open while the next hand waits, a renamed player and a long name."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from fronts_support import Plain
+from net_support import WAIT, Clock, new_table, running
+from story_support import AppFront, PageFront, PlainFront, all_show, turn_pattern
+from test_serve import CHROMIUM
+
+LONG = "Maximiliana-Wolkenstein-Rodenegg-Trostbe"  # 40 characters, the longest name a seat takes
+TIMEOUT = 120
+SLACK = WAIT  # a front end counts the seconds down itself from those the server sent
+
+
+def _playwright():
+    if CHROMIUM is None:
+        pytest.skip("no Chromium on this machine (Debian: apt-get install chromium)")
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (pip install -e '.[test]')")
+    return async_playwright
+
+
+def test_three_front_ends_tell_one_story_at_one_table(tmp_path, monkeypatch):
+    """Ann in plain mode sits first; a second Ann, on the page at 390x844, becomes "Ann 2"; a
+    player with a 40-character name sits in the app at 120x40, and the table starts.  Through the
+    first hand, at every turn, the front end of the person waited for says "Your turn: N s left"
+    and the two others "Waiting for <that person>: N s left", each with the server's seconds.  At
+    one person's turn the clock runs out: a computer plays for them, every front end says so, and
+    they take the seat back from their own.  When the hand is over the next hand's first bidder
+    is told their clock waits on the summary, and the others whom they wait for."""
+    async_playwright = _playwright()
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    asyncio.run(_story(tmp_path, async_playwright))
+
+
+async def _story(folder: Path, async_playwright) -> None:
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.online import RemoteTableScreen
+
+    clock = Clock()
+    async with running(folder / "server", clock=clock, timeout=TIMEOUT) as (server, url), async_playwright() as p:
+        from stepping_stones.net.client import open_table
+
+        opened = await open_table(url, new_table(level="random"))
+        code = opened.code
+        plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _actions: None))
+        await plain.line(lambda line: line.startswith("You sit in seat 1"))
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
+        page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        await page.page.goto(f"{url}/t/{code}?name=Ann")
+        await plain.line(lambda line: "seat 2: Ann 2 (person)" in line)  # the second Ann is told apart
+        app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, LONG))
+        try:
+            async with app.run_test(size=(120, 40)) as pilot:
+                while not isinstance(app.screen, RemoteTableScreen):
+                    await pilot.pause()
+                front = AppFront(app, pilot)
+                front.hear()
+                await _first_hand(server, code, clock, (plain, page, front))
+                # the renamed player and the long name, as each front end names them
+                assert "You play as Ann against Ann 2 (person) and " + LONG in "\n".join(plain.lines)
+                assert await page.page.locator("#seat-me .who").get_attribute("title") == "Ann 2"
+                width = await page.page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 390, width  # the long name does not widen the phone's page
+                assert page.errors == [], page.errors
+        finally:
+            await browser.close()
+            status, err = await plain.quit()  # the end of its input: it leaves, keeping the seat
+            assert status == 0 and "Traceback" not in err, err
+
+
+def _name(seat: int, front_seat: int, names: list[str]) -> str | None:
+    return None if seat == front_seat else names[seat]
+
+
+async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
+    """Play the first hand from the three front ends, checking at each turn that all three tell
+    it alike (see the test's docstring)."""
+    table = server.tables.by_code[code]
+    names = [s.name for s in table.seats]
+    assert names[1] == "Ann 2" and names[2] == LONG, names
+    stood_in = False
+    turns = 0
+    while True:
+        game = table.game
+        assert game is not None
+        if game.view(0).hand_number > 1:
+            break
+        seat = game.to_act
+        deadline = table.deadline()
+        assert seat is not None and deadline is not None, "the table waits for a person"
+        seconds = deadline - clock()
+        patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
+        for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
+            shown = int(pattern.fullmatch(text).group(1))
+            assert seconds - SLACK <= shown <= seconds, (front.kind, shown, seconds)
+        turns += 1
+        if not stood_in and turns == 4:  # the clock runs out on the fourth turn
+            stood_in = True
+            await _stand_in(server, table, clock, fronts, seat, names)
+            continue
+        await _after(table, fronts[seat].act())
+    # the second hand: its first bidder's clock waits on the summary they have open
+    game = table.game
+    seat = game.to_act
+    if seat == 0:  # plain mode has no summary to close: it tells the server it has read it once it is said
+        await _until(lambda: not table.reading(0))
+    reading = table.reading(seat)
+    assert reading == (seat != 0), "the page and the app show the summary until it is closed"
+    await all_show(fronts, [turn_pattern(_name(seat, own, names), reading) for own in range(3)])
+    if reading:  # the reader closes it: their clock starts, and every front end says so
+        assert await fronts[seat].act() == "summary"
+        await _until(lambda: not table.reading(seat))
+        await all_show(fronts, [turn_pattern(_name(seat, own, names)) for own in range(3)])
+
+
+async def _stand_in(server, table, clock: Clock, fronts: tuple, seat: int, names: list[str]) -> None:
+    """The clock of ``seat`` runs out: each front end says a computer plays for that person, who
+    takes the seat back from their own front end, and each says so."""
+    clock.now += TIMEOUT + 1
+    await server.sweep()
+    assert table.seats[seat].stand_in
+    for own, front in enumerate(fronts):
+        if own != seat:
+            await front.told(f"A computer plays for {names[seat]} until they come back.")
+        elif front.kind == "plain mode":  # plain mode tells it once, as it happens
+            await front.told("a computer plays your seat until you take it back (type back).")
+        else:  # the app and the page keep it in their status line, and their log
+            await front.shows(re.compile(r"A computer plays for you: .+ to come back\."))
+            await front.told("a computer plays your seat until you take it back")
+    # the computer plays the seat (its random level answers at once) before the person is back
+    await _until(lambda: table.game.to_act != seat)
+    await fronts[seat].take_back()
+    await _until(lambda: not table.seats[seat].stand_in)
+    for own, front in enumerate(fronts):
+        if own != seat:
+            await front.told(f"{names[seat]} plays their own seat again.")
+
+
+async def _until(holds) -> None:
+    """Wait for the server (in this process) to get where ``holds`` says."""
+    async with asyncio.timeout(WAIT):
+        while not holds():
+            await asyncio.sleep(0.01)
+
+
+async def _after(table, doing) -> None:
+    """Do ``doing`` from a front end and wait until the server has taken it: the table is read
+    again only then."""
+    before = table.seq
+    await doing
+    await _until(lambda: table.seq != before)
