@@ -153,6 +153,10 @@ class AppFront:
         else:
             keys = ["enter"]  # the cursor starts on a legal card
         await self.pilot.press(*keys)
+        await self.pilot.pause()
+        if "needs a trump suit" in self.rows():  # the puddle's contract picks a trump: Cherry Blossoms
+            keys += ["c", "enter"]
+            await self.pilot.press("c", "enter")
         return " ".join(keys)
 
     async def take_back(self) -> None:

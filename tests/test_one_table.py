@@ -98,16 +98,9 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
     while True:
         game = table.game
         assert game is not None
-        if game.view(0).hand_number > 1:
+        if len(game.log) > 1:  # the second hand is dealt
             break
-        seat = game.to_act
-        deadline = table.deadline()
-        assert seat is not None and deadline is not None, "the table waits for a person"
-        seconds = deadline - clock()
-        patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
-        for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
-            shown = int(pattern.fullmatch(text).group(1))
-            assert seconds - SLACK <= shown <= seconds, (front.kind, shown, seconds)
+        seat = await _turn_told(table, clock, fronts, names)
         turns += 1
         if not stood_in and turns == 4:  # the clock runs out on the fourth turn
             stood_in = True
@@ -126,6 +119,19 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
         assert await fronts[seat].act() == "summary"
         await _until(lambda: not table.reading(seat))
         await all_show(fronts, [turn_pattern(_name(seat, own, names)) for own in range(3)])
+
+
+async def _turn_told(table, clock: Clock, fronts: tuple, names: list[str]) -> int:
+    """The seat the table waits for, once each front end says so with the server's seconds."""
+    seat = table.game.to_act
+    deadline = table.deadline()
+    assert seat is not None and deadline is not None, "the table waits for a person"
+    seconds = deadline - clock()
+    patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
+    for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
+        shown = int(pattern.fullmatch(text).group(1))
+        assert seconds - SLACK <= shown <= seconds, (front.kind, shown, seconds)
+    return int(seat)
 
 
 async def _stand_in(server, table, clock: Clock, fronts: tuple, seat: int, names: list[str]) -> None:
@@ -158,9 +164,87 @@ async def _until(holds) -> None:
             await asyncio.sleep(0.01)
 
 
-async def _after(table, doing) -> None:
+async def _after(table, doing, front=None) -> None:
     """Do ``doing`` from a front end and wait until the server has taken it: the table is read
     again only then."""
     before = table.seq
-    await doing
-    await _until(lambda: table.seq != before)
+    done = await doing
+    try:
+        await _until(lambda: table.seq != before)
+    except TimeoutError:
+        raise AssertionError(
+            f"the server never took {done!r} at seq {before}:\n{front.now() if front else ''}"
+        ) from None
+
+
+def test_each_front_end_started_again_tells_the_same_turn(tmp_path, monkeypatch):
+    """Ann (plain mode), Bea (the page) and Cy (the app) play two turns; then each front end is
+    started again as a person would: plain mode quits and joins again, the tab is reloaded, the
+    app is closed and opened again and takes its seat back.  Each tells the turn as before, with
+    the server's seconds, and the table plays on from all three."""
+    async_playwright = _playwright()
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    asyncio.run(_restarts(tmp_path, async_playwright))
+
+
+async def _restarts(folder: Path, async_playwright) -> None:
+    from stepping_stones.net.client import open_table
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.dialogs import ConfirmScreen
+    from stepping_stones.tui.online import RemoteTableScreen
+
+    settings = Settings(pace="instant", trick_pause=False)
+    clock = Clock()
+    async with running(folder / "server", clock=clock, timeout=TIMEOUT) as (server, url), async_playwright() as p:
+        opened = await open_table(url, new_table(level="random"))
+        code = opened.code
+
+        async def plain_mode() -> PlainFront:
+            return PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _actions: None))
+
+        plain = await plain_mode()
+        await plain.line(lambda line: line.startswith("You sit in seat 1"))
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
+            page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+            await page.page.goto(f"{url}/t/{code}?name=Bea")
+            await plain.line(lambda line: "seat 2: Bea (person)" in line)
+            app = SteppingStonesApp(settings=settings, join=(url, code, "Cy"))
+            table = None
+            async with app.run_test(size=(120, 40)) as pilot:
+                while not isinstance(app.screen, RemoteTableScreen):
+                    await pilot.pause()
+                first = AppFront(app, pilot)
+                first.hear()
+                table = server.tables.by_code[code]
+                names = [s.name for s in table.seats]
+                for _ in range(2):
+                    seat = await _turn_told(table, clock, (plain, page, first), names)
+                    await _after(table, (plain, page, first)[seat].act())
+            # the app has closed (its seat is kept); plain mode quits and joins again; the tab reloads
+            status, err = await plain.quit()
+            assert status == 0 and "Traceback" not in err, err
+            plain = await plain_mode()
+            await page.page.reload()
+            again = SteppingStonesApp(settings=settings)
+            async with again.run_test(size=(120, 40)) as pilot:
+                while not isinstance(again.screen, ConfirmScreen | RemoteTableScreen):
+                    await pilot.pause()
+                assert isinstance(again.screen, ConfirmScreen) and code in again.screen.question
+                await pilot.press("y")  # take the seat back
+                while not isinstance(again.screen, RemoteTableScreen):
+                    await pilot.pause()
+                second = AppFront(again, pilot)
+                second.hear()
+                fronts = (plain, page, second)
+                for _ in range(2):
+                    seat = await _turn_told(table, clock, fronts, names)
+                    await _after(table, fronts[seat].act(), fronts[seat])
+                await _turn_told(table, clock, fronts, names)
+            assert page.errors == [], page.errors
+        finally:
+            await browser.close()
+            status, err = await plain.quit()
+            assert status == 0 and "Traceback" not in err, err
