@@ -192,8 +192,9 @@ class PageFront:
         return found.group(0)
 
     async def told(self, sentence: str) -> None:
+        """Told in its log, its banner or its live region (what a screen reader says)."""
         await self.page.wait_for_function(
-            "(s) => [...document.querySelectorAll('#log-list li')].some(li => li.textContent.includes(s))",
+            "(s) => document.body.textContent.includes(s)",
             arg=sentence,
             timeout=MS,
         )
@@ -231,3 +232,50 @@ async def all_show(fronts: tuple[Any, ...], patterns: list[re.Pattern[str]]) -> 
                 + "\n---\n".join(f.now() for f in fronts)
             ) from None
     return shown
+
+
+class Watcher:
+    """The table as a watcher is sent it (``/w/CODE``'s messages, ``protocol.Watched``): whose
+    turn, their seconds and the table's seq, as the server says, for a server in a process of its
+    own.  ``connect`` again after the server is back."""
+
+    def __init__(self, url: str, watch: str) -> None:
+        self.url = url
+        self.watch = watch
+        self.last: Any = None
+        self.changed = asyncio.Event()
+        self.reading: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        import aiohttp
+
+        from stepping_stones.net.protocol import Watched, parse_server
+
+        session = aiohttp.ClientSession()
+        ws = await session.ws_connect(self.url.replace("http", "ws", 1) + "/ws")
+        await ws.send_json({"type": "watch", "version": 4, "code": self.watch})
+
+        async def read() -> None:
+            try:
+                async for message in ws:
+                    if message.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    reply = parse_server(message.data)
+                    if isinstance(reply, Watched):
+                        self.last = reply
+                        self.changed.set()
+            finally:
+                await session.close()
+
+        self.reading = asyncio.ensure_future(read())
+
+    async def until(self, holds: Callable[[Any], bool]) -> Any:
+        async with asyncio.timeout(WAIT):
+            while self.last is None or not holds(self.last):
+                self.changed.clear()
+                await self.changed.wait()
+        return self.last
+
+    async def close(self) -> None:
+        if self.reading is not None:
+            self.reading.cancel()

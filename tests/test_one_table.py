@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fronts_support import Plain
+from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
-from story_support import AppFront, PageFront, PlainFront, all_show, turn_pattern
+from story_support import AppFront, PageFront, PlainFront, Watcher, all_show, turn_pattern
 from test_serve import CHROMIUM
 
 LONG = "Maximiliana-Wolkenstein-Rodenegg-Trostbe"  # 40 characters, the longest name a seat takes
@@ -98,7 +98,8 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
     while True:
         game = table.game
         assert game is not None
-        if len(game.log) > 1:  # the second hand is dealt
+        if len(game.log[-1].plays) >= 33:  # the last trick: in every front end each last card plays itself
+            await _until(lambda: len(table.game.log) > 1)  # and the second hand is dealt
             break
         seat = await _turn_told(table, clock, fronts, names)
         turns += 1
@@ -167,14 +168,20 @@ async def _until(holds) -> None:
 async def _after(table, doing, front=None) -> None:
     """Do ``doing`` from a front end and wait until the server has taken it: the table is read
     again only then."""
-    before = table.seq
+    before = _position(table)
     done = await doing
     try:
-        await _until(lambda: table.seq != before)
+        await _until(lambda: _position(table) != before)
     except TimeoutError:
-        raise AssertionError(
-            f"the server never took {done!r} at seq {before}:\n{front.now() if front else ''}"
-        ) from None
+        raise AssertionError(f"the server never took {done!r} at {before}:\n{front.now() if front else ''}") from None
+
+
+def _position(table) -> tuple[int, int, int]:
+    """Where the game is: its hands dealt, and the bids and cards of the last (a table's seq moves
+    for more than a move: a seat that comes or goes, a summary read)."""
+    game = table.game
+    hand = game.log[-1]
+    return len(game.log), len(hand.bids), len(hand.plays)
 
 
 def test_each_front_end_started_again_tells_the_same_turn(tmp_path, monkeypatch):
@@ -245,6 +252,90 @@ async def _restarts(folder: Path, async_playwright) -> None:
                 await _turn_told(table, clock, fronts, names)
             assert page.errors == [], page.errors
         finally:
+            await browser.close()
+            status, err = await plain.quit()
+            assert status == 0 and "Traceback" not in err, err
+
+
+def test_a_killed_server_is_told_lost_and_back_by_each_front_end_and_play_goes_on(tmp_path, monkeypatch):
+    """``kill -9`` of a real ``host`` in the first hand, with plain mode, the page and the app at
+    its table: each says the connection was lost, each is back at the table by itself once the
+    server is started again on its folder and port, and each tells the next turns as the server
+    does (whose, and the seconds) and plays on."""
+    async_playwright = _playwright()
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    host = Host(tmp_path / "server")
+    host.start()
+    try:
+        asyncio.run(_killed(tmp_path, host, async_playwright))
+    finally:
+        _out, err = host.stop()
+    assert "Traceback" not in err, err
+
+
+async def _watched_turn(watcher: Watcher, fronts: tuple) -> int:
+    """The seat the server waits for, as a watcher is told, once each front end says so."""
+    watched = await watcher.until(lambda w: w.waiting is not None and w.waiting.seconds is not None)
+    seat, seconds = watched.waiting.seat, watched.waiting.seconds
+    names = [f.name for f in watched.seats]
+    patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
+    for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
+        shown = int(pattern.fullmatch(text).group(1))
+        assert seconds - SLACK <= shown <= seconds + 1, (front.kind, shown, seconds)
+    return int(seat)
+
+
+async def _watched_move(watcher: Watcher, fronts: tuple) -> None:
+    seat = await _watched_turn(watcher, fronts)
+    before = watcher.last.seq
+    await fronts[seat].act()
+    await watcher.until(lambda w: w.seq != before)
+
+
+async def _killed(folder: Path, host: Host, async_playwright) -> None:
+    from stepping_stones.net.client import open_table
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.app import SteppingStonesApp
+    from stepping_stones.tui.online import RemoteTableScreen
+
+    url = host.url
+    async with async_playwright() as p:
+        opened = await open_table(url, new_table(level="random"))
+        code = opened.code
+        assert opened.watch is not None
+        plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _actions: None))
+        await plain.line(lambda line: line.startswith("You sit in seat 1"))
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        watcher = Watcher(url, opened.watch)
+        try:
+            page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
+            page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+            await page.page.goto(f"{url}/t/{code}?name=Bea")
+            await plain.line(lambda line: "seat 2: Bea (person)" in line)
+            app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, "Cy"))
+            async with app.run_test(size=(120, 40)) as pilot:
+                while not isinstance(app.screen, RemoteTableScreen):
+                    await pilot.pause()
+                front = AppFront(app, pilot)
+                front.hear()
+                fronts = (plain, page, front)
+                await watcher.connect()
+                for _ in range(2):
+                    await _watched_move(watcher, fronts)
+                await watcher.close()
+                host.kill()
+                for each in fronts:
+                    await each.told("connection to the server was lost")
+                await asyncio.to_thread(host.start)
+                for each in fronts:
+                    await each.told("Back at the table")
+                watcher = Watcher(url, opened.watch)
+                await watcher.connect()
+                for _ in range(2):
+                    await _watched_move(watcher, fronts)
+            assert page.errors == [], page.errors
+        finally:
+            await watcher.close()
             await browser.close()
             status, err = await plain.quit()
             assert status == 0 and "Traceback" not in err, err
