@@ -98,8 +98,8 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
     while True:
         game = table.game
         assert game is not None
-        if len(game.log[-1].plays) >= 33:  # the last trick: in every front end each last card plays itself
-            await _until(lambda: len(table.game.log) > 1)  # and the second hand is dealt
+        if len(game.log) > 1 or len(game.log[-1].plays) >= 33:  # the last trick: each last card plays itself
+            await _until(lambda: len(table.game.log) > 1)  # in every front end, and the second hand is dealt
             break
         seat = await _turn_told(table, clock, fronts, names)
         turns += 1
