@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from conftest import cards
 from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
 from stepping_stones.ai.features import FEATURE_NAMES, Features, features
 from stepping_stones.ai.model import expert_model, model, parse_model
-from stepping_stones.engine import CONTRACTS, deal, mask_of, parse_card
+from stepping_stones.engine import CONTRACTS, deal
 from stepping_stones.lab.calibrate import contract_data, fit, fit_rows, least_squares
 
 
@@ -99,7 +100,7 @@ def test_calibrate_can_have_an_expert_declare():
 def test_features_count_each_suit_from_the_cards_out_against_it():
     # Koi trumps, K9 K7 K1 with 9 high: K9 and K7 are tops (K7 once K8 is drawn), K1 a low.
     # C5 alone in a side suit: a singleton, neither top nor low (four cards above, four below).
-    hand = mask_of(parse_card(t) for t in "K9 K7 K1 C5 L9 L8 L2 L1".split())
+    hand = cards("K9 K7 K1 C5 L9 L8 L2 L1")
     f = features(hand, 9, 1)
     assert (f.trumps, f.trump_tops, f.trump_lows, f.trump_strength) == (3, 2, 1, 17)
     assert (f.side_tops, f.side_lows, f.side_high, f.side_low) == (2, 2, 2, 2)
