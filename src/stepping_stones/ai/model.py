@@ -41,7 +41,8 @@ class ContractModel:
     def estimate(self, values: Features) -> float:
         """The weighted sum of ``values`` (both are ``Features``, so of one length; ``map`` adds
         the same products in the same order as a loop would, in half its time)."""
-        return sum(map(mul, self.weights, values))
+        total: float = sum(map(mul, self.weights, values))
+        return total
 
 
 @dataclass(frozen=True)
