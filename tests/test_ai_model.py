@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from conftest import cards
 from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
 from stepping_stones.ai.features import FEATURE_NAMES, Features, features
 from stepping_stones.ai.model import expert_model, model, parse_model
@@ -94,3 +95,16 @@ def test_calibrate_can_have_an_expert_declare():
     )
     with pytest.raises(ValueError, match="declarer"):
         fit(1, "s", declarer="cheat")
+
+
+def test_features_count_each_suit_from_the_cards_out_against_it():
+    # Koi trumps, K9 K7 K1 with 9 high: K9 and K7 are tops (K7 once K8 is drawn), K1 a low.
+    # C5 alone in a side suit: a singleton, neither top nor low (four cards above, four below).
+    hand = cards("K9 K7 K1 C5 L9 L8 L2 L1")
+    f = features(hand, 9, 1)
+    assert (f.trumps, f.trump_tops, f.trump_lows, f.trump_strength) == (3, 2, 1, 17)
+    assert (f.side_tops, f.side_lows, f.side_high, f.side_low) == (2, 2, 2, 2)
+    assert (f.voids, f.singletons, f.short_with_trumps) == (1, 1, 2)
+    # With 1 high the same cards read the other way up.
+    g = features(hand, 1, 1)
+    assert (g.trump_tops, g.trump_lows, g.trump_strength) == (1, 2, 13)

@@ -59,6 +59,7 @@ def test_every_script_is_run_here():
         "bid_screen.py",
         "play_screen.py",
         "measure_analysis_speed.py",
+        "measure_analyse_game.py",
         "measure_ismcts_decisions.py",
         "play_logged.py",
         "measure_watch_cost.py",
@@ -206,6 +207,21 @@ def test_measure_analysis_speed():
     assert out.startswith("core: ")
     for contract_set in ("standard", "advanced"):
         assert re.search(rf"{contract_set} +hands +1  p50 +{NUMBER} ms  p95 +{NUMBER} ms  max +{NUMBER} ms", out), out
+
+
+def test_measure_analyse_game():
+    out = run("measure_analyse_game.py", "--games", "1", "--phases").stdout
+    assert re.search(rf"the compiled solver loaded in {NUMBER} s of CPU", out) or not NUMBA, out
+    for contract_set in ("standard", "advanced"):
+        game = re.search(
+            rf"{contract_set} +game +1  analyse +({NUMBER}) s  \(analysis +{NUMBER} s, ({NUMBER}) positions;"
+            rf" judgement of (\d+) mistakes +{NUMBER} s, ({NUMBER}) positions\)",
+            out,
+        )
+        assert game and number(game[1]) > 0 and number(game[2]) > 0, out
+        assert (number(game[4]) > 0) == (int(game[3]) > 0), out  # a mistake judged is a search made
+        whole = re.search(rf"{contract_set} +games +1  median +({NUMBER}) s  max +({NUMBER}) s", out)
+        assert whole and number(whole[1]) == number(whole[2]) == number(game[1]), out
 
 
 def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):

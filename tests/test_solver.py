@@ -24,6 +24,8 @@ from stepping_stones.ai.solver import (
     Solver,
     choose_core,
     compiled_core_problem,
+    keeping_cards,
+    keeps,
     position,
     run_of,
     run_representatives,
@@ -107,6 +109,29 @@ def test_card_values_equal_brute_force(contract_id, core):
             expected = brute_force(state)
             state.pop()
             assert state.count() + values[c] == expected, (contract_id, i, c)
+
+
+@pytest.mark.parametrize("contract_id", list(CONTRACTS))
+def test_the_cards_that_keep_the_value_are_those_brute_force_values_at_it(contract_id, core):
+    """``keeps`` and ``keeping_cards`` (one question a card or run, for the analysis and the
+    claims' line) name the cards whose exact value is the position's, lowest first."""
+    rng = random.Random(f"keeping:{contract_id}")
+    for i in range(12):
+        state = random_endgame(rng, contract_id, 2 + i % 3)
+        total = brute_force(state)
+        high = (state.turn == state.declarer) == state.contract.is_win
+        solver = Solver(state.contract, state.ranking, state.trump, state.declarer)
+        expected = []
+        for c in cards_of(state.legal_mask()):
+            state.push(c)
+            value = brute_force(state)
+            assert keeps(state, total, high, solver) == (value == total), (contract_id, i, c)
+            state.pop()
+            if value == total:
+                expected.append(c)
+        before = (list(state.hands), list(state.plays))
+        assert list(keeping_cards(state, total, solver)) == expected, (contract_id, i)
+        assert (list(state.hands), list(state.plays)) == before
 
 
 def test_longer_endgames_with_one_table_for_the_whole_hand(core):

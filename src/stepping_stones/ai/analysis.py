@@ -46,19 +46,17 @@ from ..engine import (
     Game,
     HandLog,
     HandState,
-    Mask,
     PastHand,
     Phase,
     PlayerView,
     Rules,
     Seat,
     SteppingStonesError,
-    cards_of,
 )
 from ..explain import Teller, plural
 from .expert import ExpertAI
 from .hints import Hint, as_good, hint_for, hint_rng
-from .solver import Solver, position, whole_hand_value
+from .solver import Solver, keeping_cards, keeps, whole_hand_value
 
 
 class GameHintJSON(TypedDict):
@@ -132,14 +130,18 @@ def analyse_hand(
     for k, card in enumerate(hand.plays):
         seat = state.turn
         wants_more = (seat == hand.declarer) == win
-        legal = state.legal_mask()
         snapshot = state.copy()
         state.push(card)
-        after = whole_hand_value(state, solver, before)
+        # Most cards keep the value: one question says so (``keeps``), where the value asks two.
+        if keeps(state, before, wants_more, solver):
+            after = before
+        else:
+            after = whole_hand_value(state, solver, before - 1 if wants_more else before + 1)
         dd_after.append(after)
         cost = before - after if wants_more else after - before
         if cost > 0:
-            mistakes.append(Mistake(k + 1, seat, CARD_NAMES[card], _better(snapshot, solver, legal, before), cost))
+            better = tuple(CARD_NAMES[c] for c in keeping_cards(snapshot, before, solver))
+            mistakes.append(Mistake(k + 1, seat, CARD_NAMES[card], better, cost))
         before = after
     return HandAnalysis(
         number=hand.number if number is None else number,
@@ -150,14 +152,6 @@ def analyse_hand(
         dd_after=tuple(dd_after),
         mistakes=tuple(mistakes),
     )
-
-
-def _better(state: HandState, solver: Solver, legal: Mask, best: int) -> tuple[str, ...]:
-    """The legal cards in ``state`` that keep the whole-hand value at ``best``."""
-    hands, leader, trick = position(state)
-    values = solver.card_values(hands, leader, trick)
-    taken = state.count()
-    return tuple(CARD_NAMES[c] for c in cards_of(legal) if taken + values[c] == best)
 
 
 def analyse_game(

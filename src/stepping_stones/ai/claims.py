@@ -43,10 +43,9 @@ from ..engine import (
     Phase,
     Seat,
     WrongPhaseError,
-    cards_of,
 )
 from ..explain import Teller, plural
-from .solver import Solver, position, run_of, solver_for
+from .solver import Solver, keeping_cards, position, solver_for
 
 ALL = "all"
 NONE = "none"
@@ -213,8 +212,8 @@ def perfect_line(state: HandState, solver: Solver | None = None) -> list[Card]:
     number: C, K, L, B, then 1 to 9) among those the solver finds best for the side to play.
 
     The exact value is known once (``final``, the declarer's whole-hand count); each turn then
-    asks of its cards, lowest first, one zero-window question -- does this card keep ``final``?
-    -- and plays the first that does, asking once for each run of equivalent cards (its lowest).
+    plays the first of its cards that keeps it (``keeping_cards``: one zero-window question for
+    each run of equivalent cards, lowest first, until one does).
     Asking ``card_values`` for every card instead solved each alternative exactly: 7.5 s of CPU
     at worst for a claim in trick 1 over 70 deals, against 3 s (docs/protocol.md, "Claims")."""
     solver = solver or solver_for(state)
@@ -223,38 +222,12 @@ def perfect_line(state: HandState, solver: Solver | None = None) -> list[Card]:
     play = state.copy()
     line: list[Card] = []
     while not play.finished:
-        # The declarer wants its count high in a Win contract, low in a Lose one; the defenders the opposite.
-        high = (play.turn == play.declarer) == play.contract.is_win
-        legal, hand = play.legal_mask(), play.hands[play.turn]
-        in_play = play.hands[0] | play.hands[1] | play.hands[2]
-        for _, c in play.current_trick():
-            in_play |= 1 << c
-        asked = 0
-        for card in cards_of(legal):
-            if asked >> card & 1:
-                continue  # a card of a run already asked about: as good as its lowest, asked first
-            asked |= run_of(card, hand, in_play)
-            play.push(card)
-            # A side that wants more keeps ``final`` with a card after which the count still
-            # reaches it; a side that wants less, with one after which it cannot go above it.
-            if _reaches(solver, play, final) if high else not _reaches(solver, play, final + 1):
-                line.append(card)
-                break
-            play.pop()
-        else:  # pragma: no cover - the solver's value is reached by some card
+        card = next(keeping_cards(play, final, solver), None)
+        if card is None:  # pragma: no cover - the solver's value is kept by some card
             raise AssertionError("no card keeps the exact value")
+        play.push(card)
+        line.append(card)
     return line
-
-
-def _reaches(solver: Solver, play: HandState, total: int) -> bool:
-    """Whether the declarer's whole-hand count reaches ``total`` from ``play`` with perfect play."""
-    needed = total - play.count()
-    if needed <= 0:
-        return True
-    if play.finished or needed > counted_left(play):
-        return False
-    hands, leader, trick = position(play)
-    return solver.at_least(hands, leader, trick, needed)
 
 
 # --- words ------------------------------------------------------------------------------

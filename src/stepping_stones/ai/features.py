@@ -9,14 +9,16 @@ counts as the top card with 1 high.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
-from ..engine import FULL_DECK, NUM_SUITS, STRENGTH, SUIT_SIZE, Mask
+from ..engine import NUM_SUITS, STRENGTH, SUIT_SIZE, Mask
 
 HIGH_STRENGTH = 8  # strength 8-9: the two top cards of a suit
 LOW_STRENGTH = 2  # strength 1-2: the two bottom cards of a suit
 LONG_SUIT = 4  # cards of a side suit beyond this many count as length
 TRUMPS_FOR_RUFFING = 3  # short side suits help only beside at least this many trumps
+SUIT_BITS = (1 << SUIT_SIZE) - 1  # a suit's cards, as bits of a hand shifted to its first card
 
 
 class Features(NamedTuple):
@@ -47,34 +49,20 @@ def features(hand: Mask, ranking: int, trump: int | None) -> Features:
     >>> f.trumps, f.trump_tops, f.voids
     (4, 4, 0.0)
     """
-    key = STRENGTH[ranking]
-    out = FULL_DECK & ~hand
     side_tops = side_lows = side_strength = side_high = side_low = 0.0
     voids = singletons = side_length = 0.0
     trumps = trump_tops = trump_lows = trump_strength = 0.0
     short = 0
     for s in range(NUM_SUITS):
-        suit = range(SUIT_SIZE * s, SUIT_SIZE * s + SUIT_SIZE)
-        mine = sorted((key[c] for c in suit if hand >> c & 1), reverse=True)
-        theirs = [key[c] for c in suit if out >> c & 1]
-        n = len(mine)
-        tops = 0
-        for i, k in enumerate(mine):
-            if sum(1 for t in theirs if t > k) <= i:
-                tops += 1
-        lows = 0
-        for i, k in enumerate(reversed(mine)):
-            if sum(1 for t in theirs if t < k) <= i:
-                lows += 1
-        strength = sum(mine)
+        n, tops, lows, strength, high, low = suit_figures(hand >> (SUIT_SIZE * s) & SUIT_BITS, ranking)
         if s == trump:
             trumps, trump_tops, trump_lows, trump_strength = n, tops, lows, strength
             continue
         side_tops += tops
         side_lows += lows
         side_strength += strength
-        side_high += sum(1 for k in mine if k >= HIGH_STRENGTH)
-        side_low += sum(1 for k in mine if k <= LOW_STRENGTH)
+        side_high += high
+        side_low += low
         if n == 0:
             voids += 1
             short += 1
@@ -99,3 +87,25 @@ def features(hand: Mask, ranking: int, trump: int | None) -> Features:
         trump_strength,
         short_with_trumps,
     )
+
+
+@cache
+def suit_figures(ranks: int, ranking: int) -> tuple[int, int, int, int, int, int]:
+    """What a hand holding the ranks ``ranks`` of a suit (bit ``i``: the suit's card ``i``, the
+    other players the rest) has in it under ``ranking``: (cards, tops, lows, strength, cards of
+    strength 8-9, cards of strength 1-2).  It depends on these two only, so each of the 1,024
+    answers is worked out once (the bidding weighs thousands of hands a decision)."""
+    key = STRENGTH[ranking]
+    mine = sorted((key[c] for c in range(SUIT_SIZE) if ranks >> c & 1), reverse=True)
+    theirs = [key[c] for c in range(SUIT_SIZE) if not ranks >> c & 1]
+    tops = 0
+    for i, k in enumerate(mine):
+        if sum(1 for t in theirs if t > k) <= i:
+            tops += 1
+    lows = 0
+    for i, k in enumerate(reversed(mine)):
+        if sum(1 for t in theirs if t < k) <= i:
+            lows += 1
+    high = sum(1 for k in mine if k >= HIGH_STRENGTH)
+    low = sum(1 for k in mine if k <= LOW_STRENGTH)
+    return len(mine), tops, lows, sum(mine), high, low

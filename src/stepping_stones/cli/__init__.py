@@ -44,7 +44,10 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``only`` (a name of ``SUBCOMMANDS``) of that one alone:
+    then only its module is imported, not the other commands' (0.1-0.2 s of CPU that every command
+    paid, asyncio for ``web`` among them: docs/lab/2026-12-07-analyse-game-time.md)."""
     parser = argparse.ArgumentParser(
         prog="stepping-stones",
         description="Stepping Stones: a three-player compendium trick-taking card game. "
@@ -53,8 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--resume", action="store_true", help="without a command: resume the unfinished game at once")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS.values():
-        importlib.import_module(module, __package__).add_parser(sub)
+    for name, module in SUBCOMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module, __package__).add_parser(sub)
     return parser
 
 
@@ -100,7 +104,8 @@ def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv in ([], ["--resume"]):
         return _play(resume=bool(argv))  # fast path: no subcommand modules to import
-    parser = build_parser()
+    # A command named first needs its own parser only (the top-level options come before it).
+    parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
         return _play(resume=args.resume)

@@ -27,11 +27,13 @@ from .core import (
 )
 from .kernel import SearchLimit
 from .ranks import run_of, run_representatives
-from .solver import Solver, position, solve, solver_for, whole_hand_value
+from .solver import Solver, keeping_cards, keeps, position, solve, solver_for, whole_hand_value
 
 __all__ = [
     "Solver",
     "SearchLimit",
+    "keeping_cards",
+    "keeps",
     "position",
     "solve",
     "solver_for",

@@ -19,7 +19,7 @@ searched: callers that must limit their work count it, never the clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -145,7 +145,12 @@ class Solver:
         self._spec = setup.spec
         self._takers = setup.takers
         self._counted = setup.counted
+        self._counted_left = setup.counted_left
         self._search = Kernel(setup.core, setup.tables, setup.par, setup.rules)
+
+    def counted_from(self, trick: int) -> int:
+        """The tricks that count from trick ``trick`` (0-based) to the end."""
+        return self._counted_left[trick]
 
     @property
     def nodes(self) -> int:
@@ -309,6 +314,52 @@ def position(state: HandState) -> tuple[tuple[int, int, int], int, tuple[int, ..
     hands = state.hands
     trick = tuple(c for _, c in state.current_trick())
     return (hands[0], hands[1], hands[2]), state.leader, trick
+
+
+def reaches(state: HandState, total: int, solver: Solver) -> bool:
+    """Whether the declarer's whole-hand count reaches ``total`` from ``state`` with perfect play:
+    one zero-window question, where the value (``whole_hand_value``) asks two or more.  The
+    claims' perfect line and the analysis ask it of each card that may keep a value known."""
+    needed = total - state.count()
+    if needed <= 0:
+        return True
+    if state.finished or needed > solver.counted_from(state.trick_number):
+        return False
+    hands, leader, trick = position(state)
+    return solver.at_least(hands, leader, trick, needed)
+
+
+def keeps(state: HandState, total: int, high: bool, solver: Solver) -> bool:
+    """Whether the card just played into ``state`` kept ``total``, the declarer's whole-hand count
+    with perfect play before it, for a side that wants the count ``high`` (the declarer of a Win
+    contract, the defenders of a Lose one) or low.  No card of that side does better than
+    ``total``, so the card kept it if the count still reaches it (``high``), or cannot go above
+    it: one zero-window question, where the value after the card asks two or more."""
+    return reaches(state, total, solver) if high else not reaches(state, total + 1, solver)
+
+
+def keeping_cards(state: HandState, total: int, solver: Solver) -> Iterator[int]:
+    """The legal cards of the seat to play in ``state`` that keep ``total``, the declarer's
+    whole-hand count with perfect play from ``state`` (``keeps``), lowest first (by number: C,
+    K, L, B, then 1 to 9): one question for each run of equivalent cards, asked of its lowest
+    card, where the value of each (``card_values``) asks two or more.  ``state`` is played on and
+    back."""
+    high = (state.turn == state.declarer) == state.contract.is_win
+    legal, hand = state.legal_mask(), state.hands[state.turn]
+    in_play = state.hands[0] | state.hands[1] | state.hands[2]
+    for _, c in state.current_trick():
+        in_play |= BIT[c]
+    asked = 0
+    for card in _cards(legal):
+        if asked >> card & 1:
+            continue  # a card of a run already asked about
+        run = run_of(card, hand, in_play) & legal
+        asked |= run
+        state.push(card)
+        kept = keeps(state, total, high, solver)
+        state.pop()
+        if kept:
+            yield from _cards(run)
 
 
 def whole_hand_value(state: HandState, solver: Solver | None = None, guess: int | None = None) -> int:
