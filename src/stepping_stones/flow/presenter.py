@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..ai.claims import claim_prompt, tricks_left
 from ..engine import (
@@ -37,6 +38,9 @@ from ..explain import Teller, hand_of, plural, result_lines, sheet_lines, summar
 from ..game.choices import HUMAN
 from ..storage.safety import CHAT_LENGTH
 from .state import TableState
+
+if TYPE_CHECKING:  # the analysis is worked out elsewhere; its words load with the first review that has it
+    from ..ai.analysis import HandAnalysis
 
 EVENTS_SHOWN = 40
 """The events a presentation carries (newest last): as many as the state's log keeps."""
@@ -335,21 +339,51 @@ class HandReview:
     deal: tuple[str, ...]  # "You: C1 C4 ...", a seat a line, in the seats' order
     tricks: tuple[TrickLine, ...]
     summary: tuple[str, ...]
+    analysis: tuple[str, ...] = ()  # the hand against perfect play, as the app's summary says it
+    positions: tuple[tuple[str, ...], ...] = ()  # after each trick (its index in ``tricks``): perfect play from there
 
 
-def review(view: PlayerView, deals: Sequence[tuple[int, int, int]]) -> tuple[HandReview, ...]:
+def review(
+    view: PlayerView,
+    deals: Sequence[tuple[int, int, int]],
+    analyses: Sequence[HandAnalysis | None] | None = None,
+    missing: str = "",
+) -> tuple[HandReview, ...]:
     """A finished game reviewed hand by hand, trick by trick, in the words of ``view``'s seat
     ("You"): the web page's review of a game (``net.playerpages``).  ``deals`` are the hands' deals
-    (the view has none: they come from the game's record)."""
+    (the view has none: they come from the game's record).
+
+    With ``analyses`` (one per hand of ``view.history``, None for a hand not played out), each hand
+    says what perfect play made of it (``ai.analysis.analysis_lines``, the app's hand summary) and
+    each trick what perfect play would make from there (``position_lines``, the app's review);
+    without, each hand says ``missing`` (why its analysis is not shown), if anything."""
     teller = Teller(view.players, view.seat)
     out = []
     for number, (hand, deal) in enumerate(zip(view.history, deals, strict=False), 1):
+        tricks = tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1))
+        found = analyses[number - 1] if analyses is not None and number <= len(analyses) else None
+        if found is not None:
+            from ..ai.analysis import analysis_lines, position_lines
+
+            analysis = (
+                f"Hand {number} against perfect play:",
+                *analysis_lines(found, view.players, view.seat),
+            )
+            positions = tuple(
+                tuple(position_lines(found, NUM_SEATS * t.number, view.players, view.seat)) for t in tricks
+            )
+        elif analyses is not None:
+            analysis, positions = (f"Hand {number} was not played out: there is no analysis of it.",), ()
+        else:
+            analysis, positions = ((missing,) if missing else ()), ()
         out.append(
             HandReview(
                 number=number,
                 deal=tuple(f"{teller.name(seat)}: {format_cards(deal[seat])}" for seat in range(NUM_SEATS)),
-                tricks=tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1)),
+                tricks=tricks,
                 summary=tuple(summary_lines(view, number, "to")),
+                analysis=analysis,
+                positions=positions,
             )
         )
     return tuple(out)

@@ -73,6 +73,7 @@ from .protocol import (
     parse_new_table,
 )
 from .proxies import Network, Proxies
+from .reviews import Reviews
 from .table import Clock, TableError
 from .tables import Tables
 from .thinking import Thinkers
@@ -311,8 +312,9 @@ class TableServer:
                 web.get("/t/{table:[0-9a-f]{16}}/ws", self.handle_ws),
             ]
         )
+        reviews = Reviews(self.tables.thinkers, self.addresses, self.data_dir / "notes", self.log)
         pages = PlayerPages(
-            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log
+            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log, reviews
         )
         app.add_routes(pages.routes())  # the players: ratings, their games, their keys
         add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /ratings, /web/FILE

@@ -1,8 +1,8 @@
 // Stepping Stones: the table server's ratings page (/ratings): the ratings, the games this
-// browser's player key finished here (each reviewed hand by hand and trick by trick, in the words
-// the server sends, and downloaded as a game record), and the key carried to another device.
-// It words nothing of the game itself: the review's lines are the presenter's (docs/protocol.md,
-// "Players and ratings").
+// browser's player key finished here (each reviewed hand by hand and trick by trick, with the hand
+// analysis, in the words the server sends, and downloaded as a game record), and the key carried to
+// another device.  It words nothing of the game itself: the review's lines are the presenter's
+// (docs/protocol.md, "Players and ratings").
 // @ts-check
 import { el } from "./cards.js";
 import { keepKey, keptKey, playerKey } from "./player.js";
@@ -12,7 +12,7 @@ import { keepKey, keptKey, playerKey } from "./player.js";
  * @typedef {{table: string, when: number, seat: number, place: number, rated: boolean, rating: number | null, names: string[]}} Game
  * @typedef {{name: string | null, rating: number | null, games: Game[]}} Me
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
- * @typedef {{number: number, deal: string[], tricks: TrickLine[], summary: string[]}} HandReview
+ * @typedef {{number: number, deal: string[], tricks: TrickLine[], summary: string[], analysis: string[], positions: string[][]}} HandReview
  * @typedef {{names: string[], seat: number, hands: HandReview[], result: string[], sheet: string[]}} Review
  */
 
@@ -118,7 +118,9 @@ function drawReview() {
   const trick = hand.tricks[R.trick];
   $("trick-shown").textContent = trick ? "Trick " + trick.number + " of " + hand.tricks.length : "No tricks";
   lines($("review-trick"), trick ? [...trick.cards.map(([who, card]) => who + ": " + card), ...(trick.text ? [trick.text] : [])] : []);
+  lines($("review-position"), hand.positions[R.trick] || []);
   lines($("review-summary"), hand.summary);
+  lines($("review-analysis"), hand.analysis);
   lines($("review-result"), r.result);
   lines($("review-sheet"), r.sheet);
   /** @type {HTMLButtonElement} */ ($("hand-back")).disabled = R.hand === 0;
