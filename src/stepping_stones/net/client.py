@@ -655,6 +655,15 @@ async def lobby_now(server: str) -> Lobby:
     raise Refused("the server closed the connection before it sent its lobby")
 
 
+async def follow_lobby(server: str) -> AsyncIterator[Lobby]:
+    """The server's lobby, and again after every change of it (a table listed, filled, started or
+    gone), until the server closes the connection.  Raises ``Refused``."""
+    async with contextlib.aclosing(_follow(server, {"type": "lobby", "version": VERSION})) as messages:
+        async for message in messages:
+            if isinstance(message, Lobby):
+                yield message
+
+
 async def watch_table(server: str, code: str) -> AsyncIterator[Watched]:
     """What a watcher of the table of the watch ``code`` is sent, after every change, until the
     table closes.  Raises ``Refused``."""
