@@ -5,12 +5,13 @@ characters of their own); the server cleans it (``storage.safety.chat_text``: no
 or bidirectional character reaches anyone), holds each connection and each address to a rate, and
 sends it (``protocol.Said``) to every seat at the table but those that muted the speaker.  The
 table's opener may turn chat off for the table (``protocol.ChatSwitch``); a person may mute
-another seat (``protocol.Mute``): the server keeps it for the seat while the table lives, and the
-muted person is not told.
+another seat (``protocol.Mute``): the server keeps it with the person's seat (``TableSeat.muted``,
+written in the table's journal with the seats), so that it outlasts a reload, a reconnection and a
+restart, and the muted person is not told.
 
-Chat is kept in memory only: it is never written to a table's journal, its game record or the
-server's log, and it is forgotten with the table (``Rooms.forget``).  A restart forgets the
-switches and mutes too: chat is then on again, and everyone heard.
+What is said is kept in memory only: it is never written to a table's journal, its game record or
+the server's log, and it is forgotten with the table (``Rooms.forget``).  A restart forgets the
+opener's switch: chat is then on again.
 
 May import: the flow's presenter (the words), storage's safety and this package's limiter.
 """
@@ -18,7 +19,7 @@ May import: the flow's presenter (the words), storage's safety and this package'
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from ..engine import NUM_SEATS, SteppingStonesError
@@ -26,7 +27,7 @@ from ..flow.presenter import CHAT_OFF
 from ..storage.safety import CHAT_LENGTH, chat_text
 from .limiter import Bucket
 
-__all__ = ["CHAT_LENGTH", "ChatRefused", "Room", "Rooms", "said_text"]
+__all__ = ["CHAT_LENGTH", "ChatRefused", "Room", "Rooms", "muting", "said_text"]
 
 EMPTY: Final = "say something: the line is empty once its control and invisible characters are taken out"
 TOO_FAST: Final = "too fast: at most {rate} lines a minute at a table; this one was not said"
@@ -51,25 +52,21 @@ def said_text(text: str) -> str:
 
 @dataclass
 class Room:
-    """One table's chat: whether it is on, and for each seat the seats it muted."""
+    """One table's chat: whether it is on."""
 
     on: bool = True
-    muted: dict[int, set[int]] = field(default_factory=dict)
 
-    def hears(self, listener: int, speaker: int) -> bool:
-        return speaker not in self.muted.get(listener, set())
 
-    def mute(self, listener: int, speaker: int, on: bool) -> None:
-        if not 0 <= speaker < NUM_SEATS or speaker == listener:
-            raise ChatRefused("a seat mutes another seat of the table, not itself")
-        muted = self.muted.setdefault(listener, set())
-        if on:
-            muted.add(speaker)
-        else:
-            muted.discard(speaker)
+def muting(muted: tuple[int, ...], listener: int, speaker: int, on: bool) -> tuple[int, ...]:
+    """The seats ``listener`` mutes once it mutes ``speaker`` (``on``) or hears it again, from those
+    it muted (``muted``), in order.  Raises ``ChatRefused`` for no other seat of the table.
 
-    def muted_by(self, listener: int) -> list[int]:
-        return sorted(self.muted.get(listener, set()))
+    >>> muting((), 1, 0, True), muting((0, 2), 1, 0, False)
+    ((0,), (2,))
+    """
+    if not 0 <= speaker < NUM_SEATS or speaker == listener:
+        raise ChatRefused("a seat mutes another seat of the table, not itself")
+    return tuple(sorted(set(muted) | {speaker} if on else set(muted) - {speaker}))
 
 
 class Rooms:

@@ -572,7 +572,7 @@ class TableServer:
                 await self.tables.do(client, message)
                 return "accepted"
             elif isinstance(message, Chat | ChatSwitch | Mute):
-                self._chat(client, message, remote)
+                await self._chat(client, message, remote)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
@@ -605,7 +605,7 @@ class TableServer:
         self.unseated.discard(client)
         return True
 
-    def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
+    async def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
         """A chat message (``net/chat.py``): a line said is held to the address's rate here and
         the connection's by the tables.  Raises ``TableError``.  What is said is never logged."""
         if isinstance(message, Chat):
@@ -616,7 +616,7 @@ class TableServer:
         elif isinstance(message, ChatSwitch):
             self.tables.chat_switch(client, message.on)
         else:
-            self.tables.mute(client, message.seat, message.on)
+            await self.tables.mute(client, message.seat, message.on)
 
     # --- starting and stopping --------------------------------------------------------------------
 

@@ -86,6 +86,7 @@ class TableSeat:
     key: str | None = None  # the digest of the person's player key (``players``), if they gave one
     assisted: bool = False  # the person asked the server for a hint or took a move back: the game is counted apart
     rating: int | None = None  # the player's shown rating (``players``; not kept on disk)
+    muted: tuple[int, ...] = ()  # the seats whose chat this person does not hear (``chat.py``), in order
 
     @property
     def computer_plays(self) -> bool:
@@ -639,6 +640,7 @@ class Table:
                     stand_in=s.stand_in,
                     key=s.key,
                     assisted=s.assisted,
+                    muted=list(s.muted),
                 )
                 for s in self.seats
             ],
@@ -665,7 +667,17 @@ class Table:
         that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
         seats = [
-            TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in, key=s.key, assisted=s.assisted) for s in data.seats
+            TableSeat(
+                s.kind,
+                s.name,
+                s.level,
+                s.digest,
+                s.stand_in,
+                key=s.key,
+                assisted=s.assisted,
+                muted=tuple(sorted(set(s.muted))),
+            )
+            for s in data.seats
         ]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")

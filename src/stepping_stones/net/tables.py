@@ -24,7 +24,7 @@ from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
-from .chat import ChatRefused, Rooms
+from .chat import ChatRefused, Rooms, muting
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .lease import Leases, Shared
@@ -682,7 +682,7 @@ class Tables:
             return
         table = seated.table
         room = self.chat.room(table.id)
-        muted = room.muted_by(seated.seat)
+        muted = list(table.seats[seated.seat].muted)
         if seated.page is not None:
             seated.page.chat_status(room.on, muted, table.opener == seated.seat)
             self._show(conn, seated.page)
@@ -713,13 +713,12 @@ class Tables:
             clean = self.chat.check(conn, table.id, text)
         except ChatRefused as exc:
             raise TableError("chat-refused", str(exc)) from None
-        room = self.chat.room(table.id)
         said = Said(seat=seated.seat, name=table.seats[seated.seat].name or "?", text=clean)
         message = dump(said)
         for seat in range(NUM_SEATS):
             other = self.holders.get((table.id, seat))
             held = self.seated.get(other) if other is not None else None
-            if other is None or held is None or not room.hears(seat, seated.seat):
+            if other is None or held is None or seated.seat in table.seats[seat].muted:
                 continue
             if held.page is not None:
                 held.page.said(said)
@@ -743,14 +742,22 @@ class Tables:
             if other is not None:
                 self._chat_status(other)
 
-    def mute(self, conn: Connection, seat: int, on: bool) -> None:
-        """``conn``'s seat stops hearing ``seat`` (``on``), or hears it again; only it is told.
-        Raises ``TableError``."""
+    async def mute(self, conn: Connection, seat: int, on: bool) -> None:
+        """``conn``'s seat stops hearing ``seat`` (``on``), or hears it again; only it is told.  The
+        mute is kept with the seat, in the table's journal (a reload, a reconnection or a restart
+        keeps it).  Raises ``TableError``."""
         seated = self._seat(conn)
+        table = seated.table
+        mine = table.seats[seated.seat]
         try:
-            self.chat.room(seated.table.id).mute(seated.seat, seat, on)
+            muted = muting(mine.muted, seated.seat, seat, on)
         except ChatRefused as exc:
             raise TableError("chat-refused", str(exc)) from None
+        if muted != mine.muted:
+            mine.muted = muted
+            table.resave = True  # the seats changed: the next keep is a snapshot
+            if not table.over:
+                await self._keep(table)
         self._chat_status(conn)
 
     # --- a page's seat (``pageseat``) -----------------------------------------------------------------
