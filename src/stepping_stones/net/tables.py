@@ -623,8 +623,9 @@ class Tables:
     # --- those who watch, and the lobby (``watching``) ---------------------------------------------------
 
     async def watch(self, conn: Connection, code: str, page: bool = False) -> None:
-        """Let ``conn`` watch the table of the watch ``code``: it is sent what everyone sees
-        (``Watched``) now and after every change, and takes no seat.  Raises ``TableError``."""
+        """Let ``conn`` watch the table of the watch ``code``: it is sent the table's club and logo
+        (``Felt``), if it has them, and what everyone sees (``Watched``) now and after every
+        change, and takes no seat.  Raises ``TableError``."""
         if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         normal = normal_code(code)
@@ -637,6 +638,9 @@ class Tables:
             )
         self.watching[conn] = (table, page)
         table.watchers += 1
+        felt = self._felt(table)
+        if felt.club is not None or felt.logo is not None:  # everyone sees the club's logo, watchers too
+            conn.send(dump(felt))
         await self._changed(table, save=False)  # the players see one more watching; the watcher, the table
 
     def _tell_watchers(self, table: Table) -> None:
@@ -694,15 +698,19 @@ class Tables:
         logo, when it has one (``logos.py``)."""
         self._chat_status(conn, always=False)
         seated = self.seated.get(conn)
-        if seated is None or self.logos is None:
+        if seated is None:
             return
-        digest, club = self.logos.of(seated.table.id)
-        felt = Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
+        felt = self._felt(seated.table)
         if seated.page is not None:
             seated.page.felt = felt
             self._show(conn, seated.page)
-        elif digest is not None or club is not None:
+        elif felt.club is not None or felt.logo is not None:
             conn.send(dump(felt))
+
+    def _felt(self, table: Table) -> Felt:
+        """The club whose table it is and the address of its logo, if it has them (``logos.py``)."""
+        digest, club = self.logos.of(table.id) if self.logos is not None else (None, None)
+        return Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
 
     def say(self, conn: Connection, text: str) -> None:
         """``conn``'s seat says ``text`` at its table (``chat.Rooms.check`` cleans it), to every

@@ -19,9 +19,12 @@ from textual.widgets import Footer, Static
 from ..flow.presenter import WatchPresentation
 
 
-def watch_text(shown: WatchPresentation) -> Text:
-    """What a watcher is shown, as the terminal draws it: the presenter's lines under headings."""
+def watch_text(shown: WatchPresentation, club: str = "") -> Text:
+    """What a watcher is shown, as the terminal draws it: the presenter's lines under headings,
+    under the club's line (``net.remote.club_line``) at a club's table."""
     text = Text()
+    if club:
+        text.append(f"{club}\n", style="bold")
     text.append(f"{shown.title}", style="bold")
     if shown.contract:
         text.append(f"  {shown.contract}")
@@ -63,6 +66,7 @@ class WatchApp(App[int]):
         self.server = server
         self.code = code
         self.shown: WatchPresentation | None = None
+        self.club = ""  # the club's line, at a club's table
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -75,14 +79,21 @@ class WatchApp(App[int]):
     @work(exclusive=True, exit_on_error=False)
     async def _follow(self) -> None:
         from ..net.client import Refused, watch_table
+        from ..net.protocol import Felt
+        from ..net.remote import club_line
         from ..net.watching import watch_presentation
 
         view = self.query_one("#watched", Static)
         try:
             async for watched in watch_table(self.server, self.code):
+                if isinstance(watched, Felt):
+                    self.club = club_line(watched.club) if watched.club is not None else ""
+                    continue
                 self.shown = watch_presentation(watched)
-                view.update(watch_text(self.shown))
+                view.update(watch_text(self.shown, self.club))
         except Refused as exc:
             view.update(Text(str(exc), style="bold red"))
             return
-        view.update(Text.assemble(watch_text(self.shown) if self.shown else "", ("\nThe table has closed.", "bold")))
+        view.update(
+            Text.assemble(watch_text(self.shown, self.club) if self.shown else "", ("\nThe table has closed.", "bold"))
+        )

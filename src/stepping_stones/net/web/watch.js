@@ -100,6 +100,7 @@ export function watchTable(code) {
   $("watch-status").textContent = "Connecting…";
   follow({ type: "watch", version: VERSION, code, page: true }, (message) => {
     if (message.type === "watched" && message.shown) renderWatch(message.shown);
+    else if (message.type === "felt") renderWatchFelt(message);
     else if (message.type === "error" || message.type === "version") $("watch-status").textContent = message.message;
   });
 }
@@ -125,6 +126,16 @@ function tickWatch() {
     const text = left(Number(/** @type {HTMLElement} */ (node).dataset.from)) + " s";
     if (node.textContent !== text) node.textContent = text;
   }
+}
+
+/** The club's logo on the felt, and its name, as the players see them (``net/logos.py``).
+ * @param {{club: string | null, logo: string | null}} felt */
+function renderWatchFelt(felt) {
+  const logo = /** @type {HTMLImageElement} */ ($("watch-logo"));
+  if (felt.logo) logo.src = felt.logo; else logo.removeAttribute("src");
+  logo.hidden = !felt.logo;
+  logo.alt = felt.club || "";
+  $("watch-club").textContent = felt.club || "";
 }
 
 /** @param {WatchPresentation} p */
