@@ -76,8 +76,18 @@ async function showMe() {
   $("games").replaceChildren(...me.games.map((game) => el("li", {},
     el("span", { class: "what", text: new Date(game.when * 1000).toLocaleString() + ": " + game.names.join(", ") +
       " — you placed " + PLACES[game.place] + (game.rated ? (game.rating !== null ? " (rated " + game.rating + ")" : "") : " (counted apart, not rated)") }),
-    el("button", { type: "button", onclick: () => review(key, game.table).catch(say) }, "Review"),
+    el("button", { type: "button", onclick: (/** @type {Event} */ event) => busy(event, review(key, game.table)) }, "Review"),
     el("button", { type: "button", onclick: () => download(key, game.table).catch(say) }, "Download"))));
+}
+
+/** The button of ``event`` waits, busy, until ``work`` is done: a game's first review waits for its
+ * hand analysis, worked out by the server (seconds).
+ * @param {Event} event @param {Promise<void>} work */
+function busy(event, work) {
+  const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  work.catch(say).finally(() => { button.disabled = false; button.removeAttribute("aria-busy"); });
 }
 
 /** @param {string} key @param {string} table */
