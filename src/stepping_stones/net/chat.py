@@ -1,17 +1,16 @@
-"""Chat at a table: what each table allows, who muted whom, and the checks of a line said.
+"""Chat at a table: who muted whom, and the checks of a line said.
 
 A person at a table says a line (``protocol.Chat``: a quick phrase or up to ``CHAT_LENGTH``
 characters of their own); the server cleans it (``storage.safety.chat_text``: no control, format
 or bidirectional character reaches anyone), holds each connection and each address to a rate, and
 sends it (``protocol.Said``) to every seat at the table but those that muted the speaker.  The
-table's opener may turn chat off for the table (``protocol.ChatSwitch``); a person may mute
-another seat (``protocol.Mute``): the server keeps it with the person's seat (``TableSeat.muted``,
-written in the table's journal with the seats), so that it outlasts a reload, a reconnection and a
-restart, and the muted person is not told.
+table's opener may turn chat off for the table (``protocol.ChatSwitch``: ``Table.chat_off``); a
+person may mute another seat (``protocol.Mute``: ``TableSeat.muted``), and the muted person is not
+told.  The switch and the mutes are written in the table's journal with the seats, so that they
+outlast a reload, a reconnection and a restart, and go with the table.
 
 What is said is kept in memory only: it is never written to a table's journal, its game record or
-the server's log, and it is forgotten with the table (``Rooms.forget``).  A restart forgets the
-opener's switch: chat is then on again.
+the server's log.
 
 May import: the flow's presenter (the words), storage's safety and this package's limiter.
 """
@@ -19,7 +18,6 @@ May import: the flow's presenter (the words), storage's safety and this package'
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from ..engine import NUM_SEATS, SteppingStonesError
@@ -27,7 +25,7 @@ from ..flow.presenter import CHAT_OFF
 from ..storage.safety import CHAT_LENGTH, chat_text
 from .limiter import Bucket
 
-__all__ = ["CHAT_LENGTH", "ChatRefused", "Room", "Rooms", "muting", "said_text"]
+__all__ = ["CHAT_LENGTH", "ChatRefused", "Rooms", "muting", "said_text"]
 
 EMPTY: Final = "say something: the line is empty once its control and invisible characters are taken out"
 TOO_FAST: Final = "too fast: at most {rate} lines a minute at a table; this one was not said"
@@ -50,13 +48,6 @@ def said_text(text: str) -> str:
     return clean
 
 
-@dataclass
-class Room:
-    """One table's chat: whether it is on."""
-
-    on: bool = True
-
-
 def muting(muted: tuple[int, ...], listener: int, speaker: int, on: bool) -> tuple[int, ...]:
     """The seats ``listener`` mutes once it mutes ``speaker`` (``on``) or hears it again, from those
     it muted (``muted``), in order.  Raises ``ChatRefused`` for no other seat of the table.
@@ -70,25 +61,18 @@ def muting(muted: tuple[int, ...], listener: int, speaker: int, on: bool) -> tup
 
 
 class Rooms:
-    """Every table's chat, by the table's id, and each connection's allowance."""
+    """Each connection's allowance of lines said."""
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
         self.rate = rate  # lines a second one connection may say, after a burst of
         self.burst = burst
         self.clock = clock
-        self.rooms: dict[str, Room] = {}
         self.allowances: dict[object, Bucket] = {}
 
-    def room(self, table: str) -> Room:
-        found = self.rooms.get(table)
-        if found is None:
-            found = self.rooms[table] = Room()
-        return found
-
-    def check(self, conn: object, table: str, text: str) -> str:
-        """The line ``conn`` says at ``table``, clean.  Raises ``ChatRefused``: chat is off, the line
-        is empty, or the connection says too much."""
-        if not self.room(table).on:
+    def check(self, conn: object, on: bool, text: str) -> str:
+        """The line ``conn`` says at a table whose chat is ``on`` (or off), clean.  Raises
+        ``ChatRefused``: chat is off, the line is empty, or the connection says too much."""
+        if not on:
             raise ChatRefused(CHAT_OFF)
         clean = said_text(text)
         allowance = self.allowances.get(conn)
@@ -100,7 +84,3 @@ class Rooms:
 
     def gone(self, conn: object) -> None:
         self.allowances.pop(conn, None)
-
-    def forget(self, table: str) -> None:
-        """The table is gone: its chat's switches and mutes with it."""
-        self.rooms.pop(table, None)

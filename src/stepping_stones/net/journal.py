@@ -74,6 +74,7 @@ class TableFile(_Strict):
     taken_back: Annotated[int, Field(ge=0, le=10**6)] = 0  # moves its one person took back (undo)
     watch: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None  # the watch code (a new one if none)
     listed: bool = False  # in the lobby while a seat is free and it has not started
+    chat_off: bool = False  # the opener turned the table's chat off (``chat.py``)
 
 
 class JournalMove(_Strict):

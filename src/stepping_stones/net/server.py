@@ -614,7 +614,7 @@ class TableServer:
                 raise TableError("chat-refused", refusal)
             self.tables.say(client, message.text)
         elif isinstance(message, ChatSwitch):
-            self.tables.chat_switch(client, message.on)
+            await self.tables.chat_switch(client, message.on)
         else:
             await self.tables.mute(client, message.seat, message.on)
 

@@ -127,6 +127,7 @@ class Table:
     taken_back: int = 0  # moves taken back by ``undo`` (kept): ``seq`` goes on past them
     watch: str = ""  # the watch code: anyone with it sees what everyone sees, and takes no seat
     listed: bool = False  # in the lobby while a seat is free and it has not started
+    chat_off: bool = False  # the opener turned the table's chat off (``chat.py``)
     watchers: int = 0  # the connections watching it (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
@@ -650,6 +651,7 @@ class Table:
             taken_back=self.taken_back,
             watch=self.watch,
             listed=self.listed,
+            chat_off=self.chat_off,
         )
 
     @classmethod
@@ -699,6 +701,7 @@ class Table:
             opened=data.opened if data.opened is not None else now,
             watch=data.watch or new_code(),
             listed=data.listed,
+            chat_off=data.chat_off,
         )
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal

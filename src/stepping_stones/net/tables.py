@@ -110,7 +110,7 @@ class Tables:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
-        self.chat = Rooms(chat_rate, chat_burst, clock)  # each table's chat, in memory only (``chat.py``)
+        self.chat = Rooms(chat_rate, chat_burst, clock)  # each connection's lines said (``chat.py``)
         self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
@@ -676,7 +676,7 @@ class Tables:
         for conn in list(self.lobby_followers):
             conn.send(text)
 
-    # --- chat (``chat.py``): never kept, never logged -----------------------------------------------
+    # --- chat (``chat.py``): what is said is never kept, never logged -----------------------------------------------
 
     def _chat_status(self, conn: Connection, always: bool = True) -> None:
         """Tell ``conn`` its table's chat as its seat has it (a page: in what it is shown);
@@ -685,13 +685,13 @@ class Tables:
         if seated is None:
             return
         table = seated.table
-        room = self.chat.room(table.id)
+        on = not table.chat_off
         muted = list(table.seats[seated.seat].muted)
         if seated.page is not None:
-            seated.page.chat_status(room.on, muted, table.opener == seated.seat)
+            seated.page.chat_status(on, muted, table.opener == seated.seat)
             self._show(conn, seated.page)
-        elif always or not room.on or muted:
-            conn.send(dump(ChatStatus(on=room.on, muted=muted)))
+        elif always or not on or muted:
+            conn.send(dump(ChatStatus(on=on, muted=muted)))
 
     def _chat_hello(self, conn: Connection) -> None:
         """A seat's hello: its table's chat, when it is not as a table starts, and its club and
@@ -718,7 +718,7 @@ class Tables:
         seated = self._seat(conn)
         table = seated.table
         try:
-            clean = self.chat.check(conn, table.id, text)
+            clean = self.chat.check(conn, not table.chat_off, text)
         except ChatRefused as exc:
             raise TableError("chat-refused", str(exc)) from None
         said = Said(seat=seated.seat, name=table.seats[seated.seat].name or "?", text=clean)
@@ -734,17 +734,20 @@ class Tables:
             else:
                 other.send(message)
 
-    def chat_switch(self, conn: Connection, on: bool) -> None:
-        """The table's opener turns its chat on or off; every seat is told.  Raises ``TableError``."""
+    async def chat_switch(self, conn: Connection, on: bool) -> None:
+        """The table's opener turns its chat on or off, kept with the table (in its journal); every
+        seat is told.  Raises ``TableError``."""
         seated = self._seat(conn)
         table = seated.table
         if table.opener != seated.seat:
             raise TableError("chat-refused", "only the table's opener may turn chat on or off")
-        room = self.chat.room(table.id)
-        if room.on == on:
+        if table.chat_off != on:
             self._chat_status(conn)
             return
-        room.on = on
+        table.chat_off = not on
+        table.resave = True  # the next keep is a snapshot
+        if not table.over:
+            await self._keep(table)
         for seat in range(NUM_SEATS):
             other = self.holders.get((table.id, seat))
             if other is not None:
@@ -1097,7 +1100,6 @@ class Tables:
         self.finished.append((self.clock() + self.finished_grace, table))
 
     def _forget_pages(self, table: Table) -> None:
-        self.chat.forget(table.id)  # its chat goes with it, and its logo
         if self.logos is not None:
             try:
                 self.logos.forget(table.id)
