@@ -462,6 +462,22 @@ def watchers_news(before: int, now: int) -> str | None:
     return watchers_line(now) or "Nobody is watching any more."
 
 
+def ratings_news(before: TableState, now: TableState) -> str | None:
+    """What to say when the server has rated the finished game and the seats' ratings moved (plain
+    mode says it; the app's and the page's seats show the ratings as they are): None otherwise.
+    Each rated seat's new rating, and the one before when it changed."""
+    if now.view.phase is not Phase.OVER or now.ratings == before.ratings:
+        return None
+    parts = []
+    for seat, rating in enumerate(now.ratings):
+        if rating is None:
+            continue
+        was = before.ratings[seat] if seat < len(before.ratings) else None
+        name = "you" if seat == HUMAN else now.view.players[seat]
+        parts.append(f"{name} {rating}" + (f" (was {was})" if was is not None and was != rating else ""))
+    return f"The ratings after this game: {', '.join(parts)}." if parts else None
+
+
 NO_LISTED = "No table is open to anyone at this server now: open one and list it."
 """What the lobby says when it lists no table."""
 
