@@ -676,7 +676,7 @@ class Tables:
         for conn in list(self.lobby_followers):
             conn.send(text)
 
-    # --- chat (``chat.py``): what is said is never kept, never logged -----------------------------------------------
+    # --- chat (``chat.py``): what is said is never kept, never logged -------------------------------
 
     def _chat_status(self, conn: Connection, always: bool = True) -> None:
         """Tell ``conn`` its table's chat as its seat has it (a page: in what it is shown);
