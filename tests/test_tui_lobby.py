@@ -5,6 +5,7 @@ listed, it says so and sits nobody.  And the app watches a table by its watch co
 from __future__ import annotations
 
 import asyncio
+import re
 
 from net_support import WAIT, new_table, running
 from stepping_stones.flow.presenter import NO_LISTED
@@ -132,5 +133,43 @@ def test_the_app_watches_a_table_by_its_watch_code(tmp_path, monkeypatch):
                     await ann.join()
                     await _until(pilot, lambda: "Ann (person" in shown() and "Hand 1 of" in shown())
                     assert "Sheet" in shown() and "Deals of the hands played" not in shown()
+
+    asyncio.run(game())
+
+
+def test_the_app_s_watcher_counts_down_the_clock_of_the_person_waited_for(tmp_path, monkeypatch):
+    """The terminal's watcher shows the seconds the server sent for the person the table waits
+    for, and counts them down as the players' clients do (the app's clock is the test's; three
+    people, so that the table waits for one of them at once)."""
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
+    from textual.widgets import Static
+
+    from stepping_stones.net.client import SeatClient
+    from stepping_stones.tui.watching import WatchApp
+
+    waiting = re.compile(r"Waiting for (Ann|Bo|Cy): (\d+) s left\.")
+
+    async def game() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "open")))
+            now = [100.0]
+            app = WatchApp(url, opened.watch or "", clock=lambda: now[0])
+            async with (
+                app.run_test(size=(100, 40)) as pilot,
+                SeatClient(url, code=opened.code, name="Ann") as ann,
+                SeatClient(url, code=opened.code, name="Bo") as bo,
+                SeatClient(url, code=opened.code, name="Cy") as cy,
+            ):
+                shown = lambda: str(app.query_one("#watched", Static).render())  # noqa: E731
+                for client in (ann, bo, cy):
+                    await client.join()
+                await _until(pilot, lambda: waiting.search(shown()) is not None)
+                who, sent = waiting.search(shown()).groups()
+                now[0] += 30
+                app.tick()
+                assert f"Waiting for {who}: {int(sent) - 30} s left." in shown()
+                now[0] += 1000  # past the timeout: nothing below zero (the server stands a computer in)
+                app.tick()
+                assert f"Waiting for {who}: 0 s left." in shown()
 
     asyncio.run(game())
