@@ -14,6 +14,7 @@ _server  # serve/server.py: aiohttp's BaseSite keeps its asyncio server there (i
 _open_app_process, _stdin  # serve/tabs.py: textual-serve's AppService calls and reads them
 parameters  # tui/*: the second argument of Textual's check_action(action, parameters)
 control  # tui/widgets.py: Textual's Message.control, read by @on(..., selector)
+highlighted  # tui/listed.py: Textual's OptionList.highlighted, a reactive the list reads
 _return_code  # tests/test_saving.py: what Textual's App.run sets when the app stops on an exception
 log_message  # tests/test_serve.py: http.server's BaseHTTPRequestHandler calls it for every request
 pytestmark  # tests/*: pytest reads a module's marks (xdist_group) by this name

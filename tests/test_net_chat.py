@@ -173,7 +173,7 @@ def test_nothing_said_is_written_to_a_journal_a_record_or_the_log(tmp_path):
         return server.log.err.getvalue(), server  # stopped: every change, the filing too, is done
 
     log, server = asyncio.run(scenario())
-    assert not server.tables.chat.rooms  # forgotten with the finished table
+    assert not server.tables.chat.allowances  # forgotten with the connections
     assert ("opened table" in log and "filed" in log) or "table " in log  # the log was written, without the line
     files = [p for p in (tmp_path / "server").rglob("*") if p.is_file()]
     assert any(p.suffix == ".json" for p in files)  # the game was filed
@@ -234,3 +234,55 @@ def test_plain_mode_says_each_line_and_lets_the_person_chat_and_mute(tmp_path):
     assert not any(ch in text for ch in "\x1b\x07\x9b\u202e\u202c\u2066\u200b")
     assert "You no longer hear Bot.\n" in lines
     assert "At the table of Koi Club.\n" in lines  # the club's name line, where the page shows its logo
+
+
+def test_a_mute_is_kept_with_the_seat_through_a_restart(tmp_path):
+    """Bo mutes Ann; the server stops and starts again on the same folder; Bo takes his seat back
+    and is told at once that he does not hear Ann, and her lines do not reach him.  The mute is
+    kept in the table's journal with Bo's seat (no line said is)."""
+
+    async def scenario() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "open")))
+            ann = SeatClient(url, code=opened.code, name="Ann")
+            bo = SeatClient(url, code=opened.code, name="Bo")
+            await ann.join()
+            await bo.join()
+            await bo.mute(0, True)
+            assert await _next(bo, ChatStatus) == ChatStatus(on=True, muted=[0])
+            await ann.close()
+            await bo.close()
+        async with (
+            running(tmp_path / "server") as (_server, url),
+            SeatClient(url, secret=bo.secret) as bo_again,
+            SeatClient(url, secret=ann.secret) as ann_again,
+        ):
+            await bo_again.join()
+            assert await _next(bo_again, ChatStatus) == ChatStatus(on=True, muted=[0])
+            await ann_again.join()
+            await ann_again.say("Can you hear me?")
+            assert await _next(ann_again, Said) == Said(seat=0, name="Ann", text="Can you hear me?")
+            await _nothing_more_of(bo_again, Said)
+            await bo_again.mute(0, False)
+            assert await _next(bo_again, ChatStatus) == ChatStatus(on=True, muted=[])
+
+    asyncio.run(scenario())
+
+
+def test_the_opener_s_switch_is_kept_with_the_table_through_a_restart(tmp_path):
+    async def scenario() -> None:
+        async with running(tmp_path / "server") as (_server, url):
+            opened = await open_table(url, new_table(("open", "open", "open")))
+            ann = SeatClient(url, code=opened.code, name="Ann")
+            await ann.join()
+            await ann.chat_switch(False)
+            assert await _next(ann, ChatStatus) == ChatStatus(on=False, muted=[])
+            await ann.close()
+        async with running(tmp_path / "server") as (_server, url), SeatClient(url, secret=ann.secret) as again:
+            await again.join()
+            assert await _next(again, ChatStatus) == ChatStatus(on=False, muted=[])
+            await again.say("hello?")
+            refusal = await _next(again, ErrorMessage)
+            assert isinstance(refusal, ErrorMessage) and refusal.message == "Chat is off at this table."
+
+    asyncio.run(scenario())

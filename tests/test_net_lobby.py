@@ -53,6 +53,38 @@ def test_a_listed_table_is_in_the_lobby_until_it_fills_up_and_a_private_one_neve
     asyncio.run(go())
 
 
+def test_a_listed_table_leaves_the_lobby_when_its_opener_starts_it_and_when_it_expires(tmp_path):
+    """The issue's other two ways out of the list: started early with a seat still free, and closed
+    for not starting in time (the server's wall clock is the test's: nothing waits)."""
+    from net_support import Clock
+
+    day = 24 * 3600.0
+    wall = Clock()
+
+    async def go() -> None:
+        async with (
+            running(tmp_path, wall_clock=wall, expire_after=day) as (server, url),
+            Raw.to(url) as follower,
+            Raw.to(url) as ann,
+        ):
+            await follower.send({"type": "lobby", "version": 4})
+            assert (await _lobby(follower)).tables == []
+            early = await _open(url, new_table(("open", "open", "expert"), listed=True))
+            assert [t.code for t in (await _lobby(follower)).tables] == [early.code]
+            await ann.send({"type": "hello", "version": 4, "code": early.code, "name": "Ann"})
+            assert [t.code for t in (await _lobby(follower)).tables] == [early.code]  # one seat still free
+            await ann.send({"type": "start"})
+            assert (await _lobby(follower)).tables == []  # started early: it leaves the list
+            idle = await _open(url, new_table(("open", "open", "expert"), listed=True))
+            assert [t.code for t in (await _lobby(follower)).tables] == [idle.code]
+            wall.now += day
+            await server.tables.sweep()
+            assert idle.table not in server.tables.tables
+            assert (await _lobby(follower)).tables == []  # expired: it leaves the list
+
+    asyncio.run(go())
+
+
 def test_a_watcher_sees_the_table_takes_no_seat_and_is_counted_by_the_players(tmp_path):
     async def go() -> None:
         async with running(tmp_path) as (_server, url):

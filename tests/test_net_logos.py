@@ -136,3 +136,36 @@ def test_host_refuses_a_bad_logo_in_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "host: --logo" in err and "pixels" in err
     assert main(["host", "--data-dir", str(tmp_path / "d"), "--logo", str(tmp_path / "none.png")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_watchers_see_the_club_s_logo_and_the_terminal_watchers_its_line(tmp_path):
+    """The logo is on the felt for everyone at the table, spectators included: a watcher is sent
+    the table's ``felt`` before what everyone sees, and the terminal's watchers show the club's
+    line as the seats' clients say it."""
+    from stepping_stones.net.client import watch_table
+    from stepping_stones.net.protocol import Watched
+    from stepping_stones.net.remote import club_line
+    from stepping_stones.net.watching import watch_presentation
+    from stepping_stones.tui.watching import watch_text
+
+    async def scenario() -> list[object]:
+        async with running(tmp_path / "server") as (_server, url):
+            async with aiohttp.ClientSession() as session, session.post(url + "/logos", data=_image()) as r:
+                logo = (await r.json())["logo"]
+            opened = await open_table(url, new_table(("open", "open", "random"), logo=logo, club="Koi Club"))
+            plain = await open_table(url, new_table(("open", "open", "random")))
+            got: list[object] = []
+            for table in (opened, plain):
+                async with asyncio.timeout(WAIT):
+                    async for message in watch_table(url, table.watch or ""):
+                        got.append(message)
+                        if isinstance(message, Watched):
+                            break
+            return [logo, *got]
+
+    logo, felt, watched, plain_watched = asyncio.run(scenario())
+    assert felt == Felt(club="Koi Club", logo=f"/logo/{logo}.png")
+    assert isinstance(watched, Watched) and isinstance(plain_watched, Watched)  # no felt without a club
+    line = club_line("Koi Club")
+    assert line == "At the table of Koi Club."
+    assert watch_text(watch_presentation(watched), line).plain.startswith(line + "\n")

@@ -216,3 +216,48 @@ def test_the_commands_show_the_ratings_and_carry_a_key(tmp_path, monkeypatch, ca
     assert out["no server"][0] == 2 and out["no server"][2].count("\n") == 1
     assert out["me"][1]["name"] == "Ann" and out["me"][1]["games"]  # the other device is Ann now
     assert os.stat(keys_path()).st_mode & 0o077 == 0
+
+
+def test_a_review_has_the_hand_analysis_worked_out_once_off_the_loop_and_held_per_address(tmp_path):
+    """The web review says each hand against perfect play and each trick's position, in the words
+    of the library's own functions for the reader's seat; the analysis is worked out by the
+    server's thinkers once and kept with the game (a second review spends nothing), and an
+    address that has spent its allowance is told why on another game, which is still reviewed."""
+    from stepping_stones.ai.analysis import analyse_past, analysis_lines, position_lines, seen_by
+    from stepping_stones.storage.records import game_from_record, parse_record
+
+    key = new_key()
+
+    async def run():
+        limits = Limits(analysis_burst=1, analysis_rate=1e-6)
+        async with running(tmp_path, limits=limits) as (_s, url), aiohttp.ClientSession() as session:
+            await _game(url, key, 3)
+            await _game(url, key, 4)
+            _status, me = await _post(session, url + "/players/me", {"key": key})
+            first, second = (g["table"] for g in me["games"])
+            _status, record = await _post(session, url + "/players/record", {"key": key, "table": first})
+            reviewed = await _post(session, url + "/players/review", {"key": key, "table": first})
+            kept = sorted(p.name for p in (tmp_path / "notes").glob("*.analysis.json"))
+            again = await _post(session, url + "/players/review", {"key": key, "table": first})
+            other = await _post(session, url + "/players/review", {"key": key, "table": second})
+            return record, reviewed, kept, again, other
+
+    record, (status, reviewed), kept, again, (other_status, other) = asyncio.run(run())
+    assert status == 200 and len(kept) == 1
+    game = game_from_record(parse_record(json.dumps(record)))
+    view = game.view(reviewed["seat"])
+    assert len(reviewed["hands"]) == len(view.history)
+    for hand, past in zip(reviewed["hands"], view.history, strict=True):
+        found = analyse_past(past, seen=seen_by(view))
+        assert found is not None
+        assert hand["analysis"] == [
+            f"Hand {past.number} against perfect play:",
+            *analysis_lines(found, view.players, view.seat),
+        ]
+        assert len(hand["positions"]) == len(hand["tricks"]) == 12
+        assert hand["positions"][0] == position_lines(found, 3, view.players, view.seat)
+        assert hand["positions"][-1] == position_lines(found, 36, view.players, view.seat)
+    assert again == (200, reviewed)  # kept: the allowance, spent on the first, is not asked again
+    assert other_status == 200 and other["hands"] and other["hands"][0]["tricks"]
+    refused = "The hand analysis of more games from your address must wait: try again in a minute."
+    assert all(h["analysis"] == [refused] and h["positions"] == [] for h in other["hands"])

@@ -235,3 +235,31 @@ def _state(seats):
     from stepping_stones.net.protocol import StateMessage
 
     return StateMessage(seq=0, started=False, seats=seats, help=False, view=None, legal=[], waiting=None)
+
+
+def test_plain_mode_says_the_ratings_the_finished_game_made():
+    """The app's table and the page show the ratings beside the names as they change; plain mode
+    says them once the server has rated the finished game, in the presenter's words."""
+    import io
+    from types import SimpleNamespace
+
+    from stepping_stones.ai import make_ai
+    from stepping_stones.engine import Game, Rules
+    from stepping_stones.flow import TableState
+    from stepping_stones.flow.presenter import ratings_news
+    from stepping_stones.game.match import Seeds, drive
+    from stepping_stones.plain.remote import RemotePlain
+
+    game = Game(Rules(short_game=True), ["Ann", "Kenji", "Bo"], 0)
+    playing = TableState.of(game.view(0), seats=("person", "computer", "person"), ratings=(1012, 1130, None))
+    seeds = Seeds.series("ratings-news", 0)
+    drive(game, [make_ai("random")] * 3, seeds)
+    over = TableState.of(game.view(0), seats=("person", "computer", "person"), ratings=(1012, 1130, None))
+    rated = TableState.of(game.view(0), seats=("person", "computer", "person"), ratings=(1030, 1121, 995))
+    assert ratings_news(playing, playing) is None and ratings_news(playing, over) is None  # not over, not moved
+    news = "The ratings after this game: you 1030 (was 1012), Kenji 1121 (was 1130), Bo 995."
+    assert ratings_news(over, rated) == news
+    out = io.StringIO()
+    plain = RemotePlain(SimpleNamespace(state=over, subscribe=lambda _tell: None), None, None, out)
+    plain.tell(rated)
+    assert out.getvalue().splitlines()[-1] == news

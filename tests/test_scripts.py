@@ -207,6 +207,9 @@ def test_measure_analysis_speed():
     assert out.startswith("core: ")
     for contract_set in ("standard", "advanced"):
         assert re.search(rf"{contract_set} +hands +1  p50 +{NUMBER} ms  p95 +{NUMBER} ms  max +{NUMBER} ms", out), out
+    judged = run("measure_analysis_speed.py", "--games", "1", "--hands", "1", "--judged").stdout
+    for contract_set in ("standard", "advanced"):
+        assert re.search(rf"{contract_set} +hands +1  .* max +{NUMBER} ms  a game at most +{NUMBER} s", judged), judged
 
 
 def test_measure_analyse_game():

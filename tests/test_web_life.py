@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import queue
 import re
 import threading
@@ -21,7 +22,7 @@ from net_support import WAIT, new_table
 from stepping_stones.flow import presenter
 from stepping_stones.net.client import SeatClient, open_table
 from stepping_stones.net.protocol import ChatStatus, Said
-from test_web import MS, MY_TURN, _browser, _solo, _step
+from test_web import MS, MY_TURN, _browser, _shot, _solo, _step
 
 WATCH = """
 window.__asked = 0; window.__notices = []; window.__hidden = false; window.__titles = []; window.__moved = 0;
@@ -247,11 +248,26 @@ def test_a_club_s_logo_chosen_on_the_home_page_is_on_the_felt_and_a_bad_one_is_r
                 page.click("#new-table button[type=submit]")
                 page.wait_for_selector("#new-error:has-text('PNG, JPEG or WebP')", timeout=MS)
                 page.set_input_files("#logo", str(good))
+                welcomes: list[dict] = []  # the table's watch code comes in the seat's welcome
+                page.on(
+                    "websocket",
+                    lambda ws: ws.on(
+                        "framereceived",
+                        lambda frame: welcomes.append(json.loads(frame)) if '"welcome"' in str(frame) else None,
+                    ),
+                )
                 page.click("#new-table button[type=submit]")
                 page.wait_for_selector("#table:not([hidden]) #felt-logo:not([hidden])", timeout=MS)
                 assert page.locator("#felt-club").inner_text() == "Koi <b>Club</b>"
                 assert re.fullmatch(r"/logo/[0-9a-f]{32}\.png", page.get_attribute("#felt-logo", "src") or "")
                 page.wait_for_function("() => document.getElementById('felt-logo').naturalWidth === 256", timeout=MS)
+                # spectators included: the watch link's page has the logo and the club on its felt
+                (watch,) = {m["watch"] for m in welcomes}
+                page.goto(url + "/w/" + watch)
+                page.wait_for_selector("#watch:not([hidden]) #watch-logo:not([hidden])", timeout=MS)
+                assert page.locator("#watch-club").inner_text() == "Koi <b>Club</b>"
+                page.wait_for_function("() => document.getElementById('watch-logo').naturalWidth === 256", timeout=MS)
+                _shot(page, "watch-logo-390x844")
                 assert not errors, errors
             finally:
                 browser.close()

@@ -3,8 +3,8 @@
 Without a browser: ``watch.js`` declares what a watcher is shown as the presenter makes it.  In
 Chromium (skipped, saying why, without Playwright and a Chromium): Ann opens a listed table on the
 home page; Bea's home page shows it under Open tables, and one tap sits her down; Cy opens the
-watch link that Ann's waiting table shows, sees the table and nobody's cards, and the players'
-pages say that one person is watching.
+watch link that Ann's waiting table shows, sees the table and nobody's cards and the clock of the
+person waited for counting down, and the players' pages say that one person is watching.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from stepping_stones.flow import presenter
-from test_web import MS, _browser, _page, _Served, _shot
+from test_web import CLOCK_BELOW, MS, _browser, _clock, _page, _Served, _shot
 
 WATCH_JS = Path(presenter.__file__).parents[1] / "net" / "web" / "watch.js"
 
@@ -64,6 +64,15 @@ def test_a_listed_table_from_the_home_page_one_tap_to_sit_and_a_watcher(tmp_path
                 assert "Ann" in cy.locator("#watch-seats").inner_text()
                 assert cy.locator("#hand button").count() == 0  # nobody's cards
                 assert cy.locator("#watch-watching").inner_text() == "1 person is watching."
+                # the clock of the person waited for, as the players' pages show it: the server's
+                # seconds on that seat, counted down by the page, the status line's too
+                where = "#watch-seats .seat.acting .clock"
+                cy.wait_for_selector(where, timeout=MS)
+                start = _clock(cy, where)
+                cy.wait_for_function(CLOCK_BELOW, arg=[where, start], timeout=MS)
+                said = int(re.findall(r"(\d+) s left", cy.locator("#watch-status").inner_text())[0])
+                assert said < start
+                assert cy.locator("#watch-seats .clock").count() == 1
                 _shot(cy, "watch-390x844")
                 for page in (ann, bea):
                     page.wait_for_function(

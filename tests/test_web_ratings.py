@@ -69,6 +69,11 @@ def test_the_ratings_page_lists_reviews_and_downloads_a_game_and_carries_the_key
                 assert page.locator("#trick-shown").inner_text() == "Trick 2 of 12"
                 assert page.locator("#review-trick").inner_text() != first
                 assert re.search(r"wins? trick 2 \(", page.locator("#review-trick").inner_text())
+                # the hand analysis, in the server's words: the hand against perfect play, and
+                # after each trick what perfect play would make from there
+                assert page.locator("#review-analysis li").first.inner_text() == "Hand 1 against perfect play:"
+                assert "par, with perfect play by all from the deal" in page.locator("#review-analysis").inner_text()
+                assert "With perfect play from here" in page.locator("#review-position").inner_text()
                 _shot(page, "ratings-390x844", full_page=True)
                 page.click("#hand-next")
                 assert page.locator("#hand-shown").inner_text() == "Hand 2 of 9"

@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _plain(args: argparse.Namespace) -> int:
     from ..net.client import Refused, watch_table
+    from ..net.protocol import Felt
+    from ..net.remote import club_line
     from ..net.watching import watch_presentation
     from ..storage.safety import escape
 
@@ -52,6 +54,10 @@ def _plain(args: argparse.Namespace) -> int:
 
     async def go() -> None:
         async for watched in watch_table(args.server, args.code):
+            if isinstance(watched, Felt):  # a club's table: its line, once, as the seats' clients say it
+                if watched.club is not None:
+                    say(club_line(watched.club))
+                continue
             shown = watch_presentation(watched)
             hand = shown.title
             trick = shown.trick

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..ai.claims import claim_prompt, tricks_left
 from ..engine import (
@@ -37,6 +38,9 @@ from ..explain import Teller, hand_of, plural, result_lines, sheet_lines, summar
 from ..game.choices import HUMAN
 from ..storage.safety import CHAT_LENGTH
 from .state import TableState
+
+if TYPE_CHECKING:  # the analysis is worked out elsewhere; its words load with the first review that has it
+    from ..ai.analysis import HandAnalysis
 
 EVENTS_SHOWN = 40
 """The events a presentation carries (newest last): as many as the state's log keeps."""
@@ -335,21 +339,51 @@ class HandReview:
     deal: tuple[str, ...]  # "You: C1 C4 ...", a seat a line, in the seats' order
     tricks: tuple[TrickLine, ...]
     summary: tuple[str, ...]
+    analysis: tuple[str, ...] = ()  # the hand against perfect play, as the app's summary says it
+    positions: tuple[tuple[str, ...], ...] = ()  # after each trick (its index in ``tricks``): perfect play from there
 
 
-def review(view: PlayerView, deals: Sequence[tuple[int, int, int]]) -> tuple[HandReview, ...]:
+def review(
+    view: PlayerView,
+    deals: Sequence[tuple[int, int, int]],
+    analyses: Sequence[HandAnalysis | None] | None = None,
+    missing: str = "",
+) -> tuple[HandReview, ...]:
     """A finished game reviewed hand by hand, trick by trick, in the words of ``view``'s seat
     ("You"): the web page's review of a game (``net.playerpages``).  ``deals`` are the hands' deals
-    (the view has none: they come from the game's record)."""
+    (the view has none: they come from the game's record).
+
+    With ``analyses`` (one per hand of ``view.history``, None for a hand not played out), each hand
+    says what perfect play made of it (``ai.analysis.analysis_lines``, the app's hand summary) and
+    each trick what perfect play would make from there (``position_lines``, the app's review);
+    without, each hand says ``missing`` (why its analysis is not shown), if anything."""
     teller = Teller(view.players, view.seat)
     out = []
     for number, (hand, deal) in enumerate(zip(view.history, deals, strict=False), 1):
+        tricks = tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1))
+        found = analyses[number - 1] if analyses is not None and number <= len(analyses) else None
+        if found is not None:
+            from ..ai.analysis import analysis_lines, position_lines
+
+            analysis = (
+                f"Hand {number} against perfect play:",
+                *analysis_lines(found, view.players, view.seat),
+            )
+            positions = tuple(
+                tuple(position_lines(found, NUM_SEATS * t.number, view.players, view.seat)) for t in tricks
+            )
+        elif analyses is not None:
+            analysis, positions = (f"Hand {number} was not played out: there is no analysis of it.",), ()
+        else:
+            analysis, positions = ((missing,) if missing else ()), ()
         out.append(
             HandReview(
                 number=number,
                 deal=tuple(f"{teller.name(seat)}: {format_cards(deal[seat])}" for seat in range(NUM_SEATS)),
-                tricks=tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1)),
+                tricks=tricks,
                 summary=tuple(summary_lines(view, number, "to")),
+                analysis=analysis,
+                positions=positions,
             )
         )
     return tuple(out)
@@ -426,6 +460,22 @@ def watchers_news(before: int, now: int) -> str | None:
     if before == now:
         return None
     return watchers_line(now) or "Nobody is watching any more."
+
+
+def ratings_news(before: TableState, now: TableState) -> str | None:
+    """What to say when the server has rated the finished game and the seats' ratings moved (plain
+    mode says it; the app's and the page's seats show the ratings as they are): None otherwise.
+    Each rated seat's new rating, and the one before when it changed."""
+    if now.view.phase is not Phase.OVER or now.ratings == before.ratings:
+        return None
+    parts = []
+    for seat, rating in enumerate(now.ratings):
+        if rating is None:
+            continue
+        was = before.ratings[seat] if seat < len(before.ratings) else None
+        name = "you" if seat == HUMAN else now.view.players[seat]
+        parts.append(f"{name} {rating}" + (f" (was {was})" if was is not None and was != rating else ""))
+    return f"The ratings after this game: {', '.join(parts)}." if parts else None
 
 
 NO_LISTED = "No table is open to anyone at this server now: open one and list it."

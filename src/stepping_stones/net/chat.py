@@ -1,16 +1,16 @@
-"""Chat at a table: what each table allows, who muted whom, and the checks of a line said.
+"""Chat at a table: who muted whom, and the checks of a line said.
 
 A person at a table says a line (``protocol.Chat``: a quick phrase or up to ``CHAT_LENGTH``
 characters of their own); the server cleans it (``storage.safety.chat_text``: no control, format
 or bidirectional character reaches anyone), holds each connection and each address to a rate, and
 sends it (``protocol.Said``) to every seat at the table but those that muted the speaker.  The
-table's opener may turn chat off for the table (``protocol.ChatSwitch``); a person may mute
-another seat (``protocol.Mute``): the server keeps it for the seat while the table lives, and the
-muted person is not told.
+table's opener may turn chat off for the table (``protocol.ChatSwitch``: ``Table.chat_off``); a
+person may mute another seat (``protocol.Mute``: ``TableSeat.muted``), and the muted person is not
+told.  The switch and the mutes are written in the table's journal with the seats, so that they
+outlast a reload, a reconnection and a restart, and go with the table.
 
-Chat is kept in memory only: it is never written to a table's journal, its game record or the
-server's log, and it is forgotten with the table (``Rooms.forget``).  A restart forgets the
-switches and mutes too: chat is then on again, and everyone heard.
+What is said is kept in memory only: it is never written to a table's journal, its game record or
+the server's log.
 
 May import: the flow's presenter (the words), storage's safety and this package's limiter.
 """
@@ -18,7 +18,6 @@ May import: the flow's presenter (the words), storage's safety and this package'
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final
 
 from ..engine import NUM_SEATS, SteppingStonesError
@@ -26,7 +25,7 @@ from ..flow.presenter import CHAT_OFF
 from ..storage.safety import CHAT_LENGTH, chat_text
 from .limiter import Bucket
 
-__all__ = ["CHAT_LENGTH", "ChatRefused", "Room", "Rooms", "said_text"]
+__all__ = ["CHAT_LENGTH", "ChatRefused", "Rooms", "muting", "said_text"]
 
 EMPTY: Final = "say something: the line is empty once its control and invisible characters are taken out"
 TOO_FAST: Final = "too fast: at most {rate} lines a minute at a table; this one was not said"
@@ -49,49 +48,31 @@ def said_text(text: str) -> str:
     return clean
 
 
-@dataclass
-class Room:
-    """One table's chat: whether it is on, and for each seat the seats it muted."""
+def muting(muted: tuple[int, ...], listener: int, speaker: int, on: bool) -> tuple[int, ...]:
+    """The seats ``listener`` mutes once it mutes ``speaker`` (``on``) or hears it again, from those
+    it muted (``muted``), in order.  Raises ``ChatRefused`` for no other seat of the table.
 
-    on: bool = True
-    muted: dict[int, set[int]] = field(default_factory=dict)
-
-    def hears(self, listener: int, speaker: int) -> bool:
-        return speaker not in self.muted.get(listener, set())
-
-    def mute(self, listener: int, speaker: int, on: bool) -> None:
-        if not 0 <= speaker < NUM_SEATS or speaker == listener:
-            raise ChatRefused("a seat mutes another seat of the table, not itself")
-        muted = self.muted.setdefault(listener, set())
-        if on:
-            muted.add(speaker)
-        else:
-            muted.discard(speaker)
-
-    def muted_by(self, listener: int) -> list[int]:
-        return sorted(self.muted.get(listener, set()))
+    >>> muting((), 1, 0, True), muting((0, 2), 1, 0, False)
+    ((0,), (2,))
+    """
+    if not 0 <= speaker < NUM_SEATS or speaker == listener:
+        raise ChatRefused("a seat mutes another seat of the table, not itself")
+    return tuple(sorted(set(muted) | {speaker} if on else set(muted) - {speaker}))
 
 
 class Rooms:
-    """Every table's chat, by the table's id, and each connection's allowance."""
+    """Each connection's allowance of lines said."""
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
         self.rate = rate  # lines a second one connection may say, after a burst of
         self.burst = burst
         self.clock = clock
-        self.rooms: dict[str, Room] = {}
         self.allowances: dict[object, Bucket] = {}
 
-    def room(self, table: str) -> Room:
-        found = self.rooms.get(table)
-        if found is None:
-            found = self.rooms[table] = Room()
-        return found
-
-    def check(self, conn: object, table: str, text: str) -> str:
-        """The line ``conn`` says at ``table``, clean.  Raises ``ChatRefused``: chat is off, the line
-        is empty, or the connection says too much."""
-        if not self.room(table).on:
+    def check(self, conn: object, on: bool, text: str) -> str:
+        """The line ``conn`` says at a table whose chat is ``on`` (or off), clean.  Raises
+        ``ChatRefused``: chat is off, the line is empty, or the connection says too much."""
+        if not on:
             raise ChatRefused(CHAT_OFF)
         clean = said_text(text)
         allowance = self.allowances.get(conn)
@@ -103,7 +84,3 @@ class Rooms:
 
     def gone(self, conn: object) -> None:
         self.allowances.pop(conn, None)
-
-    def forget(self, table: str) -> None:
-        """The table is gone: its chat's switches and mutes with it."""
-        self.rooms.pop(table, None)

@@ -620,8 +620,8 @@ async def _play(
 # --- the lobby, and watching a table (docs/online.md, "The lobby", "Watching") ---------------------------
 
 
-async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched | Lobby, None]:
-    """Each ``watched`` or ``lobby`` message of a connection that said ``hello``, until the server
+async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched | Lobby | Felt, None]:
+    """Each ``watched``, ``lobby`` or ``felt`` message of a connection that said ``hello``, until the server
     closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
     try:
         async with (
@@ -640,7 +640,7 @@ async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched 
                     raise Refused(parsed.message, parsed.code)
                 if isinstance(parsed, VersionReply):
                     raise Refused(parsed.message)
-                if isinstance(parsed, Watched | Lobby):
+                if isinstance(parsed, Watched | Lobby | Felt):
                     yield parsed
     except (aiohttp.ClientError, OSError) as exc:
         raise Refused(f"cannot reach {server}: {exc}") from None
@@ -655,10 +655,20 @@ async def lobby_now(server: str) -> Lobby:
     raise Refused("the server closed the connection before it sent its lobby")
 
 
-async def watch_table(server: str, code: str) -> AsyncIterator[Watched]:
-    """What a watcher of the table of the watch ``code`` is sent, after every change, until the
-    table closes.  Raises ``Refused``."""
+async def follow_lobby(server: str) -> AsyncIterator[Lobby]:
+    """The server's lobby, and again after every change of it (a table listed, filled, started or
+    gone), until the server closes the connection.  Raises ``Refused``."""
+    async with contextlib.aclosing(_follow(server, {"type": "lobby", "version": VERSION})) as messages:
+        async for message in messages:
+            if isinstance(message, Lobby):
+                yield message
+
+
+async def watch_table(server: str, code: str) -> AsyncIterator[Watched | Felt]:
+    """What a watcher of the table of the watch ``code`` is sent: its club and logo first
+    (``Felt``), if it has them, then what everyone sees, after every change, until the table
+    closes.  Raises ``Refused``."""
     async with contextlib.aclosing(_follow(server, {"type": "watch", "version": VERSION, "code": code})) as messages:
         async for message in messages:
-            if isinstance(message, Watched):
+            if isinstance(message, Watched | Felt):
                 yield message

@@ -100,6 +100,7 @@ class _Tries:
         self.floods = Bucket(limits.flood_rate, limits.flood_burst, clock)
         self.reads = Bucket(limits.read_rate, limits.read_burst, clock)
         self.transfers = Bucket(limits.transfer_rate, limits.transfer_burst, clock)
+        self.analyses = Bucket(limits.analysis_rate, limits.analysis_burst, clock)
         self.chats = Bucket(limits.chat_address_rate, limits.chat_address_burst, clock)
         self.logos = Bucket(limits.tables_per_minute / 60, limits.tables_per_minute, clock)
 
@@ -144,6 +145,13 @@ class Addresses:
             return "too many wrong codes from your address: try again in a minute"
         if not tries.transfers.take():
             return "too many key transfers from your address: try again in a minute"
+        return None
+
+    def analysis(self, address: str) -> str | None:
+        """Spend a finished game's analysis (``reviews.py``: worked out once, for its first review)
+        of ``address``; why it may not have one worked out now, or None."""
+        if not self._of(address).analyses.take():
+            return "the hand analysis of more games from your address must wait: try again in a minute"
         return None
 
     def chat(self, address: str) -> str | None:

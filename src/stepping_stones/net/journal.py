@@ -42,6 +42,8 @@ class SeatFile(_Strict):
     stand_in: bool = False
     key: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None  # the digest of the person's player key
     assisted: bool = False  # the person asked the server for a hint or took a move back (the game is counted apart)
+    # the seats this person muted (chat: ``chat.py``), kept so that a mute outlasts a reload or a restart
+    muted: Annotated[list[Annotated[int, Field(ge=0, le=2)]], Field(max_length=2)] = []
 
 
 class Substitution(_Strict):
@@ -72,6 +74,7 @@ class TableFile(_Strict):
     taken_back: Annotated[int, Field(ge=0, le=10**6)] = 0  # moves its one person took back (undo)
     watch: Annotated[str, Field(max_length=CODE_LENGTH)] | None = None  # the watch code (a new one if none)
     listed: bool = False  # in the lobby while a seat is free and it has not started
+    chat_off: bool = False  # the opener turned the table's chat off (``chat.py``)
 
 
 class JournalMove(_Strict):

@@ -48,6 +48,8 @@ class Limits:
     read_burst: int = 20
     transfer_rate: float = 1 / 60  # key transfer codes made or tried a second from one address, after
     transfer_burst: int = 5
+    analysis_rate: float = 1 / 60  # finished games one address may have analysed a second (a review's), after
+    analysis_burst: int = 5  # (a game analysed once is kept: its reviews after that cost nothing)
     watchers_per_table: int = 100  # connections that may watch one table (``Watch``)
     lobby_followers: int = 512  # connections that may follow the lobby, in all (``LobbyAsk``)
     chat_rate: float = 0.25  # lines one connection may say a second (15 a minute), after a burst of

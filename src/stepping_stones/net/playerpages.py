@@ -3,7 +3,8 @@
 - ``GET /players/ratings``: the rated players, the highest first (``RatingsJSON``);
 - ``POST /players/me``: a key's player and the games they finished here (``MeJSON``);
 - ``POST /players/record``: one of those games, its record as ``replay`` reads it;
-- ``POST /players/review``: one of those games hand by hand and trick by trick, in their words;
+- ``POST /players/review``: one of those games hand by hand and trick by trick, in their words,
+  with the hand analysis (worked out off the event loop once, then kept: ``reviews.py``);
 - ``POST /players/export``: a transfer code for the key's player, shown once (``TransferCode``);
 - ``POST /players/import``: a new key of the code's player, for this device (``NewKey``).
 
@@ -45,6 +46,7 @@ from .protocol import (
     dump,
     parse_body,
 )
+from .reviews import Reviews
 
 __all__ = ["PlayerPages"]
 
@@ -76,12 +78,14 @@ class PlayerPages:
         addresses: Addresses,
         games: Path,
         log: Callable[[str], None],
+        reviews: Reviews,
     ) -> None:
         self.store = store
         self.transfers = transfers
         self.addresses = addresses
         self.games = games
         self.log = log
+        self.reviews = reviews
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -174,18 +178,19 @@ class PlayerPages:
             raise _Refusal(404, "unknown-code", "that game's record is no longer kept here") from None
         return found[0], text, found[1]
 
-    async def review(self, request: web.Request, store: PlayerStore, _remote: str) -> web.StreamResponse:
+    async def review(self, request: web.Request, store: PlayerStore, remote: str) -> web.StreamResponse:
         from ..explain import result_lines, sheet_lines
         from ..flow.presenter import review
         from ..storage.records import RecordError, game_from_record, parse_record
 
-        _name, text, seat = await self._record(request, store)
+        name, text, seat = await self._record(request, store)
         try:
             game = await asyncio.to_thread(lambda: game_from_record(parse_record(text)))
         except RecordError:
             raise _Refusal(404, "unknown-code", "that game's record cannot be read here") from None
         view = game.view(seat)
-        hands = [dataclasses.asdict(h) for h in review(view, [h.deal for h in game.log])]
+        analyses, missing = await self.reviews.analyses(name, view, remote)
+        hands = [dataclasses.asdict(h) for h in review(view, [h.deal for h in game.log], analyses, missing)]
         reviewed = ReviewJSON(
             names=list(view.players), seat=seat, hands=hands, result=result_lines(view), sheet=sheet_lines(view)
         )

@@ -262,8 +262,8 @@ class ChatSwitch(_Model):
 
 
 class Mute(_Model):
-    """Stop hearing (``on``) the seat ``seat``, or hear it again: kept by the server for this seat
-    while the table lives; the muted seat is not told."""
+    """Stop hearing (``on``) the seat ``seat``, or hear it again: kept by the server with this seat
+    (in the table's journal) while the table lives; the muted seat is not told."""
 
     type: Literal["mute"]
     seat: SeatNumber

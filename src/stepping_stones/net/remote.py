@@ -164,6 +164,16 @@ class TableTurn:
 # --- the flow -----------------------------------------------------------------------------------
 
 
+def club_line(club: str) -> str:
+    """The line the terminal clients show for the club whose table it is (``protocol.Felt``): a
+    seat's (``RemoteFlow.club``) and a watcher's.
+
+    >>> club_line("Koi Club")
+    'At the table of Koi Club.'
+    """
+    return CLUB_LINE.format(club=chat_text(club)[:40] or "?")
+
+
 class RemoteFlow(Publisher, Choosing):
     """A seat at a table on a server, as the front ends drive a game (``flow.TableFlow``).
 
@@ -400,7 +410,7 @@ class RemoteFlow(Publisher, Choosing):
 
     def club(self, name: str) -> str:
         """The club whose table it is (``protocol.Felt``): told once, as an event; the line."""
-        line = CLUB_LINE.format(club=chat_text(name)[:40] or "?")
+        line = club_line(name)
         with self._change():
             self._tell("table", line)
         return line

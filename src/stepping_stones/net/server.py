@@ -73,6 +73,7 @@ from .protocol import (
     parse_new_table,
 )
 from .proxies import Network, Proxies
+from .reviews import Reviews
 from .table import Clock, TableError
 from .tables import Tables
 from .thinking import Thinkers
@@ -311,8 +312,9 @@ class TableServer:
                 web.get("/t/{table:[0-9a-f]{16}}/ws", self.handle_ws),
             ]
         )
+        reviews = Reviews(self.tables.thinkers, self.addresses, self.data_dir / "notes", self.log)
         pages = PlayerPages(
-            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log
+            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log, reviews
         )
         app.add_routes(pages.routes())  # the players: ratings, their games, their keys
         add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /ratings, /web/FILE
@@ -570,7 +572,7 @@ class TableServer:
                 await self.tables.do(client, message)
                 return "accepted"
             elif isinstance(message, Chat | ChatSwitch | Mute):
-                self._chat(client, message, remote)
+                await self._chat(client, message, remote)
             else:
                 await self.tables.start(client)
         except ProtocolError as exc:
@@ -603,7 +605,7 @@ class TableServer:
         self.unseated.discard(client)
         return True
 
-    def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
+    async def _chat(self, client: _Client, message: Chat | ChatSwitch | Mute, remote: str) -> None:
         """A chat message (``net/chat.py``): a line said is held to the address's rate here and
         the connection's by the tables.  Raises ``TableError``.  What is said is never logged."""
         if isinstance(message, Chat):
@@ -612,9 +614,9 @@ class TableServer:
                 raise TableError("chat-refused", refusal)
             self.tables.say(client, message.text)
         elif isinstance(message, ChatSwitch):
-            self.tables.chat_switch(client, message.on)
+            await self.tables.chat_switch(client, message.on)
         else:
-            self.tables.mute(client, message.seat, message.on)
+            await self.tables.mute(client, message.seat, message.on)
 
     # --- starting and stopping --------------------------------------------------------------------
 

@@ -86,6 +86,7 @@ class TableSeat:
     key: str | None = None  # the digest of the person's player key (``players``), if they gave one
     assisted: bool = False  # the person asked the server for a hint or took a move back: the game is counted apart
     rating: int | None = None  # the player's shown rating (``players``; not kept on disk)
+    muted: tuple[int, ...] = ()  # the seats whose chat this person does not hear (``chat.py``), in order
 
     @property
     def computer_plays(self) -> bool:
@@ -126,6 +127,7 @@ class Table:
     taken_back: int = 0  # moves taken back by ``undo`` (kept): ``seq`` goes on past them
     watch: str = ""  # the watch code: anyone with it sees what everyone sees, and takes no seat
     listed: bool = False  # in the lobby while a seat is free and it has not started
+    chat_off: bool = False  # the opener turned the table's chat off (``chat.py``)
     watchers: int = 0  # the connections watching it (not kept)
     _finished_seq: tuple[int, int] = (-1, 0)  # (hands, their deals, bids and cards) for ``seq``
     _facts: tuple[tuple[object, ...], list[SeatFacts]] | None = None  # the seats' facts, by what they say
@@ -639,6 +641,7 @@ class Table:
                     stand_in=s.stand_in,
                     key=s.key,
                     assisted=s.assisted,
+                    muted=list(s.muted),
                 )
                 for s in self.seats
             ],
@@ -648,6 +651,7 @@ class Table:
             taken_back=self.taken_back,
             watch=self.watch,
             listed=self.listed,
+            chat_off=self.chat_off,
         )
 
     @classmethod
@@ -665,7 +669,17 @@ class Table:
         that does not follow."""
         game = game_from_record(data.record) if data.record is not None else None
         seats = [
-            TableSeat(s.kind, s.name, s.level, s.digest, s.stand_in, key=s.key, assisted=s.assisted) for s in data.seats
+            TableSeat(
+                s.kind,
+                s.name,
+                s.level,
+                s.digest,
+                s.stand_in,
+                key=s.key,
+                assisted=s.assisted,
+                muted=tuple(sorted(set(s.muted))),
+            )
+            for s in data.seats
         ]
         if game is not None and list(game.players) != [s.name for s in seats]:
             raise RecordError("the table's seats and its game name different players")
@@ -687,6 +701,7 @@ class Table:
             opened=data.opened if data.opened is not None else now,
             watch=data.watch or new_code(),
             listed=data.listed,
+            chat_off=data.chat_off,
         )
         if game is not None and game.phase is Phase.DEAL:
             table._advance()  # killed between the last card of a hand and the next deal

@@ -24,7 +24,7 @@ from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
 from ..storage.records import RecordError, record_from_game, record_json
-from .chat import ChatRefused, Rooms
+from .chat import ChatRefused, Rooms, muting
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
 from .lease import Leases, Shared
@@ -110,7 +110,7 @@ class Tables:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
-        self.chat = Rooms(chat_rate, chat_burst, clock)  # each table's chat, in memory only (``chat.py``)
+        self.chat = Rooms(chat_rate, chat_burst, clock)  # each connection's lines said (``chat.py``)
         self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
         self.unwritable = ""  # why the last table that could not be written could not be
@@ -623,8 +623,9 @@ class Tables:
     # --- those who watch, and the lobby (``watching``) ---------------------------------------------------
 
     async def watch(self, conn: Connection, code: str, page: bool = False) -> None:
-        """Let ``conn`` watch the table of the watch ``code``: it is sent what everyone sees
-        (``Watched``) now and after every change, and takes no seat.  Raises ``TableError``."""
+        """Let ``conn`` watch the table of the watch ``code``: it is sent the table's club and logo
+        (``Felt``), if it has them, and what everyone sees (``Watched``) now and after every
+        change, and takes no seat.  Raises ``TableError``."""
         if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         normal = normal_code(code)
@@ -637,6 +638,9 @@ class Tables:
             )
         self.watching[conn] = (table, page)
         table.watchers += 1
+        felt = self._felt(table)
+        if felt.club is not None or felt.logo is not None:  # everyone sees the club's logo, watchers too
+            conn.send(dump(felt))
         await self._changed(table, save=False)  # the players see one more watching; the watcher, the table
 
     def _tell_watchers(self, table: Table) -> None:
@@ -672,7 +676,7 @@ class Tables:
         for conn in list(self.lobby_followers):
             conn.send(text)
 
-    # --- chat (``chat.py``): never kept, never logged -----------------------------------------------
+    # --- chat (``chat.py``): what is said is never kept, never logged -------------------------------
 
     def _chat_status(self, conn: Connection, always: bool = True) -> None:
         """Tell ``conn`` its table's chat as its seat has it (a page: in what it is shown);
@@ -681,28 +685,32 @@ class Tables:
         if seated is None:
             return
         table = seated.table
-        room = self.chat.room(table.id)
-        muted = room.muted_by(seated.seat)
+        on = not table.chat_off
+        muted = list(table.seats[seated.seat].muted)
         if seated.page is not None:
-            seated.page.chat_status(room.on, muted, table.opener == seated.seat)
+            seated.page.chat_status(on, muted, table.opener == seated.seat)
             self._show(conn, seated.page)
-        elif always or not room.on or muted:
-            conn.send(dump(ChatStatus(on=room.on, muted=muted)))
+        elif always or not on or muted:
+            conn.send(dump(ChatStatus(on=on, muted=muted)))
 
     def _chat_hello(self, conn: Connection) -> None:
         """A seat's hello: its table's chat, when it is not as a table starts, and its club and
         logo, when it has one (``logos.py``)."""
         self._chat_status(conn, always=False)
         seated = self.seated.get(conn)
-        if seated is None or self.logos is None:
+        if seated is None:
             return
-        digest, club = self.logos.of(seated.table.id)
-        felt = Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
+        felt = self._felt(seated.table)
         if seated.page is not None:
             seated.page.felt = felt
             self._show(conn, seated.page)
-        elif digest is not None or club is not None:
+        elif felt.club is not None or felt.logo is not None:
             conn.send(dump(felt))
+
+    def _felt(self, table: Table) -> Felt:
+        """The club whose table it is and the address of its logo, if it has them (``logos.py``)."""
+        digest, club = self.logos.of(table.id) if self.logos is not None else (None, None)
+        return Felt(club=club, logo=f"/logo/{digest}.png" if digest is not None else None)
 
     def say(self, conn: Connection, text: str) -> None:
         """``conn``'s seat says ``text`` at its table (``chat.Rooms.check`` cleans it), to every
@@ -710,16 +718,15 @@ class Tables:
         seated = self._seat(conn)
         table = seated.table
         try:
-            clean = self.chat.check(conn, table.id, text)
+            clean = self.chat.check(conn, not table.chat_off, text)
         except ChatRefused as exc:
             raise TableError("chat-refused", str(exc)) from None
-        room = self.chat.room(table.id)
         said = Said(seat=seated.seat, name=table.seats[seated.seat].name or "?", text=clean)
         message = dump(said)
         for seat in range(NUM_SEATS):
             other = self.holders.get((table.id, seat))
             held = self.seated.get(other) if other is not None else None
-            if other is None or held is None or not room.hears(seat, seated.seat):
+            if other is None or held is None or seated.seat in table.seats[seat].muted:
                 continue
             if held.page is not None:
                 held.page.said(said)
@@ -727,30 +734,41 @@ class Tables:
             else:
                 other.send(message)
 
-    def chat_switch(self, conn: Connection, on: bool) -> None:
-        """The table's opener turns its chat on or off; every seat is told.  Raises ``TableError``."""
+    async def chat_switch(self, conn: Connection, on: bool) -> None:
+        """The table's opener turns its chat on or off, kept with the table (in its journal); every
+        seat is told.  Raises ``TableError``."""
         seated = self._seat(conn)
         table = seated.table
         if table.opener != seated.seat:
             raise TableError("chat-refused", "only the table's opener may turn chat on or off")
-        room = self.chat.room(table.id)
-        if room.on == on:
+        if table.chat_off != on:
             self._chat_status(conn)
             return
-        room.on = on
+        table.chat_off = not on
+        table.resave = True  # the next keep is a snapshot
+        if not table.over:
+            await self._keep(table)
         for seat in range(NUM_SEATS):
             other = self.holders.get((table.id, seat))
             if other is not None:
                 self._chat_status(other)
 
-    def mute(self, conn: Connection, seat: int, on: bool) -> None:
-        """``conn``'s seat stops hearing ``seat`` (``on``), or hears it again; only it is told.
-        Raises ``TableError``."""
+    async def mute(self, conn: Connection, seat: int, on: bool) -> None:
+        """``conn``'s seat stops hearing ``seat`` (``on``), or hears it again; only it is told.  The
+        mute is kept with the seat, in the table's journal (a reload, a reconnection or a restart
+        keeps it).  Raises ``TableError``."""
         seated = self._seat(conn)
+        table = seated.table
+        mine = table.seats[seated.seat]
         try:
-            self.chat.room(seated.table.id).mute(seated.seat, seat, on)
+            muted = muting(mine.muted, seated.seat, seat, on)
         except ChatRefused as exc:
             raise TableError("chat-refused", str(exc)) from None
+        if muted != mine.muted:
+            mine.muted = muted
+            table.resave = True  # the seats changed: the next keep is a snapshot
+            if not table.over:
+                await self._keep(table)
         self._chat_status(conn)
 
     # --- a page's seat (``pageseat``) -----------------------------------------------------------------
@@ -1082,7 +1100,6 @@ class Tables:
         self.finished.append((self.clock() + self.finished_grace, table))
 
     def _forget_pages(self, table: Table) -> None:
-        self.chat.forget(table.id)  # its chat goes with it, and its logo
         if self.logos is not None:
             try:
                 self.logos.forget(table.id)

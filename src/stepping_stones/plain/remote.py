@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine import NUM_SEATS, PlayerView
-from ..flow.presenter import CHAT_OFF, CHAT_ON, QUICK_PHRASES, chat_line, seat_caption, status_line, watchers_news
+from ..flow.presenter import (
+    CHAT_OFF,
+    CHAT_ON,
+    QUICK_PHRASES,
+    chat_line,
+    ratings_news,
+    seat_caption,
+    status_line,
+    watchers_news,
+)
 from ..flow.state import TableState
 from ..net.client import Refused, server_url
 from ..net.connection import Unsent
@@ -362,6 +371,8 @@ class RemotePlain(PlainTable):
             self.say(status_line(state))
         if (news := watchers_news(old.watchers, state.watchers)) is not None:  # "2 people are watching."
             self.say(news)
+        if (news := ratings_news(old, state)) is not None:  # the finished game, rated by the server
+            self.say(escape(news))
 
     def describe_turn(self, view: PlayerView) -> None:
         super().describe_turn(view)

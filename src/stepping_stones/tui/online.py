@@ -150,7 +150,7 @@ class OnlineScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+o", "open_table", "Open a table", id="open_table", key_display="^O"),
         Binding("ctrl+j", "join", "Join with the code", id="join", key_display="^J"),
-        Binding("ctrl+l", "listed", "Sit at an open table", id="listed", key_display="^L"),
+        Binding("ctrl+l", "listed", "Open tables", id="listed", key_display="^L"),
         Binding("escape", "back", "Back", id="back"),
     ]
 
@@ -199,7 +199,7 @@ class OnlineScreen(Screen[None]):
             yield Static("Open a table (Ctrl+O), with the rules of the setup screen", classes="heading")
             yield Choice("Seats", SEATS, "people", id="seats")
             yield Choice("Computers", [(level, level) for level in AI_LEVELS], DEFAULT_AI_LEVEL, id="level")
-            yield Static("Or join a table (Enter or Ctrl+J), or sit at an open table (Ctrl+L)", classes="heading")
+            yield Static("Or join a table (Enter or Ctrl+J), or choose an open table (Ctrl+L)", classes="heading")
             yield Horizontal(
                 Static("Invite code", classes="label"),
                 Input(self.code, placeholder="XXXXX-XXXXX", compact=True, id="code", max_length=20),
@@ -344,34 +344,23 @@ class OnlineScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_listed(self) -> None:
-        """Sit at the newest table the server lists as open to anyone (its lobby), if there is one."""
+        """The server's open tables (its lobby), followed live: the one chosen, the person sits at."""
+        from .listed import ListedScreen
+
         form = self._form()
         if form is None or self.busy:
             return
-        self.busy = True
-        self._say("Looking for an open table...")
-        self._listed(*form)
+        server, name = form
 
-    @work(exclusive=True, group="online", exit_on_error=False)
-    async def _listed(self, server: str, name: str) -> None:
-        from ..flow.presenter import NO_LISTED
-        from ..net.client import Refused, lobby_now
-        from ..net.watching import listed_line
+        def chosen(code: str | None) -> None:
+            if code is None or self.busy:
+                return
+            self.query_one("#code", Input).value = code
+            self.busy = True
+            self._say("Joining the table...")
+            self._join(server, code, name)
 
-        try:
-            lobby = await lobby_now(server)
-        except Refused as exc:
-            self.busy = False
-            self._say(str(exc), error=True)
-            return
-        if not lobby.tables:
-            self.busy = False
-            self._say(NO_LISTED)
-            return
-        table = lobby.tables[0]
-        self.query_one("#code", Input).value = table.code
-        self._say(f"{table.code}: {listed_line(table.rules, table.seats)}")
-        await self._take_seat(server, table.code, name)
+        self.app.push_screen(ListedScreen(server), chosen)
 
 
 class LobbyScreen(Screen[None]):

@@ -1,8 +1,8 @@
 // Stepping Stones: the table server's ratings page (/ratings): the ratings, the games this
-// browser's player key finished here (each reviewed hand by hand and trick by trick, in the words
-// the server sends, and downloaded as a game record), and the key carried to another device.
-// It words nothing of the game itself: the review's lines are the presenter's (docs/protocol.md,
-// "Players and ratings").
+// browser's player key finished here (each reviewed hand by hand and trick by trick, with the hand
+// analysis, in the words the server sends, and downloaded as a game record), and the key carried to
+// another device.  It words nothing of the game itself: the review's lines are the presenter's
+// (docs/protocol.md, "Players and ratings").
 // @ts-check
 import { el } from "./cards.js";
 import { keepKey, keptKey, playerKey } from "./player.js";
@@ -12,7 +12,7 @@ import { keepKey, keptKey, playerKey } from "./player.js";
  * @typedef {{table: string, when: number, seat: number, place: number, rated: boolean, rating: number | null, names: string[]}} Game
  * @typedef {{name: string | null, rating: number | null, games: Game[]}} Me
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
- * @typedef {{number: number, deal: string[], tricks: TrickLine[], summary: string[]}} HandReview
+ * @typedef {{number: number, deal: string[], tricks: TrickLine[], summary: string[], analysis: string[], positions: string[][]}} HandReview
  * @typedef {{names: string[], seat: number, hands: HandReview[], result: string[], sheet: string[]}} Review
  */
 
@@ -76,8 +76,18 @@ async function showMe() {
   $("games").replaceChildren(...me.games.map((game) => el("li", {},
     el("span", { class: "what", text: new Date(game.when * 1000).toLocaleString() + ": " + game.names.join(", ") +
       " — you placed " + PLACES[game.place] + (game.rated ? (game.rating !== null ? " (rated " + game.rating + ")" : "") : " (counted apart, not rated)") }),
-    el("button", { type: "button", onclick: () => review(key, game.table).catch(say) }, "Review"),
+    el("button", { type: "button", onclick: (/** @type {Event} */ event) => busy(event, review(key, game.table)) }, "Review"),
     el("button", { type: "button", onclick: () => download(key, game.table).catch(say) }, "Download"))));
+}
+
+/** The button of ``event`` waits, busy, until ``work`` is done: a game's first review waits for its
+ * hand analysis, worked out by the server (seconds).
+ * @param {Event} event @param {Promise<void>} work */
+function busy(event, work) {
+  const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  work.catch(say).finally(() => { button.disabled = false; button.removeAttribute("aria-busy"); });
 }
 
 /** @param {string} key @param {string} table */
@@ -118,7 +128,9 @@ function drawReview() {
   const trick = hand.tricks[R.trick];
   $("trick-shown").textContent = trick ? "Trick " + trick.number + " of " + hand.tricks.length : "No tricks";
   lines($("review-trick"), trick ? [...trick.cards.map(([who, card]) => who + ": " + card), ...(trick.text ? [trick.text] : [])] : []);
+  lines($("review-position"), hand.positions[R.trick] || []);
   lines($("review-summary"), hand.summary);
+  lines($("review-analysis"), hand.analysis);
   lines($("review-result"), r.result);
   lines($("review-sheet"), r.sheet);
   /** @type {HTMLButtonElement} */ ($("hand-back")).disabled = R.hand === 0;

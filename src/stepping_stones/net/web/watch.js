@@ -100,6 +100,7 @@ export function watchTable(code) {
   $("watch-status").textContent = "Connecting…";
   follow({ type: "watch", version: VERSION, code, page: true }, (message) => {
     if (message.type === "watched" && message.shown) renderWatch(message.shown);
+    else if (message.type === "felt") renderWatchFelt(message);
     else if (message.type === "error" || message.type === "version") $("watch-status").textContent = message.message;
   });
 }
@@ -107,8 +108,41 @@ export function watchTable(code) {
 /** @param {string[]} lines @param {string} tag */
 const lines = (lines, tag) => lines.map((line) => el(tag, { text: line }));
 
+/** What the watch page shows, and when it came (performance.now()): its clock counts down from there.
+ * @type {{shown: WatchPresentation | null, at: number, timer: number}} */
+const W = { shown: null, at: 0, timer: 0 };
+
+/** The clock of the seat waited for, counting down from when the shown came, as the players' page
+ * counts it (app.js, ``tick``): the seat's seconds and the status line's. */
+function tickWatch() {
+  const p = W.shown;
+  if (!p) return;
+  const gone = (performance.now() - W.at) / 1000;
+  const left = (/** @type {number} */ from) => Math.max(0, Math.ceil(from - gone));
+  const waited = p.seats.find((seat) => seat.seconds !== null);
+  const status = waited && waited.seconds !== null ? p.status.replace(waited.seconds + " s", left(waited.seconds) + " s") : p.status;
+  if ($("watch-status").textContent !== status) $("watch-status").textContent = status;
+  for (const node of document.querySelectorAll("#watch-seats .clock[data-from]")) {
+    const text = left(Number(/** @type {HTMLElement} */ (node).dataset.from)) + " s";
+    if (node.textContent !== text) node.textContent = text;
+  }
+}
+
+/** The club's logo on the felt, and its name, as the players see them (``net/logos.py``).
+ * @param {{club: string | null, logo: string | null}} felt */
+function renderWatchFelt(felt) {
+  const logo = /** @type {HTMLImageElement} */ ($("watch-logo"));
+  if (felt.logo) logo.src = felt.logo; else logo.removeAttribute("src");
+  logo.hidden = !felt.logo;
+  logo.alt = felt.club || "";
+  $("watch-club").textContent = felt.club || "";
+}
+
 /** @param {WatchPresentation} p */
 function renderWatch(p) {
+  W.shown = p;
+  W.at = performance.now();
+  if (!W.timer) W.timer = window.setInterval(tickWatch, 250);
   $("watch-title").textContent = p.title;
   $("watch-contract").textContent = p.contract;
   $("watch-status").textContent = p.status;
@@ -117,7 +151,8 @@ function renderWatch(p) {
     el("strong", { text: seat.label }),
     el("span", { class: "kind", text: " " + seat.words + (seat.rating !== null ? ", rated " + seat.rating : "") }),
     ...seat.tags.map((tag) => el("span", { class: "tag", text: tag })),
-    el("span", { class: "facts", text: " Cards: " + seat.cards + ", tricks: " + seat.tricks + (seat.acting ? ", " + seat.acting : "") }))));
+    el("span", { class: "facts", text: " Cards: " + seat.cards + ", tricks: " + seat.tricks + (seat.acting ? ", " + seat.acting : "") }),
+    seat.seconds !== null ? el("span", { class: "clock", "data-from": String(seat.seconds), text: seat.seconds + " s" }) : null)));
   $("watch-bids").replaceChildren(...lines(p.bids, "li"));
   const done = p.trick === null && p.tricks.length ? p.tricks[p.tricks.length - 1] : null;
   const trick = p.trick || done;
@@ -129,4 +164,5 @@ function renderWatch(p) {
   $("watch-result").replaceChildren(...lines(p.result, "p"));
   $("watch-sheet").replaceChildren(...lines(p.sheet, "li"));
   $("watch-deals").replaceChildren(...p.deals.map((deal) => el("li", {}, ...lines(deal, "p"))));
+  tickWatch();
 }
