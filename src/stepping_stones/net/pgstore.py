@@ -30,16 +30,23 @@ import errno
 import json
 import os
 import queue
+import re
 import secrets
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import psycopg
+from psycopg.rows import dict_row
+
+if TYPE_CHECKING:
+    from ..storage.library import HistoryEntry, PlayerStats
+
+_T = TypeVar("_T")
 
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
@@ -214,6 +221,10 @@ class PostgresTableStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+    def shelf(self) -> PostgresShelf:
+        """The library of finished games in the same database (``PostgresShelf``)."""
+        return PostgresShelf(self.dsn)
 
     # --- the six methods of TableStore -----------------------------------------------------------
 
@@ -486,3 +497,141 @@ class PostgresTableStore:
                 (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
+
+
+# --- the shared library of finished games ------------------------------------------------------
+
+_PG_ROWS: Final = (  # the rows ``stats``' queries read, as the data folder's library names them
+    "WITH g AS (SELECT hash, file, played, rules, complete, hands, assisted, seed FROM library_games), "
+    "s AS (SELECT * FROM library_seats), r AS (SELECT * FROM library_results),"
+)
+
+
+def _pg(sql: str) -> str:
+    """SQLite's named parameters (``:player``) as psycopg's (``%(player)s``)."""
+    return re.sub(r"(?<![:\w]):([a-z_]+)", r"%(\1)s", sql)
+
+
+class PostgresShelf:
+    """The finished games of every server process on the store, in the database (``library_*``,
+    ``migrations/0002_library.sql``): ``storage.library.Shelf``, the same contract as the data
+    folder's ``FolderShelf``.  A record, its sidecar and notes and the library's index rows of it
+    are filed in one transaction, once per table; ``stats`` and ``history`` ask the data folder's
+    library's own queries (``storage.library.QUERIES``) of these rows, in one read."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        """The connection, the schema brought up to date at the first; a database's failure is
+        ``OSError``."""
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones library"
+                    )
+                    migrate(self._conn)
+                yield self._conn
+            except psycopg.Error as exc:
+                broken, self._conn = self._conn, None
+                if broken is not None:
+                    broken.close()
+                raise _failure(exc) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
+        from ..storage.files import stamp
+        from ..storage.library import rows_to_file
+        from ..storage.records import RecordError
+
+        name = f"table-{stamp()}-{table_id}.json"
+        try:
+            rows = rows_to_file(name, record, sidecar)
+        except RecordError as exc:  # a record the server made and the engine refuses: kept all the same
+            raise OSError(errno.EINVAL, f"the record of table {table_id}: {exc.line()}") from None
+        with self._db() as conn, conn.transaction():
+            filed = conn.execute(
+                "INSERT INTO library_games (hash, file, played, rules, complete, hands, assisted, seed, "
+                "table_id, record, sidecar, notes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING RETURNING file",
+                (*rows.game, table_id, record, sidecar, notes),
+            ).fetchone()
+            if filed is None:  # filed before (a crash after the filing, before the table left the store)
+                row = conn.execute(
+                    "UPDATE library_games SET notes = %s WHERE table_id = %s OR hash = %s RETURNING file",
+                    (notes, table_id, rows.game[0]),
+                ).fetchone()
+                return (str(row[0]) if row is not None else name), None
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO library_seats VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows.seats)
+                cur.executemany("INSERT INTO library_results VALUES (%s, %s, %s, %s, %s, %s)", rows.results)
+        return name, None
+
+    def _read(self, work: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """``work`` in one read-only transaction of one state (``REPEATABLE READ``); a failure of
+        the database, or a row that is not the library's, is ``LibraryError``."""
+        from ..storage.library import LibraryError
+
+        try:
+            with self._db() as conn:
+                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try:
+                    return work(conn)
+                finally:
+                    conn.execute("COMMIT")
+        except OSError as exc:
+            raise LibraryError(f"the library in the store cannot be read: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise LibraryError(f"the library in the store holds a wrong row: {exc}") from None
+
+    def history(self) -> builtins.list[HistoryEntry]:
+        from ..storage.library import history_elsewhere
+
+        def work(conn: psycopg.Connection[Any]) -> builtins.list[HistoryEntry]:
+            with conn.cursor(row_factory=dict_row) as cur:
+                games = cur.execute(
+                    "SELECT hash, file, played, rules, complete, hands, assisted, seed FROM library_games"
+                ).fetchall()
+                seats = cur.execute("SELECT * FROM library_seats").fetchall()
+            return history_elsewhere(games, seats)
+
+        return self._read(work)
+
+    def _ask(self, player: str | None, include: bool) -> Callable[[psycopg.Connection[Any]], Callable[[str], Any]]:
+        from ..storage.library import MINE
+
+        def bind(conn: psycopg.Connection[Any]) -> Callable[[str], Any]:
+            return lambda body: conn.execute(
+                _pg(_PG_ROWS + MINE + body).encode("utf-8"), {"player": player, "include": include}
+            ).fetchall()
+
+        return bind
+
+    def person(self) -> str | None:
+        from ..storage.library import QUERIES
+
+        rows = self._read(lambda conn: self._ask(None, False)(conn)(QUERIES["person"]))
+        return str(rows[0][0]) if rows else None
+
+    def stats(self, player: str, include_assisted: bool = False) -> PlayerStats:
+        from ..storage.library import answers_elsewhere
+
+        return self._read(
+            lambda conn: answers_elsewhere(self._ask(player, include_assisted)(conn), player, include_assisted)
+        )
+
+    def record(self, name: str) -> str:
+        with self._db() as conn:
+            row = conn.execute("SELECT record FROM library_games WHERE file = %s", (name,)).fetchone()
+        if row is None:
+            raise KeyError(name)
+        return str(row[0])

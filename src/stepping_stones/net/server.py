@@ -312,7 +312,7 @@ class TableServer:
             ]
         )
         pages = PlayerPages(
-            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log
+            lambda: self.tables.players, self.transfers, self.addresses, self.tables.shelf.record, self.log
         )
         app.add_routes(pages.routes())  # the players: ratings, their games, their keys
         add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /ratings, /web/FILE

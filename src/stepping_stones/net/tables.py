@@ -23,6 +23,7 @@ from typing import Final, Protocol
 from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
+from ..storage.library import FolderShelf, Shelf
 from ..storage.records import RecordError, record_from_game, record_json
 from .chat import ChatRefused, Rooms
 from .codes import digest, new_code, new_seed, normal_code
@@ -110,6 +111,8 @@ class Tables:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
+        # where finished games are filed: the store's shared library, else the data folder's
+        self.shelf: Shelf = store.shelf() if isinstance(store, Shared) else FolderShelf(data_dir)
         self.chat = Rooms(chat_rate, chat_burst, clock)  # each table's chat, in memory only (``chat.py``)
         self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
@@ -996,8 +999,9 @@ class Tables:
             self._kick(table)
 
     async def _finish(self, table: Table) -> None:
-        """File the finished game: its record in the server's ``games/`` and library, the table's
-        file (who was human, what computers played for them) in ``notes/``."""
+        """File the finished game on the server's shelf (``storage.library.Shelf``): its record in
+        the library (the data folder's ``games/`` and ``library.sqlite3``, or a shared store's),
+        with the table's file (who was human, what computers played for them)."""
         if table.filed:
             return
         table.filed = True
@@ -1118,20 +1122,12 @@ class Tables:
                 conn.close()
 
     def _file(self, table: Table) -> tuple[str | None, str]:
-        from ..storage.files import atomic_write, free_name, private_folder, stamp
-        from ..storage.games import file_copy
-        from ..storage.library import file_game
-
+        """File the finished game on the shelf: the line to log (None: nothing to say), and the
+        record's name."""
         assert table.game is not None
-        folder = private_folder(self.data_dir / "games")
-        filed = sorted(folder.glob(f"table-*-{table.id}.json"))
-        if filed:  # filed before a crash that came before the table left the store: not twice
-            path = filed[0]
-        else:
-            name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-            path = file_copy(folder, name, record_json(record_from_game(table.game)), table.sidecar())  # games/' writer
-        atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
-        return file_game(path), path.name
+        record = record_json(record_from_game(table.game))
+        name, line = self.shelf.file(table.id, record, table.sidecar(), table.to_file().model_dump_json(indent=2))
+        return line, name
 
     async def close(self) -> int:
         """Wait for the computers that are thinking (their answers are saved), write what is still
@@ -1147,4 +1143,5 @@ class Tables:
             with contextlib.suppress(OSError):
                 await asyncio.to_thread(self.leases.shared.release_all)
         self.thinkers.close()
+        self.shelf.close()
         return sum(1 for t in live if not t.paused) if flushed else 0
