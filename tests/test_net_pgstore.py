@@ -205,3 +205,39 @@ def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_come
         store.close()
 
     asyncio.run(live())
+
+
+def test_a_run_of_moves_is_one_statement_and_one_round_trip_and_so_is_a_sync(postgres_dsn, tmp_path):
+    """What a move costs the database: the writer sends a batch of moves as one statement, its own
+    transaction (no BEGIN and COMMIT around it: three round trips were one), and ``sync`` is one
+    statement too (it was four).  Read from libpq's own trace of the store's connection."""
+    from psycopg import pq
+
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(store, 3, seed=f"trips {n}") for n in range(3)]
+    conn = store._conn
+    assert conn is not None
+    trace = tmp_path / "trace"
+
+    async def moves() -> None:
+        line = '{{"seq":{},"seat":0,"card":"K1"}}\n'.format
+        for n in range(3):  # some batches, of however many moves wait when the writer comes to them
+            await asyncio.gather(*(store.write("append", t.id, line(n)) for t in tables))
+
+    with trace.open("w") as f:
+        conn.pgconn.trace(f.fileno())
+        conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        asyncio.run(moves())
+        store.sync()
+        conn.pgconn.untrace()
+    sent = [row.split("\t") for row in trace.read_text().splitlines()]
+    statements = [r for r in sent if r[0] == "F" and r[2] in ("Query", "Parse")]
+    round_trips = [r for r in sent if r[0] == "B" and r[2] == "ReadyForQuery"]
+    said = [r[-1].split('"')[-2].split()[0].upper() for r in statements if r[-1].count('"') >= 2 and r[-1] != '""']
+    assert set(said) == {"WITH", "SELECT"}, said  # the moves' INSERT (WITH batch ...), the sync's SELECT: no BEGIN
+    assert len(round_trips) >= 2
+    # every round trip carried one statement: the moves' INSERT, or the sync's SELECT
+    assert len([r for r in sent if r[0] == "F" and r[2] in ("Query", "Execute")]) == len(round_trips)
+    for table in tables:
+        assert store.load(table.id).splitlines()[-3:] == [f'{{"seq":{n},"seat":0,"card":"K1"}}' for n in range(3)]
+    store.close()

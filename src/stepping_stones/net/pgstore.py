@@ -76,15 +76,28 @@ class _Write:
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[None] = field(repr=False)
 
-    def finish(self, failure: OSError | None) -> None:
-        def tell() -> None:
-            if not self.done.done():
-                if failure is None:
-                    self.done.set_result(None)
-                else:
-                    self.done.set_exception(failure)
+    def tell(self, failure: OSError | None) -> None:
+        """On the loop: the write is done (or failed with ``failure``)."""
+        if not self.done.done():
+            if failure is None:
+                self.done.set_result(None)
+            else:
+                self.done.set_exception(failure)
 
-        self.loop.call_soon_threadsafe(tell)
+
+def _finish(batch: list[_Write], failures: dict[int, OSError]) -> None:
+    """Tell each loop that its writes of ``batch`` are done: one wake-up of each loop for the whole
+    batch (a wake-up is a write to the loop's pipe, and a batch holds tens of writes)."""
+    loops: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+    for write in batch:
+        loops.setdefault(write.loop, []).append(write)
+    for loop, writes in loops.items():
+        loop.call_soon_threadsafe(_tell_all, writes, failures)
+
+
+def _tell_all(writes: list[_Write], failures: dict[int, OSError]) -> None:
+    for write in writes:
+        write.tell(failures.get(id(write)))
 
 
 def new_owner() -> str:
@@ -329,8 +342,7 @@ class PostgresTableStore:
             except OSError as exc:  # the database failed: nothing of the batch was written
                 self._broken.update(w.table_id for w in batch)
                 failures = {id(w): exc for w in batch}
-            for write in batch:
-                write.finish(failures.get(id(write)))
+            _finish(batch, failures)
 
     def _write_batch(self, batch: builtins.list[_Write]) -> dict[int, OSError]:
         """Write ``batch`` in one transaction: each snapshot in a savepoint of its own, each run of
@@ -363,6 +375,12 @@ class PostgresTableStore:
                     failed(write, OSError(errno.EBUSY, f"this process no longer holds table {write.table_id}"))
             run.clear()
 
+        if all(write.how != "save" for write in batch):  # moves only, the usual batch: one statement,
+            with self._db() as conn:  # its own transaction, one round trip (no BEGIN and COMMIT around it)
+                run.extend(batch)
+                flush(conn)
+            self._unsynced = True
+            return failures
         with self._db() as conn, conn.transaction():
             for write in batch:
                 if write.how != "save":
@@ -415,14 +433,14 @@ class PostgresTableStore:
             conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
 
     def sync(self) -> None:
-        """Make every commit so far durable: one transaction that commits synchronously (a
-        transaction id makes it a writing one, whose commit waits for the log up to it)."""
+        """Make every commit so far durable: one statement, a transaction that commits
+        synchronously (a transaction id makes it a writing one, whose commit waits for the log up
+        to it)."""
         if not self._unsynced:
             return
         self._unsynced = False
-        with self._db() as conn, conn.transaction():
-            conn.execute("SET LOCAL synchronous_commit = on")
-            conn.execute("SELECT txid_current()")
+        with self._db() as conn:  # one statement, one round trip: the setting lasts its own transaction
+            conn.execute("SELECT set_config('synchronous_commit', 'on', true), txid_current()")
 
     # --- several processes: finding tables, and their leases -------------------------------------
 
