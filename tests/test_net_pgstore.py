@@ -10,11 +10,11 @@ import asyncio
 import psycopg
 import pytest
 
-from net_support import WAIT, new_table, next_state, running
+from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, websocket_url
 from stepping_stones.net.journal import read_table
 from stepping_stones.net.pgstore import PostgresTableStore, migrate, migrations
-from stepping_stones.net.protocol import ErrorMessage
+from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
 
@@ -126,6 +126,33 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
                 assert b.tables.tables[opened.table].seats[ann.seat].connected
 
     asyncio.run(game())
+
+
+def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
+    """Behind the proxy hashing on the table in the path, a hello for table X on table Y's path
+    (``/t/Y/ws``) would take X to Y's process, X's people would come back on their own path, and X
+    would go back: a client could keep a table going to and fro.  It is refused before anything
+    moves; on X's own path the table is handed over as before."""
+
+    async def hellos() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
+        ):
+            x = await open_table(url_a, new_table())
+            y = await open_table(url_a, new_table())
+            hello = {"type": "hello", "version": VERSION, "code": x.code, "name": "Mallory"}
+            async with Raw.to(f"{url_b}/t/{y.table}") as wrong:
+                await wrong.send(hello)
+                refused = await wrong.reply()
+            assert isinstance(refused, ErrorMessage) and refused.code == "bad-message" and "path" in refused.message
+            assert x.table in a.tables.tables and x.table not in b.tables.tables
+            async with Raw.to(f"{url_b}/t/{x.table}") as right:
+                await right.send(hello)
+                assert isinstance(await right.reply(), Welcome)
+            assert x.table in b.tables.tables and x.table not in a.tables.tables
+
+    asyncio.run(hellos())
 
 
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):

@@ -208,17 +208,23 @@ class Tables:
         wanted = [t for t in orphans if t not in self.tables and not self.leases.busy(t)]
         return await asyncio.to_thread(shared.take_many, wanted)
 
-    async def _take_up(self, code: str | None, secret: str | None) -> None:
+    async def _take_up(self, code: str | None, secret: str | None, path: str | None = None) -> None:
         """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
-        store, when this process does not hold it, taken over from its holder and loaded.  Raises
-        ``lease.Elsewhere``."""
+        store, when this process does not hold it, taken over from its holder and loaded.  A hello
+        on another table's path (``/t/<path>/ws``) is refused before anything moves: behind the
+        hashing proxy it would take the table to the process of that path, its people's websockets
+        would come back to their own path, and the table would go back (a client could keep a table
+        going to and fro).  Raises ``lease.Elsewhere``, ``TableError``."""
         assert self.leases is not None
-        if secret is not None and any(t.seat_of(secret) is not None for t in self.tables.values()):
-            return
+        held = [t.id for t in self.tables.values() if secret is not None and t.seat_of(secret) is not None]
         if code is not None and code in self.by_code:
-            return
-        table_id = await self.leases.locate(code, secret)
+            held.append(self.by_code[code].id)
+        table_id = held[0] if held else await self.leases.locate(code, secret)
         if table_id is None:
+            return
+        if path is not None and table_id != path:
+            raise TableError("bad-message", "this websocket's path names another table: connect to /ws")
+        if held:
             return
         async with self.leases.one_at_a_time(table_id):
             if table_id in self.tables:
@@ -335,11 +341,13 @@ class Tables:
         name: str | None,
         page: bool = False,
         key: str | None = None,
+        path: str | None = None,
     ) -> None:
         """Seat ``conn``: on a free seat with the invite ``code`` (rated as the player of ``key``, if
         given), or back on its own with ``secret``; a ``page`` is sent what it is shown
-        (``pageseat``) instead of states.  Raises ``TableError``; on success the client is sent its
-        welcome and state."""
+        (``pageseat``) instead of states.  ``path``: the table the websocket's path names
+        (``/t/<table>/ws``), which a shared store's hello must be for.  Raises ``TableError``; on
+        success the client is sent its welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
         if conn in self.watching or conn in self.lobby_followers:
@@ -349,7 +357,7 @@ class Tables:
         if key is not None and (problem := key_problem(key)) is not None:
             raise TableError("bad-message", problem)
         if self.leases is not None:
-            await self._take_up(normal_code(code or "") if secret is None else None, secret)
+            await self._take_up(normal_code(code or "") if secret is None else None, secret, path)
         if secret is not None:
             found = None
             for table in self.tables.values():
