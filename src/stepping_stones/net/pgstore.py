@@ -55,6 +55,10 @@ _RENEW: Final = (  # the rows a write is renewing now (locked by its transaction
     "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
     "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE SKIP LOCKED)"
 )
+# what fails one table's snapshot and not the batch around it: a constraint, a row it waited too long
+# for (``lock_timeout``: another process's transaction, or the leases' renewal, held it), a statement
+# the database cancelled (``statement_timeout``)
+_ONE_TABLE: Final = (psycopg.errors.IntegrityError, psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)
 MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
@@ -392,7 +396,7 @@ class PostgresTableStore:
                         self._save(conn, write.table_id, write.text)
                 except OSError as exc:
                     failed(write, exc)
-                except psycopg.errors.IntegrityError as exc:
+                except _ONE_TABLE as exc:  # refused, or it waited too long for a row: this table pauses alone
                     failed(write, _failure(exc))
                 else:
                     self._broken.discard(write.table_id)
