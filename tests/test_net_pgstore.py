@@ -13,7 +13,7 @@ import pytest
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, websocket_url
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.pgstore import PostgresTableStore, migrate, migrations
+from stepping_stones.net.pgstore import RENEWED_AT_ONCE, PostgresTableStore, migrate, migrations, renew_leases
 from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
@@ -295,4 +295,21 @@ def test_a_snapshot_that_waits_too_long_for_a_row_pauses_its_table_alone(postgre
     assert results[2:] == [None, None]
     assert store.load(tables[1].id) == snapshot[1]
     assert store.load(tables[2].id).endswith(line)
+    store.close()
+
+
+def test_the_leases_are_renewed_a_few_hundred_rows_a_statement_passing_over_those_held(postgres_dsn):
+    """The heartbeat renews every lease of its process in statements of ``RENEWED_AT_ONCE`` rows,
+    each its own transaction (one statement for all 2,000 of a process held them long enough for
+    snapshots to wait past ``lock_timeout``), and passes over a row another transaction holds."""
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    ids = [f"{n:016x}" for n in range(2 * RENEWED_AT_ONCE + 17)]
+    assert sorted(store.take_many(ids)) == ids
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE leases SET expires = now() + interval '1 second'")
+        with psycopg.connect(postgres_dsn) as other:  # holds the first lease's row
+            other.execute("SELECT 1 FROM leases WHERE table_id = %s FOR UPDATE", (ids[0],))
+            assert renew_leases(conn, store.owner, 60) == len(ids) - 1
+        late = conn.execute("SELECT table_id FROM leases WHERE expires < now() + interval '30 seconds'").fetchall()
+    assert late == [(ids[0],)]
     store.close()

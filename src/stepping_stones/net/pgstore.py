@@ -51,9 +51,11 @@ _T = TypeVar("_T")
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+RENEWED_AT_ONCE: Final = 250  # lease rows one statement of the renewal locks: a write waits for one such at most
 _RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
     "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
-    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE SKIP LOCKED)"
+    "(SELECT table_id FROM leases WHERE owner = %(me)s AND table_id > %(after)s "
+    "ORDER BY table_id LIMIT %(most)s FOR UPDATE SKIP LOCKED) RETURNING table_id"
 )
 # what fails one table's snapshot and not the batch around it: a constraint, a row it waited too long
 # for (``lock_timeout``: another process's transaction, or the leases' renewal, held it), a statement
@@ -135,6 +137,22 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
                 conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
                 applied.append(name)
     return applied
+
+
+def renew_leases(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> int:
+    """Renew every lease of ``owner`` for ``lease_seconds`` from now, ``RENEWED_AT_ONCE`` rows a
+    statement (each its own short transaction, on an autocommit connection): a snapshot that needs
+    one of those rows waits for one short statement, not for all of a process's leases (at 2,000
+    tables, one statement for all made snapshots wait past ``lock_timeout``).  How many were renewed."""
+    after, renewed = "", 0
+    while True:
+        rows = conn.execute(
+            _RENEW, {"secs": lease_seconds, "me": owner, "after": after, "most": RENEWED_AT_ONCE}
+        ).fetchall()
+        renewed += len(rows)
+        if len(rows) < RENEWED_AT_ONCE:
+            return renewed
+        after = max(str(r[0]) for r in rows)
 
 
 def _failure(exc: psycopg.Error) -> OSError:
@@ -223,7 +241,7 @@ class PostgresTableStore:
                 try:
                     if conn is None or conn.closed:
                         conn = self._connect(migrated=True)
-                    conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner})
+                    renew_leases(conn, self.owner, self.lease_seconds)
                 except psycopg.Error:
                     if conn is not None:
                         conn.close()
