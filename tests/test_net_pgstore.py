@@ -313,3 +313,33 @@ def test_the_leases_are_renewed_a_few_hundred_rows_a_statement_passing_over_thos
         late = conn.execute("SELECT table_id FROM leases WHERE expires < now() + interval '30 seconds'").fetchall()
     assert late == [(ids[0],)]
     store.close()
+
+
+def test_a_lease_taken_late_in_a_long_batch_lasts_from_then(postgres_dsn):
+    """A snapshot's lease is taken in the writer's transaction: it lasts ``lease_seconds`` from
+    when it is taken (``clock_timestamp()``), not from the transaction's start (``now()``): a batch
+    that had waited longer than a lease committed leases already lapsed, and at 2,000 tables the
+    other process took those tables up as abandoned while their people were sitting down."""
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(store, 3, seed=f"late {n}") for n in range(3)]
+    snapshot = [t.to_file().model_dump_json() + "\n" for t in tables]
+
+    async def writes() -> list[BaseException | None]:
+        first = asyncio.ensure_future(store.write("save", tables[2].id, snapshot[2]))  # the writer waits on it...
+        rest = [store.write("save", t.id, snapshot[n]) for n, t in enumerate(tables[:2])]  # ... these go in one batch
+        return await asyncio.gather(first, *rest, return_exceptions=True)
+
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        with psycopg.connect(postgres_dsn) as other:  # holds tables 0 and 2's lease rows: 2 s of lock_timeout each
+            other.execute("SELECT 1 FROM leases WHERE table_id = ANY(%s) FOR UPDATE", ([tables[0].id, tables[2].id],))
+            row = conn.execute("SELECT clock_timestamp()").fetchone()
+            assert row is not None
+            started = row[0]
+            results = asyncio.run(writes())
+        assert [r is None for r in results] == [False, False, True]
+        (lasts,) = conn.execute(
+            "SELECT extract(epoch FROM expires - %s::timestamptz) FROM leases WHERE table_id = %s",
+            (started, tables[1].id),
+        ).fetchone()
+    assert lasts >= 60 + 2 * 2  # taken after its batch waited 2 s, behind a first batch that waited 2 s
+    store.close()

@@ -13,7 +13,9 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 
 Every write of a table is fenced by its lease: a process that no longer holds the table (it was
 taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
-write raises ``OSError``, as a full disk does for the file store).  Every failure of the database
+write raises ``OSError``, as a full disk does for the file store).  Leases go by the clock as each
+statement runs (``clock_timestamp()``, not the transaction's start, ``now()``): a lease taken late
+in a long transaction lasts from then.  Every failure of the database
 (gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
 and tries again, as for a disk.
 
@@ -53,7 +55,8 @@ MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
 RENEWED_AT_ONCE: Final = 250  # lease rows one statement of the renewal locks: a write waits for one such at most
 _RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
-    "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
+    "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %(secs)s) "
+    "WHERE owner = %(me)s AND table_id IN "
     "(SELECT table_id FROM leases WHERE owner = %(me)s AND table_id > %(after)s "
     "ORDER BY table_id LIMIT %(most)s FOR UPDATE SKIP LOCKED) RETURNING table_id"
 )
@@ -62,9 +65,11 @@ _RENEW: Final = (  # the rows a write is renewing now (locked by its transaction
 # the database cancelled (``statement_timeout``)
 _ONE_TABLE: Final = (psycopg.errors.IntegrityError, psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)
 MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
+MOST_SAVES: Final = 50  # and snapshots (some eight statements each: the transaction holds their leases' rows)
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
-    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > now() AND table_id = ANY(%(t)s)), "
+    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > "
+    "clock_timestamp() AND table_id = ANY(%(t)s)), "
     "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
     "FROM held h) "
     "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
@@ -268,9 +273,10 @@ class PostgresTableStore:
         for it, and return the holder."""
         self._beat()
         row = conn.execute(
-            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
+            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, clock_timestamp() "
+            "+ make_interval(secs => %s)) "
             "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
-            "WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING owner",
+            "WHERE leases.owner = excluded.owner OR leases.expires < clock_timestamp() RETURNING owner",
             (table_id, self.owner, self.lease_seconds),
         ).fetchone()
         if row is not None:
@@ -326,7 +332,8 @@ class PostgresTableStore:
                 "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
                 "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
                 "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
-                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s AND expires > now())",
+                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s "
+                "AND expires > clock_timestamp())",
                 {"t": table_id, "lines": moves, "me": self.owner},
             )
             if cur.rowcount != len(moves):
@@ -354,11 +361,13 @@ class PostgresTableStore:
     def _write_on(self) -> None:
         while True:
             batch = [self._queue.get()]
-            while len(batch) < MOST_BATCHED:
+            saves = int(batch[0].how == "save")
+            while len(batch) < MOST_BATCHED and saves < MOST_SAVES:
                 try:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+                saves += batch[-1].how == "save"
             try:
                 failures = self._write_batch(batch)
             except OSError as exc:  # the database failed: nothing of the batch was written
@@ -493,9 +502,10 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "INSERT INTO leases (table_id, owner, expires) "
-                "SELECT t, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
+                "SELECT t, %s, clock_timestamp() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
                 "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
-                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING table_id",
+                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < "
+                "clock_timestamp() RETURNING table_id",
                 (self.owner, self.lease_seconds, sorted(set(table_ids))),
             ).fetchall()
         return [str(r[0]) for r in rows]
@@ -513,7 +523,8 @@ class PostgresTableStore:
         """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
         with self._db() as conn, conn.transaction():
             conn.execute(
-                "UPDATE leases SET owner = wanted, wanted = NULL, expires = now() + make_interval(secs => %s) "
+                "UPDATE leases SET owner = wanted, wanted = NULL, expires = clock_timestamp() + "
+                "make_interval(secs => %s) "
                 "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
                 (self.lease_seconds, table_ids, self.owner),
             )
@@ -533,7 +544,7 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-                "WHERE l.table_id IS NULL OR l.expires < now() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                "WHERE l.table_id IS NULL OR l.expires < clock_timestamp() OR l.owner = %s ORDER BY t.updated LIMIT %s",
                 (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
