@@ -12,6 +12,8 @@ server every 0.2 s throughout, to show whether a real client still gets answers.
 - actions per second, the latency of an action (from sending it to the state after it) at
   p50/p95/p99, the ping's p95 and worst, the server's memory per table (its peak resident memory
   over its memory before the tables, divided by N), and the load average before and after;
+- the bytes the server processes wrote to the disk per action (``/proc/<pid>/io``: the data folder's
+  journals; with ``--store`` the database's write-ahead log is counted instead);
 - from the CPU per action, what one core of the server's own could do (actions a second), and the
   latency N tables acting flat out would see there (N x the CPU per action: each action waits
   behind one of every other table's).
@@ -84,6 +86,16 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _disk_bytes(pid: int) -> int:
+    """The bytes the process ``pid`` has caused to be written to the disk so far (``/proc/<pid>/io``:
+    its journals' pages as they are dirtied, not its sockets)."""
+    with open(f"/proc/{pid}/io") as f:
+        for line in f:
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+    return 0
+
+
 def _own_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -110,6 +122,7 @@ class Servers:
         self.procs = procs
         self.store = store
         self.gone_cpu = 0.0  # the CPU of the processes killed so far, at their kill
+        self.gone_disk = 0  # and the bytes they wrote to the disk
         self.sharded = len(procs) > 1
 
     def alive(self) -> list[int]:
@@ -118,12 +131,16 @@ class Servers:
     def cpu(self) -> float:
         return self.gone_cpu + sum(_cpu_seconds(pid) for pid in self.alive())
 
+    def disk(self) -> int:
+        return self.gone_disk + sum(_disk_bytes(pid) for pid in self.alive())
+
     def rss_kib(self) -> int:
         return sum(_rss_kib(pid) for pid in self.alive())
 
     def kill_one(self) -> None:
         proc = self.procs[0]
         self.gone_cpu += _cpu_seconds(proc.pid)
+        self.gone_disk += _disk_bytes(proc.pid)
         proc.kill()
         proc.wait()
 
@@ -220,6 +237,7 @@ async def _run(
         watcher = None if servers.sharded else asyncio.ensure_future(watch())  # the watcher's table has no id
         load_before = _load()
         server_cpu = servers.cpu()
+        disk = servers.disk()
         db_cpu, commits, wal = servers.database()
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
@@ -239,6 +257,7 @@ async def _run(
         db = servers.database()
         db_cpu, commits, wal = db[0] - db_cpu, db[1] - commits, db[2] - wal
         server_cpu = servers.cpu() - server_cpu
+        disk = servers.disk() - disk
         own_cpu = _own_cpu_seconds() - own_cpu
         received = sum(c.received for c in clients)
         load_after = _load()
@@ -272,6 +291,7 @@ async def _run(
         "ping_max_ms": round(max(pings) * 1000, 2) if pings else 0.0,
         "kib_per_table": round((peak - base) / n, 1),
         "bytes_per_action": round(received / actions),  # what the bots were sent, all messages
+        "server_disk_bytes_per_action": round(disk / actions),  # the journals (the data folder's store)
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2),
         "load_before": round(load_before, 2),
         "load_after": round(load_after, 2),
@@ -394,6 +414,8 @@ def main() -> int:
                 subprocess.Popen(
                     [sys.executable, "-m", "stepping_stones", "host", "--port", str(port)]
                     + ["--data-dir", f"{folder}/{port}", "--max-tables", "100000", "--max-connections", "19000"]
+                    # no computer stands in while the other tables are being seated (minutes, at 2,000)
+                    + ["--timeout", "600"]
                     + (["--store", args.store] if args.store else [])
                     + public,
                     stdout=subprocess.PIPE,

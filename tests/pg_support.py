@@ -140,6 +140,19 @@ class Stores:
         self.made.append(store)
         return store
 
+    def shelf(self, folder: Path):  # type: ignore[no-untyped-def]
+        """The shelf of finished games of the folder's server: its data folder's, or its store's."""
+        from stepping_stones.storage.library import FolderShelf
+
+        dsn = self.dsn(folder)
+        if dsn is None:
+            return FolderShelf(folder)
+        from stepping_stones.net.pgstore import PostgresShelf
+
+        shelf = PostgresShelf(dsn)
+        self.made.append(shelf)
+        return shelf
+
     def close(self) -> None:
         for store in self.made:
             store.close()  # type: ignore[attr-defined]

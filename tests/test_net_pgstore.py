@@ -10,11 +10,11 @@ import asyncio
 import psycopg
 import pytest
 
-from net_support import WAIT, new_table, next_state, running
+from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, websocket_url
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.pgstore import PostgresTableStore, migrate, migrations
-from stepping_stones.net.protocol import ErrorMessage
+from stepping_stones.net.pgstore import RENEWED_AT_ONCE, PostgresTableStore, migrate, migrations, renew_leases
+from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
 
@@ -128,6 +128,33 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
     asyncio.run(game())
 
 
+def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
+    """Behind the proxy hashing on the table in the path, a hello for table X on table Y's path
+    (``/t/Y/ws``) would take X to Y's process, X's people would come back on their own path, and X
+    would go back: a client could keep a table going to and fro.  It is refused before anything
+    moves; on X's own path the table is handed over as before."""
+
+    async def hellos() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
+        ):
+            x = await open_table(url_a, new_table())
+            y = await open_table(url_a, new_table())
+            hello = {"type": "hello", "version": VERSION, "code": x.code, "name": "Mallory"}
+            async with Raw.to(f"{url_b}/t/{y.table}") as wrong:
+                await wrong.send(hello)
+                refused = await wrong.reply()
+            assert isinstance(refused, ErrorMessage) and refused.code == "bad-message" and "path" in refused.message
+            assert x.table in a.tables.tables and x.table not in b.tables.tables
+            async with Raw.to(f"{url_b}/t/{x.table}") as right:
+                await right.send(hello)
+                assert isinstance(await right.reply(), Welcome)
+            assert x.table in b.tables.tables and x.table not in a.tables.tables
+
+    asyncio.run(hellos())
+
+
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)
@@ -205,3 +232,114 @@ def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_come
         store.close()
 
     asyncio.run(live())
+
+
+def test_a_run_of_moves_is_one_statement_and_one_round_trip_and_so_is_a_sync(postgres_dsn, tmp_path):
+    """What a move costs the database: the writer sends a batch of moves as one statement, its own
+    transaction (no BEGIN and COMMIT around it: three round trips were one), and ``sync`` is one
+    statement too (it was four).  Read from libpq's own trace of the store's connection."""
+    from psycopg import pq
+
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(store, 3, seed=f"trips {n}") for n in range(3)]
+    conn = store._conn
+    assert conn is not None
+    trace = tmp_path / "trace"
+
+    async def moves() -> None:
+        line = '{{"seq":{},"seat":0,"card":"K1"}}\n'.format
+        for n in range(3):  # some batches, of however many moves wait when the writer comes to them
+            await asyncio.gather(*(store.write("append", t.id, line(n)) for t in tables))
+
+    with trace.open("w") as f:
+        conn.pgconn.trace(f.fileno())
+        conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        asyncio.run(moves())
+        store.sync()
+        conn.pgconn.untrace()
+    sent = [row.split("\t") for row in trace.read_text().splitlines()]
+    statements = [r for r in sent if r[0] == "F" and r[2] in ("Query", "Parse")]
+    round_trips = [r for r in sent if r[0] == "B" and r[2] == "ReadyForQuery"]
+    said = [r[-1].split('"')[-2].split()[0].upper() for r in statements if r[-1].count('"') >= 2 and r[-1] != '""']
+    assert set(said) == {"WITH", "SELECT"}, said  # the moves' INSERT (WITH batch ...), the sync's SELECT: no BEGIN
+    assert len(round_trips) >= 2
+    # every round trip carried one statement: the moves' INSERT, or the sync's SELECT
+    assert len([r for r in sent if r[0] == "F" and r[2] in ("Query", "Execute")]) == len(round_trips)
+    for table in tables:
+        assert store.load(table.id).splitlines()[-3:] == [f'{{"seq":{n},"seat":0,"card":"K1"}}' for n in range(3)]
+    store.close()
+
+
+def test_a_snapshot_that_waits_too_long_for_a_row_pauses_its_table_alone(postgres_dsn):
+    """A snapshot whose lease row another transaction holds past ``lock_timeout`` fails, and only
+    its table pauses: the writes batched with it go through (at 2,000 tables one such wait failed
+    the whole batch, and paused up to 500 tables)."""
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(store, 3, seed=f"lock {n}") for n in range(3)]
+    snapshot = [t.to_file().model_dump_json() + "\n" for t in tables]
+    line = '{"seq":9,"seat":0,"card":"K1"}\n'
+
+    async def writes() -> list[BaseException | None]:
+        first = asyncio.ensure_future(store.write("save", tables[0].id, snapshot[0]))  # the writer waits on it...
+        rest = [  # ... while these wait for the writer, and go in one batch
+            store.write("save", tables[0].id, snapshot[0]),
+            store.write("save", tables[1].id, snapshot[1]),
+            store.write("append", tables[2].id, line),
+        ]
+        return await asyncio.gather(first, *rest, return_exceptions=True)
+
+    with psycopg.connect(postgres_dsn) as other:  # a transaction that holds table 0's lease row
+        other.execute("SELECT 1 FROM leases WHERE table_id = %s FOR UPDATE", (tables[0].id,))
+        results = asyncio.run(writes())
+    assert all(isinstance(r, OSError) and "lock timeout" in str(r) for r in results[:2]), results
+    assert results[2:] == [None, None]
+    assert store.load(tables[1].id) == snapshot[1]
+    assert store.load(tables[2].id).endswith(line)
+    store.close()
+
+
+def test_the_leases_are_renewed_a_few_hundred_rows_a_statement_passing_over_those_held(postgres_dsn):
+    """The heartbeat renews every lease of its process in statements of ``RENEWED_AT_ONCE`` rows,
+    each its own transaction (one statement for all 2,000 of a process held them long enough for
+    snapshots to wait past ``lock_timeout``), and passes over a row another transaction holds."""
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    ids = [f"{n:016x}" for n in range(2 * RENEWED_AT_ONCE + 17)]
+    assert sorted(store.take_many(ids)) == ids
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE leases SET expires = now() + interval '1 second'")
+        with psycopg.connect(postgres_dsn) as other:  # holds the first lease's row
+            other.execute("SELECT 1 FROM leases WHERE table_id = %s FOR UPDATE", (ids[0],))
+            assert renew_leases(conn, store.owner, 60) == len(ids) - 1
+        late = conn.execute("SELECT table_id FROM leases WHERE expires < now() + interval '30 seconds'").fetchall()
+    assert late == [(ids[0],)]
+    store.close()
+
+
+def test_a_lease_taken_late_in_a_long_batch_lasts_from_then(postgres_dsn):
+    """A snapshot's lease is taken in the writer's transaction: it lasts ``lease_seconds`` from
+    when it is taken (``clock_timestamp()``), not from the transaction's start (``now()``): a batch
+    that had waited longer than a lease committed leases already lapsed, and at 2,000 tables the
+    other process took those tables up as abandoned while their people were sitting down."""
+    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    tables = [_played(store, 3, seed=f"late {n}") for n in range(3)]
+    snapshot = [t.to_file().model_dump_json() + "\n" for t in tables]
+
+    async def writes() -> list[BaseException | None]:
+        first = asyncio.ensure_future(store.write("save", tables[2].id, snapshot[2]))  # the writer waits on it...
+        rest = [store.write("save", t.id, snapshot[n]) for n, t in enumerate(tables[:2])]  # ... these go in one batch
+        return await asyncio.gather(first, *rest, return_exceptions=True)
+
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        with psycopg.connect(postgres_dsn) as other:  # holds tables 0 and 2's lease rows: 2 s of lock_timeout each
+            other.execute("SELECT 1 FROM leases WHERE table_id = ANY(%s) FOR UPDATE", ([tables[0].id, tables[2].id],))
+            row = conn.execute("SELECT clock_timestamp()").fetchone()
+            assert row is not None
+            started = row[0]
+            results = asyncio.run(writes())
+        assert [r is None for r in results] == [False, False, True]
+        (lasts,) = conn.execute(
+            "SELECT extract(epoch FROM expires - %s::timestamptz) FROM leases WHERE table_id = %s",
+            (started, tables[1].id),
+        ).fetchone()
+    assert lasts >= 60 + 2 * 2  # taken after its batch waited 2 s, behind a first batch that waited 2 s
+    store.close()

@@ -99,8 +99,12 @@ def test_kill_9_mid_hand_and_the_table_resumes_from_disk(tmp_path, stores):
         assert record is not None
         # nothing the bots were told before the kill is lost: the first hand goes on from there
         assert record.hands[0].play.startswith(record_cards(before.view.plays))
-        (path,) = (tmp_path / "games").glob("table-*[0-9a-f].json")
+        (entry,) = stores.shelf(tmp_path).history()  # filed on the server's shelf: its folder's, or its store's
+        assert entry.complete
+        path = tmp_path / "filed.json"
+        path.write_text(stores.shelf(tmp_path).record(entry.file))
         assert game_from_record(read_record(path)).over
+        assert json.loads(path.read_text()) == json.loads(record.model_dump_json())
         replay = _cli("replay", str(path))
         assert replay.returncode == 0, replay.stderr
     finally:

@@ -21,8 +21,9 @@ from net_support import WAIT, new_table
 from pg_support import why_not
 from stepping_stones.engine import record_cards
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
+from stepping_stones.net.pgstore import PostgresShelf
 from stepping_stones.net.protocol import StateMessage
-from stepping_stones.storage.records import game_from_record, read_record
+from stepping_stones.storage.records import game_from_record, parse_record
 from test_net_proxy import FRONT, NGINX, _nginx
 
 # the configuration of docs/online.md, "Past one process", with the test's ports
@@ -126,14 +127,17 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
 
     try:
         with _nginx(tmp_path / "nginx", front, site):
-            finals, before, killed = asyncio.run(play())
+            finals, before, _killed = asyncio.run(play())
         record = finals[0].record
         assert record is not None
         # nothing the bots were told before the kill is lost: the first hand goes on from there
         assert record.hands[0].play.startswith(record_cards(before.view.plays))
-        (survivor,) = (port for port in ports if port != killed)
-        (path,) = (tmp_path / str(survivor) / "games").glob("table-*[0-9a-f].json")
-        assert game_from_record(read_record(path)).over
+        shelf = PostgresShelf(postgres_dsn)  # filed in the store's library, whichever process filed it
+        (entry,) = shelf.history()
+        assert entry.complete
+        assert game_from_record(parse_record(shelf.record(entry.file))).over
+        shelf.close()
+        assert not any((tmp_path / str(port) / "games").exists() for port in ports)
         with psycopg.connect(postgres_dsn) as conn:  # filed, and gone from the store
             assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
     finally:

@@ -87,6 +87,7 @@ def test_load_test_tables():
     assert row["actions"] >= 9 * 36  # a whole game: at least nine hands of 36 cards, and the bids
     assert 0 < row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"]
     assert row["server_cpu_ms_per_action"] > 0 and row["bots_cpu_ms_per_action"] > 0
+    assert row["server_disk_bytes_per_action"] > 0  # the journals in the data folder
     # actions/s against the actions over the seconds as printed (rounded to 10 ms)
     assert row["actions"] / (row["seconds"] + 0.005) - 0.1 <= row["actions_per_s"]
     assert row["actions_per_s"] <= row["actions"] / max(row["seconds"] - 0.005, 0.001) + 0.1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from ..ai import LAB_LEVELS, LAB_REASONS, LEVELS, BotError, factory_of, installed, is_spec, lab_seat
@@ -13,7 +14,7 @@ from ..game.choices import SEED_LENGTH
 
 if TYPE_CHECKING:
     from ..lab.simulate import Runner
-    from ..storage.library import Library
+    from ..storage.library import Library, Shelf
 
 _R = TypeVar("_R")
 _N = TypeVar("_N", int, float)
@@ -94,15 +95,15 @@ def game_from_file(path: str) -> Game:
         raise CommandRefused(exc.line(path)) from None
 
 
-def open_library(command: str) -> Library:
-    """The library, its notices said on standard error.  Raises ``CommandRefused`` (one line) if
-    it cannot be used."""
+def open_library(command: str, folder: Path | None = None) -> Library:
+    """The library (of the data folder ``folder``, default the game's), its notices said on
+    standard error.  Raises ``CommandRefused`` (one line) if it cannot be used."""
     import sys
 
     from ..storage.library import Library, LibraryError
 
     try:
-        library = Library.open()
+        library = Library.open(folder)
     except LibraryError as exc:
         raise CommandRefused(f"{command}: {exc}") from None
     for notice in library.notices:
@@ -111,16 +112,66 @@ def open_library(command: str) -> Library:
 
 
 @contextmanager
-def library_work(command: str) -> Iterator[Library]:
+def library_work(command: str, folder: Path | None = None) -> Iterator[Library]:
     """The library open for ``command`` (``open_library``), closed afterwards; a ``LibraryError``
     of the work in the block becomes ``CommandRefused`` (``command: what is wrong``)."""
     from ..storage.library import LibraryError
 
-    with open_library(command) as library:
+    with open_library(command, folder) as library:
         try:
             yield library
         except LibraryError as exc:
             raise CommandRefused(f"{command}: {exc}") from None
+
+
+def store_url(text: str) -> str:
+    """An argparse type: a table server's PostgreSQL store, a ``postgresql://`` URL."""
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("a store is a postgresql:// URL (the data folder is the default)")
+    return text
+
+
+def add_library_source(p: argparse.ArgumentParser) -> None:
+    """``--data-dir`` and ``--store``: read a table server's library rather than the game's own."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="the library of this data folder: a table server's (host --data-dir; by default the 'server' "
+        "folder in the game's data folder) rather than the game's own",
+    )
+    where.add_argument(
+        "--store",
+        type=store_url,
+        metavar="URL",
+        help="the library of the table servers that share this PostgreSQL store (host --store URL)",
+    )
+
+
+@contextmanager
+def shelf_work(command: str, args: argparse.Namespace) -> Iterator[Library | Shelf]:
+    """What ``--data-dir`` or ``--store`` names (``add_library_source``), else the game's own
+    library, open for ``command`` and closed afterwards; a ``LibraryError`` of the work in the
+    block becomes ``CommandRefused``.  A store that cannot be read is refused in one line that
+    does not repeat the URL (its password)."""
+    if args.store is None:
+        with library_work(command, args.data_dir) as library:
+            yield library
+        return
+    from ..storage.library import LibraryError
+
+    try:
+        from ..net.pgstore import PostgresShelf
+    except ImportError:
+        raise CommandRefused(f"{command}: --store needs psycopg: pip install 'stepping-stones[postgresql]'") from None
+    shelf = PostgresShelf(args.store)
+    try:
+        yield shelf
+    except LibraryError as exc:
+        raise CommandRefused(f"{command}: {exc}") from None
+    finally:
+        shelf.close()
 
 
 def prepare_solver(command: str) -> None:

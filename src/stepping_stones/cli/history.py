@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import Subcommands, add_json_flag, command, library_work, print_result
+from .args import Subcommands, add_json_flag, add_library_source, command, print_result, shelf_work
 
 if TYPE_CHECKING:
     from ..storage.library import HistoryEntry
@@ -21,11 +21,12 @@ def add_parser(sub: Subcommands) -> None:
         description="Every game in the library, newest first: when, the rules, the players and their points, "
         "the winner, and whether a hint or an undo was used (docs/library.md).",
     )
+    add_library_source(p)
     add_json_flag(p, "print one JSON array")
 
 
 def run(args: argparse.Namespace) -> int:
-    with library_work("history") as library:
+    with shelf_work("history", args) as library:
         entries = library.history()
     return print_result(args.json, lambda: [e.to_json() for e in entries], lambda: print_history(entries))
 

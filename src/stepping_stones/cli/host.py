@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
-from .args import Subcommands, command, number, port, refuse
+from .args import Subcommands, command, number, port, refuse, store_url
 
 seconds = number(float, "a number of seconds", 1, 86400)
 """A number of seconds, 1 to a day (``--timeout``)."""
@@ -50,7 +50,7 @@ def add_parser(sub: Subcommands) -> None:
     )
     p.add_argument(
         "--store",
-        type=_store,
+        type=store_url,
         metavar="URL",
         help="keep the tables in PostgreSQL (postgresql://USER@HOST/DATABASE, libpq's URL) rather than in the "
         "data folder: several servers on one store share its tables, each holding some (docs/online.md); "
@@ -285,12 +285,6 @@ def _proxy(text: str) -> object:
         return proxy_network(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an IP address or network") from None
-
-
-def _store(text: str) -> str:
-    if not text.startswith(("postgresql://", "postgres://")):
-        raise argparse.ArgumentTypeError("a store is a postgresql:// URL (the data folder is the default)")
-    return text
 
 
 def _figure(value: float) -> str:

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..storage.safety import escape
-from .args import CommandRefused, Subcommands, add_json_flag, command, library_work, print_result
+from .args import CommandRefused, Subcommands, add_json_flag, add_library_source, command, print_result, shelf_work
 
 if TYPE_CHECKING:
     from ..storage.library import PlayerStats
@@ -29,11 +29,12 @@ def add_parser(sub: Subcommands) -> None:
         action="store_true",
         help="count games where a hint or an undo was used, or a computer played for the player, like the others",
     )
+    add_library_source(p)
     add_json_flag(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    with library_work("stats") as library:
+    with shelf_work("stats", args) as library:
         player = args.player if args.player is not None else library.person()
         if player is None:
             raise CommandRefused(

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Final, Protocol, runtime_checkable
 
+from ..storage.library import Shelf
 from .codes import digest
 from .table import TableError
 
@@ -50,6 +51,8 @@ class Shared(Protocol):
     def orphans(self, limit: int) -> list[str]: ...
 
     async def write(self, how: str, table_id: str, text: str) -> None: ...
+
+    def shelf(self) -> Shelf: ...
 
 
 class Elsewhere(TableError):

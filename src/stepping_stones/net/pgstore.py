@@ -13,7 +13,9 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 
 Every write of a table is fenced by its lease: a process that no longer holds the table (it was
 taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
-write raises ``OSError``, as a full disk does for the file store).  Every failure of the database
+write raises ``OSError``, as a full disk does for the file store).  Leases go by the clock as each
+statement runs (``clock_timestamp()``, not the transaction's start, ``now()``): a lease taken late
+in a long transaction lasts from then.  Every failure of the database
 (gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
 and tries again, as for a disk.
 
@@ -30,28 +32,44 @@ import errno
 import json
 import os
 import queue
+import re
 import secrets
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import psycopg
+from psycopg.rows import dict_row
+
+if TYPE_CHECKING:
+    from ..storage.library import HistoryEntry, PlayerStats
+
+_T = TypeVar("_T")
 
 LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
+RENEWED_AT_ONCE: Final = 250  # lease rows one statement of the renewal locks: a write waits for one such at most
 _RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
-    "UPDATE leases SET expires = now() + make_interval(secs => %(secs)s) WHERE owner = %(me)s AND table_id IN "
-    "(SELECT table_id FROM leases WHERE owner = %(me)s ORDER BY table_id FOR UPDATE SKIP LOCKED)"
+    "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %(secs)s) "
+    "WHERE owner = %(me)s AND table_id IN "
+    "(SELECT table_id FROM leases WHERE owner = %(me)s AND table_id > %(after)s "
+    "ORDER BY table_id LIMIT %(most)s FOR UPDATE SKIP LOCKED) RETURNING table_id"
 )
+# what fails one table's snapshot and not the batch around it: a constraint, a row it waited too long
+# for (``lock_timeout``: another process's transaction, or the leases' renewal, held it), a statement
+# the database cancelled (``statement_timeout``)
+_ONE_TABLE: Final = (psycopg.errors.IntegrityError, psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)
 MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at most
+MOST_SAVES: Final = 50  # and snapshots (some eight statements each: the transaction holds their leases' rows)
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
-    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > now() AND table_id = ANY(%(t)s)), "
+    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > "
+    "clock_timestamp() AND table_id = ANY(%(t)s)), "
     "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
     "FROM held h) "
     "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
@@ -69,15 +87,28 @@ class _Write:
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[None] = field(repr=False)
 
-    def finish(self, failure: OSError | None) -> None:
-        def tell() -> None:
-            if not self.done.done():
-                if failure is None:
-                    self.done.set_result(None)
-                else:
-                    self.done.set_exception(failure)
+    def tell(self, failure: OSError | None) -> None:
+        """On the loop: the write is done (or failed with ``failure``)."""
+        if not self.done.done():
+            if failure is None:
+                self.done.set_result(None)
+            else:
+                self.done.set_exception(failure)
 
-        self.loop.call_soon_threadsafe(tell)
+
+def _finish(batch: list[_Write], failures: dict[int, OSError]) -> None:
+    """Tell each loop that its writes of ``batch`` are done: one wake-up of each loop for the whole
+    batch (a wake-up is a write to the loop's pipe, and a batch holds tens of writes)."""
+    loops: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+    for write in batch:
+        loops.setdefault(write.loop, []).append(write)
+    for loop, writes in loops.items():
+        loop.call_soon_threadsafe(_tell_all, writes, failures)
+
+
+def _tell_all(writes: list[_Write], failures: dict[int, OSError]) -> None:
+    for write in writes:
+        write.tell(failures.get(id(write)))
 
 
 def new_owner() -> str:
@@ -111,6 +142,22 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
                 conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
                 applied.append(name)
     return applied
+
+
+def renew_leases(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> int:
+    """Renew every lease of ``owner`` for ``lease_seconds`` from now, ``RENEWED_AT_ONCE`` rows a
+    statement (each its own short transaction, on an autocommit connection): a snapshot that needs
+    one of those rows waits for one short statement, not for all of a process's leases (at 2,000
+    tables, one statement for all made snapshots wait past ``lock_timeout``).  How many were renewed."""
+    after, renewed = "", 0
+    while True:
+        rows = conn.execute(
+            _RENEW, {"secs": lease_seconds, "me": owner, "after": after, "most": RENEWED_AT_ONCE}
+        ).fetchall()
+        renewed += len(rows)
+        if len(rows) < RENEWED_AT_ONCE:
+            return renewed
+        after = max(str(r[0]) for r in rows)
 
 
 def _failure(exc: psycopg.Error) -> OSError:
@@ -199,7 +246,7 @@ class PostgresTableStore:
                 try:
                     if conn is None or conn.closed:
                         conn = self._connect(migrated=True)
-                    conn.execute(_RENEW, {"secs": self.lease_seconds, "me": self.owner})
+                    renew_leases(conn, self.owner, self.lease_seconds)
                 except psycopg.Error:
                     if conn is not None:
                         conn.close()
@@ -215,6 +262,10 @@ class PostgresTableStore:
                 self._conn.close()
                 self._conn = None
 
+    def shelf(self) -> PostgresShelf:
+        """The library of finished games in the same database (``PostgresShelf``)."""
+        return PostgresShelf(self.dsn)
+
     # --- the six methods of TableStore -----------------------------------------------------------
 
     def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
@@ -222,9 +273,10 @@ class PostgresTableStore:
         for it, and return the holder."""
         self._beat()
         row = conn.execute(
-            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
+            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, clock_timestamp() "
+            "+ make_interval(secs => %s)) "
             "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
-            "WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING owner",
+            "WHERE leases.owner = excluded.owner OR leases.expires < clock_timestamp() RETURNING owner",
             (table_id, self.owner, self.lease_seconds),
         ).fetchone()
         if row is not None:
@@ -280,7 +332,8 @@ class PostgresTableStore:
                 "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
                 "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
                 "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
-                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s AND expires > now())",
+                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s "
+                "AND expires > clock_timestamp())",
                 {"t": table_id, "lines": moves, "me": self.owner},
             )
             if cur.rowcount != len(moves):
@@ -308,18 +361,19 @@ class PostgresTableStore:
     def _write_on(self) -> None:
         while True:
             batch = [self._queue.get()]
-            while len(batch) < MOST_BATCHED:
+            saves = int(batch[0].how == "save")
+            while len(batch) < MOST_BATCHED and saves < MOST_SAVES:
                 try:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+                saves += batch[-1].how == "save"
             try:
                 failures = self._write_batch(batch)
             except OSError as exc:  # the database failed: nothing of the batch was written
                 self._broken.update(w.table_id for w in batch)
                 failures = {id(w): exc for w in batch}
-            for write in batch:
-                write.finish(failures.get(id(write)))
+            _finish(batch, failures)
 
     def _write_batch(self, batch: builtins.list[_Write]) -> dict[int, OSError]:
         """Write ``batch`` in one transaction: each snapshot in a savepoint of its own, each run of
@@ -352,6 +406,12 @@ class PostgresTableStore:
                     failed(write, OSError(errno.EBUSY, f"this process no longer holds table {write.table_id}"))
             run.clear()
 
+        if all(write.how != "save" for write in batch):  # moves only, the usual batch: one statement,
+            with self._db() as conn:  # its own transaction, one round trip (no BEGIN and COMMIT around it)
+                run.extend(batch)
+                flush(conn)
+            self._unsynced = True
+            return failures
         with self._db() as conn, conn.transaction():
             for write in batch:
                 if write.how != "save":
@@ -363,7 +423,7 @@ class PostgresTableStore:
                         self._save(conn, write.table_id, write.text)
                 except OSError as exc:
                     failed(write, exc)
-                except psycopg.errors.IntegrityError as exc:
+                except _ONE_TABLE as exc:  # refused, or it waited too long for a row: this table pauses alone
                     failed(write, _failure(exc))
                 else:
                     self._broken.discard(write.table_id)
@@ -404,14 +464,14 @@ class PostgresTableStore:
             conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, self.owner))
 
     def sync(self) -> None:
-        """Make every commit so far durable: one transaction that commits synchronously (a
-        transaction id makes it a writing one, whose commit waits for the log up to it)."""
+        """Make every commit so far durable: one statement, a transaction that commits
+        synchronously (a transaction id makes it a writing one, whose commit waits for the log up
+        to it)."""
         if not self._unsynced:
             return
         self._unsynced = False
-        with self._db() as conn, conn.transaction():
-            conn.execute("SET LOCAL synchronous_commit = on")
-            conn.execute("SELECT txid_current()")
+        with self._db() as conn:  # one statement, one round trip: the setting lasts its own transaction
+            conn.execute("SELECT set_config('synchronous_commit', 'on', true), txid_current()")
 
     # --- several processes: finding tables, and their leases -------------------------------------
 
@@ -442,9 +502,10 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "INSERT INTO leases (table_id, owner, expires) "
-                "SELECT t, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
+                "SELECT t, %s, clock_timestamp() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
                 "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
-                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < now() RETURNING table_id",
+                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < "
+                "clock_timestamp() RETURNING table_id",
                 (self.owner, self.lease_seconds, sorted(set(table_ids))),
             ).fetchall()
         return [str(r[0]) for r in rows]
@@ -462,7 +523,8 @@ class PostgresTableStore:
         """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
         with self._db() as conn, conn.transaction():
             conn.execute(
-                "UPDATE leases SET owner = wanted, wanted = NULL, expires = now() + make_interval(secs => %s) "
+                "UPDATE leases SET owner = wanted, wanted = NULL, expires = clock_timestamp() + "
+                "make_interval(secs => %s) "
                 "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
                 (self.lease_seconds, table_ids, self.owner),
             )
@@ -482,7 +544,145 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-                "WHERE l.table_id IS NULL OR l.expires < now() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                "WHERE l.table_id IS NULL OR l.expires < clock_timestamp() OR l.owner = %s ORDER BY t.updated LIMIT %s",
                 (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
+
+
+# --- the shared library of finished games ------------------------------------------------------
+
+_PG_ROWS: Final = (  # the rows ``stats``' queries read, as the data folder's library names them
+    "WITH g AS (SELECT hash, file, played, rules, complete, hands, assisted, seed FROM library_games), "
+    "s AS (SELECT * FROM library_seats), r AS (SELECT * FROM library_results),"
+)
+
+
+def _pg(sql: str) -> str:
+    """SQLite's named parameters (``:player``) as psycopg's (``%(player)s``)."""
+    return re.sub(r"(?<![:\w]):([a-z_]+)", r"%(\1)s", sql)
+
+
+class PostgresShelf:
+    """The finished games of every server process on the store, in the database (``library_*``,
+    ``migrations/0002_library.sql``): ``storage.library.Shelf``, the same contract as the data
+    folder's ``FolderShelf``.  A record, its sidecar and notes and the library's index rows of it
+    are filed in one transaction, once per table; ``stats`` and ``history`` ask the data folder's
+    library's own queries (``storage.library.QUERIES``) of these rows, in one read."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        """The connection, the schema brought up to date at the first; a database's failure is
+        ``OSError``."""
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones library"
+                    )
+                    migrate(self._conn)
+                yield self._conn
+            except psycopg.Error as exc:
+                broken, self._conn = self._conn, None
+                if broken is not None:
+                    broken.close()
+                raise _failure(exc) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
+        from ..storage.files import stamp
+        from ..storage.library import rows_to_file
+        from ..storage.records import RecordError
+
+        name = f"table-{stamp()}-{table_id}.json"
+        try:
+            rows = rows_to_file(name, record, sidecar)
+        except RecordError as exc:  # a record the server made and the engine refuses: kept all the same
+            raise OSError(errno.EINVAL, f"the record of table {table_id}: {exc.line()}") from None
+        with self._db() as conn, conn.transaction():
+            filed = conn.execute(
+                "INSERT INTO library_games (hash, file, played, rules, complete, hands, assisted, seed, "
+                "table_id, record, sidecar, notes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING RETURNING file",
+                (*rows.game, table_id, record, sidecar, notes),
+            ).fetchone()
+            if filed is None:  # filed before (a crash after the filing, before the table left the store)
+                row = conn.execute(
+                    "UPDATE library_games SET notes = %s WHERE table_id = %s OR hash = %s RETURNING file",
+                    (notes, table_id, rows.game[0]),
+                ).fetchone()
+                return (str(row[0]) if row is not None else name), None
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO library_seats VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows.seats)
+                cur.executemany("INSERT INTO library_results VALUES (%s, %s, %s, %s, %s, %s)", rows.results)
+        return name, None
+
+    def _read(self, work: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """``work`` in one read-only transaction of one state (``REPEATABLE READ``); a failure of
+        the database, or a row that is not the library's, is ``LibraryError``."""
+        from ..storage.library import LibraryError
+
+        try:
+            with self._db() as conn:
+                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try:
+                    return work(conn)
+                finally:
+                    conn.execute("COMMIT")
+        except OSError as exc:
+            raise LibraryError(f"the library in the store cannot be read: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise LibraryError(f"the library in the store holds a wrong row: {exc}") from None
+
+    def history(self) -> builtins.list[HistoryEntry]:
+        from ..storage.library import history_elsewhere
+
+        def work(conn: psycopg.Connection[Any]) -> builtins.list[HistoryEntry]:
+            with conn.cursor(row_factory=dict_row) as cur:
+                games = cur.execute(
+                    "SELECT hash, file, played, rules, complete, hands, assisted, seed FROM library_games"
+                ).fetchall()
+                seats = cur.execute("SELECT * FROM library_seats").fetchall()
+            return history_elsewhere(games, seats)
+
+        return self._read(work)
+
+    def _ask(self, player: str | None, include: bool) -> Callable[[psycopg.Connection[Any]], Callable[[str], Any]]:
+        from ..storage.library import MINE
+
+        def bind(conn: psycopg.Connection[Any]) -> Callable[[str], Any]:
+            return lambda body: conn.execute(
+                _pg(_PG_ROWS + MINE + body).encode("utf-8"), {"player": player, "include": include}
+            ).fetchall()
+
+        return bind
+
+    def person(self) -> str | None:
+        from ..storage.library import QUERIES
+
+        rows = self._read(lambda conn: self._ask(None, False)(conn)(QUERIES["person"]))
+        return str(rows[0][0]) if rows else None
+
+    def stats(self, player: str, include_assisted: bool = False) -> PlayerStats:
+        from ..storage.library import answers_elsewhere
+
+        return self._read(
+            lambda conn: answers_elsewhere(self._ask(player, include_assisted)(conn), player, include_assisted)
+        )
+
+    def record(self, name: str) -> str:
+        with self._db() as conn:
+            row = conn.execute("SELECT record FROM library_games WHERE file = %s", (name,)).fetchone()
+        if row is None:
+            raise KeyError(name)
+        return str(row[0])

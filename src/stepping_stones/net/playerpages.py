@@ -20,13 +20,11 @@ import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Final
 
 from aiohttp import web
 from pydantic import BaseModel
 
 from ..engine import SteppingStonesError
-from ..storage.safety import FileProblem, read_small
 from .codes import digest
 from .guard import Addresses
 from .players import MAX_LISTED, PlayerStore, Transfers, key_problem, new_key
@@ -49,8 +47,6 @@ from .protocol import (
 from .reviews import Reviews
 
 __all__ = ["PlayerPages"]
-
-MAX_RECORD: Final = 2 * 1024 * 1024  # a finished game's record is some 20 KiB
 
 
 class _Refusal(SteppingStonesError):
@@ -76,14 +72,14 @@ class PlayerPages:
         store: Callable[[], PlayerStore | None],
         transfers: Transfers,
         addresses: Addresses,
-        games: Path,
+        records: Callable[[str], str],
         log: Callable[[str], None],
         reviews: Reviews,
     ) -> None:
         self.store = store
         self.transfers = transfers
         self.addresses = addresses
-        self.games = games
+        self.records = records  # a filed record's text by its name (the server's shelf: ``Shelf.record``)
         self.log = log
         self.reviews = reviews
 
@@ -164,7 +160,7 @@ class PlayerPages:
         ]
         return self._json(MeJSON(name=store.name(player), rating=store.rating(player), games=games))
 
-    async def _record(self, request: web.Request, store: PlayerStore) -> tuple[str, bytes, int]:
+    async def _record(self, request: web.Request, store: PlayerStore) -> tuple[str, str, int]:
         """The record of the game asked for, if the key's player finished it here: its file name,
         its text, and the player's seat in it.  Raises ``_Refusal``."""
         asked = parse_body(RecordRequest, await request.read())
@@ -173,8 +169,8 @@ class PlayerPages:
         if player is None or found is None or Path(found[0]).name != found[0]:
             raise _Refusal(404, "unknown-code", "no game of yours was played at that table here")
         try:
-            text = await asyncio.to_thread(read_small, self.games / found[0], MAX_RECORD)
-        except (FileProblem, OSError, ValueError):
+            text = await asyncio.to_thread(self.records, found[0])
+        except (KeyError, OSError):
             raise _Refusal(404, "unknown-code", "that game's record is no longer kept here") from None
         return found[0], text, found[1]
 
@@ -199,7 +195,7 @@ class PlayerPages:
     async def record(self, request: web.Request, store: PlayerStore, _remote: str) -> web.StreamResponse:
         found, text, _seat = await self._record(request, store)
         return web.Response(
-            body=text,
+            body=text.encode("utf-8"),
             content_type="application/json",
             headers={"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{found}"'},
         )

@@ -314,7 +314,7 @@ class TableServer:
         )
         reviews = Reviews(self.tables.thinkers, self.addresses, self.data_dir / "notes", self.log)
         pages = PlayerPages(
-            lambda: self.tables.players, self.transfers, self.addresses, self.data_dir / "games", self.log, reviews
+            lambda: self.tables.players, self.transfers, self.addresses, self.tables.shelf.record, self.log, reviews
         )
         app.add_routes(pages.routes())  # the players: ratings, their games, their keys
         add_pages(app, lambda: self.door)  # the web page: /, /t/CODE, /ratings, /web/FILE
@@ -450,7 +450,7 @@ class TableServer:
         self.unseated.add(client, remote)
         self.sockets.hold(request.protocol)
         try:
-            await self._serve(client, ws, remote)
+            await self._serve(client, ws, remote, request.match_info.get("table"))
         except (ConnectionError, asyncio.CancelledError):
             pass
         except Exception as exc:  # a fault of ours: one line here, one line there
@@ -466,11 +466,12 @@ class TableServer:
             await client.closed()
         return ws
 
-    async def _serve(self, client: _Client, ws: web.WebSocketResponse, remote: str) -> None:
+    async def _serve(self, client: _Client, ws: web.WebSocketResponse, remote: str, path: str | None = None) -> None:
         """Read the connection's messages until it closes.  Every frame spends from its allowance,
         control frames too (aiohttp's autoping is off: a ping is answered here, while the allowance
         lasts), but an accepted action; past ``max_held`` dropped, the connection is closed.  Its
-        hello deadline is kept by ``sweep``."""
+        hello deadline is kept by ``sweep``.  ``path``: the table in the websocket's path
+        (``/t/<table>/ws``), which a hello must be for."""
         limits = self.limits
         allowance = Bucket(limits.message_rate, limits.message_burst)
         dropped = 0
@@ -498,7 +499,7 @@ class TableServer:
                 # paces itself (a seat acts once per state that makes it its turn): so a bid or a
                 # card is read even when the allowance is spent, and anything else is dropped.
                 spent = not allowance.take()
-                outcome = await self._handle(client, message.data, remote, only_actions=spent)
+                outcome = await self._handle(client, message.data, remote, only_actions=spent, path=path)
                 if outcome == "accepted" and not spent:
                     allowance.refund()
                 elif spent and outcome != "accepted":
@@ -521,7 +522,9 @@ class TableServer:
                 client.abort()
                 return
 
-    async def _handle(self, client: _Client, data: str, remote: str, only_actions: bool = False) -> str:
+    async def _handle(
+        self, client: _Client, data: str, remote: str, only_actions: bool = False, path: str | None = None
+    ) -> str:
         """One message: ``accepted`` (an action made), ``refused``, or ``dropped`` (with
         ``only_actions``, anything but an action is not even looked at)."""
         try:
@@ -547,7 +550,9 @@ class TableServer:
                     client.send(dump(ErrorMessage(code="too-fast", message=refusal)))
                     client.close()
                     return "refused"
-                await self.tables.hello(client, message.code, message.secret, message.name, message.page, message.key)
+                await self.tables.hello(
+                    client, message.code, message.secret, message.name, message.page, message.key, path=path
+                )
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Watch | LobbyAsk):
                 if not await self._watch(client, message, remote):

@@ -23,6 +23,7 @@ from typing import Final, Protocol
 from ..ai import Action
 from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid, parse_card
 from ..game.match import Request
+from ..storage.library import FolderShelf, Shelf
 from ..storage.records import RecordError, record_from_game, record_json
 from .chat import ChatRefused, Rooms, muting
 from .codes import digest, new_code, new_seed, normal_code
@@ -110,6 +111,8 @@ class Tables:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
+        # where finished games are filed: the store's shared library, else the data folder's
+        self.shelf: Shelf = store.shelf() if isinstance(store, Shared) else FolderShelf(data_dir)
         self.chat = Rooms(chat_rate, chat_burst, clock)  # each connection's lines said (``chat.py``)
         self.logos: Logos | None = None  # the clubs' logos on the felt (``logos.py``), given by the server
         self.new_seed = new_seed  # where each table's deals come from: the server's secret until the game ends
@@ -205,17 +208,23 @@ class Tables:
         wanted = [t for t in orphans if t not in self.tables and not self.leases.busy(t)]
         return await asyncio.to_thread(shared.take_many, wanted)
 
-    async def _take_up(self, code: str | None, secret: str | None) -> None:
+    async def _take_up(self, code: str | None, secret: str | None, path: str | None = None) -> None:
         """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
-        store, when this process does not hold it, taken over from its holder and loaded.  Raises
-        ``lease.Elsewhere``."""
+        store, when this process does not hold it, taken over from its holder and loaded.  A hello
+        on another table's path (``/t/<path>/ws``) is refused before anything moves: behind the
+        hashing proxy it would take the table to the process of that path, its people's websockets
+        would come back to their own path, and the table would go back (a client could keep a table
+        going to and fro).  Raises ``lease.Elsewhere``, ``TableError``."""
         assert self.leases is not None
-        if secret is not None and any(t.seat_of(secret) is not None for t in self.tables.values()):
-            return
+        held = [t.id for t in self.tables.values() if secret is not None and t.seat_of(secret) is not None]
         if code is not None and code in self.by_code:
-            return
-        table_id = await self.leases.locate(code, secret)
+            held.append(self.by_code[code].id)
+        table_id = held[0] if held else await self.leases.locate(code, secret)
         if table_id is None:
+            return
+        if path is not None and table_id != path:
+            raise TableError("bad-message", "this websocket's path names another table: connect to /ws")
+        if held:
             return
         async with self.leases.one_at_a_time(table_id):
             if table_id in self.tables:
@@ -332,11 +341,13 @@ class Tables:
         name: str | None,
         page: bool = False,
         key: str | None = None,
+        path: str | None = None,
     ) -> None:
         """Seat ``conn``: on a free seat with the invite ``code`` (rated as the player of ``key``, if
         given), or back on its own with ``secret``; a ``page`` is sent what it is shown
-        (``pageseat``) instead of states.  Raises ``TableError``; on success the client is sent its
-        welcome and state."""
+        (``pageseat``) instead of states.  ``path``: the table the websocket's path names
+        (``/t/<table>/ws``), which a shared store's hello must be for.  Raises ``TableError``; on
+        success the client is sent its welcome and state."""
         if conn in self.seated:
             raise TableError("bad-message", "this connection already has a seat")
         if conn in self.watching or conn in self.lobby_followers:
@@ -346,7 +357,7 @@ class Tables:
         if key is not None and (problem := key_problem(key)) is not None:
             raise TableError("bad-message", problem)
         if self.leases is not None:
-            await self._take_up(normal_code(code or "") if secret is None else None, secret)
+            await self._take_up(normal_code(code or "") if secret is None else None, secret, path)
         if secret is not None:
             found = None
             for table in self.tables.values():
@@ -1014,8 +1025,9 @@ class Tables:
             self._kick(table)
 
     async def _finish(self, table: Table) -> None:
-        """File the finished game: its record in the server's ``games/`` and library, the table's
-        file (who was human, what computers played for them) in ``notes/``."""
+        """File the finished game on the server's shelf (``storage.library.Shelf``): its record in
+        the library (the data folder's ``games/`` and ``library.sqlite3``, or a shared store's),
+        with the table's file (who was human, what computers played for them)."""
         if table.filed:
             return
         table.filed = True
@@ -1135,20 +1147,12 @@ class Tables:
                 conn.close()
 
     def _file(self, table: Table) -> tuple[str | None, str]:
-        from ..storage.files import atomic_write, free_name, private_folder, stamp
-        from ..storage.games import file_copy
-        from ..storage.library import file_game
-
+        """File the finished game on the shelf: the line to log (None: nothing to say), and the
+        record's name."""
         assert table.game is not None
-        folder = private_folder(self.data_dir / "games")
-        filed = sorted(folder.glob(f"table-*-{table.id}.json"))
-        if filed:  # filed before a crash that came before the table left the store: not twice
-            path = filed[0]
-        else:
-            name = free_name(folder, f"table-{stamp()}-{table.id}", ".json").name
-            path = file_copy(folder, name, record_json(record_from_game(table.game)), table.sidecar())  # games/' writer
-        atomic_write(self.data_dir / "notes" / f"{path.stem}.table.json", table.to_file().model_dump_json(indent=2))
-        return file_game(path), path.name
+        record = record_json(record_from_game(table.game))
+        name, line = self.shelf.file(table.id, record, table.sidecar(), table.to_file().model_dump_json(indent=2))
+        return line, name
 
     async def close(self) -> int:
         """Wait for the computers that are thinking (their answers are saved), write what is still
@@ -1164,4 +1168,5 @@ class Tables:
             with contextlib.suppress(OSError):
                 await asyncio.to_thread(self.leases.shared.release_all)
         self.thinkers.close()
+        self.shelf.close()
         return sum(1 for t in live if not t.paused) if flushed else 0

@@ -59,3 +59,21 @@ def file_copy(folder: Path, name: str, record: str, sidecar: str | None) -> Path
     atomic_write(target, record)
     fsync_folder(folder)
     return target
+
+
+def file_table_game(folder: Path, table_id: str, record: str, sidecar: str, notes: str) -> Path:
+    """File a game finished at table ``table_id`` of a server whose data folder is ``folder``: its
+    record and sidecar in ``folder/games/`` (``table-DATE-ID.json``), and beside them in
+    ``folder/notes/`` the table's file ``notes`` (who was human, what computers played for whom).
+    Once: a game of that table filed already (before a crash that came before its table left the
+    store) is not filed again, only its notes written.  The record's path; raises ``OSError``."""
+    from .files import private_folder, stamp
+
+    games = private_folder(folder / "games")
+    filed = sorted(games.glob(f"table-*-{table_id}.json"))
+    if filed:
+        path = filed[0]
+    else:
+        path = file_copy(games, free_name(games, f"table-{stamp()}-{table_id}", ".json").name, record, sidecar)
+    atomic_write(folder / "notes" / f"{path.stem}.table.json", notes)
+    return path

@@ -20,6 +20,8 @@ file is called or how its JSON is spaced.
 
 The modules, by job, each importing only those listed below it (import-linter holds this):
 
+* ``shelf``: ``Shelf``, a table server's library of finished games, the one contract of its stores
+  (``FolderShelf``, the data folder's; ``net.pgstore``'s in PostgreSQL), and ``rows_to_file``;
 * ``core``: ``Library`` (opening, the lock file, checking, keeping in step) and ``file_game``;
 * ``importing`` (``library import``) | ``stats`` (the history and the statistics, in SQL);
 * ``sync``: ``Index``, the index kept in step with ``games/``, and indexing one record;
@@ -45,7 +47,9 @@ from .database import (
     Patience,
 )
 from .importing import ImportReport
-from .stats import ContractStats, HistoryEntry, PlayerStats
+from .shelf import FolderShelf, Shelf, rows_to_file
+from .stats import MINE, QUERIES, ContractStats, HistoryEntry, PlayerStats, answers_elsewhere, history_elsewhere
+from .sync import IndexRows
 
 __all__ = [
     "Library",
@@ -58,6 +62,14 @@ __all__ = [
     "PlayerStats",
     "ContractStats",
     "ImportReport",
+    "Shelf",
+    "FolderShelf",
+    "rows_to_file",
+    "IndexRows",
+    "MINE",
+    "QUERIES",
+    "answers_elsewhere",
+    "history_elsewhere",
     "DB_NAME",
     "SCHEMA_VERSION",
     "MIGRATIONS",

@@ -25,7 +25,7 @@ from typing_extensions import TypedDict  # pydantic reads its schema on Python 3
 from ...engine import CONTRACTS, Rules
 from ..games import games_dir
 from ..rules_json import RulesJSON
-from .health import Snapshot
+from .health import GameRow, SeatRow, Snapshot
 from .sync import Index
 
 
@@ -122,8 +122,10 @@ def _mean(total: int | None, count: int) -> float | None:
 # (``Snapshot.left_out``): the games found wrong, and the rowids of wrong rows.  ``mine`` is
 # the player's seats in finished games, ``counted`` those the figures count (assisted games, and
 # those in which a computer stood in for the player, only when ``:include``); ``winners`` is how
-# many won that game.
-SHOWN = """
+# many won that game.  A store that keeps the same rows elsewhere (``net.pgstore``'s PostgreSQL,
+# whose schema holds the same checks) answers with its own ``g``, ``s`` and ``r`` before ``MINE``
+# and the same ``QUERIES`` after it.
+CHECKED = """
 WITH g AS (SELECT * FROM games
            WHERE hash NOT IN (SELECT value FROM json_each(:wrong_hashes))
              AND rowid NOT IN (SELECT value FROM json_each(:wrong_games))),
@@ -131,16 +133,17 @@ WITH g AS (SELECT * FROM games
            WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_seats))),
      r AS (SELECT * FROM results
            WHERE hash IN (SELECT hash FROM g) AND rowid NOT IN (SELECT value FROM json_each(:wrong_results))),
+"""
+MINE = """
      mine AS (SELECT g.hash, g.played, g.file, g.assisted, s.seat, s.total, s.winner, s.stood_in,
                      (SELECT SUM(x.winner) FROM s AS x WHERE x.hash = g.hash) AS winners
               FROM g JOIN s ON s.hash = g.hash
               WHERE g.complete = 1 AND s.name = :player),
      counted AS (SELECT * FROM mine WHERE :include OR (assisted = 0 AND stood_in IS NULL))
 """
+SHOWN = CHECKED + MINE
 
-_FIGURES = (
-    SHOWN
-    + """
+_FIGURES = """
 SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
        (SELECT COUNT(*) FROM mine WHERE stood_in IS NOT NULL),
        COUNT(*),
@@ -149,15 +152,12 @@ SELECT (SELECT COUNT(*) FROM mine WHERE assisted = 1),
        SUM(total)
 FROM counted
 """
-)
 
-_TREND = SHOWN + "SELECT total FROM counted ORDER BY played, file, seat"
+_TREND = "SELECT total FROM counted ORDER BY played, file, seat"
 
 # Per contract: the player's own results (the games it was in play, the kept counts and the
 # points where recorded, the firsts), and beside them the other seats' counts in the same games.
-_PER_CONTRACT = (
-    SHOWN
-    + """
+_PER_CONTRACT = """
 SELECT r.contract,
        COUNT(*) FILTER (WHERE r.seat = c.seat),
        COUNT(r.count) FILTER (WHERE r.seat = c.seat),
@@ -170,16 +170,13 @@ SELECT r.contract,
 FROM counted AS c JOIN r ON r.hash = c.hash
 GROUP BY r.contract
 """
-)
 
-_NAMES = SHOWN + "SELECT name FROM s GROUP BY name ORDER BY COUNT(*) DESC, name"
+_NAMES = "SELECT name FROM s GROUP BY name ORDER BY COUNT(*) DESC, name"
 
-_PERSON = (
-    SHOWN
-    + """
-SELECT s.name FROM g JOIN s ON s.hash = g.hash AND s.seat = 0 ORDER BY g.played DESC, g.file DESC LIMIT 1
-"""
-)
+_PERSON = "SELECT s.name FROM g JOIN s ON s.hash = g.hash AND s.seat = 0 ORDER BY g.played DESC, g.file DESC LIMIT 1"
+
+# what each answer asks, after the rows it may read (``SHOWN``, or another store's)
+QUERIES = {"figures": _FIGURES, "per_contract": _PER_CONTRACT, "trend": _TREND, "names": _NAMES, "person": _PERSON}
 
 _T = TypeVar("_T")
 
@@ -193,7 +190,7 @@ def _one_read(index: Index, snap: Snapshot, work: Callable[[Callable[..., list[A
         conn = index.conn
         conn.execute("BEGIN")
         try:
-            return work(lambda sql: conn.execute(sql, bound).fetchall())
+            return work(lambda sql: conn.execute(SHOWN + sql, bound).fetchall())
         finally:
             conn.execute("COMMIT")
 
@@ -241,6 +238,13 @@ def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bo
         return query(_FIGURES), query(_PER_CONTRACT), query(_TREND)
 
     figures, contracts, trend = _one_read(index, snap, work, player=player, include=int(include_assisted))
+    return stats_of(player, include_assisted, figures, contracts, trend)
+
+
+def stats_of(
+    player: str, include_assisted: bool, figures: list[Any], contracts: list[Any], trend: list[Any]
+) -> PlayerStats:
+    """``PlayerStats`` from the rows of ``QUERIES``' figures, per_contract and trend."""
     ((assisted_games, stand_in_games, games, wins, shared, points),) = figures
     by_contract = {row[0]: row[1:] for row in contracts}
     per_contract = {}
@@ -269,3 +273,29 @@ def player_stats(index: Index, snap: Snapshot, player: str, include_assisted: bo
         stand_in_games=stand_in_games,
         trend=[total for (total,) in trend],
     )
+
+
+# --- the same answers from another store of the same rows ---------------------------------------
+
+
+def answers_elsewhere(ask: Callable[[str], list[Any]], player: str, include_assisted: bool) -> PlayerStats:
+    """``player``'s figures from another store of the index's rows: ``ask(body)`` is the rows of
+    one of ``QUERIES`` run after that store's own ``g``, ``s``, ``r`` and ``MINE``, with
+    ``player`` and ``include`` bound (in one read of one state, as ``_one_read`` does)."""
+    return stats_of(player, include_assisted, ask(_FIGURES), ask(_PER_CONTRACT), ask(_TREND))
+
+
+def history_elsewhere(games: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[HistoryEntry]:
+    """The history from another store's ``games`` and ``seats`` rows (each a dict by column), each
+    checked as this library's own rows are (``health``).  Raises ``ValueError`` (pydantic's) for a
+    wrong row."""
+    snap = Snapshot()
+    for row in games:
+        game = GameRow.model_validate(row)
+        snap.games[game.hash] = game
+    for row in seats:
+        seat = SeatRow.model_validate(row)
+        snap.seats.setdefault(seat.hash, []).append(seat)
+    for held in snap.seats.values():
+        held.sort(key=lambda s: s.seat)
+    return history(snap)

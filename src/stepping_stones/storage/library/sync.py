@@ -19,6 +19,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,63 @@ from ..records import RecordError
 from ..sidecar import SessionInfo
 from .database import Patience
 from .facts import GameFacts, facts_of, mtime_ns, played_at, read_game, read_sidecar, storable
+
+
+@dataclass(frozen=True)
+class IndexRows:
+    """One game's rows in the index, in the columns' order: its ``games`` row, a ``seats`` row
+    per seat, a ``results`` row per seat and contract.  Another store that keeps the index (the
+    table server's PostgreSQL) writes the very same rows."""
+
+    game: tuple[Any, ...]
+    seats: list[tuple[Any, ...]]
+    results: list[tuple[Any, ...]]
+
+
+def index_rows(f: GameFacts, name: str, played: str, info: SessionInfo | None) -> IndexRows:
+    """The rows of the game ``f`` filed as ``name``, played at ``played``, with its sidecar ``info``."""
+    game = (
+        f.hash,
+        name,
+        played,
+        json.dumps(f.rules.as_dict()),
+        int(f.complete),
+        f.hands,
+        int(info.assisted) if info is not None else 0,
+        storable(info.seed) if info is not None else None,
+    )
+    seats: list[tuple[Any, ...]] = []
+    results: list[tuple[Any, ...]] = []
+    for seat in range(NUM_SEATS):
+        level = info.levels[seat] if info is not None else None
+        level = storable(level) if level is not None else None
+        stood_in = " ".join(map(str, info.stood_in[seat])) if info is not None else ""
+        seats.append(
+            (
+                f.hash,
+                seat,
+                f.players[seat],
+                level,
+                f.totals[seat],
+                f.firsts[seat],
+                int(seat in f.winners),
+                stood_in or None,
+            )
+        )
+        for cid, row in f.sheet.items():
+            pts = f.points[cid]
+            firsts = f.contract_firsts[cid]
+            results.append(
+                (
+                    f.hash,
+                    seat,
+                    cid,
+                    row[seat],
+                    pts[seat] if pts is not None else None,
+                    int(firsts[seat]) if firsts is not None else None,
+                )
+            )
+    return IndexRows(game, seats, results)
 
 
 class Index:
@@ -143,50 +201,10 @@ class Index:
         return self.conn.execute("SELECT 1 FROM games WHERE hash = ?", (digest,)).fetchone() is not None
 
     def _insert(self, f: GameFacts, path: Path, mtime: int, info: SessionInfo | None) -> None:
-        self.conn.execute(
-            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                f.hash,
-                path.name,
-                played_at(path, mtime),
-                json.dumps(f.rules.as_dict()),
-                int(f.complete),
-                f.hands,
-                int(info.assisted) if info is not None else 0,
-                storable(info.seed) if info is not None else None,
-            ),
-        )
-        for seat in range(NUM_SEATS):
-            level = info.levels[seat] if info is not None else None
-            level = storable(level) if level is not None else None
-            stood_in = " ".join(map(str, info.stood_in[seat])) if info is not None else ""
-            self.conn.execute(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    f.hash,
-                    seat,
-                    f.players[seat],
-                    level,
-                    f.totals[seat],
-                    f.firsts[seat],
-                    int(seat in f.winners),
-                    stood_in or None,
-                ),
-            )
-            for cid, row in f.sheet.items():
-                pts = f.points[cid]
-                firsts = f.contract_firsts[cid]
-                self.conn.execute(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        f.hash,
-                        seat,
-                        cid,
-                        row[seat],
-                        pts[seat] if pts is not None else None,
-                        int(firsts[seat]) if firsts is not None else None,
-                    ),
-                )
+        rows = index_rows(f, path.name, played_at(path, mtime), info)
+        self.conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows.game)
+        self.conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows.seats)
+        self.conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)", rows.results)
 
     def add(self, path: Path) -> str | None:
         """Index one record file of ``games/`` now (a game the app just filed).  Its hash, or None
