@@ -90,8 +90,17 @@ class PlainFront:
         self.mark = len(self.lines)
         await self.plain.type("back")
 
+    async def claim(self, word: str) -> None:
+        """Claim the rest (``all`` or ``none``) at the prompt of a turn to play."""
+        await self.line(lambda text: text.startswith("legal: "))
+        self.mark = len(self.lines)
+        await self.plain.type(f"claim {word}")
+
     def now(self) -> str:
         return "\n".join(self.lines[-12:])
+
+    async def told_lines(self) -> list[str]:
+        return list(self.lines)
 
     async def quit(self) -> tuple[int, str]:
         if self.plain.proc.returncode is None and self.plain.proc.stdin is not None:
@@ -162,8 +171,19 @@ class AppFront:
     async def take_back(self) -> None:
         await self.pilot.press("b")
 
+    async def claim(self, word: str) -> None:
+        """c, the claim's dialog, the word and Enter."""
+        from stepping_stones.tui.claim import ClaimScreen
+
+        await self.pilot.press("c")
+        await self.until(lambda _rows: isinstance(self.app.screen, ClaimScreen))
+        await self.pilot.press(*word, "enter")
+
     def now(self) -> str:
         return self.rows()
+
+    async def told_lines(self) -> list[str]:
+        return [event.text for event in self.table.state.log]
 
 
 BIDS_GONE = """(before) => {
@@ -215,8 +235,19 @@ class PageFront:
     async def take_back(self) -> None:
         await self.page.click("#take-back")
 
+    async def claim(self, word: str) -> None:
+        """The claim's box: all (its first choice) or none, then its button."""
+        page = self.page
+        await page.wait_for_selector("#claim-box:not([hidden])", timeout=MS)
+        left = await page.locator("#claim-count option").first.get_attribute("value")
+        await page.select_option("#claim-count", left if word == "all" else "0")
+        await page.click("#claim")
+
     def now(self) -> str:
         return "(the page: see its status line)"
+
+    async def told_lines(self) -> list[str]:
+        return list(await self.page.locator("#log-list li").all_text_contents())
 
 
 async def all_show(fronts: tuple[Any, ...], patterns: list[re.Pattern[str]]) -> list[str]:

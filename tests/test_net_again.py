@@ -123,7 +123,7 @@ def test_plain_mode_at_a_terminal_is_asked_to_sit_at_the_new_table_in_one_line(t
 
     lines = asyncio.run(scenario())
     assert any(line.startswith("record: ") for line in lines)
-    assert "Bo asks everyone to play again, at a new table with the same setup: type again to sit at it." in lines
+    assert "Bo asks everyone to play again, at a new table with the same setup. Type again to sit at it." in lines
     assert any(line.startswith("You sit in seat 1 of table ") for line in lines)
     rejoined = lines[lines.index("--- again with the old code ---") :]
     assert not any("no table has that invite code" in line for line in rejoined)

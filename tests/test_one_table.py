@@ -14,6 +14,7 @@ import pytest
 
 from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
+from stepping_stones.engine import Phase
 from story_support import AppFront, PageFront, PlainFront, Watcher, all_show, turn_pattern
 from test_serve import CHROMIUM
 
@@ -38,8 +39,10 @@ def test_three_front_ends_tell_one_story_at_one_table(tmp_path, monkeypatch):
     first hand, at every turn, the front end of the person waited for says "Your turn: N s left"
     and the two others "Waiting for <that person>: N s left", each with the server's seconds.  At
     one person's turn the clock runs out: a computer plays for them, every front end says so, and
-    they take the seat back from their own.  When the hand is over the next hand's first bidder
-    is told their clock waits on the summary, and the others whom they wait for."""
+    they take the seat back from their own.  The declarer claims from their own front end what
+    holds whatever is played; each front end tells it accepted, with the same count.  When the
+    hand is over the next hand's first bidder is told their clock waits on the summary, and the
+    others whom they wait for."""
     async_playwright = _playwright()
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
     asyncio.run(_story(tmp_path, async_playwright))
@@ -93,7 +96,7 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
     table = server.tables.by_code[code]
     names = [s.name for s in table.seats]
     assert names[1] == "Ann 2" and names[2] == LONG, names
-    stood_in = False
+    stood_in = claimed = False
     turns = 0
     while True:
         game = table.game
@@ -107,7 +110,15 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
             stood_in = True
             await _stand_in(server, table, clock, fronts, seat, names)
             continue
+        view = game.view(seat)
+        if stood_in and not claimed and game.phase is Phase.PLAY and view.declarer == seat:
+            claimed = True  # the declarer claims what holds whatever is played: the hand ends
+            assert view.declaration is not None
+            await _after(table, fronts[seat].claim("none" if view.declaration.contract.is_win else "all"))
+            await _claim_told(fronts)
+            continue
         await _after(table, fronts[seat].act())
+    assert claimed, "the declarer claimed in the first hand"
     # the second hand: its first bidder's clock waits on the summary they have open
     game = table.game
     seat = game.to_act
@@ -120,6 +131,16 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
         assert await fronts[seat].act() == "summary"
         await _until(lambda: not table.reading(seat))
         await all_show(fronts, [turn_pattern(_name(seat, own, names)) for own in range(3)])
+
+
+async def _claim_told(fronts: tuple) -> None:
+    """Each front end tells the claim's verdict, and the tricks the hand ends with alike."""
+    ends = []
+    for front in fronts:
+        await front.told("Claim accepted: ")
+        ends += [line for line in await front.told_lines() if "Claim accepted: " in line]
+    counts = {re.search(r"The hand ends: .*?(\d+) tricks?", line).group(1) for line in ends if "The hand ends:" in line}
+    assert len(counts) == 1, ends
 
 
 async def _turn_told(table, clock: Clock, fronts: tuple, names: list[str]) -> int:

@@ -643,6 +643,14 @@ TURN_NOTICE = "Your turn at Stepping Stones"
 """The notification shown when it becomes the person's turn while the page is hidden."""
 
 
+def again_line(by: str, mine: bool) -> str:
+    """The invitation to play again, in one sentence (each front end adds how to take it: a key,
+    a word, a link)."""
+    if mine:
+        return "A new table with the same setup is open: the others are asked to sit with you."
+    return f"{by} asks everyone to play again, at a new table with the same setup."
+
+
 def chat_line(name: str, text: str, mine: bool) -> str:
     """A line said at the table, as every front end shows it (``text`` is clean already:
     ``net.chat.clean_chat``).

@@ -28,7 +28,7 @@ from typing import Final
 from pydantic import TypeAdapter
 
 from ..engine import Phase
-from ..flow.presenter import Presentation, chat_words, present
+from ..flow.presenter import Presentation, again_line, chat_words, present
 from .protocol import Felt, Invite, Said, StateMessage, Welcome
 from .remote import RemoteFlow, lobby_words
 
@@ -36,13 +36,6 @@ TAKE_BACK: Final = 'tap "Take my seat back"'
 _ADAPTER: Final = TypeAdapter(Presentation)
 CHAT_KEPT: Final = 30
 """The lines said at the table that a page's chat panel shows (the newest last)."""
-
-
-def again_line(invite: Invite, mine: bool) -> str:
-    """The invitation to play again, in one sentence."""
-    if mine:
-        return "A new table with the same setup is open: the others are asked to sit with you."
-    return f"{invite.by} asks everyone to play again, at a new table with the same setup."
 
 
 class PageSeat:
@@ -94,7 +87,7 @@ class PageSeat:
             return None
         shown = present(self.flow.state)
         if self.invite is not None and shown.over:
-            shown = replace(shown, result=(*shown.result, again_line(self.invite, self.asked_again)))
+            shown = replace(shown, result=(*shown.result, again_line(self.invite.by, self.asked_again)))
         return shown
 
     def lobby(self) -> dict[str, object] | None:

@@ -21,6 +21,7 @@ from ..flow.presenter import (
     CHAT_OFF,
     CHAT_ON,
     QUICK_PHRASES,
+    again_line,
     chat_line,
     ratings_news,
     seat_caption,
@@ -278,10 +279,7 @@ class RemotePlain(PlainTable):
             self.remote.unsent(item.token)
         elif isinstance(item, Invite):
             if self.invite is None and not self.asked:
-                self.say(
-                    f"{escape(item.by)} asks everyone to play again, at a new table with the same setup: "
-                    "type again to sit at it."
-                )
+                self.say(f"{again_line(escape(item.by), False)} Type again to sit at it.")
             self.invite = item
         elif isinstance(item, str) and not isinstance(item, _Typed):
             self.remote.notice(item)

@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input, Static
 
 from ..engine import Phase
 from ..flow import GameOver, HandSummary
-from ..flow.presenter import status_line
+from ..flow.presenter import again_line, status_line
 from ..game.choices import AI_LEVELS, DEFAULT_AI_LEVEL
 from ..storage.safety import escape, name_problem
 from ..storage.settings import Settings
@@ -602,9 +602,7 @@ class RemoteGameOverScreen(GameOverScreen):
                 self._sit(invite.code)
 
         self.app.push_screen(
-            ConfirmScreen(
-                f"{escape(invite.by)} asks everyone to play again, at a new table with the same setup.\nSit at it?"
-            ),
+            ConfirmScreen(f"{again_line(escape(invite.by), False)}\nSit at it?"),
             answer,
         )
 
