@@ -12,6 +12,7 @@ docs/lab/2026-12-07-logo-cost.md."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import subprocess
 import sys
@@ -59,6 +60,11 @@ def _bomb() -> bytes:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--only", action="append", help="measure only this case (its name, as printed); may be repeated"
+    )
+    args = parser.parse_args()
     cases = {
         "JPEG 5000x5000": lambda: _picture("JPEG", (5000, 5000), quality=80),
         "PNG 3000x3000": lambda: _picture("PNG", (3000, 3000), optimize=True),
@@ -68,8 +74,13 @@ def main() -> None:
         "PNG 1000x500": lambda: _picture("PNG", (1000, 500)),
         "bomb PNG 30000x30000": _bomb,
     }
+    unknown = [name for name in args.only or () if name not in cases]
+    if unknown:
+        parser.error(f"no case called {unknown[0]!r}: the cases are {', '.join(cases)}")
     with tempfile.TemporaryDirectory() as folder:
         for name, make in cases.items():
+            if args.only and name not in args.only:
+                continue
             path = Path(folder) / "logo"
             path.write_bytes(make())
             line = subprocess.run(
