@@ -187,3 +187,19 @@ def test_the_line_under_the_table_fits_or_leaves_out_its_last_clauses():
     assert fit_words(said, 66, "~") == "You win it. L5 wins: the only Stone Lanterns."
     assert fit_words(said, 100, "~") == said
     assert fit_words("Onelongwordwithoutanybreak", 10, "~") == "Onelongwo~"
+
+
+def test_the_opponents_hands_are_drawn_as_card_backs_that_count_down():
+    """Each opponent's seat shows a card back for each card still in their hand, then the number
+    (ASCII: ``#``); the backs go as their cards are played."""
+    state = mid_hand().state
+    hand = state.view.shown_hand()
+    assert hand is not None and hand.plays
+    for look, back in ((Look(), "▮"), (Look(ascii=True), "#")):
+        lines = table_canvas(Scene(state, look), 76, 16).plain.splitlines()
+        for seat, side in ((1, "left"), (2, "right")):
+            held = 12 - hand.played_by(seat).bit_count()
+            runs = [run for run in lines[1].replace(back, "\0").split() if "\0" in run]  # the seats' second row
+            assert "\0" * held in runs and f"{back * held} {held}" in lines[1], (side, lines[1])
+    played = [12 - hand.played_by(seat).bit_count() for seat in (1, 2)]
+    assert played != [12, 12]  # some of the opponents' cards are gone: fewer backs than at the deal

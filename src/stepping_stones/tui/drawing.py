@@ -259,16 +259,19 @@ def _seat_lines(state: Scene, seat: int) -> list[Text]:
         name.append(" ")
         name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
     info = []
+    backs = Text()
     if hand is not None:
-        if seat != HUMAN:
-            info.append(plural(HAND_SIZE - hand.played_by(seat).bit_count(), "card"))
+        if seat != HUMAN:  # an opponent's hand: a card back for each card still held, then their number
+            held = HAND_SIZE - hand.played_by(seat).bit_count()
+            backs.append(("#" if look.ascii else "▮") * held, style="dim")
+            info.append(f" {held}" if held else plural(held, "card"))
         if hand.declaration is not None:
             info.append(plural(hand.tricks_won(seat), "trick"))
     if hand is not None and hand.forehand == seat:
         info.append("forehand")
     if hand is not None and hand.declarer == seat:
         info.append("declarer")
-    return [name, Text(look.sep.join(info))]
+    return [name, backs + Text(look.sep.join(info))]
 
 
 LEFT, RIGHT = 1, 2
