@@ -72,7 +72,8 @@ class PlainFront:
     async def act(self) -> str:
         """Answer the prompt: pass when it may, else its first card, else its first action."""
         # the prompt after the turn's status line; its actions are those of the last list in full
-        turn = max(i for i, line in enumerate(self.lines) if line.startswith("Your turn"))
+        # (or after the connection came back: the prompt before it may never be answered)
+        turn = max(i for i, line in enumerate(self.lines) if line.startswith(("Your turn", "Back at the table")))
         self.mark = max(self.mark, turn)
         await self.line(lambda text: text.startswith("legal: "))
         legal = next(

@@ -10,27 +10,15 @@ import asyncio
 import re
 from pathlib import Path
 
-import pytest
-
 from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
 from stepping_stones.engine import Phase
 from story_support import AppFront, PageFront, PlainFront, Watcher, all_show, turn_pattern
-from test_serve import CHROMIUM
+from test_serve import CHROMIUM, _browser
 
 LONG = "Maximiliana-Wolkenstein-Rodenegg-Trostbe"  # 40 characters, the longest name a seat takes
 TIMEOUT = 120
 SLACK = WAIT  # a front end counts the seconds down itself from those the server sent
-
-
-def _playwright():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium on this machine (Debian: apt-get install chromium)")
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        pytest.skip("Playwright is not installed (pip install -e '.[test]')")
-    return async_playwright
 
 
 def test_three_front_ends_tell_one_story_at_one_table(tmp_path, monkeypatch):
@@ -43,7 +31,7 @@ def test_three_front_ends_tell_one_story_at_one_table(tmp_path, monkeypatch):
     holds whatever is played; each front end tells it accepted, with the same count.  When the
     hand is over the next hand's first bidder is told their clock waits on the summary, and the
     others whom they wait for."""
-    async_playwright = _playwright()
+    async_playwright = _browser(asynchronous=True)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
     asyncio.run(_story(tmp_path, async_playwright))
 
@@ -210,7 +198,7 @@ def test_each_front_end_started_again_tells_the_same_turn(tmp_path, monkeypatch)
     started again as a person would: plain mode quits and joins again, the tab is reloaded, the
     app is closed and opened again and takes its seat back.  Each tells the turn as before, with
     the server's seconds, and the table plays on from all three."""
-    async_playwright = _playwright()
+    async_playwright = _browser(asynchronous=True)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
     asyncio.run(_restarts(tmp_path, async_playwright))
 
@@ -283,7 +271,7 @@ def test_a_killed_server_is_told_lost_and_back_by_each_front_end_and_play_goes_o
     its table: each says the connection was lost, each is back at the table by itself once the
     server is started again on its folder and port, and each tells the next turns as the server
     does (whose, and the seconds) and plays on."""
-    async_playwright = _playwright()
+    async_playwright = _browser(asynchronous=True)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
     host = Host(tmp_path / "server")
     host.start()

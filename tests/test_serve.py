@@ -690,14 +690,17 @@ SAFETY_MS = 120_000  # how long a browser test waits for an event before it fail
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P^_].*?(?:\x07|\x1b\\)|\x1b[()][0-9A-B]|\x1b[=>78]")
 
 
-def _browser():
+def _browser(asynchronous: bool = False):
+    """Playwright's ``sync_playwright`` (or with ``asynchronous``, ``async_playwright``), or the
+    test skipped, saying why."""
     if CHROMIUM is None:
         pytest.skip("no Chromium on this machine (Debian: apt-get install chromium)")
     try:
+        from playwright.async_api import async_playwright
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("Playwright is not installed (pip install -e '.[test]')")
-    return sync_playwright
+    return async_playwright if asynchronous else sync_playwright
 
 
 class Screen:

@@ -22,12 +22,23 @@ async def _until(pilot, holds) -> None:
             await pilot.pause()
 
 
+async def _play_online(pilot, url: str) -> None:
+    """F4, Play online, with the server and the name Ann filled in."""
+    from textual.widgets import Input
+
+    await pilot.pause()
+    await pilot.press("f4")
+    await _until(pilot, lambda: isinstance(pilot.app.screen, OnlineScreen))
+    pilot.app.screen.query_one("#server", Input).value = url
+    pilot.app.screen.query_one("#online-name", Input).value = "Ann"
+
+
 def test_play_online_lists_the_open_tables_live_and_sits_at_the_one_chosen(tmp_path, monkeypatch):
     """Ctrl+L on Play online shows the server's open tables, each its code and the presenter's
     line (rules, who sits, the seats free), following the server as tables are listed and leave;
     Enter sits the person at the table chosen, not only at the newest."""
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    from textual.widgets import Input, OptionList
+    from textual.widgets import OptionList
 
     from stepping_stones.net.client import SeatClient
     from stepping_stones.net.watching import listed_line
@@ -37,12 +48,7 @@ def test_play_online_lists_the_open_tables_live_and_sits_at_the_one_chosen(tmp_p
         async with running(tmp_path / "server") as (server, url):
             app = SteppingStonesApp(settings=Settings(pace="instant", colour="colour", trick_pause=False))
             async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.pause()
-                await pilot.press("f4")
-                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
-                screen = app.screen
-                screen.query_one("#server", Input).value = url
-                screen.query_one("#online-name", Input).value = "Ann"
+                await _play_online(pilot, url)
                 await open_table(url, new_table(("open", "open", "expert")))  # private: never listed
                 await pilot.press("ctrl+l")
                 await _until(pilot, lambda: isinstance(app.screen, ListedScreen))
@@ -80,7 +86,7 @@ def test_an_open_table_that_fills_leaves_the_list_on_play_online(tmp_path, monke
     """The table chosen stays chosen while the list changes; a table that fills up leaves it, and
     Escape goes back to Play online without sitting anywhere."""
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "home"))
-    from textual.widgets import Input, OptionList
+    from textual.widgets import OptionList
 
     from stepping_stones.net.client import SeatClient
     from stepping_stones.tui.listed import ListedScreen
@@ -89,11 +95,7 @@ def test_an_open_table_that_fills_leaves_the_list_on_play_online(tmp_path, monke
         async with running(tmp_path / "server") as (_server, url):
             app = SteppingStonesApp(settings=Settings(pace="instant", colour="colour", trick_pause=False))
             async with app.run_test(size=(120, 40)) as pilot:
-                await pilot.pause()
-                await pilot.press("f4")
-                await _until(pilot, lambda: isinstance(app.screen, OnlineScreen))
-                app.screen.query_one("#server", Input).value = url
-                app.screen.query_one("#online-name", Input).value = "Ann"
+                await _play_online(pilot, url)
                 full = await open_table(url, new_table(("open", "random", "random"), listed=True))
                 kept = await open_table(url, new_table(("open", "open", "random"), listed=True))
                 await pilot.press("ctrl+l")
