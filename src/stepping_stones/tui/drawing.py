@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..flow.presenter import seat_caption, status_line, watchers_line
+from ..flow.presenter import Presentation, present, seat_caption, status_line, watchers_line
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -56,6 +56,11 @@ class Scene:
     @cached_property
     def hand(self) -> PastHand | None:
         return self.view.shown_hand()
+
+    @cached_property
+    def presented(self) -> Presentation:
+        """What the presenter shows the person (``flow.presenter.present``): the panels draw it."""
+        return present(self.table)
 
     @cached_property
     def names(self) -> tuple[str, ...]:
@@ -250,27 +255,27 @@ def target_text(state: Scene) -> Text:
 
 
 def _seat_lines(state: Scene, seat: int) -> list[Text]:
-    view, hand, look = state.view, state.hand, state.look
+    """A seat as the presenter tells it (``flow.presenter.SeatLine``): its name cut to fit, what
+    it is, whether it is to act; an opponent's hand as card backs and their number; its tricks
+    once a contract is declared; forehand, declarer."""
+    line, look = state.presented.seats[seat], state.look
     name = Text(state.names[seat], style="bold")
     if state.table.seats:  # at a table on a server: who is a person, a computer, away
         name.append(f" ({seat_caption(state.table, seat)})", style="italic")
-    if view.to_act == seat:
+    if line.acting is not None:
         arrow = "<" if look.ascii else "◀"
         name.append(" ")
-        name.append(f"{arrow} to {'bid' if view.phase is Phase.BIDDING else 'play'}", style="bold reverse")
+        name.append(f"{arrow} {line.acting}", style="bold reverse")
     info = []
     backs = Text()
+    hand = state.hand
     if hand is not None:
         if seat != HUMAN:  # an opponent's hand: a card back for each card still held, then their number
-            held = HAND_SIZE - hand.played_by(seat).bit_count()
-            backs.append(("#" if look.ascii else "▮") * held, style="dim")
-            info.append(f" {held}" if held else plural(held, "card"))
+            backs.append(("#" if look.ascii else "▮") * line.cards, style="dim")
+            info.append(f" {line.cards}" if line.cards else plural(0, "card"))
         if hand.declaration is not None:
-            info.append(plural(hand.tricks_won(seat), "trick"))
-    if hand is not None and hand.forehand == seat:
-        info.append("forehand")
-    if hand is not None and hand.declarer == seat:
-        info.append("declarer")
+            info.append(plural(line.tricks, "trick"))
+    info += [tag for tag in ("forehand", "declarer") if tag in line.tags]
     return [name, backs + Text(look.sep.join(info))]
 
 
