@@ -14,6 +14,7 @@ from rich.text import Text
 
 from ..ai.knowledge import deductions
 from ..engine import (
+    CARD_NAMES,
     CONTRACTS,
     HAND_SIZE,
     NUM_SEATS,
@@ -407,7 +408,7 @@ def hand_text(state: Scene, width: int, height: int) -> tuple[Text, int]:
     reversed with its key in brackets, so nothing depends on colour alone."""
     cards = state.my_cards
     playing = state.playing
-    legal = state.view.legal_cards if playing else 0
+    legal = {line.card for line in state.presented.hand if line.legal}  # the presenter's word on each card
     look = state.look
     rows, inner = next(
         ((r, i) for r, i in HAND_SIZES if r + 2 <= height and HAND_SIZE * (i + 1) + 1 <= width), HAND_SIZES[-1]
@@ -420,7 +421,7 @@ def hand_text(state: Scene, width: int, height: int) -> tuple[Text, int]:
     lines = [Text(v) for _ in range(rows)]
     bottom = Text(bl)
     for i, c in enumerate(cards):
-        ok = not playing or bool(legal >> c & 1)
+        ok = not playing or CARD_NAMES[c] in legal
         chosen = playing and i == state.table.cursor
         if chosen:
             style = "reverse bold underline" if ok else "reverse dim"
