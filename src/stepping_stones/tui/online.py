@@ -457,7 +457,6 @@ class RemoteTableScreen(TableBase):
         self.set_reactive(TableBase.look, Look(settings.ascii))
         self.flow.subscribe(self._publish)
         self.flow.subscribe(self._ring)
-        self._summary_up = False
         self._summary: HandSummaryScreen | None = None  # the summary on show, told of the table's changes
         self._turn = False  # the person's turn as last told (the bell rings when it comes)
         self._handed = False  # the seat went on to the final screen, which closes it
@@ -500,13 +499,12 @@ class RemoteTableScreen(TableBase):
     def advance(self) -> None:
         if self._summary is not None:
             self._summary.show_status()  # the table moved on while the summary is open: its status line
-        if not self.is_attached or self._summary_up:
+        if not self.is_attached or self._summary is not None:
             return
         step = self.flow.next_step()
         if isinstance(step, HandSummary):
             from .dialogs import HandSummaryScreen
 
-            self._summary_up = True
             line = "Press Enter to see the next hand: it is dealt already."
             summary = HandSummaryScreen(step.view, step.number, line, lambda: status_line(self.flow.state))
             self._summary = summary
@@ -527,7 +525,6 @@ class RemoteTableScreen(TableBase):
             )
 
     def _summary_closed(self, _result: object) -> None:
-        self._summary_up = False
         self._summary = None
         self.flow.summary_seen()
         self.advance()
