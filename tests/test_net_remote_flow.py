@@ -29,10 +29,19 @@ def _match(until) -> Match:
     return match
 
 
-def _state(game, seq: int, stand_in: bool = False) -> StateMessage:
+def _state(game, seq: int, stand_in: bool = False, stood: tuple[int, ...] = ()) -> StateMessage:
+    """The server's state for ``SEAT``: a computer sits for it (``stand_in``), and made moves for it
+    in the hands ``stood``."""
     view = game.view(SEAT)
     seats = [
-        SeatFacts(name=n, kind="human", level=None, connected=True, stand_in=stand_in and s == SEAT)
+        SeatFacts(
+            name=n,
+            kind="human",
+            level=None,
+            connected=True,
+            stand_in=stand_in and s == SEAT,
+            stood_in=list(stood) if s == SEAT else [],
+        )
         for s, n in enumerate(game.players)
     ]
     return StateMessage.model_construct(
@@ -91,13 +100,14 @@ def test_the_computer_taking_the_seat_is_told_at_once_and_its_cards_are_its_own(
     flow.receive(_state(match.game, 10, stand_in=True))
     assert flow.state.log[-1].text.startswith("You did not answer in 120 s: a computer plays your seat")
     assert not flow.my_turn
+    assert flow.stand_in_lines() == []  # a computer sits for the person, but has made no move for them
     assert match.step() is not Step.OVER  # the computer's card for the seat
-    flow.receive(_state(match.game, 11, stand_in=True))
+    number = match.game.view(SEAT).hand_number
+    flow.receive(_state(match.game, 11, stand_in=True, stood=(number,)))
     assert flow.state.log[-1].text.startswith(("The computer (for you) plays", "Trick"))
     assert "The computer (for you)" in flow.state.log[-1].text
-    flow.receive(_state(match.game, 11))
+    flow.receive(_state(match.game, 11, stood=(number,)))
     assert flow.state.log[-1].text == "You play your own seat again."
-    number = match.game.view(SEAT).hand_number
     assert flow.stand_in_lines() == [f"A computer played for you in hand {number}: this result is not all yours."]
 
 

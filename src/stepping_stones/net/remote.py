@@ -200,7 +200,6 @@ class RemoteFlow(Publisher, Choosing):
         self.take_back = take_back
         self.clock = clock
         self._clock: tuple[int, float, bool] | None = None  # the table's clock: (seat, deadline, reading)
-        self._stood: dict[int, set[int]] = {}  # seat (turned) -> the hands a computer played some of for them
         self.online = True  # the connection is up (``notice`` says when it is lost and back)
         self._stand_teller: Teller | None = None  # seat 0's bids and cards told as a computer's
         self.message: StateMessage | None = None  # the server's last state, as it was sent
@@ -333,7 +332,6 @@ class RemoteFlow(Publisher, Choosing):
                 if self._view is None or view.hand_number != self._view.hand_number:
                     self._bid = BidChoice()
             self._view = view
-            self._note_stand_ins(message, view)
             if self._sent is not None and self._sent != message.seq:
                 self._sent = None  # the action was made (or refused): the seat acts on the new state
             waiting = message.waiting
@@ -344,26 +342,15 @@ class RemoteFlow(Publisher, Choosing):
             self._start_turn()
             self._dirty = True
 
-    def _note_stand_ins(self, message: StateMessage, view: PlayerView) -> None:
-        """The hands a computer played for a person, as this client sees them (the server's
-        ``stood_in`` says it for the whole game; this is for a server that does not send it)."""
-        if view.phase not in (Phase.BIDDING, Phase.PLAY):
-            return
-        for seat, facts in enumerate(_turned_seats(message, self.seat)):
-            if facts.stand_in:
-                self._stood.setdefault(seat, set()).add(view.hand_number)
-
     def stand_in_lines(self) -> list[str]:
         """Which hands a computer played (some of) for whom: one sentence a person, for the final
-        screens (a result is not all theirs).  From the server's ``stood_in`` of each seat, and
-        what this client saw itself."""
+        screens (a result is not all theirs).  From the server's ``stood_in`` of each seat: the
+        hands in which a computer made a move for them (a hand in which a computer sat for them
+        without a move to make is not counted)."""
         view = self._view
         if view is None or self.message is None:
             return []
-        stood = {
-            seat: set(facts.stood_in) | self._stood.get(seat, set())
-            for seat, facts in enumerate(_turned_seats(self.message, self.seat))
-        }
+        stood = {seat: facts.stood_in for seat, facts in enumerate(_turned_seats(self.message, self.seat))}
         lines = []
         for seat in sorted(s for s in stood if stood[s]):
             who = "you" if seat == HUMAN else view.players[seat]
