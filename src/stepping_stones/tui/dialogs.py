@@ -74,6 +74,7 @@ class HandSummaryScreen(Dialog[None]):
         Binding("d", "deal", "The deal", id="deal"),
         Binding("h", "tricks", "Tricks", id="tricks"),
         Binding("escape", "close", "Go on", show=False),
+        Binding("b", "take_back", "Take your seat back", id="take_back", show=False),
     ]
 
     ROWS_AROUND = 4
@@ -97,18 +98,26 @@ class HandSummaryScreen(Dialog[None]):
         )
 
     def __init__(
-        self, view: PlayerView, number: int, next_line: str | None = None, status: Callable[[], str] | None = None
+        self,
+        view: PlayerView,
+        number: int,
+        next_line: str | None = None,
+        status: Callable[[], str] | None = None,
+        take_back: Callable[[], None] | None = None,
     ) -> None:
         """``next_line``: what Enter leads to, where it is not the deal of the next hand (at a
         table on a server the next hand is dealt already).  ``status``: the table's status line as
         it is now (``flow.presenter.status_line``: whom the table waits for, with their seconds;
         a next hand that waits for the person's bid says that their clock starts on closing this),
-        shown under the summary and counted down while it is open."""
+        shown under the summary and counted down while it is open.  ``take_back``: what b does
+        here, as at the table (on a server: the seat back from a computer that plays it, which the
+        status line offers)."""
         super().__init__()
         self.view = view
         self.number = number
         self.next_line = next_line
         self.status = status
+        self.take_back = take_back
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer names what Enter does: the next hand, or after the last one the result."""
@@ -117,7 +126,13 @@ class HandSummaryScreen(Dialog[None]):
             return not last
         if action == "final_result":
             return last
+        if action == "take_back":
+            return self.take_back is not None
         return True
+
+    def action_take_back(self) -> None:
+        if self.take_back is not None:
+            self.take_back()
 
     def action_next_hand(self) -> None:
         self.dismiss(None)

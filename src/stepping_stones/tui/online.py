@@ -480,9 +480,14 @@ class RemoteTableScreen(TableBase):
         """b: the seat back from a computer, when one plays it; else, while bidding, Bridges as
         trump, the table's own b (this screen's binding of b would otherwise hide it, at times)."""
         if self.flow.stood_in:
-            self.run_worker(self.seat.client.come_back(), exit_on_error=False)
+            self._come_back()
         elif self.state.view.phase is Phase.BIDDING:
             self.action_trump(3)
+
+    def _come_back(self) -> None:
+        """The seat back from the computer that plays it (the summary's b too)."""
+        if self.flow.stood_in:
+            self.run_worker(self.seat.client.come_back(), exit_on_error=False)
 
     def action_chat(self) -> None:
         """m: say something to the table, mute a person, or (the opener) turn chat off or on."""
@@ -497,8 +502,14 @@ class RemoteTableScreen(TableBase):
             self.app.run_worker(self.seat.close(), exit_on_error=False)
 
     def advance(self) -> None:
-        if self._summary is not None:
-            self._summary.show_status()  # the table moved on while the summary is open: its status line
+        summary = self._summary
+        if summary is not None:
+            summary.show_status()  # the table moved on while the summary is open: its status line
+            if self.app.screen is summary and summary.number < len(self.flow.state.view.history):
+                # later hands ended while it was open (a computer played them for the person): the
+                # last one's summary takes its place, as the flow tells the ones between
+                self._summary = None
+                self.app.pop_screen()
         if not self.is_attached or self._summary is not None:
             return
         step = self.flow.next_step()
@@ -506,7 +517,9 @@ class RemoteTableScreen(TableBase):
             from .dialogs import HandSummaryScreen
 
             line = "Press Enter to see the next hand: it is dealt already."
-            summary = HandSummaryScreen(step.view, step.number, line, lambda: status_line(self.flow.state))
+            summary = HandSummaryScreen(
+                step.view, step.number, line, lambda: status_line(self.flow.state), take_back=self._come_back
+            )
             self._summary = summary
             self.app.push_screen(summary, self._summary_closed)
         elif isinstance(step, GameOver):
