@@ -70,16 +70,28 @@ class Plain:
     ``expect(holds)`` is a future of the next line for which ``holds`` is true, so a test waits on
     the client's own words, never on the clock."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, answer: Answer) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, answer: Answer, terminal: int | None = None) -> None:
         self.proc = proc
         self.answer = answer
+        self.terminal = terminal  # a pty's master end, when the input is a terminal
         self.lines: list[str] = []
         self.typed: list[tuple[int, str]] = []  # (lines printed before it, what was typed)
         self.waiters: list[tuple[Callable[[str], bool], asyncio.Future[str]]] = []
 
     @classmethod
-    async def start(cls, url: str, code: str, home: Path, name: str, answer: Answer) -> Plain:
+    async def start(cls, url: str, code: str, home: Path, name: str, answer: Answer, terminal: bool = False) -> Plain:
+        """With ``terminal`` its input is a terminal (a pty, without echo), as a person's is: the
+        end of the game then offers "again"."""
         env = {**os.environ, "STEPPING_STONES_HOME": str(home)}
+        master = slave = None
+        if terminal:
+            import pty
+            import termios
+
+            master, slave = pty.openpty()
+            modes = termios.tcgetattr(slave)
+            modes[3] &= ~termios.ECHO  # what is typed is not written back to the master end
+            termios.tcsetattr(slave, termios.TCSANOW, modes)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -91,12 +103,14 @@ class Plain:
             "--name",
             name,
             "--plain",
-            stdin=asyncio.subprocess.PIPE,
+            stdin=asyncio.subprocess.PIPE if slave is None else slave,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=env,
         )
-        return cls(proc, answer)
+        if slave is not None:
+            os.close(slave)
+        return cls(proc, answer, master)
 
     def expect(self, holds: Callable[[str], bool]) -> asyncio.Future[str]:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -104,10 +118,22 @@ class Plain:
         return future
 
     async def type(self, text: str) -> None:
-        assert self.proc.stdin is not None
         self.typed.append((len(self.lines), text))
+        if self.terminal is not None:
+            os.write(self.terminal, text.encode() + b"\n")
+            return
+        assert self.proc.stdin is not None
         self.proc.stdin.write(text.encode() + b"\n")
         await self.proc.stdin.drain()
+
+    def end_input(self) -> None:
+        """The end of its input: Ctrl+D at a terminal, else its pipe closed."""
+        if self.proc.returncode is not None:
+            return
+        if self.terminal is not None:
+            os.write(self.terminal, b"\x04")
+        elif self.proc.stdin is not None:
+            self.proc.stdin.close()
 
     async def run(self) -> tuple[int, str]:
         """Read to the end; the exit status and what went to stderr."""
@@ -124,7 +150,11 @@ class Plain:
                 if answer is not None:
                     await self.type(answer)
         err = (await self.proc.stderr.read()).decode()
-        return await self.proc.wait(), err
+        status = await self.proc.wait()
+        if self.terminal is not None:
+            os.close(self.terminal)
+            self.terminal = None
+        return status, err
 
     def since(self, n: int) -> list[str]:
         return self.lines[n:]

@@ -44,6 +44,7 @@ class PlainFront:
         self.plain = plain
         self.reading = asyncio.ensure_future(plain.run())
         self.mark = 0  # the lines before the scenario's last step: what is shown now comes after
+        self.start = 0  # the lines before it sat at the table it is at
 
     @property
     def lines(self) -> list[str]:
@@ -101,11 +102,23 @@ class PlainFront:
         return "\n".join(self.lines[-12:])
 
     async def told_lines(self) -> list[str]:
-        return list(self.lines)
+        return self.lines[self.start :]
+
+    async def finished(self) -> None:
+        """The end of the game: what it says ends with the offer to play again."""
+        await self.line(lambda text: text == "legal: again, quit")
+
+    async def again(self) -> None:
+        self.mark = len(self.lines)
+        await self.plain.type("again")
+
+    async def seated(self, code: str) -> None:
+        """At the table ``code``: what it says from there on is that table's."""
+        await self.line(lambda text: f"of table {code}" in text)
+        self.start = self.mark = len(self.lines)
 
     async def quit(self) -> tuple[int, str]:
-        if self.plain.proc.returncode is None and self.plain.proc.stdin is not None:
-            self.plain.proc.stdin.close()
+        self.plain.end_input()
         return await within(asyncio.ensure_future(self.reading))  # type: ignore[return-value]
 
 
@@ -132,23 +145,28 @@ class AppFront:
 
     async def until(self, holds: Callable[[str], Any]) -> Any:
         """What ``holds`` makes of the drawn rows once it is something, redrawn after each change."""
-        async with asyncio.timeout(WAIT):
-            while True:
-                self.changed.clear()
-                await self.pilot.pause()
-                if found := holds(self.rows()):
-                    return found
-                try:  # the seat's next message; the countdown's redraw, once a second, wakes it too
-                    await asyncio.wait_for(self.changed.wait(), 1.0)
-                except TimeoutError:
-                    pass
+        try:
+            async with asyncio.timeout(WAIT):
+                while True:
+                    self.changed.clear()
+                    await self.pilot.pause()
+                    if found := holds(self.rows()):
+                        return found
+                    try:  # the seat's next message; the countdown's redraw, once a second, wakes it too
+                        await asyncio.wait_for(self.changed.wait(), 1.0)
+                    except TimeoutError:
+                        pass
+        except TimeoutError:
+            where = type(self.app.screen).__name__
+            raise AssertionError(f"the app never got there; on {where}:\n{self.rows()}") from None
 
     async def shows(self, pattern: re.Pattern[str]) -> str:
         found = await self.until(pattern.search)
         return str(found.group(0))
 
     async def told(self, sentence: str) -> None:
-        await self.until(lambda _rows: any(sentence in e.text for e in self.table.state.log))
+        """Told in the table's log, or on the screen shown (the final one, a question)."""
+        await self.until(lambda rows: sentence in rows or any(sentence in e.text for e in self.table.state.log))
 
     async def act(self) -> str:
         from stepping_stones.tui.dialogs import HandSummaryScreen
@@ -185,6 +203,35 @@ class AppFront:
 
     async def told_lines(self) -> list[str]:
         return [event.text for event in self.table.state.log]
+
+    async def finished(self) -> None:
+        """The last hand's summary closed, the final screen."""
+        from stepping_stones.tui.dialogs import HandSummaryScreen
+        from stepping_stones.tui.online import RemoteGameOverScreen
+
+        def ending(_rows: str) -> Any:
+            screen = self.app.screen
+            return isinstance(screen, HandSummaryScreen | RemoteGameOverScreen) and screen
+
+        while isinstance(await self.until(ending), HandSummaryScreen):
+            await self.pilot.press("enter")
+
+    async def again(self) -> None:
+        """Answer the invitation (y), or ask for the new table (n)."""
+        from stepping_stones.tui.dialogs import ConfirmScreen
+
+        await self.pilot.press("y" if isinstance(self.app.screen, ConfirmScreen) else "n")
+
+    async def seated(self, code: str) -> None:
+        """At the table ``code``, its screen heard."""
+        from stepping_stones.tui.online import RemoteTableScreen
+
+        def there(_rows: str) -> bool:
+            screen = self.app.screen
+            return isinstance(screen, RemoteTableScreen) and screen.seat.welcome.code == code
+
+        await self.until(there)
+        self.hear()
 
 
 BIDS_GONE = """(before) => {
@@ -249,6 +296,21 @@ class PageFront:
 
     async def told_lines(self) -> list[str]:
         return list(await self.page.locator("#log-list li").all_text_contents())
+
+    async def finished(self) -> None:
+        """The last hand's summary closed, the result."""
+        if await self.page.locator("#summary:not([hidden])").count():
+            await self.page.click("#summary-close")
+        await self.page.wait_for_selector("#result:not([hidden])", timeout=MS)
+
+    async def again(self) -> None:
+        """The new table's link once another asked for it, else "Play again"."""
+        link = self.page.locator("#again-link:not([hidden])")
+        await (link if await link.count() else self.page.locator("#again")).click()
+
+    async def seated(self, code: str) -> None:
+        """At the table ``code``."""
+        await self.page.wait_for_url(re.compile(rf"/t/{code}\b"), timeout=MS)
 
 
 async def all_show(fronts: tuple[Any, ...], patterns: list[re.Pattern[str]]) -> list[str]:

@@ -349,3 +349,151 @@ async def _killed(folder: Path, host: Host, async_playwright) -> None:
             await browser.close()
             status, err = await plain.quit()
             assert status == 0 and "Traceback" not in err, err
+
+
+class Gate:
+    """The computers' decisions in a game's last hand wait until the test lets them go: the people
+    take their seats back there, and play it themselves."""
+
+    def __init__(self, thinkers) -> None:
+        self.last = 0  # the hand held (0: none)
+        self.held = asyncio.Event()  # a decision of that hand waits
+        self.go = asyncio.Event()
+        decide = thinkers.decision
+
+        async def decision(request, *args):
+            if request.view.hand_number == self.last and not self.go.is_set():
+                self.held.set()
+                await self.go.wait()
+            return await decide(request, *args)
+
+        thinkers.decision = decision
+
+    def hold(self, last: int) -> None:
+        self.last = last
+        self.held.clear()
+        self.go.clear()
+
+
+def test_two_whole_games_with_again_at_one_table(tmp_path, monkeypatch):
+    """Ann (plain mode at a terminal), Bea (the page at 390x844) and Cy (the app at 120x40) play
+    two whole short games at one table, and "again" between them.  In each game every clock runs
+    out in turn and computers play for all three until the last hand, where each person takes
+    their seat back and plays it, the declarer claiming.  Each front end's final screen says which
+    hands a computer played for whom.  Bea asks again after the first game and Cy after the
+    second: the asker's front end sits at the new table by itself, the two others are told who
+    asks and sit with one word, key or tap, and all three tell the new table's first turn alike."""
+    async_playwright = _browser(asynchronous=True)
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    asyncio.run(_two_games(tmp_path, async_playwright))
+
+
+async def _two_games(folder: Path, async_playwright) -> None:
+    from stepping_stones.net.client import open_table
+    from stepping_stones.storage.settings import Settings
+    from stepping_stones.tui.app import SteppingStonesApp
+
+    clock = Clock()
+    async with running(folder / "server", clock=clock, timeout=TIMEOUT) as (server, url), async_playwright() as p:
+        gate = Gate(server.tables.thinkers)
+        code = (await open_table(url, new_table(level="random"))).code
+        plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _a: None, terminal=True))
+        await plain.line(lambda line: line.startswith("You sit in seat 1"))
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
+        page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        await page.page.goto(f"{url}/t/{code}?name=Bea")
+        await plain.line(lambda line: "seat 2: Bea (person)" in line)
+        app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, "Cy"))
+        try:
+            async with app.run_test(size=(120, 40)) as pilot:
+                cy = AppFront(app, pilot)
+                await cy.seated(code)
+                by_name = {"Ann": plain, "Bea": page, "Cy": cy}
+                for asker, then in (("Bea", ("Ann", "Cy")), ("Cy", ("Ann", "Bea"))):
+                    table = server.tables.by_code[code]
+                    names = [s.name for s in table.seats]
+                    fronts = tuple(by_name[name] for name in names)
+                    await _whole_game(server, table, clock, gate, fronts, names)
+                    code = await _again(server, table, by_name, asker, then)
+                table = server.tables.by_code[code]
+                names = [s.name for s in table.seats]
+                assert names == ["Cy", "Ann", "Bea"], names  # the asker first, then in the order they came
+                await _turn_told(table, clock, tuple(by_name[name] for name in names), names)
+            assert page.errors == [], page.errors
+        finally:
+            gate.go.set()  # the server's stop waits for the computers' decisions
+            await browser.close()
+            status, err = await plain.quit()  # the end of its input: it leaves, keeping the seat
+            assert status == 0 and "Traceback" not in err, err
+
+
+async def _whole_game(server, table, clock: Clock, gate: Gate, fronts: tuple, names: list[str]) -> None:
+    """One whole game (see the test's docstring), to the final screen of each front end."""
+    last = table.game.rules.hands
+    gate.hold(last)
+    while not all(s.stand_in for s in table.seats):  # each person's clock runs out in turn
+        await _until(lambda: not table.seats[table.game.to_act].stand_in)
+        clock.now += TIMEOUT + 1
+        await server.sweep()
+    await asyncio.wait_for(gate.held.wait(), WAIT)  # the computers have played to the last hand
+    for seat, front in enumerate(fronts):
+        await front.take_back()
+        try:
+            await _until(lambda: not table.seats[seat].stand_in)  # noqa: B023
+        except TimeoutError:
+            raise AssertionError(f"{front.kind} did not take the seat back:\n{front.now()}") from None
+    gate.go.set()  # the held decision is for a seat a person plays again: the table drops it
+    claimed = False
+    while not table.game.over:
+        game = table.game
+        if len(game.log[-1].plays) >= 33:  # the last trick: each last card plays itself
+            await _until(lambda: table.game.over)
+            break
+        seat = game.to_act
+        assert seat is not None
+        if seat == 0:  # plain mode has no summary to close: it tells the server it has read it once it is said
+            try:
+                await _until(lambda: not table.reading(0))
+            except TimeoutError:
+                raise AssertionError(f"plain mode never read the summary:\n{fronts[0].now()}") from None
+        if table.reading(seat):  # the summary of the hand the computers finished: its reader closes it
+            await all_show(fronts, [turn_pattern(_name(seat, own, names), True) for own in range(3)])
+            assert await fronts[seat].act() == "summary"
+            await _until(lambda: not table.reading(seat))  # noqa: B023
+            continue
+        await _turn_told(table, clock, fronts, names)
+        view = game.view(seat)
+        if not claimed and game.phase is Phase.PLAY and view.declarer == seat:
+            claimed = True
+            assert view.declaration is not None
+            await _after(table, fronts[seat].claim("none" if view.declaration.contract.is_win else "all"))
+            await _claim_told(fronts)
+            continue
+        await _after(table, fronts[seat].act())
+    assert claimed, "the declarer claimed in the last hand"
+    hands = f"hands 1 to {last - 1}"
+    for own, front in enumerate(fronts):
+        await front.finished()
+        for seat in range(3):
+            whose = "you" if seat == own else names[seat]
+            mine = "yours" if seat == own else "theirs"
+            await front.told(f"A computer played for {whose} in {hands}: this result is not all {mine}.")
+
+
+async def _again(server, table, by_name: dict, asker: str, then: tuple[str, str]) -> str:
+    """``asker`` asks again at the finished ``table``; the two others are told who asks and sit at
+    the new table, in turn.  The new table's code."""
+    await by_name[asker].again()
+    await _until(lambda: table.again is not None)
+    new, by = table.again
+    assert by == asker, table.again
+    await _until(lambda: new in server.tables.by_code and server.tables.by_code[new].seats[0].name == asker)
+    for n, name in enumerate(then, start=2):
+        front = by_name[name]
+        await front.told(f"{asker} asks everyone to play again, at a new table with the same setup.")
+        await front.again()
+        await _until(lambda: server.tables.by_code[new].seats[n - 1].name == name)  # noqa: B023
+    for name in (asker, *then):
+        await by_name[name].seated(new)
+    return new
