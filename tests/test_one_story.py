@@ -176,3 +176,30 @@ def test_a_page_that_sends_no_card_or_bid_at_all_is_told_so_in_one_line(tmp_path
                     assert "\\n" not in reply["message"] and "Traceback" not in reply["message"]
 
     asyncio.run(scenario())
+
+
+def test_the_contract_and_its_progress_are_the_presenters_in_the_app_and_on_the_page():
+    """The declarer's count so far and what the others made of the contract are worded once, by
+    the presenter: the app's target panel draws those words (the page draws them too: ``#progress``)."""
+    from random import Random
+
+    from stepping_stones.engine import Game, Phase, Rules
+    from stepping_stones.flow import TableState
+    from stepping_stones.tui.drawing import Scene, target_text
+    from stepping_stones.tui.render import Look
+
+    game = Game(Rules("standard", short_game=True), first_forehand=0)
+    game.deal_hand(Random(3))
+    bidding = present(TableState.of(game.view(0)))
+    assert bidding.progress.endswith("the forehand card"), bidding
+    while game.phase is not Phase.PLAY or len(game.hand.plays) < 6:  # two tricks into the first hand
+        view = game.view(game.to_act)
+        if view.legal_bids:
+            game.bid(view.legal_bids[-1])  # the last of the list: a declaration
+        else:
+            game.play(min(c for c in range(36) if view.legal_cards >> c & 1))
+    for seat in range(3):
+        shown = present(TableState.of(game.view(seat)))
+        assert " so far" in shown.progress and "not yet played by" in shown.progress, shown.progress
+        drawn = target_text(Scene(TableState.of(game.view(seat)), Look(True))).plain
+        assert drawn == f"{shown.contract} - {shown.progress}", drawn

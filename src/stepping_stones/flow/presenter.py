@@ -26,6 +26,7 @@ from ..engine import (
     NUM_SEATS,
     SUIT_NAMES,
     SUIT_SIZE,
+    TRICKS,
     IllegalActionError,
     PastHand,
     Phase,
@@ -113,6 +114,7 @@ class Presentation:
     phase: str  # "deal", "bidding", "play", "over"
     title: str  # "Hand 3 of 12"
     contract: str  # "Ann declared Win Tricks, 9 high" / "Bidding" / ""
+    progress: str  # "3 tricks so far; you made 5; not yet played by Bo" / "Ann holds the forehand card"
     status: str  # the one line of whose turn it is
     prompt: str | None  # what the person is asked, on their turn
     my_turn: bool
@@ -210,8 +212,39 @@ def _contract(view: PlayerView, teller: Teller) -> str:
         return "Bidding"
     declaration = view.declaration
     if view.phase is Phase.PLAY and declaration is not None and view.declarer is not None:
-        return f"{teller.subject(view.declarer, 'declared')} {declaration.describe()}"
+        puddle = " (from the puddle)" if view.puddle else ""
+        return f"{teller.subject(view.declarer, 'declared')} {declaration.describe()}{puddle}"
     return ""
+
+
+def _progress(view: PlayerView, teller: Teller) -> str:
+    """Under the contract: while bidding, who holds the forehand card; in play, the declarer's count
+    so far and what the others made of the same contract (or that they have not played it)."""
+    hand = view.shown_hand()
+    if hand is None or view.phase not in (Phase.BIDDING, Phase.PLAY):
+        return ""
+    declaration = hand.declaration
+    if declaration is None or hand.declarer is None:
+        return f"{teller.subject(hand.forehand, 'holds')} the forehand card"
+    contract = declaration.contract
+    count = plural(hand.count(), "trick")
+    counted = f" of tricks {contract.first_counted}-{TRICKS}" if contract.first_counted > 1 else ""
+    parts = [f"{count}{counted} so far"]
+    made, not_yet = [], []
+    for seat in range(NUM_SEATS):
+        if seat == hand.declarer:
+            continue
+        who = "you" if seat == HUMAN else view.players[seat]
+        result = view.sheet[contract.id][seat]
+        if result is None:
+            not_yet.append(who)
+        else:
+            made.append(f"{who} made {result}")
+    if made:
+        parts.append(", ".join(made))
+    if not_yet:
+        parts.append(f"not yet played by {' or '.join(not_yet)}")
+    return "; ".join(parts)
 
 
 def seat_caption(state: TableState, seat: int) -> str:
@@ -409,6 +442,7 @@ def present(state: TableState) -> Presentation:
         phase=view.phase.name.lower(),
         title=_title(view),
         contract=_contract(view, teller),
+        progress=_progress(view, teller),
         status=_status(state, clock),
         prompt=turn_prompt(view) if state.my_turn and state.summary is None else None,
         my_turn=state.my_turn,

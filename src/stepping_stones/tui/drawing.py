@@ -23,7 +23,6 @@ from ..engine import (
     SUIT_MASKS,
     SUIT_OF,
     SUITS,
-    TRICKS,
     PastHand,
     Phase,
     PlayerView,
@@ -207,51 +206,20 @@ def top_bar_text(state: Scene) -> Text:
 
 
 def target_text(state: Scene) -> Text:
-    """The declarer's target: contract, ranking, trump, the count so far, and what the others
-    already recorded for this contract."""
-    view, hand, names, look = state.view, state.hand, state.names, state.look
+    """The declarer's target, as the presenter words it (``Presentation.contract`` and
+    ``progress``): the contract, the count so far, and what the others already made of it; while
+    bidding, the hand and who holds the forehand card."""
+    shown = state.presented
     t = Text()
-    if hand is None:
+    if state.hand is None:
         return t
-    bid = hand.declaration
-    if bid is None or hand.declarer is None:
-        t.append(f"Hand {hand.number}: bidding", style="bold")
-        t.append(f"{look.sep}{state.teller.subject(hand.forehand, 'holds')} the forehand card")
-        return t
-    contract = bid.contract
-    d = hand.declarer
-    t.append(f"{names[d]}: ", style="bold")
-    t.append(contract.name, style="bold")
-    t.append(f", {bid.ranking} high, ")
-    if bid.trump is not None:
-        t.append_text(look.suit(bid.trump))
-        t.append(" trump")
+    if state.view.phase is Phase.BIDDING:
+        t.append(f"{shown.title}: {shown.contract}", style="bold")
     else:
-        t.append("no trump")
-    if bid.redo:
-        t.append(" (redo)")
-    if hand.puddle:
-        t.append(" (from the puddle)")
-    count = hand.count()
-    if contract.first_counted > 1:
-        so_far = f"{plural(count, 'trick')} of tricks {contract.first_counted}-{TRICKS} so far"
-    else:
-        so_far = f"{plural(count, 'trick')} so far"
-    t.append(f" - {so_far}" if look.ascii else f" — {so_far}")
-    made, not_yet = [], []
-    for s in range(NUM_SEATS):
-        if s == d:
-            continue
-        who = "you" if s == HUMAN else names[s]
-        result = view.sheet[contract.id][s]
-        if result is not None:
-            made.append(f"{who} made {result}")
-        else:
-            not_yet.append(who)
-    if made:
-        t.append("; " + ", ".join(made))
-    if not_yet:
-        t.append(f"; not yet played by {' or '.join(not_yet)}")
+        t.append(shown.contract, style="bold")
+    if shown.progress:
+        dash = " - " if state.look.ascii else " — "
+        t.append(f"{dash if shown.contract else ''}{shown.progress}")
     return t
 
 
