@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..flow.presenter import Presentation, present, seat_caption, status_line, watchers_line
+from ..flow.presenter import Presentation, present, seat_caption, status_line, turn_prompt, watchers_line
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -420,10 +420,8 @@ def bid_log_text(state: Scene) -> Text:
     if hand is not None:
         for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
             log.append(state.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
-    if state.view.in_puddle:
-        log.append("You are in the puddle: you must declare one of your open contracts.", style="bold reverse")
-    else:
-        log.append("Your bid: declare a contract, or pass.", style="bold")
+    prompt = state.presented.prompt or turn_prompt(state.view)  # the presenter's words, as every front end says it
+    log.append(prompt, style="bold reverse" if state.view.in_puddle else "bold")
     return log
 
 
