@@ -32,7 +32,7 @@ class Host:
 
     def __init__(self, folder: Path, port: int | None = None) -> None:
         self.folder = folder
-        self.port = port or free_port()
+        self.port = port or 0  # 0: the server takes a free one (no other process can take it first), kept for restarts
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -47,6 +47,7 @@ class Host:
         line = self.proc.stdout.readline()  # printed once the port is bound: the wait is on that event
         assert line.startswith("Stepping Stones table server at http://127.0.0.1:"), line + self.proc.stderr.read()
         self.url = line.split(" at ", 1)[1].strip()
+        self.port = int(self.url.rsplit(":", 1)[1].split("/", 1)[0])
         return self.url
 
     def kill(self) -> None:

@@ -209,6 +209,8 @@ not_negative = number(int, "a whole number", 0, float("inf"), lambda _: "must be
 """An argparse type: a whole number of at least 0."""
 port = number(int, "a port number", 1, 65535, lambda value: f"{value} is not a port number (1-65535)")
 """An argparse type: a TCP port, 1-65535."""
+any_port = number(int, "a port number", 0, 65535, lambda value: f"{value} is not a port number (0-65535)")
+"""An argparse type: a TCP port, or 0 for any free one (the server says which when it starts)."""
 
 
 def level(text: str) -> str:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ..net.limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
-from .args import Subcommands, command, number, port, refuse, store_url
+from .args import Subcommands, any_port, command, number, refuse, store_url
 
 seconds = number(float, "a number of seconds", 1, 86400)
 """A number of seconds, 1 to a day (``--timeout``)."""
@@ -35,7 +35,12 @@ def add_parser(sub: Subcommands) -> None:
     p.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1; another needs --public-url)"
     )
-    p.add_argument("--port", type=port, default=8765, help="the port to listen on (default 8765)")
+    p.add_argument(
+        "--port",
+        type=any_port,
+        default=8765,
+        help="the port to listen on (default 8765; 0 takes any free port, and the first line says which)",
+    )
     p.add_argument(
         "--public-url",
         metavar="URL",
