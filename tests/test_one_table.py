@@ -452,11 +452,11 @@ async def _whole_game(server, table, clock: Clock, gate: Gate, fronts: tuple, na
             break
         seat = game.to_act
         assert seat is not None
-        if seat == 0:  # plain mode has no summary to close: it tells the server it has read it once it is said
+        if fronts[seat].kind == "plain mode":  # no summary to close: it tells the server it has read it once said
             try:
-                await _until(lambda: not table.reading(0))
+                await _until(lambda: not table.reading(seat))  # noqa: B023
             except TimeoutError:
-                raise AssertionError(f"plain mode never read the summary:\n{fronts[0].now()}") from None
+                raise AssertionError(f"plain mode never read the summary:\n{fronts[seat].now()}") from None
         if table.reading(seat):  # the summary of the hand the computers finished: its reader closes it
             await all_show(fronts, [turn_pattern(_name(seat, own, names), True) for own in range(3)])
             assert await fronts[seat].act() == "summary"
