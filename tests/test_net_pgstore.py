@@ -128,6 +128,29 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
     asyncio.run(game())
 
 
+def test_two_servers_on_one_store_keep_one_player_and_one_rating(postgres_dsn, tmp_path):
+    """The players and their ratings are the store's, not each process's data folder's: a player
+    made at one server is the same player, with the same rating, at the other."""
+    from stepping_stones.net.codes import digest
+    from stepping_stones.net.players import Finished, Sitter, new_key
+
+    async def servers() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, _url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, _url_b),
+        ):
+            assert a.tables.players is not None and b.tables.players is not None
+            ann = digest(new_key())
+            player = a.tables.players.join(ann, "Ann")
+            sitters = (Sitter(ann, None, "Ann"), Sitter(None, "random", "R1"), Sitter(None, "expert", "R2"))
+            assert a.tables.players.settle(Finished("f" * 16, "table-f.json", 1, sitters, (1, 2, 3), True))
+            assert b.tables.players.player_of(ann) == player
+            assert b.tables.players.rating(player) == a.tables.players.rating(player) != None  # noqa: E711
+            assert not (tmp_path / "a" / "players.sqlite3").exists()
+
+    asyncio.run(servers())
+
+
 def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
     """Behind the proxy hashing on the table in the path, a hello for table X on table Y's path
     (``/t/Y/ws``) would take X to Y's process, X's people would come back on their own path, and X

@@ -19,6 +19,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from ..storage.library import Shelf
 from .codes import digest
+from .players import PlayerStore
 from .table import TableError
 
 MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
@@ -53,6 +54,8 @@ class Shared(Protocol):
     async def write(self, how: str, table_id: str, text: str) -> None: ...
 
     def shelf(self) -> Shelf: ...
+
+    def players(self) -> PlayerStore: ...
 
 
 class Elsewhere(TableError):

@@ -9,7 +9,9 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 - ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
   so that any process finds a seat by its secret;
 - ``leases``: which server process holds a table, until when (renewed every second while it
-  lives), and which other process asked for it (``wanted``).
+  lives), and which other process asked for it (``wanted``);
+- ``players``, ``player_keys``, ``player_games``, ``settled_games``: the players and their ratings
+  (``PostgresPlayerStore``), one row a player for every process.
 
 Every write of a table is fenced by its lease: a process that no longer holds the table (it was
 taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
@@ -44,6 +46,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import psycopg
 from psycopg.rows import dict_row
+
+from .players import Finished, PlayedGame, Rated
+from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
 
 if TYPE_CHECKING:
     from ..storage.library import HistoryEntry, PlayerStats
@@ -160,7 +165,7 @@ def renew_leases(conn: psycopg.Connection[Any], owner: str, lease_seconds: float
         after = max(str(r[0]) for r in rows)
 
 
-def _failure(exc: psycopg.Error) -> OSError:
+def failure(exc: psycopg.Error) -> OSError:
     """A database's failure as the server reads a disk's: an ``OSError`` with one line."""
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return OSError(errno.EIO, f"the database: {first}")
@@ -211,7 +216,7 @@ class PostgresTableStore:
                     conn.close()
                 self._conn = self._connect()
             except psycopg.Error as exc:
-                raise _failure(exc) from None
+                raise failure(exc) from None
         return applied
 
     @contextmanager
@@ -229,7 +234,7 @@ class PostgresTableStore:
                     conn.close()  # broken, or in a state not worth finding out: a new one next time
                 elif conn is not None:
                     self._conn = conn
-                raise _failure(exc) from None
+                raise failure(exc) from None
 
     def _beat(self) -> None:
         """Start renewing this process's leases in a thread of its own, on a connection of its own,
@@ -265,6 +270,11 @@ class PostgresTableStore:
     def shelf(self) -> PostgresShelf:
         """The library of finished games in the same database (``PostgresShelf``)."""
         return PostgresShelf(self.dsn)
+
+    def players(self) -> PostgresPlayerStore:
+        """The players and their ratings in the same database, one row a player for every process
+        (``PostgresPlayerStore``)."""
+        return PostgresPlayerStore(self.dsn)
 
     # --- the six methods of TableStore -----------------------------------------------------------
 
@@ -424,7 +434,7 @@ class PostgresTableStore:
                 except OSError as exc:
                     failed(write, exc)
                 except _ONE_TABLE as exc:  # refused, or it waited too long for a row: this table pauses alone
-                    failed(write, _failure(exc))
+                    failed(write, failure(exc))
                 else:
                     self._broken.discard(write.table_id)
             flush(conn)
@@ -591,7 +601,7 @@ class PostgresShelf:
                 broken, self._conn = self._conn, None
                 if broken is not None:
                     broken.close()
-                raise _failure(exc) from None
+                raise failure(exc) from None
 
     def close(self) -> None:
         with self._lock:
@@ -686,3 +696,206 @@ class PostgresShelf:
         if row is None:
             raise KeyError(name)
         return str(row[0])
+
+
+# --- the players and their ratings, shared by every process -------------------------------------
+#
+# The players of every server process on one PostgreSQL store: ``PostgresPlayerStore``, the
+# ``players.PlayerStore`` of ``stepping-stones host --store postgresql://...``.
+#
+# The same rows as the data folder's ``players.sqlite3`` (``migrations/0003_players.sql``), so that
+# two processes behind the proxy rate one player in one row, and a player's keys, games and rating
+# are the same whichever process a hello or a page reaches.  A finished game is settled in two
+# steps:
+#
+# 1. its people are found or made (``join``: a short transaction each, one key at a time, by a
+#    transaction-level advisory lock on the key's digest, so that two processes never make two
+#    players of one key) and its computer levels made, each in a statement of its own;
+# 2. one transaction marks the table settled (a table is settled once: a second process that
+#    settles it waits for the first's commit and finds it done), locks its players' rows
+#    (``SELECT ... FOR UPDATE``, in the order of their ids: no two settlements wait for each other
+#    in a circle), rates them from what it read under the lock, and writes them.
+#
+# So two processes settling two games of one player at once each rate from the other's result:
+# no rating is lost (``tests/test_ratings.py`` holds the row and lets both wait on it).
+
+
+class PostgresPlayerStore:
+    """``PlayerStore`` in PostgreSQL (the comment above).  ``dsn`` is a libpq connection
+    string or ``postgresql://`` URL.  A failure of the database is ``OSError`` with one line (the
+    server then plays on unrated, as when the data folder's file fails)."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()  # one connection, used by the loop and by threads
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones players"
+                    )
+                    migrate(self._conn)
+                yield self._conn
+            except psycopg.Error as exc:
+                broken, self._conn = self._conn, None
+                if broken is not None:
+                    broken.close()
+                raise failure(exc) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def player_of(self, key: str) -> str | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT player FROM player_keys WHERE digest = %s", (key,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    @staticmethod
+    def _join(conn: psycopg.Connection[Any], key: str, name: str, when: int) -> str:
+        with conn.transaction():  # one key at a time across processes: one player a key
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (key,))
+            row = conn.execute("SELECT player FROM player_keys WHERE digest = %s", (key,)).fetchone()
+            if row is not None:
+                conn.execute("UPDATE players SET name = %s WHERE id = %s AND name <> %s", (name, row[0], name))
+                return str(row[0])
+            player = secrets.token_hex(8)
+            conn.execute("INSERT INTO players (id, name, since) VALUES (%s, %s, %s)", (player, name, when))
+            conn.execute("INSERT INTO player_keys (digest, player) VALUES (%s, %s)", (key, player))
+            return player
+
+    def join(self, key: str, name: str) -> str:
+        import time
+
+        with self._db() as conn:
+            return self._join(conn, key, name, int(time.time()))
+
+    def add_key(self, player: str, key: str) -> None:
+        with self._db() as conn:
+            conn.execute(
+                "INSERT INTO player_keys (digest, player) VALUES (%s, %s) "
+                "ON CONFLICT (digest) DO UPDATE SET player = excluded.player",
+                (key, player),
+            )
+
+    def rating(self, player: str) -> int | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT mu, sigma FROM players WHERE id = %s", (player,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return shown(Skill(float(row[0]), float(row[1])))
+
+    def name(self, player: str) -> str | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT name FROM players WHERE id = %s", (player,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    def record(self, player: str, table: str) -> tuple[str, int] | None:
+        with self._db() as conn:
+            row = conn.execute(
+                "SELECT record, seat FROM player_games WHERE player = %s AND tab = %s ORDER BY seat LIMIT 1",
+                (player, table),
+            ).fetchone()
+        return (str(row[0]), int(row[1])) if row is not None else None
+
+    def settle(self, game: Finished) -> bool:
+        with self._db() as conn:
+            if conn.execute("SELECT 1 FROM settled_games WHERE tab = %s", (game.table,)).fetchone():
+                return False
+            # 1. its people and computers, each found or made in a short transaction of its own
+            ids: list[str | None] = []
+            for sitter in game.seats:
+                if sitter.level is not None:
+                    player = computer_id(sitter.level)
+                    conn.execute(
+                        "INSERT INTO players (id, name, since) VALUES (%s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                        (player, f"Computer ({sitter.level})", game.when),
+                    )
+                    ids.append(player)
+                else:
+                    ids.append(self._join(conn, sitter.key, sitter.name, game.when) if sitter.key else None)
+            known = [p for p in ids if p is not None]
+            rated = game.rated and len(known) == len(ids)
+            # 2. settled once; its players' rows locked, in order, and rated from what is read under the lock
+            with conn.transaction():
+                if (
+                    conn.execute(
+                        "INSERT INTO settled_games (tab) VALUES (%s) ON CONFLICT DO NOTHING RETURNING tab",
+                        (game.table,),
+                    ).fetchone()
+                    is None
+                ):
+                    return False
+                rows = conn.execute(
+                    "SELECT id, mu, sigma FROM players WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+                    (sorted(set(known)),),
+                ).fetchall()
+                skills = {str(r[0]): fresh() if r[1] is None else Skill(float(r[1]), float(r[2])) for r in rows}
+                after: dict[str, Skill] = {}
+                if rated:
+                    after = rate(known, skills, game.places)
+                    for player, skill in sorted(after.items()):
+                        conn.execute(
+                            "UPDATE players SET mu = %s, sigma = %s, rated = rated + 1 WHERE id = %s",
+                            (skill.mu, skill.sigma, player),
+                        )
+                else:
+                    for player in sorted(set(known)):
+                        conn.execute("UPDATE players SET apart = apart + 1 WHERE id = %s", (player,))
+                names = "\n".join(s.name for s in game.seats)
+                for seat, (person, place) in enumerate(zip(ids, game.places, strict=True)):
+                    if person is None or person.startswith(COMPUTER_PREFIX):
+                        continue
+                    conn.execute(
+                        "INSERT INTO player_games VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        (
+                            person,
+                            game.table,
+                            game.record,
+                            game.when,
+                            seat,
+                            place,
+                            int(rated),
+                            shown(after[person]) if rated else None,
+                            names,
+                        ),
+                    )
+            return True
+
+    def top(self, limit: int) -> list[Rated]:
+        with self._db() as conn:
+            rows = conn.execute(  # the shown rating is mu - 3 sigma, scaled: the order is the same
+                "SELECT name, mu, sigma, rated, apart, id FROM players WHERE mu IS NOT NULL "
+                'ORDER BY mu - 3 * sigma DESC, name COLLATE "C" LIMIT %s',
+                (limit,),
+            ).fetchall()
+        return [
+            Rated(
+                str(name),
+                shown(Skill(float(mu), float(sigma))),
+                int(rated),
+                int(apart),
+                str(pid).startswith(COMPUTER_PREFIX),
+            )
+            for name, mu, sigma, rated, apart, pid in rows
+        ]
+
+    def games(self, player: str, limit: int) -> list[PlayedGame]:
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT record, tab, finished, seat, place, rated, rating, names FROM player_games "
+                "WHERE player = %s ORDER BY finished DESC, tab LIMIT %s",
+                (player, limit),
+            ).fetchall()
+        return [
+            PlayedGame(
+                str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), r[6], tuple(str(r[7]).split("\n"))
+            )
+            for r in rows
+        ]
