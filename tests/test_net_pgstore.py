@@ -13,7 +13,7 @@ import pytest
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, websocket_url
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.pgstore import RENEWED_AT_ONCE, PostgresTableStore, migrate, migrations, renew_leases
+from stepping_stones.net.pgstore import PostgresTableStore, beat, migrate, migrations
 from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
@@ -248,7 +248,9 @@ def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_come
             assert table.id not in server.tables.tables  # its process lives: its table is its own
             other.close()  # it dies: it renews nothing any more, and its lease lapses
             with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-                conn.execute("UPDATE leases SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,))
+                conn.execute(
+                    "UPDATE processes SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,)
+                )
             await server.tables.sweep()
             assert server.tables.tables[table.id].to_file() == table.to_file()
             assert store.renew() == {table.id: None}
@@ -321,48 +323,32 @@ def test_a_snapshot_that_waits_too_long_for_a_row_pauses_its_table_alone(postgre
     store.close()
 
 
-def test_the_leases_are_renewed_a_few_hundred_rows_a_statement_passing_over_those_held(postgres_dsn):
-    """The heartbeat renews every lease of its process in statements of ``RENEWED_AT_ONCE`` rows,
-    each its own transaction (one statement for all 2,000 of a process held them long enough for
-    snapshots to wait past ``lock_timeout``), and passes over a row another transaction holds."""
-    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
-    ids = [f"{n:016x}" for n in range(2 * RENEWED_AT_ONCE + 17)]
-    assert sorted(store.take_many(ids)) == ids
+def test_a_beat_renews_one_row_of_its_process_whatever_the_tables_it_holds(postgres_dsn):
+    """The heartbeat writes one row a beat, its process's, and no lease row (a row per table,
+    renewed each second, was 1,000 row updates a second at 1,000 tables); a lease is held while
+    its process's row has not lapsed: once it has, another process takes its tables, and a write
+    of the process that lapsed is refused."""
+    mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    other = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    table = _played(mine, 3, seed="beat")
+    ids = [f"{n:016x}" for n in range(517)]
+    assert sorted(mine.take_many(ids)) == ids  # the first take made its process's row first
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute("UPDATE leases SET expires = now() + interval '1 second'")
-        with psycopg.connect(postgres_dsn) as other:  # holds the first lease's row
-            other.execute("SELECT 1 FROM leases WHERE table_id = %s FOR UPDATE", (ids[0],))
-            assert renew_leases(conn, store.owner, 60) == len(ids) - 1
-        late = conn.execute("SELECT table_id FROM leases WHERE expires < now() + interval '30 seconds'").fetchall()
-    assert late == [(ids[0],)]
-    store.close()
-
-
-def test_a_lease_taken_late_in_a_long_batch_lasts_from_then(postgres_dsn):
-    """A snapshot's lease is taken in the writer's transaction: it lasts ``lease_seconds`` from
-    when it is taken (``clock_timestamp()``), not from the transaction's start (``now()``): a batch
-    that had waited longer than a lease committed leases already lapsed, and at 2,000 tables the
-    other process took those tables up as abandoned while their people were sitting down."""
-    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
-    tables = [_played(store, 3, seed=f"late {n}") for n in range(3)]
-    snapshot = [t.to_file().model_dump_json() + "\n" for t in tables]
-
-    async def writes() -> list[BaseException | None]:
-        first = asyncio.ensure_future(store.write("save", tables[2].id, snapshot[2]))  # the writer waits on it...
-        rest = [store.write("save", t.id, snapshot[n]) for n, t in enumerate(tables[:2])]  # ... these go in one batch
-        return await asyncio.gather(first, *rest, return_exceptions=True)
-
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        with psycopg.connect(postgres_dsn) as other:  # holds tables 0 and 2's lease rows: 2 s of lock_timeout each
-            other.execute("SELECT 1 FROM leases WHERE table_id = ANY(%s) FOR UPDATE", ([tables[0].id, tables[2].id],))
-            row = conn.execute("SELECT clock_timestamp()").fetchone()
-            assert row is not None
-            started = row[0]
-            results = asyncio.run(writes())
-        assert [r is None for r in results] == [False, False, True]
+        versions = conn.execute("SELECT table_id, xmin::text FROM leases ORDER BY table_id").fetchall()
+        conn.execute("UPDATE processes SET expires = now() + interval '1 second' WHERE owner = %s", (mine.owner,))
+        with psycopg.connect(postgres_dsn) as writer:  # a transaction that holds every lease row: the beat passes
+            writer.execute("SELECT 1 FROM leases FOR UPDATE")
+            beat(conn, mine.owner, 60)
+        assert conn.execute("SELECT table_id, xmin::text FROM leases ORDER BY table_id").fetchall() == versions
         (lasts,) = conn.execute(
-            "SELECT extract(epoch FROM expires - %s::timestamptz) FROM leases WHERE table_id = %s",
-            (started, tables[1].id),
+            "SELECT extract(epoch FROM expires - clock_timestamp()) FROM processes WHERE owner = %s", (mine.owner,)
         ).fetchone()
-    assert lasts >= 60 + 2 * 2  # taken after its batch waited 2 s, behind a first batch that waited 2 s
-    store.close()
+        assert lasts > 30
+        assert other.take_many(ids[:3]) == []  # held: its process lives
+        conn.execute("UPDATE processes SET expires = now() - interval '1 second' WHERE owner = %s", (mine.owner,))
+    with pytest.raises(OSError, match="no longer holds"):  # its own lease, but its process lapsed
+        mine.append(table.id, '{"seq":9,"seat":0,"card":"K1"}\n')
+    assert other.take_many(ids[:3]) == ids[:3]  # its leases are free
+    assert other.take(table.id) is None
+    mine.close()
+    other.close()

@@ -8,18 +8,19 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 - ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
 - ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
   so that any process finds a seat by its secret;
-- ``leases``: which server process holds a table, until when (renewed every second while it
-  lives), and which other process asked for it (``wanted``);
+- ``leases``: which server process holds a table, and which other process asked for it
+  (``wanted``); a lease is held while its process lives:
+- ``processes``: a row per server process, until when it lives, renewed every second by one
+  statement (``beat``), whatever the number of its tables (their lease rows are not written);
 - ``players``, ``player_keys``, ``player_games``, ``settled_games``: the players and their ratings
   (``PostgresPlayerStore``), one row a player for every process.
 
 Every write of a table is fenced by its lease: a process that no longer holds the table (it was
 taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
-write raises ``OSError``, as a full disk does for the file store).  Leases go by the clock as each
-statement runs (``clock_timestamp()``, not the transaction's start, ``now()``): a lease taken late
-in a long transaction lasts from then.  Every failure of the database
-(gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
-and tries again, as for a disk.
+write raises ``OSError``, as a full disk does for the file store).  A process's life goes by the
+clock as each statement runs (``clock_timestamp()``, not the transaction's start, ``now()``).
+Every failure of the database (gone, refusing, a constraint) is an ``OSError`` with one line, so
+that the server pauses the table and tries again, as for a disk.
 
 Commits are asynchronous (``synchronous_commit = off``): the database has a move as soon as it is
 committed, a crash of the server process loses nothing, and ``sync`` (once a second) makes what was
@@ -55,15 +56,15 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
+LEASE_SECONDS: Final = 5.0  # a process not renewed for this long is dead, its leases free: the time its tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
-RENEWED_AT_ONCE: Final = 250  # lease rows one statement of the renewal locks: a write waits for one such at most
-_RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
-    "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %(secs)s) "
-    "WHERE owner = %(me)s AND table_id IN "
-    "(SELECT table_id FROM leases WHERE owner = %(me)s AND table_id > %(after)s "
-    "ORDER BY table_id LIMIT %(most)s FOR UPDATE SKIP LOCKED) RETURNING table_id"
+_LIVE: Final = (  # whether the process that a lease row names (``{lease}.owner``) lives: its row has not lapsed
+    "EXISTS (SELECT 1 FROM processes p WHERE p.owner = {lease}.owner AND p.expires > clock_timestamp())"
+)
+_BEAT: Final = (  # one statement a beat, one row a process, whatever the number of tables it holds
+    "INSERT INTO processes (owner, expires) VALUES (%(me)s, clock_timestamp() + make_interval(secs => %(secs)s)) "
+    "ON CONFLICT (owner) DO UPDATE SET expires = excluded.expires"
 )
 # what fails one table's snapshot and not the batch around it: a constraint, a row it waited too long
 # for (``lock_timeout``: another process's transaction, or the leases' renewal, held it), a statement
@@ -73,8 +74,9 @@ MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at m
 MOST_SAVES: Final = 50  # and snapshots (some eight statements each: the transaction holds their leases' rows)
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
-    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > "
-    "clock_timestamp() AND table_id = ANY(%(t)s)), "
+    "held AS (SELECT table_id FROM leases l WHERE owner = %(me)s AND table_id = ANY(%(t)s) AND "
+    + _LIVE.format(lease="l")
+    + "), "
     "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
     "FROM held h) "
     "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
@@ -149,20 +151,10 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
     return applied
 
 
-def renew_leases(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> int:
-    """Renew every lease of ``owner`` for ``lease_seconds`` from now, ``RENEWED_AT_ONCE`` rows a
-    statement (each its own short transaction, on an autocommit connection): a snapshot that needs
-    one of those rows waits for one short statement, not for all of a process's leases (at 2,000
-    tables, one statement for all made snapshots wait past ``lock_timeout``).  How many were renewed."""
-    after, renewed = "", 0
-    while True:
-        rows = conn.execute(
-            _RENEW, {"secs": lease_seconds, "me": owner, "after": after, "most": RENEWED_AT_ONCE}
-        ).fetchall()
-        renewed += len(rows)
-        if len(rows) < RENEWED_AT_ONCE:
-            return renewed
-        after = max(str(r[0]) for r in rows)
+def beat(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> None:
+    """Renew the process ``owner`` for ``lease_seconds`` from now, and so every lease it holds: one
+    statement, one row, whatever the number of its tables (their lease rows are not written)."""
+    conn.execute(_BEAT, {"me": owner, "secs": lease_seconds})
 
 
 def failure(exc: psycopg.Error) -> OSError:
@@ -215,6 +207,8 @@ class PostgresTableStore:
                 finally:
                     conn.close()
                 self._conn = self._connect()
+                # the rows of processes long gone (each start is a new one): their leases are free already
+                self._conn.execute("DELETE FROM processes WHERE expires < clock_timestamp() - interval '1 day'")
             except psycopg.Error as exc:
                 raise failure(exc) from None
         return applied
@@ -237,21 +231,30 @@ class PostgresTableStore:
                 raise failure(exc) from None
 
     def _beat(self) -> None:
-        """Start renewing this process's leases in a thread of its own, on a connection of its own,
-        every fifth of a lease: a loop slowed down by its load does not let its tables go."""
+        """Start renewing this process (its row in ``processes``, and so all its leases) in a
+        thread of its own, on a connection of its own, every fifth of a lease: a loop slowed down
+        by its load does not let its tables go.  The first beat is made before the first lease is
+        taken, here: a lease counts only while its process's row has not lapsed."""
         if self._heart is None or not self._heart.is_alive():
             self._stop.clear()
-            self._heart = threading.Thread(target=self._beat_on, name="pgstore leases", daemon=True)
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                conn = self._connect(migrated=True)
+                beat(conn, self.owner, self.lease_seconds)
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                conn = None  # the thread tries again at its first beat
+            self._heart = threading.Thread(target=self._beat_on, args=(conn,), name="pgstore leases", daemon=True)
             self._heart.start()
 
-    def _beat_on(self) -> None:
-        conn: psycopg.Connection[Any] | None = None
+    def _beat_on(self, conn: psycopg.Connection[Any] | None) -> None:
         try:
             while not self._stop.wait(min(1.0, self.lease_seconds / 5)):
                 try:
                     if conn is None or conn.closed:
                         conn = self._connect(migrated=True)
-                    renew_leases(conn, self.owner, self.lease_seconds)
+                    beat(conn, self.owner, self.lease_seconds)
                 except psycopg.Error:
                     if conn is not None:
                         conn.close()
@@ -283,11 +286,10 @@ class PostgresTableStore:
         for it, and return the holder."""
         self._beat()
         row = conn.execute(
-            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, clock_timestamp() "
-            "+ make_interval(secs => %s)) "
-            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
-            "WHERE leases.owner = excluded.owner OR leases.expires < clock_timestamp() RETURNING owner",
-            (table_id, self.owner, self.lease_seconds),
+            "INSERT INTO leases (table_id, owner) VALUES (%s, %s) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
+            "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING owner",
+            (table_id, self.owner),
         ).fetchone()
         if row is not None:
             return None
@@ -342,8 +344,9 @@ class PostgresTableStore:
                 "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
                 "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
                 "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
-                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s "
-                "AND expires > clock_timestamp())",
+                "WHERE EXISTS (SELECT 1 FROM leases l WHERE table_id = %(t)s AND owner = %(me)s AND "
+                + _LIVE.format(lease="l")
+                + ")",
                 {"t": table_id, "lines": moves, "me": self.owner},
             )
             if cur.rowcount != len(moves):
@@ -511,19 +514,17 @@ class PostgresTableStore:
         self._beat()
         with self._db() as conn:
             rows = conn.execute(
-                "INSERT INTO leases (table_id, owner, expires) "
-                "SELECT t, %s, clock_timestamp() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
-                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
-                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < "
-                "clock_timestamp() RETURNING table_id",
-                (self.owner, self.lease_seconds, sorted(set(table_ids))),
+                "INSERT INTO leases (table_id, owner) SELECT t, %s FROM unnest(%s::text[]) AS t "
+                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
+                "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING table_id",
+                (self.owner, sorted(set(table_ids))),
             ).fetchall()
         return [str(r[0]) for r in rows]
 
     def renew(self) -> dict[str, str | None]:
-        """The tables this process holds (their leases are renewed by a thread of their own), each
-        with the process that asked for it (or None).  A table held before and missing now was
-        taken up by another."""
+        """The tables this process holds (held while its row in ``processes`` is renewed by a
+        thread of its own), each with the process that asked for it (or None).  A table held
+        before and missing now was taken up by another."""
         self._beat()
         with self._db() as conn:
             rows = conn.execute("SELECT table_id, wanted FROM leases WHERE owner = %s", (self.owner,)).fetchall()
@@ -533,10 +534,9 @@ class PostgresTableStore:
         """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
         with self._db() as conn, conn.transaction():
             conn.execute(
-                "UPDATE leases SET owner = wanted, wanted = NULL, expires = clock_timestamp() + "
-                "make_interval(secs => %s) "
+                "UPDATE leases SET owner = wanted, wanted = NULL "
                 "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
-                (self.lease_seconds, table_ids, self.owner),
+                (table_ids, self.owner),
             )
             conn.execute("DELETE FROM leases WHERE table_id = ANY(%s) AND owner = %s", (table_ids, self.owner))
 
@@ -547,6 +547,7 @@ class PostgresTableStore:
                 "UPDATE leases SET owner = wanted, wanted = NULL WHERE owner = %s AND wanted IS NOT NULL", (self.owner,)
             )
             conn.execute("DELETE FROM leases WHERE owner = %s", (self.owner,))
+            conn.execute("DELETE FROM processes WHERE owner = %s", (self.owner,))
 
     def orphans(self, limit: int = 100) -> builtins.list[str]:
         """Tables that no live process holds (their holder died, or stopped) or this one holds,
@@ -554,7 +555,9 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-                "WHERE l.table_id IS NULL OR l.expires < clock_timestamp() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                "WHERE l.table_id IS NULL OR l.owner = %s OR NOT "
+                + _LIVE.format(lease="l")
+                + " ORDER BY t.updated LIMIT %s",
                 (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
