@@ -2,13 +2,14 @@
 
 A store that several processes share (``pgstore.PostgresTableStore``) keeps a lease per table: a
 row naming the process that holds it, held while that process lives (its own row, which a thread
-of it renews every second, one row whatever the number of its tables).  A process holds only the tables it has the lease of; every write of a table
-is fenced by it.  A hello for a table this process does not hold (its code or its secret is found
-in the store) takes the table up: at once when its lease is free or its process's row has lapsed (it died),
-else after asking its holder for it, who hands it over at its next renewal (it closes the table's
-connections, whose clients connect again, and the proxy, hashing on the table in the websocket's
-path, brings them here).  A table whose lease another process took (this one did not renew it in
-time) is let go, its connections closed."""
+of it renews every second, one row whatever the number of its tables).  A process holds only the
+tables it has the lease of; every write of a table is fenced by it.  A hello for a table this
+process does not hold (its code or its secret is found in the store) takes the table up: at once
+when its lease is free or its process's row has lapsed (it died), else after asking its holder for
+it, who hands it over at its next sweep (it closes the table's connections, whose clients connect
+again, and the proxy, hashing on the table in the websocket's path, brings them here).  A table
+whose lease another process took (this one was not renewed in time) is let go, its connections
+closed."""
 
 from __future__ import annotations
 
