@@ -21,6 +21,7 @@ from typing import Final, Protocol, runtime_checkable
 from ..storage.library import Shelf
 from .codes import digest
 from .players import PlayerStore
+from .protocol import Moved
 from .table import TableError
 
 MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
@@ -65,6 +66,24 @@ class Elsewhere(TableError):
 
     def __init__(self) -> None:
         super().__init__("server", "another server process holds this table: connect again")
+
+
+class ElsewhereOnTheLobbysPath(Exception):
+    """A hello on the lobby's path (``/ws``) for a table this process does not hold: the client is
+    told the table's own path (``protocol.Moved``) and says its hello again there, where the proxy
+    hashing on the table sends it to the process that holds it.  Taking the table over from the
+    lobby's path, as before, sent it to whichever process ``/ws`` hashes to, and its people's
+    websockets, coming back on their table's path, took it back: two handovers for each newcomer."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+    def reply(self) -> Moved:
+        return Moved(
+            table=self.table_id,
+            message=f"this table is held by another server process: say hello again on /t/{self.table_id}/ws",
+        )
 
 
 class Leases:

@@ -37,7 +37,7 @@ from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
-from .lease import Elsewhere, Shared
+from .lease import Elsewhere, ElsewhereOnTheLobbysPath, Shared
 from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
@@ -584,6 +584,8 @@ class TableServer:
             client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
         except Elsewhere:  # closed without a word: the client connects again, as after any drop
             client.close()
+        except ElsewhereOnTheLobbysPath as exc:  # its hello again on the table's own path (``lease``)
+            client.send(dump(exc.reply()))
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
