@@ -295,41 +295,6 @@ def test_a_run_of_moves_is_one_statement_and_one_round_trip_and_so_is_a_sync(pos
     store.close()
 
 
-def test_the_writes_of_one_turn_of_the_loop_wake_the_writer_once(postgres_dsn):
-    """The loop hands the writes of a turn to the writer thread in one piece: one wake-up of the
-    thread for all of them (a profile at 1,000 tables found the loop descheduled for 6 % of its
-    work where it handed each write over by itself)."""
-    import queue
-
-    class Counting:
-        def __init__(self) -> None:
-            self.inner: queue.SimpleQueue[object] = queue.SimpleQueue()
-            self.puts = 0
-
-        def put(self, item: object) -> None:
-            self.puts += 1
-            self.inner.put(item)
-
-        def get(self) -> object:
-            return self.inner.get()
-
-        def get_nowait(self) -> object:
-            return self.inner.get_nowait()
-
-    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
-    tables = [_played(store, 3, seed=f"turn {n}") for n in range(5)]
-    counted = store._queue = Counting()  # type: ignore[assignment]
-    line = '{"seq":9,"seat":0,"card":"K1"}\n'
-
-    async def one_turn() -> None:
-        await asyncio.gather(*(store.write("append", t.id, line) for t in tables))
-
-    asyncio.run(one_turn())
-    assert counted.puts == 1
-    assert all(store.load(t.id).endswith(line) for t in tables)
-    store.close()
-
-
 def test_a_snapshot_that_waits_too_long_for_a_row_pauses_its_table_alone(postgres_dsn):
     """A snapshot whose lease row another transaction holds past ``lock_timeout`` fails, and only
     its table pauses: the writes batched with it go through (at 2,000 tables one such wait failed

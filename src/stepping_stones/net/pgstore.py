@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-import collections
 import errno
 import json
 import os
@@ -176,8 +175,7 @@ class PostgresTableStore:
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.Lock()  # one connection: the loop writes, threads load, list and sync
         self._unsynced = False
-        self._queue: queue.SimpleQueue[list[_Write]] = queue.SimpleQueue()
-        self._pending: list[_Write] = []  # the writes of this turn of the loop, handed over at its end
+        self._queue: queue.SimpleQueue[_Write] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._broken: set[str] = set()  # tables whose write failed: no line after it until a snapshot
         self._heart: threading.Thread | None = None  # renews the leases while the process lives
@@ -364,40 +362,24 @@ class PostgresTableStore:
         waits in one transaction (the appends in one statement): the loop does not wait for the
         database, and a busy server makes one round trip for many moves.  In the order they were
         handed; after a table's write fails, its appends fail too until a snapshot is written.
-        Raises ``OSError``.
-
-        The writes of one turn of the loop are handed to the thread together, at its end (one
-        wake-up of the thread for all of them: handing each over woke the thread each time, and a
-        profile at 1,000 tables found the loop's thread descheduled there for 6 % of its work)."""
+        Raises ``OSError``."""
         loop = asyncio.get_running_loop()
         write = _Write(how, table_id, text, loop, loop.create_future())
-        if not self._pending:
-            loop.call_soon(self._hand_over)
-        self._pending.append(write)
-        await write.done
-
-    def _hand_over(self) -> None:
-        """On the loop: hand the writes of this turn to the writer thread, in one piece."""
-        pending, self._pending = self._pending, []
         if self._writer is None or not self._writer.is_alive():
             self._writer = threading.Thread(target=self._write_on, name="pgstore writer", daemon=True)
             self._writer.start()
-        self._queue.put(pending)
+        self._queue.put(write)
+        await write.done
 
     def _write_on(self) -> None:
-        waiting: collections.deque[_Write] = collections.deque()
         while True:
-            if not waiting:
-                waiting.extend(self._queue.get())
-            while True:  # whatever else waits, in the order it was handed
+            batch = [self._queue.get()]
+            saves = int(batch[0].how == "save")
+            while len(batch) < MOST_BATCHED and saves < MOST_SAVES:
                 try:
-                    waiting.extend(self._queue.get_nowait())
+                    batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            batch = [waiting.popleft()]
-            saves = int(batch[0].how == "save")
-            while waiting and len(batch) < MOST_BATCHED and saves < MOST_SAVES:
-                batch.append(waiting.popleft())
                 saves += batch[-1].how == "save"
             try:
                 failures = self._write_batch(batch)
