@@ -178,6 +178,38 @@ def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
     asyncio.run(hellos())
 
 
+def test_a_page_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_sits_down(postgres_dsn, tmp_path):
+    """The page of the process that does not hold the table (behind the proxy: ``/ws`` hashed
+    there) says its hello on ``/ws``, is answered ``moved``, and says it again on the table's own
+    path, where the table is taken over: the person sits down, and nothing else is said to them."""
+    from test_serve import _browser
+    from test_web import MS, _page, _Served
+
+    sync_playwright = _browser()
+    a = _Served(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    b = _Served(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    try:
+        opened = a.call(open_table(a.url, new_table(("open", "open", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 1280, 800)
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            try:
+                page.goto(f"{b.url}/t/{opened.code}")
+                page.fill("#join-name", "Bea")
+                page.click("#join-form button[type=submit]")
+                page.wait_for_selector("#lobby:not([hidden])", timeout=MS)
+                assert "you" in page.locator("#lobby-seats").inner_text()
+                assert [u.split("/", 3)[3] for u in sockets[-2:]] == ["ws", f"t/{opened.table}/ws"]
+                assert opened.table in b.server.tables.tables and opened.table not in a.server.tables.tables
+                assert not errors and not page.locator("#join-error").inner_text()
+            finally:
+                browser.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)
