@@ -151,6 +151,26 @@ def test_two_servers_on_one_store_keep_one_player_and_one_rating(postgres_dsn, t
     asyncio.run(servers())
 
 
+def test_a_players_request_while_the_players_database_fails_is_one_line(postgres_dsn, tmp_path):
+    """The players are in the database now: when it cannot be had, a players' request is told so in
+    one line (503), as a refusal, not an error of the server with its traceback (500)."""
+    from aiohttp import ClientSession
+
+    from stepping_stones.net.pgstore import PostgresPlayerStore
+
+    async def ask() -> None:
+        async with running(tmp_path, store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (server, url):
+            gone = postgres_dsn.replace("/t_", "/gone_")  # a database that does not exist
+            server.tables.players = PostgresPlayerStore(gone)
+            async with ClientSession() as session, session.get(f"{url}/players/ratings") as response:
+                status, text = response.status, await response.text()
+            assert status == 503, text
+            error = ErrorMessage.model_validate_json(text)
+            assert error.code == "server" and "cannot be read" in error.message
+
+    asyncio.run(ask())
+
+
 def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
     """Behind the proxy hashing on the table in the path, a hello for table X on table Y's path
     (``/t/Y/ws``) would take X to Y's process, X's people would come back on their own path, and X
