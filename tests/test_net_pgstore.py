@@ -13,7 +13,7 @@ import pytest
 from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, websocket_url
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.pgstore import RENEWED_AT_ONCE, PostgresTableStore, migrate, migrations, renew_leases
+from stepping_stones.net.pgstore import PostgresTableStore, beat, migrate, migrations
 from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
@@ -128,6 +128,49 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
     asyncio.run(game())
 
 
+def test_two_servers_on_one_store_keep_one_player_and_one_rating(postgres_dsn, tmp_path):
+    """The players and their ratings are the store's, not each process's data folder's: a player
+    made at one server is the same player, with the same rating, at the other."""
+    from stepping_stones.net.codes import digest
+    from stepping_stones.net.players import Finished, Sitter, new_key
+
+    async def servers() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, _url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, _url_b),
+        ):
+            assert a.tables.players is not None and b.tables.players is not None
+            ann = digest(new_key())
+            player = a.tables.players.join(ann, "Ann")
+            sitters = (Sitter(ann, None, "Ann"), Sitter(None, "random", "R1"), Sitter(None, "expert", "R2"))
+            assert a.tables.players.settle(Finished("f" * 16, "table-f.json", 1, sitters, (1, 2, 3), True))
+            assert b.tables.players.player_of(ann) == player
+            assert b.tables.players.rating(player) == a.tables.players.rating(player) != None  # noqa: E711
+            assert not (tmp_path / "a" / "players.sqlite3").exists()
+
+    asyncio.run(servers())
+
+
+def test_a_players_request_while_the_players_database_fails_is_one_line(postgres_dsn, tmp_path):
+    """The players are in the database now: when it cannot be had, a players' request is told so in
+    one line (503), as a refusal, not an error of the server with its traceback (500)."""
+    from aiohttp import ClientSession
+
+    from stepping_stones.net.pgstore import PostgresPlayerStore
+
+    async def ask() -> None:
+        async with running(tmp_path, store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (server, url):
+            gone = postgres_dsn.replace("/t_", "/gone_")  # a database that does not exist
+            server.tables.players = PostgresPlayerStore(gone)
+            async with ClientSession() as session, session.get(f"{url}/players/ratings") as response:
+                status, text = response.status, await response.text()
+            assert status == 503, text
+            error = ErrorMessage.model_validate_json(text)
+            assert error.code == "server" and "cannot be read" in error.message
+
+    asyncio.run(ask())
+
+
 def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
     """Behind the proxy hashing on the table in the path, a hello for table X on table Y's path
     (``/t/Y/ws``) would take X to Y's process, X's people would come back on their own path, and X
@@ -153,6 +196,38 @@ def test_a_hello_on_another_table_s_path_moves_nothing(postgres_dsn, tmp_path):
             assert x.table in b.tables.tables and x.table not in a.tables.tables
 
     asyncio.run(hellos())
+
+
+def test_a_page_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_sits_down(postgres_dsn, tmp_path):
+    """The page of the process that does not hold the table (behind the proxy: ``/ws`` hashed
+    there) says its hello on ``/ws``, is answered ``moved``, and says it again on the table's own
+    path, where the table is taken over: the person sits down, and nothing else is said to them."""
+    from test_serve import _browser
+    from test_web import MS, _page, _Served
+
+    sync_playwright = _browser()
+    a = _Served(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    b = _Served(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    try:
+        opened = a.call(open_table(a.url, new_table(("open", "open", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 1280, 800)
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            try:
+                page.goto(f"{b.url}/t/{opened.code}")
+                page.fill("#join-name", "Bea")
+                page.click("#join-form button[type=submit]")
+                page.wait_for_selector("#lobby:not([hidden])", timeout=MS)
+                assert "you" in page.locator("#lobby-seats").inner_text()
+                assert [u.split("/", 3)[3] for u in sockets[-2:]] == ["ws", f"t/{opened.table}/ws"]
+                assert opened.table in b.server.tables.tables and opened.table not in a.server.tables.tables
+                assert not errors and not page.locator("#join-error").inner_text()
+            finally:
+                browser.close()
+    finally:
+        a.stop()
+        b.stop()
 
 
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
@@ -225,7 +300,9 @@ def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_come
             assert table.id not in server.tables.tables  # its process lives: its table is its own
             other.close()  # it dies: it renews nothing any more, and its lease lapses
             with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-                conn.execute("UPDATE leases SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,))
+                conn.execute(
+                    "UPDATE processes SET expires = now() - interval '1 second' WHERE owner = %s", (other.owner,)
+                )
             await server.tables.sweep()
             assert server.tables.tables[table.id].to_file() == table.to_file()
             assert store.renew() == {table.id: None}
@@ -298,48 +375,32 @@ def test_a_snapshot_that_waits_too_long_for_a_row_pauses_its_table_alone(postgre
     store.close()
 
 
-def test_the_leases_are_renewed_a_few_hundred_rows_a_statement_passing_over_those_held(postgres_dsn):
-    """The heartbeat renews every lease of its process in statements of ``RENEWED_AT_ONCE`` rows,
-    each its own transaction (one statement for all 2,000 of a process held them long enough for
-    snapshots to wait past ``lock_timeout``), and passes over a row another transaction holds."""
-    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
-    ids = [f"{n:016x}" for n in range(2 * RENEWED_AT_ONCE + 17)]
-    assert sorted(store.take_many(ids)) == ids
+def test_a_beat_renews_one_row_of_its_process_whatever_the_tables_it_holds(postgres_dsn):
+    """The heartbeat writes one row a beat, its process's, and no lease row (a row per table,
+    renewed each second, was 1,000 row updates a second at 1,000 tables); a lease is held while
+    its process's row has not lapsed: once it has, another process takes its tables, and a write
+    of the process that lapsed is refused."""
+    mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    other = PostgresTableStore(postgres_dsn, lease_seconds=60)
+    table = _played(mine, 3, seed="beat")
+    ids = [f"{n:016x}" for n in range(517)]
+    assert sorted(mine.take_many(ids)) == ids  # the first take made its process's row first
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute("UPDATE leases SET expires = now() + interval '1 second'")
-        with psycopg.connect(postgres_dsn) as other:  # holds the first lease's row
-            other.execute("SELECT 1 FROM leases WHERE table_id = %s FOR UPDATE", (ids[0],))
-            assert renew_leases(conn, store.owner, 60) == len(ids) - 1
-        late = conn.execute("SELECT table_id FROM leases WHERE expires < now() + interval '30 seconds'").fetchall()
-    assert late == [(ids[0],)]
-    store.close()
-
-
-def test_a_lease_taken_late_in_a_long_batch_lasts_from_then(postgres_dsn):
-    """A snapshot's lease is taken in the writer's transaction: it lasts ``lease_seconds`` from
-    when it is taken (``clock_timestamp()``), not from the transaction's start (``now()``): a batch
-    that had waited longer than a lease committed leases already lapsed, and at 2,000 tables the
-    other process took those tables up as abandoned while their people were sitting down."""
-    store = PostgresTableStore(postgres_dsn, lease_seconds=60)
-    tables = [_played(store, 3, seed=f"late {n}") for n in range(3)]
-    snapshot = [t.to_file().model_dump_json() + "\n" for t in tables]
-
-    async def writes() -> list[BaseException | None]:
-        first = asyncio.ensure_future(store.write("save", tables[2].id, snapshot[2]))  # the writer waits on it...
-        rest = [store.write("save", t.id, snapshot[n]) for n, t in enumerate(tables[:2])]  # ... these go in one batch
-        return await asyncio.gather(first, *rest, return_exceptions=True)
-
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        with psycopg.connect(postgres_dsn) as other:  # holds tables 0 and 2's lease rows: 2 s of lock_timeout each
-            other.execute("SELECT 1 FROM leases WHERE table_id = ANY(%s) FOR UPDATE", ([tables[0].id, tables[2].id],))
-            row = conn.execute("SELECT clock_timestamp()").fetchone()
-            assert row is not None
-            started = row[0]
-            results = asyncio.run(writes())
-        assert [r is None for r in results] == [False, False, True]
+        versions = conn.execute("SELECT table_id, xmin::text FROM leases ORDER BY table_id").fetchall()
+        conn.execute("UPDATE processes SET expires = now() + interval '1 second' WHERE owner = %s", (mine.owner,))
+        with psycopg.connect(postgres_dsn) as writer:  # a transaction that holds every lease row: the beat passes
+            writer.execute("SELECT 1 FROM leases FOR UPDATE")
+            beat(conn, mine.owner, 60)
+        assert conn.execute("SELECT table_id, xmin::text FROM leases ORDER BY table_id").fetchall() == versions
         (lasts,) = conn.execute(
-            "SELECT extract(epoch FROM expires - %s::timestamptz) FROM leases WHERE table_id = %s",
-            (started, tables[1].id),
+            "SELECT extract(epoch FROM expires - clock_timestamp()) FROM processes WHERE owner = %s", (mine.owner,)
         ).fetchone()
-    assert lasts >= 60 + 2 * 2  # taken after its batch waited 2 s, behind a first batch that waited 2 s
-    store.close()
+        assert lasts > 30
+        assert other.take_many(ids[:3]) == []  # held: its process lives
+        conn.execute("UPDATE processes SET expires = now() - interval '1 second' WHERE owner = %s", (mine.owner,))
+    with pytest.raises(OSError, match="no longer holds"):  # its own lease, but its process lapsed
+        mine.append(table.id, '{"seq":9,"seat":0,"card":"K1"}\n')
+    assert other.take_many(ids[:3]) == ids[:3]  # its leases are free
+    assert other.take(table.id) is None
+    mine.close()
+    other.close()

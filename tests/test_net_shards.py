@@ -160,3 +160,70 @@ def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
     for line in SHARDS_SITE.replace("{{", "{").replace("}}", "}").splitlines():
         if line.strip() and not any(port in line for port in ("{first}", "{second}", "{front}")):
             assert line.strip() in documented, line
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install nginx-light)")
+@pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+def test_a_newcomer_on_the_lobby_s_path_is_sent_to_the_process_that_holds_the_table(tmp_path, postgres_dsn):
+    """Behind nginx, ``/ws`` (no table in the path: a newcomer with an invite code) hashes to one
+    process whatever the table.  A hello there for a table the other process holds is told the
+    table's own path (``moved``), and the client says it again there: the table stays where it is
+    and nobody at it is dropped (it was taken over by the lobby's process, and taken back when its
+    people came back on their own path)."""
+    front = _free_port(FRONT)
+    public = f"http://{FRONT}:{front}"
+    ports = [_free_port("127.0.0.1"), _free_port("127.0.0.1")]
+    servers = {port: _host(tmp_path / str(port), port, postgres_dsn, public) for port in ports}
+    site = SHARDS_SITE.format(first=ports[0], second=ports[1], front=FRONT, port=front)
+
+    def holder(table: str) -> int:
+        with psycopg.connect(postgres_dsn) as conn:
+            row = conn.execute("SELECT owner FROM leases WHERE table_id = %s", (table,)).fetchone()
+        assert row is not None
+        pid = int(row[0].split(":")[1])
+        return next(port for port, proc in servers.items() if proc.pid == pid)
+
+    async def sit() -> None:
+        for _ in range(30):  # a table whose path hashes to the process that /ws does not
+            opened = await open_table(public, new_table(("open", "open", "open")))
+            lobby = holder(opened.table)  # POST /tables has no table in its path: the lobby's process
+            ann = SeatClient(public, code=opened.code, name="Ann", retry_seconds=WAIT)
+            ann.url = ann.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
+            await ann.join()
+            if holder(opened.table) != lobby:
+                break
+            await ann.close()
+        else:
+            pytest.fail("no table of 30 hashed to the other process")
+        own = holder(opened.table)
+        async with (
+            SeatClient(public, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
+            SeatClient(public, code=opened.code, name="Cy", retry_seconds=WAIT) as cy,
+        ):
+            assert bo.url.path == "/ws"
+            await bo.join()
+            await cy.join()
+            assert bo.url.path == cy.url.path == f"/t/{opened.table}/ws"
+            assert holder(opened.table) == own  # not taken over by the lobby's process
+            async with asyncio.timeout(WAIT):  # the game starts for all three, Ann never dropped
+                while (
+                    (state := await ann.receive()) is None or not isinstance(state, StateMessage) or state.view is None
+                ):
+                    pass
+            assert ann.connections == 1 and holder(opened.table) == own
+        await ann.close()
+
+    said = []
+    try:
+        with _nginx(tmp_path / "nginx", front, site):
+            asyncio.run(sit())
+    finally:
+        for proc in servers.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                out, err = proc.communicate(timeout=WAIT)
+                assert "The table server has stopped" in out and "Traceback" not in err, err
+                said.append(out + err)
+    # one handover: the table from where it was opened (POST /tables, no table in its path) to its own
+    # path's process as Ann sat down; none for the newcomers
+    assert "".join(said).count("handed") == 1 and "taken up by another" not in "".join(said), said

@@ -70,8 +70,32 @@ def _game(table: str, keys: list[str | None], levels: list[str | None], placed: 
     return Finished(table, f"table-{table}.json", 1_700_000_000, seats, placed, rated)
 
 
-def test_the_store_rates_a_game_once_as_openskill_does_and_lists_it_for_its_people(tmp_path):
-    store = SqlitePlayerStore(tmp_path / "players.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def player_store(request, tmp_path):
+    """The players' store of each kind, one contract: the data folder's SQLite file, and the
+    shared store's PostgreSQL (``net/pgstore.py, PostgresPlayerStore``); a second store on the same place is another
+    process's."""
+    made = []
+
+    def new():
+        if request.param == "sqlite":
+            store = SqlitePlayerStore(tmp_path / "players.sqlite3")
+        else:
+            from stepping_stones.net.pgstore import PostgresPlayerStore
+
+            if not made:
+                new.dsn = request.getfixturevalue("postgres_dsn")
+            store = PostgresPlayerStore(new.dsn)
+        made.append(store)
+        return store
+
+    yield new
+    for store in made:
+        store.close()
+
+
+def test_the_store_rates_a_game_once_as_openskill_does_and_lists_it_for_its_people(player_store):
+    store = player_store()
     ann, bo = digest(new_key()), digest(new_key())
     game = _game("a" * 16, [ann, bo, None], [None, None, "expert"], (2, 1, 3))
     assert store.settle(game)
@@ -99,11 +123,16 @@ def test_the_store_rates_a_game_once_as_openskill_does_and_lists_it_for_its_peop
     assert store.settle(second)
     again = _openskill(expected, [1, 3, 2])
     assert store.rating(ann_id) == shown(again[0]) and store.rating(computer_id("expert")) == shown(again[2])
-    store.close()
+    # another process on the same store sees the same players, and the game settled
+    other = player_store()
+    assert other.player_of(ann) == ann_id and other.rating(ann_id) == shown(again[0])
+    assert not other.settle(second) and other.name(bo_id) == "Bo"
+    other.add_key(ann_id, digest("another device"))
+    assert store.player_of(digest("another device")) == ann_id
 
 
-def test_a_game_counted_apart_moves_no_rating_and_is_counted(tmp_path):
-    store = SqlitePlayerStore(tmp_path / "players.sqlite3")
+def test_a_game_counted_apart_moves_no_rating_and_is_counted(player_store):
+    store = player_store()
     ann = digest(new_key())
     assert store.settle(_game("c" * 16, [ann, None, None], [None, "random", "random"], (1, 2, 3), rated=False))
     ann_id = store.player_of(ann)
@@ -115,7 +144,6 @@ def test_a_game_counted_apart_moves_no_rating_and_is_counted(tmp_path):
     assert store.settle(_game("d" * 16, [ann, None, None], [None, None, "random"], (1, 2, 3)))
     assert store.rating(ann_id) is None
     assert store.top(10) == []
-    store.close()
 
 
 def test_the_store_is_its_owner_s_only(tmp_path):
@@ -263,3 +291,60 @@ def test_plain_mode_says_the_ratings_the_finished_game_made():
     plain = RemotePlain(SimpleNamespace(state=over, subscribe=lambda _tell: None), None, None, out)
     plain.tell(rated)
     assert out.getvalue().splitlines()[-1] == news
+
+
+def test_two_processes_settling_two_games_of_one_player_at_once_lose_no_rating(postgres_dsn):
+    """Two processes on one PostgreSQL store settle, at the same moment, two games in which Ann
+    played: each must rate her from the rating the other made (a row lock), not both from the one
+    before (the later write would undo the earlier game).  The test holds Ann's row until both
+    settlements wait for it, then lets them go."""
+    import threading
+
+    import psycopg
+
+    from stepping_stones.net.pgstore import PostgresPlayerStore
+
+    first, second = PostgresPlayerStore(postgres_dsn), PostgresPlayerStore(postgres_dsn)
+    ann, bo, cy = digest(new_key()), digest(new_key()), digest(new_key())
+    ann_id = first.join(ann, "Ann")
+    one = _game("1" * 16, [ann, bo, None], [None, None, "expert"], (1, 2, 3))
+    two = _game("2" * 16, [ann, cy, None], [None, None, "random"], (3, 1, 2))
+    settled: list[bool] = []
+    with (
+        psycopg.connect(postgres_dsn, autocommit=True) as holder,
+        psycopg.connect(postgres_dsn, autocommit=True) as look,
+    ):
+        with holder.transaction():
+            holder.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (ann_id,))
+            threads = [
+                threading.Thread(target=lambda s=s, g=g: settled.append(s.settle(g)))
+                for s, g in ((first, one), (second, two))
+            ]
+            for thread in threads:
+                thread.start()
+            waiting = 0
+            for _ in range(int(WAIT * 100)):  # until both wait for a lock, each on its own connection
+                row = look.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND application_name = 'stepping-stones players'"
+                ).fetchone()
+                waiting = row[0] if row else 0
+                if waiting == 2:
+                    break
+                look.execute("SELECT pg_sleep(0.01)")
+            assert waiting == 2
+        for thread in threads:
+            thread.join(WAIT)
+    assert settled == [True, True]
+    # in one order or the other, each game rated from the rating the other left
+    start = {ann_id: fresh(), "b": fresh(), "c": fresh(), "e": fresh(), "r": fresh()}
+    a1 = rate([ann_id, "b", "e"], start, one.places)[ann_id]
+    a12 = rate([ann_id, "c", "r"], {**start, ann_id: a1}, two.places)[ann_id]
+    a2 = rate([ann_id, "c", "r"], start, two.places)[ann_id]
+    a21 = rate([ann_id, "b", "e"], {**start, ann_id: a2}, one.places)[ann_id]
+    assert first.rating(ann_id) in (shown(a12), shown(a21))
+    assert first.rating(ann_id) not in (shown(a1), shown(a2))
+    assert {g.table for g in second.games(ann_id, 10)} == {"1" * 16, "2" * 16}
+    assert [r.rated for r in first.top(10) if r.name == "Ann"] == [2]
+    first.close()
+    second.close()

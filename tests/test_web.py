@@ -268,12 +268,12 @@ class _Served:
     """A table server (``net_support.running``) on an event loop of its own thread, its clock in
     the test's hands (``now``), while the test's thread drives the browser."""
 
-    def __init__(self, folder: Path, timeout: float = 120.0) -> None:
+    def __init__(self, folder: Path, timeout: float = 120.0, **kw: Any) -> None:
         self.now = 1000.0
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self._running = running(folder, clock=lambda: self.now, timeout=timeout)
+        self._running = running(folder, clock=lambda: self.now, timeout=timeout, **kw)
         self.server, self.url = self.call(self._running.__aenter__())
 
     def call(self, work: Coroutine[Any, Any, T]) -> T:

@@ -41,6 +41,7 @@ from .protocol import (
     Felt,
     Invite,
     Lobby,
+    Moved,
     NewTable,
     Pong,
     ProtocolError,
@@ -169,7 +170,7 @@ class Glance:
     over: bool
 
 
-Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt
+Message = Welcome | StateMessage | ErrorMessage | VersionReply | Pong | Invite | Said | ChatStatus | Felt | Moved
 
 
 class SeatClient:
@@ -275,6 +276,9 @@ class SeatClient:
             self._seated = True
             return message
         await self._ws.close()
+        if isinstance(message, Moved) and self.url.path == "/ws":  # behind a proxy: on the table's own path
+            self.url = websocket_url(self.server, message.table)
+            return await self._connect()
         if isinstance(message, ErrorMessage):
             raise Refused(message.message, message.code)
         if isinstance(message, VersionReply):

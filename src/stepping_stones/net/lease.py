@@ -1,14 +1,15 @@
 """Several server processes, one store: which process holds which table (``Leases``).
 
 A store that several processes share (``pgstore.PostgresTableStore``) keeps a lease per table: a
-row naming the process that holds it and until when, renewed by that process every second
-(``Tables.sweep``).  A process holds only the tables it has the lease of; every write of a table
-is fenced by it.  A hello for a table this process does not hold (its code or its secret is found
-in the store) takes the table up: at once when its lease is free or has lapsed (its process died),
-else after asking its holder for it, who hands it over at its next renewal (it closes the table's
-connections, whose clients connect again, and the proxy, hashing on the table in the websocket's
-path, brings them here).  A table whose lease another process took (this one did not renew it in
-time) is let go, its connections closed."""
+row naming the process that holds it, held while that process lives (its own row, which a thread
+of it renews every second, one row whatever the number of its tables).  A process holds only the
+tables it has the lease of; every write of a table is fenced by it.  A hello for a table this
+process does not hold (its code or its secret is found in the store) takes the table up: at once
+when its lease is free or its process's row has lapsed (it died), else after asking its holder for
+it, who hands it over at its next sweep (it closes the table's connections, whose clients connect
+again, and the proxy, hashing on the table in the websocket's path, brings them here).  A table
+whose lease another process took (this one was not renewed in time) is let go, its connections
+closed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from typing import Final, Protocol, runtime_checkable
 
 from ..storage.library import Shelf
 from .codes import digest
+from .players import PlayerStore
+from .protocol import Moved
 from .table import TableError
 
 MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
@@ -54,6 +57,8 @@ class Shared(Protocol):
 
     def shelf(self) -> Shelf: ...
 
+    def players(self) -> PlayerStore: ...
+
 
 class Elsewhere(TableError):
     """Another live process holds the table and did not hand it over in time: the connection is
@@ -61,6 +66,24 @@ class Elsewhere(TableError):
 
     def __init__(self) -> None:
         super().__init__("server", "another server process holds this table: connect again")
+
+
+class ElsewhereOnTheLobbysPath(Exception):
+    """A hello on the lobby's path (``/ws``) for a table this process does not hold: the client is
+    told the table's own path (``protocol.Moved``) and says its hello again there, where the proxy
+    hashing on the table sends it to the process that holds it.  Taking the table over from the
+    lobby's path, as before, sent it to whichever process ``/ws`` hashes to, and its people's
+    websockets, coming back on their table's path, took it back: two handovers for each newcomer."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+    def reply(self) -> Moved:
+        return Moved(
+            table=self.table_id,
+            message=f"this table is held by another server process: say hello again on /t/{self.table_id}/ws",
+        )
 
 
 class Leases:

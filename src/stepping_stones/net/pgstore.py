@@ -8,16 +8,19 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 - ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
 - ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
   so that any process finds a seat by its secret;
-- ``leases``: which server process holds a table, until when (renewed every second while it
-  lives), and which other process asked for it (``wanted``).
+- ``leases``: which server process holds a table, and which other process asked for it
+  (``wanted``); a lease is held while its process lives:
+- ``processes``: a row per server process, until when it lives, renewed every second by one
+  statement (``beat``), whatever the number of its tables (their lease rows are not written);
+- ``players``, ``player_keys``, ``player_games``, ``settled_games``: the players and their ratings
+  (``PostgresPlayerStore``), one row a player for every process.
 
 Every write of a table is fenced by its lease: a process that no longer holds the table (it was
 taken up by another after this one stopped renewing) cannot write it, and its table pauses (the
-write raises ``OSError``, as a full disk does for the file store).  Leases go by the clock as each
-statement runs (``clock_timestamp()``, not the transaction's start, ``now()``): a lease taken late
-in a long transaction lasts from then.  Every failure of the database
-(gone, refusing, a constraint) is an ``OSError`` with one line, so that the server pauses the table
-and tries again, as for a disk.
+write raises ``OSError``, as a full disk does for the file store).  A process's life goes by the
+clock as each statement runs (``clock_timestamp()``, not the transaction's start, ``now()``).
+Every failure of the database (gone, refusing, a constraint) is an ``OSError`` with one line, so
+that the server pauses the table and tries again, as for a disk.
 
 Commits are asynchronous (``synchronous_commit = off``): the database has a move as soon as it is
 committed, a crash of the server process loses nothing, and ``sync`` (once a second) makes what was
@@ -45,20 +48,23 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import psycopg
 from psycopg.rows import dict_row
 
+from .players import Finished, PlayedGame, Rated
+from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
+
 if TYPE_CHECKING:
     from ..storage.library import HistoryEntry, PlayerStats
 
 _T = TypeVar("_T")
 
-LEASE_SECONDS: Final = 5.0  # a lease not renewed for this long is free: the time a dead process's tables wait
+LEASE_SECONDS: Final = 5.0  # a process not renewed for this long is dead, its leases free: the time its tables wait
 MIGRATIONS: Final = "migrations"
 _LOCK_KEY: Final = 0x5354_4F4E  # the advisory lock that lets one process at a time migrate
-RENEWED_AT_ONCE: Final = 250  # lease rows one statement of the renewal locks: a write waits for one such at most
-_RENEW: Final = (  # the rows a write is renewing now (locked by its transaction) are passed over: no deadlock
-    "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %(secs)s) "
-    "WHERE owner = %(me)s AND table_id IN "
-    "(SELECT table_id FROM leases WHERE owner = %(me)s AND table_id > %(after)s "
-    "ORDER BY table_id LIMIT %(most)s FOR UPDATE SKIP LOCKED) RETURNING table_id"
+_LIVE: Final = (  # whether the process that a lease row names (``{lease}.owner``) lives: its row has not lapsed
+    "EXISTS (SELECT 1 FROM processes p WHERE p.owner = {lease}.owner AND p.expires > clock_timestamp())"
+)
+_BEAT: Final = (  # one statement a beat, one row a process, whatever the number of tables it holds
+    "INSERT INTO processes (owner, expires) VALUES (%(me)s, clock_timestamp() + make_interval(secs => %(secs)s)) "
+    "ON CONFLICT (owner) DO UPDATE SET expires = excluded.expires"
 )
 # what fails one table's snapshot and not the batch around it: a constraint, a row it waited too long
 # for (``lock_timeout``: another process's transaction, or the leases' renewal, held it), a statement
@@ -68,8 +74,9 @@ MOST_BATCHED: Final = 500  # writes in one transaction of the writer thread at m
 MOST_SAVES: Final = 50  # and snapshots (some eight statements each: the transaction holds their leases' rows)
 _APPEND_MANY: Final = (
     "WITH batch (table_id, line, k) AS (SELECT * FROM unnest(%(t)s::text[], %(lines)s::text[], %(k)s::int[])), "
-    "held AS (SELECT table_id FROM leases WHERE owner = %(me)s AND expires > "
-    "clock_timestamp() AND table_id = ANY(%(t)s)), "
+    "held AS (SELECT table_id FROM leases l WHERE owner = %(me)s AND table_id = ANY(%(t)s) AND "
+    + _LIVE.format(lease="l")
+    + "), "
     "base AS (SELECT h.table_id, coalesce((SELECT max(n) FROM moves m WHERE m.table_id = h.table_id), 0) AS n "
     "FROM held h) "
     "INSERT INTO moves (table_id, n, line) SELECT b.table_id, base.n + b.k, b.line "
@@ -144,23 +151,13 @@ def migrate(conn: psycopg.Connection[Any]) -> list[str]:
     return applied
 
 
-def renew_leases(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> int:
-    """Renew every lease of ``owner`` for ``lease_seconds`` from now, ``RENEWED_AT_ONCE`` rows a
-    statement (each its own short transaction, on an autocommit connection): a snapshot that needs
-    one of those rows waits for one short statement, not for all of a process's leases (at 2,000
-    tables, one statement for all made snapshots wait past ``lock_timeout``).  How many were renewed."""
-    after, renewed = "", 0
-    while True:
-        rows = conn.execute(
-            _RENEW, {"secs": lease_seconds, "me": owner, "after": after, "most": RENEWED_AT_ONCE}
-        ).fetchall()
-        renewed += len(rows)
-        if len(rows) < RENEWED_AT_ONCE:
-            return renewed
-        after = max(str(r[0]) for r in rows)
+def beat(conn: psycopg.Connection[Any], owner: str, lease_seconds: float) -> None:
+    """Renew the process ``owner`` for ``lease_seconds`` from now, and so every lease it holds: one
+    statement, one row, whatever the number of its tables (their lease rows are not written)."""
+    conn.execute(_BEAT, {"me": owner, "secs": lease_seconds})
 
 
-def _failure(exc: psycopg.Error) -> OSError:
+def failure(exc: psycopg.Error) -> OSError:
     """A database's failure as the server reads a disk's: an ``OSError`` with one line."""
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return OSError(errno.EIO, f"the database: {first}")
@@ -210,8 +207,10 @@ class PostgresTableStore:
                 finally:
                     conn.close()
                 self._conn = self._connect()
+                # the rows of processes long gone (each start is a new one): their leases are free already
+                self._conn.execute("DELETE FROM processes WHERE expires < clock_timestamp() - interval '1 day'")
             except psycopg.Error as exc:
-                raise _failure(exc) from None
+                raise failure(exc) from None
         return applied
 
     @contextmanager
@@ -229,24 +228,33 @@ class PostgresTableStore:
                     conn.close()  # broken, or in a state not worth finding out: a new one next time
                 elif conn is not None:
                     self._conn = conn
-                raise _failure(exc) from None
+                raise failure(exc) from None
 
     def _beat(self) -> None:
-        """Start renewing this process's leases in a thread of its own, on a connection of its own,
-        every fifth of a lease: a loop slowed down by its load does not let its tables go."""
+        """Start renewing this process (its row in ``processes``, and so all its leases) in a
+        thread of its own, on a connection of its own, every fifth of a lease: a loop slowed down
+        by its load does not let its tables go.  The first beat is made before the first lease is
+        taken, here: a lease counts only while its process's row has not lapsed."""
         if self._heart is None or not self._heart.is_alive():
             self._stop.clear()
-            self._heart = threading.Thread(target=self._beat_on, name="pgstore leases", daemon=True)
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                conn = self._connect(migrated=True)
+                beat(conn, self.owner, self.lease_seconds)
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                conn = None  # the thread tries again at its first beat
+            self._heart = threading.Thread(target=self._beat_on, args=(conn,), name="pgstore leases", daemon=True)
             self._heart.start()
 
-    def _beat_on(self) -> None:
-        conn: psycopg.Connection[Any] | None = None
+    def _beat_on(self, conn: psycopg.Connection[Any] | None) -> None:
         try:
             while not self._stop.wait(min(1.0, self.lease_seconds / 5)):
                 try:
                     if conn is None or conn.closed:
                         conn = self._connect(migrated=True)
-                    renew_leases(conn, self.owner, self.lease_seconds)
+                    beat(conn, self.owner, self.lease_seconds)
                 except psycopg.Error:
                     if conn is not None:
                         conn.close()
@@ -266,6 +274,11 @@ class PostgresTableStore:
         """The library of finished games in the same database (``PostgresShelf``)."""
         return PostgresShelf(self.dsn)
 
+    def players(self) -> PostgresPlayerStore:
+        """The players and their ratings in the same database, one row a player for every process
+        (``PostgresPlayerStore``)."""
+        return PostgresPlayerStore(self.dsn)
+
     # --- the six methods of TableStore -----------------------------------------------------------
 
     def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
@@ -273,11 +286,10 @@ class PostgresTableStore:
         for it, and return the holder."""
         self._beat()
         row = conn.execute(
-            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, clock_timestamp() "
-            "+ make_interval(secs => %s)) "
-            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, wanted = NULL "
-            "WHERE leases.owner = excluded.owner OR leases.expires < clock_timestamp() RETURNING owner",
-            (table_id, self.owner, self.lease_seconds),
+            "INSERT INTO leases (table_id, owner) VALUES (%s, %s) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
+            "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING owner",
+            (table_id, self.owner),
         ).fetchone()
         if row is not None:
             return None
@@ -332,8 +344,9 @@ class PostgresTableStore:
                 "INSERT INTO moves (table_id, n, line) SELECT %(t)s, m.base + o.i, o.line "
                 "FROM (SELECT coalesce(max(n), 0) AS base FROM moves WHERE table_id = %(t)s) m, "
                 "unnest(%(lines)s::text[]) WITH ORDINALITY AS o(line, i) "
-                "WHERE EXISTS (SELECT 1 FROM leases WHERE table_id = %(t)s AND owner = %(me)s "
-                "AND expires > clock_timestamp())",
+                "WHERE EXISTS (SELECT 1 FROM leases l WHERE table_id = %(t)s AND owner = %(me)s AND "
+                + _LIVE.format(lease="l")
+                + ")",
                 {"t": table_id, "lines": moves, "me": self.owner},
             )
             if cur.rowcount != len(moves):
@@ -424,7 +437,7 @@ class PostgresTableStore:
                 except OSError as exc:
                     failed(write, exc)
                 except _ONE_TABLE as exc:  # refused, or it waited too long for a row: this table pauses alone
-                    failed(write, _failure(exc))
+                    failed(write, failure(exc))
                 else:
                     self._broken.discard(write.table_id)
             flush(conn)
@@ -501,19 +514,17 @@ class PostgresTableStore:
         self._beat()
         with self._db() as conn:
             rows = conn.execute(
-                "INSERT INTO leases (table_id, owner, expires) "
-                "SELECT t, %s, clock_timestamp() + make_interval(secs => %s) FROM unnest(%s::text[]) AS t "
-                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires, "
-                "wanted = NULL WHERE leases.owner = excluded.owner OR leases.expires < "
-                "clock_timestamp() RETURNING table_id",
-                (self.owner, self.lease_seconds, sorted(set(table_ids))),
+                "INSERT INTO leases (table_id, owner) SELECT t, %s FROM unnest(%s::text[]) AS t "
+                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
+                "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING table_id",
+                (self.owner, sorted(set(table_ids))),
             ).fetchall()
         return [str(r[0]) for r in rows]
 
     def renew(self) -> dict[str, str | None]:
-        """The tables this process holds (their leases are renewed by a thread of their own), each
-        with the process that asked for it (or None).  A table held before and missing now was
-        taken up by another."""
+        """The tables this process holds (held while its row in ``processes`` is renewed by a
+        thread of its own), each with the process that asked for it (or None).  A table held
+        before and missing now was taken up by another."""
         self._beat()
         with self._db() as conn:
             rows = conn.execute("SELECT table_id, wanted FROM leases WHERE owner = %s", (self.owner,)).fetchall()
@@ -523,10 +534,9 @@ class PostgresTableStore:
         """Give the tables up: each to the process that asked for it, else to whoever takes it next."""
         with self._db() as conn, conn.transaction():
             conn.execute(
-                "UPDATE leases SET owner = wanted, wanted = NULL, expires = clock_timestamp() + "
-                "make_interval(secs => %s) "
+                "UPDATE leases SET owner = wanted, wanted = NULL "
                 "WHERE table_id = ANY(%s) AND owner = %s AND wanted IS NOT NULL",
-                (self.lease_seconds, table_ids, self.owner),
+                (table_ids, self.owner),
             )
             conn.execute("DELETE FROM leases WHERE table_id = ANY(%s) AND owner = %s", (table_ids, self.owner))
 
@@ -537,6 +547,7 @@ class PostgresTableStore:
                 "UPDATE leases SET owner = wanted, wanted = NULL WHERE owner = %s AND wanted IS NOT NULL", (self.owner,)
             )
             conn.execute("DELETE FROM leases WHERE owner = %s", (self.owner,))
+            conn.execute("DELETE FROM processes WHERE owner = %s", (self.owner,))
 
     def orphans(self, limit: int = 100) -> builtins.list[str]:
         """Tables that no live process holds (their holder died, or stopped) or this one holds,
@@ -544,7 +555,9 @@ class PostgresTableStore:
         with self._db() as conn:
             rows = conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id "
-                "WHERE l.table_id IS NULL OR l.expires < clock_timestamp() OR l.owner = %s ORDER BY t.updated LIMIT %s",
+                "WHERE l.table_id IS NULL OR l.owner = %s OR NOT "
+                + _LIVE.format(lease="l")
+                + " ORDER BY t.updated LIMIT %s",
                 (self.owner, limit),
             ).fetchall()
         return [str(r[0]) for r in rows]
@@ -591,7 +604,7 @@ class PostgresShelf:
                 broken, self._conn = self._conn, None
                 if broken is not None:
                     broken.close()
-                raise _failure(exc) from None
+                raise failure(exc) from None
 
     def close(self) -> None:
         with self._lock:
@@ -686,3 +699,206 @@ class PostgresShelf:
         if row is None:
             raise KeyError(name)
         return str(row[0])
+
+
+# --- the players and their ratings, shared by every process -------------------------------------
+#
+# The players of every server process on one PostgreSQL store: ``PostgresPlayerStore``, the
+# ``players.PlayerStore`` of ``stepping-stones host --store postgresql://...``.
+#
+# The same rows as the data folder's ``players.sqlite3`` (``migrations/0003_players.sql``), so that
+# two processes behind the proxy rate one player in one row, and a player's keys, games and rating
+# are the same whichever process a hello or a page reaches.  A finished game is settled in two
+# steps:
+#
+# 1. its people are found or made (``join``: a short transaction each, one key at a time, by a
+#    transaction-level advisory lock on the key's digest, so that two processes never make two
+#    players of one key) and its computer levels made, each in a statement of its own;
+# 2. one transaction marks the table settled (a table is settled once: a second process that
+#    settles it waits for the first's commit and finds it done), locks its players' rows
+#    (``SELECT ... FOR UPDATE``, in the order of their ids: no two settlements wait for each other
+#    in a circle), rates them from what it read under the lock, and writes them.
+#
+# So two processes settling two games of one player at once each rate from the other's result:
+# no rating is lost (``tests/test_ratings.py`` holds the row and lets both wait on it).
+
+
+class PostgresPlayerStore:
+    """``PlayerStore`` in PostgreSQL (the comment above).  ``dsn`` is a libpq connection
+    string or ``postgresql://`` URL.  A failure of the database is ``OSError`` with one line (the
+    server then plays on unrated, as when the data folder's file fails)."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()  # one connection, used by the loop and by threads
+
+    @contextmanager
+    def _db(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = psycopg.connect(
+                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones players"
+                    )
+                    migrate(self._conn)
+                yield self._conn
+            except psycopg.Error as exc:
+                broken, self._conn = self._conn, None
+                if broken is not None:
+                    broken.close()
+                raise failure(exc) from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def player_of(self, key: str) -> str | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT player FROM player_keys WHERE digest = %s", (key,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    @staticmethod
+    def _join(conn: psycopg.Connection[Any], key: str, name: str, when: int) -> str:
+        with conn.transaction():  # one key at a time across processes: one player a key
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (key,))
+            row = conn.execute("SELECT player FROM player_keys WHERE digest = %s", (key,)).fetchone()
+            if row is not None:
+                conn.execute("UPDATE players SET name = %s WHERE id = %s AND name <> %s", (name, row[0], name))
+                return str(row[0])
+            player = secrets.token_hex(8)
+            conn.execute("INSERT INTO players (id, name, since) VALUES (%s, %s, %s)", (player, name, when))
+            conn.execute("INSERT INTO player_keys (digest, player) VALUES (%s, %s)", (key, player))
+            return player
+
+    def join(self, key: str, name: str) -> str:
+        import time
+
+        with self._db() as conn:
+            return self._join(conn, key, name, int(time.time()))
+
+    def add_key(self, player: str, key: str) -> None:
+        with self._db() as conn:
+            conn.execute(
+                "INSERT INTO player_keys (digest, player) VALUES (%s, %s) "
+                "ON CONFLICT (digest) DO UPDATE SET player = excluded.player",
+                (key, player),
+            )
+
+    def rating(self, player: str) -> int | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT mu, sigma FROM players WHERE id = %s", (player,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return shown(Skill(float(row[0]), float(row[1])))
+
+    def name(self, player: str) -> str | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT name FROM players WHERE id = %s", (player,)).fetchone()
+        return str(row[0]) if row is not None else None
+
+    def record(self, player: str, table: str) -> tuple[str, int] | None:
+        with self._db() as conn:
+            row = conn.execute(
+                "SELECT record, seat FROM player_games WHERE player = %s AND tab = %s ORDER BY seat LIMIT 1",
+                (player, table),
+            ).fetchone()
+        return (str(row[0]), int(row[1])) if row is not None else None
+
+    def settle(self, game: Finished) -> bool:
+        with self._db() as conn:
+            if conn.execute("SELECT 1 FROM settled_games WHERE tab = %s", (game.table,)).fetchone():
+                return False
+            # 1. its people and computers, each found or made in a short transaction of its own
+            ids: list[str | None] = []
+            for sitter in game.seats:
+                if sitter.level is not None:
+                    player = computer_id(sitter.level)
+                    conn.execute(
+                        "INSERT INTO players (id, name, since) VALUES (%s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                        (player, f"Computer ({sitter.level})", game.when),
+                    )
+                    ids.append(player)
+                else:
+                    ids.append(self._join(conn, sitter.key, sitter.name, game.when) if sitter.key else None)
+            known = [p for p in ids if p is not None]
+            rated = game.rated and len(known) == len(ids)
+            # 2. settled once; its players' rows locked, in order, and rated from what is read under the lock
+            with conn.transaction():
+                if (
+                    conn.execute(
+                        "INSERT INTO settled_games (tab) VALUES (%s) ON CONFLICT DO NOTHING RETURNING tab",
+                        (game.table,),
+                    ).fetchone()
+                    is None
+                ):
+                    return False
+                rows = conn.execute(
+                    "SELECT id, mu, sigma FROM players WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+                    (sorted(set(known)),),
+                ).fetchall()
+                skills = {str(r[0]): fresh() if r[1] is None else Skill(float(r[1]), float(r[2])) for r in rows}
+                after: dict[str, Skill] = {}
+                if rated:
+                    after = rate(known, skills, game.places)
+                    for player, skill in sorted(after.items()):
+                        conn.execute(
+                            "UPDATE players SET mu = %s, sigma = %s, rated = rated + 1 WHERE id = %s",
+                            (skill.mu, skill.sigma, player),
+                        )
+                else:
+                    for player in sorted(set(known)):
+                        conn.execute("UPDATE players SET apart = apart + 1 WHERE id = %s", (player,))
+                names = "\n".join(s.name for s in game.seats)
+                for seat, (person, place) in enumerate(zip(ids, game.places, strict=True)):
+                    if person is None or person.startswith(COMPUTER_PREFIX):
+                        continue
+                    conn.execute(
+                        "INSERT INTO player_games VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        (
+                            person,
+                            game.table,
+                            game.record,
+                            game.when,
+                            seat,
+                            place,
+                            int(rated),
+                            shown(after[person]) if rated else None,
+                            names,
+                        ),
+                    )
+            return True
+
+    def top(self, limit: int) -> list[Rated]:
+        with self._db() as conn:
+            rows = conn.execute(  # the shown rating is mu - 3 sigma, scaled: the order is the same
+                "SELECT name, mu, sigma, rated, apart, id FROM players WHERE mu IS NOT NULL "
+                'ORDER BY mu - 3 * sigma DESC, name COLLATE "C" LIMIT %s',
+                (limit,),
+            ).fetchall()
+        return [
+            Rated(
+                str(name),
+                shown(Skill(float(mu), float(sigma))),
+                int(rated),
+                int(apart),
+                str(pid).startswith(COMPUTER_PREFIX),
+            )
+            for name, mu, sigma, rated, apart, pid in rows
+        ]
+
+    def games(self, player: str, limit: int) -> list[PlayedGame]:
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT record, tab, finished, seat, place, rated, rating, names FROM player_games "
+                "WHERE player = %s ORDER BY finished DESC, tab LIMIT %s",
+                (player, limit),
+            ).fetchall()
+        return [
+            PlayedGame(
+                str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), r[6], tuple(str(r[7]).split("\n"))
+            )
+            for r in rows
+        ]

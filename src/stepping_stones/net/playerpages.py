@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -113,6 +114,9 @@ class PlayerPages:
                 return _error(400, exc.code, str(exc))
             except _Refusal as exc:
                 return _error(exc.status, exc.code, str(exc))
+            except (OSError, sqlite3.Error) as exc:  # the players' store failed (its file, its database)
+                self.log(f"a players' request failed: the players cannot be read ({exc})")
+                return _error(503, "server", "the players cannot be read now; try again later")
 
         return guarded
 

@@ -491,6 +491,17 @@ class ErrorMessage(_Model):
     message: Line
 
 
+class Moved(_Model):
+    """A hello on the lobby's path (``/ws``, without a table) for a table that this server process
+    does not hold, behind a proxy that hashes on the table in the path (docs/online.md, *Past one
+    process*): nothing changed; say the same hello again on the table's own path, ``/t/<table>/ws``,
+    which the proxy sends to the process that holds it (or will take it up)."""
+
+    type: Literal["moved"] = "moved"
+    table: Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
+    message: Line
+
+
 class VersionReply(_Model):
     type: Literal["version"] = "version"
     version: int = VERSION
@@ -596,6 +607,7 @@ ServerMessages: TypeAlias = (
     | Said
     | ChatStatus
     | Felt
+    | Moved
 )
 """Every message a server may send (``parse_server``'s)."""
 ServerMessage: TypeAlias = Annotated[ServerMessages, Field(discriminator="type")]

@@ -37,7 +37,7 @@ from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
 from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
-from .lease import Elsewhere
+from .lease import Elsewhere, ElsewhereOnTheLobbysPath, Shared
 from .limiter import Bucket
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT, Limits
 from .log import ServerLog, watch_loop
@@ -584,6 +584,8 @@ class TableServer:
             client.send(dump(ErrorMessage(code=exc.code, message=str(exc))))
         except Elsewhere:  # closed without a word: the client connects again, as after any drop
             client.close()
+        except ElsewhereOnTheLobbysPath as exc:  # its hello again on the table's own path (``lease``)
+            client.send(dump(exc.reply()))
         except TableError as exc:
             client.send(dump(exc.reply()))
             if exc.code in ("unknown-code", "bad-secret"):
@@ -660,9 +662,13 @@ class TableServer:
         return self.door.shown_url
 
     def _open_players(self) -> None:
-        """The players' store in the data folder; one that cannot be opened is said in one line,
-        and the server plays on without ratings."""
+        """The players' store: the shared store's (every process rates a player in one row), else
+        the data folder's; one that cannot be opened is said in one line, and the server plays on
+        without ratings."""
         if self.tables.players is not None:
+            return
+        if isinstance(self.tables.store, Shared):
+            self.tables.players = self.tables.store.players()
             return
         try:
             self.tables.players = SqlitePlayerStore(self.data_dir / PLAYERS_FILE)

@@ -28,7 +28,7 @@ from ..storage.records import RecordError, record_from_game, record_json
 from .chat import ChatRefused, Rooms, muting
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
-from .lease import Leases, Shared
+from .lease import ElsewhereOnTheLobbysPath, Leases, Shared
 from .limits import DEFAULT_EMPTY_EXPIRY, DEFAULT_EXPIRY, DEFAULT_TIMEOUT
 from .logos import Logos
 from .pageseat import PageSeat
@@ -214,7 +214,8 @@ class Tables:
         on another table's path (``/t/<path>/ws``) is refused before anything moves: behind the
         hashing proxy it would take the table to the process of that path, its people's websockets
         would come back to their own path, and the table would go back (a client could keep a table
-        going to and fro).  Raises ``lease.Elsewhere``, ``TableError``."""
+        going to and fro); one on the lobby's path (``/ws``) is told the table's own path.  Raises
+        ``lease.Elsewhere``, ``lease.ElsewhereOnTheLobbysPath``, ``TableError``."""
         assert self.leases is not None
         held = [t.id for t in self.tables.values() if secret is not None and t.seat_of(secret) is not None]
         if code is not None and code in self.by_code:
@@ -226,6 +227,8 @@ class Tables:
             raise TableError("bad-message", "this websocket's path names another table: connect to /ws")
         if held:
             return
+        if path is None:  # the lobby's path: the table's own path reaches the process that holds it
+            raise ElsewhereOnTheLobbysPath(table_id)
         async with self.leases.one_at_a_time(table_id):
             if table_id in self.tables:
                 return

@@ -216,7 +216,18 @@ function receive(data) {
   if (message.type === "welcome") welcomed(message);
   else if (message.type === "shown") shownCame(message.shown, message.page);
   else if (message.type === "error") refused(message.code, message.message);
+  else if (message.type === "moved" && !S.table && /^[0-9a-f]{16}$/.test(message.table)) moved(message.table);
   else if (message.type === "version") { S.stopped = true; showError(message.message); }
+}
+
+/** The hello on /ws found its table held by another server process behind a proxy: the same hello
+ * again on the table's own path, which the proxy sends there. @param {string} table */
+function moved(table) {
+  const ws = S.ws;
+  S.ws = null; // its close is no lost connection
+  if (ws) ws.close();
+  S.table = table;
+  if (S.hello) connect(S.hello);
 }
 
 /** @param {Welcome} message */
