@@ -25,6 +25,7 @@ from filelock import FileLock, Timeout
 
 from . import bounds, ordering, ranks, search, tables  # their kernels, for both cores
 from .jit import Core, numba_wanted, python_core
+from .ranks import suit_tables
 from .search import NO_GUESS
 
 CORE_VARIABLE = "STEPPING_STONES_SOLVER"
@@ -111,7 +112,7 @@ def _load_compiled() -> Loaded | str:
                 from .jit import numba_core
 
                 core = numba_core()
-                tables = core.suit_tables()
+                tables = suit_tables(core.ints, core.fill_suit_tables)
                 _warm_up(core, tables)
                 return core, tables
             except ImportError as error:
@@ -170,7 +171,7 @@ def python_tables() -> Loaded:
     with _State.python_lock:
         if _State.python is None:
             core = python_core()
-            _State.python = (core, core.suit_tables())
+            _State.python = (core, suit_tables(core.ints, core.fill_suit_tables))
     return _State.python
 
 
