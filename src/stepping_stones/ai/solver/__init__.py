@@ -7,7 +7,8 @@
 * ``search``: the zero-window search itself, one seat of a trick per function;
 * ``layout`` and ``kernel``: what a solver tells the search, and its arrays;
 * ``jit``: the search written once and run compiled by numba, or as Python where numba is
-  missing; ``core``: which one runs, loading and compiling it;
+  missing; ``native``: numba's machine code saved, and loaded without numba; ``core``: which one
+  runs, loading and compiling it;
 * ``solver``: the typed face, ``Solver``, used by the expert, the hints and the analysis.
 """
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,9 @@ class Core:
     ints: Callable[[int], Any]  # n zeros, int64
     array: Callable[[list[int]], Any]  # these values, int64 (one conversion: cheaper than value by value)
     compiled: bool
+    bind: Callable[[Any, Sequence[Any]], Callable[..., int]] | None = None
+    """For the saved machine code (``native``): an entry point with its arrays fixed, as a
+    function of its integers alone (one block of words a solver, written once)."""
 
     def __getattr__(self, name: str) -> KernelFunction:
         try:
