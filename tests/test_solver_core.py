@@ -179,8 +179,9 @@ def test_an_empty_cache_folder_needs_compiling(tmp_path, monkeypatch):
 
 
 def damage(folder: Path) -> int:
-    """Cut every cache file of numba's under ``folder`` in half and spoil its first bytes."""
-    files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    """Cut every cache file of numba's under ``folder``, and the saved machine code
+    (``native``), in half and spoil its first bytes."""
+    files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc") or p.name.startswith("native-search-")]
     for path in files:
         data = bytearray(path.read_bytes()[: max(1, path.stat().st_size // 2)])
         data[: min(8, len(data))] = b"\xff" * min(8, len(data))
@@ -220,3 +221,5 @@ def test_hint_says_it_compiles_and_a_damaged_cache_is_rebuilt(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "Traceback" not in again.stderr
     assert json.loads(again.stdout) == json.loads(first.stdout)
+    saved = list((tmp_path / "cache").glob("native-search-*.bin"))
+    assert len(saved) == 1 and native.load(saved[0].parent) is not None  # saved again, whole

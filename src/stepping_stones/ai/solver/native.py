@@ -198,18 +198,17 @@ def load(folder: Path) -> jit.Core | None:
     ll.initialize_native_target()
     ll.initialize_native_asmprinter()
     for helper in _HELPERS:
-        ll.add_symbol(helper, _ABORT_ADDRESS)
-    machine = _machine(ll)
-    engines: list[Any] = []
+        if not ll.address_of_symbol(helper):  # numba's own, where numba is loaded too
+            ll.add_symbol(helper, _ABORT_ADDRESS)
     functions: dict[str, Any] = {}
     for name, (_symbol, code, kinds) in saved["entries"].items():
-        # An engine per entry point: each object holds its own copy of the search.
-        engine = ll.create_mcjit_compiler(ll.parse_assembly(""), machine)
+        # An engine per entry point: each object holds its own copy of the search.  An engine
+        # owns its target machine, so each gets one of its own.
+        engine = ll.create_mcjit_compiler(ll.parse_assembly(""), _machine(ll))
         engine.add_object_file(ll.ObjectFileRef.from_data(code))
         engine.add_object_file(ll.ObjectFileRef.from_data(saved["shims"]))
         engine.finalize_object()
         shim = _SHIM(engine.get_function_address(f"shim.{name}"))
-        engines.append(engine)
         functions[name] = _Entry(name, kinds, shim, engine)
     return jit.Core("numba", functions, _ints, _array, compiled=True, bind=_bind)
 
