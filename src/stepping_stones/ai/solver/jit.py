@@ -98,6 +98,8 @@ class Core:
     bind: Callable[[Any, Sequence[Any]], Callable[..., int]] | None = None
     """For the saved machine code (``native``): an entry point with its arrays fixed, as a
     function of its integers alone (one block of words a solver, written once)."""
+    zero: Callable[[Any, int], None] = lambda array, n: array.__setitem__(slice(0, n), [0] * n)
+    """Set the first ``n`` items of one of its arrays to 0."""
 
     def __getattr__(self, name: str) -> KernelFunction:
         try:
@@ -160,6 +162,7 @@ def numba_core() -> Core:
         lambda n: np.zeros(n, np.int64),
         lambda xs: np.array(xs, np.int64),
         compiled=True,
+        zero=lambda array, n: array.__setitem__(slice(0, n), 0),
     )
 
 

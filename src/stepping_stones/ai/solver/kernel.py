@@ -115,10 +115,10 @@ class Kernel:
             # A former solver's: its counters start again, and its table's first slots are
             # cleared (the rest as it grows, up to meta[M_DIRTY]).
             dirty = int(arrays.meta[M_DIRTY])
-            arrays.meta[:] = [0] * META_SIZE
+            core.zero(arrays.meta, META_SIZE)
             arrays.meta[M_CAPACITY] = len(arrays.tt) // 2
             arrays.meta[M_DIRTY] = dirty
-            arrays.tt[: 2 * FIRST_SLOTS] = [0] * (2 * FIRST_SLOTS)
+            core.zero(arrays.tt, 2 * FIRST_SLOTS)
         self._tt, self._meta, self._h, self._buf = arrays
         self._meta[M_MASK] = FIRST_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
