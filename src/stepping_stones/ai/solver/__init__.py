@@ -28,7 +28,7 @@ from .core import (
 )
 from .kernel import SearchLimit
 from .ranks import run_of, run_representatives
-from .solver import Solver, keeping_cards, keeps, position, solve, solver_for, whole_hand_value
+from .solver import Solver, keeping_cards, keeps, position, reaches, solve, solver_for, whole_hand_value
 
 __all__ = [
     "Solver",
@@ -36,6 +36,7 @@ __all__ = [
     "keeping_cards",
     "keeps",
     "position",
+    "reaches",
     "solve",
     "solver_for",
     "whole_hand_value",
