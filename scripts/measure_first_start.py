@@ -27,14 +27,15 @@ from pathlib import Path
 
 
 def delete_cache() -> int:
-    """Remove numba's cache of the search where this installation's numba reads it."""
+    """Remove numba's cache of the search where this installation's numba reads it, and the
+    machine code saved from it (``solver/native.py``: a process that finds it compiles nothing)."""
     import stepping_stones.ai.solver as solver
 
     folder = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(solver.__file__).parent / "__pycache__")
     removed = 0
     if folder.is_dir():
         for path in folder.rglob("*"):
-            if path.suffix in (".nbi", ".nbc"):
+            if path.suffix in (".nbi", ".nbc") or path.name.startswith("native-search-"):
                 path.unlink()
                 removed += 1
     return removed

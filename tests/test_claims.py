@@ -23,6 +23,9 @@ from stepping_stones.ai.claims import (
     parse_claim,
     verify_claim,
 )
+from stepping_stones.ai.solver import position as solver_position
+from stepping_stones.ai.solver import solver_for
+from stepping_stones.ai.solver.solver import reaches
 from stepping_stones.cli import main
 from stepping_stones.engine import (
     CONTRACTS,
@@ -91,6 +94,26 @@ def test_every_claim_is_judged_as_perfect_play_decides(contract, in_trick):
             assert play.finished and play.count() == final
     assert seen == {True, False}
     assert (state.hands, state.plays, state.winners) == before  # judging changes nothing
+
+
+@pytest.mark.parametrize("contract", ["win-no-trump", "lose-no-trump"])
+def test_a_refused_claim_costs_one_question(contract):
+    """A claim that does not hold is refused on one zero-window question (``makes``): the referee
+    searches exactly the positions of that question, not the exact value's several, then the
+    line's (a server's CPU, one claim of a table at a time)."""
+    state = position(contract, seed=46, tricks_left=7, in_trick=1)
+    left = counted_left(state)
+    value = solver_for(state).value(*solver_position(state))
+    over = 1 if state.contract.is_win else -1  # one trick better than perfect play gives the declarer
+    claim = Claim(state.declarer, value + over)
+    assert 0 <= claim.tricks <= left
+    judged = solver_for(state)
+    assert judge(state, claim, judged) == Verdict(claim, left, False)
+    # The one question: does the declarer reach one trick more than perfect play (Win: no), or
+    # what perfect play gives it (Lose: yes, so it cannot hold its count one lower)?
+    asked = solver_for(state)
+    question = reaches(state, state.count() + value + (1 if state.contract.is_win else 0), asked)
+    assert question != state.contract.is_win and judged.nodes == asked.nodes > 0
 
 
 def test_win_last_6_claims_only_the_tricks_that_count():

@@ -45,7 +45,7 @@ from ..engine import (
     WrongPhaseError,
 )
 from ..explain import Teller, plural
-from .solver import Solver, keeping_cards, position, solver_for
+from .solver import Solver, keeping_cards, position, reaches, solver_for
 
 ALL = "all"
 NONE = "none"
@@ -191,12 +191,12 @@ def judge(state: HandState, claim: Claim, solver: Solver | None = None) -> Verdi
     if not 0 <= claim.tricks <= left:
         raise ClaimError(f"a claim is a number of tricks from 0 to {left}", claim.seat)
     solver = solver or solver_for(state)
+    if not makes(state, claim, left, solver):
+        return Verdict(claim, left, False)
     hands, leader, trick = position(state)
     value = solver.value(hands, leader, trick)
     share = side_share(state, claim.seat, value, left)
-    holds = share >= claim.tricks if wants_more(state) else share <= claim.tricks
-    if not holds:
-        return Verdict(claim, left, False)
+    assert share >= claim.tricks if wants_more(state) else share <= claim.tricks, "the claim was found to hold"
     line = perfect_line(state, solver)
     played = state.copy()
     for card in line:
@@ -205,6 +205,22 @@ def judge(state: HandState, claim: Claim, solver: Solver | None = None) -> Verdi
     taken = count - state.count()
     assert taken == value, "the perfect line must make the exact value"
     return Verdict(claim, left, True, tuple(line), share, count)
+
+
+def makes(state: HandState, claim: Claim, left: int, solver: Solver) -> bool:
+    """Whether the claimer's side makes ``claim`` (of ``left`` counted tricks) whatever the other
+    side plays: one zero-window question on the declarer's whole-hand count (``reaches``), where
+    the exact value asks several.  So a refused claim costs that question alone; the value and the
+    line are worked out only for a claim that holds."""
+    now = state.count()
+    by_declarer = claim.seat == state.declarer
+    if wants_more(state):  # at least claim.tricks for the claimer's side
+        if by_declarer:
+            return reaches(state, now + claim.tricks, solver)
+        return not reaches(state, now + left - claim.tricks + 1, solver)
+    if by_declarer:  # at most claim.tricks for the claimer's side
+        return not reaches(state, now + claim.tricks + 1, solver)
+    return reaches(state, now + left - claim.tricks, solver)
 
 
 def perfect_line(state: HandState, solver: Solver | None = None) -> list[Card]:

@@ -7,7 +7,8 @@
 * ``search``: the zero-window search itself, one seat of a trick per function;
 * ``layout`` and ``kernel``: what a solver tells the search, and its arrays;
 * ``jit``: the search written once and run compiled by numba, or as Python where numba is
-  missing; ``core``: which one runs, loading and compiling it;
+  missing; ``native``: numba's machine code saved, and loaded without numba; ``core``: which one
+  runs, loading and compiling it;
 * ``solver``: the typed face, ``Solver``, used by the expert, the hints and the analysis.
 """
 
@@ -27,7 +28,7 @@ from .core import (
 )
 from .kernel import SearchLimit
 from .ranks import run_of, run_representatives
-from .solver import Solver, keeping_cards, keeps, position, solve, solver_for, whole_hand_value
+from .solver import Solver, keeping_cards, keeps, position, reaches, solve, solver_for, whole_hand_value
 
 __all__ = [
     "Solver",
@@ -35,6 +36,7 @@ __all__ = [
     "keeping_cards",
     "keeps",
     "position",
+    "reaches",
     "solve",
     "solver_for",
     "whole_hand_value",

@@ -6,23 +6,27 @@ Python functions in their modules.  ``python_core`` runs them as they are; ``num
 compiled twin of each (``numba.njit`` on a copy of the function whose globals name the other
 twins), so the two cores are one source.
 
-A kernel makes no arrays, except those marked ``allocates`` (the rank tables, made once): the
-others are compiled without numba's reference counting of arrays (its ``_nrt`` option), which
-otherwise counts each array argument of every recursive call up and down with an atomic
-instruction each -- 18 per call of ``search.node``, half its time on May Trump's deals.
+A kernel makes no arrays (the rank tables and the table are made by the core, ``ints``): they
+are compiled without numba's runtime (its ``_nrt`` option), which otherwise counts each array
+argument of every recursive call up and down with an atomic instruction each -- 18 per call of
+``search.node``, half its time on May Trump's deals -- and which a process would load with the
+first kernel.
+
+A process loads the compiled kernels from numba's cache without numba's registries of what it
+can compile (``_load_from_cache_only``): they cost 0.1 s of CPU at each start, and serve only a
+compilation, which loads them itself.
 
 The helpers a kernel calls on masks and arrays have a Python body here and a numba one
 (``_register_numba_helpers``, numba's ``overload``): ``popcount``, ``top`` and ``low`` (one
-machine instruction each when compiled), ``zeros`` (a list in Python, an ``int64`` array
-compiled) and ``reserve`` (grows a list; compiled arrays are reserved at their largest size
-once, see ``tables``).
+machine instruction each when compiled) and ``reserve`` (grows a list; compiled arrays are
+reserved at their largest size once, see ``tables``).
 """
 
 from __future__ import annotations
 
 import os
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +34,6 @@ KernelFunction = Callable[..., Any]
 
 _KERNELS: list[KernelFunction] = []
 """Every function marked ``kernel``, in the order their modules define them."""
-_ALLOCATING: set[str] = set()
-"""Kernels that make arrays (by qualified name): compiled with numba's reference counting."""
 _SIGNATURES: dict[str, str] = {}
 """Kernels compiled for one signature only (by qualified name): see ``search._node``."""
 
@@ -42,13 +44,6 @@ def kernel(function: KernelFunction) -> KernelFunction:
     functions and the helpers of this module)."""
     _KERNELS.append(function)
     return function
-
-
-def allocates(function: KernelFunction) -> KernelFunction:
-    """``kernel`` for a function that makes arrays (``zeros``): numba compiles it with its
-    reference counting of arrays, which the other kernels go without."""
-    _ALLOCATING.add(function.__qualname__)
-    return kernel(function)
 
 
 def one_signature(spec: str) -> Callable[[KernelFunction], KernelFunction]:
@@ -82,11 +77,6 @@ def low(x: int) -> int:
     return (x & -x).bit_length() - 1
 
 
-def zeros(n: int) -> list[int]:
-    """``n`` zeros: a list in Python, an ``int64`` array compiled."""
-    return [0] * n
-
-
 def reserve(table: list[int], n: int) -> None:
     """Make the table's list ``n`` long (the compiled array already is)."""
     if len(table) < n:
@@ -105,6 +95,11 @@ class Core:
     ints: Callable[[int], Any]  # n zeros, int64
     array: Callable[[list[int]], Any]  # these values, int64 (one conversion: cheaper than value by value)
     compiled: bool
+    bind: Callable[[Any, Sequence[Any]], Callable[..., int]] | None = None
+    """For the saved machine code (``native``): an entry point with its arrays fixed, as a
+    function of its integers alone (one block of words a solver, written once)."""
+    zero: Callable[[Any, int], None] = lambda array, n: array.__setitem__(slice(0, n), [0] * n)
+    """Set the first ``n`` items of one of its arrays to 0."""
 
     def __getattr__(self, name: str) -> KernelFunction:
         try:
@@ -116,7 +111,7 @@ class Core:
 def python_core() -> Core:
     """The search as Python: its functions as they are written (every kernel marked so far:
     ``core`` imports the search's modules first)."""
-    return Core("python", {f.__name__: f for f in _KERNELS}, zeros, list, compiled=False)
+    return Core("python", {f.__name__: f for f in _KERNELS}, lambda n: [0] * n, list, compiled=False)
 
 
 def numba_core() -> Core:
@@ -140,11 +135,11 @@ def numba_core() -> Core:
         )
         twin.__qualname__ = function.__qualname__
         twin.__doc__ = function.__doc__
-        counted = function.__qualname__ in _ALLOCATING or not hasattr(CPUTargetOptions, "_nrt")
         options: dict[str, Any] = {"cache": True, "nogil": True}
-        if not counted:
+        if hasattr(CPUTargetOptions, "_nrt"):
             options["_nrt"] = False  # numba's own option, not in its type stubs
         dispatcher = numba.njit(**options)(twin)
+        _load_from_cache_only(dispatcher)
         replaced[id(function)] = dispatcher
         twins.append((function, dispatcher, namespace))
     for _function, _dispatcher, namespace in twins:
@@ -167,7 +162,28 @@ def numba_core() -> Core:
         lambda n: np.zeros(n, np.int64),
         lambda xs: np.array(xs, np.int64),
         compiled=True,
+        zero=lambda array, n: array.__setitem__(slice(0, n), 0),
     )
+
+
+def _load_from_cache_only(dispatcher: Any) -> None:
+    """Load ``dispatcher``'s compiled code from numba's cache without first loading numba's
+    registries of what it can compile (its ``load_overload`` refreshes the whole target: some
+    fifty modules of numba, numpy's and Python's types, 0.1 s of CPU at each start).  Code
+    loaded from the cache needs none of them; where the cache misses, numba's compiler loads them
+    itself before it compiles.  A numba without these internals loads as it always did."""
+    cache: Any = getattr(dispatcher, "_cache", None)
+    load = getattr(cache, "_load_overload", None)
+    guard = getattr(cache, "_guard_against_spurious_io_errors", None)
+    if load is None or guard is None:
+        return
+
+    def load_overload(sig: Any, target_context: Any) -> Any:
+        with guard():
+            return load(sig, target_context)
+        return None  # an error the guard let pass: numba compiles, as when nothing is cached
+
+    cache.load_overload = load_overload
 
 
 _REGISTERED: list[bool] = []
@@ -179,7 +195,6 @@ def _register_numba_helpers() -> None:
     if _REGISTERED:
         return
     import numba
-    import numpy as np
     from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from numba.extending import intrinsic, overload  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
@@ -212,7 +227,6 @@ def _register_numba_helpers() -> None:
     overload(popcount)(lambda x: lambda x: ctpop(x))
     overload(top)(lambda x: lambda x: ctlz(x))
     overload(low)(lambda x: lambda x: cttz(x))
-    overload(zeros)(lambda n: lambda n: np.zeros(n, np.int64))
     overload(reserve)(lambda table, n: lambda table, n: None)
     _REGISTERED.append(True)
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .jit import Core
 from .layout import make_par, make_rules
 from .ordering import MAX_DEPTH, MAX_MOVES
-from .search import ABORT
+from .search import ABORT, at_least, value_of
 from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
 
 NO_LIMIT = 1 << 62
@@ -40,23 +40,28 @@ class _Arrays(NamedTuple):
     buf: Any
 
 
-_SPARE: list[_Arrays] = []
+_SPARE: list[tuple[Any, _Arrays]] = []
+"""Arrays of gone solvers, each with the ``ints`` of the core that made them (numba's arrays or
+the saved machine code's: a process that loaded both, as a test may, hands each to its own)."""
 _SPARE_LOCK = threading.Lock()
 
 
-def _hand_on(arrays: _Arrays) -> None:
+def _hand_on(made_by: Any, arrays: _Arrays) -> None:
     """A compiled solver is gone: keep its arrays for the next one, with how far its table was
     written (in ``meta[M_DIRTY]``)."""
     meta = arrays.meta
     meta[M_DIRTY] = max(int(meta[M_MASK]) + 1, int(meta[M_DIRTY]))
     with _SPARE_LOCK:
         if len(_SPARE) < SPARE_TABLES:
-            _SPARE.append(arrays)
+            _SPARE.append((made_by, arrays))
 
 
-def _spare_arrays() -> _Arrays | None:
+def _spare_arrays(core: Core) -> _Arrays | None:
     with _SPARE_LOCK:
-        return _SPARE.pop() if _SPARE else None
+        for i in range(len(_SPARE) - 1, -1, -1):
+            if _SPARE[i][0] is core.ints:
+                return _SPARE.pop(i)[1]
+    return None
 
 
 class SearchLimit(Exception):
@@ -102,25 +107,35 @@ class Kernel:
     def __init__(self, core: Core, tables: tuple[Any, Any], par: Any, rules: Any) -> None:
         """``par`` and ``rules`` from ``layout_of`` (the search only reads them)."""
         self._core = core
-        self._par = par
-        self._rules = rules
         self._spread, self._info = tables
-        arrays = _spare_arrays() if core.compiled else None
+        arrays = _spare_arrays(core) if core.compiled else None
         if arrays is None:
             arrays = self._new_arrays()
         else:
             # A former solver's: its counters start again, and its table's first slots are
             # cleared (the rest as it grows, up to meta[M_DIRTY]).
             dirty = int(arrays.meta[M_DIRTY])
-            arrays.meta[:] = 0
+            core.zero(arrays.meta, META_SIZE)
             arrays.meta[M_CAPACITY] = len(arrays.tt) // 2
             arrays.meta[M_DIRTY] = dirty
-            arrays.tt[: 2 * FIRST_SLOTS] = 0
+            core.zero(arrays.tt, 2 * FIRST_SLOTS)
         self._tt, self._meta, self._h, self._buf = arrays
         self._meta[M_MASK] = FIRST_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
         if core.compiled:
-            weakref.finalize(self, _hand_on, arrays)
+            weakref.finalize(self, _hand_on, core.ints, arrays)
+        tail = (par, rules, self._spread, self._info, self._tt, self._meta, self._buf)
+        self._at_least = self._entry(at_least.__name__, tail)
+        self._value_of = self._entry(value_of.__name__, tail)
+
+    def _entry(self, name: str, tail: tuple[Any, ...]) -> Callable[..., int]:
+        """The core's entry point ``name`` (``search.at_least`` or ``value_of``) with this
+        solver's arrays fixed: a function of the integers of a question alone."""
+        function = self._core.functions[name]
+        h = self._h
+        if self._core.bind is not None:
+            return self._core.bind(function, (h, *tail))
+        return lambda level, *ints: function(level, h, *ints, *tail)
 
     def _new_arrays(self) -> _Arrays:
         """New arrays.  The table: compiled, reserved at its largest (``np.zeros`` of this size
@@ -177,26 +192,7 @@ class Kernel:
     ) -> bool:
         """Whether the declarer takes ``target`` more counted tricks (``search.at_least``)."""
         self._h[:] = hands
-        result = self._core.at_least(
-            level,
-            self._h,
-            leader,
-            target,
-            t,
-            c1,
-            best_card,
-            best_seat,
-            beat,
-            rep2,
-            rep3,
-            self._par,
-            self._rules,
-            self._spread,
-            self._info,
-            self._tt,
-            self._meta,
-            self._buf,
-        )
+        result = self._at_least(level, leader, target, t, c1, best_card, best_seat, beat, rep2, rep3)
         if result == ABORT:
             raise SearchLimit
         return bool(result)
@@ -218,26 +214,7 @@ class Kernel:
         """The declarer's counted tricks from the position (``search.value_of``); ``level`` is the
         seat to play in the trick (0 leads; see ``search`` for the other arguments)."""
         self._h[:] = hands
-        result = self._core.value_of(
-            level,
-            self._h,
-            leader,
-            t,
-            c1,
-            best_card,
-            best_seat,
-            beat,
-            rep2,
-            rep3,
-            guess,
-            self._par,
-            self._rules,
-            self._spread,
-            self._info,
-            self._tt,
-            self._meta,
-            self._buf,
-        )
+        result = self._value_of(level, leader, t, c1, best_card, best_seat, beat, rep2, rep3, guess)
         if result < 0:
             raise SearchLimit
         return int(result)

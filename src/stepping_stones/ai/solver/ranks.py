@@ -14,39 +14,51 @@ the trick being played count as in play until the trick ends.
 
 from __future__ import annotations
 
-from .jit import allocates, kernel, zeros
+from collections.abc import Callable
+from typing import Any
+
+from .jit import kernel
 
 SUIT_BITS = 511
 CODE_BITS = 15
 SEAT_SHIFT = 60  # four suits of CODE_BITS
 
 
-@allocates
-def suit_tables():
-    """``(spread, info)``: ``spread`` turns a suit's 9 bits into base-4 digits; per base-4 index
-    of a suit (a digit per rank: 0 played, 1 + its owner) ``info`` holds, in one integer, the
+SPREAD_SIZE = 512
+INFO_SIZE = 1 << 18
+
+
+def suit_tables(ints: Callable[[int], Any], fill: Callable[..., Any]) -> tuple[Any, Any]:
+    """``(spread, info)``, made by ``ints`` (a core's ``n`` zeros) and filled by ``fill`` (its
+    ``fill_suit_tables``): the arrays are made outside the search, so that no compiled kernel
+    needs numba's allocator (its runtime, and its array code, loaded with the first one)."""
+    spread = ints(SPREAD_SIZE)
+    info = ints(INFO_SIZE)
+    fill(spread, ints(10), info)
+    return spread, info
+
+
+@kernel
+def fill_suit_tables(spread, offset, info):
+    """Fill ``spread``, which turns a suit's 9 bits into base-4 digits, and ``info``: per base-4
+    index of a suit (a digit per rank: 0 played, 1 + its owner) it holds, in one integer, the
     suit's code (15 bits) and per owner one card per run (9 bits each, from bit 15 on): one
-    memory access per suit."""
-    spread = zeros(512)
-    for x in range(512):
+    memory access per suit.  ``offset`` (10 zeros) is room for the codes' offsets per length."""
+    for x in range(SPREAD_SIZE):
         v = 0
         for r in range(9):
             if x >> r & 1:
                 v |= 1 << (2 * r)
         spread[x] = v
-    offset = zeros(10)
     for k in range(9):
         offset[k + 1] = offset[k] + 3**k
-    size = 1 << 18
-    info = zeros(size)
-    for index in range(size):
+    for index in range(INFO_SIZE):
         info[index] = _suit_info(index, offset)
-    return spread, info
 
 
 @kernel
 def _suit_info(index, offset):
-    """``info``'s entry for one base-4 index (see ``suit_tables``)."""
+    """``info``'s entry for one base-4 index (see ``fill_suit_tables``)."""
     value = 0
     length = 0
     place = 1
