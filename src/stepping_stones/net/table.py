@@ -244,25 +244,28 @@ class Table:
 
     def waiting(self) -> Waiting | None:
         """Whose bid or card the table waits for, and the seconds they have left: the same object
-        while it says the same (a delta passes over it by identity)."""
+        while it says the same (a delta passes over it by identity).  Made of the server's own
+        values (the name was checked when the seat was taken), so not checked again: a new one is
+        made at nearly every change, its seconds having moved."""
         game = self.game
-        if game is None or game.to_act is None:
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
             return None
-        seat = self.seats[game.to_act]
+        seat = self.seats[to_act]
         deadline = self.deadline()
         key = (
-            game.to_act,
-            game.players[game.to_act],
+            to_act,
+            game.players[to_act],
             seat.connected or seat.kind == "computer",
             seat.computer_plays,
             None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
-            self.reading(game.to_act),
+            self.reading(to_act),
         )
         if self._waiting is None or self._waiting[0] != key:
-            to_act, name, connected, computer, seconds, reading = key
+            _, name, connected, computer, seconds, reading = key
             self._waiting = (
                 key,
-                Waiting(
+                Waiting.model_construct(
                     seat=to_act, name=name, connected=connected, computer=computer, seconds=seconds, reading=reading
                 ),
             )
