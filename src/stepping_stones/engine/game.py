@@ -487,7 +487,9 @@ class Game(_Scored):
         them (the same objects in each view: a table server sends each seat its own)."""
         current, state, table = self._open_table()
         to_act = table["to_act"]
-        shared = {name: table.get(name) for name in _VIEW_FIELDS}
+        # every field in the view's order: the table's filled in here, each seat's own below
+        shared = dict.fromkeys(_VIEW_FIELDS)
+        shared.update(table)
         views = []
         for seat in seats:
             own_cards: Mask = 0
