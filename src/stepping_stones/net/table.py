@@ -517,7 +517,7 @@ class Table:
             raise TableError("illegal", "it is the bidding: bid, or pass")
         if game.phase is Phase.PLAY and is_bid:
             raise TableError("illegal", "the bidding is over: play a card")
-        before = self.seq
+        before = seq  # the table's: ``_turn_of`` counted it
         try:
             Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
         except IllegalActionError as exc:
