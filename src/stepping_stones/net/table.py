@@ -252,14 +252,15 @@ class Table:
         if game is None or to_act is None:
             return None
         seat = self.seats[to_act]
-        deadline = self.deadline()
+        reading = self.reading(to_act)
+        deadline = self._deadline(game, to_act, reading)
         key = (
             to_act,
             game.players[to_act],
             seat.connected or seat.kind == "computer",
             seat.computer_plays,
             None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
-            self.reading(to_act),
+            reading,
         )
         if self._waiting is None or self._waiting[0] != key:
             _, name, connected, computer, seconds, reading = key
@@ -298,12 +299,22 @@ class Table:
         computer is to act, or nobody.  A person who has not closed the last hand's summary is
         given one timeout more to read it; closing it starts their clock."""
         game = self.game
-        if game is None or game.over or game.to_act is None or self.paused:
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
             return None
-        seat = self.seats[game.to_act]
+        return self._deadline(game, to_act, None)
+
+    def _deadline(self, game: Game, to_act: int, reading: bool | None) -> float | None:
+        """``deadline`` for the seat ``to_act`` of ``game``, whose ``reading`` is given when it
+        is known already (``waiting``), else found if it matters."""
+        if game.over or self.paused:
+            return None
+        seat = self.seats[to_act]
         if seat.kind != "human" or seat.stand_in:
             return None
-        return self.waiting_since + self.timeout * (2 if self.reading(game.to_act) else 1)
+        if reading is None:
+            reading = self.reading(to_act)
+        return self.waiting_since + self.timeout * (2 if reading else 1)
 
     def states(self, seats: list[int]) -> list[StateFields]:
         """What each of ``seats`` may see now: the table's facts and its own view of the game, as
