@@ -520,7 +520,7 @@ _VIEW_FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayerView))
 def _view(fields: dict[str, Any]) -> PlayerView:
     """The ``PlayerView`` of ``fields`` (each of ``_VIEW_FIELDS``, in that order), as
     ``PlayerView(**fields)`` makes it but without its ``__init__``: a frozen dataclass's sets its
-    27 fields one by one through ``object.__setattr__``, which made the three views of a table
+    25 fields one by one through ``object.__setattr__``, which made the three views of a table
     server's every change cost more than the rest of them.  PlayerView has no ``__post_init__``."""
     view = object.__new__(PlayerView)
     object.__setattr__(view, "__dict__", fields)
