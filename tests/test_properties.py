@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -20,6 +21,7 @@ from stepping_stones.engine import (
     Move,
     NothingToPopError,
     Phase,
+    PlayerView,
     deal,
     mask_of,
 )
@@ -150,6 +152,21 @@ def test_push_then_pop_gives_back_exactly_the_same_game(seed, rules, cut):
     if game.can_pop():
         game.push(game.pop())
         assert game_snapshot(game) == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, rules=rules_st, cut=st.integers(0, 700))
+def test_the_views_of_all_seats_at_once_are_the_views_the_dataclass_makes(seed, rules, cut):
+    # Game.views makes its PlayerViews without the dataclass's __init__ (a table server's every
+    # change makes three): each is the view PlayerView(**fields) makes, its fields in the same
+    # order (the wire writes them in that order), and frozen
+    game = random_game(seed, rules, stop_after=cut)
+    for seat, view in enumerate(game.views([0, 1, 2])):
+        made = PlayerView(**view.__dict__)
+        assert view == made and view.seat == seat
+        assert list(view.__dict__) == [f.name for f in dataclasses.fields(PlayerView)] == list(made.__dict__)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            view.seat = seat  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)

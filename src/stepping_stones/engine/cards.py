@@ -231,7 +231,7 @@ def record_cards(cards: Iterable[Card]) -> str:
     >>> record_cards([parse_card("K9"), parse_card("K1")])
     'K9 K1'
     """
-    return " ".join(CARD_NAMES[c] for c in cards)
+    return " ".join([CARD_NAMES[c] for c in cards])  # a list: join makes one of a generator first
 
 
 _KEYS = struct.Struct(f"<{NUM_CARDS}Q")

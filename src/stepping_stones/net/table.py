@@ -244,25 +244,29 @@ class Table:
 
     def waiting(self) -> Waiting | None:
         """Whose bid or card the table waits for, and the seconds they have left: the same object
-        while it says the same (a delta passes over it by identity)."""
+        while it says the same (a delta passes over it by identity).  Made of the server's own
+        values (the name was checked when the seat was taken), so not checked again: a new one is
+        made at nearly every change, its seconds having moved."""
         game = self.game
-        if game is None or game.to_act is None:
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
             return None
-        seat = self.seats[game.to_act]
-        deadline = self.deadline()
+        seat = self.seats[to_act]
+        reading = self.reading(to_act)
+        deadline = self._deadline(game, to_act, reading)
         key = (
-            game.to_act,
-            game.players[game.to_act],
+            to_act,
+            game.players[to_act],
             seat.connected or seat.kind == "computer",
             seat.computer_plays,
             None if deadline is None else round(max(0.0, deadline - self.clock()), 1),
-            self.reading(game.to_act),
+            reading,
         )
         if self._waiting is None or self._waiting[0] != key:
-            to_act, name, connected, computer, seconds, reading = key
+            _, name, connected, computer, seconds, reading = key
             self._waiting = (
                 key,
-                Waiting(
+                Waiting.model_construct(
                     seat=to_act, name=name, connected=connected, computer=computer, seconds=seconds, reading=reading
                 ),
             )
@@ -295,12 +299,22 @@ class Table:
         computer is to act, or nobody.  A person who has not closed the last hand's summary is
         given one timeout more to read it; closing it starts their clock."""
         game = self.game
-        if game is None or game.over or game.to_act is None or self.paused:
+        to_act = game.to_act if game is not None else None
+        if game is None or to_act is None:
             return None
-        seat = self.seats[game.to_act]
+        return self._deadline(game, to_act, None)
+
+    def _deadline(self, game: Game, to_act: int, reading: bool | None) -> float | None:
+        """``deadline`` for the seat ``to_act`` of ``game``, whose ``reading`` is given when it
+        is known already (``waiting``), else found if it matters."""
+        if game.over or self.paused:
+            return None
+        seat = self.seats[to_act]
         if seat.kind != "human" or seat.stand_in:
             return None
-        return self.waiting_since + self.timeout * (2 if self.reading(game.to_act) else 1)
+        if reading is None:
+            reading = self.reading(to_act)
+        return self.waiting_since + self.timeout * (2 if reading else 1)
 
     def states(self, seats: list[int]) -> list[StateFields]:
         """What each of ``seats`` may see now: the table's facts and its own view of the game, as
@@ -514,7 +528,7 @@ class Table:
             raise TableError("illegal", "it is the bidding: bid, or pass")
         if game.phase is Phase.PLAY and is_bid:
             raise TableError("illegal", "the bidding is over: play a card")
-        before = self.seq
+        before = seq  # the table's: ``_turn_of`` counted it
         try:
             Match(game, [None] * NUM_SEATS, self.seeds).apply(action)
         except IllegalActionError as exc:

@@ -298,7 +298,8 @@ def _depth(text: str) -> int:
 
 def _number(kind: type[int] | type[float], max_digits: int) -> Callable[[str], Any]:
     def parse(s: str) -> Any:
-        if sum(c.isdigit() for c in s) > max_digits:
+        # no more digits than characters: the count only for a long number (a server reads one an action)
+        if len(s) > max_digits and sum(c.isdigit() for c in s) > max_digits:
             raise ValueError(f"a number with {sum(c.isdigit() for c in s):,} digits")
         return kind(s)
 
@@ -310,11 +311,13 @@ def _constant(name: str) -> Any:
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise ValueError(f"the key {escape(repr(key))} appears twice in one object")
-        obj[key] = value
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # a key twice: the first that comes again is named
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise ValueError(f"the key {escape(repr(key))} appears twice in one object")
+            seen.add(key)
     return obj
 
 
