@@ -15,6 +15,8 @@ CONTROL_FLOW = {
     "SearchLimit": "the solver's search stopped at its limit of positions; the caller falls back, nobody is told",
     "Quit": "the person quits the plain game: it unwinds the loop to the one place that saves",
     "_Lost": "plain mode at a table: the connection ended for good (already said); it unwinds to the table's loop",
+    "ElsewhereOnTheLobbysPath": "a hello on /ws for a table another server process holds: a redirect, not a "
+    "refusal (the server answers 'moved' and the client says its hello again on the table's own path)",
 }
 """Exceptions that are not refusals, by name, and why they stay apart from the root."""
 
