@@ -14,6 +14,11 @@ what its player could see (``judge``: the expert's reckoning from that player's 
 solver positions of each; and once, the cost of loading the compiled solver.
 
     .venv/bin/python scripts/measure_analyse_game.py --games 3 --repeat 2 --phases
+    .venv/bin/python scripts/measure_analyse_game.py --sets advanced --games 4 --phases
+
+``--sets`` names the contract sets to play (both unless given), so that the set that misses its
+target can be measured alone; the games of a set are the same with it or without it (each set's
+seeds are its own).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from stepping_stones.ai.solver import Solver, say_while_loading
 from stepping_stones.engine import Game, Rules
 from stepping_stones.game.match import Seeds, drive
 from stepping_stones.storage.records import record_from_game, write_record
+
+CONTRACT_SETS = ("standard", "advanced")
 
 
 def children_cpu() -> float:
@@ -92,13 +99,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of analyse per game, the best kept (default 1)")
     parser.add_argument("--seed", default="analyse-game")
     parser.add_argument("--phases", action="store_true", help="also split each game's work in this process")
+    parser.add_argument(
+        "--sets",
+        nargs="+",
+        choices=CONTRACT_SETS,
+        default=list(CONTRACT_SETS),
+        help="the contract sets to play (default: both)",
+    )
     args = parser.parse_args()
     if args.phases:
         cpu = time.process_time()
         say_while_loading(lambda text: print(text, file=sys.stderr))
         print(f"the compiled solver loaded in {time.process_time() - cpu:.2f} s of CPU (its imports included)")
     with tempfile.TemporaryDirectory() as folder:
-        for contract_set in ("standard", "advanced"):
+        for contract_set in args.sets:
             times = []
             for number in range(args.games):
                 seeds = Seeds.series(f"{args.seed}:{contract_set}", number)

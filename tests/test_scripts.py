@@ -228,6 +228,12 @@ def test_measure_analyse_game():
         assert whole and number(whole[1]) == number(whole[2]) == number(game[1]), out
 
 
+def test_measure_analyse_game_plays_only_the_sets_named():
+    out = run("measure_analyse_game.py", "--games", "1", "--sets", "advanced").stdout
+    assert re.search(rf"advanced +game +1  analyse +{NUMBER} s", out), out
+    assert "standard" not in out, out
+
+
 def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
     contracts = ["win-no-trump", "lose-pick-trump"]
     values = tmp_path / "values.json"
