@@ -41,7 +41,7 @@ from ..storage.records import GameRecord, RecordError, RecordRules, game_from_re
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
 from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
-from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
+from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile, move_line
 from .limits import DEFAULT_TIMEOUT
 from .protocol import (
     ClaimFact,
@@ -577,7 +577,7 @@ class Table:
         """Note the move just made for the journal (``keep``)."""
         bid = str(action) if isinstance(action, Pass | Declaration) else None
         card = CARD_NAMES[action] if bid is None and isinstance(action, int) else None
-        self.unsaved.append(JournalMove(seq=seq, seat=seat, bid=bid, card=card, stand_in=stand_in).line())
+        self.unsaved.append(move_line(seq, seat, bid, card, stand_in))
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""
