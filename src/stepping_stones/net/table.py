@@ -64,6 +64,29 @@ COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 Clock = Callable[[], float]
 
 
+def _new_waiting(
+    seat: int, name: str, connected: bool, computer: bool, seconds: float | None, reading: bool
+) -> Waiting:
+    """``Waiting.model_construct`` of all its fields, without the loop over the fields' aliases
+    and defaults that pydantic runs in Python for it: the object ``model_construct`` makes (its
+    dict in the fields' order, all six set), for the server's own values, one at nearly every
+    change (``Table.waiting``): about 3.5 -> 1.4 µs (timeit)."""
+    waiting = object.__new__(Waiting)
+    fields = {
+        "seat": seat,
+        "name": name,
+        "connected": connected,
+        "computer": computer,
+        "seconds": seconds,
+        "reading": reading,
+    }
+    object.__setattr__(waiting, "__dict__", fields)
+    object.__setattr__(waiting, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(waiting, "__pydantic_extra__", None)
+    object.__setattr__(waiting, "__pydantic_private__", None)
+    return waiting
+
+
 class TableError(SteppingStonesError):
     """A refusal: ``code`` for programs (``protocol.Error.code``), the text for people, one line."""
 
@@ -264,12 +287,7 @@ class Table:
         )
         if self._waiting is None or self._waiting[0] != key:
             _, name, connected, computer, seconds, reading = key
-            self._waiting = (
-                key,
-                Waiting.model_construct(
-                    seat=to_act, name=name, connected=connected, computer=computer, seconds=seconds, reading=reading
-                ),
-            )
+            self._waiting = (key, _new_waiting(to_act, name, connected, computer, seconds, reading))
         return self._waiting[1]
 
     # --- the clock ------------------------------------------------------------------------------
