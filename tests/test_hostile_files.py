@@ -17,11 +17,13 @@ import time  # process_time only: CPU time, never the wall clock
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from conftest import random_game
 from stepping_stones.engine import Rules
 from stepping_stones.storage.records import parse_record, record_from_game, record_json
-from stepping_stones.storage.safety import escape, name_problem, strict_json
+from stepping_stones.storage.safety import _decoded, escape, name_problem, strict_json
 
 MEMORY = 1_500 * 1024 * 1024
 CPU_SECONDS = 10
@@ -216,3 +218,24 @@ def test_json_errors_say_where_once(text, said):
         strict_json(text)
     assert str(err.value) == f"not valid JSON ({said})"
     assert "at at" not in str(err.value)
+
+
+def _outcome(read, text):
+    try:
+        return ("value", read(text))
+    except json.JSONDecodeError as exc:
+        return ("error", exc.msg, exc.pos, exc.lineno, exc.colno)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=' \t\n\r{}[]":,0123456789.-+eEtrufalsnNI\\x\x01', max_size=24))
+@example("")
+@example("  ")
+@example(' {"a": 1} ')
+@example('{"a": 1} x')
+@example("1 2")
+def test_strict_json_reads_as_the_decoder_would(text):
+    """``strict_json`` calls its decoder's scanner itself: the value, or the error and its place,
+    that ``JSONDecoder.decode`` gives, for any text (whitespace around, extra data, nothing)."""
+    decoder = json.JSONDecoder()
+    assert _outcome(lambda t: _decoded(decoder.scan_once, t), text) == _outcome(decoder.decode, text)

@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 from net_support import WAIT, Raw, new_table, next_state, running, three_bots
 from stepping_stones.engine import Phase, parse_bid, parse_card
 from stepping_stones.net.client import Glance, SeatClient, open_table, play_glances, play_randomly
-from stepping_stones.net.protocol import Delta, ProtocolError, StateMessage, delta_text, parse_server, state_text
+from stepping_stones.net.protocol import (
+    Delta,
+    ProtocolError,
+    StateMessage,
+    Waiting,
+    delta_text,
+    parse_server,
+    state_text,
+)
 from stepping_stones.net.table import Table
 from stepping_stones.net.wire import legal_actions
 
@@ -210,3 +218,28 @@ def test_hostile_resyncs_change_nothing_and_are_held_to_the_rate(tmp_path):
                             pass
 
     asyncio.run(probe())
+
+
+def test_the_clock_of_a_state_is_the_object_pydantic_would_make_of_it():
+    """``Table.waiting`` makes its ``Waiting`` without ``model_construct``: the same object in every
+    respect (fields in order, all set, no extra or private), of valid values, at every change."""
+    rng = Random(11)
+    table = Table.new(new_table(("open", "random", "open")), seed="clock")
+    for name in ("Ann", "Bo"):
+        table.claim(name)
+    made = 0
+    steps = 0
+    while not table.over:
+        waiting = table.waiting()
+        if waiting is not None:
+            like = Waiting.model_construct(**waiting.__dict__)
+            assert list(waiting.__dict__) == list(Waiting.model_fields) == list(like.__dict__)
+            assert waiting.__dict__ == like.__dict__ and waiting == like
+            assert waiting.model_fields_set == like.model_fields_set == set(Waiting.model_fields)
+            assert waiting.__pydantic_extra__ is None and waiting.__pydantic_private__ is None
+            assert waiting.model_dump_json() == like.model_dump_json()
+            assert Waiting.model_validate(waiting.model_dump(), strict=True) == waiting
+            made += 1
+        _step(table, rng, 10**6, steps)
+        steps += 1
+    assert made > 100

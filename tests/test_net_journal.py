@@ -10,10 +10,14 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from net_support import rules
 from stepping_stones.engine import Phase, cards_of, parse_bid, parse_card, record_cards
-from stepping_stones.net.journal import FileTableStore, TableStore, read_table
+from stepping_stones.engine.cards import CARD_NAMES
+from stepping_stones.net.journal import FileTableStore, JournalMove, TableStore, move_line, read_table
 from stepping_stones.net.protocol import NewTable
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
@@ -151,3 +155,47 @@ def test_journals_kept_open_for_appending_are_closed_past_the_most_and_before_a_
         "{}\nafter\n",
     ]
     store.sync()
+
+
+_TEXTS = st.one_of(
+    st.none(),
+    st.text(max_size=24),
+    st.sampled_from(["pass", "2 1 S redo", 'a"b\\c', "\x00\x1f\x7f\n\t\b\f\r", "é\u2028😀"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seq=st.one_of(st.integers(-2, 3), st.integers(10**6 - 2, 10**6 + 2), st.booleans()),
+    seat=st.integers(-1, 3),
+    bid=_TEXTS,
+    card=st.one_of(_TEXTS, st.sampled_from(CARD_NAMES)),
+    stand_in=st.booleans(),
+)
+def test_a_move_line_is_the_models_line_byte_for_byte_and_refused_as_it(seq, seat, bid, card, stand_in):
+    """``move_line`` writes the journal line without the model: the same bytes for what the model
+    takes, the model's own refusal for what it does not (out of bounds, too long, a bool for a number)."""
+    try:
+        expected = JournalMove(seq=seq, seat=seat, bid=bid, card=card, stand_in=stand_in).line()
+    except ValidationError:
+        with pytest.raises(ValidationError):
+            move_line(seq, seat, bid, card, stand_in)
+        return
+    assert move_line(seq, seat, bid, card, stand_in) == expected
+
+
+def test_the_lines_of_a_played_table_are_the_models_lines(tmp_path):
+    """Every move line of real play (bids, cards, a computer standing in) reads back and is
+    written again by the model byte for byte."""
+    appended: list[str] = []
+
+    class Recording(FileTableStore):
+        def append(self, table_id: str, lines: str) -> None:
+            appended.extend(lines.splitlines())
+            super().append(table_id, lines)
+
+    _played(Recording(tmp_path), 60, stand_in_at=20)
+    assert len(appended) >= 50 and any('"bid"' in line for line in appended)
+    assert any('"stand_in":true' in line for line in appended)
+    for line in appended:
+        assert JournalMove.model_validate_json(line, strict=True).line() == line

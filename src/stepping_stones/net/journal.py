@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import threading
@@ -77,12 +78,15 @@ class TableFile(_Strict):
     chat_off: bool = False  # the opener turned the table's chat off (``chat.py``)
 
 
+_MAX_SEQ: Final = 10**6  # ``JournalMove.seq``'s bound (``move_line`` keeps to it too)
+
+
 class JournalMove(_Strict):
     """One line of a table's journal: the bid or card that ``seat`` made on state ``seq`` (a
     computer's for a person who did not answer, with ``stand_in``).  Replayed through the engine
     on top of the snapshot, in order; ``seq`` must be the table's at that point."""
 
-    seq: Annotated[int, Field(ge=0, le=10**6)]
+    seq: Annotated[int, Field(ge=0, le=_MAX_SEQ)]
     seat: Annotated[int, Field(ge=0, le=2)]
     bid: Annotated[str, Field(max_length=MAX_BID_TEXT)] | None = None
     card: Annotated[str, Field(max_length=3)] | None = None
@@ -92,6 +96,31 @@ class JournalMove(_Strict):
         """The move as its journal line: compact JSON without the fields at their defaults
         (``{"seq":4,"seat":1,"card":"K9"}``)."""
         return self.model_dump_json(exclude_defaults=True)
+
+
+_text: Final = json.encoder.encode_basestring  # a JSON string as pydantic writes it (``ensure_ascii`` off)
+
+
+def move_line(seq: int, seat: int, bid: str | None, card: str | None, stand_in: bool) -> str:
+    """``JournalMove(...).line()``, byte for byte, written directly when the values are within
+    the model's bounds (the server's own, a line an action), else by the model (which refuses
+    them as before): validating and dumping the model cost some 6 µs a move, this about 1."""
+    if (
+        type(seq) is int
+        and 0 <= seq <= _MAX_SEQ
+        and type(seat) is int
+        and 0 <= seat <= 2
+        and (bid is None or (type(bid) is str and len(bid) <= MAX_BID_TEXT))
+        and (card is None or (type(card) is str and len(card) <= 3))
+        and type(stand_in) is bool
+    ):
+        line = f'{{"seq":{seq},"seat":{seat}'
+        if bid is not None:
+            line += f',"bid":{_text(bid)}'
+        if card is not None:
+            line += f',"card":{_text(card)}'
+        return line + (',"stand_in":true}' if stand_in else "}")
+    return JournalMove(seq=seq, seat=seat, bid=bid, card=card, stand_in=stand_in).line()
 
 
 class TableStore(Protocol):

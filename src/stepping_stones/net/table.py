@@ -41,7 +41,7 @@ from ..storage.records import GameRecord, RecordError, RecordRules, game_from_re
 from ..storage.safety import escape, name_problem, name_skeleton, normal_name
 from ..storage.sidecar import SessionInfo
 from .codes import digest, new_code, new_secret, new_seed
-from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile
+from .journal import TABLE_FORMAT, JournalMove, SeatFile, Substitution, TableFile, move_line
 from .limits import DEFAULT_TIMEOUT
 from .protocol import (
     ClaimFact,
@@ -62,6 +62,29 @@ STAND_IN_LEVEL: Final = "heuristic"
 COMPUTER_NAMES: Final = ("Hana", "Kenji", "Aiko", "Ren", "Mika", "Sora")
 
 Clock = Callable[[], float]
+
+
+def _new_waiting(
+    seat: int, name: str, connected: bool, computer: bool, seconds: float | None, reading: bool
+) -> Waiting:
+    """``Waiting.model_construct`` of all its fields, without the loop over the fields' aliases
+    and defaults that pydantic runs in Python for it: the object ``model_construct`` makes (its
+    dict in the fields' order, all six set), for the server's own values, one at nearly every
+    change (``Table.waiting``): about 3.5 -> 1.4 µs (timeit)."""
+    waiting = object.__new__(Waiting)
+    fields = {
+        "seat": seat,
+        "name": name,
+        "connected": connected,
+        "computer": computer,
+        "seconds": seconds,
+        "reading": reading,
+    }
+    object.__setattr__(waiting, "__dict__", fields)
+    object.__setattr__(waiting, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(waiting, "__pydantic_extra__", None)
+    object.__setattr__(waiting, "__pydantic_private__", None)
+    return waiting
 
 
 class TableError(SteppingStonesError):
@@ -264,12 +287,7 @@ class Table:
         )
         if self._waiting is None or self._waiting[0] != key:
             _, name, connected, computer, seconds, reading = key
-            self._waiting = (
-                key,
-                Waiting.model_construct(
-                    seat=to_act, name=name, connected=connected, computer=computer, seconds=seconds, reading=reading
-                ),
-            )
+            self._waiting = (key, _new_waiting(to_act, name, connected, computer, seconds, reading))
         return self._waiting[1]
 
     # --- the clock ------------------------------------------------------------------------------
@@ -577,7 +595,7 @@ class Table:
         """Note the move just made for the journal (``keep``)."""
         bid = str(action) if isinstance(action, Pass | Declaration) else None
         card = CARD_NAMES[action] if bid is None and isinstance(action, int) else None
-        self.unsaved.append(JournalMove(seq=seq, seat=seat, bid=bid, card=card, stand_in=stand_in).line())
+        self.unsaved.append(move_line(seq, seat, bid, card, stand_in))
 
     def computer_request(self) -> Request | None:
         """What a computer needs to decide for the seat to act, when a computer plays it."""

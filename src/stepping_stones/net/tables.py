@@ -598,38 +598,50 @@ class Tables:
         that the table is paused, each seat but ``actor``, whose action is refused), and the table
         waits until it can be written (``sweep`` tries again)."""
         if save or table.paused:
-            self._writing[table.id] = self._writing.get(table.id, 0) + 1
-            try:
+            if self.leases is None:  # a local store writes on the loop at once: no other change comes between
                 kept = await self._keep(table)
-            finally:
-                self._writing[table.id] -= 1
-                if not self._writing[table.id]:
-                    del self._writing[table.id]
+            else:
+                self._writing[table.id] = self._writing.get(table.id, 0) + 1
+                try:
+                    kept = await self._keep(table)
+                finally:
+                    self._writing[table.id] -= 1
+                    if not self._writing[table.id]:
+                        del self._writing[table.id]
             if not kept:
                 self._tell_paused(table, actor)
                 return False
         if table.id in self._writing:  # a later change is being written: the seats hear of both once it is
             return True
         self._rate_seats(table)
-        held = [(seat, conn) for seat in range(NUM_SEATS) if (conn := self.holders.get((table.id, seat))) is not None]
-        pages = [(seat, conn) for seat, conn in held if self.seated[conn].page is not None]
-        held = [(seat, conn) for seat, conn in held if self.seated[conn].page is None]
+        # the seats held by a connection, those of a page apart (one pass: a change of every table)
+        held: list[tuple[int, Connection]] = []
+        pages: list[tuple[int, Connection]] = []
+        holders, seated = self.holders, self.seated
+        for seat in range(NUM_SEATS):
+            conn = holders.get((table.id, seat))
+            if conn is not None:
+                (held if seated[conn].page is None else pages).append((seat, conn))
         messages = [
-            (seat, conn, self.seated[conn].message(state))
+            (seat, conn, seated[conn].message(state))
             for (seat, conn), state in zip(held, table.states([seat for seat, _ in held]), strict=True)
         ]
         for seat, conn, message in messages:
-            if self.holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
+            if holders.get((table.id, seat)) is conn:  # not replaced or gone meanwhile
                 conn.send(message)
         for seat, conn in pages:
-            page = self.seated[conn].page
+            page = seated[conn].page
             assert page is not None
             page.receive(table.state_for(seat))
             self._show(conn, page)
-        self._tell_watchers(table)
+        if table.watchers:
+            self._tell_watchers(table)
         if table.listed:
             self._tell_lobby()
-        await self._go_on(table)
+        if table.over:  # ``_go_on``, written out: a change of every table
+            await self._finish(table)
+        else:
+            self._kick(table)
         for _seat, conn in pages:
             await self._page_acts(conn)
         return True
