@@ -253,6 +253,14 @@ class PageFront:
     kind: str = "the page"
     mark: int = 0
 
+    @classmethod
+    async def sit(cls, browser: Any, url: str, code: str, name: str) -> PageFront:
+        """A phone's page (390x844) at the table ``code`` under ``name``, its script errors kept."""
+        front = cls(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
+        front.page.on("pageerror", lambda exc: front.errors.append(str(exc)))
+        await front.page.goto(f"{url}/t/{code}?name={name}")
+        return front
+
     async def shows(self, pattern: re.Pattern[str]) -> str:
         handle = await self.page.wait_for_function(STATUS_IS, arg=pattern.pattern, timeout=MS)
         found = pattern.search(str(await handle.json_value()))  # the status line as it matched

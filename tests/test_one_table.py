@@ -50,9 +50,7 @@ async def _story(folder: Path, async_playwright) -> None:
         plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _actions: None))
         await plain.line(lambda line: line.startswith("You sit in seat 1"))
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
-        page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        await page.page.goto(f"{url}/t/{code}?name=Ann")
+        page = await PageFront.sit(browser, url, code, "Ann")
         await plain.line(lambda line: "seat 2: Ann 2 (person)" in line)  # the second Ann is told apart
         app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, LONG))
         try:
@@ -223,9 +221,7 @@ async def _restarts(folder: Path, async_playwright) -> None:
         await plain.line(lambda line: line.startswith("You sit in seat 1"))
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
-            page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-            await page.page.goto(f"{url}/t/{code}?name=Bea")
+            page = await PageFront.sit(browser, url, code, "Bea")
             await plain.line(lambda line: "seat 2: Bea (person)" in line)
             app = SteppingStonesApp(settings=settings, join=(url, code, "Cy"))
             table = None
@@ -318,9 +314,7 @@ async def _killed(folder: Path, host: Host, async_playwright) -> None:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         watcher = Watcher(url, opened.watch)
         try:
-            page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
-            page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-            await page.page.goto(f"{url}/t/{code}?name=Bea")
+            page = await PageFront.sit(browser, url, code, "Bea")
             await plain.line(lambda line: "seat 2: Bea (person)" in line)
             app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, "Cy"))
             async with app.run_test(size=(120, 40)) as pilot:
@@ -400,9 +394,7 @@ async def _two_games(folder: Path, async_playwright) -> None:
         plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _a: None, terminal=True))
         await plain.line(lambda line: line.startswith("You sit in seat 1"))
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = PageFront(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
-        page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        await page.page.goto(f"{url}/t/{code}?name=Bea")
+        page = await PageFront.sit(browser, url, code, "Bea")
         await plain.line(lambda line: "seat 2: Bea (person)" in line)
         app = SteppingStonesApp(settings=Settings(pace="instant", trick_pause=False), join=(url, code, "Cy"))
         try:

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import psycopg
 from psycopg.rows import dict_row
 
-from .players import Finished, PlayedGame, Rated
+from .players import Finished, PlayedGame, Rated, game_rows
 from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
 
 if TYPE_CHECKING:
@@ -576,27 +576,26 @@ def _pg(sql: str) -> str:
     return re.sub(r"(?<![:\w]):([a-z_]+)", r"%(\1)s", sql)
 
 
-class PostgresShelf:
-    """The finished games of every server process on the store, in the database (``library_*``,
-    ``migrations/0002_library.sql``): ``storage.library.Shelf``, the same contract as the data
-    folder's ``FolderShelf``.  A record, its sidecar and notes and the library's index rows of it
-    are filed in one transaction, once per table; ``stats`` and ``history`` ask the data folder's
-    library's own queries (``storage.library.QUERIES``) of these rows, in one read."""
+class _Connected:
+    """One connection to the store, shared by the loop and by threads under a lock: made (and the
+    schema brought up to date) at the first use, and made again after a failure of the database,
+    which is ``OSError`` in one line (``failure``)."""
+
+    NAME = "stepping-stones"
+    """The connection's ``application_name`` (what ``pg_stat_activity`` shows of it)."""
 
     def __init__(self, dsn: str) -> None:
-        self.dsn = dsn
+        self.dsn = dsn  # a libpq connection string or ``postgresql://`` URL
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.Lock()
 
     @contextmanager
     def _db(self) -> Iterator[psycopg.Connection[Any]]:
-        """The connection, the schema brought up to date at the first; a database's failure is
-        ``OSError``."""
         with self._lock:
             try:
                 if self._conn is None or self._conn.closed:
                     self._conn = psycopg.connect(
-                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones library"
+                        self.dsn, autocommit=True, connect_timeout=5, application_name=self.NAME
                     )
                     migrate(self._conn)
                 yield self._conn
@@ -611,6 +610,16 @@ class PostgresShelf:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+class PostgresShelf(_Connected):
+    """The finished games of every server process on the store, in the database (``library_*``,
+    ``migrations/0002_library.sql``): ``storage.library.Shelf``, the same contract as the data
+    folder's ``FolderShelf``.  A record, its sidecar and notes and the library's index rows of it
+    are filed in one transaction, once per table; ``stats`` and ``history`` ask the data folder's
+    library's own queries (``storage.library.QUERIES``) of these rows, in one read."""
+
+    NAME = "stepping-stones library"
 
     def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
         from ..storage.files import stamp
@@ -723,37 +732,12 @@ class PostgresShelf:
 # no rating is lost (``tests/test_ratings.py`` holds the row and lets both wait on it).
 
 
-class PostgresPlayerStore:
+class PostgresPlayerStore(_Connected):
     """``PlayerStore`` in PostgreSQL (the comment above).  ``dsn`` is a libpq connection
     string or ``postgresql://`` URL.  A failure of the database is ``OSError`` with one line (the
     server then plays on unrated, as when the data folder's file fails)."""
 
-    def __init__(self, dsn: str) -> None:
-        self.dsn = dsn
-        self._conn: psycopg.Connection[Any] | None = None
-        self._lock = threading.Lock()  # one connection, used by the loop and by threads
-
-    @contextmanager
-    def _db(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._lock:
-            try:
-                if self._conn is None or self._conn.closed:
-                    self._conn = psycopg.connect(
-                        self.dsn, autocommit=True, connect_timeout=5, application_name="stepping-stones players"
-                    )
-                    migrate(self._conn)
-                yield self._conn
-            except psycopg.Error as exc:
-                broken, self._conn = self._conn, None
-                if broken is not None:
-                    broken.close()
-                raise failure(exc) from None
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+    NAME = "stepping-stones players"
 
     def player_of(self, key: str) -> str | None:
         with self._db() as conn:
@@ -851,23 +835,10 @@ class PostgresPlayerStore:
                 else:
                     for player in sorted(set(known)):
                         conn.execute("UPDATE players SET apart = apart + 1 WHERE id = %s", (player,))
-                names = "\n".join(s.name for s in game.seats)
-                for seat, (person, place) in enumerate(zip(ids, game.places, strict=True)):
-                    if person is None or person.startswith(COMPUTER_PREFIX):
-                        continue
+                for row in game_rows(game, ids, rated, after):
                     conn.execute(
                         "INSERT INTO player_games VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                        (
-                            person,
-                            game.table,
-                            game.record,
-                            game.when,
-                            seat,
-                            place,
-                            int(rated),
-                            shown(after[person]) if rated else None,
-                            names,
-                        ),
+                        row,
                     )
             return True
 

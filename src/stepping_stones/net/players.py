@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from .codes import SECRET_BYTES, new_code, normal_code
 from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
@@ -183,6 +183,27 @@ CREATE TABLE IF NOT EXISTS settled (tab TEXT PRIMARY KEY);
 """
 
 
+def game_rows(game: Finished, ids: list[str | None], rated: bool, after: dict[str, Skill]) -> list[tuple[Any, ...]]:
+    """A settled game's rows of each person's games (not a computer's): the person, the table,
+    the record, when, the seat, the place, whether rated, the rating shown after it, the names."""
+    names = "\n".join(s.name for s in game.seats)
+    return [
+        (
+            person,
+            game.table,
+            game.record,
+            game.when,
+            seat,
+            place,
+            int(rated),
+            shown(after[person]) if rated else None,
+            names,
+        )
+        for seat, (person, place) in enumerate(zip(ids, game.places, strict=True))
+        if person is not None and not person.startswith(COMPUTER_PREFIX)
+    ]
+
+
 class SqlitePlayerStore:
     """``PlayerStore`` in one SQLite file (``players.sqlite3``, its owner's only), used from the
     server's loop (a key looked up at a hello) and its threads (a game settled), one call at a
@@ -284,24 +305,8 @@ class SqlitePlayerStore:
             else:
                 for player in set(known):
                     self._db.execute("UPDATE players SET apart = apart + 1 WHERE id = ?", (player,))
-            names = "\n".join(s.name for s in game.seats)
-            for seat, (person, place) in enumerate(zip(ids, game.places, strict=True)):
-                if person is None or person.startswith(COMPUTER_PREFIX):
-                    continue
-                self._db.execute(
-                    "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        person,
-                        game.table,
-                        game.record,
-                        game.when,
-                        seat,
-                        place,
-                        int(rated),
-                        shown(after[person]) if rated else None,
-                        names,
-                    ),
-                )
+            for row in game_rows(game, ids, rated, after):
+                self._db.execute("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             return True
 
     def top(self, limit: int) -> list[Rated]:
