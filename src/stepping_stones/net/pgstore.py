@@ -867,9 +867,4 @@ class PostgresPlayerStore(_Connected):
                 "WHERE player = %s ORDER BY finished DESC, tab LIMIT %s",
                 (player, limit),
             ).fetchall()
-        return [
-            PlayedGame(
-                str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), r[6], tuple(str(r[7]).split("\n"))
-            )
-            for r in rows
-        ]
+        return [PlayedGame.of_row(r) for r in rows]

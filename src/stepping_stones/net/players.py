@@ -24,7 +24,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -106,6 +106,14 @@ class PlayedGame:
     rated: bool
     rating: int | None
     names: tuple[str, ...]
+
+    @classmethod
+    def of_row(cls, r: Sequence[Any]) -> PlayedGame:
+        """From a row of (record, table, finished, seat, place, rated, rating, names), as both
+        stores select it (``game_rows`` writes them)."""
+        return cls(
+            str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), r[6], tuple(str(r[7]).split("\n"))
+        )
 
 
 class PlayerStore(Protocol):
@@ -328,12 +336,7 @@ class SqlitePlayerStore:
                 "WHERE player = ? ORDER BY finished DESC, tab LIMIT ?",
                 (player, limit),
             ).fetchall()
-        return [
-            PlayedGame(
-                str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), bool(r[5]), r[6], tuple(str(r[7]).split("\n"))
-            )
-            for r in rows
-        ]
+        return [PlayedGame.of_row(r) for r in rows]
 
     def close(self) -> None:
         with self._lock:
