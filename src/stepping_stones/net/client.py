@@ -581,7 +581,8 @@ async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> StateMess
 async def play_glances(
     client: SeatClient, rng: Random, latencies: list[float] | None = None, think: float = 0.0
 ) -> Glance:
-    """``play_randomly`` for a client of ``checked=False`` (the load test's bots): the last glance."""
+    """``play_randomly`` for a client of ``checked=False`` (the load test's bots): the last glance.  Each action
+    waits ``think`` seconds on average, drawn between half and one and a half times it."""
     last = await _play(client, rng, latencies, None, think)
     assert isinstance(last, Glance)
     return last
@@ -615,8 +616,8 @@ async def _play(
             return message
         if message.legal and acted != (client.connections, message.seq):
             acted = (client.connections, message.seq)
-            if think:
-                await asyncio.sleep(think)  # a pace, not a wait for an event
+            if think:  # a pace, not a wait for an event: people at a thousand tables do not act in step
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             sent = time.perf_counter()
             await client.act(rng.choice(message.legal), message.seq)
 
