@@ -100,7 +100,7 @@ def test_every_finished_trick_says_why_it_was_won_on_the_table_and_in_the_histor
                 line for line in history.splitlines() if "wins:" in line or " beats " in line or "had to beat" in line
             ]
             assert len(reasons) >= tricks
-            assert re.search(r"Trick \d+: .+ wins? it\. ", widget_text(table.query_one("#table")))
+            assert re.search(r"\b(You win|\w+ wins) trick \d+ \(", widget_text(table.query_one("#table")))
 
     asyncio.run(run())
 

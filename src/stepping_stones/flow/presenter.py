@@ -24,8 +24,12 @@ from ..ai.claims import claim_prompt, tricks_left
 from ..engine import (
     CARD_NAMES,
     NUM_SEATS,
+    RANKINGS,
+    STRENGTH,
+    SUIT_MASKS,
     SUIT_NAMES,
     SUIT_SIZE,
+    SUITS,
     TRICKS,
     IllegalActionError,
     PastHand,
@@ -33,6 +37,7 @@ from ..engine import (
     PlayerView,
     PublicView,
     Rules,
+    cards_of,
     format_cards,
 )
 from ..explain import Teller, hand_of, plural, result_lines, sheet_lines, summary_lines
@@ -122,6 +127,7 @@ class Presentation:
     seats: tuple[SeatLine, ...]  # the person first, then the seats after them
     hand: tuple[CardLine, ...]
     bids: tuple[BidLine, ...]
+    said: tuple[str, ...]  # while bidding: the hand's bids so far in sentences, then who is thinking or in the puddle
     claim: ClaimOffer | None
     trick: TrickLine | None  # the trick on the table
     tricks: tuple[TrickLine, ...]  # the finished tricks of the hand on show
@@ -317,6 +323,22 @@ def _bids(state: TableState) -> tuple[BidLine, ...]:
     return tuple(out)
 
 
+def _said(view: PlayerView, teller: Teller) -> tuple[str, ...]:
+    """While bidding: the bids said so far in this hand, in sentences, then the player who is to
+    bid, if not the person (thinking, or in the puddle)."""
+    hand = view.shown_hand()
+    if hand is None or view.phase is not Phase.BIDDING:
+        return ()
+    said = [
+        teller.bid(seat, bid, puddle=i >= NUM_SEATS)
+        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))
+    ]
+    bidder = view.bidder
+    if bidder is not None and bidder != teller.you:
+        said.append(teller.puddle(bidder) if view.in_puddle else f"{teller.name(bidder)} is thinking...")
+    return tuple(said)
+
+
 def _claim(state: TableState) -> ClaimOffer | None:
     view = state.view
     contract = view.contract
@@ -361,6 +383,48 @@ def _tricks(state: TableState, teller: Teller) -> tuple[tuple[TrickLine, ...], T
     if view.phase is not Phase.PLAY:
         current = None
     return tuple(lines), current
+
+
+def trick_lines(view: PlayerView, hand: PastHand) -> tuple[TrickLine, ...]:
+    """Every trick of ``hand`` (a hand of ``view``'s game), the unfinished one last, as the
+    presentation tells them: for the app's panel of a hand's tricks."""
+    teller = Teller(view.players, HUMAN)
+    return tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1))
+
+
+@dataclass(frozen=True)
+class Tracker:
+    """The cards the person has not seen, and the suits each player has shown out of (the app's
+    tracker panel)."""
+
+    ranking: int | None  # 9 or 1: which rank is high, once declared
+    out: tuple[tuple[int, str], ...]  # each suit (its index) with the ranks not seen, strongest first
+    shown_out: tuple[tuple[str, tuple[int, ...]], ...]  # who ("You", a name) and the suits they showed out of
+
+
+def tracker(view: PlayerView) -> Tracker:
+    """The person's count of the cards (``Tracker``) in the hand on the table, as the computers
+    count them (``ai.knowledge.deductions``)."""
+    from ..ai.knowledge import deductions  # the computers' count: loaded with the first tracker drawn
+
+    ranking = view.ranking or RANKINGS[0]
+    key = STRENGTH[ranking]
+    unseen = view.unseen_cards if view.phase in (Phase.BIDDING, Phase.PLAY) else 0
+    out = tuple(
+        (s, " ".join(str(c % SUIT_SIZE + 1) for c in sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])))
+        for s in range(len(SUITS))
+    )
+    hand = view.shown_hand()
+    voids = [0] * NUM_SEATS
+    if hand is not None and hand.declaration is not None:
+        voids = deductions(hand.tricks(), hand.declaration)[0]
+    teller = Teller(view.players, HUMAN)
+    shown_out = tuple(
+        (teller.name(seat), suits)
+        for seat in range(NUM_SEATS)
+        if (suits := tuple(s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]))
+    )
+    return Tracker(view.ranking, out, shown_out)
 
 
 @dataclass(frozen=True)
@@ -450,6 +514,7 @@ def present(state: TableState) -> Presentation:
         seats=_seats(state, teller, clock, shown),
         hand=_hand(state, teller) if view.phase in (Phase.BIDDING, Phase.PLAY) else (),
         bids=_bids(state),
+        said=_said(view, teller),
         claim=_claim(state),
         trick=trick,
         tricks=tricks,

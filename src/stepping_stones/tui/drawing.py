@@ -12,27 +12,31 @@ from functools import cached_property
 from rich.console import Console
 from rich.text import Text
 
-from ..ai.knowledge import deductions
 from ..engine import (
     CARD_NAMES,
     CONTRACTS,
     HAND_SIZE,
     NUM_SEATS,
-    RANKINGS,
-    STRENGTH,
-    SUIT_MASKS,
     SUIT_OF,
     SUITS,
     PastHand,
     Phase,
     PlayerView,
     Trick,
-    cards_of,
-    play_seats,
+    parse_card,
 )
 from ..explain import Teller, hand_of, plural, short_names
 from ..flow import TableState
-from ..flow.presenter import Presentation, present, seat_caption, status_line, turn_prompt, watchers_line
+from ..flow.presenter import (
+    Presentation,
+    present,
+    seat_caption,
+    status_line,
+    tracker,
+    trick_lines,
+    turn_prompt,
+    watchers_line,
+)
 from ..game.choices import HUMAN
 from .render import NAME_WIDTH, SUIT_COLOURS, Look
 from .widgets import CARD_KEYS
@@ -271,16 +275,9 @@ def table_canvas(state: Scene, width: int, height: int) -> Text:
 def _bidding_scene(canvas: Canvas, state: Scene, hand: PastHand | None) -> None:
     """The bids said so far in the middle, the latest that fit (and who is thinking), and the
     person at the bottom."""
-    view, width, height = state.view, canvas.width, canvas.height
+    width, height = canvas.width, canvas.height
     if hand is not None:
-        said = [
-            state.teller.bid(s, b, puddle=i >= NUM_SEATS)
-            for i, (b, s) in enumerate(zip(hand.bids, hand.bid_seats, strict=True))
-        ]
-        bidder = view.bidder
-        if bidder is not None and bidder != HUMAN:
-            said.append(state.teller.puddle(bidder) if view.in_puddle else f"{state.names[bidder]} is thinking...")
-        for i, sentence in enumerate(said[-(height - 5) :]):
+        for i, sentence in enumerate(state.presented.said[-(height - 5) :]):  # the presenter's sentences
             canvas.put(3 + i, max(0, (width - len(sentence)) // 2), Text(sentence))
     canvas.centred(height - 2, _seat_lines(state, HUMAN))
 
@@ -336,15 +333,9 @@ def _trick_line(state: Scene, hand: PastHand, trick: Trick | None, width: int) -
     if trick is None:
         assert hand.declarer is not None
         return Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold")
-    if trick.finished and hand.declaration is not None:
-        reason = state.teller.trick_reason(
-            trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
-        )
-        head = f"Trick {trick.number}: "
-        words = fit_words(
-            f"{state.teller.subject(trick.winner, 'wins')} it. {reason}.", width - len(head), state.look.ellipsis
-        )
-        return Text.assemble((head, "bold"), words)
+    if trick.finished:  # who won it and why, as the presenter says it
+        told = trick_lines(state.view, hand)[trick.number - 1].text or ""
+        return Text(fit_words(told, width, state.look.ellipsis), style="bold")
     return Text(f"Trick {trick.number}", style="bold")
 
 
@@ -354,12 +345,15 @@ def fit_words(text: str, width: int, ellipsis: str) -> str:
 
     >>> fit_words("You win it. L5 wins: the only Stone Lanterns, the others could not follow.", 50, "~")
     'You win it. L5 wins: the only Stone Lanterns.'
+    >>> fit_words("Kenji wins trick 4 (C8 wins: the highest trump, over C2, C1).", 50, "~")
+    'Kenji wins trick 4 (C8 wins: the highest trump).'
     """
     while len(text) > width:
         cut = max(text.rfind(", "), text.rfind("; "))
         if cut <= 0:
             return text[: max(0, width - len(ellipsis))] + ellipsis
-        text = text[:cut] + "."
+        kept = text[:cut]
+        text = kept + (")." if kept.count("(") > kept.count(")") else ".")
     return text
 
 
@@ -415,11 +409,9 @@ def hand_text(state: Scene, width: int, height: int) -> tuple[Text, int]:
 
 def bid_log_text(state: Scene) -> Text:
     """Above the person's bid list: the bids so far, then what the person is to do."""
-    hand = state.hand
     log = Text()
-    if hand is not None:
-        for i, (bid, seat) in enumerate(zip(hand.bids, hand.bid_seats, strict=True)):
-            log.append(state.teller.bid(seat, bid, puddle=i >= NUM_SEATS) + "\n")
+    for sentence in state.presented.said:  # the presenter's sentences: the bids so far
+        log.append(sentence + "\n")
     prompt = state.presented.prompt or turn_prompt(state.view)  # the presenter's words, as every front end says it
     log.append(prompt, style="bold reverse" if state.view.in_puddle else "bold")
     return log
@@ -485,38 +477,23 @@ def log_text(state: Scene, width: int, height: int, console: Console) -> Text:
     return Text("\n").join(lines)
 
 
-def shown_out(hand: PastHand | None) -> list[int]:
-    """Per seat, the suits (a mask) it has shown out of in ``hand`` (the hand on the table: the one
-    being played, or between hands the one just played), as the AI counts them."""
-    if hand is None or hand.declaration is None:
-        return [0] * NUM_SEATS
-    return deductions(hand.tricks(), hand.declaration)[0]
-
-
 def tracker_text(state: Scene) -> Text:
     """The cards still unseen by the person, per suit, strongest first in the ranking in play,
-    and the suits each player has shown out of."""
-    view, look = state.view, state.look
+    and the suits each player has shown out of (``flow.presenter.tracker``)."""
+    told, look = tracker(state.view), state.look
     t = Text("Cards still out", style="bold")
-    ranking = view.ranking or RANKINGS[0]
-    t.append(f" ({ranking} high)\n" if view.ranking else "\n")
-    key = STRENGTH[ranking]
-    unseen = view.unseen_cards if view.phase in (Phase.BIDDING, Phase.PLAY) else 0
-    for s in range(len(SUITS)):
-        t.append_text(look.suit(s))
-        cards = sorted(cards_of(unseen & SUIT_MASKS[s]), key=lambda c: -key[c])
-        t.append("  " + (" ".join(str(c % 9 + 1) for c in cards) or look.dot) + "\n")
-    voids = shown_out(state.hand)
+    t.append(f" ({told.ranking} high)\n" if told.ranking else "\n")
+    for suit, ranks in told.out:
+        t.append_text(look.suit(suit))
+        t.append("  " + (ranks or look.dot) + "\n")
     parts = []
-    for seat in range(NUM_SEATS):
-        suits = [s for s in range(len(SUITS)) if voids[seat] & SUIT_MASKS[s]]
-        if suits:
-            part = Text(f"{state.names[seat]}: ")
-            for i, s in enumerate(suits):
-                if i:
-                    part.append(" ")
-                part.append_text(look.suit(s))
-            parts.append(part)
+    for who, suits in told.shown_out:
+        part = Text(f"{who}: ")
+        for i, suit in enumerate(suits):
+            if i:
+                part.append(" ")
+            part.append_text(look.suit(suit))
+        parts.append(part)
     t.append("Shown out: ", style="bold")
     if parts:
         t.append_text(Text("; ").join(parts))
@@ -526,37 +503,33 @@ def tracker_text(state: Scene) -> Text:
 
 
 def history_text(state: Scene, width: int, height: int | None, console: Console) -> Text:
-    """Every finished trick of the hand: who led, the three cards, who won and why, a trick's
-    lines indented under its number.  With a ``height``, the newest tricks that fit it (the
-    newest always in view), and the title says how many of them are shown."""
+    """Every finished trick of the hand as the presenter tells it (``flow.presenter.trick_lines``):
+    the three cards in the order played with the winner's marked, then who won and why, a trick's
+    lines indented under its number.  With a ``height``, the newest tricks that fit it (the newest
+    always in view), and the title says how many of them are shown."""
     hand, look = state.hand, state.look
     title = Text("Tricks of this hand", style="bold")
     if hand is None or hand.declaration is None:
         return Text.assemble(title, "\n", ("No trick played yet.", "dim"))
-    finished = [trick for trick in hand.tricks() if trick.finished]
+    finished = [trick for trick in trick_lines(state.view, hand) if trick.winner is not None]
     if not finished:
         return Text.assemble(title, "\n", ("No trick finished yet.", "dim"))
     # the names as short as the three cards of a trick need to fit one line (and still different)
-    names = short_names(state.view.players, max(5, min(12, (width - 3 - 3 * 6) // 3)), look.ellipsis)
-    if state.view.seat == HUMAN:
-        names = tuple("You" if s == HUMAN else n for s, n in enumerate(names))
+    labels = [line.label for line in sorted(state.presented.seats, key=lambda line: line.seat)]
+    short = dict(
+        zip(labels, short_names(labels, max(5, min(12, (width - 3 - 3 * 6) // 3)), look.ellipsis), strict=True)
+    )
     blocks: list[list[Text]] = []
     for trick in finished:
         line = Text()
-        cards = dict(trick.cards)
-        for i, seat in enumerate(play_seats(trick.leader, (), NUM_SEATS)):
+        for i, (who, card, _words) in enumerate(trick.cards):
             if i:
                 line.append(" ")
-            line.append(f"{names[seat]} ")
-            line.append_text(look.card(cards[seat]))
-            if seat == trick.winner:
+            line.append(f"{short.get(who, who)} ")
+            line.append_text(look.card(parse_card(card)))
+            if who == trick.winner:
                 line.append(look.win_mark, style="bold")
-        reason = Text(
-            state.teller.trick_reason(
-                trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
-            ),
-            style="italic",
-        )
+        reason = Text(trick.text or "", style="italic")
         block = []
         for i, part in enumerate([*line.wrap(console, width - 3), *reason.wrap(console, width - 3)]):
             lead = Text(f"{trick.number:>2} " if i == 0 else "   ", style="bold")

@@ -18,7 +18,7 @@ import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
- * @typedef {{phase: string, title: string, contract: string, progress: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
+ * @typedef {{phase: string, title: string, contract: string, progress: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], said: string[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
  * @typedef {import("./life.js").Chat} Chat
  * @typedef {{club: string | null, logo: string | null}} Felt
