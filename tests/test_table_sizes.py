@@ -137,6 +137,24 @@ def test_long_names_are_told_apart_in_the_history_the_last_trick_and_the_hand_su
     asyncio.run(run())
 
 
+def test_two_long_opponents_at_a_narrow_table_are_both_drawn_cut_not_one_over_the_other():
+    from stepping_stones.engine import Game
+    from stepping_stones.flow import TableState
+    from stepping_stones.tui.drawing import Scene, table_canvas
+    from stepping_stones.tui.render import Look
+
+    left, right = "Annabelle Featherstonehaugh", "Bartholomew Cholmondeley"
+    game = Game(Rules(), ["Cy", left, right], 0)
+    game.deal_hand(Random(5))
+    state = TableState.of(game.view(0), seats=("you", "person, away, computer plays", "person, rated 1012"))
+    for width in (40, 56, 76):
+        top, second = table_canvas(Scene(state, Look()), width, 16).plain.splitlines()[:2]
+        assert top.startswith(left[:8]) and "…" in top, (width, top)  # the left one cut, not written over
+        assert right[:8] in top, (width, top)  # and the right one on the same line
+        assert second.startswith("▮") and "12" in second, (width, second)
+        assert len(top) <= width and len(second) <= width
+
+
 # --- 2. the newest trick in view --------------------------------------------------------
 
 

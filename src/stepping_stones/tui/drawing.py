@@ -262,14 +262,31 @@ def table_canvas(state: Scene, width: int, height: int) -> Text:
     (the trick's cards in front of those who played them)."""
     hand = state.hand
     canvas = Canvas(width, height)
-    canvas.block(0, 0, _seat_lines(state, LEFT))
-    for i, line in enumerate(_seat_lines(state, RIGHT)):
-        canvas.put(i, width - len(line), line)
+    for i, (left, right) in enumerate(zip(_seat_lines(state, LEFT), _seat_lines(state, RIGHT), strict=True)):
+        if len(left) + len(right) + 2 > width:  # long names or captions: each keeps its half, cut with an ellipsis
+            half = (width - 2) // 2
+            dots = state.look.ellipsis
+            left, right = (
+                _cut(left, max(half, width - 2 - len(right)), dots),
+                _cut(right, max(half, width - 2 - len(left)), dots),
+            )
+        canvas.put(i, 0, left)
+        canvas.put(i, width - len(right), right)
     if hand is None or state.view.phase is Phase.BIDDING:
         _bidding_scene(canvas, state, hand)
     else:
         _trick_scene(canvas, state, hand)
     return canvas.text()
+
+
+def _cut(text: Text, width: int, ellipsis: str) -> Text:
+    """``text`` in at most ``width`` columns, ending in ``ellipsis`` where it was cut."""
+    if len(text) <= width:
+        return text
+    cut = text.copy()
+    cut.truncate(max(0, width - len(ellipsis)))
+    cut.append(ellipsis)
+    return cut
 
 
 def _bidding_scene(canvas: Canvas, state: Scene, hand: PastHand | None) -> None:
