@@ -795,6 +795,43 @@ def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
         served.stop()
 
 
+UNCOVERED = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
+    node.scrollIntoView({ block: "end" });  // at the bottom of the screen, where a phone keeps the hand
+    const box = node.getBoundingClientRect();
+    return node.contains(document.elementFromPoint(box.left + box.width / 2, box.bottom - 2));
+})"""
+
+
+def test_on_a_phone_the_hand_covers_neither_the_bids_nor_the_status_line(tmp_path):
+    """At 360x640 the hand stays at the bottom of the screen on the person's turn to play only:
+    while they bid, every bid and the status line with its clock can be brought to the bottom of
+    the screen and tapped or read there (the hand kept there covered the last bids and the clock)."""
+    sync_playwright = _browser()
+    host = Host(tmp_path / "server")
+    url = host.start()
+    try:
+        opened = asyncio.run(open_table(url, new_table(("open", "random", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 360, 640)
+            try:
+                page.goto(f"{url}/t/{opened.code}?name=Ann")
+                while not page.locator("#bidding:not([hidden]) button.bid").count():
+                    assert _step(page) != "over"
+                assert all(page.evaluate(UNCOVERED, "#bidding button.bid")), "a bid under the hand"
+                assert page.evaluate(UNCOVERED, "#status") == [True], "the status line under the hand"
+                while page.locator("#hand button.card.legal").count() == 0:
+                    assert _step(page) != "over"
+                card = page.locator("#hand button.card.legal").first
+                page.evaluate("window.scrollTo(0, 0)")
+                box = card.bounding_box()  # on the turn to play, the card to play is on screen at any scroll
+                assert box is not None and box["y"] + box["height"] <= 640, box
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        host.stop()
+
+
 LONG = (
     "Bartholomew-Featherstonehaugh-Montgomery",
     "Maximiliana-Wolkenstein-Rodenegg-Trostbe",

@@ -460,6 +460,7 @@ function renderHand(p) {
     return button;
   });
   hand.replaceChildren(...buttons);
+  hand.classList.toggle("turn", p.hand.some((line) => line.legal)); // a phone keeps it in view on the turn to play only
   hand.dataset.cards = p.hand.map((line) => line.card).join(" "); // the hand drawn, for the tests to wait on
   if (focused) {
     const target = hand.querySelector(`[data-card="${focused}"]`) || hand.querySelector("button.legal") || hand.querySelector("button");
