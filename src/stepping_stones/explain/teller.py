@@ -109,7 +109,15 @@ class Teller:
         return f"{self.subject(seat, 'declares')}{where} {bid.describe()}."
 
     def puddle(self, seat: int) -> str:
-        return f"All three passed: {self.subject(seat, 'is')} in the puddle and must declare."
+        """The puddle in a sentence, its player after the colon as "you" or the name.
+
+        >>> Teller(("Ann", "Bo", "Youssef"), 0).puddle(0)
+        'All three passed: you are in the puddle and must declare.'
+        >>> Teller(("Ann", "Bo", "Youssef"), 0).puddle(2)
+        'All three passed: Youssef is in the puddle and must declare.'
+        """
+        be = "are" if seat == self.you else "is"
+        return f"All three passed: {self.object(seat)} {be} in the puddle and must declare."
 
     def card(self, seat: int, card: int, trick: int, lead: bool) -> str:
         if lead:
