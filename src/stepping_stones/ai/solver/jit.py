@@ -83,11 +83,6 @@ def reserve(table: list[int], n: int) -> None:
         table.extend([0] * (n - len(table)))
 
 
-def prefetch(table: list[int], i: int) -> None:
-    """Ask the processor to bring item ``i`` of ``table`` into its cache, for a read soon (a
-    hint: it changes no value; nothing in Python)."""
-
-
 # --- the two cores ------------------------------------------------------------------------------
 
 
@@ -201,7 +196,6 @@ def _register_numba_helpers() -> None:
         return
     import numba
     from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    from numba.core import cgutils  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from numba.extending import intrinsic, overload  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
     int64 = numba.types.int64
@@ -225,19 +219,6 @@ def _register_numba_helpers() -> None:
 
         return int64(int64), codegen
 
-    def prefetch_typing(_typingctx: Any, _table: Any, _i: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            table = context.make_array(signature.args[0])(context, builder, args[0])
-            pointer = builder.bitcast(builder.gep(table.data, [args[1]]), ir.IntType(8).as_pointer())
-            i32 = ir.IntType(32)
-            prefetch_type = ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32])
-            function = cgutils.get_or_insert_function(builder.module, prefetch_type, "llvm.prefetch.p0")
-            # a read (0), kept in every level of the cache (3), of data (1)
-            builder.call(function, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-
-        return numba.types.none(_table, _i), codegen
-
     ctpop: Any = intrinsic(ctpop_typing)
     ctlz: Any = intrinsic(ctlz_typing)
     cttz: Any = intrinsic(cttz_typing)
@@ -247,8 +228,6 @@ def _register_numba_helpers() -> None:
     overload(top)(lambda x: lambda x: ctlz(x))
     overload(low)(lambda x: lambda x: cttz(x))
     overload(reserve)(lambda table, n: lambda table, n: None)
-    prefetch_into: Any = intrinsic(prefetch_typing)
-    overload(prefetch)(lambda table, i: lambda table, i: prefetch_into(table, i))
     _REGISTERED.append(True)
 
 

@@ -86,12 +86,9 @@ def _suit_info(index, offset):
 def position_key(h, leader, spread, info):
     """``(key, r0, r1, r2)``: the table key of the position where ``leader`` leads from hands
     ``h``, and per seat the cards that stand for their runs."""
-    return key_of(h[0], h[1], h[2], leader, spread, info)
-
-
-@kernel
-def key_of(a, b, c, leader, spread, info):
-    """``position_key`` of the hands ``a``, ``b`` and ``c``."""
+    a = h[0]
+    b = h[1]
+    c = h[2]
     k = leader << SEAT_SHIFT
     r0 = a & 0  # an int64 from the start, as the compiled core's recursion needs
     r1 = r0

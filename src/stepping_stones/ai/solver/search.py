@@ -48,8 +48,8 @@ from .ordering import (
     second_moves,
     third_moves,
 )
-from .ranks import key_of, position_key
-from .tables import M_KILLER, M_LIMIT, M_NODES, fetch, find, store
+from .ranks import position_key
+from .tables import M_KILLER, M_LIMIT, M_NODES, find, store
 
 ABORT = 2  # a search result: the limit of positions was reached
 
@@ -152,24 +152,6 @@ def node(
                     r = 0
                 else:
                     h[s3] = hand2 ^ bit
-                    if j2 + 1 < count:
-                        _fetch_next(
-                            h,
-                            buf[(depth + 2) * MAX_MOVES + j2 + 1],
-                            hand2,
-                            s3,
-                            over,
-                            best_seat,
-                            target_takes,
-                            target_stays,
-                            left,
-                            t,
-                            par,
-                            spread,
-                            info,
-                            tt,
-                            meta,
-                        )
                     r = node(
                         zero,  # not a literal 0: see ``jit.one_signature``
                         h,
@@ -269,25 +251,6 @@ def open_lead(h, leader, target, depth, par, rules, spread, info, tt, meta, buf)
     if count > 2 and meta[M_KILLER + 3 * t + leader]:
         hint_at(buf, depth, count, meta[M_KILLER + 3 * t + leader] - 1, held, cands, 1)
     return -1, t, k, lo, hi, count, rep2, rep3, held
-
-
-@kernel
-def _fetch_next(
-    h, card, hand2, s3, over, best_seat, target_takes, target_stays, left, t, par, spread, info, tt, meta
-):
-    """Before the third seat's card is searched, start bringing into the cache the table's slot
-    of the position after its next card, ``card``, where ``open_lead`` will probe it (if the
-    first card does not decide the trick, the next is searched, and its probe misses the cache
-    less)."""
-    bit = 1 << card
-    after = target_takes if bit & over else target_stays
-    if after <= 0 or after > left or t >= 10 or t + 1 >= par[P_HORIZON]:
-        return
-    mine = hand2 ^ bit
-    a = mine if s3 == 0 else h[0]
-    b = mine if s3 == 1 else h[1]
-    c = mine if s3 == 2 else h[2]
-    fetch(tt, meta, key_of(a, b, c, s3 if bit & over else best_seat, spread, info)[0])
 
 
 @kernel

@@ -15,7 +15,7 @@ how far it may be written).
 
 from __future__ import annotations
 
-from .jit import kernel, prefetch, reserve
+from .jit import kernel, reserve
 
 M_NODES = 0
 M_LIMIT = 1
@@ -41,17 +41,11 @@ _MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
 
 @kernel
-def home(mask, k):
-    """The first slot tried for key ``k``.  (In Python the product is not cut to 64 bits, but
-    the bits the mask keeps are the same.)"""
-    x = (k ^ (k >> 31)) * _MUL
-    return (x ^ (x >> 32)) & mask
-
-
-@kernel
 def slot(tt, mask, k):
-    """The slot of key ``k``, or of the empty slot where it would go (check ``tt[2 * slot]``)."""
-    i = home(mask, k)
+    """The slot of key ``k``, or of the empty slot where it would go (check ``tt[2 * slot]``).
+    (In Python the product is not cut to 64 bits, but the bits the mask keeps are the same.)"""
+    x = (k ^ (k >> 31)) * _MUL
+    i = (x ^ (x >> 32)) & mask
     while True:
         kk = tt[2 * i]
         if kk == k or kk == 0:
@@ -103,13 +97,6 @@ def store(tt, meta, k, value):
         tt[2 * i] = k
         meta[M_COUNT] += 1
     tt[2 * i + 1] = value
-
-
-@kernel
-def fetch(tt, meta, k):
-    """Start bringing the first slot of key ``k`` into the processor's cache, for a ``find``
-    soon (it changes nothing)."""
-    prefetch(tt, 2 * home(meta[M_MASK], k))
 
 
 @kernel
