@@ -66,6 +66,7 @@ def test_every_script_is_run_here():
         "measure_claim_cost.py",
         "measure_state_writing.py",
         "measure_logo_cost.py",
+        "measure_solver_pairs.py",
     }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
@@ -232,6 +233,44 @@ def test_measure_analyse_game_plays_only_the_sets_named():
     out = run("measure_analyse_game.py", "--games", "1", "--sets", "advanced").stdout
     assert re.search(rf"advanced +game +1  analyse +{NUMBER} s", out), out
     assert "standard" not in out, out
+
+
+PAIRS = ("measure_solver_pairs.py", "--first", "1", "--deals", "1", "--contracts", "win-no-trump", "--core", "python")
+
+
+def test_measure_solver_pairs_runs_two_trees_in_turn_and_sums_them_up():
+    out = run(PAIRS[0], ".", ".", "--pairs", "2", *PAIRS[1:]).stdout
+    lines = out.splitlines()
+    assert len(lines) == 6, out
+    for k, line in enumerate(lines[:2], 1):
+        pair = re.fullmatch(
+            rf"pair {k}  base ({NUMBER}) s  new ({NUMBER}) s  \(win-no-trump ({NUMBER}) -> ({NUMBER})\)  load \S+", line
+        )
+        assert pair and pair[1] == pair[3] and pair[2] == pair[4], line
+    medians = re.fullmatch(
+        rf"medians  base ({NUMBER}) s  new ({NUMBER}) s  \(new/base {NUMBER}\)  new faster in ([012]) of 2 pairs",
+        lines[2],
+    )
+    assert medians, lines[2]
+    counts = set()
+    for name, line in zip(("base", "new "), lines[3:5], strict=True):
+        found = re.fullmatch(rf"positions {name}  ({NUMBER})  win-no-trump ({NUMBER})", line)
+        assert found and found[1] == found[2], line
+        counts.add(number(found[1]))
+    assert len(counts) == 1 and counts.pop() > 0, lines[3:5]  # one tree: the same positions, some
+    assert lines[5] == "values: the same from both"
+
+
+def test_measure_solver_pairs_refuses_a_tree_whose_values_differ(tmp_path):
+    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    search = tmp_path / "src" / "stepping_stones" / "ai" / "solver" / "search.py"
+    text = search.read_text()
+    assert text.count("\n    return lo\n") == 1  # value_of's answer, one more than the truth below
+    search.write_text(text.replace("\n    return lo\n", "\n    return lo + 1\n"))
+    done = run(PAIRS[0], ".", str(tmp_path), "--pairs", "1", *PAIRS[1:], check=False)
+    assert done.returncode == 1, done.stdout
+    assert "the two trees give other values: win-no-trump:1" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_measure_solver_speed_saves_and_compares_the_values(tmp_path):
