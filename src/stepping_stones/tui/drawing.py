@@ -25,7 +25,7 @@ from ..engine import (
     Trick,
     parse_card,
 )
-from ..explain import Teller, hand_of, plural, short_names
+from ..explain import Teller, plural, short_names
 from ..flow import TableState
 from ..flow.presenter import (
     Presentation,
@@ -190,11 +190,10 @@ def top_bar_text(state: Scene) -> Text:
     view = state.view
     rules = view.rules
     hand = state.hand
-    n = hand.number if hand is not None else 0
     t = Text()
     t.append(rules.describe(brief=True), style="bold")
     t.append(look.sep)
-    t.append(f"Hand {hand_of(n, rules, view.redo_spent)}")
+    t.append(state.presented.title)  # "Hand 3 of 12", as every front end says it
     status = status_line(state.table)  # whose turn, and the table's clock on a server (flow.presenter)
     if status:
         t.append(f"{look.sep}{status}", style="bold" if state.table.my_turn or state.table.stand_in else "italic")
