@@ -230,6 +230,52 @@ def test_a_page_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_sits_down(po
         b.stop()
 
 
+def test_a_watcher_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_watches(postgres_dsn, tmp_path):
+    """Behind the proxy a watcher's websocket (``/ws``, no table in its path) reaches whichever
+    process that path hashes to; there a table the other process held was "no table has that watch
+    code".  Now any process finds the table by its watch code in the store, tells the watcher the
+    table's own path (``moved``), and the watcher says it again there: the terminal's watcher
+    (``watch_table``) and the page's (``/w/CODE``) both watch."""
+    import contextlib
+
+    from stepping_stones.net.client import watch_table
+    from stepping_stones.net.protocol import Watched
+    from test_serve import _browser
+    from test_web import MS, _page, _Served
+
+    sync_playwright = _browser()
+    a = _Served(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    b = _Served(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2))
+    try:
+        opened = a.call(open_table(a.url, new_table(("open", "random", "random"), level="random")))
+        assert opened.watch is not None
+
+        async def first_seen() -> object:
+            async with contextlib.aclosing(watch_table(b.url, opened.watch)) as seen:
+                async for message in seen:
+                    return message
+            return None
+
+        assert isinstance(b.call(first_seen()), Watched)  # the terminal's watcher, through b's /ws
+        assert opened.table in b.server.tables.tables  # on the table's own path, b took it up
+        assert opened.table not in a.server.tables.tables and opened.watch not in a.server.tables.by_watch  # a let go
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            try:
+                page.goto(f"{a.url}/w/{opened.watch}")  # now a's /ws does not hold it
+                page.wait_for_selector("#watch:not([hidden]) #watch-seats li", timeout=MS)
+                assert [u.split("/", 3)[3] for u in sockets[-2:]] == ["ws", f"t/{opened.table}/ws"]
+                assert "Not started" in page.locator("#watch-title").inner_text()
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)

@@ -627,26 +627,36 @@ async def _play(
 
 async def _follow(server: str, hello: dict[str, Any]) -> AsyncGenerator[Watched | Lobby | Felt, None]:
     """Each ``watched``, ``lobby`` or ``felt`` message of a connection that said ``hello``, until the server
-    closes it.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
+    closes it; told that another server process holds the table (``moved``), the same hello on the
+    table's own path.  Raises ``Refused`` (a refusal, or a server that cannot be reached)."""
+    table: str | None = None
     try:
-        async with (
-            aiohttp.ClientSession() as session,
-            session.ws_connect(websocket_url(server), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0) as ws,
-        ):
-            await ws.send_str(dump_json(hello))
-            async for message in ws:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    break
-                try:
-                    parsed = parse_server(message.data)
-                except ProtocolError as exc:
-                    raise Refused(str(exc)) from None
-                if isinstance(parsed, ErrorMessage):
-                    raise Refused(parsed.message, parsed.code)
-                if isinstance(parsed, VersionReply):
-                    raise Refused(parsed.message)
-                if isinstance(parsed, Watched | Lobby | Felt):
-                    yield parsed
+        async with aiohttp.ClientSession() as session:
+            while True:
+                moved = None
+                async with session.ws_connect(
+                    websocket_url(server, table), max_msg_size=MAX_SERVER_MESSAGE, heartbeat=20.0
+                ) as ws:
+                    await ws.send_str(dump_json(hello))
+                    async for message in ws:
+                        if message.type != aiohttp.WSMsgType.TEXT:
+                            break
+                        try:
+                            parsed = parse_server(message.data)
+                        except ProtocolError as exc:
+                            raise Refused(str(exc)) from None
+                        if isinstance(parsed, ErrorMessage):
+                            raise Refused(parsed.message, parsed.code)
+                        if isinstance(parsed, VersionReply):
+                            raise Refused(parsed.message)
+                        if isinstance(parsed, Moved) and table is None:
+                            moved = parsed.table
+                            break
+                        if isinstance(parsed, Watched | Lobby | Felt):
+                            yield parsed
+                if moved is None:
+                    return
+                table = moved
     except (aiohttp.ClientError, OSError) as exc:
         raise Refused(f"cannot reach {server}: {exc}") from None
 

@@ -37,6 +37,8 @@ class Shared(Protocol):
 
     def find_code(self, code: str) -> str | None: ...
 
+    def find_watch(self, code: str) -> str | None: ...
+
     def find_seat(self, digest: str) -> tuple[str, int] | None: ...
 
     def take(self, table_id: str) -> str | None: ...
@@ -94,13 +96,15 @@ class Leases:
         self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
         self._waiting: dict[str, asyncio.Future[None]] = {}  # tables held by another that a hello waits for
 
-    async def locate(self, code: str | None, secret: str | None) -> str | None:
-        """The table of an invite code (normalized) or of a seat's secret, from the store; None
-        when it has none (or cannot be asked)."""
+    async def locate(self, code: str | None, secret: str | None, watch: str | None = None) -> str | None:
+        """The table of an invite code (normalized), of a seat's secret or of a watch code
+        (normalized), from the store; None when it has none (or cannot be asked)."""
         try:
             if secret is not None:
                 found = await asyncio.to_thread(self.shared.find_seat, digest(secret))
                 return found[0] if found is not None else None
+            if watch is not None:
+                return await asyncio.to_thread(self.shared.find_watch, watch) if watch else None
             return await asyncio.to_thread(self.shared.find_code, code) if code else None
         except OSError:
             return None

@@ -4,7 +4,8 @@
 Its tables (``net/migrations/``, applied in order by ``migrate``):
 
 - ``tables``: a row per table, its snapshot (the journal's first line, as the file store's) and
-  its invite code (a unique index: a code names one table across every process);
+  its invite code (a unique index: a code names one table across every process) and its watch
+  code (an index: any process finds the table a watcher asks for);
 - ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
 - ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
   so that any process finds a seat by its secret;
@@ -310,14 +311,15 @@ class PostgresTableStore:
         first, *rest = [line for line in text.split("\n") if line]
         data = json.loads(first)
         code = str(data.get("code", ""))
+        watch = data.get("watch") or None
         digests = [(s["digest"], seat) for seat, s in enumerate(data.get("seats", [])) if s.get("digest")]
         holder = self._take(conn, table_id)
         if holder is not None:
             raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
         conn.execute(
-            "INSERT INTO tables (id, code, snapshot) VALUES (%s, %s, %s) ON CONFLICT (id) DO UPDATE "
-            "SET code = excluded.code, snapshot = excluded.snapshot, updated = now()",
-            (table_id, code, first),
+            "INSERT INTO tables (id, code, watch, snapshot) VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO UPDATE "
+            "SET code = excluded.code, watch = excluded.watch, snapshot = excluded.snapshot, updated = now()",
+            (table_id, code, watch, first),
         )
         conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
         conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
@@ -487,6 +489,14 @@ class PostgresTableStore:
             conn.execute("SELECT set_config('synchronous_commit', 'on', true), txid_current()")
 
     # --- several processes: finding tables, and their leases -------------------------------------
+
+    def find_watch(self, code: str) -> str | None:
+        """The table whose watch code is ``code`` (normalized), or None."""
+        with self._db() as conn:
+            row = conn.execute(
+                "SELECT id FROM tables WHERE watch = %s ORDER BY updated DESC LIMIT 1", (code,)
+            ).fetchone()
+        return str(row[0]) if row is not None else None
 
     def find_code(self, code: str) -> str | None:
         """The table whose invite code is ``code`` (normalized), or None."""

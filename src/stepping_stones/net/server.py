@@ -555,7 +555,7 @@ class TableServer:
                 )
                 self.unseated.discard(client)  # seated: the hello deadline is met
             elif isinstance(message, Watch | LobbyAsk):
-                if not await self._watch(client, message, remote):
+                if not await self._watch(client, message, remote, path):
                     return "refused"
             elif isinstance(message, Act):
                 await self.tables.act(client, message.seq, message.action())
@@ -595,7 +595,7 @@ class TableServer:
                 client.close()
         return "refused"
 
-    async def _watch(self, client: _Client, message: Watch | LobbyAsk, remote: str) -> bool:
+    async def _watch(self, client: _Client, message: Watch | LobbyAsk, remote: str, path: str | None = None) -> bool:
         """Watch a table, or follow the lobby: held to the address's hello rate, as a hello is; the
         connection is then no longer one without a seat (it counts against the address's
         websockets all the same).  Whether it was let in.  Raises ``TableError``."""
@@ -606,7 +606,7 @@ class TableServer:
             client.close()
             return False
         if isinstance(message, Watch):
-            await self.tables.watch(client, message.code, message.page)
+            await self.tables.watch(client, message.code, message.page, path)
         else:
             self.tables.follow_lobby(client)
         self.unseated.discard(client)

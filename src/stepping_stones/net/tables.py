@@ -208,9 +208,12 @@ class Tables:
         wanted = [t for t in orphans if t not in self.tables and not self.leases.busy(t)]
         return await asyncio.to_thread(shared.take_many, wanted)
 
-    async def _take_up(self, code: str | None, secret: str | None, path: str | None = None) -> None:
-        """Before a hello looks for its table: the table of ``code`` or ``secret`` from the shared
-        store, when this process does not hold it, taken over from its holder and loaded.  A hello
+    async def _take_up(
+        self, code: str | None, secret: str | None, path: str | None = None, watch: str | None = None
+    ) -> None:
+        """Before a hello looks for its table: the table of ``code``, ``secret`` or ``watch`` (a
+        watcher's code) from the shared store, when this process does not hold it, taken over from
+        its holder and loaded.  A hello
         on another table's path (``/t/<path>/ws``) is refused before anything moves: behind the
         hashing proxy it would take the table to the process of that path, its people's websockets
         would come back to their own path, and the table would go back (a client could keep a table
@@ -220,7 +223,9 @@ class Tables:
         held = [t.id for t in self.tables.values() if secret is not None and t.seat_of(secret) is not None]
         if code is not None and code in self.by_code:
             held.append(self.by_code[code].id)
-        table_id = held[0] if held else await self.leases.locate(code, secret)
+        if watch is not None and watch in self.by_watch:
+            held.append(self.by_watch[watch].id)
+        table_id = held[0] if held else await self.leases.locate(code, secret, watch)
         if table_id is None:
             return
         if path is not None and table_id != path:
@@ -305,6 +310,8 @@ class Tables:
             del self.tables[table.id]
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        if self.by_watch.get(table.watch) is table:  # its watchers too find it at the other process
+            del self.by_watch[table.watch]
         self._forget_pages(table)
         self._close_seats(table, None)
 
@@ -648,13 +655,17 @@ class Tables:
 
     # --- those who watch, and the lobby (``watching``) ---------------------------------------------------
 
-    async def watch(self, conn: Connection, code: str, page: bool = False) -> None:
+    async def watch(self, conn: Connection, code: str, page: bool = False, path: str | None = None) -> None:
         """Let ``conn`` watch the table of the watch ``code``: it is sent the table's club and logo
         (``Felt``), if it has them, and what everyone sees (``Watched``) now and after every
-        change, and takes no seat.  Raises ``TableError``."""
+        change, and takes no seat.  With a shared store, a table another process holds is found
+        as a hello's is (``_take_up``; ``path``, the table of the websocket's path).  Raises
+        ``TableError``, ``lease.Elsewhere``, ``lease.ElsewhereOnTheLobbysPath``."""
         if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         normal = normal_code(code)
+        if self.leases is not None and normal:
+            await self._take_up(None, None, path, watch=normal)
         table = self.by_watch.get(normal) if normal else None
         if table is None:
             raise TableError("unknown-code", "no table has that watch code")

@@ -23,8 +23,9 @@ function $(id) {
   return node;
 }
 
-function socketUrl() {
-  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+/** The server's websocket; a table's own path (``/t/<table>/ws``) once the server named it (``moved``). */
+function socketUrl(/** @type {string | null} */ table) {
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + (table ? "/t/" + table + "/ws" : "/ws");
 }
 
 /**
@@ -33,16 +34,24 @@ function socketUrl() {
  * @param {Record<string, any>} hello @param {(message: any) => void} onMessage
  */
 function follow(hello, onMessage) {
-  /** @type {{stopped: boolean, ws: WebSocket | null, timer: number, tries: number}} */
-  const state = { stopped: false, ws: null, timer: 0, tries: 0 };
+  /** @type {{stopped: boolean, ws: WebSocket | null, timer: number, tries: number, table: string | null}} */
+  const state = { stopped: false, ws: null, timer: 0, tries: 0, table: null };
   const open = () => {
     let ws;
-    try { ws = new WebSocket(socketUrl()); } catch (e) { again(); return; }
+    try { ws = new WebSocket(socketUrl(state.table)); } catch (e) { again(); return; }
     state.ws = ws;
     ws.onopen = () => { state.tries = 0; ws.send(JSON.stringify(hello)); };
     ws.onmessage = (event) => {
       let message;
       try { message = JSON.parse(String(event.data)); } catch (e) { return; }
+      if (message.type === "moved" && !state.table && /^[0-9a-f]{16}$/.test(message.table)) {
+        // another server process holds the table: the same hello on its own path, at once
+        state.table = message.table;
+        state.ws = null; // its close is no lost connection
+        ws.close();
+        open();
+        return;
+      }
       if (message.type === "error" && STOPPING.has(message.code)) state.stopped = true;
       onMessage(message);
     };
