@@ -276,6 +276,35 @@ def test_a_watcher_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_watches(p
         b.stop()
 
 
+def test_every_process_s_lobby_shows_the_listed_tables_of_all(postgres_dsn, tmp_path):
+    """Behind the proxy the lobby's websocket (``/ws``) reaches one process, and a listed table is
+    held by the process its people's websockets hash to: the lobby showed only the tables of the
+    process it reached.  Now each shows the others' too, from the store, until the table fills
+    and starts; a newcomer sits down from either lobby."""
+    from stepping_stones.net.client import lobby_now
+
+    async def scenario() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
+        ):
+            opened = await open_table(url_a, new_table(("open", "open", "random"), level="random", listed=True))
+            mine = await open_table(url_b, new_table(("open", "open", "random"), level="random", listed=True))
+            for url in (url_a, url_b):
+                codes = [t.code for t in (await lobby_now(url)).tables]
+                assert sorted(codes) == sorted([opened.code, mine.code]), url
+            async with SeatClient(url_b, code=opened.code, name="Bea") as bea:  # from b's lobby: moved, seated
+                await bea.join()
+                assert [t.code for t in (await lobby_now(url_b)).tables].count(opened.code) == 1
+                async with SeatClient(url_b, code=opened.code, name="Cy") as cy:
+                    await cy.join()  # the last free seat: the table starts
+                    await next_state(cy, lambda s: True)
+                    for url in (url_a, url_b):
+                        assert [t.code for t in (await lobby_now(url)).tables] == [mine.code], url
+
+    asyncio.run(scenario())
+
+
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)

@@ -5,7 +5,8 @@ Its tables (``net/migrations/``, applied in order by ``migrate``):
 
 - ``tables``: a row per table, its snapshot (the journal's first line, as the file store's) and
   its invite code (a unique index: a code names one table across every process) and its watch
-  code (an index: any process finds the table a watcher asks for);
+  code (an index: any process finds the table a watcher asks for), and whether it is in the lobby
+  (every process shows the others' listed tables);
 - ``moves``: a row per bid or card after the snapshot, one ``INSERT`` (one short transaction) each;
 - ``seats``: the sha256 of every seat's secret (as the snapshot keeps it), with its table and seat,
   so that any process finds a seat by its secret;
@@ -312,14 +313,17 @@ class PostgresTableStore:
         data = json.loads(first)
         code = str(data.get("code", ""))
         watch = data.get("watch") or None
+        seats = data.get("seats", [])
+        lobby = bool(data.get("listed")) and data.get("record") is None and any(s.get("kind") == "open" for s in seats)
         digests = [(s["digest"], seat) for seat, s in enumerate(data.get("seats", [])) if s.get("digest")]
         holder = self._take(conn, table_id)
         if holder is not None:
             raise OSError(errno.EBUSY, f"another server process holds table {table_id}")
         conn.execute(
-            "INSERT INTO tables (id, code, watch, snapshot) VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO UPDATE "
-            "SET code = excluded.code, watch = excluded.watch, snapshot = excluded.snapshot, updated = now()",
-            (table_id, code, watch, first),
+            "INSERT INTO tables (id, code, watch, lobby, opened, snapshot) VALUES (%s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (id) DO UPDATE SET code = excluded.code, watch = excluded.watch, lobby = excluded.lobby, "
+            "opened = excluded.opened, snapshot = excluded.snapshot, updated = now()",
+            (table_id, code, watch, lobby, data.get("opened"), first),
         )
         conn.execute("DELETE FROM moves WHERE table_id = %s", (table_id,))
         conn.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
@@ -489,6 +493,15 @@ class PostgresTableStore:
             conn.execute("SELECT set_config('synchronous_commit', 'on', true), txid_current()")
 
     # --- several processes: finding tables, and their leases -------------------------------------
+
+    def in_lobby(self, most: int) -> builtins.list[tuple[str, str]]:
+        """The tables in the lobby (listed, not started, a seat free), the newest ``most``: their
+        ids and snapshots, whichever process holds them."""
+        with self._db() as conn:
+            rows = conn.execute(
+                "SELECT id, snapshot FROM tables WHERE lobby ORDER BY opened DESC NULLS LAST LIMIT %s", (most,)
+            ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def find_watch(self, code: str) -> str | None:
         """The table whose watch code is ``code`` (normalized), or None."""

@@ -608,7 +608,7 @@ class TableServer:
         if isinstance(message, Watch):
             await self.tables.watch(client, message.code, message.page, path)
         else:
-            self.tables.follow_lobby(client)
+            await self.tables.follow_lobby(client)
         self.unseated.discard(client)
         return True
 

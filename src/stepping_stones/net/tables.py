@@ -34,6 +34,7 @@ from .logos import Logos
 from .pageseat import PageSeat
 from .players import Finished, PlayerStore, Sitter, key_problem
 from .protocol import (
+    MAX_LISTED,
     ChatStatus,
     Do,
     ErrorMessage,
@@ -141,6 +142,7 @@ class Tables:
         self.watching: dict[Connection, tuple[Table, bool]] = {}  # a watcher's table, and whether it is a page
         self.lobby_followers: set[Connection] = set()
         self.lobby_last = ""  # the lobby as last sent
+        self.lobby_elsewhere: tuple[Table, ...] = ()  # with a shared store: the other processes' listed tables
         self.watchers_per_table = 100
         self.max_lobby_followers = 512
 
@@ -549,6 +551,9 @@ class Tables:
         self._close_finished()
         if self.leases is not None:
             await self._renew()
+            if self.lobby_followers:  # the other processes' listed tables, as they are now
+                await self._lobby_elsewhere()
+                self._tell_lobby()
         now = self.wall_clock()
         for table in list(self.tables.values()):
             if table.paused:  # try again to write it: it goes on by itself once it can
@@ -692,21 +697,48 @@ class Tables:
                     texts[page] = watched_text(watched, page)
                 conn.send(texts[page])
 
-    def follow_lobby(self, conn: Connection) -> None:
+    async def follow_lobby(self, conn: Connection) -> None:
         """Send ``conn`` the lobby now and at each change.  Raises ``TableError``."""
         if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         if len(self.lobby_followers) >= self.max_lobby_followers:
             raise TableError("server", "the lobby has as many followers as this server lets: try again later")
+        if not self.lobby_followers:  # nobody followed it: the other processes' part is not fresh
+            await self._lobby_elsewhere()
         self.lobby_followers.add(conn)
-        self.lobby_last = lobby_text(self.tables.values())
+        self.lobby_last = lobby_text(self._in_lobby())
         conn.send(self.lobby_last)
+
+    def _in_lobby(self) -> list[Table]:
+        """The tables the lobby may show: this process's, and with a shared store the others'
+        (``_lobby_elsewhere``) that this one does not hold."""
+        return [*self.tables.values(), *(t for t in self.lobby_elsewhere if t.id not in self.tables)]
+
+    async def _lobby_elsewhere(self) -> None:
+        """With a shared store, read the listed tables every process holds (``Shared.in_lobby``):
+        behind the proxy the lobby's websocket reaches one process, and a listed table is held by
+        the process its people's websockets hash to.  A store that cannot be read leaves the last."""
+        if self.leases is None:
+            return
+        try:
+            rows = await asyncio.to_thread(self.leases.shared.in_lobby, MAX_LISTED)
+        except OSError:
+            return
+        tables = []
+        for table_id, snapshot in rows:
+            if table_id in self.tables:
+                continue
+            try:
+                tables.append(Table.from_file(read_table(snapshot + "\n")[0], self.clock, self.timeout))
+            except RecordError as exc:
+                self.log(f"table {table_id} cannot be shown in the lobby: {type(exc).__name__}")
+        self.lobby_elsewhere = tuple(tables)
 
     def _tell_lobby(self) -> None:
         """Send the lobby to its followers, if it changed."""
         if not self.lobby_followers:
             return
-        text = lobby_text(self.tables.values())
+        text = lobby_text(self._in_lobby())
         if text == self.lobby_last:
             return
         self.lobby_last = text
