@@ -305,6 +305,53 @@ def test_every_process_s_lobby_shows_the_listed_tables_of_all(postgres_dsn, tmp_
     asyncio.run(scenario())
 
 
+def test_a_transfer_code_made_on_one_process_is_good_once_on_another(postgres_dsn, tmp_path):
+    """Behind a proxy a player's two requests (``/players/export`` on one device, ``/players/import``
+    on the other) may reach two processes, and a code outlives the process that made it: the codes
+    are in the store, as their sha256 only; spent once, replaced by a newer one, stale after their
+    time."""
+    import json
+
+    import aiohttp
+
+    from stepping_stones.net.codes import digest
+    from stepping_stones.net.pgstore import PostgresTransfers
+    from stepping_stones.net.players import new_key
+
+    key = new_key()
+
+    async def post(session: aiohttp.ClientSession, url: str, body: dict[str, str]) -> tuple[int, dict[str, str]]:
+        async with session.post(url, data=json.dumps(body), headers={"Content-Type": "application/json"}) as r:
+            return r.status, await r.json()
+
+    async def scenario() -> None:
+        async with (
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
+            aiohttp.ClientSession() as session,
+        ):
+            status, code = await post(session, url_a + "/players/export", {"key": key, "name": "Ann"})
+            assert status == 200
+            status, new = await post(session, url_b + "/players/import", {"code": code["code"].lower()})
+            assert status == 200 and new["key"] != key
+            assert (await post(session, url_a + "/players/import", {"code": code["code"]}))[0] == 404  # once
+            players = b.tables.players
+            assert players is not None and players.player_of(digest(new["key"])) == players.player_of(digest(key))
+            _, late = await post(session, url_b + "/players/export", {"key": key})
+            _, newer = await post(session, url_a + "/players/export", {"key": key})
+            assert (await post(session, url_a + "/players/import", {"code": late["code"]}))[0] == 404  # replaced
+            with psycopg.connect(postgres_dsn) as conn:
+                kept = conn.execute("SELECT digest FROM player_transfers").fetchall()
+            assert kept == [(digest(newer["code"]),)]  # the code itself is not kept
+
+    asyncio.run(scenario())
+    stale = PostgresTransfers(postgres_dsn, seconds=0.0)
+    try:
+        assert stale.use(stale.new("some-player")) is None  # past its time
+    finally:
+        stale.close()
+
+
 def test_the_writer_thread_writes_in_order_and_a_table_that_failed_takes_no_line_before_a_snapshot(postgres_dsn):
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)

@@ -20,7 +20,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from ..storage.library import Shelf
 from .codes import digest
-from .players import PlayerStore
+from .players import PlayerStore, TransferCodes
 from .protocol import Moved
 from .table import TableError
 
@@ -62,6 +62,8 @@ class Shared(Protocol):
     def shelf(self) -> Shelf: ...
 
     def players(self) -> PlayerStore: ...
+
+    def transfers(self) -> TransferCodes: ...
 
 
 class Elsewhere(TableError):

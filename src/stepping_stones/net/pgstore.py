@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import psycopg
 from psycopg.rows import dict_row
 
-from .players import Finished, PlayedGame, Rated, game_rows
+from .codes import digest, new_code, normal_code
+from .players import TRANSFER_SECONDS, Finished, PlayedGame, Rated, game_rows
 from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
 
 if TYPE_CHECKING:
@@ -280,6 +281,11 @@ class PostgresTableStore:
         """The players and their ratings in the same database, one row a player for every process
         (``PostgresPlayerStore``)."""
         return PostgresPlayerStore(self.dsn)
+
+    def transfers(self) -> PostgresTransfers:
+        """The live transfer codes in the same database, good on every process
+        (``PostgresTransfers``)."""
+        return PostgresTransfers(self.dsn)
 
     # --- the six methods of TableStore -----------------------------------------------------------
 
@@ -891,3 +897,39 @@ class PostgresPlayerStore(_Connected):
                 (player, limit),
             ).fetchall()
         return [PlayedGame.of_row(r) for r in rows]
+
+
+class PostgresTransfers(_Connected):
+    """``players.Transfers`` in PostgreSQL (``migrations/0007_transfers.sql``): a code made by one
+    process is good on every other, for ``seconds`` by the database's clock, and only its sha256
+    is kept.  A failure of the database is ``OSError`` in one line."""
+
+    NAME = "stepping-stones transfers"
+
+    def __init__(self, dsn: str, seconds: float = TRANSFER_SECONDS) -> None:
+        super().__init__(dsn)
+        self.seconds = seconds
+
+    def new(self, player: str) -> str:
+        """A fresh code for ``player``; an earlier live code of theirs is good no more."""
+        code = new_code()
+        with self._db() as conn, conn.transaction():
+            conn.execute("DELETE FROM player_transfers WHERE player = %s OR expires <= now()", (player,))
+            conn.execute(
+                "INSERT INTO player_transfers (digest, player, expires) "
+                "VALUES (%s, %s, now() + make_interval(secs => %s))",
+                (digest(code), player, self.seconds),
+            )
+        return code
+
+    def use(self, typed: str) -> str | None:
+        """The player of the code ``typed`` (any case, with or without the dash), which is spent
+        whichever process made it; None when it is no live code."""
+        code = normal_code(typed)
+        if code is None:
+            return None
+        with self._db() as conn:
+            row = conn.execute(
+                "DELETE FROM player_transfers WHERE digest = %s RETURNING player, expires > now()", (digest(code),)
+            ).fetchone()
+        return str(row[0]) if row is not None and row[1] else None

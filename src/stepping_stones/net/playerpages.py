@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from ..engine import SteppingStonesError
 from .codes import digest
 from .guard import Addresses
-from .players import MAX_LISTED, PlayerStore, Transfers, key_problem, new_key
+from .players import MAX_LISTED, PlayerStore, TransferCodes, key_problem, new_key
 from .protocol import (
     ErrorMessage,
     GameJSON,
@@ -71,7 +71,7 @@ class PlayerPages:
     def __init__(
         self,
         store: Callable[[], PlayerStore | None],
-        transfers: Transfers,
+        transfers: TransferCodes,
         addresses: Addresses,
         records: Callable[[str], str],
         log: Callable[[str], None],
@@ -210,10 +210,10 @@ class PlayerPages:
         refusal = self.addresses.transfer(remote)
         if refusal is not None:
             raise _Refusal(429, "too-fast", refusal)
-        player = store.player_of(key)
+        player = await asyncio.to_thread(store.player_of, key)
         if player is None:  # a key met first here: its player is made now, under the name given
             player = await asyncio.to_thread(store.join, key, asked.name or "Player")
-        code = self.transfers.new(player)
+        code = await asyncio.to_thread(self.transfers.new, player)
         return self._json(TransferCode(code=code, seconds=int(self.transfers.seconds)))
 
     async def import_key(self, request: web.Request, store: PlayerStore, remote: str) -> web.StreamResponse:
@@ -221,7 +221,7 @@ class PlayerPages:
         refusal = self.addresses.transfer(remote)
         if refusal is not None:
             raise _Refusal(429, "too-fast", refusal)
-        player = self.transfers.use(asked.code)
+        player = await asyncio.to_thread(self.transfers.use, asked.code)
         if player is None:
             self.addresses.wrong_guess(remote)
             self.log(f"refused a key transfer from {remote}: no such code")  # the code itself is never logged

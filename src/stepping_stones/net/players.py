@@ -343,6 +343,20 @@ class SqlitePlayerStore:
             self._db.close()
 
 
+class TransferCodes(Protocol):
+    """The live transfer codes: in this process's memory (``Transfers``), or in the store that
+    several processes share (``pgstore.PostgresTransfers``).  Their calls may block: the server
+    makes them off its loop."""
+
+    seconds: float
+
+    def new(self, player: str) -> str: ...
+
+    def use(self, typed: str) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
 class Transfers:
     """The live transfer codes (see the module's docstring): ``code -> (player, expiry)``, one a
     player, in memory, by the server's clock."""
@@ -377,3 +391,6 @@ class Transfers:
             return None
         found = self.codes.pop(code, None)
         return found[0] if found is not None else None
+
+    def close(self) -> None:
+        """Nothing to close: the codes die with the process."""

@@ -45,7 +45,7 @@ from .logos import MAX_BYTES as LOGO_BYTES
 from .logos import LogoRefused, Logos, felt_logo
 from .pages import add_pages
 from .playerpages import PlayerPages
-from .players import PLAYERS_FILE, SqlitePlayerStore, Transfers
+from .players import PLAYERS_FILE, SqlitePlayerStore, TransferCodes, Transfers
 from .protocol import (
     Act,
     Again,
@@ -253,7 +253,8 @@ class TableServer:
         )
         self.tables.watchers_per_table = self.limits.watchers_per_table
         self.tables.max_lobby_followers = self.limits.lobby_followers
-        self.transfers = Transfers(clock)  # the live codes that carry a player's key to another device
+        # the live codes that carry a player's key to another device: in the shared store, good on every process
+        self.transfers: TransferCodes = store.transfers() if isinstance(store, Shared) else Transfers(clock)
         self.logos = Logos(data_dir / "logos", clock)  # the clubs' logos on the felt (``logos.py``)
         self.tables.logos = self.logos
         self.default_logo = logo  # ``host --logo``: checked already; kept at the start
@@ -719,6 +720,7 @@ class TableServer:
         if self.tables.players is not None:
             self.tables.players.close()
             self.tables.players = None
+        self.transfers.close()
         if self._runner is not None:
             await self._runner.cleanup()
         if self._sock is not None:
