@@ -625,7 +625,7 @@ class Tables:
                 return False
         if table.id in self._writing:  # a later change is being written: the seats hear of both once it is
             return True
-        self._rate_seats(table)
+        await self._rate_seats(table)
         # the seats held by a connection, those of a page apart (one pass: a change of every table)
         held: list[tuple[int, Connection]] = []
         pages: list[tuple[int, Connection]] = []
@@ -1104,9 +1104,10 @@ class Tables:
             table.rated_for = None
             await self._changed(table, save=False)
 
-    def _rate_seats(self, table: Table) -> None:
+    async def _rate_seats(self, table: Table) -> None:
         """Each seat's shown rating (``TableSeat.rating``), looked up again whenever who sits where
-        changed (a lookup is one indexed read of the players' store)."""
+        changed: in a thread, since the players' store may be a database across the network (a
+        lookup is one indexed read of it)."""
         players = self.players
         if players is None:
             return
@@ -1114,16 +1115,26 @@ class Tables:
         if table.rated_for == sitting:
             return
         table.rated_for = sitting
-        try:
-            for seat in table.seats:
+
+        def look_up() -> list[int | None]:
+            ratings: list[int | None] = []
+            for kind, key, level in sitting:
                 player = None
-                if seat.kind == "computer" and seat.level is not None:
-                    player = computer_id(seat.level)
-                elif seat.kind == "human" and seat.key is not None:
-                    player = players.player_of(seat.key)
-                seat.rating = players.rating(player) if player is not None else None
+                if kind == "computer" and level is not None:
+                    player = computer_id(level)
+                elif kind == "human" and key is not None:
+                    player = players.player_of(key)
+                ratings.append(players.rating(player) if player is not None else None)
+            return ratings
+
+        try:
+            ratings = await asyncio.to_thread(look_up)
         except Exception as exc:  # the store failed (sqlite3.Error, OSError): the table plays on unrated
             self.log(f"table {table.id}: the ratings could not be read ({type(exc).__name__})")
+            return
+        if table.rated_for == sitting:  # nobody sat or left meanwhile (else that change looks them up)
+            for seat, rating in zip(table.seats, ratings, strict=True):
+                seat.rating = rating
 
     async def _settle(self, table: Table, record: str) -> bool:
         """Rate the finished game (or count it apart: a computer stood in, a hint was asked, a person
