@@ -348,3 +348,32 @@ def test_two_processes_settling_two_games_of_one_player_at_once_lose_no_rating(p
     assert [r.rated for r in first.top(10) if r.name == "Ann"] == [2]
     first.close()
     second.close()
+
+
+def test_a_seat_s_rating_is_looked_up_off_the_server_s_loop(tmp_path):
+    """When someone sits down, their rating is read from the players' store, which may be a
+    database across the network: while that read waits, the server's loop serves everyone else
+    (another table is opened meanwhile).  On the loop, the read held every table up."""
+    import threading
+
+    gate = threading.Event()
+    waits: list[bool] = []  # whether each read had to give up waiting for the test
+
+    class SlowStore(SqlitePlayerStore):
+        def player_of(self, key: str) -> str | None:
+            waits.append(not gate.wait(5.0))
+            return super().player_of(key)
+
+    async def scenario() -> None:
+        async with running(tmp_path) as (server, url):
+            server.tables.players = SlowStore(tmp_path / "slow.sqlite3")
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            async with SeatClient(url, code=opened.code, name="Ann", key=new_key()) as ann:
+                joining = asyncio.ensure_future(ann.join())
+                await open_table(url, new_table(("open", "random", "random")))  # the loop answers meanwhile
+                gate.set()
+                async with asyncio.timeout(WAIT):
+                    await joining
+
+    asyncio.run(scenario())
+    assert waits and not any(waits), waits
