@@ -308,7 +308,7 @@ LONGEST_FIRST = (
     "test_static_checks.py",  # mypy in a process of its own, while the solver's core compiles
     "test_solver_core.py::test_hint_says_it_compiles",  # compiles the solver's core twice: 30 s of CPU
     "test_tui_game.py",  # one whole game through key presses
-    "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
+    "test_tui_snapshots.py",  # the app at four sizes, each test its own home
     "test_cluster.py",  # one process for the whole file (its local cluster)
     "test_web.py::test_a_whole_game",  # whole games in Chromium, at two sizes
     "test_web.py",  # Chromium
