@@ -326,6 +326,7 @@ LONGEST_FIRST = (
     "test_net_hidden.py",
     "test_scripts.py",  # each script in a process of its own
     "test_web_life.py",  # Chromium
+    "test_web_lobby.py",  # Chromium
     "test_serve.py",  # apps behind a server, and Chromium
     "test_serve_join.py",
     "test_net_logos.py",
@@ -336,6 +337,7 @@ LONGEST_FIRST = (
     "test_library_screens.py",
     "test_tui_behaviour.py",
     "test_tui_snapshots.py",  # the app at four sizes
+    "test_refusals.py::test_the_view_refuses_every",
     "test_table.py",
     "test_solver.py",
 )
