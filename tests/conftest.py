@@ -308,27 +308,44 @@ LONGEST_FIRST = (
     "test_static_checks.py",  # mypy in a process of its own, while the solver's core compiles
     "test_solver_core.py::test_hint_says_it_compiles",  # compiles the solver's core twice: 30 s of CPU
     "test_tui_game.py",  # one whole game through key presses
-    "test_tui_snapshots.py",  # one process for the whole file (its fixed home)
-    "test_cluster.py",  # one process for the whole file (its local cluster)
+    "test_one_table.py::test_two_whole_games",  # two games with three front ends, one in Chromium
     "test_web.py::test_a_whole_game",  # whole games in Chromium, at two sizes
+    "test_cluster.py",  # one process for the whole file (its local cluster)
+    "test_net_lobby.py::test_table_list_shows_the_lobby_and_watch",  # a whole game watched
+    "test_scripts.py::test_measure_thinking_share",
+    "test_web_ratings.py",  # Chromium
+    "test_net_deltas.py::test_a_delta_applied",
+    "test_solver.py::test_longer_endgames",
+    "test_net_claims.py::test_a_claimed_hand_survives",
+    "test_solver.py::test_a_table_handed_on",
     "test_web.py",  # Chromium
+    "test_net_restart.py",
+    "test_player_pages.py::test_a_review",
+    "test_library_screens.py::test_ascii_mode",
+    "test_one_table.py",
+    "test_net_hidden.py",
     "test_scripts.py",  # each script in a process of its own
+    "test_web_life.py",  # Chromium
+    "test_web_lobby.py",  # Chromium
     "test_serve.py",  # apps behind a server, and Chromium
     "test_serve_join.py",
+    "test_net_logos.py",
     "test_net_fronts.py",
     "test_table_sizes.py",
-    "test_library_screens.py",
-    "test_tui_behaviour.py",
-    "test_table.py",
-    "test_solver.py",
     "test_ai_rules.py",
     "test_solver_differential.py",
+    "test_library_screens.py",
+    "test_tui_behaviour.py",
+    "test_tui_snapshots.py",  # the app at four sizes
+    "test_refusals.py::test_the_view_refuses_every",
+    "test_table.py",
+    "test_solver.py",
 )
-"""The tests that take longest (by ``--durations``), started first, each entry a test file or the
-start of a test's name in it: the processes of a run take tests from the front of one queue (in
-this order: ``--no-loadscope-reorder`` in pyproject's addopts, else pytest-xdist would send the
-largest groups first), so the long ones end early and no process is left alone with one at the
-end, while two processes end on short tests."""
+"""The tests that take longest (by ``--durations``, of a whole run on 7 December 2026), started
+first, each entry a test file or the start of a test's name in it: the processes of a run take
+tests from the front of one queue (in this order: ``--no-loadscope-reorder`` in pyproject's
+addopts, else pytest-xdist would send the largest groups first), so the long ones end early and
+no process is left alone with one at the end, while two processes end on short tests."""
 
 
 def _rank(item: pytest.Item) -> int:

@@ -214,25 +214,22 @@ def test_measure_analysis_speed():
         assert re.search(rf"{contract_set} +hands +1  .* max +{NUMBER} ms  a game at most +{NUMBER} s", judged), judged
 
 
-def test_measure_analyse_game():
-    out = run("measure_analyse_game.py", "--games", "1", "--phases").stdout
+@pytest.mark.parametrize(("contract_set", "other"), [("standard", "advanced"), ("advanced", "standard")])
+def test_measure_analyse_game_plays_only_the_sets_named(contract_set, other):
+    """Each set's game with its phases, one set a run: the lines of the set named, and nothing of
+    the other (a run of both sets, and one of the advanced set alone, analysed its game twice)."""
+    out = run("measure_analyse_game.py", "--games", "1", "--phases", "--sets", contract_set).stdout
     assert re.search(rf"the compiled solver loaded in {NUMBER} s of CPU", out) or not NUMBA, out
-    for contract_set in ("standard", "advanced"):
-        game = re.search(
-            rf"{contract_set} +game +1  analyse +({NUMBER}) s  \(analysis +{NUMBER} s, ({NUMBER}) positions;"
-            rf" judgement of (\d+) mistakes +{NUMBER} s, ({NUMBER}) positions\)",
-            out,
-        )
-        assert game and number(game[1]) > 0 and number(game[2]) > 0, out
-        assert (number(game[4]) > 0) == (int(game[3]) > 0), out  # a mistake judged is a search made
-        whole = re.search(rf"{contract_set} +games +1  median +({NUMBER}) s  max +({NUMBER}) s", out)
-        assert whole and number(whole[1]) == number(whole[2]) == number(game[1]), out
-
-
-def test_measure_analyse_game_plays_only_the_sets_named():
-    out = run("measure_analyse_game.py", "--games", "1", "--sets", "advanced").stdout
-    assert re.search(rf"advanced +game +1  analyse +{NUMBER} s", out), out
-    assert "standard" not in out, out
+    game = re.search(
+        rf"{contract_set} +game +1  analyse +({NUMBER}) s  \(analysis +{NUMBER} s, ({NUMBER}) positions;"
+        rf" judgement of (\d+) mistakes +{NUMBER} s, ({NUMBER}) positions\)",
+        out,
+    )
+    assert game and number(game[1]) > 0 and number(game[2]) > 0, out
+    assert (number(game[4]) > 0) == (int(game[3]) > 0), out  # a mistake judged is a search made
+    whole = re.search(rf"{contract_set} +games +1  median +({NUMBER}) s  max +({NUMBER}) s", out)
+    assert whole and number(whole[1]) == number(whole[2]) == number(game[1]), out
+    assert other not in out, out
 
 
 PAIRS = ("measure_solver_pairs.py", "--first", "1", "--deals", "1", "--contracts", "win-no-trump", "--core", "python")

@@ -9,9 +9,11 @@ checking the differences by eye.
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from textual import _doc
 
 from stepping_stones.engine import Phase
 from stepping_stones.tui.dialogs import HandSummaryScreen
@@ -25,20 +27,29 @@ from tui_support import (
     settled,
 )
 
-pytestmark = pytest.mark.xdist_group("snapshots")  # one process for these tests: they share the fixed HOME below
-
-HOME = Path("/tmp/stepping-stones-snapshot-home")  # fixed: the end-of-game screen shows the save path
+PICTURED_HOME = "/tmp/stepping-stones-snapshot-home"  # the home in the pictures (the end-of-game screen's save path)
 SIZES = [(80, 24), (120, 40), (160, 50), (200, 60)]
 
 
 @pytest.fixture(autouse=True)
 def home(monkeypatch):
-    shutil.rmtree(HOME, ignore_errors=True)
-    monkeypatch.setenv("STEPPING_STONES_HOME", str(HOME))
+    """Each test's own home, so that two runs at once (two checkouts, or two test processes) do
+    not share one: a new folder whose path is exactly as long as ``PICTURED_HOME``, so that the
+    screens are laid out the same, and the screenshots are compared with its path written as
+    ``PICTURED_HOME``.  A path of another length, or a screen drawn differently, still differs."""
+    home = Path(tempfile.mkdtemp(prefix="stepping-stones-snap-", dir=Path(PICTURED_HOME).parent))
+    assert len(str(home)) == len(PICTURED_HOME), home  # mkdtemp's eight random letters
+    take_svg_screenshot = _doc.take_svg_screenshot  # the one snap_compare calls (it imports it when called)
+
+    def pictured(*args, **kwargs) -> str:
+        return take_svg_screenshot(*args, **kwargs).replace(str(home), PICTURED_HOME)
+
+    monkeypatch.setattr(_doc, "take_svg_screenshot", pictured)
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr("stepping_stones.storage.session._stamp", lambda: "20260101-120000")
-    yield HOME
-    shutil.rmtree(HOME, ignore_errors=True)
+    yield home
+    shutil.rmtree(home, ignore_errors=True)
 
 
 async def _start(pilot):
