@@ -285,8 +285,8 @@ def test_every_process_s_lobby_shows_the_listed_tables_of_all(postgres_dsn, tmp_
 
     async def scenario() -> None:
         async with (
-            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
-            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (_a, url_a),
+            running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (_b, url_b),
         ):
             opened = await open_table(url_a, new_table(("open", "open", "random"), level="random", listed=True))
             mine = await open_table(url_b, new_table(("open", "open", "random"), level="random", listed=True))
@@ -326,7 +326,7 @@ def test_a_transfer_code_made_on_one_process_is_good_once_on_another(postgres_ds
 
     async def scenario() -> None:
         async with (
-            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (a, url_a),
+            running(tmp_path / "a", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (_a, url_a),
             running(tmp_path / "b", store=PostgresTableStore(postgres_dsn, lease_seconds=2)) as (b, url_b),
             aiohttp.ClientSession() as session,
         ):
