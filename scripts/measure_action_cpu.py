@@ -18,7 +18,9 @@ names::
 wrapping each).  Instructions, which a loaded machine does not change, are counted by callgrind:
 the same command with ``--tables 3`` under ``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``),
 once as it is and once with ``--no-play`` (the start-up and seating alone), the difference
-divided by the actions.
+divided by the actions.  That count holds this script's own writing of each action, which is not
+the same work in the two trees: it compares two versions of this code, not this code with
+9411a5c (for that, count the server of a real load test).
 """
 
 from __future__ import annotations
