@@ -342,6 +342,39 @@ def test_filing_a_game_never_raises(home, tmp_path):
     assert file_game(None) is None
 
 
+def _index_rows(folder: Path) -> list[list[tuple[object, ...]]]:
+    with sqlite3.connect(folder / "library.sqlite3") as conn:
+        return [sorted(conn.execute(f"SELECT * FROM {t}").fetchall()) for t in ("files", "games", "seats", "results")]
+
+
+def test_a_game_filed_with_the_game_it_was_written_from_is_indexed_as_its_replay(home, tmp_path):
+    """A table server files each game it finished with the game itself (``file_game(path,
+    written)``), which the index takes instead of replaying the record: the same rows as the
+    replay of the file.  A file that does not hold the bytes said to be written there (a table
+    filed before keeps its first record) is replayed: the index says what the file holds."""
+    from stepping_stones.storage.records import game_from_record
+
+    made = make_records(tmp_path / "made", 2)
+    games = [game_from_record(read_record(path)) for path in made]
+    folders = {how: tmp_path / how for how in ("replayed", "given", "other")}
+    for folder in folders.values():
+        for path in made:
+            copy = folder / "games" / path.name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(path.read_bytes())
+            os.utime(copy, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    for i, path in enumerate(made):
+        name = path.name
+        assert file_game(folders["replayed"] / "games" / name) is None
+        assert file_game(folders["given"] / "games" / name, (path.read_bytes(), games[i])) is None
+        other = made[1 - i]  # said to be the other game's record: not what the file holds
+        assert file_game(folders["other"] / "games" / name, (other.read_bytes(), games[1 - i])) is None
+    replayed = _index_rows(folders["replayed"])
+    assert len(replayed[1]) == 2
+    assert _index_rows(folders["given"]) == replayed
+    assert _index_rows(folders["other"]) == replayed
+
+
 def test_an_unusable_library_is_one_line_and_exit_2(home, capsys):
     (home / "data").mkdir(parents=True)
     (home / "data" / "library.sqlite3").mkdir()

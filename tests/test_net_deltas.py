@@ -243,3 +243,32 @@ def test_the_clock_of_a_state_is_the_object_pydantic_would_make_of_it():
         _step(table, rng, 10**6, steps)
         steps += 1
     assert made > 100
+
+
+def test_the_hands_play_is_joined_once_a_change_for_every_seats_delta(monkeypatch):
+    """Each seat's delta carries the hand's play, the same tuple for all three (``Game.views``):
+    its text is joined once a change, and each delta says it all the same."""
+    from stepping_stones.net import wire
+
+    joined: list[tuple[int, ...]] = []
+    record_cards = wire.record_cards
+
+    def counted(cards: tuple[int, ...]) -> str:
+        joined.append(cards)
+        return record_cards(cards)
+
+    monkeypatch.setattr(wire, "record_cards", counted)
+    rng = Random(7)
+    table = Table.new(new_table(("open", "open", "open")), seed="7")
+    for name in ("Ann", "Bo", "Cy"):
+        table.claim(name)
+    while table.game is None or table.game.phase is not Phase.PLAY:
+        _step(table, rng, -1, 0)
+    before = table.states([0, 1, 2])
+    _step(table, rng, -1, 0)  # the first card of the hand
+    after = table.states([0, 1, 2])
+    joined.clear()
+    texts = [delta_text(2, old, new) for old, new in zip(before, after, strict=True)]
+    assert len(joined) == 1
+    for text, new in zip(texts, after, strict=True):
+        assert json.loads(text)["view"]["plays"] == record_cards(new["view"].plays)

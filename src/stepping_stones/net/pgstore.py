@@ -55,6 +55,7 @@ from .players import TRANSFER_SECONDS, Finished, PlayedGame, Rated, game_rows
 from .ratings import COMPUTER_PREFIX, Skill, computer_id, fresh, rate, shown
 
 if TYPE_CHECKING:
+    from ..engine import Game
     from ..storage.library import HistoryEntry, PlayerStats
 
 _T = TypeVar("_T")
@@ -650,14 +651,16 @@ class PostgresShelf(_Connected):
 
     NAME = "stepping-stones library"
 
-    def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
+    def file(
+        self, table_id: str, record: str, sidecar: str, notes: str, game: Game | None = None
+    ) -> tuple[str, str | None]:
         from ..storage.files import stamp
         from ..storage.library import rows_to_file
         from ..storage.records import RecordError
 
         name = f"table-{stamp()}-{table_id}.json"
         try:
-            rows = rows_to_file(name, record, sidecar)
+            rows = rows_to_file(name, record, sidecar, game)
         except RecordError as exc:  # a record the server made and the engine refuses: kept all the same
             raise OSError(errno.EINVAL, f"the record of table {table_id}: {exc.line()}") from None
         with self._db() as conn, conn.transaction():

@@ -1218,9 +1218,11 @@ class Tables:
     def _file(self, table: Table) -> tuple[str | None, str]:
         """File the finished game on the shelf: the line to log (None: nothing to say), and the
         record's name."""
-        assert table.game is not None
-        record = record_json(record_from_game(table.game))
-        name, line = self.shelf.file(table.id, record, table.sidecar(), table.to_file().model_dump_json(indent=2))
+        game = table.game
+        assert game is not None
+        record = record_json(record_from_game(game))
+        # the game the record is written from: the library indexes it without replaying the record
+        name, line = self.shelf.file(table.id, record, table.sidecar(), table.to_file().model_dump_json(indent=2), game)
         return line, name
 
     async def close(self) -> int:

@@ -136,7 +136,30 @@ def _card_run(value: object) -> tuple[int, ...]:
 
 
 _CARD: Final = Annotated[int, PlainValidator(_card), PlainSerializer(CARD_NAMES.__getitem__, return_type=str)]
-_CARD_RUN: Final = Annotated[tuple[int, ...], PlainValidator(_card_run), PlainSerializer(record_cards, return_type=str)]
+
+
+class _PlayedText:
+    """``record_cards`` of the cards played, the last tuple written kept with its text: each change
+    of a table writes the hand's play into every seat's delta, the same tuple for each
+    (``Game.views``), so it is joined once a change, not three times.  A tuple only (it cannot
+    change under its text), held (its identity cannot pass to another)."""
+
+    def __init__(self) -> None:
+        self.last: tuple[tuple[int, ...], str] = ((), "")
+
+    def __call__(self, cards: tuple[int, ...]) -> str:
+        last = self.last
+        if cards is last[0]:
+            return last[1]
+        text = record_cards(cards)
+        if type(cards) is tuple:
+            self.last = (cards, text)
+        return text
+
+
+_CARD_RUN: Final = Annotated[
+    tuple[int, ...], PlainValidator(_card_run), PlainSerializer(_PlayedText(), return_type=str)
+]
 """Cards in the order they were played, as a record writes a hand's play: one text."""
 
 

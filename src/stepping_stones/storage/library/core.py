@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from ...engine import Game
 from ..safety import escape
 from ..settings import data_dir
 from . import stats as answers
@@ -132,15 +133,16 @@ class Library(Index):
         return answers.player_stats(self, self._snapshot(), player, include_assisted)
 
 
-def file_game(path: Path | None) -> str | None:
-    """Put a game the app just filed into the library.  Never raises: None when it went in, else
-    one line for the person (the record is safe in ``games/``, and the next opening of the
-    library indexes it)."""
+def file_game(path: Path | None, written: tuple[bytes, Game] | None = None) -> str | None:
+    """Put a game the app just filed into the library (``written``: the record written to
+    ``path`` and the game it was written from, which the library then takes without replaying the
+    record).  Never raises: None when it went in, else one line for the person (the record is safe
+    in ``games/``, and the next opening of the library indexes it)."""
     if path is None:
         return None
     try:
         with Library.open(path.parent.parent, sync=False) as library:
-            library.add(path)
+            library.add(path, written)
     except (LibraryError, OSError, sqlite3.Error) as exc:
         why_not = escape(" ".join(str(exc).split()))
         return f"The game is not in the library yet ({why_not}); it goes in the next time the library opens."

@@ -77,12 +77,17 @@ def facts_of(game: Game) -> GameFacts:
     )
 
 
-def read_game(path: Path) -> tuple[bytes, Game]:
-    """The bytes of a record file and the game they replay to.  Raises ``RecordError``."""
+def read_game(path: Path, written: tuple[bytes, Game] | None = None) -> tuple[bytes, Game]:
+    """The bytes of a record file and the game they replay to.  ``written``: the record that was
+    just written there and the game it was written from (a table server files each game it
+    finished), which stands for the replay when the file holds those very bytes.  Raises
+    ``RecordError``."""
     try:
         data = read_small(path, MAX_RECORD_BYTES)
     except FileProblem as exc:
         raise RecordError(exc.reason) from None
+    if written is not None and data == written[0]:
+        return data, written[1]
     return data, game_from_record(parse_record(data))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+from ...engine import Game
 from ..games import file_table_game
 from ..records import MAX_RECORD_BYTES, RecordError, game_from_record, parse_record
 from ..safety import FileProblem, read_small
@@ -31,11 +32,14 @@ from .sync import IndexRows, index_rows
 class Shelf(Protocol):
     """Where a server's finished games are filed, and read back (see the module's docstring)."""
 
-    def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
+    def file(
+        self, table_id: str, record: str, sidecar: str, notes: str, game: Game | None = None
+    ) -> tuple[str, str | None]:
         """File the game finished at ``table_id`` (its record's JSON, its sidecar's, the table's
-        notes), once: a table filed before keeps its first record.  The record's name, and a line
-        when it is kept but not indexed yet (the next reading indexes it).  Raises ``OSError`` when
-        the record cannot be kept."""
+        notes), once: a table filed before keeps its first record.  ``game``: the game the record
+        was written from, which the index takes instead of replaying the record.  The record's
+        name, and a line when it is kept but not indexed yet (the next reading indexes it).  Raises
+        ``OSError`` when the record cannot be kept."""
         ...
 
     def history(self) -> list[HistoryEntry]:
@@ -68,9 +72,12 @@ class FolderShelf:
         self.folder = folder
         self.patience = patience
 
-    def file(self, table_id: str, record: str, sidecar: str, notes: str) -> tuple[str, str | None]:
+    def file(
+        self, table_id: str, record: str, sidecar: str, notes: str, game: Game | None = None
+    ) -> tuple[str, str | None]:
         path = file_table_game(self.folder, table_id, record, sidecar, notes)
-        return path.name, file_game(path)
+        # a table filed before keeps its first record: the game stands for the file's only if it holds this one
+        return path.name, file_game(path, (record.encode("utf-8"), game) if game is not None else None)
 
     def close(self) -> None:
         pass  # a library is opened for each answer
@@ -99,11 +106,13 @@ class FolderShelf:
             raise KeyError(name) from exc
 
 
-def rows_to_file(name: str, record: str, sidecar: str | None) -> IndexRows:
+def rows_to_file(name: str, record: str, sidecar: str | None, game: Game | None = None) -> IndexRows:
     """The index's rows of the game ``record`` about to be filed as ``name`` (``table-DATE-ID.json``:
     played at DATE), with its ``sidecar``: what another store of the library writes.  The record is
-    replayed through the engine.  Raises ``RecordError``."""
-    game = game_from_record(parse_record(record.encode("utf-8")))
+    replayed through the engine, unless ``game``, the game it was written from, is given.  Raises
+    ``RecordError``."""
+    if game is None:
+        game = game_from_record(parse_record(record.encode("utf-8")))
     try:
         info = SessionInfo.model_validate_json(sidecar) if sidecar is not None else None
     except ValueError as exc:

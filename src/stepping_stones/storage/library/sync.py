@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...engine import NUM_SEATS
+from ...engine import NUM_SEATS, Game
 from ..records import RecordError
 from ..sidecar import SessionInfo
 from .database import Patience
@@ -177,11 +177,12 @@ class Index:
 
     # --- one record ---------------------------------------------------------------------------
 
-    def index(self, path: Path, st: os.stat_result) -> str | None:
+    def index(self, path: Path, st: os.stat_result, written: tuple[bytes, Game] | None = None) -> str | None:
         """Index one record file of ``games/`` (inside a transaction): the game's hash, or None if
-        the record is refused (the refusal is kept, so it is not read again until it changes)."""
+        the record is refused (the refusal is kept, so it is not read again until it changes).
+        ``written``: the record just written there and its game (``read_game``)."""
         try:
-            _data, game = read_game(path)
+            _data, game = read_game(path, written)
         except RecordError as exc:
             self.conn.execute(
                 "INSERT OR REPLACE INTO files VALUES (?, ?, ?, NULL, ?)",
@@ -206,9 +207,10 @@ class Index:
         self.conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows.seats)
         self.conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)", rows.results)
 
-    def add(self, path: Path) -> str | None:
-        """Index one record file of ``games/`` now (a game the app just filed).  Its hash, or None
-        if it was refused."""
+    def add(self, path: Path, written: tuple[bytes, Game] | None = None) -> str | None:
+        """Index one record file of ``games/`` now (a game the app just filed; ``written``: the
+        record it wrote there and the game it was written from, not replayed again when the file
+        holds it).  Its hash, or None if it was refused."""
         st = path.stat()
         with self.transaction():
-            return self.index(path, st)
+            return self.index(path, st, written)
