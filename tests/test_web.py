@@ -18,12 +18,13 @@ and no horizontal scrolling at 360 px.  The browser tests need Playwright and a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from random import Random
 from typing import Any, TypeVar
@@ -339,44 +340,52 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
     assert list((tmp_path / "server" / "games").glob("*.json")), err  # the server filed the game
 
 
-def test_an_invite_link_shows_twelve_cards_as_buttons_on_a_phone(tmp_path):
+@contextlib.contextmanager
+def _sitting(tmp_path: Path, width: int, height: int, name: str) -> Iterator[tuple[Any, list[str], str]]:
+    """A host, a table of one person and two random computers, and a page of ``width`` x
+    ``height`` that came by its invite link as ``name``: the page, its errors and the invite code."""
     sync_playwright = _browser()
     host = Host(tmp_path / "server")
     url = host.start()
     try:
         opened = asyncio.run(open_table(url, new_table(("open", "random", "random"), level="random")))
         with sync_playwright() as p:
-            browser, page, errors = _page(p, 390, 844)
+            browser, page, errors = _page(p, width, height)
             try:
-                page.goto(f"{url}/t/{opened.code}?name=Bea")
-                page.wait_for_selector(MY_TURN, timeout=MS)  # the computers wait for her: the hand is drawn once
-                cards = page.locator("#hand button.card")
-                assert cards.count() == 12
-                for i in range(12):
-                    card = cards.nth(i)
-                    name = card.get_attribute("data-card")
-                    assert name is not None and re.fullmatch(r"[CKLB][1-9]", name), name
-                    assert card.get_attribute("aria-label") == f"{name[1]} of {SUIT_WORDS[name[0]]}"
-                    assert card.evaluate("b => b.tagName") == "BUTTON"
-                    box = card.bounding_box()
-                    assert box is not None and box["width"] >= 44 and box["height"] >= 44
-                    # read at once: the hand is drawn again as the table plays on (the computers bid)
-                    classes, disabled, why = card.evaluate(
-                        "b => [b.className, b.getAttribute('aria-disabled'), b.getAttribute('aria-describedby')]"
-                    )
-                    if "legal" in classes.split():
-                        assert disabled is None
-                    else:  # a card that may not be played now is marked so (and says why on a turn to play)
-                        assert disabled == "true"
-                        if why is not None:
-                            assert page.locator("#" + why).inner_text().endswith(".")
-                _no_sideways_scroll(page)
-                assert page.url.endswith(f"/t/{opened.code}")  # the name is not sat again on a reload
-                assert not errors, errors
+                page.goto(f"{url}/t/{opened.code}?name={name}")
+                yield page, errors, opened.code
             finally:
                 browser.close()
     finally:
         host.stop()
+
+
+def test_an_invite_link_shows_twelve_cards_as_buttons_on_a_phone(tmp_path):
+    with _sitting(tmp_path, 390, 844, "Bea") as (page, errors, code):
+        page.wait_for_selector(MY_TURN, timeout=MS)  # the computers wait for her: the hand is drawn once
+        cards = page.locator("#hand button.card")
+        assert cards.count() == 12
+        for i in range(12):
+            card = cards.nth(i)
+            name = card.get_attribute("data-card")
+            assert name is not None and re.fullmatch(r"[CKLB][1-9]", name), name
+            assert card.get_attribute("aria-label") == f"{name[1]} of {SUIT_WORDS[name[0]]}"
+            assert card.evaluate("b => b.tagName") == "BUTTON"
+            box = card.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+            # read at once: the hand is drawn again as the table plays on (the computers bid)
+            classes, disabled, why = card.evaluate(
+                "b => [b.className, b.getAttribute('aria-disabled'), b.getAttribute('aria-describedby')]"
+            )
+            if "legal" in classes.split():
+                assert disabled is None
+            else:  # a card that may not be played now is marked so (and says why on a turn to play)
+                assert disabled == "true"
+                if why is not None:
+                    assert page.locator("#" + why).inner_text().endswith(".")
+        _no_sideways_scroll(page)
+        assert page.url.endswith(f"/t/{code}")  # the name is not sat again on a reload
+        assert not errors, errors
 
 
 def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
@@ -806,30 +815,18 @@ def test_on_a_phone_the_hand_covers_neither_the_bids_nor_the_status_line(tmp_pat
     """At 360x640 the hand stays at the bottom of the screen on the person's turn to play only:
     while they bid, every bid and the status line with its clock can be brought to the bottom of
     the screen and tapped or read there (the hand kept there covered the last bids and the clock)."""
-    sync_playwright = _browser()
-    host = Host(tmp_path / "server")
-    url = host.start()
-    try:
-        opened = asyncio.run(open_table(url, new_table(("open", "random", "random"), level="random")))
-        with sync_playwright() as p:
-            browser, page, errors = _page(p, 360, 640)
-            try:
-                page.goto(f"{url}/t/{opened.code}?name=Ann")
-                while not page.locator("#bidding:not([hidden]) button.bid").count():
-                    assert _step(page) != "over"
-                assert all(page.evaluate(UNCOVERED, "#bidding button.bid")), "a bid under the hand"
-                assert page.evaluate(UNCOVERED, "#status") == [True], "the status line under the hand"
-                while page.locator("#hand button.card.legal").count() == 0:
-                    assert _step(page) != "over"
-                card = page.locator("#hand button.card.legal").first
-                page.evaluate("window.scrollTo(0, 0)")
-                box = card.bounding_box()  # on the turn to play, the card to play is on screen at any scroll
-                assert box is not None and box["y"] + box["height"] <= 640, box
-                assert not errors, errors
-            finally:
-                browser.close()
-    finally:
-        host.stop()
+    with _sitting(tmp_path, 360, 640, "Ann") as (page, errors, _code):
+        while not page.locator("#bidding:not([hidden]) button.bid").count():
+            assert _step(page) != "over"
+        assert all(page.evaluate(UNCOVERED, "#bidding button.bid")), "a bid under the hand"
+        assert page.evaluate(UNCOVERED, "#status") == [True], "the status line under the hand"
+        while page.locator("#hand button.card.legal").count() == 0:
+            assert _step(page) != "over"
+        card = page.locator("#hand button.card.legal").first
+        page.evaluate("window.scrollTo(0, 0)")
+        box = card.bounding_box()  # on the turn to play, the card to play is on screen at any scroll
+        assert box is not None and box["y"] + box["height"] <= 640, box
+        assert not errors, errors
 
 
 LONG = (
