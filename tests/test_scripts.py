@@ -67,6 +67,7 @@ def test_every_script_is_run_here():
         "measure_state_writing.py",
         "measure_logo_cost.py",
         "measure_solver_pairs.py",
+        "measure_action_cpu.py",
     }
     # A whole game with three front ends draws the app for a whole game (some 30 s of CPU): the
     # suite runs the same code (fronts_support.three_fronts) up to a card after the server's kill.
@@ -463,3 +464,12 @@ def test_measure_logo_cost():
         re.search(rf"({NUMBER}) s CPU, peak \+({NUMBER}) MiB: (refused|[0-9,]+ bytes out)", line)
         for line in lines.values()
     )
+
+
+def test_measure_action_cpu():
+    out = run("measure_action_cpu.py", "--tables", "2", "--runs", "1", "--stages").stdout
+    found = re.search(rf"run 0: ({NUMBER}) µs an action, (\d+) actions, (\d+) bytes an action sent", out)
+    assert found is not None, out
+    assert float(found[1]) > 0 and int(found[2]) >= 2 * 9 * 36 and int(found[3]) > 100
+    stages = dict(re.findall(rf"^\s+([\w.]+)\s+({NUMBER}) µs an action", out, re.MULTILINE))
+    assert {"Table.act", "Tables._changed", "protocol.parse_client"} <= set(stages), out
