@@ -226,8 +226,16 @@ async def _run(
         peak = base
         done = asyncio.Event()
 
-        async def watch() -> None:
+        async def measure_memory() -> None:  # the servers' peak memory, every half second (a benchmark's pace)
             nonlocal peak
+            while not done.is_set():
+                peak = max(peak, servers.rss_kib())  # of every server process alive, the killed one's until its kill
+                try:
+                    await asyncio.wait_for(done.wait(), 0.5)
+                except TimeoutError:
+                    pass
+
+        async def watch() -> None:
             # a connection must take a seat within 10 s: the watcher sits alone at a table of its own
             watched = await open_table(url, NewTable(rules=rules), session)
             async with session.ws_connect(url.replace("http", "ws", 1) + "/ws") as ws:
@@ -236,7 +244,6 @@ async def _run(
                 )
                 nonce = 0
                 while not done.is_set():
-                    peak = max(peak, servers.rss_kib())
                     nonce += 1
                     start = time.perf_counter()
                     await ws.send_str(json.dumps({"type": "ping", "nonce": nonce}))
@@ -249,6 +256,7 @@ async def _run(
                         pass
 
         watcher = None if servers.sharded else asyncio.ensure_future(watch())  # the watcher's table has no id
+        memory = asyncio.ensure_future(measure_memory())
         load_before = _load()
         server_cpu = servers.cpu()
         disk = servers.disk()
@@ -276,6 +284,7 @@ async def _run(
         received = sum(c.received for c in clients)
         load_after = _load()
         done.set()
+        await memory
         if watcher is not None:
             await watcher
         for client in clients:
