@@ -392,6 +392,11 @@ def trick_lines(view: PlayerView, hand: PastHand) -> tuple[TrickLine, ...]:
     return tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1))
 
 
+def trick_line(view: PlayerView, hand: PastHand, number: int) -> TrickLine:
+    """Trick ``number`` of ``hand`` alone, as ``trick_lines`` tells it: for the app's table."""
+    return _trick_line(Teller(view.players, HUMAN), hand, number)
+
+
 @dataclass(frozen=True)
 class Tracker:
     """The cards the person has not seen, and the suits each player has shown out of (the app's

@@ -33,6 +33,7 @@ from ..flow.presenter import (
     seat_caption,
     status_line,
     tracker,
+    trick_line,
     trick_lines,
     turn_prompt,
     watchers_line,
@@ -350,7 +351,7 @@ def _trick_line(state: Scene, hand: PastHand, trick: Trick | None, width: int) -
         assert hand.declarer is not None
         return Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold")
     if trick.finished:  # who won it and why, as the presenter says it
-        told = trick_lines(state.view, hand)[trick.number - 1].text or ""
+        told = trick_line(state.view, hand, trick.number).text or ""
         return Text(fit_words(told, width, state.look.ellipsis), style="bold")
     return Text(f"Trick {trick.number}", style="bold")
 
