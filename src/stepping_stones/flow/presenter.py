@@ -37,6 +37,7 @@ from ..engine import (
     PlayerView,
     PublicView,
     Rules,
+    Trick,
     cards_of,
     format_cards,
 )
@@ -392,9 +393,57 @@ def trick_lines(view: PlayerView, hand: PastHand) -> tuple[TrickLine, ...]:
     return tuple(_trick_line(teller, hand, n) for n in range(1, len(hand.tricks()) + 1))
 
 
-def trick_line(view: PlayerView, hand: PastHand, number: int) -> TrickLine:
-    """Trick ``number`` of ``hand`` alone, as ``trick_lines`` tells it: for the app's table."""
-    return _trick_line(Teller(view.players, HUMAN), hand, number)
+def table_line(view: PlayerView, hand: PastHand) -> str:
+    """The last line of the app's table while ``hand`` is played: who leads the first trick
+    before a card is played, who won the last trick and why once it is finished (as
+    ``trick_lines`` tells it), or the number of the trick on the table.
+
+    >>> from random import Random
+    >>> from stepping_stones.engine import Game
+    >>> game = Game(Rules("standard"), ["Ann", "Kenji", "Hana"], first_forehand=1)
+    >>> _ = game.deal_hand(Random(3))
+    >>> game.bid(game.legal_bids()[1])  # Kenji declares, the others pass
+    >>> while game.phase is Phase.BIDDING:
+    ...     game.bid(game.legal_bids()[0])
+    >>> table_line(game.view(0), game.view(0).shown_hand())
+    'Trick 1: Kenji leads.'
+    >>> game.play(game.legal_cards()[0])
+    >>> table_line(game.view(0), game.view(0).shown_hand())
+    'Trick 1'
+    """
+    teller = Teller(view.players, HUMAN)
+    tricks = hand.tricks()
+    if not tricks:
+        assert hand.declarer is not None
+        return f"Trick 1: {teller.subject(hand.declarer, 'leads')}."
+    if tricks[-1].finished:
+        return _trick_line(teller, hand, len(tricks)).text or ""
+    return f"Trick {len(tricks)}"
+
+
+@dataclass(frozen=True)
+class LastTrick:
+    """The last finished trick of the game so far, for the app's "last trick" window."""
+
+    hand: int  # its hand's number
+    trick: Trick  # its cards, to draw
+    text: str  # "Kenji led; you lead next."
+
+
+def last_trick(view: PlayerView) -> LastTrick | None:
+    """The last trick finished so far (of the hand on show, or else of the hands before), or
+    None before the first."""
+    shown = view.shown_hand()
+    hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
+    finished = [(h, trick) for h in hands for trick in h.tricks() if trick.finished]
+    if not finished:
+        return None
+    hand, trick = finished[-1]
+    teller = Teller(view.players, HUMAN)
+    nxt = teller.subject(trick.winner, "leads")
+    if trick.winner == HUMAN:
+        nxt = "you" + nxt[3:]
+    return LastTrick(hand.number, trick, f"{teller.subject(trick.leader, 'led')}; {nxt} next.")
 
 
 @dataclass(frozen=True)

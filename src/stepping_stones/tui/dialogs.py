@@ -35,8 +35,9 @@ from ..engine import (
     Rules,
     sorted_cards,
 )
-from ..explain import Teller, short_names
+from ..explain import short_names
 from ..flow import TableState
+from ..flow.presenter import last_trick
 from . import hindsight
 from .host import host
 from .panels import HistoryPanel, Panel
@@ -351,25 +352,19 @@ class LastTrickScreen(Dialog[None]):
         look = self.look
         name = short_names(view.players, 16, look.ellipsis)
         t = Text()
-        shown = view.shown_hand()
-        hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
-        finished = [(h, trick) for h in hands for trick in h.tricks() if trick.finished]
-        if not finished:
+        last = last_trick(view)
+        if last is None:
             t.append("No trick has been finished yet.")
             return t
-        hand, trick = finished[-1]
-        t.append(f"Hand {hand.number}, trick {trick.number} of {TRICKS}\n\n", style="bold")
+        trick = last.trick
+        t.append(f"Hand {last.hand}, trick {trick.number} of {TRICKS}\n\n", style="bold")
         for seat, c in trick.cards:
             t.append(f"  {name[seat]:<16} ")
             t.append_text(look.card(c))
             if seat == trick.winner:
                 t.append(f"  {look.win_mark} won the trick", style="bold")
             t.append("\n")
-        teller = Teller(name, view.seat)
-        t.append(
-            f"\n{teller.subject(trick.leader, 'led')}; {teller.object(trick.winner)} "
-            f"{'lead' if trick.winner == view.seat else 'leads'} next."
-        )
+        t.append(f"\n{last.text}")
         return t
 
 

@@ -32,8 +32,8 @@ from ..flow.presenter import (
     present,
     seat_caption,
     status_line,
+    table_line,
     tracker,
-    trick_line,
     trick_lines,
     turn_prompt,
     watchers_line,
@@ -320,7 +320,7 @@ def _trick_scene(canvas: Canvas, state: Scene, hand: PastHand) -> None:
         row, col = spots[seat]
         _place_card(canvas, state.look, trick, seat, row, col, size)
     canvas.centred(spots[HUMAN][0] + card_h, _seat_lines(state, HUMAN))
-    canvas.put(height - 1, 0, _trick_line(state, hand, trick, width))
+    canvas.put(height - 1, 0, _trick_line(state, hand, width))
 
 
 def _place_card(canvas: Canvas, look: Look, trick: Trick | None, seat: int, row: int, col: int, size: int) -> None:
@@ -344,16 +344,9 @@ def _place_card(canvas: Canvas, look: Look, trick: Trick | None, seat: int, row:
         canvas.put(row + card_h // 2, at, mark)
 
 
-def _trick_line(state: Scene, hand: PastHand, trick: Trick | None, width: int) -> Text:
-    """The table's last line: who leads the first trick, who won the trick and why, or the
-    trick's number while it is played."""
-    if trick is None:
-        assert hand.declarer is not None
-        return Text(f"Trick 1: {state.teller.subject(hand.declarer, 'leads')}.", style="bold")
-    if trick.finished:  # who won it and why, as the presenter says it
-        told = trick_line(state.view, hand, trick.number).text or ""
-        return Text(fit_words(told, width, state.look.ellipsis), style="bold")
-    return Text(f"Trick {trick.number}", style="bold")
+def _trick_line(state: Scene, hand: PastHand, width: int) -> Text:
+    """The table's last line, as the presenter says it (``table_line``), cut to ``width``."""
+    return Text(fit_words(table_line(state.view, hand), width, state.look.ellipsis), style="bold")
 
 
 def fit_words(text: str, width: int, ellipsis: str) -> str:

@@ -22,14 +22,6 @@ CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "=")
 """The key that picks each card of the person's hand, left to right."""
 
 
-_PLAIN = {"holds": "hold", "leads": "lead", "is": "are", "has": "have", "wins": "win"}
-
-
-def verb(name: str, third_person: str) -> str:
-    """``'holds'``, or ``'hold'`` when the player is called "You"."""
-    return _PLAIN.get(third_person, third_person) if name == "You" else third_person
-
-
 class _WholeCells(ScrollBarRender):
     """A scrollbar of whole cells only (a thumb of spaces in reverse): no block characters."""
 
