@@ -203,3 +203,41 @@ def test_the_contract_and_its_progress_are_the_presenters_in_the_app_and_on_the_
         assert " so far" in shown.progress and "not yet played by" in shown.progress, shown.progress
         drawn = target_text(Scene(TableState.of(game.view(seat)), Look(True))).plain
         assert drawn == f"{shown.contract} - {shown.progress}", drawn
+
+
+def test_the_last_trick_is_told_once_in_the_app_s_window_and_by_plain_mode_s_trick_command():
+    """The app's "last trick" window and plain mode's ``trick`` command say the presenter's one
+    sentence: the cards, who won and why (the app once said "Kenji led; you lead next." where
+    plain mode gave the reason)."""
+    from random import Random
+    from types import SimpleNamespace
+
+    from stepping_stones.engine import Game, Phase, Rules
+    from stepping_stones.flow import TableState
+    from stepping_stones.flow.presenter import NO_TRICK_YET, last_trick
+    from stepping_stones.plain.plain_mode import PlainTable
+    from stepping_stones.tui.dialogs import LastTrickScreen
+    from stepping_stones.tui.render import Look
+
+    def told(view):
+        app = LastTrickScreen(view, Look(True))._text().plain
+        plain = PlainTable.last_trick(SimpleNamespace(flow=SimpleNamespace(state=TableState.of(view))))
+        return app, plain
+
+    game = Game(Rules("standard", short_game=True), ["Ann", "Kenji", "Hana"], first_forehand=0)
+    game.deal_hand(Random(5))
+    app, plain = told(game.view(0))
+    assert app == plain == NO_TRICK_YET
+    while game.phase is not Phase.PLAY or len(game.hand.plays) < 4:  # a trick and a card
+        view = game.view(game.to_act)
+        if view.legal_bids:
+            game.bid(view.legal_bids[-1])
+        else:
+            game.play(min(c for c in range(36) if view.legal_cards >> c & 1))
+    for seat in range(3):
+        last = last_trick(game.view(seat))
+        assert last is not None and last.text.startswith("Trick 1 of hand 1: "), last
+        assert " wins it (" in last.text or " win it (" in last.text, last.text
+        app, plain = told(game.view(seat))
+        assert plain == last.text
+        assert app.rstrip().endswith(last.text), app

@@ -421,13 +421,18 @@ def table_line(view: PlayerView, hand: PastHand) -> str:
     return f"Trick {len(tricks)}"
 
 
+NO_TRICK_YET = "No trick has been finished yet."
+"""What the "last trick" window and command say before the first trick is finished."""
+
+
 @dataclass(frozen=True)
 class LastTrick:
-    """The last finished trick of the game so far, for the app's "last trick" window."""
+    """The last finished trick of the game so far: the app's "last trick" window and plain
+    mode's ``trick`` command."""
 
     hand: int  # its hand's number
     trick: Trick  # its cards, to draw
-    text: str  # "Kenji led; you lead next."
+    text: str  # "Trick 4 of hand 2: You C6, Kenji C8, Hana C2; Kenji wins it (C8 wins: …)."
 
 
 def last_trick(view: PlayerView) -> LastTrick | None:
@@ -440,10 +445,12 @@ def last_trick(view: PlayerView) -> LastTrick | None:
         return None
     hand, trick = finished[-1]
     teller = Teller(view.players, HUMAN)
-    nxt = teller.subject(trick.winner, "leads")
-    if trick.winner == HUMAN:
-        nxt = "you" + nxt[3:]
-    return LastTrick(hand.number, trick, f"{teller.subject(trick.leader, 'led')}; {nxt} next.")
+    cards = ", ".join(f"{teller.name(s)} {CARD_NAMES[c]}" for s, c in trick.cards)
+    declaration = hand.declaration
+    assert declaration is not None
+    reason = teller.trick_reason(trick, declaration.contract, declaration.ranking, declaration.trump)
+    text = f"Trick {trick.number} of hand {hand.number}: {cards}; {teller.subject(trick.winner, 'wins')} it ({reason})."
+    return LastTrick(hand.number, trick, text)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from ..engine import (
 from ..explain import Teller, plural, result_lines, sheet_lines, summary_lines
 from ..explain.saving import describe_progress
 from ..flow import NO_HINT, AiTurn, GameFlow, GameOver, HandSummary, PersonTurn, TableFlow, TableState
-from ..flow.presenter import turn_prompt
+from ..flow.presenter import NO_TRICK_YET, last_trick, turn_prompt
 from ..game.choices import HUMAN, Setup
 from ..storage.records import quote
 from ..storage.safety import escape
@@ -307,22 +307,8 @@ class PlainTable:
         return True
 
     def last_trick(self) -> str:
-        view = self.flow.state.view
-        shown = view.shown_hand()
-        hands = [*view.history, shown] if shown is not None and shown not in view.history else list(view.history)
-        finished = [(h, t) for h in hands for t in h.tricks() if t.finished]
-        if not finished:
-            return "No trick has been finished yet."
-        hand, trick = finished[-1]
-        cards = ", ".join(f"{self.teller.name(s)} {CARD_NAMES[c]}" for s, c in trick.cards)
-        assert hand.declaration is not None
-        reason = self.teller.trick_reason(
-            trick, hand.declaration.contract, hand.declaration.ranking, hand.declaration.trump
-        )
-        return (
-            f"Trick {trick.number} of hand {hand.number}: {cards}; "
-            f"{self.teller.subject(trick.winner, 'wins')} it ({reason})."
-        )
+        last = last_trick(self.flow.state.view)  # the presenter's sentence, as the app shows it
+        return NO_TRICK_YET if last is None else last.text
 
     def analysis(self) -> list[str]:
         """The last finished hand against perfect play (it can take a few seconds)."""

@@ -37,7 +37,7 @@ from ..engine import (
 )
 from ..explain import short_names
 from ..flow import TableState
-from ..flow.presenter import last_trick
+from ..flow.presenter import NO_TRICK_YET, last_trick
 from . import hindsight
 from .host import host
 from .panels import HistoryPanel, Panel
@@ -354,7 +354,7 @@ class LastTrickScreen(Dialog[None]):
         t = Text()
         last = last_trick(view)
         if last is None:
-            t.append("No trick has been finished yet.")
+            t.append(NO_TRICK_YET)
             return t
         trick = last.trick
         t.append(f"Hand {last.hand}, trick {trick.number} of {TRICKS}\n\n", style="bold")
