@@ -786,3 +786,25 @@ def test_the_solver_notice_lasts_as_long_as_compiling_and_covers_nothing(monkeyp
             assert app.solver_since is None and not notice.display
 
     asyncio.run(run())
+
+
+def test_a_summary_taken_off_before_it_is_mounted_does_not_end_the_app():
+    """At a table on a server, while a computer plays the person's seat, hands end in moments: the
+    app puts each hand's summary on and takes it off for the next one's (``OnlineTableScreen.advance``)
+    before the first is mounted.  Its mounting then found none of its parts and the app ended with a
+    traceback (seen in tmux, with two computers playing at once)."""
+
+    async def run():
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await press(pilot, "enter")
+            summary = await play_until(pilot, lambda app, s: isinstance(s, HandSummaryScreen))
+            app.push_screen(HandSummaryScreen(summary.view, summary.number, "Press Enter.", lambda: "Waiting."))
+            app.pop_screen()  # in the same moment, before it is mounted
+            for _ in range(3):
+                await pilot.pause()
+            assert app.is_running and app._exception is None, app._exception
+            assert app.screen is summary
+
+    asyncio.run(run())

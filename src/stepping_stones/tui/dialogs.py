@@ -202,13 +202,22 @@ class HandSummaryScreen(Dialog[None]):
     def _fit(self) -> None:
         """A summary taller than the window takes all its rows (and scrolls), none left empty."""
         around = self.ROWS_AROUND + (self.status is not None)  # the status line takes a row of its own
-        self.query_one("#summary-scroll").styles.max_height = max(3, self.app.size.height - around)
+        try:
+            scroll = self.query_one("#summary-scroll", VerticalScroll)
+        except NoMatches:  # taken off the screen before it was mounted (see on_mount)
+            return
+        scroll.styles.max_height = max(3, self.app.size.height - around)
 
     def on_mount(self) -> None:
+        try:
+            scroll = self.query_one("#summary-scroll", VerticalScroll)
+        except NoMatches:
+            # Taken off the screen before it was mounted: at a table on a server, while a computer
+            # plays the person's seat, a later hand's summary takes its place at once.
+            return
         self._fit()
         if self.status is not None:
             self.set_interval(1.0, self.show_status)  # the seconds count down while it is open
-        scroll = self.query_one("#summary-scroll", VerticalScroll)
         scroll.focus()  # Up/Down and PgUp/PgDn scroll it
         # after the refresh: while the box scrolls, the value watched is not yet the one shown
         self.watch(scroll, "scroll_y", self._show_more_later, init=False)
