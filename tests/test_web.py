@@ -804,6 +804,48 @@ def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
         served.stop()
 
 
+def test_a_finished_table_closing_leaves_the_result_on_the_page(tmp_path):
+    """A computer plays the whole game for a person who went away; the page shows the result.
+    When the finished table closes after its grace (the server's clock moved on, its sweep run),
+    the result stays on show with the server's words above it: the page once went back to the
+    join form of a table that had closed ("Sit down"), the result gone (seen as a new user)."""
+    from stepping_stones.net.limits import Limits
+
+    sync_playwright = _browser()
+    served = _Served(tmp_path / "server", timeout=30, limits=Limits(finished_grace=60.0))
+    try:
+        opened = served.call(open_table(served.url, new_table(("open", "random", "random"), level="random")))
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            try:
+                page.goto(f"{served.url}/t/{opened.code}?name=Ann")
+                page.wait_for_selector("#seat-me .clock", timeout=MS)
+                served.now += 31  # Ann does not answer: a computer plays her seat to the end
+                served.call(served.server.sweep())
+
+                async def filed() -> None:
+                    while not served.server.tables.finished:
+                        await asyncio.sleep(0.01)  # polls the filing thread's end, not a clock
+
+                served.call(filed())
+                while _step(page) != "over":  # the summary on show closed: the result
+                    pass
+                result = page.locator("#result-lines").inner_text()
+                assert "A computer played for you" in result, result
+                served.now += 61
+                served.call(served.server.sweep())
+                page.wait_for_selector("#banner:has-text('its table has closed')", timeout=MS)
+                assert page.locator("#result:not([hidden])").count() == 1
+                assert page.locator("#result-lines").inner_text() == result
+                assert page.locator("#join").is_hidden() and page.locator("#again").is_hidden()
+                _shot(page, "closed-after-the-result-390x844", full_page=True)
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        served.stop()
+
+
 UNCOVERED = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
     node.scrollIntoView({ block: "end" });  // at the bottom of the screen, where a phone keeps the hand
     const box = node.getBoundingClientRect();

@@ -297,6 +297,14 @@ function refused(code, text) {
   }
   S.stopped = true;
   if (code === "bad-secret" || code === "expired") dropSeat(S.code);
+  if (code === "expired" && S.shown && S.shown.over) {
+    // a finished game's table closing after its grace: the result stays on show, the link to a
+    // table asked for with "again" too; the button that would ask has no connection any more
+    $("again").hidden = true;
+    banner(text);
+    announce([text]);
+    return;
+  }
   if (code === "replaced") {
     banner("This seat was taken back in another window or tab: play it there, or reload this page to take it here.");
     return;
