@@ -241,3 +241,24 @@ def test_the_last_trick_is_told_once_in_the_app_s_window_and_by_plain_mode_s_tri
         app, plain = told(game.view(seat))
         assert plain == last.text
         assert app.rstrip().endswith(last.text), app
+
+
+def test_in_the_puddle_the_prompt_does_not_say_again_what_the_event_just_said():
+    """Plain mode reads the event and then the prompt, one after the other: in the puddle they
+    were the same sentence twice ("All three passed: you are in the puddle and must declare")."""
+    from random import Random
+
+    from stepping_stones.engine import Game, Pass, Phase, Rules
+    from stepping_stones.explain import Teller
+    from stepping_stones.flow.presenter import turn_prompt
+
+    game = Game(Rules("standard"), ["Ann", "Kenji", "Hana"], first_forehand=1)
+    game.deal_hand(Random(3))
+    for _ in range(3):
+        game.bid(Pass())
+    assert game.phase is Phase.BIDDING and game.in_puddle and game.to_act == 1
+    view = game.view(1)
+    event = Teller(view.players, view.seat).puddle(view.seat)
+    prompt = turn_prompt(view)
+    assert event.startswith("All three passed") and "open contracts" in prompt, (event, prompt)
+    assert event.rstrip(".") not in prompt and "All three passed" not in prompt, (event, prompt)

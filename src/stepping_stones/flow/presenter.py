@@ -197,7 +197,7 @@ def turn_prompt(view: PlayerView) -> str:
     """What the person is asked on their turn, in one sentence."""
     if view.phase is Phase.BIDDING:
         if view.in_puddle:
-            return "All three passed: you are in the puddle and must declare one of your open contracts."
+            return "You are in the puddle: declare one of your open contracts."  # the event said all three passed
         return "You are to bid: declare a contract, or pass."
     trick = view.current_trick()
     number = len(view.trick_winners) + 1
