@@ -380,3 +380,25 @@ def test_claim_is_in_the_line_of_keys_at_80_columns_in_ascii_mode():
             assert "u Undo" in line and "? Help" in line, line
 
     asyncio.run(run())
+
+
+def test_at_80_columns_the_top_bar_keeps_the_seconds_of_a_player_with_a_long_name():
+    """At a table on a server the top bar says whom the table waits for and their seconds left. With
+    a 37-character name at 80 columns it said "Standard set · Hand 1 of 12 · Waiting for
+    Bartholomew" and the seconds were cut off (seen in tmux as a new user): the name is now the
+    one the table shows, cut, and the hand and the clock come first."""
+    from stepping_stones.engine import Game
+    from stepping_stones.flow import TableState
+    from stepping_stones.flow.state import Clock
+    from stepping_stones.tui.drawing import Scene, top_bar_text
+    from stepping_stones.tui.render import Look
+
+    long = "Bartholomew Featherstonehaugh-Smythe"
+    game = Game(Rules(), ["Cy", "Hana", long], 0)
+    game.deal_hand(Random(5))
+    seats = ("you", "computer", "person")
+    for reading in (False, True):
+        state = TableState.of(game.view(0), seats=seats, clock=Clock(2, 38, reading))
+        bar = top_bar_text(Scene(state, Look(True))).plain[:79]  # what 80 columns show of it
+        assert bar.startswith("Hand 1 of 12"), bar
+        assert ": 38 s left." in bar and "Bartholomew" in bar, bar

@@ -153,14 +153,15 @@ def card_words(card: int) -> str:
     return f"{card % SUIT_SIZE + 1} of {SUIT_NAMES[card // SUIT_SIZE]}"
 
 
-def clock_line(state: TableState) -> ClockLine | None:
-    """The clock's line, or None where nothing is timed (a game on this machine)."""
+def clock_line(state: TableState, names: Sequence[str] | None = None) -> ClockLine | None:
+    """The clock's line, or None where nothing is timed (a game on this machine).  ``names``: the
+    players' names as the front end shows them (the app's, cut to fit), if not the whole ones."""
     clock = state.clock
     if clock is None:
         return None
     seconds = clock.seconds
     mine = clock.seat == HUMAN
-    name = "You" if mine else state.view.players[clock.seat]
+    name = "You" if mine else (names or state.view.players)[clock.seat]
     if mine and clock.reading:
         text = f"Your turn: close the summary to start your clock ({seconds} s left)."
     elif mine:
@@ -172,8 +173,9 @@ def clock_line(state: TableState) -> ClockLine | None:
     return ClockLine(clock.seat, name, seconds, mine, clock.reading, text)
 
 
-def _status(state: TableState, clock: ClockLine | None) -> str:
+def _status(state: TableState, clock: ClockLine | None, names: Sequence[str] | None = None) -> str:
     view = state.view
+    players = names or view.players
     if view.phase is Phase.OVER:
         return "The game is over."
     if state.stand_in is not None:
@@ -187,9 +189,9 @@ def _status(state: TableState, clock: ClockLine | None) -> str:
     if state.thinking == HUMAN:
         return "Your move is made: waiting for the table."
     if state.thinking is not None:
-        return f"{view.players[state.thinking]} is thinking."
+        return f"{players[state.thinking]} is thinking."
     if view.to_act is not None and view.to_act != HUMAN:
-        return f"Waiting for {view.players[view.to_act]}."
+        return f"Waiting for {players[view.to_act]}."
     return ""
 
 
@@ -547,9 +549,10 @@ def review(
     return tuple(out)
 
 
-def status_line(state: TableState) -> str:
-    """The one line of whose turn it is (the app's top bar, plain mode's prompt)."""
-    return _status(state, clock_line(state))
+def status_line(state: TableState, names: Sequence[str] | None = None) -> str:
+    """The one line of whose turn it is (the app's top bar, plain mode's prompt); ``names`` as
+    in ``clock_line``: a long name cut, the seconds left stay in a narrow terminal's top bar."""
+    return _status(state, clock_line(state, names), names)
 
 
 def present(state: TableState) -> Presentation:

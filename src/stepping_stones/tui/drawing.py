@@ -184,20 +184,20 @@ class Canvas:
 
 
 def top_bar_text(state: Scene) -> Text:
-    """The line on top, the most needed first (a narrow terminal cuts the end): the rules, the
-    hand, whose turn it is (with the table's clock on a server: ``flow.presenter.status_line``),
-    whether hints were taken, the forehand, and the pace of a game on this machine."""
+    """The line on top, the most needed first (a narrow terminal cuts the end): the hand, whose
+    turn it is (with the table's clock on a server: ``flow.presenter.status_line``, the names cut
+    so that the seconds stay), the rules, whether hints were taken, the forehand, and the pace of
+    a game on this machine."""
     look = state.look
     view = state.view
     rules = view.rules
     hand = state.hand
     t = Text()
-    t.append(rules.describe(brief=True), style="bold")
-    t.append(look.sep)
-    t.append(state.presented.title)  # "Hand 3 of 12", as every front end says it
-    status = status_line(state.table)  # whose turn, and the table's clock on a server (flow.presenter)
+    t.append(state.presented.title, style="bold")  # "Hand 3 of 12", as every front end says it
+    status = status_line(state.table, state.names)  # whose turn, the table's clock on a server (flow.presenter)
     if status:
         t.append(f"{look.sep}{status}", style="bold" if state.table.my_turn or state.table.stand_in else "italic")
+    t.append(f"{look.sep}{rules.describe(brief=True)}")
     if state.table.assisted:
         t.append(f"{look.sep}assisted", style="italic")
     if hand is not None:
