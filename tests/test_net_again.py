@@ -123,6 +123,9 @@ def test_plain_mode_at_a_terminal_is_asked_to_sit_at_the_new_table_in_one_line(t
 
     lines = asyncio.run(scenario())
     assert any(line.startswith("record: ") for line in lines)
+    # the prompt is said again only after something else was said: never twice in a row
+    twice = [i for i in range(1, len(lines)) if lines[i] == lines[i - 1] and lines[i].startswith("legal: ")]
+    assert not twice, lines[twice[0] - 3 : twice[0] + 2]
     assert "Bo asks everyone to play again, at a new table with the same setup. Type again to sit at it." in lines
     assert any(line.startswith("You sit in seat 1 of table ") for line in lines)
     rejoined = lines[lines.index("--- again with the old code ---") :]

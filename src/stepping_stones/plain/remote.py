@@ -402,10 +402,13 @@ class RemotePlain(PlainTable):
             "Type again to play again at a new table with the same setup (the others are asked to sit "
             "with you), or quit to leave."
         )
+        prompted = -1  # what had been said when the prompt was said last
         while True:
             if self.invite is not None and self.asked:
                 return self.invite.code
-            self.prompt_words(["again", "quit"])
+            if self.said != prompted:  # something said since: the prompt again, as the last line
+                self.prompt_words(["again", "quit"])
+                prompted = self.said
             try:
                 line = self._line(None)
             except _Lost:
