@@ -262,3 +262,36 @@ def test_in_the_puddle_the_prompt_does_not_say_again_what_the_event_just_said():
     prompt = turn_prompt(view)
     assert event.startswith("All three passed") and "open contracts" in prompt, (event, prompt)
     assert event.rstrip(".") not in prompt and "All three passed" not in prompt, (event, prompt)
+
+
+def test_while_a_summary_is_open_the_seats_say_the_roles_of_its_hand_not_of_the_next():
+    """At a table on a server the next hand is dealt behind a hand's summary.  While the summary is
+    open the table shows the finished hand's last trick and tricks: its seats said "declarer" of
+    the next hand's declarer beside the finished hand's tricks (seen on the page as a new user)."""
+    from random import Random
+
+    from stepping_stones.engine import Game, Phase, Rules
+    from stepping_stones.flow import TableState
+
+    game = Game(Rules("standard", short_game=True), ["Ann", "Kenji", "Hana"], first_forehand=0)
+    game.deal_hand(Random(7))
+    while len(game.log) < 2 or game.phase is not Phase.PLAY:  # hand 1 played, hand 2 declared
+        view = game.view(game.to_act) if game.to_act is not None else None
+        if view is None:  # between the hands: the next is dealt
+            game.deal_hand(Random(8))
+        elif view.legal_bids:
+            game.bid(view.legal_bids[-1])
+        else:
+            game.play(min(c for c in range(36) if view.legal_cards >> c & 1))
+    view = game.view(0)
+    first, second = view.history[0], view.shown_hand()
+    assert second is not None and second.number == 2 and first.declarer is not None
+    open_ = present(TableState.of(view, summary=1))
+    roles = {line.seat: line.tags for line in open_.seats}
+    assert [s for s in roles if "declarer" in roles[s]] == [first.declarer], roles
+    assert [s for s in roles if "forehand" in roles[s]] == [first.forehand], roles
+    assert [line.tricks for line in open_.seats] == [first.tricks_won(s) for s in range(3)]
+    closed = present(TableState.of(view))
+    roles = {line.seat: line.tags for line in closed.seats}
+    assert [s for s in roles if "declarer" in roles[s]] == [view.declarer], roles
+    assert [s for s in roles if "forehand" in roles[s]] == [view.forehand], roles

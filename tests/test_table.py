@@ -615,8 +615,9 @@ def test_words_that_read_right():
     for plays in range(3, 37, 3):
         drive(game, [RandomAI()] * 3, seeds, stop=lambda g, n=plays: g.log and len(g.log[-1].plays) >= n)
         told.add(LastTrickScreen(game.view(0), Look())._text().plain.splitlines()[-1])
-    assert any(line.endswith("; you lead next.") for line in told), told
-    assert not any("You leads" in line or "You lead next" in line for line in told)
+    assert any("; You win it (" in line for line in told), told  # the presenter's sentence (last_trick)
+    assert any(re.search(r"; [A-Z][a-z]+ wins it \(", line) for line in told), told
+    assert not any("You wins" in line or "You leads" in line for line in told)
     assert short_name("lose-pick-trump") == "Lose PT"
 
 

@@ -266,12 +266,22 @@ def seat_caption(state: TableState, seat: int) -> str:
 def _seats(state: TableState, teller: Teller, clock: ClockLine | None, shown: PastHand | None) -> tuple[SeatLine, ...]:
     view = state.view
     live = view.phase in (Phase.BIDDING, Phase.PLAY)
+    # the roles of the hand whose tricks are counted: a summary's finished hand while it is open
+    # (the table shows its last trick), though the next one is dealt behind it
+    summary = state.summary is not None and shown is not None and shown in view.history
+    if summary and shown is not None:
+        declarer, forehand = shown.declarer, shown.forehand
+    elif live:
+        declarer = view.declarer if view.phase is Phase.PLAY else None
+        forehand = view.forehand
+    else:
+        declarer = forehand = None
     lines = []
     for seat in range(NUM_SEATS):
         tags = []
-        if live and view.declarer == seat and view.phase is Phase.PLAY:
+        if declarer == seat:
             tags.append("declarer")
-        if live and view.forehand == seat:
+        if forehand == seat:
             tags.append("forehand")
         acting = None
         if live and view.to_act == seat:
