@@ -871,6 +871,23 @@ def test_on_a_phone_the_hand_covers_neither_the_bids_nor_the_status_line(tmp_pat
         assert not errors, errors
 
 
+def test_on_a_desktop_the_hand_is_in_view_with_the_status_line_while_bidding(tmp_path):
+    """At 1280x800 the bids, one button a declaration, are a long list: the hand came after it,
+    some 700 px below the status line, so a person chose a bid without their cards in view (seen
+    as a new user).  The hand now comes first: with the status line at the top of the window, the
+    hand and the first bids are in view."""
+    with _sitting(tmp_path, 1280, 800, "Ann") as (page, errors, _code):
+        while not page.locator("#bidding:not([hidden]) button.bid").count():
+            assert _step(page) != "over"
+        page.evaluate("document.getElementById('status').scrollIntoView({ block: 'start' })")
+        hand = page.locator("#hand").bounding_box()
+        first = page.locator("#bidding button.bid").first.bounding_box()
+        assert hand is not None and first is not None
+        assert hand["y"] + hand["height"] <= first["y"], (hand, first)
+        assert first["y"] + first["height"] <= 800, (hand, first)
+        assert not errors, errors
+
+
 LONG = (
     "Bartholomew-Featherstonehaugh-Montgomery",
     "Maximiliana-Wolkenstein-Rodenegg-Trostbe",
