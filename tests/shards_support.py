@@ -56,6 +56,8 @@ ROOMY = (
     *("--hello-burst", "100000", "--guess-burst", "100000", "--tables-per-address", "100000"),
     *("--tables-per-minute", "100000", "--unseated-per-address", "1000", "--tables-in-play-per-address", "250"),
     *("--connections-per-address", "500", "--thinkers", "1"),
+    # and no computer stands in at the tables the tests leave (they would play them out meanwhile)
+    *("--timeout", "3600"),
 )
 
 
