@@ -134,6 +134,21 @@ class Shards:
         pid = int(row[0].split(":")[1])
         return next(port for port, proc in self.servers.items() if proc.pid == pid)
 
+    def journal(self, table: str) -> str:
+        """What the store keeps of ``table``: its journal, as a process loads it."""
+        from stepping_stones.net.pgstore import PostgresTableStore
+
+        store = PostgresTableStore(self.dsn)
+        try:
+            return store.load(table)
+        finally:
+            store.close()
+
+    def tables(self) -> set[str]:
+        """The tables the store keeps."""
+        with psycopg.connect(self.dsn) as conn:
+            return {row[0] for row in conn.execute("SELECT id FROM tables")}
+
     def kill(self, port: int) -> None:
         """``kill -9`` of the process of ``port``: nothing of its own runs after it."""
         proc = self.servers[port]
