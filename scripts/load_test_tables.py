@@ -141,21 +141,24 @@ class Servers:
     def rss_kib(self) -> int:
         return sum(_rss_kib(pid) for pid in self.alive())
 
-    def kill_one(self) -> int:
+    def kill_one(self) -> list[str]:
         """``kill -9`` of the first server; the tables it held then."""
         import psycopg
 
         proc = self.procs[0]
         assert self.store is not None
         with psycopg.connect(self.store, autocommit=True) as conn:  # a lease names its process's id
-            row = conn.execute(
-                "SELECT count(*) FROM leases WHERE split_part(owner, ':', 2) = %s", (str(proc.pid),)
-            ).fetchone()
+            held = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT table_id FROM leases WHERE split_part(owner, ':', 2) = %s", (str(proc.pid),)
+                )
+            ]
         self.gone_cpu += _cpu_seconds(proc.pid)
         self.gone_disk += _disk_bytes(proc.pid)
         proc.kill()
         proc.wait()
-        return int(row[0]) if row is not None else 0
+        return held
 
     def database(self) -> tuple[float, int, int]:
         """The CPU seconds of the servers' database connections, the database's commits and the
@@ -281,11 +284,15 @@ async def _run(
             asyncio.ensure_future(play_glances(c, Random(i), latencies, think=think, moves=acked[i]))
             for i, c in enumerate(clients)
         ]
-        killed_at = killed_tables = 0
+        killed_at = 0
+        killed: dict[str, int] = {}  # the killed process's tables: the moves acknowledged at them then
         if kill:
             await asyncio.sleep(seconds / 2)  # the load's own pace: halfway through the play
             killed_at = len(latencies)
-            killed_tables = servers.kill_one()
+            ids = {table.table: i for i, table in enumerate(opened)}
+            for table in servers.kill_one():
+                i = ids[table]
+                killed[table] = sum(len(moves) for moves in acked[3 * i : 3 * i + 3])
         _done, pending = await asyncio.wait(bots, timeout=(seconds - (seconds / 2 if kill else 0)) or None)
         for bot in pending:
             bot.cancel()
@@ -344,7 +351,12 @@ async def _run(
         }
     if kill:  # the actions after the kill: those of the killed process's tables waited for it
         row |= {
-            "killed_tables": killed_tables,  # the tables the killed process held
+            "killed_tables": len(killed),  # the tables the killed process held
+            "killed_tables_back": sum(  # and those of them that played again before the end
+                1
+                for table, before in killed.items()
+                if sum(len(moves) for moves in acked[3 * ids[table] : 3 * ids[table] + 3]) > before
+            ),
             "after_kill_over_1s": sum(1 for x in after_kill if x > 1.0),
             "after_kill_max_s": round(max(after_kill, default=0.0), 2),
         }
@@ -498,6 +510,12 @@ def main() -> int:
     parser.add_argument("--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log")
     parser.add_argument("--kill-midway", action="store_true", help="kill -9 one server halfway through --seconds")
     parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=5.0,
+        help="the servers' --lease-seconds with --store: how long a killed server's tables wait (default 5)",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
@@ -522,7 +540,7 @@ def main() -> int:
                     + ["--data-dir", f"{folder}/{port}", "--max-tables", "100000", "--max-connections", "19000"]
                     # no computer stands in while the other tables are being seated (minutes, at 2,000)
                     + ["--timeout", "600"]
-                    + (["--store", args.store] if args.store else [])
+                    + (["--store", args.store, "--lease-seconds", str(args.lease_seconds)] if args.store else [])
                     + public,
                     stdout=subprocess.PIPE,
                     stderr=open(f"{args.logs}/host-{n}-{port}.log", "w") if args.logs else subprocess.DEVNULL,  # noqa: SIM115

@@ -104,11 +104,15 @@ def test_load_test_tables_on_two_processes_one_killed_finds_every_acknowledged_m
     out = run(
         "load_test_tables.py",
         *("--tables", "10", "--think", "0.1", "--seconds", "8", "--processes", "2", "--kill-midway"),
-        *("--store", postgres_dsn),
+        *("--store", postgres_dsn, "--lease-seconds", "1"),
     ).stdout
     (row,) = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     assert row["processes"] == 2 and row["tables_compared"] == 10, row
-    assert row["killed_tables"] >= 1 and row["actions"] > 0, row
+    assert row["killed_tables"] >= 1 and row["killed_tables_back"] == row["killed_tables"], row
+    # the killed tables waited for the lease to lapse (at least 0.8 s of the 1 s) and their people
+    # to come back: the move each was waiting for counts from when it was first sent (it counted
+    # from its sending again, on the new connection: some milliseconds)
+    assert row["after_kill_max_s"] >= 0.5, row
     assert row["acked_moves"] >= row["actions"] > 0, row  # each action measured was acknowledged
     assert row["lost_moves"] == 0 and row["tables_with_loss"] == 0, row
 
