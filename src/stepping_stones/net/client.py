@@ -628,10 +628,11 @@ async def _play(
             return message
         if message.legal and acted != (client.connections, message.seq):
             # the same turn on a connection made again: the move went with the last one (or never
-            # left), and its latency runs on from its first sending, the server's outage included
+            # left), and is sent again at once, its latency running on from its first sending (the
+            # server's outage included)
             again = acted is not None and acted[1] == message.seq and sent
             acted = (client.connections, message.seq)
-            if think:  # a pace, not a wait for an event: people at a thousand tables do not act in step
+            if think and not again:  # a pace, not a wait for an event: people at a thousand tables do not act in step
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if not again:
                 sent = time.perf_counter()
