@@ -254,6 +254,7 @@ class PageFront:
     kind: str = "the page"
     mark: int = 0
     shown: list[dict[str, Any]] = field(default_factory=list)  # what its websockets were sent to show, in order
+    came: asyncio.Event = field(default_factory=asyncio.Event)  # set at each of them
 
     @classmethod
     async def sit(cls, browser: Any, url: str, code: str, name: str) -> PageFront:
@@ -268,6 +269,15 @@ class PageFront:
         message = json.loads(payload)
         if message.get("type") == "shown" and message.get("shown") is not None:
             self.shown.append(message["shown"])
+            self.came.set()
+
+    async def shown_since(self, n: int) -> dict[str, Any]:
+        """The last presentation it was sent, once it was sent more than ``n``."""
+        async with asyncio.timeout(WAIT):
+            while len(self.shown) <= n:
+                self.came.clear()
+                await self.came.wait()
+        return self.shown[-1]
 
     async def shows(self, pattern: re.Pattern[str]) -> str:
         handle = await self.page.wait_for_function(STATUS_IS, arg=pattern.pattern, timeout=MS)

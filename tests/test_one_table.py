@@ -15,6 +15,7 @@ from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
 from stepping_stones.engine import Phase
 from story_support import (
+    STATUS,
     AppFront,
     PageFront,
     PlainFront,
@@ -310,6 +311,12 @@ def test_behind_nginx_each_front_end_follows_its_table_to_the_process_that_takes
             proxied.start(port)  # the shared set-up, as it was
 
 
+def _status(lines: list[str]) -> str:
+    """Plain mode's last words of whose turn it is, without the seconds."""
+    last = next(line for line in reversed(lines) if STATUS.match(line))
+    return re.sub(r"\d+ s left", "N s left", last)
+
+
 def _mid_trick(watched) -> bool:
     view = watched.view
     return view is not None and view.phase is Phase.PLAY and len(view.plays) % 3 == 1
@@ -361,6 +368,8 @@ async def _killed(folder: Path, url: str, async_playwright, kill, revive) -> Non
                 while not _mid_trick(await watcher.until(lambda _w: True)):
                     await watched_move(watcher, fronts)
                 before = await _seen(watcher, fronts)
+                said = _status(plain.lines)
+                marks = (len(plain.lines), len(page.shown), front.table.state.view)
                 await watcher.close()
                 await asyncio.to_thread(kill, opened.table)
                 for each in fronts:
@@ -369,6 +378,11 @@ async def _killed(folder: Path, url: str, async_playwright, kill, revive) -> Non
                     await asyncio.to_thread(revive)
                 for each in fronts:
                     await each.told("Back at the table")
+                # what the page and the app show now came after they were back (their presentation,
+                # their view); plain mode says whose turn it is when that changes: it has not
+                await page.shown_since(marks[1])
+                await front.until(lambda _rows: front.table.state.view is not marks[2])
+                assert _status(plain.lines) == said, plain.lines[marks[0] :]
                 watcher = Watcher(f"{url}/t/{opened.table}", opened.watch)
                 await watcher.connect()
                 assert await _seen(watcher, fronts) == before  # nothing any of them saw is lost
