@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
-from stepping_stones.engine import Phase
+from stepping_stones.engine import Phase, card_name
 from story_support import (
     STATUS,
     AppFront,
@@ -311,6 +311,10 @@ def test_behind_nginx_each_front_end_follows_its_table_to_the_process_that_takes
             proxied.start(port)  # the shared set-up, as it was
 
 
+CARD_TOLD = re.compile(r"(?:Trick \d+\. )?.+ (?:leads?|plays?) ([CKLB][1-9])\.")
+"""A card as plain mode tells it: "Trick 2. Cy leads C8.", "You play C7.", "Bea plays C6."."""
+
+
 def _status(lines: list[str]) -> str:
     """Plain mode's last words of whose turn it is, without the seconds."""
     last = next(line for line in reversed(lines) if STATUS.match(line))
@@ -391,6 +395,11 @@ async def _killed(folder: Path, url: str, async_playwright, kill, revive) -> Non
                     await watched_move(watcher, fronts)
                 after = watcher.last.view
                 assert after.hand_number == hand and after.plays[: len(plays)] == plays
+                # and plain mode told each card of the hand once, in order, those before the kill
+                # and after it (the last one may be on its way still)
+                told = [found.group(1) for line in plain.lines if (found := CARD_TOLD.fullmatch(line))]
+                played = [card_name(card) for card in after.plays]
+                assert len(plays) < len(told) and told == played[: len(told)], (told, played)
             assert page.errors == [], page.errors
         finally:
             await watcher.close()
