@@ -3,7 +3,9 @@ has not seen lie.  Each position is stored twice, the second time with the other
 cards dealt again in another way that agrees with everything played; a client at the seat then
 gets every kind of message (welcome, state, each error, pong, version, the state after its own
 action, the delta after it, a refused and a good resync, the whole state resent; a page's seat what
-it is shown after each of its requests), and every byte must be the same at both tables."""
+it is shown after each of its requests), and every byte must be the same at both tables: at a
+server in this process (with either store), and through nginx at two processes on PostgreSQL
+(``shards_support.proxied``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Hostile clients at the table server: each gets one clear error (or a closed door), nothing at
-the table changes, and the table plays on."""
+the table changes, and the table plays on; at a server in this process, and (``proxied``) through
+nginx at two processes on PostgreSQL."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 mode through its pipes, the app under Pilot and the web page in Chromium at phone size, at one
 table of a real server whose clock the test holds.  At every turn each front end must say the same
 facts: whose turn it is and its seconds, a computer standing in and the seat taken back, a summary
-open while the next hand waits, a renamed player and a long name."""
+open while the next hand waits, a renamed player and a long name.  And a server killed in the middle
+of a trick: one process started again, or (``proxied``) the one of two behind nginx that holds the
+table, the other taking it up."""
 
 from __future__ import annotations
 
