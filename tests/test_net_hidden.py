@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from random import Random
 from secrets import token_hex
@@ -26,7 +27,7 @@ from stepping_stones.ai.knowledge import Knowledge
 from stepping_stones.engine import FULL_DECK, Phase, Rules, cards_of, mask_of, record_cards
 from stepping_stones.game.match import Match, Seeds, Step
 from stepping_stones.net.codes import digest, new_code, new_secret
-from stepping_stones.net.journal import TABLE_FORMAT, FileTableStore, SeatFile, TableFile
+from stepping_stones.net.journal import TABLE_FORMAT, SeatFile, TableFile
 from stepping_stones.storage.records import RecordRules, game_from_record, record_from_game
 
 SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
@@ -177,9 +178,13 @@ def _unclocked(text: str | None, names: dict[str, str]) -> str | None:
     return json.dumps(same(json.loads(text)))
 
 
-def _sent_in(where: str, request: pytest.FixtureRequest, folder: Path, record, seat: int, page: bool) -> list:
-    """Everything the seat is sent at a table of ``record``: on a server in this process that keeps
-    it in its data folder (``file``) or in PostgreSQL (``postgresql``), its clock stopped; or through
+Sent = Callable[[str, list[str], str], Awaitable[list[str]]]
+"""What a test's clients are sent at a table, given its URL, its seats' secrets and its watch code."""
+
+
+def _sent_in(where: str, request: pytest.FixtureRequest, folder: Path, record, sent: Sent) -> list:
+    """What ``sent`` collects at a table of ``record``: on a server in this process that keeps it in
+    its data folder (``file``) or in PostgreSQL (``postgresql``), its clock stopped; or through
     nginx, on the two processes of ``shards_support.proxied`` (``proxied``), the table put in their
     store and taken up by the process its path reaches."""
     if where == "proxied":
@@ -193,9 +198,9 @@ def _sent_in(where: str, request: pytest.FixtureRequest, folder: Path, record, s
             store.release([table])  # no process holds it: the first hello for it takes it up
         finally:
             store.close()
-        sent = asyncio.run(_everything_sent(f"{shards.public}/t/{table}", keys[seat], page))
+        texts = asyncio.run(sent(f"{shards.public}/t/{table}", keys, watch))
         names = {table: TABLE, code: "ABCDE-FGHJK", watch: WATCH} | dict(zip(keys, SECRETS, strict=True))
-        return [_unclocked(text, names) for text in sent]
+        return [_unclocked(text, names) for text in texts]
     stores = Stores(where, request.getfixturevalue("postgres_server") if where == "postgresql" else None)
     try:
         store = stores(folder)  # the data folder's, or PostgreSQL's
@@ -203,7 +208,7 @@ def _sent_in(where: str, request: pytest.FixtureRequest, folder: Path, record, s
 
         async def collect() -> list[str]:
             async with running(folder, clock=lambda: 1000.0, store=store) as (_server, url):  # the clock's seconds too
-                return await _everything_sent(url, SECRETS[seat], page)
+                return await sent(url, list(SECRETS), WATCH)
 
         return asyncio.run(collect())
     finally:
@@ -241,7 +246,13 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
         if other is None:
             continue
         worlds = [
-            _sent_in(where, request, tmp_path / f"{seat}-{n}", record, seat, page)
+            _sent_in(
+                where,
+                request,
+                tmp_path / f"{seat}-{n}",
+                record,
+                lambda url, keys, _watch, seat=seat: _everything_sent(url, keys[seat], page),
+            )
             for n, record in enumerate((record_from_game(game), other))
         ]
         assert worlds[0] == worlds[1]
@@ -256,7 +267,7 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
     assert checked >= 2
 
 
-async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
+async def _watcher_sent(url: str, secret: str, watch: str, page: bool) -> list[str]:
     """Everything a watcher (a page, or not) and a lobby's follower are sent: the table when they
     come, their refused requests, and the table again after the move of ``seat`` (whose own cards
     are the same in both worlds), and after a seat's connection comes and goes."""
@@ -264,7 +275,7 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
     async with Raw.to(url) as watcher, Raw.to(url) as follower:
         await follower.send({"type": "lobby", "version": 4})
         sent.append(await follower.text())
-        await watcher.send({"type": "watch", "version": 4, "code": WATCH, "page": page})
+        await watcher.send({"type": "watch", "version": 4, "code": watch, "page": page})
         sent.append(await watcher.text())
         for probe in (
             {"type": "action", "seq": 0, "card": "K9"},
@@ -275,7 +286,7 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
             await watcher.send(probe)
             sent.append(await watcher.text())
         async with Raw.to(url) as player:
-            await player.send({"type": "hello", "version": 4, "secret": SECRETS[seat]})
+            await player.send({"type": "hello", "version": 4, "secret": secret})
             await player.text()
             state = json.loads(await player.text())
             sent.append(await watcher.text())  # the seat is connected now
@@ -288,8 +299,21 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
 
 
 @pytest.mark.parametrize("page", [False, True])
-@pytest.mark.parametrize("seed,steps", [("w1", 2), ("w2", 9), ("w3", 25), ("w4", 70)])
-def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_played(tmp_path, seed, steps, page):
+# every position in this process, and two through nginx to two processes on PostgreSQL
+@pytest.mark.parametrize(
+    "seed,steps,where",
+    [
+        ("w1", 2, "file"),
+        ("w2", 9, "file"),
+        ("w3", 25, "file"),
+        ("w4", 70, "file"),
+        ("w2", 9, "proxied"),
+        ("w3", 25, "proxied"),
+    ],
+)
+def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_played(
+    tmp_path, seed, steps, page, where, request
+):
     """A watcher has seen no card of the hand in play but those played: any other deal of the rest
     that agrees with the play sends it the very same bytes (the lobby's follower too)."""
     game = _position(seed, steps)
@@ -299,16 +323,16 @@ def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_pl
         other = _redealt(game, seat, rng)
         if other is None:
             continue
-        worlds = []
-        for n, record in enumerate((record_from_game(game), other)):
-            folder = tmp_path / f"w{seat}-{n}"
-            FileTableStore(folder / "tables").save(TABLE, _file(TABLE, record))
-
-            async def collect(folder=folder, seat=seat) -> list[str]:
-                async with running(folder, clock=lambda: 1000.0) as (_server, url):
-                    return await _watcher_sent(url, seat, page)
-
-            worlds.append(asyncio.run(collect()))
+        worlds = [
+            _sent_in(
+                where,
+                request,
+                tmp_path / f"w{seat}-{n}",
+                record,
+                lambda url, keys, watch, seat=seat: _watcher_sent(url, keys[seat], watch, page),
+            )
+            for n, record in enumerate((record_from_game(game), other))
+        ]
         assert worlds[0] == worlds[1]
         kinds = [json.loads(t)["type"] for t in worlds[0] if t]
         assert {"lobby", "watched", "error", "pong"} <= set(kinds)
