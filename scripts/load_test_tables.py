@@ -286,13 +286,12 @@ async def _run(
         ]
         killed_at = 0
         killed: dict[str, int] = {}  # the killed process's tables: the moves acknowledged at them then
+        index = {one.table: i for i, one in enumerate(opened)}
         if kill:
             await asyncio.sleep(seconds / 2)  # the load's own pace: halfway through the play
             killed_at = len(latencies)
-            ids = {table.table: i for i, table in enumerate(opened)}
-            for table in servers.kill_one():
-                i = ids[table]
-                killed[table] = sum(len(moves) for moves in acked[3 * i : 3 * i + 3])
+            for held in servers.kill_one():
+                killed[held] = sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3])
         _done, pending = await asyncio.wait(bots, timeout=(seconds - (seconds / 2 if kill else 0)) or None)
         for bot in pending:
             bot.cancel()
@@ -354,16 +353,16 @@ async def _run(
             "killed_tables": len(killed),  # the tables the killed process held
             "killed_tables_back": sum(  # and those of them that played again before the end
                 1
-                for table, before in killed.items()
-                if sum(len(moves) for moves in acked[3 * ids[table] : 3 * ids[table] + 3]) > before
+                for held, before in killed.items()
+                if sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3]) > before
             ),
             "after_kill_over_1s": sum(1 for x in after_kill if x > 1.0),
             "after_kill_max_s": round(max(after_kill, default=0.0), 2),
         }
     if servers.store is not None:  # every move a bot saw acknowledged, against what the store keeps
-        ids = [table.table for table in opened]
-        by_table = {table: acked[3 * i : 3 * i + 3] for i, table in enumerate(ids)}
-        losses = unkept(by_table, kept_moves(servers.store, ids))
+        table_ids = [one.table for one in opened]
+        by_table = {table_id: acked[3 * i : 3 * i + 3] for i, table_id in enumerate(table_ids)}
+        losses = unkept(by_table, kept_moves(servers.store, table_ids))
         for loss in losses[:10]:
             print(loss, file=sys.stderr)
         row |= {
