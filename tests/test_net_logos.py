@@ -169,3 +169,69 @@ def test_watchers_see_the_club_s_logo_and_the_terminal_watchers_its_line(tmp_pat
     line = club_line("Koi Club")
     assert line == "At the table of Koi Club."
     assert watch_text(watch_presentation(watched), line).plain.startswith(line + "\n")
+
+
+def test_behind_nginx_a_table_keeps_its_logo_whichever_process_opens_holds_or_serves_it(proxied):
+    """Two processes on PostgreSQL behind nginx (``shards_support.proxied``): a request without a
+    table in its path (``POST /logos``, ``POST /tables``, ``GET /logo/...``) may reach either
+    process, and a table's seats bring it to the process its path hashes to.  Each table opened
+    with a logo shows it and its club to its seats wherever it is held, and the image is served
+    whichever process the request reaches (before, the logo and its table were kept in the data
+    folder of the process they reached: "no logo of that name", or a felt without its logo)."""
+    public = proxied.public
+
+    async def scenario() -> list[tuple[int, int]]:
+        places = []
+        async with aiohttp.ClientSession() as session:
+            for n in range(30):  # until a table has gone from the process that opened it to another
+                async with session.post(public + "/logos", data=_image(size=(300 + n, 200))) as r:
+                    assert r.status == 200, await r.text()
+                    logo = (await r.json())["logo"]
+                opened = await open_table(public, new_table(logo=logo, club=f"Club {n}"))
+                opener = proxied.holder(opened.table)
+                bots = [SeatClient(public, code=opened.code, name=name, retry_seconds=WAIT) for name in ("Ann", "Bo")]
+                try:
+                    for bot in bots:
+                        bot.url = bot.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
+                        await bot.join()
+                    async with asyncio.timeout(WAIT):  # the last to sit is told the felt by the holder
+                        while not isinstance(felt := await bots[-1].receive(), Felt):
+                            pass
+                    assert felt == Felt(club=f"Club {n}", logo=f"/logo/{logo}.png")
+                    places.append((opener, proxied.holder(opened.table)))
+                finally:
+                    for bot in bots:
+                        await bot.close()
+                for _ in range(2):  # two requests: each process, or one of them twice
+                    async with session.get(public + felt.logo) as r:
+                        assert r.status == 200 and r.content_type == "image/png"
+                if n > 0 and places[-1][0] != places[-1][1]:
+                    break
+        return places
+
+    places = asyncio.run(scenario())
+    assert places[-1][0] != places[-1][1], places  # the last table moved
+
+
+def test_the_shared_store_keeps_a_logo_while_a_table_shows_it(postgres_dsn):
+    """``PostgresLogos``: a logo sent is there for every process; a table's choice is kept until the
+    table is gone; then the logos no table shows go, once they were sent long enough ago that no
+    table about to be opened may still name them."""
+    from stepping_stones.net.pgstore import PostgresLogos
+
+    logos = PostgresLogos(postgres_dsn)
+    try:
+        a, b = "a" * 32, "b" * 32
+        logos.put(a, b"A")
+        logos.put(b, b"B")
+        logos.keep("t1", a, "Koi Club")
+        logos.keep("t2", a, None)
+        assert logos.of("t1") == (a, "Koi Club") and logos.of("t3") == (None, None)
+        assert logos.known(a) and logos.image(b) == b"B" and not logos.known("c" * 32)
+        logos.forget("t1", 600.0)  # b was sent just now: a table about to be opened may name it
+        assert logos.of("t1") == (None, None) and logos.of("t2") == (a, None)
+        assert logos.image(a) == b"A" and logos.known(b)
+        logos.forget("t2", 0.0)
+        assert not logos.known(a) and not logos.known(b)
+    finally:
+        logos.close()
