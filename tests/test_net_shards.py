@@ -92,8 +92,9 @@ def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
 
 @pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
 def test_a_newcomer_on_the_lobby_s_path_is_sent_to_the_process_that_holds_the_table(tmp_path, postgres_dsn):
-    """Behind nginx, ``/ws`` (no table in the path: a newcomer with an invite code) hashes to one
-    process whatever the table.  A hello there for a table the other process holds is told the
+    """Behind nginx, ``/ws`` (no table in the path: a newcomer with an invite code) reaches either
+    process whatever the table (nginx spreads the empty key over them).  A hello there for a table
+    the other process holds is told the
     table's own path (``moved``), and the client says it again there: the table stays where it is
     and nobody at it is dropped (it was taken over by the lobby's process, and taken back when its
     people came back on their own path)."""
@@ -104,7 +105,7 @@ def test_a_newcomer_on_the_lobby_s_path_is_sent_to_the_process_that_holds_the_ta
     async def sit() -> None:
         for _ in range(30):  # a table whose path hashes to the process that /ws does not
             opened = await open_table(public, new_table(("open", "open", "open")))
-            lobby = holder(opened.table)  # POST /tables has no table in its path: the lobby's process
+            lobby = holder(opened.table)  # POST /tables has no table in its path: whichever process it reached
             ann = SeatClient(public, code=opened.code, name="Ann", retry_seconds=WAIT)
             ann.url = ann.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
             await ann.join()
