@@ -171,46 +171,39 @@ def test_watchers_see_the_club_s_logo_and_the_terminal_watchers_its_line(tmp_pat
     assert watch_text(watch_presentation(watched), line).plain.startswith(line + "\n")
 
 
-def test_behind_nginx_a_table_keeps_its_logo_whichever_process_opens_holds_or_serves_it(proxied):
-    """Two processes on PostgreSQL behind nginx (``shards_support.proxied``): a request without a
-    table in its path (``POST /logos``, ``POST /tables``, ``GET /logo/...``) may reach either
-    process, and a table's seats bring it to the process its path hashes to.  Each table opened
-    with a logo shows it and its club to its seats wherever it is held, and the image is served
-    whichever process the request reaches (before, the logo and its table were kept in the data
-    folder of the process they reached: "no logo of that name", or a felt without its logo)."""
-    public = proxied.public
+def test_with_two_processes_a_table_keeps_its_logo_whichever_process_opens_holds_or_serves_it(proxied):
+    """Two processes on PostgreSQL (``shards_support.proxied``), each asked as nginx asks it (the
+    public Host, the client's address forwarded), since nginx sends the requests without a table in
+    their path to either: a logo sent to one, a table opened with it on the other, taken up by the
+    first when a seat comes back to it on the table's own path, where it shows the logo and the
+    club; and the image served by both (before, each process kept the logos in its own data folder:
+    "no logo of that name", or a felt without its logo)."""
+    first, second = (f"http://127.0.0.1:{port}" for port in proxied.ports)
+    as_nginx = {"Host": proxied.public.split("//", 1)[1], "X-Forwarded-For": "127.0.0.1"}
 
-    async def scenario() -> list[tuple[int, int]]:
-        places = []
-        async with aiohttp.ClientSession() as session:
-            for n in range(30):  # until a table has gone from the process that opened it to another
-                async with session.post(public + "/logos", data=_image(size=(300 + n, 200))) as r:
-                    assert r.status == 200, await r.text()
-                    logo = (await r.json())["logo"]
-                opened = await open_table(public, new_table(logo=logo, club=f"Club {n}"))
-                opener = proxied.holder(opened.table)
-                bots = [SeatClient(public, code=opened.code, name=name, retry_seconds=WAIT) for name in ("Ann", "Bo")]
-                try:
-                    for bot in bots:
-                        bot.url = bot.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
-                        await bot.join()
-                    async with asyncio.timeout(WAIT):  # the last to sit is told the felt by the holder
-                        while not isinstance(felt := await bots[-1].receive(), Felt):
-                            pass
-                    assert felt == Felt(club=f"Club {n}", logo=f"/logo/{logo}.png")
-                    places.append((opener, proxied.holder(opened.table)))
-                finally:
-                    for bot in bots:
-                        await bot.close()
-                for _ in range(2):  # two requests: each process, or one of them twice
-                    async with session.get(public + felt.logo) as r:
-                        assert r.status == 200 and r.content_type == "image/png"
-                if n > 0 and places[-1][0] != places[-1][1]:
-                    break
-        return places
+    async def scenario() -> None:
+        async with aiohttp.ClientSession(headers=as_nginx) as session:
+            async with session.post(first + "/logos", data=_image()) as r:
+                assert r.status == 200, await r.text()
+                logo = (await r.json())["logo"]
+            opened = await open_table(second, new_table(logo=logo, club="Koi Club"), session)
+            assert proxied.holder(opened.table) == proxied.ports[1]
+            ann = SeatClient(first, code=opened.code, name="Ann", session=session, retry_seconds=WAIT)
+            ann.url = ann.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
+            try:
+                await ann.join()
+                async with asyncio.timeout(WAIT):
+                    while not isinstance(felt := await ann.receive(), Felt):
+                        pass
+                assert proxied.holder(opened.table) == proxied.ports[0]  # taken up from the other
+                assert felt == Felt(club="Koi Club", logo=f"/logo/{logo}.png")
+            finally:
+                await ann.close()
+            for server in (first, second):
+                async with session.get(server + felt.logo) as r:
+                    assert r.status == 200 and r.content_type == "image/png"
 
-    places = asyncio.run(scenario())
-    assert places[-1][0] != places[-1][1], places  # the last table moved
+    asyncio.run(scenario())
 
 
 def test_the_shared_store_keeps_a_logo_while_a_table_shows_it(postgres_dsn):
