@@ -28,7 +28,11 @@ database's machine), its commits and its write-ahead log per action.  With ``--p
 (and ``--store``), K servers share it behind nginx, which hashes on the table in the websocket's
 path (the configuration of docs/online.md), the bots connecting to ``/t/<table>/ws``;
 ``--kill-midway`` kills one of them with ``kill -9`` halfway through ``--seconds`` and reports
-how long its tables' next actions took.  ``--seconds S`` stops the play after S seconds (at a
+how many tables it held and how long its tables' next actions took.  With ``--store``, after the
+run every move a bot saw acknowledged (a state past the one it was made on came back) is looked
+up in the store, table by table (the journal of a table in play, the library's record of one
+filed): ``acked_moves``, ``lost_moves`` (each printed to stderr, and the exit status is 1) and
+``tables_with_loss``.  ``--seconds S`` stops the play after S seconds (at a
 person's pace a game lasts many minutes):
 
     python scripts/load_test_tables.py --tables 1000 --think 2 --seconds 120 --store postgresql:///load
@@ -62,7 +66,7 @@ from yarl import URL
 
 from stepping_stones.net.client import Refused, SeatClient, open_table, play_glances
 from stepping_stones.net.protocol import VERSION, NewTable
-from stepping_stones.storage.records import RecordRules
+from stepping_stones.storage.records import GameRecord, RecordRules, parse_record
 
 
 def _free_port() -> int:
@@ -137,12 +141,24 @@ class Servers:
     def rss_kib(self) -> int:
         return sum(_rss_kib(pid) for pid in self.alive())
 
-    def kill_one(self) -> None:
+    def kill_one(self) -> list[str]:
+        """``kill -9`` of the first server; the tables it held then."""
+        import psycopg
+
         proc = self.procs[0]
+        assert self.store is not None
+        with psycopg.connect(self.store, autocommit=True) as conn:  # a lease names its process's id
+            held = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT table_id FROM leases WHERE split_part(owner, ':', 2) = %s", (str(proc.pid),)
+                )
+            ]
         self.gone_cpu += _cpu_seconds(proc.pid)
         self.gone_disk += _disk_bytes(proc.pid)
         proc.kill()
         proc.wait()
+        return held
 
     def database(self) -> tuple[float, int, int]:
         """The CPU seconds of the servers' database connections, the database's commits and the
@@ -263,14 +279,19 @@ async def _run(
         db_cpu, commits, wal = servers.database()
         own_cpu = _own_cpu_seconds()
         start = time.perf_counter()
+        acked: list[dict[int, str]] = [{} for _ in clients]  # each bot's moves the server acknowledged
         bots = [
-            asyncio.ensure_future(play_glances(c, Random(i), latencies, think=think)) for i, c in enumerate(clients)
+            asyncio.ensure_future(play_glances(c, Random(i), latencies, think=think, moves=acked[i]))
+            for i, c in enumerate(clients)
         ]
         killed_at = 0
+        killed: dict[str, int] = {}  # the killed process's tables: the moves acknowledged at them then
+        index = {one.table: i for i, one in enumerate(opened)}
         if kill:
             await asyncio.sleep(seconds / 2)  # the load's own pace: halfway through the play
             killed_at = len(latencies)
-            servers.kill_one()
+            for held in servers.kill_one():
+                killed[held] = sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3])
         _done, pending = await asyncio.wait(bots, timeout=(seconds - (seconds / 2 if kill else 0)) or None)
         for bot in pending:
             bot.cancel()
@@ -329,10 +350,81 @@ async def _run(
         }
     if kill:  # the actions after the kill: those of the killed process's tables waited for it
         row |= {
+            "killed_tables": len(killed),  # the tables the killed process held
+            "killed_tables_back": sum(  # and those of them that played again before the end
+                1
+                for held, before in killed.items()
+                if sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3]) > before
+            ),
             "after_kill_over_1s": sum(1 for x in after_kill if x > 1.0),
             "after_kill_max_s": round(max(after_kill, default=0.0), 2),
         }
+    if servers.store is not None:  # every move a bot saw acknowledged, against what the store keeps
+        table_ids = [one.table for one in opened]
+        by_table = {table_id: acked[3 * i : 3 * i + 3] for i, table_id in enumerate(table_ids)}
+        losses = unkept(by_table, kept_moves(servers.store, table_ids))
+        for loss in losses[:10]:
+            print(loss, file=sys.stderr)
+        row |= {
+            "tables_compared": n,
+            "acked_moves": sum(len(moves) for moves in acked),
+            "lost_moves": len(losses),
+            "tables_with_loss": len({loss.split(":", 1)[0] for loss in losses}),
+        }
     return row
+
+
+def record_moves(record: GameRecord | None, moves: dict[int, str]) -> int:
+    """Put each bid and card of ``record`` in ``moves`` by the state number it was made on (a
+    table's state number counts its deals, bids and cards: ``Table.seq``); the number after it."""
+    seq = 0
+    for hand in record.hands if record is not None else ():
+        seq += 1  # the deal
+        for move in [*hand.bids, *hand.play.split()]:
+            moves[seq] = move
+            seq += 1
+    return seq
+
+
+def kept_moves(store: str, tables: list[str]) -> dict[str, dict[int, str]]:
+    """Each table's moves as ``store`` keeps them, by the state they were made on: its journal (the
+    snapshot's game, then the moves after it) while it is in play, its record in the library once
+    it is over and filed."""
+    import psycopg
+
+    from stepping_stones.net.journal import read_table
+    from stepping_stones.net.pgstore import PostgresTableStore
+
+    kept: dict[str, dict[int, str]] = {table: {} for table in tables}
+    journals = PostgresTableStore(store)
+    try:
+        for table, text in journals.load_many(tables).items():
+            snapshot, after = read_table(text)
+            record_moves(snapshot.record, kept[table])
+            for move in after:
+                kept[table][move.seq] = move.bid if move.bid is not None else str(move.card)
+    finally:
+        journals.close()
+    with psycopg.connect(store) as conn:
+        for table, text in conn.execute(
+            "SELECT table_id, record FROM library_games WHERE table_id = ANY(%s)", (tables,)
+        ):
+            record_moves(parse_record(text), kept[table])
+    return kept
+
+
+def unkept(acked: dict[str, list[dict[int, str]]], kept: dict[str, dict[int, str]]) -> list[str]:
+    """Each move acknowledged to a bot (``acked``: each table's bots' moves by the state they were made
+    on) that the store does not keep as it was made: ``table: state N: ...``, one line each."""
+    losses = []
+    for table, bots in acked.items():
+        for moves in bots:
+            for seq, move in sorted(moves.items()):
+                there = kept.get(table, {}).get(seq)
+                if there != move:
+                    what = "nothing" if there is None else repr(there)
+                    losses.append(f"{table}: state {seq}: a bot was told {move!r} was taken; the store has {what}")
+    return losses
 
 
 def _empty(store: str) -> None:
@@ -417,6 +509,12 @@ def main() -> int:
     parser.add_argument("--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log")
     parser.add_argument("--kill-midway", action="store_true", help="kill -9 one server halfway through --seconds")
     parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=5.0,
+        help="the servers' --lease-seconds with --store: how long a killed server's tables wait (default 5)",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="keep the server on the first core and the bots on the second (os.sched_setaffinity), "
@@ -427,6 +525,7 @@ def main() -> int:
         parser.error("--processes and --kill-midway need --store")
     if args.kill_midway and (args.processes < 2 or not args.seconds):
         parser.error("--kill-midway needs --processes 2 or more and --seconds")
+    lost = False
     for n in args.tables:
         if args.store is not None:
             _empty(args.store)
@@ -440,7 +539,7 @@ def main() -> int:
                     + ["--data-dir", f"{folder}/{port}", "--max-tables", "100000", "--max-connections", "19000"]
                     # no computer stands in while the other tables are being seated (minutes, at 2,000)
                     + ["--timeout", "600"]
-                    + (["--store", args.store] if args.store else [])
+                    + (["--store", args.store, "--lease-seconds", str(args.lease_seconds)] if args.store else [])
                     + public,
                     stdout=subprocess.PIPE,
                     stderr=open(f"{args.logs}/host-{n}-{port}.log", "w") if args.logs else subprocess.DEVNULL,  # noqa: SIM115
@@ -463,6 +562,7 @@ def main() -> int:
                 servers = Servers(procs, args.store)
                 row = asyncio.run(_run(url, servers, n, args.think, seconds=args.seconds, kill=args.kill_midway))
                 print(json.dumps(row), flush=True)
+                lost = lost or bool(row.get("lost_moves"))
             finally:
                 for proc in procs:
                     proc.terminate()
@@ -471,7 +571,7 @@ def main() -> int:
                     nginx.terminate()
                     nginx.wait(timeout=30)
     print(f"cpu cores: {os.cpu_count()}", file=sys.stderr)
-    return 0
+    return 1 if lost else 0
 
 
 if __name__ == "__main__":

@@ -29,8 +29,9 @@ from stepping_stones.engine import (
 from stepping_stones.game.match import Seeds, drive
 from stepping_stones.storage.records import record_from_game
 
-# the table stores' fixtures (a real PostgreSQL started by the tests): tests/pg_support.py
-pytest_plugins = ["pg_support"]
+# the table stores' fixtures (a real PostgreSQL started by the tests): tests/pg_support.py; two
+# servers on it behind nginx, shared by the tests that ask for them: tests/shards_support.py
+pytest_plugins = ["pg_support", "shards_support"]
 
 
 def cards(text: str) -> int:

@@ -10,6 +10,7 @@ safety nets only."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -252,14 +253,31 @@ class PageFront:
     errors: list[str] = field(default_factory=list)
     kind: str = "the page"
     mark: int = 0
+    shown: list[dict[str, Any]] = field(default_factory=list)  # what its websockets were sent to show, in order
+    came: asyncio.Event = field(default_factory=asyncio.Event)  # set at each of them
 
     @classmethod
     async def sit(cls, browser: Any, url: str, code: str, name: str) -> PageFront:
         """A phone's page (390x844) at the table ``code`` under ``name``, its script errors kept."""
         front = cls(await (await browser.new_context(viewport={"width": 390, "height": 844})).new_page())
         front.page.on("pageerror", lambda exc: front.errors.append(str(exc)))
+        front.page.on("websocket", lambda ws: ws.on("framereceived", front._frame))
         await front.page.goto(f"{url}/t/{code}?name={name}")
         return front
+
+    def _frame(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "shown" and message.get("shown") is not None:
+            self.shown.append(message["shown"])
+            self.came.set()
+
+    async def shown_since(self, n: int) -> dict[str, Any]:
+        """The last presentation it was sent, once it was sent more than ``n``."""
+        async with asyncio.timeout(WAIT):
+            while len(self.shown) <= n:
+                self.came.clear()
+                await self.came.wait()
+        return self.shown[-1]
 
     async def shows(self, pattern: re.Pattern[str]) -> str:
         handle = await self.page.wait_for_function(STATUS_IS, arg=pattern.pattern, timeout=MS)
@@ -381,3 +399,32 @@ class Watcher:
     async def close(self) -> None:
         if self.reading is not None:
             self.reading.cancel()
+
+
+def waited_name(seat: int, front_seat: int, names: list[str]) -> str | None:
+    """How the front end of ``front_seat`` names ``seat`` when the table waits for it (None: its own)."""
+    return None if seat == front_seat else names[seat]
+
+
+async def watched_turn(watcher: Watcher, fronts: tuple[Any, ...], slack: float = WAIT) -> int:
+    """The seat the server waits for, as a watcher is told, once each front end says so with the
+    server's seconds (within ``slack``: the server's clock is real, and a line printed before the
+    watcher's message may say more)."""
+    watched = await watcher.until(lambda w: w.waiting is not None and w.waiting.seconds is not None)
+    seat, seconds = watched.waiting.seat, watched.waiting.seconds
+    names = [f.name for f in watched.seats]
+    patterns = [turn_pattern(waited_name(seat, own, names)) for own in range(3)]
+    for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
+        found = pattern.fullmatch(text)
+        assert found is not None
+        assert abs(int(found.group(1)) - seconds) <= slack, (front.kind, text, seconds)
+    return int(seat)
+
+
+async def watched_move(watcher: Watcher, fronts: tuple[Any, ...]) -> None:
+    """The front end of the seat waited for acts, once each says whose turn it is; then the server
+    has taken it (the watcher is told the next state)."""
+    seat = await watched_turn(watcher, fronts)
+    before = watcher.last.seq
+    await fronts[seat].act()
+    await watcher.until(lambda w: w.seq != before)

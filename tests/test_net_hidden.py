@@ -3,28 +3,37 @@ has not seen lie.  Each position is stored twice, the second time with the other
 cards dealt again in another way that agrees with everything played; a client at the seat then
 gets every kind of message (welcome, state, each error, pong, version, the state after its own
 action, the delta after it, a refused and a good resync, the whole state resent; a page's seat what
-it is shown after each of its requests), and every byte must be the same at both tables."""
+it is shown after each of its requests), and every byte must be the same at both tables: at a
+server in this process (with either store), and through nginx at two processes on PostgreSQL
+(``shards_support.proxied``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from random import Random
+from secrets import token_hex
+from typing import Any
 
 import pytest
 
 from net_support import Raw, running
+from pg_support import Stores
 from stepping_stones.ai import make_ai
 from stepping_stones.ai.knowledge import Knowledge
 from stepping_stones.engine import FULL_DECK, Phase, Rules, cards_of, mask_of, record_cards
 from stepping_stones.game.match import Match, Seeds, Step
-from stepping_stones.net.codes import digest
-from stepping_stones.net.journal import TABLE_FORMAT, FileTableStore, SeatFile, TableFile
+from stepping_stones.net.codes import digest, new_code, new_secret
+from stepping_stones.net.journal import TABLE_FORMAT, SeatFile, TableFile
 from stepping_stones.storage.records import RecordRules, game_from_record, record_from_game
 
 SECRETS = ("secret-of-seat-0-" + "a" * 30, "secret-of-seat-1-" + "b" * 30, "secret-of-seat-2-" + "c" * 30)
 NAMES = ("Ann", "Bo", "Cy")
 WATCH = "WQRST-XYZ23"
+TABLE = "00000000000000aa"
 
 
 def _position(seed: str, steps: int):
@@ -64,20 +73,20 @@ def _redealt(game, seat: int, rng: Random):
     return None
 
 
-def _file(table_id: str, record) -> str:
+def _file(table_id: str, record, code: str = "ABCDE-FGHJK", watch: str = WATCH, secrets=SECRETS) -> str:
     return TableFile(
         format=TABLE_FORMAT,
         id=table_id,
-        code="ABCDE-FGHJK",
+        code=code,
         rules=RecordRules.of(Rules("standard", short_game=True)),
         level="random",
         seed="hidden",
         opener=0,
         seats=[
-            SeatFile(kind="human", name=n, level=None, digest=digest(s)) for n, s in zip(NAMES, SECRETS, strict=True)
+            SeatFile(kind="human", name=n, level=None, digest=digest(s)) for n, s in zip(NAMES, secrets, strict=True)
         ],
         record=record,
-        watch=WATCH,
+        watch=watch,
     ).model_dump_json()
 
 
@@ -108,10 +117,10 @@ async def _page_sent(raw: Raw, sent: list[str]) -> None:
         sent.append(await raw.text())
 
 
-async def _everything_sent(url: str, seat: int, page: bool) -> list[str]:
+async def _everything_sent(url: str, secret: str, page: bool) -> list[str]:
     sent: list[str] = []
     async with Raw.to(url) as raw:
-        await raw.send({"type": "hello", "version": 4, "secret": SECRETS[seat], "page": page})
+        await raw.send({"type": "hello", "version": 4, "secret": secret, "page": page})
         sent += [await raw.text(), await raw.text()]  # welcome, state (or what a page is shown)
         if page:
             await _page_sent(raw, sent)
@@ -148,11 +157,70 @@ async def _everything_sent(url: str, seat: int, page: bool) -> list[str]:
     return sent
 
 
+def _unclocked(text: str | None, names: dict[str, str]) -> str | None:
+    """``text`` with each of ``names`` written as it says, and every number of seconds the clock
+    shows written "N": what a table behind the proxy sends, where the clock is the processes' own
+    and runs, and each world is a table of its own, with its own id, codes and secrets."""
+
+    def same(value: Any, key: str = "") -> Any:
+        if isinstance(value, dict):
+            return {k: same(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [same(v) for v in value]
+        if key == "seconds" and isinstance(value, int | float):
+            return "N"
+        return re.sub(r"\b\d+ s left", "N s left", value) if isinstance(value, str) else value
+
+    if text is None:
+        return None
+    for name, written in names.items():
+        text = text.replace(name, written)
+    return json.dumps(same(json.loads(text)))
+
+
+Sent = Callable[[str, list[str], str], Awaitable[list[str]]]
+"""What a test's clients are sent at a table, given its URL, its seats' secrets and its watch code."""
+
+
+def _sent_in(where: str, request: pytest.FixtureRequest, folder: Path, record, sent: Sent) -> list:
+    """What ``sent`` collects at a table of ``record``: on a server in this process that keeps it in
+    its data folder (``file``) or in PostgreSQL (``postgresql``), its clock stopped; or through
+    nginx, on the two processes of ``shards_support.proxied`` (``proxied``), the table put in their
+    store and taken up by the process its path reaches."""
+    if where == "proxied":
+        from stepping_stones.net.pgstore import PostgresTableStore
+
+        shards = request.getfixturevalue("proxied")
+        table, code, watch, keys = token_hex(8), new_code(), new_code(), [new_secret() for _ in range(3)]
+        store = PostgresTableStore(shards.dsn, lease_seconds=1)
+        try:
+            store.save(table, _file(table, record, code, watch, keys))
+            store.release([table])  # no process holds it: the first hello for it takes it up
+        finally:
+            store.close()
+        texts = asyncio.run(sent(f"{shards.public}/t/{table}", keys, watch))
+        names = {table: TABLE, code: "ABCDE-FGHJK", watch: WATCH} | dict(zip(keys, SECRETS, strict=True))
+        return [_unclocked(text, names) for text in texts]
+    stores = Stores(where, request.getfixturevalue("postgres_server") if where == "postgresql" else None)
+    try:
+        store = stores(folder)  # the data folder's, or PostgreSQL's
+        store.save(TABLE, _file(TABLE, record))
+
+        async def collect() -> list[str]:
+            async with running(folder, clock=lambda: 1000.0, store=store) as (_server, url):  # the clock's seconds too
+                return await sent(url, list(SECRETS), WATCH)
+
+        return asyncio.run(collect())
+    finally:
+        stores.close()
+
+
 @pytest.mark.parametrize("page", [False, True])
 # every position with the data folder's store, and three of them with PostgreSQL's (the store only
-# gives the table back: what a seat is sent is made from it the same way)
+# gives the table back: what a seat is sent is made from it the same way), and two through nginx to
+# two processes on PostgreSQL (what reaches a seat through the proxy, whichever process holds it)
 @pytest.mark.parametrize(
-    "seed,steps,stores",
+    "seed,steps,where",
     [
         ("h1", 2, "file"),
         ("h2", 6, "file"),
@@ -163,11 +231,12 @@ async def _everything_sent(url: str, seat: int, page: bool) -> list[str]:
         ("h1", 2, "postgresql"),
         ("h3", 12, "postgresql"),
         ("h6", 70, "postgresql"),
+        ("h2", 6, "proxied"),
+        ("h5", 40, "proxied"),
     ],
-    indirect=["stores"],
 )
 def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_not_seen(
-    tmp_path, seed, steps, page, stores
+    tmp_path, seed, steps, page, where, request
 ):
     game = _position(seed, steps)
     rng = Random(seed)
@@ -176,18 +245,16 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
         other = _redealt(game, seat, rng)
         if other is None:
             continue
-        worlds = []
-        for n, record in enumerate((record_from_game(game), other)):
-            folder = tmp_path / f"{seat}-{n}"
-            store = stores(folder)  # the data folder's, or PostgreSQL's
-            store.save("00000000000000aa", _file("00000000000000aa", record))
-
-            async def collect(folder=folder, seat=seat, store=store) -> list[str]:
-                # the clock's seconds too
-                async with running(folder, clock=lambda: 1000.0, store=store) as (_server, url):
-                    return await _everything_sent(url, seat, page)
-
-            worlds.append(asyncio.run(collect()))
+        worlds = [
+            _sent_in(
+                where,
+                request,
+                tmp_path / f"{seat}-{n}",
+                record,
+                lambda url, keys, _watch, seat=seat: _everything_sent(url, keys[seat], page),
+            )
+            for n, record in enumerate((record_from_game(game), other))
+        ]
         assert worlds[0] == worlds[1]
         kinds = {json.loads(t)["type"] for t in worlds[0] if t}
         if page:
@@ -200,7 +267,7 @@ def test_every_byte_sent_to_a_seat_is_the_same_whoever_holds_the_cards_it_has_no
     assert checked >= 2
 
 
-async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
+async def _watcher_sent(url: str, secret: str, watch: str, page: bool) -> list[str]:
     """Everything a watcher (a page, or not) and a lobby's follower are sent: the table when they
     come, their refused requests, and the table again after the move of ``seat`` (whose own cards
     are the same in both worlds), and after a seat's connection comes and goes."""
@@ -208,7 +275,7 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
     async with Raw.to(url) as watcher, Raw.to(url) as follower:
         await follower.send({"type": "lobby", "version": 4})
         sent.append(await follower.text())
-        await watcher.send({"type": "watch", "version": 4, "code": WATCH, "page": page})
+        await watcher.send({"type": "watch", "version": 4, "code": watch, "page": page})
         sent.append(await watcher.text())
         for probe in (
             {"type": "action", "seq": 0, "card": "K9"},
@@ -219,7 +286,7 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
             await watcher.send(probe)
             sent.append(await watcher.text())
         async with Raw.to(url) as player:
-            await player.send({"type": "hello", "version": 4, "secret": SECRETS[seat]})
+            await player.send({"type": "hello", "version": 4, "secret": secret})
             await player.text()
             state = json.loads(await player.text())
             sent.append(await watcher.text())  # the seat is connected now
@@ -232,8 +299,21 @@ async def _watcher_sent(url: str, seat: int, page: bool) -> list[str]:
 
 
 @pytest.mark.parametrize("page", [False, True])
-@pytest.mark.parametrize("seed,steps", [("w1", 2), ("w2", 9), ("w3", 25), ("w4", 70)])
-def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_played(tmp_path, seed, steps, page):
+# every position in this process, and two through nginx to two processes on PostgreSQL
+@pytest.mark.parametrize(
+    "seed,steps,where",
+    [
+        ("w1", 2, "file"),
+        ("w2", 9, "file"),
+        ("w3", 25, "file"),
+        ("w4", 70, "file"),
+        ("w2", 9, "proxied"),
+        ("w3", 25, "proxied"),
+    ],
+)
+def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_played(
+    tmp_path, seed, steps, page, where, request
+):
     """A watcher has seen no card of the hand in play but those played: any other deal of the rest
     that agrees with the play sends it the very same bytes (the lobby's follower too)."""
     game = _position(seed, steps)
@@ -243,16 +323,16 @@ def test_every_byte_sent_to_a_watcher_is_the_same_whoever_holds_the_cards_not_pl
         other = _redealt(game, seat, rng)
         if other is None:
             continue
-        worlds = []
-        for n, record in enumerate((record_from_game(game), other)):
-            folder = tmp_path / f"w{seat}-{n}"
-            FileTableStore(folder / "tables").save("00000000000000aa", _file("00000000000000aa", record))
-
-            async def collect(folder=folder, seat=seat) -> list[str]:
-                async with running(folder, clock=lambda: 1000.0) as (_server, url):
-                    return await _watcher_sent(url, seat, page)
-
-            worlds.append(asyncio.run(collect()))
+        worlds = [
+            _sent_in(
+                where,
+                request,
+                tmp_path / f"w{seat}-{n}",
+                record,
+                lambda url, keys, watch, seat=seat: _watcher_sent(url, keys[seat], watch, page),
+            )
+            for n, record in enumerate((record_from_game(game), other))
+        ]
         assert worlds[0] == worlds[1]
         kinds = [json.loads(t)["type"] for t in worlds[0] if t]
         assert {"lobby", "watched", "error", "pong"} <= set(kinds)

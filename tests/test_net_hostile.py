@@ -1,15 +1,22 @@
 """Hostile clients at the table server: each gets one clear error (or a closed door), nothing at
-the table changes, and the table plays on."""
+the table changes, and the table plays on; at a server in this process, and (``proxied``) through
+nginx at two processes on PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from random import Random
 
 import aiohttp
+import pytest
 
 from net_support import WAIT, Raw, new_table, next_state, running
+from pg_support import Stores
 from stepping_stones.engine import Phase, card_name, cards_of, parse_card
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.codes import digest
@@ -17,14 +24,44 @@ from stepping_stones.net.protocol import ErrorMessage, StateMessage, Welcome
 from stepping_stones.net.server import Limits
 
 
-def test_hostile_clients_change_nothing(tmp_path, stores):
-    """With either store, the data folder or PostgreSQL."""
+@dataclass
+class Served:
+    """A table server for a hostile test: its URL, what it keeps of a table now, the tables it
+    keeps, and the limits it holds its clients to."""
+
+    url: str
+    kept: Callable[[str], str]
+    tables: Callable[[], set[str]]
+    limits: Limits
+
+
+@asynccontextmanager
+async def _served(where: str, folder: Path, request: pytest.FixtureRequest, limits: Limits) -> AsyncIterator[Served]:
+    """A server in this process with the data folder's store (``file``) or PostgreSQL's
+    (``postgresql``), held to ``limits``; or (``proxied``) nginx in front of the two processes on
+    PostgreSQL of ``shards_support.proxied``, held to the defaults but for what one address may do
+    (``shards_support.ROOMY``), where what a table is, is what the store keeps of it."""
+    if where == "proxied":
+        shards = request.getfixturevalue("proxied")
+        yield Served(shards.public, shards.journal, shards.tables, Limits())
+        return
+    stores = Stores(where, request.getfixturevalue("postgres_server") if where == "postgresql" else None)
+    try:
+        async with running(folder, limits=limits, store=stores(folder)) as (server, url):
+            tables = server.tables.tables
+            yield Served(url, lambda table: tables[table].to_file().model_dump_json(), lambda: set(tables), limits)
+    finally:
+        stores.close()
+
+
+@pytest.mark.parametrize("where", ["file", "postgresql", "proxied"])
+def test_hostile_clients_change_nothing(tmp_path, where, request):
+    """With either store, the data folder or PostgreSQL; and through nginx to two processes."""
 
     async def game() -> None:
-        limits = Limits(message_rate=5.0, message_burst=10)
-        async with running(tmp_path, limits=limits, store=stores(tmp_path)) as (server, url):
+        async with _served(where, tmp_path, request, Limits(message_rate=5.0, message_burst=10)) as served:
+            url = served.url
             opened = await open_table(url, new_table(("open", "open", "random")))
-            table = server.tables.tables[opened.table]
             async with (
                 SeatClient(url, code=opened.code, name="Ann") as ann,
                 SeatClient(url, code=opened.code, name="Bo") as bo,
@@ -35,7 +72,7 @@ def test_hostile_clients_change_nothing(tmp_path, stores):
                 mover, other = (ann, bo) if state.waiting and state.waiting.seat == 0 else (bo, ann)
                 first = state if mover is ann else await next_state(bo, lambda s: s.seq == state.seq)
                 assert first.legal and first.view is not None
-                before = table.to_file().model_dump_json()
+                before = served.kept(opened.table)
 
                 async def refused(raw: Raw, message: object, code: str) -> None:
                     await raw.send(message)
@@ -99,13 +136,14 @@ def test_hostile_clients_change_nothing(tmp_path, stores):
                 )
                 assert (await _error(mover)).code == "stale"
                 # the table has not moved
-                assert table.to_file().model_dump_json() == before
+                assert served.kept(opened.table) == before
                 # too fast: past the burst, one error; the rest dropped
-                for _ in range(40):
+                flood = 4 * served.limits.message_burst
+                for _ in range(flood):
                     await other.send({"type": "ping"})
-                errors = await _errors_until_pongs_stop(other)
+                errors = await _errors_until_pongs_stop(other, flood)
                 assert errors == ["too-fast"]
-                assert table.to_file().model_dump_json() == before
+                assert served.kept(opened.table) == before
                 # and the table plays on, the flooder included
                 async with asyncio.timeout(WAIT):
                     await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
@@ -121,9 +159,8 @@ async def _error(client: SeatClient) -> ErrorMessage:
                 return message
 
 
-async def _errors_until_pongs_stop(client: SeatClient) -> list[str]:
-    """The errors among the replies to a flood of pings, read until a last ping of our own (sent
-    once the flood's allowance has come back) is answered."""
+async def _errors_until_pongs_stop(client: SeatClient, flood: int) -> list[str]:
+    """The errors among the replies to a flood of ``flood`` pings, read until the first error."""
     codes: list[str] = []
     pongs = 0
     async with asyncio.timeout(WAIT):
@@ -134,13 +171,19 @@ async def _errors_until_pongs_stop(client: SeatClient) -> list[str]:
                 break
             if message.type == "pong":
                 pongs += 1
-    assert 5 <= pongs <= 40
+    assert 5 <= pongs < flood
     return codes
 
 
-def test_the_door_refuses_foreign_hosts_and_origins(tmp_path):
+@pytest.mark.parametrize("where", ["file", "proxied"])
+def test_the_door_refuses_foreign_hosts_and_origins(tmp_path, where, request):
+    """At a server in this process, and through nginx (which hands on the Host and Origin it is
+    sent) at the two processes behind it."""
+
     async def probe() -> None:
-        async with running(tmp_path) as (server, url):
+        async with _served(where, tmp_path, request, Limits()) as served:
+            url = served.url
+            tables = served.tables()
             async with aiohttp.ClientSession() as session:
                 body = new_table().model_dump_json()
                 headers = {"Content-Type": "application/json"}
@@ -163,7 +206,7 @@ def test_the_door_refuses_foreign_hosts_and_origins(tmp_path):
                     assert (await raw.reply()).nonce == 5
                 async with session.post(url + "/tables", data="{", headers=headers) as r:
                     assert r.status == 400 and json.loads(await r.text())["type"] == "error"
-            assert server.tables.tables == {}
+            assert served.tables() == tables  # no table was opened
 
     asyncio.run(probe())
 

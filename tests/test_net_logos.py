@@ -169,3 +169,62 @@ def test_watchers_see_the_club_s_logo_and_the_terminal_watchers_its_line(tmp_pat
     line = club_line("Koi Club")
     assert line == "At the table of Koi Club."
     assert watch_text(watch_presentation(watched), line).plain.startswith(line + "\n")
+
+
+def test_with_two_processes_a_table_keeps_its_logo_whichever_process_opens_holds_or_serves_it(proxied):
+    """Two processes on PostgreSQL (``shards_support.proxied``), each asked as nginx asks it (the
+    public Host, the client's address forwarded), since nginx sends the requests without a table in
+    their path to either: a logo sent to one, a table opened with it on the other, taken up by the
+    first when a seat comes back to it on the table's own path, where it shows the logo and the
+    club; and the image served by both (before, each process kept the logos in its own data folder:
+    "no logo of that name", or a felt without its logo)."""
+    first, second = (f"http://127.0.0.1:{port}" for port in proxied.ports)
+    as_nginx = {"Host": proxied.public.split("//", 1)[1], "X-Forwarded-For": "127.0.0.1"}
+
+    async def scenario() -> None:
+        async with aiohttp.ClientSession(headers=as_nginx) as session:
+            async with session.post(first + "/logos", data=_image()) as r:
+                assert r.status == 200, await r.text()
+                logo = (await r.json())["logo"]
+            opened = await open_table(second, new_table(logo=logo, club="Koi Club"), session)
+            assert proxied.holder(opened.table) == proxied.ports[1]
+            ann = SeatClient(first, code=opened.code, name="Ann", session=session, retry_seconds=WAIT)
+            ann.url = ann.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
+            try:
+                await ann.join()
+                async with asyncio.timeout(WAIT):
+                    while not isinstance(felt := await ann.receive(), Felt):
+                        pass
+                assert proxied.holder(opened.table) == proxied.ports[0]  # taken up from the other
+                assert felt == Felt(club="Koi Club", logo=f"/logo/{logo}.png")
+            finally:
+                await ann.close()
+            for server in (first, second):
+                async with session.get(server + felt.logo) as r:
+                    assert r.status == 200 and r.content_type == "image/png"
+
+    asyncio.run(scenario())
+
+
+def test_the_shared_store_keeps_a_logo_while_a_table_shows_it(postgres_dsn):
+    """``PostgresLogos``: a logo sent is there for every process; a table's choice is kept until the
+    table is gone; then the logos no table shows go, once they were sent long enough ago that no
+    table about to be opened may still name them."""
+    from stepping_stones.net.pgstore import PostgresLogos
+
+    logos = PostgresLogos(postgres_dsn)
+    try:
+        a, b = "a" * 32, "b" * 32
+        logos.put(a, b"A")
+        logos.put(b, b"B")
+        logos.keep("t1", a, "Koi Club")
+        logos.keep("t2", a, None)
+        assert logos.of("t1") == (a, "Koi Club") and logos.of("t3") == (None, None)
+        assert logos.known(a) and logos.image(b) == b"B" and not logos.known("c" * 32)
+        logos.forget("t1", 600.0)  # b was sent just now: a table about to be opened may name it
+        assert logos.of("t1") == (None, None) and logos.of("t2") == (a, None)
+        assert logos.image(a) == b"A" and logos.known(b)
+        logos.forget("t2", 0.0)
+        assert not logos.known(a) and not logos.known(b)
+    finally:
+        logos.close()

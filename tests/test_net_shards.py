@@ -7,88 +7,24 @@ nothing they saw lost.  Skipped, saying why, where nginx or PostgreSQL's server 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import socket
-import subprocess
-import sys
 from random import Random
 
 import psycopg
 import pytest
 
 from net_support import WAIT, new_table
-from pg_support import why_not
+from shards_support import SHARDS_SITE, WHY_NOT, Shards
 from stepping_stones.engine import record_cards
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pgstore import PostgresShelf
 from stepping_stones.net.protocol import StateMessage
 from stepping_stones.storage.records import game_from_record, parse_record
-from test_net_proxy import FRONT, NGINX, _nginx
-
-# the configuration of docs/online.md, "Past one process", with the test's ports
-SHARDS_SITE = """
-map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
-upstream tables {{
-    hash $table consistent;
-    server 127.0.0.1:{first} max_fails=1 fail_timeout=30s;
-    server 127.0.0.1:{second} max_fails=1 fail_timeout=30s;
-}}
-server {{
-    listen {front}:{port};
-    location / {{
-        proxy_pass http://tables;
-        proxy_http_version 1.1;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection $connection_upgrade;
-        proxy_set_header Host $http_host;
-        proxy_set_header X-Forwarded-For $remote_addr;
-        proxy_set_header X-Forwarded-Proto $scheme;
-        proxy_read_timeout 1h;
-        proxy_connect_timeout 2s;
-    }}
-}}
-"""
 
 
-def _free_port(address: str) -> int:
-    with socket.socket() as s:
-        s.bind((address, 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _host(folder, port: int, store: str, public: str) -> subprocess.Popen[str]:
-    shared = ["--store", store, "--lease-seconds", "1", "--public-url", public, "--trusted-proxy", "127.0.0.1"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "stepping_stones", "host", "--port", str(port), "--data-dir", str(folder), *shared],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()  # printed once the port is bound: the wait is on that event
-    assert line.startswith(f"Stepping Stones table server at {public}"), line + (proc.stderr.read() or "")
-    return proc
-
-
-@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install nginx-light)")
-@pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+@pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
 def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path, postgres_dsn):
-    front = _free_port(FRONT)
-    public = f"http://{FRONT}:{front}"
-    ports = [_free_port("127.0.0.1"), _free_port("127.0.0.1")]
-    servers = {port: _host(tmp_path / str(port), port, postgres_dsn, public) for port in ports}
-    site = SHARDS_SITE.format(first=ports[0], second=ports[1], front=FRONT, port=front)
-
-    def holder(table: str) -> int:
-        """The port of the server that holds ``table`` (its lease names its process)."""
-        with psycopg.connect(postgres_dsn) as conn:
-            row = conn.execute("SELECT owner FROM leases WHERE table_id = %s", (table,)).fetchone()
-        assert row is not None
-        pid = int(row[0].split(":")[1])
-        return next(port for port, proc in servers.items() if proc.pid == pid)
+    shards = Shards(tmp_path, postgres_dsn)
+    public = shards.public
 
     async def play() -> tuple[list[StateMessage], StateMessage, int]:
         opened = await open_table(public, new_table())
@@ -114,9 +50,8 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
         ]
         async with asyncio.timeout(WAIT):
             await mid_hand.wait()
-        killed = holder(opened.table)
-        os.kill(servers[killed].pid, signal.SIGKILL)
-        servers[killed].wait()
+        killed = shards.holder(opened.table)
+        shards.kill(killed)
         before = seen[-1]
         async with asyncio.timeout(WAIT):
             finals = await asyncio.gather(*bots)
@@ -125,9 +60,8 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
         assert any("lost" in n for n in notices) and any("back" in n for n in notices)
         return finals, before, killed
 
-    try:
-        with _nginx(tmp_path / "nginx", front, site):
-            finals, before, _killed = asyncio.run(play())
+    with shards:
+        finals, before, _killed = asyncio.run(play())
         record = finals[0].record
         assert record is not None
         # nothing the bots were told before the kill is lost: the first hand goes on from there
@@ -137,15 +71,9 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
         assert entry.complete
         assert game_from_record(parse_record(shelf.record(entry.file))).over
         shelf.close()
-        assert not any((tmp_path / str(port) / "games").exists() for port in ports)
+        assert not any((tmp_path / str(port) / "games").exists() for port in shards.ports)
         with psycopg.connect(postgres_dsn) as conn:  # filed, and gone from the store
             assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
-    finally:
-        for proc in servers.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                out, err = proc.communicate(timeout=WAIT)
-                assert "The table server has stopped" in out and "Traceback" not in err, err
 
 
 def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
@@ -162,31 +90,22 @@ def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
             assert line.strip() in documented, line
 
 
-@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian: apt-get install nginx-light)")
-@pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+@pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
 def test_a_newcomer_on_the_lobby_s_path_is_sent_to_the_process_that_holds_the_table(tmp_path, postgres_dsn):
-    """Behind nginx, ``/ws`` (no table in the path: a newcomer with an invite code) hashes to one
-    process whatever the table.  A hello there for a table the other process holds is told the
+    """Behind nginx, ``/ws`` (no table in the path: a newcomer with an invite code) reaches either
+    process whatever the table (nginx spreads the empty key over them).  A hello there for a table
+    the other process holds is told the
     table's own path (``moved``), and the client says it again there: the table stays where it is
     and nobody at it is dropped (it was taken over by the lobby's process, and taken back when its
     people came back on their own path)."""
-    front = _free_port(FRONT)
-    public = f"http://{FRONT}:{front}"
-    ports = [_free_port("127.0.0.1"), _free_port("127.0.0.1")]
-    servers = {port: _host(tmp_path / str(port), port, postgres_dsn, public) for port in ports}
-    site = SHARDS_SITE.format(first=ports[0], second=ports[1], front=FRONT, port=front)
-
-    def holder(table: str) -> int:
-        with psycopg.connect(postgres_dsn) as conn:
-            row = conn.execute("SELECT owner FROM leases WHERE table_id = %s", (table,)).fetchone()
-        assert row is not None
-        pid = int(row[0].split(":")[1])
-        return next(port for port, proc in servers.items() if proc.pid == pid)
+    shards = Shards(tmp_path, postgres_dsn)
+    public = shards.public
+    holder = shards.holder
 
     async def sit() -> None:
         for _ in range(30):  # a table whose path hashes to the process that /ws does not
             opened = await open_table(public, new_table(("open", "open", "open")))
-            lobby = holder(opened.table)  # POST /tables has no table in its path: the lobby's process
+            lobby = holder(opened.table)  # POST /tables has no table in its path: whichever process it reached
             ann = SeatClient(public, code=opened.code, name="Ann", retry_seconds=WAIT)
             ann.url = ann.url.with_path(f"/t/{opened.table}/ws")  # as a client that keeps its table
             await ann.join()
@@ -213,17 +132,9 @@ def test_a_newcomer_on_the_lobby_s_path_is_sent_to_the_process_that_holds_the_ta
             assert ann.connections == 1 and holder(opened.table) == own
         await ann.close()
 
-    said = []
-    try:
-        with _nginx(tmp_path / "nginx", front, site):
-            asyncio.run(sit())
-    finally:
-        for proc in servers.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                out, err = proc.communicate(timeout=WAIT)
-                assert "The table server has stopped" in out and "Traceback" not in err, err
-                said.append(out + err)
+    with shards:
+        asyncio.run(sit())
+    said = shards.said
     # one handover: the table from where it was opened (POST /tables, no table in its path) to its own
     # path's process as Ann sat down; none for the newcomers
     assert "".join(said).count("handed") == 1 and "taken up by another" not in "".join(said), said

@@ -2,18 +2,32 @@
 mode through its pipes, the app under Pilot and the web page in Chromium at phone size, at one
 table of a real server whose clock the test holds.  At every turn each front end must say the same
 facts: whose turn it is and its seconds, a computer standing in and the seat taken back, a summary
-open while the next hand waits, a renamed player and a long name."""
+open while the next hand waits, a renamed player and a long name.  And a server killed in the middle
+of a trick: one process started again, or (``proxied``) the one of two behind nginx that holds the
+table, the other taking it up."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
 from fronts_support import Host, Plain
 from net_support import WAIT, Clock, new_table, running
-from stepping_stones.engine import Phase
-from story_support import AppFront, PageFront, PlainFront, Watcher, all_show, turn_pattern
+from stepping_stones.engine import Phase, card_name
+from story_support import (
+    STATUS,
+    AppFront,
+    PageFront,
+    PlainFront,
+    Watcher,
+    all_show,
+    turn_pattern,
+    waited_name,
+    watched_move,
+    watched_turn,
+)
 from test_serve import CHROMIUM, _browser
 
 LONG = "Maximiliana-Wolkenstein-Rodenegg-Trostbe"  # 40 characters, the longest name a seat takes
@@ -72,10 +86,6 @@ async def _story(folder: Path, async_playwright) -> None:
             assert status == 0 and "Traceback" not in err, err
 
 
-def _name(seat: int, front_seat: int, names: list[str]) -> str | None:
-    return None if seat == front_seat else names[seat]
-
-
 async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
     """Play the first hand from the three front ends, checking at each turn that all three tell
     it alike (see the test's docstring)."""
@@ -112,11 +122,11 @@ async def _first_hand(server, code: str, clock: Clock, fronts: tuple) -> None:
         await _until(lambda: not table.reading(0))
     reading = table.reading(seat)
     assert reading == (seat != 0), "the page and the app show the summary until it is closed"
-    await all_show(fronts, [turn_pattern(_name(seat, own, names), reading) for own in range(3)])
+    await all_show(fronts, [turn_pattern(waited_name(seat, own, names), reading) for own in range(3)])
     if reading:  # the reader closes it: their clock starts, and every front end says so
         assert await fronts[seat].act() == "summary"
         await _until(lambda: not table.reading(seat))
-        await all_show(fronts, [turn_pattern(_name(seat, own, names)) for own in range(3)])
+        await all_show(fronts, [turn_pattern(waited_name(seat, own, names)) for own in range(3)])
 
 
 async def _claim_told(fronts: tuple) -> None:
@@ -135,7 +145,7 @@ async def _turn_told(table, clock: Clock, fronts: tuple, names: list[str]) -> in
     deadline = table.deadline()
     assert seat is not None and deadline is not None, "the table waits for a person"
     seconds = deadline - clock()
-    patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
+    patterns = [turn_pattern(waited_name(seat, own, names)) for own in range(3)]
     for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
         shown = int(pattern.fullmatch(text).group(1))
         assert seconds - SLACK <= shown <= seconds, (front.kind, shown, seconds)
@@ -263,48 +273,83 @@ async def _restarts(folder: Path, async_playwright) -> None:
 
 
 def test_a_killed_server_is_told_lost_and_back_by_each_front_end_and_play_goes_on(tmp_path, monkeypatch):
-    """``kill -9`` of a real ``host`` in the first hand, with plain mode, the page and the app at
-    its table: each says the connection was lost, each is back at the table by itself once the
-    server is started again on its folder and port, and each tells the next turns as the server
-    does (whose, and the seconds) and plays on."""
+    """``kill -9`` of a real ``host`` in the first hand, in the middle of a trick, with plain mode,
+    the page and the app at its table: each says the connection was lost, each is back at the table
+    by itself once the server is started again on its folder and port, showing what it showed
+    before (the same hand, the same cards played, the same turn), and each tells the next turns as
+    the server does (whose, and the seconds) and plays on, a whole trick."""
     async_playwright = _browser(asynchronous=True)
     monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
     host = Host(tmp_path / "server")
     host.start()
     try:
-        asyncio.run(_killed(tmp_path, host, async_playwright))
+        asyncio.run(_killed(tmp_path, host.url, async_playwright, lambda _table: host.kill(), host.start))
     finally:
         _out, err = host.stop()
     assert "Traceback" not in err, err
 
 
-async def _watched_turn(watcher: Watcher, fronts: tuple) -> int:
-    """The seat the server waits for, as a watcher is told, once each front end says so."""
-    watched = await watcher.until(lambda w: w.waiting is not None and w.waiting.seconds is not None)
-    seat, seconds = watched.waiting.seat, watched.waiting.seconds
-    names = [f.name for f in watched.seats]
-    patterns = [turn_pattern(_name(seat, own, names)) for own in range(3)]
-    for front, pattern, text in zip(fronts, patterns, await all_show(fronts, patterns), strict=True):
-        shown = int(pattern.fullmatch(text).group(1))
-        # the server's clock is real here: a line printed before the watcher's message may say more
-        assert abs(shown - seconds) <= SLACK, (front.kind, shown, seconds)
-    return int(seat)
+def test_behind_nginx_each_front_end_follows_its_table_to_the_process_that_takes_it_up(tmp_path, monkeypatch, proxied):
+    """The same with two ``host`` processes on PostgreSQL behind nginx (``shards_support``): the
+    three front ends sit at one table through the proxy; ``kill -9`` of the process that holds it,
+    in the middle of a trick; nobody starts it again.  Each front end says the connection was lost
+    and is back by itself, at the table now held by the other process, which took it up from the
+    store: the same hand, the same cards played, the same turn; and the three play on, a trick."""
+    async_playwright = _browser(asynchronous=True)
+    monkeypatch.setenv("STEPPING_STONES_HOME", str(tmp_path / "app-home"))
+    killed: dict[str, int] = {}
+
+    def kill(table: str) -> None:
+        killed[table] = proxied.holder(table)
+        proxied.kill(killed[table])
+
+    try:
+        asyncio.run(_killed(tmp_path, proxied.public, async_playwright, kill, None))
+        ((table, port),) = killed.items()
+        assert proxied.holder(table) != port  # the other process holds it now
+        assert "Traceback" not in proxied.said[-1], proxied.said[-1]
+    finally:
+        for port in killed.values():
+            proxied.start(port)  # the shared set-up, as it was
 
 
-async def _watched_move(watcher: Watcher, fronts: tuple) -> None:
-    seat = await _watched_turn(watcher, fronts)
-    before = watcher.last.seq
-    await fronts[seat].act()
-    await watcher.until(lambda w: w.seq != before)
+CARD_TOLD = re.compile(r"(?:Trick \d+\. )?.+ (?:leads?|plays?) ([CKLB][1-9])\.")
+"""A card as plain mode tells it: "Trick 2. Cy leads C8.", "You play C7.", "Bea plays C6."."""
 
 
-async def _killed(folder: Path, host: Host, async_playwright) -> None:
+def _status(lines: list[str]) -> str:
+    """Plain mode's last words of whose turn it is, without the seconds."""
+    last = next(line for line in reversed(lines) if STATUS.match(line))
+    return re.sub(r"\d+ s left", "N s left", last)
+
+
+def _mid_trick(watched) -> bool:
+    view = watched.view
+    return view is not None and view.phase is Phase.PLAY and len(view.plays) % 3 == 1
+
+
+async def _seen(watcher: Watcher, fronts: tuple) -> tuple:
+    """What the table shows now, once each front end says whose turn it is: the hand, its cards
+    played and the seat to act as the server has them (the watcher's), as the app has them, and
+    the page's hand, trick and tricks as it was last sent them."""
+    seat = await watched_turn(watcher, fronts)
+    view = watcher.last.view
+    server = (view.hand_number, view.plays, seat)
+    app = fronts[2].table.state.view  # its seats counted from its own
+    assert (app.hand_number, app.plays) == server[:2], "the app shows what the server has"
+    shown = fronts[1].shown[-1]
+    page = tuple(json.dumps(shown[k], sort_keys=True) for k in ("title", "contract", "hand", "trick", "tricks"))
+    return server, app.to_act, page
+
+
+async def _killed(folder: Path, url: str, async_playwright, kill, revive) -> None:
+    """Plain mode, the page and the app at a table of ``url``; in the middle of a trick of the
+    first hand ``kill(table)``, then ``revive()`` (unless None) once each said it lost the server."""
     from stepping_stones.net.client import open_table
     from stepping_stones.storage.settings import Settings
     from stepping_stones.tui.app import SteppingStonesApp
     from stepping_stones.tui.online import RemoteTableScreen
 
-    url = host.url
     async with async_playwright() as p:
         opened = await open_table(url, new_table(level="random"))
         code = opened.code
@@ -312,7 +357,8 @@ async def _killed(folder: Path, host: Host, async_playwright) -> None:
         plain = PlainFront(await Plain.start(url, code, folder / "plain-home", "Ann", lambda _actions: None))
         await plain.line(lambda line: line.startswith("You sit in seat 1"))
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        watcher = Watcher(url, opened.watch)
+        # on the table's own path: behind a proxy, that reaches the process that holds it
+        watcher = Watcher(f"{url}/t/{opened.table}", opened.watch)
         try:
             page = await PageFront.sit(browser, url, code, "Bea")
             await plain.line(lambda line: "seat 2: Bea (person)" in line)
@@ -324,19 +370,38 @@ async def _killed(folder: Path, host: Host, async_playwright) -> None:
                 front.hear()
                 fronts = (plain, page, front)
                 await watcher.connect()
-                for _ in range(2):
-                    await _watched_move(watcher, fronts)
+                await watched_move(watcher, fronts)
+                while not _mid_trick(await watcher.until(lambda _w: True)):
+                    await watched_move(watcher, fronts)
+                before = await _seen(watcher, fronts)
+                said = _status(plain.lines)
+                marks = (len(plain.lines), len(page.shown), front.table.state.view)
                 await watcher.close()
-                host.kill()
+                await asyncio.to_thread(kill, opened.table)
                 for each in fronts:
                     await each.told("connection to the server was lost")
-                await asyncio.to_thread(host.start)
+                if revive is not None:
+                    await asyncio.to_thread(revive)
                 for each in fronts:
                     await each.told("Back at the table")
-                watcher = Watcher(url, opened.watch)
+                # what the page and the app show now came after they were back (their presentation,
+                # their view); plain mode says whose turn it is when that changes: it has not
+                await page.shown_since(marks[1])
+                await front.until(lambda _rows: front.table.state.view is not marks[2])
+                assert _status(plain.lines) == said, plain.lines[marks[0] :]
+                watcher = Watcher(f"{url}/t/{opened.table}", opened.watch)
                 await watcher.connect()
-                for _ in range(2):
-                    await _watched_move(watcher, fronts)
+                assert await _seen(watcher, fronts) == before  # nothing any of them saw is lost
+                (hand, plays, _seat), _app, _page = before
+                while len(watcher.last.view.plays) < len(plays) + 3:  # a whole trick more
+                    await watched_move(watcher, fronts)
+                after = watcher.last.view
+                assert after.hand_number == hand and after.plays[: len(plays)] == plays
+                # and plain mode told each card of the hand once, in order, those before the kill
+                # and after it (the last one may be on its way still)
+                told = [found.group(1) for line in plain.lines if (found := CARD_TOLD.fullmatch(line))]
+                played = [card_name(card) for card in after.plays]
+                assert len(plays) < len(told) and told == played[: len(told)], (told, played)
             assert page.errors == [], page.errors
         finally:
             await watcher.close()
@@ -450,7 +515,7 @@ async def _whole_game(server, table, clock: Clock, gate: Gate, fronts: tuple, na
             except TimeoutError:
                 raise AssertionError(f"plain mode never read the summary:\n{fronts[seat].now()}") from None
         if table.reading(seat):  # the summary of the hand the computers finished: its reader closes it
-            await all_show(fronts, [turn_pattern(_name(seat, own, names), True) for own in range(3)])
+            await all_show(fronts, [turn_pattern(waited_name(seat, own, names), True) for own in range(3)])
             assert await fronts[seat].act() == "summary"
             await _until(lambda: not table.reading(seat))  # noqa: B023
             continue

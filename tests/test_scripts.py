@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from shards_support import WHY_NOT
 from stepping_stones.engine import CONTRACTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,6 +94,75 @@ def test_load_test_tables():
     # actions/s against the actions over the seconds as printed (rounded to 10 ms)
     assert row["actions"] / (row["seconds"] + 0.005) - 0.1 <= row["actions_per_s"]
     assert row["actions_per_s"] <= row["actions"] / max(row["seconds"] - 0.005, 0.001) + 0.1
+
+
+@pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
+def test_load_test_tables_on_two_processes_one_killed_finds_every_acknowledged_move_in_the_store(postgres_dsn):
+    """Ten tables on two processes behind nginx, the first killed midway: every move a bot was
+    told was taken is in the store afterwards (the journals of the tables in play, the library's
+    records of those filed), and the killed process held tables when it was killed, which came
+    back within the 5 s left (a lease of 1 s lapses within 0.8 to 1 s)."""
+    out = run(
+        "load_test_tables.py",
+        *("--tables", "10", "--think", "0.3", "--seconds", "10", "--processes", "2", "--kill-midway"),
+        *("--store", postgres_dsn, "--lease-seconds", "1"),
+    ).stdout
+    (row,) = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert row["processes"] == 2 and row["tables_compared"] == 10, row
+    assert row["killed_tables"] >= 1 and row["killed_tables_back"] == row["killed_tables"], row
+    # the killed tables waited for the lease to lapse (at least 0.8 s of the 1 s) and their people
+    # to come back: the move each was waiting for counts from when it was first sent (it counted
+    # from its sending again, on the new connection: some milliseconds)
+    assert row["after_kill_max_s"] >= 0.5, row
+    assert row["acked_moves"] >= row["actions"] > 0, row  # each action measured was acknowledged
+    assert row["lost_moves"] == 0 and row["tables_with_loss"] == 0, row
+
+
+def _load_test_module():
+    spec = importlib.util.spec_from_file_location("load_test_tables", SCRIPTS / "load_test_tables.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_load_test_numbers_the_moves_as_the_table_does_and_reports_each_one_lost():
+    """The load test finds a bot's move in the store by the table's state number it was made on:
+    its numbering of a record's moves is the table's own (``Table.seq``), and a move the store does
+    not have, or has otherwise, is one line each."""
+    from random import Random
+
+    from net_support import new_table
+    from stepping_stones.engine import parse_bid, parse_card
+    from stepping_stones.net.table import Table
+    from stepping_stones.net.wire import legal_actions
+    from stepping_stones.storage.records import record_from_game
+
+    load = _load_test_module()
+    table = Table.new(new_table(), clock=lambda: 0.0)
+    for name in ("Ann", "Bo", "Cy"):
+        table.claim(name)
+    made: dict[int, str] = {}
+    rng = Random(5)
+    while (game := table.game) is not None and len(game.log) < 2:  # into the second hand
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        move = rng.choice(legal_actions(view))
+        made[table.seq] = move
+        table.act(seat, table.seq, parse_bid(move) if view.legal_bids else parse_card(move))
+    assert table.game is not None
+    kept: dict[int, str] = {}
+    assert load.record_moves(record_from_game(table.game), kept) == table.seq
+    assert kept == made
+    acked = {"t1": [{seq: move for seq, move in made.items() if seq % 3 == k} for k in range(3)]}
+    assert load.unkept(acked, {"t1": kept}) == []
+    first, last = min(made), max(made)
+    held = {seq: move for seq, move in kept.items() if seq != last} | {first: "not-" + made[first]}
+    assert load.unkept(acked, {"t1": held}) == [
+        f"t1: state {first}: a bot was told {made[first]!r} was taken; the store has {'not-' + made[first]!r}",
+        f"t1: state {last}: a bot was told {made[last]!r} was taken; the store has nothing",
+    ]
 
 
 def test_measure_thinking_share():

@@ -579,11 +579,18 @@ async def play_agent(client: SeatClient, agent: Agent, rng: Random) -> StateMess
 
 
 async def play_glances(
-    client: SeatClient, rng: Random, latencies: list[float] | None = None, think: float = 0.0
+    client: SeatClient,
+    rng: Random,
+    latencies: list[float] | None = None,
+    think: float = 0.0,
+    moves: dict[int, str] | None = None,
 ) -> Glance:
     """``play_randomly`` for a client of ``checked=False`` (the load test's bots): the last glance.  Each action
-    waits ``think`` seconds on average, drawn between half and one and a half times it."""
-    last = await _play(client, rng, latencies, None, think)
+    waits ``think`` seconds on average, drawn between half and one and a half times it.  With ``moves``, each
+    move of the seat that the server acknowledged (a state past the one it was made on came: a table's state
+    number counts its deals, bids and cards) is kept there by that state's number, the first one for a
+    number (a move made again on a number after a server lost the first is not kept over it)."""
+    last = await _play(client, rng, latencies, None, think, moves)
     assert isinstance(last, Glance)
     return last
 
@@ -594,9 +601,11 @@ async def _play(
     latencies: list[float] | None,
     on_state: Callable[[StateMessage], None] | None,
     think: float,
+    moves: dict[int, str] | None = None,
 ) -> StateMessage | Glance:
     acted: tuple[int, int] | None = None  # (connection, seq) of the last action
     sent = 0.0
+    pending: dict[int, str] = {}  # with ``moves``: the moves sent, not yet acknowledged, by their seq
     latest: Message | Glance | None = client.state if client.checked else client.glance  # already read
     while True:
         message = latest if latest is not None else await client.receive()
@@ -612,14 +621,25 @@ async def _play(
         if latencies is not None and acted is not None and sent and message.seq > acted[1]:
             latencies.append(time.perf_counter() - sent)
             sent = 0.0
+        if moves is not None:
+            for made in [seq for seq in pending if seq < message.seq]:
+                moves.setdefault(made, pending.pop(made))
         if over:
             return message
         if message.legal and acted != (client.connections, message.seq):
+            # the same turn on a connection made again: the move went with the last one (or never
+            # left), and is sent again at once, its latency running on from its first sending (the
+            # server's outage included)
+            again = acted is not None and acted[1] == message.seq and sent
             acted = (client.connections, message.seq)
-            if think:  # a pace, not a wait for an event: people at a thousand tables do not act in step
+            if think and not again:  # a pace, not a wait for an event: people at a thousand tables do not act in step
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            sent = time.perf_counter()
-            await client.act(rng.choice(message.legal), message.seq)
+            if not again:
+                sent = time.perf_counter()
+            move = rng.choice(message.legal)
+            if moves is not None:
+                pending[message.seq] = move
+            await client.act(move, message.seq)
 
 
 # --- the lobby, and watching a table (docs/online.md, "The lobby", "Watching") ---------------------------

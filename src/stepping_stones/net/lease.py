@@ -20,6 +20,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from ..storage.library import Shelf
 from .codes import digest
+from .logos import SharedLogos
 from .players import PlayerStore, TransferCodes
 from .protocol import Moved
 from .table import TableError
@@ -64,6 +65,8 @@ class Shared(Protocol):
     def players(self) -> PlayerStore: ...
 
     def transfers(self) -> TransferCodes: ...
+
+    def logos(self) -> SharedLogos: ...
 
 
 class Elsewhere(TableError):

@@ -12,7 +12,11 @@ Each refusal is one line (``LogoRefused``).
 A logo is kept under its digest in the data folder's ``logos/``; a table's logo and club are kept
 beside it (``logos/TABLE.json``) while the table lives (a restart finds them), and both go when
 the table goes, the image once no table of the server uses it.  ``GET /logo/DIGEST.png`` serves
-it, under the page's content security policy (``img-src 'self'``).
+it, under the page's content security policy (``img-src 'self'``).  On a store that several
+processes share (``SharedLogos``: ``pgstore.PostgresLogos``), the logos and the tables' choice of
+them are kept there instead, so that a logo sent to one process serves a table opened on another,
+and a table keeps its logo when another process takes it up; the host's own (``--logo``) stays in
+each process's folder.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from ..engine import SteppingStonesError
 
@@ -92,12 +96,32 @@ def felt_logo(data: bytes) -> bytes:
     return out.getvalue()
 
 
-class Logos:
-    """The logos of one server, in ``folder`` (see the module's docstring)."""
+class SharedLogos(Protocol):
+    """The logos in a store that several processes share (``pgstore.PostgresLogos`` says what each
+    does); each raises ``OSError`` when the store fails."""
 
-    def __init__(self, folder: Path, clock: Callable[[], float] = time.monotonic) -> None:
+    def put(self, digest: str, png: bytes) -> None: ...
+
+    def image(self, digest: str) -> bytes | None: ...
+
+    def known(self, digest: str) -> bool: ...
+
+    def keep(self, table: str, digest: str | None, club: str | None) -> None: ...
+
+    def of(self, table: str) -> tuple[str | None, str | None]: ...
+
+    def forget(self, table: str, unnamed_seconds: float) -> None: ...
+
+
+class Logos:
+    """The logos of one server, in ``folder``, or in ``shared`` (see the module's docstring)."""
+
+    def __init__(
+        self, folder: Path, clock: Callable[[], float] = time.monotonic, shared: SharedLogos | None = None
+    ) -> None:
         self.folder = folder
         self.clock = clock
+        self.shared = shared
         self.pending: OrderedDict[str, tuple[bytes, float]] = OrderedDict()  # digest -> (png, when sent)
         self.tables: dict[str, tuple[str | None, str | None]] = {}  # table id -> (digest, club)
 
@@ -109,10 +133,17 @@ class Logos:
         self.pending.move_to_end(digest)
         while len(self.pending) > PENDING_KEPT or next(iter(self.pending.values()))[1] < now - PENDING_SECONDS:
             self.pending.popitem(last=False)
+        if self.shared is not None:  # for a table opened on another process (raises OSError)
+            self.shared.put(digest, png)
         return digest
 
     def known(self, digest: str) -> bool:
-        return digest in self.pending or (DIGEST.fullmatch(digest) is not None and self._path(digest).is_file())
+        if digest in self.pending or (DIGEST.fullmatch(digest) is not None and self._path(digest).is_file()):
+            return True
+        try:
+            return self.shared is not None and DIGEST.fullmatch(digest) is not None and self.shared.known(digest)
+        except OSError:
+            return False
 
     def _path(self, digest: str) -> Path:
         return self.folder / f"{digest}.png"
@@ -147,6 +178,10 @@ class Logos:
 
         if digest is None and club is None:
             return
+        if self.shared is not None:  # the image is there since it was sent (raises OSError)
+            self.shared.keep(table, digest, club)
+            self.tables[table] = (digest, club)
+            return
         if digest is not None:
             found = self.pending.get(digest)
             if found is not None and not self._path(digest).is_file():
@@ -159,6 +194,11 @@ class Logos:
         """The logo's digest (or ``default``) and the club's name a table shows (the host's when
         it has none of its own)."""
         found = self.tables.get(table)
+        if found is None and self.shared is not None:  # once a table is taken up by this process
+            try:
+                found = self.tables[table] = self.shared.of(table)
+            except OSError:
+                found = (None, None)  # asked again at the next hello
         if found is None:
             found = (None, None)
             try:
@@ -177,13 +217,22 @@ class Logos:
         if name != DEFAULT and DIGEST.fullmatch(name) is None:
             return None
         try:
+            if self.shared is not None and name != DEFAULT:
+                return self.shared.image(name)
             return self._path(name).read_bytes()
         except OSError:
             return None
 
+    def drop(self, table: str) -> None:
+        """Another process holds the table now: what this one knew of it goes, what is kept stays."""
+        self.tables.pop(table, None)
+
     def forget(self, table: str) -> None:
         """The table is gone: its logo goes with it, once no other table shows it."""
         digest, _club = self.tables.pop(table, (None, None))
+        if self.shared is not None:  # raises OSError
+            self.shared.forget(table, PENDING_SECONDS)
+            return
         (self.folder / f"{table}.json").unlink(missing_ok=True)
         if digest is None or digest == DEFAULT:
             return

@@ -288,6 +288,11 @@ class PostgresTableStore:
         (``PostgresTransfers``)."""
         return PostgresTransfers(self.dsn)
 
+    def logos(self) -> PostgresLogos:
+        """The clubs' logos and the tables' choice of them in the same database, for every
+        process (``PostgresLogos``)."""
+        return PostgresLogos(self.dsn)
+
     # --- the six methods of TableStore -----------------------------------------------------------
 
     def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
@@ -936,3 +941,53 @@ class PostgresTransfers(_Connected):
                 "DELETE FROM player_transfers WHERE digest = %s RETURNING player, expires > now()", (digest(code),)
             ).fetchone()
         return str(row[0]) if row is not None and row[1] else None
+
+
+class PostgresLogos(_Connected):
+    """The clubs' logos in PostgreSQL (``migrations/0008_logos.sql``), behind ``logos.Logos`` of a
+    process on a shared store: a logo sent to one process is there for a table opened on another,
+    a table's logo and club are there for the process that takes it up, and any process serves the
+    image.  A failure of the database is ``OSError`` in one line."""
+
+    NAME = "stepping-stones logos"
+
+    def put(self, digest: str, png: bytes) -> None:
+        """A checked logo (its digest, its PNG), for any process."""
+        with self._db() as conn:
+            conn.execute(
+                "INSERT INTO logos (digest, png) VALUES (%s, %s) ON CONFLICT (digest) DO UPDATE SET sent = now()",
+                (digest, png),
+            )
+
+    def image(self, digest: str) -> bytes | None:
+        with self._db() as conn:
+            row = conn.execute("SELECT png FROM logos WHERE digest = %s", (digest,)).fetchone()
+        return bytes(row[0]) if row is not None else None
+
+    def known(self, digest: str) -> bool:
+        with self._db() as conn:
+            return conn.execute("SELECT 1 FROM logos WHERE digest = %s", (digest,)).fetchone() is not None
+
+    def keep(self, table: str, digest: str | None, club: str | None) -> None:
+        with self._db() as conn:
+            conn.execute(
+                "INSERT INTO table_logos (table_id, digest, club) VALUES (%s, %s, %s) "
+                "ON CONFLICT (table_id) DO UPDATE SET digest = excluded.digest, club = excluded.club",
+                (table, digest, club),
+            )
+
+    def of(self, table: str) -> tuple[str | None, str | None]:
+        with self._db() as conn:
+            row = conn.execute("SELECT digest, club FROM table_logos WHERE table_id = %s", (table,)).fetchone()
+        return (row[0], row[1]) if row is not None else (None, None)
+
+    def forget(self, table: str, unnamed_seconds: float) -> None:
+        """The table is gone: its row goes, and every logo that no table shows and that was sent
+        more than ``unnamed_seconds`` ago."""
+        with self._db() as conn, conn.transaction():
+            conn.execute("DELETE FROM table_logos WHERE table_id = %s", (table,))
+            conn.execute(
+                "DELETE FROM logos l WHERE sent < now() - make_interval(secs => %s) "
+                "AND NOT EXISTS (SELECT 1 FROM table_logos t WHERE t.digest = l.digest)",
+                (unnamed_seconds,),
+            )

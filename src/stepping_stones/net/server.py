@@ -255,7 +255,8 @@ class TableServer:
         self.tables.max_lobby_followers = self.limits.lobby_followers
         # the live codes that carry a player's key to another device: in the shared store, good on every process
         self.transfers: TransferCodes = store.transfers() if isinstance(store, Shared) else Transfers(clock)
-        self.logos = Logos(data_dir / "logos", clock)  # the clubs' logos on the felt (``logos.py``)
+        # the clubs' logos on the felt (``logos.py``): in the shared store, for every process
+        self.logos = Logos(data_dir / "logos", clock, store.logos() if isinstance(store, Shared) else None)
         self.tables.logos = self.logos
         self.default_logo = logo  # ``host --logo``: checked already; kept at the start
         self._checking = asyncio.Semaphore(1)  # one logo decoded at a time: each may take a CPU second
@@ -326,7 +327,7 @@ class TableServer:
         try:
             body = await request.read()
             wanted = parse_new_table(body)
-            if wanted.logo is not None and not self.logos.known(wanted.logo):
+            if wanted.logo is not None and not await asyncio.to_thread(self.logos.known, wanted.logo):
                 raise ProtocolError("no logo of that name: send it again (POST /logos), then open the table")
             refusal = self._may_open(remote)
             if refusal is not None:
@@ -343,7 +344,7 @@ class TableServer:
             return _json_error(503, exc.reply())
         self.log(f"opened table {table.id}")
         try:
-            self.logos.keep(table.id, wanted.logo, wanted.club)
+            await asyncio.to_thread(self.logos.keep, table.id, wanted.logo, wanted.club)
         except OSError as exc:  # the table plays on without its logo
             self.log(f"table {table.id}: its logo could not be kept: {exc.strerror or exc}")
         opened = TableOpened(code=table.code, table=table.id, seats=table.facts(), watch=table.watch)
@@ -382,11 +383,16 @@ class TableServer:
             return _json_error(400, ErrorMessage(code="bad-message", message=str(exc)))
         finally:
             self._uploads -= 1
-        return web.Response(text=dump(LogoSent(logo=self.logos.sent(png))), content_type="application/json")
+        try:
+            logo = await asyncio.to_thread(self.logos.sent, png)
+        except OSError as exc:  # the shared store's
+            self.log(f"a logo could not be kept: {exc.strerror or exc}")
+            return _json_error(503, ErrorMessage(code="server", message="the logo could not be kept: try again soon"))
+        return web.Response(text=dump(LogoSent(logo=logo)), content_type="application/json")
 
     async def handle_logo_image(self, request: web.Request) -> web.StreamResponse:
         """``GET /logo/NAME.png``: a logo this server keeps, as the felt shows it."""
-        png = self.logos.image(request.match_info["name"])
+        png = await asyncio.to_thread(self.logos.image, request.match_info["name"])
         if png is None:
             return web.Response(status=404, text="No such logo.\n")
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=3600"})

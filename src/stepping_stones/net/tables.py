@@ -314,7 +314,7 @@ class Tables:
             del self.by_code[table.code]
         if self.by_watch.get(table.watch) is table:  # its watchers too find it at the other process
             del self.by_watch[table.watch]
-        self._forget_pages(table)
+        self._forget_pages(table, gone=False)
         self._close_seats(table, None)
 
     def opened_by(self, owner: str) -> tuple[int, int]:
@@ -1180,8 +1180,12 @@ class Tables:
         self._tell_lobby()
         self.finished.append((self.clock() + self.finished_grace, table))
 
-    def _forget_pages(self, table: Table) -> None:
-        if self.logos is not None:
+    def _forget_pages(self, table: Table, gone: bool = True) -> None:
+        """What this process keeps of the table beside it: its pages, and its logo (kept in a
+        shared store unless the table is ``gone``, not just held by another process now)."""
+        if self.logos is not None and not gone:
+            self.logos.drop(table.id)
+        elif self.logos is not None:
             try:
                 self.logos.forget(table.id)
             except OSError as exc:
