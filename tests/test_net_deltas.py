@@ -58,8 +58,10 @@ def test_a_delta_applied_to_the_state_before_gives_exactly_the_whole_state(seed,
         for seat, state in enumerate(table.states([0, 1, 2])):
             sent = last[seat]
             if sent is not None:
-                delta = parse_server(delta_text(2, sent, state))
+                text = delta_text(2, sent, state)
+                delta = parse_server(text)
                 assert isinstance(delta, Delta)
+                assert delta.model_dump_json() == text  # msgspec writes what pydantic would
                 made = delta.applied(held[seat])
                 assert made == parse_server(state_text(state, 2))
                 assert made.dump() == state_text(state, 2)
