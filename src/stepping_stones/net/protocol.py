@@ -424,15 +424,7 @@ the type the model declares (written from the model's own fields, ``state_text``
 server builds a model for none of the three seats' states of each change)."""
 
 
-def _model_json(value: object) -> Any:
-    """msgspec's hook for what it does not write itself: a pydantic model of a state (the seats'
-    facts, the clock, the record, a claim) as pydantic writes it."""
-    if isinstance(value, BaseModel):
-        return value.__pydantic_serializer__.to_python(value, mode="json")
-    raise TypeError(f"not a value of a state: {type(value).__name__}")
-
-
-_encode: Final = msgspec.json.Encoder(enc_hook=_model_json).encode
+_encode: Final = msgspec.json.Encoder().encode
 """Compact JSON of plain values, as pydantic writes it (the fields in the dict's order, text as
 it is): a state's and a delta's, made plain by ``_STATE_WRITERS`` and ``wire.VIEW_WRITERS``."""
 _STATE_WRITERS: Final = field_writers(StateMessage)

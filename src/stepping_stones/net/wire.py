@@ -273,6 +273,26 @@ def _object(writers: dict[str, Write | None]) -> Write:
     return lambda fields: {name: w(v) if (w := some.get(name)) is not None else v for name, v in fields.items()}
 
 
+def _model_writer(model: type[BaseModel]) -> Write:
+    """A pydantic model as pydantic writes it: the object of its fields (its ``__dict__``), each
+    written by its own type; pydantic's own writing when the model renames a field, leaves one
+    out, keeps extra ones or writes anything its own way."""
+    decorators = model.__pydantic_decorators__
+    if (
+        model.model_computed_fields
+        or decorators.field_serializers
+        or decorators.model_serializers
+        or model.model_config.get("extra") == "allow"
+        or any(f.alias or f.serialization_alias or f.exclude for f in model.model_fields.values())
+    ):
+        return lambda value: value.__pydantic_serializer__.to_python(value, mode="json")
+    writers = field_writers(model)
+    if all(w is None for w in writers.values()):
+        return lambda value: value.__dict__
+    fields = _object(writers)
+    return lambda value: fields(value.__dict__)
+
+
 def field_writers(fields: Any) -> dict[str, Write | None]:
     """``writer`` of each field of the ``TypedDict`` (or pydantic model) ``fields``, by name."""
     if isinstance(fields, type) and issubclass(fields, BaseModel):
@@ -287,9 +307,9 @@ def writer(annotation: Any) -> Write | None:
     """How a value of the wire type ``annotation`` (one of the schema's, as ``schema_of`` makes them
     of ``TRAVELS``) becomes the plain values that pydantic writes of it, read off the same
     annotation: its ``PlainSerializer``'s function, a dataclass's fields (``_as_fields``), each item
-    of a list, each value of a table.  None when the value is its own JSON as it is (a number, a bool,
-    text, None, an enum's value, a tuple of those) or a pydantic model (which the encoder gives to
-    pydantic: ``protocol._encode``).  msgspec then writes the plain values, the same bytes as pydantic
+    of a list, each value of a table, a pydantic model's fields (``_model_writer``).  None when the
+    value is its own JSON as it is (a number, a bool, text, None, an enum's value, a tuple of
+    those).  msgspec then writes the plain values, the same bytes as pydantic
     (``tests/test_net_deltas.py``) at a fraction of the cost.  A type it does not know is an error
     at import, not a message written wrong."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
@@ -327,7 +347,9 @@ def writer(annotation: Any) -> Write | None:
     if is_typeddict(annotation):
         writers = field_writers(annotation)
         return None if all(w is None for w in writers.values()) else _object(writers)
-    if isinstance(annotation, type) and issubclass(annotation, (enum.Enum, BaseModel)):
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _model_writer(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return None
     raise TypeError(f"no plain writer for {annotation!r}")
 
