@@ -140,27 +140,33 @@ def _card_run(value: object) -> tuple[int, ...]:
 _CARD: Final = Annotated[int, PlainValidator(_card), PlainSerializer(CARD_NAMES.__getitem__, return_type=str)]
 
 
-class _PlayedText:
-    """``record_cards`` of the cards played, the last tuple written kept with its text: each change
-    of a table writes the hand's play into every seat's delta, the same tuple for each
-    (``Game.views``), so it is joined once a change, not three times.  A tuple only (it cannot
-    change under its text), held (its identity cannot pass to another)."""
+class _Kept:
+    """A writer of a view's tuples that keeps the last tuple written with what it wrote: each change
+    of a table writes the same tuple into every seat's message (``Game.views``: the hand's play,
+    its bids, the hands before this one), so it is written once a change, not three times.  A
+    tuple only (it cannot change under what was written: a view's tuples hold frozen values),
+    held (its identity cannot pass to another)."""
 
-    def __init__(self) -> None:
-        self.last: tuple[tuple[int, ...], str] = ((), "")
+    def __init__(self, write: Callable[[Any], Any]) -> None:
+        self.write = write
+        self.last: tuple[object, Any] = (self, None)
 
-    def __call__(self, cards: tuple[int, ...]) -> str:
+    def __call__(self, values: Any) -> Any:
         last = self.last
-        if cards is last[0]:
+        if values is last[0]:
             return last[1]
-        text = record_cards(cards)
-        if type(cards) is tuple:
-            self.last = (cards, text)
-        return text
+        written = self.write(values)
+        if type(values) is tuple:
+            self.last = (values, written)
+        return written
+
+
+def _played(cards: tuple[int, ...]) -> str:
+    return record_cards(cards)
 
 
 _CARD_RUN: Final = Annotated[
-    tuple[int, ...], PlainValidator(_card_run), PlainSerializer(_PlayedText(), return_type=str)
+    tuple[int, ...], PlainValidator(_card_run), PlainSerializer(_Kept(_played), return_type=str)
 ]
 """Cards in the order they were played, as a record writes a hand's play: one text."""
 
@@ -332,9 +338,12 @@ def writer(annotation: Any) -> Write | None:
         if len(args) != 2 or type(None) not in args:
             raise TypeError(f"no plain writer for {annotation!r}")
         return _optional(written[0])
-    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+    if origin is list:
         item = writer(args[0])
         return None if item is None else _each(item)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = writer(args[0])
+        return None if item is None else _Kept(_each(item))
     if origin is tuple:
         if any(writer(a) is not None for a in args):
             raise TypeError(f"no plain writer for {annotation!r}")
