@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, TypeVar
 
 import msgspec
@@ -780,11 +781,36 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {msg}" if where else msg
 
 
+_MAX_DIGITS: Final = 12
+_LONG_NUMBER: Final = re.compile(f"[-+.0-9eE]{{{_MAX_DIGITS + 1}}}")
+_read: Final = msgspec.json.Decoder().decode
+_NOT_COMPACT: Final = object()
+
+
+def _compact(data: str, depth: int) -> Any:
+    """``strict_json``'s value of ``data`` when ``data`` is compact JSON exactly as msgspec writes
+    it, as our clients send it: msgspec reads it, and writing the value again gives the very same
+    text, which a key twice, a space, an escape it would not write, NaN or a number written
+    otherwise cannot; nesting and long numbers are looked for in the text (brackets, and runs of
+    a number's characters, inside text only send a message the long way).  Else ``_NOT_COMPACT``:
+    ``strict_json`` reads it, with its words for every refusal."""
+    if data.count("{") + data.count("[") > depth or _LONG_NUMBER.search(data):
+        return _NOT_COMPACT
+    try:
+        raw = data.encode()
+        value = _read(raw)
+    except (msgspec.DecodeError, UnicodeError):
+        return _NOT_COMPACT
+    return value if _encode(value) == raw else _NOT_COMPACT
+
+
 def _json(data: str | bytes, limit: int, depth: int) -> Any:
     if len(data) > limit:
         raise ProtocolError(f"a message of {len(data):,} bytes is too large (at most {limit:,})")
+    if type(data) is str and (value := _compact(data, depth)) is not _NOT_COMPACT:
+        return value
     try:
-        return strict_json(data, max_depth=depth, max_digits=12)
+        return strict_json(data, max_depth=depth, max_digits=_MAX_DIGITS)
     except ValueError as exc:
         raise ProtocolError(f"not a JSON message: {exc}") from None
 
