@@ -12,7 +12,7 @@ from pathlib import Path
 import stepping_stones.engine as engine
 
 # OpenSpiel (pyspiel, open_spiel) is for stepping_stones.openspiel only.
-FORBIDDEN = {"textual", "rich", "pydantic", "platformdirs", "pyspiel", "open_spiel"}
+FORBIDDEN = {"textual", "rich", "pydantic", "msgspec", "platformdirs", "pyspiel", "open_spiel"}
 ENGINE_DIR = Path(engine.__file__).parent
 PACKAGE_DIR = ENGINE_DIR.parent
 

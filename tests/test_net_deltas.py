@@ -17,8 +17,10 @@ from net_support import WAIT, Raw, new_table, next_state, running, three_bots
 from stepping_stones.engine import Phase, parse_bid, parse_card
 from stepping_stones.net.client import Glance, SeatClient, open_table, play_glances, play_randomly
 from stepping_stones.net.protocol import (
+    ClaimFact,
     Delta,
     ProtocolError,
+    SeatFacts,
     StateMessage,
     Waiting,
     delta_text,
@@ -58,8 +60,10 @@ def test_a_delta_applied_to_the_state_before_gives_exactly_the_whole_state(seed,
         for seat, state in enumerate(table.states([0, 1, 2])):
             sent = last[seat]
             if sent is not None:
-                delta = parse_server(delta_text(2, sent, state))
+                text = delta_text(2, sent, state)
+                delta = parse_server(text)
                 assert isinstance(delta, Delta)
+                assert delta.model_dump_json() == text  # msgspec writes what pydantic would
                 made = delta.applied(held[seat])
                 assert made == parse_server(state_text(state, 2))
                 assert made.dump() == state_text(state, 2)
@@ -272,3 +276,34 @@ def test_the_hands_play_is_joined_once_a_change_for_every_seats_delta(monkeypatc
     assert len(joined) == 1
     for text, new in zip(texts, after, strict=True):
         assert json.loads(text)["view"]["plays"] == record_cards(new["view"].plays)
+
+
+def test_a_state_with_claims_stand_ins_and_ratings_is_written_as_pydantic_writes_it():
+    """msgspec writes a state from the plain values of its models' fields (``wire.writer``): the
+    fields that the games above leave empty (claims, the hands a computer stood in, ratings, the
+    watchers) come out as pydantic writes them too, whole and in a delta."""
+    rng = Random(5)
+    table = Table.new(new_table(("open", "open", "open")), seed="5")
+    for name in ("Ann", "Bo", "Cy"):
+        table.claim(name)
+    for _ in range(12):
+        _step(table, rng, -1, 0)
+    before = table.states([0, 1, 2])[1]
+    facts = [
+        SeatFacts(name="Ann", kind="human", level="expert", connected=False, stand_in=True, stood_in=[1, 2], rating=-7),
+        *before["seats"][1:],
+    ]
+    state = {
+        **before,
+        "seats": facts,
+        "claims": [ClaimFact(hand=1, seat=2, tricks=3, play=4), ClaimFact(hand=2, seat=0, tricks=0, play=0)],
+        "watchers": 3,
+    }
+    assert state_text(state, 4) == StateMessage.model_construct(**state, n=4).dump()
+    text = delta_text(5, before, state)
+    assert json.loads(text)["state"] == {
+        "seats": [f.model_dump(mode="json") for f in facts],
+        "claims": [{"hand": 1, "seat": 2, "tricks": 3, "play": 4}, {"hand": 2, "seat": 0, "tricks": 0, "play": 0}],
+        "watchers": 3,
+    }
+    assert parse_server(text).model_dump_json() == text

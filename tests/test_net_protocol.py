@@ -10,6 +10,8 @@ import unicodedata
 from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stepping_stones.ai import make_ai
 from stepping_stones.engine import PlayerView, Rules, cards_of, record_cards
@@ -393,3 +395,37 @@ def test_the_states_the_server_writes_without_checking_read_back_as_themselves()
             _same_states(table)
             steps += 1
         assert state_text(table.states([0])[0]).count('"record":{') == 1
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**14), 10**14) | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON_VALUES, spaced=st.booleans(), ascii_only=st.booleans(), twice=st.booleans())
+def test_a_client_s_compact_json_is_read_as_strict_json_reads_it(value, spaced, ascii_only, twice):
+    """``parse_client`` reads compact JSON with msgspec (``_compact``), and only when writing the
+    value again gives the very same text: whatever it reads is what ``strict_json`` reads, and what
+    it does not (a key twice, spaces, escapes, NaN, long numbers, deep nesting) is left to
+    ``strict_json`` and its refusals."""
+    from stepping_stones.net.protocol import _NOT_COMPACT, _compact
+    from stepping_stones.storage.safety import strict_json
+
+    text = json.dumps(value, separators=(", ", ": ") if spaced else (",", ":"), ensure_ascii=ascii_only)
+    if twice and text.startswith("{") and len(text) > 2:  # the first key again, at the end
+        first = text[1:].split(",")[0]
+        text = text[:-1] + "," + first + "}"
+    read = _compact(text, 4)
+    if read is _NOT_COMPACT:
+        return
+    assert read == strict_json(text, max_depth=4, max_digits=12)
+    assert type(read) is type(strict_json(text, max_depth=4, max_digits=12))
+
+
+def test_compact_json_with_a_key_twice_is_refused_as_before():
+    with pytest.raises(ProtocolError, match="twice"):
+        parse_client('{"type":"ping","nonce":1,"nonce":2}')
+    assert parse_client('{"type":"ping","nonce":7}') == Ping(type="ping", nonce=7)

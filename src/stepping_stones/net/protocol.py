@@ -13,15 +13,19 @@ seconds left when the state was sent.
 
 This module holds the messages and their reading.  A seat's view is the engine's ``PlayerView``,
 on the wire as ``wire`` derives it from the engine's annotations; the server writes every message
-with the models (unchecked: its values are its own) and reads every one it is sent with them.
+with the models (unchecked: its values are its own), its states and deltas with msgspec from the
+plain values that the models' own serializers make (``state_text``, ``delta_text``), and reads every
+message it is sent with the models.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, TypeVar
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 from typing_extensions import TypedDict
 
@@ -42,7 +46,7 @@ from ..storage.records import (
     error_words,
 )
 from ..storage.safety import CHAT_LENGTH, escape, strict_json
-from .wire import PUBLIC_VIEW, VIEW, VIEW_CHANGES
+from .wire import PUBLIC_VIEW, VIEW, VIEW_CHANGES, VIEW_WRITERS, field_writers
 
 VERSION: Final = 4
 """The protocol's version: 4 gives each seat's rating in its facts (``SeatFacts.rating``); since 3
@@ -417,46 +421,55 @@ class Delta(_Model):
 
 StateFields: TypeAlias = dict[str, Any]
 """A state as the server holds it: ``StateMessage``'s fields but ``type`` and ``n``, each value of
-the type the model declares (written by the model's own schema, ``_STATE``, unchecked: the server
-builds a model for none of the three seats' states of each change)."""
+the type the model declares (written from the model's own fields, ``state_text``, unchecked: the
+server builds a model for none of the three seats' states of each change)."""
 
-_STATE: Final = TypeAdapter(_changes(StateMessage, set()))
-_DELTA: Final = TypeAdapter(_changes(Delta, set()))
-# their schemas' own writers, called without ``TypeAdapter.dump_json``'s wrapper (which passes
-# each of its sixteen options on: a third of a delta's writing); the same bytes
-_STATE_JSON: Final = _STATE.serializer.to_json
-_DELTA_JSON: Final = _DELTA.serializer.to_json
+
+_encode: Final = msgspec.json.Encoder().encode
+"""Compact JSON of plain values, as pydantic writes it (the fields in the dict's order, text as
+it is): a state's and a delta's, made plain by ``_STATE_WRITERS`` and ``wire.VIEW_WRITERS``."""
+_STATE_WRITERS: Final = field_writers(StateMessage)
+"""``wire.writer`` of each of ``StateMessage``'s fields: what makes the server's own values of a
+state (the engine's view among them) the plain values of its JSON."""
 
 
 def state_text(state: StateFields, n: int | None = None) -> str:
     """The whole state as the server sends it (``n``, the connection's state number, when it has
-    one): ``StateMessage(**state, n=n).dump()``."""
-    whole = {"type": "state", **state} if n is None else {"type": "state", **state, "n": n}
-    return _STATE_JSON(whole).decode()
+    one): ``StateMessage(**state, n=n).dump()``, written by msgspec from the model's own fields."""
+    writers = _STATE_WRITERS
+    whole: dict[str, Any] = {"type": "state"}
+    for name, value in state.items():
+        whole[name] = value if (write := writers[name]) is None else write(value)
+    if n is not None:
+        whole["n"] = n
+    return _encode(whole).decode()
 
 
 def delta_text(n: int, old: StateFields, new: StateFields) -> str:
     """The ``delta`` numbered ``n``: the fields of ``new`` and of its view that are not those of
-    ``old`` (``view`` in ``state`` when the view is sent whole, or goes).  A model (the seats, the
-    clock, the record) is the same object while unchanged: it is compared by identity alone."""
+    ``old`` (``view`` in ``state`` when the view is sent whole, or goes), written as
+    ``Delta.dump`` would write them.  A model (the seats, the clock, the record) is the same
+    object while unchanged: it is compared by identity alone."""
+    writers = _STATE_WRITERS
     state = {
-        name: value
+        name: value if (write := writers[name]) is None else write(value)
         for name, value in new.items()
         if value is not (was := old[name]) and name != "view" and (isinstance(value, BaseModel) or value != was)
     }
     view: dict[str, Any] | None = None
     new_view, old_view = new["view"], old["view"]
     if new_view is None or old_view is None:
-        if new_view is not old_view:
-            state["view"] = new_view
+        if new_view is not old_view:  # the view sent whole, among the state's fields in their order
+            state["view"] = writers["view"](new_view)  # type: ignore[misc]
+            state = {name: state[name] for name in new if name in state}
     else:
-        seen = old_view.__dict__
+        seen, view_writers = old_view.__dict__, VIEW_WRITERS
         view = {
-            name: value
+            name: value if (write := view_writers[name]) is None else write(value)
             for name, value in new_view.__dict__.items()
             if value is not (was := seen[name]) and value != was
         }
-    return _DELTA_JSON({"type": "delta", "n": n, "state": state, "view": view or None}).decode()
+    return _encode({"type": "delta", "n": n, "state": state, "view": view or None}).decode()
 
 
 ErrorCode: TypeAlias = Literal[
@@ -768,11 +781,36 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {msg}" if where else msg
 
 
+_MAX_DIGITS: Final = 12
+_LONG_NUMBER: Final = re.compile(f"[-+.0-9eE]{{{_MAX_DIGITS + 1}}}")
+_read: Final = msgspec.json.Decoder().decode
+_NOT_COMPACT: Final = object()
+
+
+def _compact(data: str, depth: int) -> Any:
+    """``strict_json``'s value of ``data`` when ``data`` is compact JSON exactly as msgspec writes
+    it, as our clients send it: msgspec reads it, and writing the value again gives the very same
+    text, which a key twice, a space, an escape it would not write, NaN or a number written
+    otherwise cannot; nesting and long numbers are looked for in the text (brackets, and runs of
+    a number's characters, inside text only send a message the long way).  Else ``_NOT_COMPACT``:
+    ``strict_json`` reads it, with its words for every refusal."""
+    if data.count("{") + data.count("[") > depth or _LONG_NUMBER.search(data):
+        return _NOT_COMPACT
+    try:
+        raw = data.encode()
+        value = _read(raw)
+    except (msgspec.DecodeError, UnicodeError):
+        return _NOT_COMPACT
+    return value if _encode(value) == raw else _NOT_COMPACT
+
+
 def _json(data: str | bytes, limit: int, depth: int) -> Any:
     if len(data) > limit:
         raise ProtocolError(f"a message of {len(data):,} bytes is too large (at most {limit:,})")
+    if type(data) is str and (value := _compact(data, depth)) is not _NOT_COMPACT:
+        return value
     try:
-        return strict_json(data, max_depth=depth, max_digits=12)
+        return strict_json(data, max_depth=depth, max_digits=_MAX_DIGITS)
     except ValueError as exc:
         raise ProtocolError(f"not a JSON message: {exc}") from None
 
