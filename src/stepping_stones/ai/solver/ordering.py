@@ -23,8 +23,7 @@ one card per run of equivalent cards (``ranks``).  The orders:
 * in a trick that does not count (Win Last 6's first six) the leads go weakest first, and the
   second and third seats keep their orders (who takes the trick leads the next one).
 * before all, the lead that decided the position before (kept in the table's entry); second,
-  the killer lead of the trick and leader (``search``, ``hint_at``); and before its own order,
-  the second seat's killer reply of the trick and card led (``search``).
+  the killer lead of the trick and leader (``search``, ``hint_at``).
 """
 
 from __future__ import annotations

@@ -32,15 +32,6 @@ Trump -7.6%, Win Last 6 -10%), CPU -7 to -26% in four alternating runs; tried fi
 table has no lead, Win Last 6 -27% but May Trump +20%
 (docs/lab/2026-12-07-solver-killer-leads.md).
 
-The killer reply (``meta[M_REPLY + 36 * t + c1]``): per trick and card led (a card tells its
-holder, so it tells the leader too), the second seat's last reply that decided the trick where
-the first reply tried did not, tried **first** when that card is still one it would try.  The
-second seat's static order is right 93-99% of the time, but where it is wrong the failed reply's
-subtree is large, and most of it in the first two tricks.  On the 210 hands 19.09M -> 18.39M
-positions (-3.7%, fewer in every contract), CPU -3.6% in eight alternating pairs; tried second,
--0.6%; set at every decision, +2.8%; a third seat's killer by trick and card winning so far,
-first May Trump +13%, second -0.3% (docs/lab/2026-12-07-solver-eighth-pass.md).
-
 In a trick that does not count (Win Last 6's first six), a position about to be searched first
 looks for a lead that the table alone proves (``etc_lead``, an *enhanced transposition
 cut-off*): there the target does not move with the trick's winner, so the positions after a
@@ -67,7 +58,7 @@ from .ordering import (
     third_moves,
 )
 from .ranks import position_key
-from .tables import M_KILLER, M_LIMIT, M_NODES, M_REPLY, find, store
+from .tables import M_KILLER, M_LIMIT, M_NODES, find, store
 
 ABORT = 2  # a search result: the limit of positions was reached
 
@@ -147,10 +138,6 @@ def node(
             cands = legal_replies(hand1, c1, beat1, par) & rep2
             over1 = cands & rules[R_TAKERS + c1]
             replies = second_moves(buf, depth + 1, cands, over1, leader, s2, par, rules)
-            if replies > 1:
-                killer = meta[M_REPLY + 36 * t + c1] - 1
-                if killer >= 0 and (1 << killer) & cands:
-                    _first(buf, (depth + 1) * MAX_MOVES, replies, killer)
         result1 = 1 - mx1
         for j1 in range(replies):
             if level <= 1:
@@ -213,8 +200,6 @@ def node(
                 return result2
             if result2 == mx1:
                 result1 = mx1
-                if j1 > 0:
-                    meta[M_REPLY + 36 * t + c1] = buf[(depth + 1) * MAX_MOVES + j1] + 1
                 break
         h[s2] = hand1
         if level == 1:
@@ -367,20 +352,6 @@ def _probe(h, leader, target, t, par, spread, info, tt, meta):
     if (entry >> 4 & 15) < target:
         return 0
     return -1
-
-
-@kernel
-def _first(buf, row, count, card):
-    """Move ``card`` (one of the ``count`` cards of ``buf``'s row at ``row``) to the front."""
-    j = 0
-    while buf[row + j] != card and j < count:
-        j += 1
-    if j == count:
-        return
-    while j > 0:
-        buf[row + j] = buf[row + j - 1]
-        j -= 1
-    buf[row] = card
 
 
 @kernel

@@ -24,8 +24,7 @@ M_MASK = 3  # slots in use - 1 (a power of two - 1)
 M_CAPACITY = 4  # slots at most
 M_DIRTY = 5  # how many slots from the first may still hold a former solver's entries (a reused table)
 M_KILLER = 6  # 36 values, per trick and leader: its killer lead (hint + 1, 0: none; see search)
-M_REPLY = 42  # 432 values, per trick and card led: the second seat's killer reply (card + 1, 0: none)
-META_SIZE = 474
+META_SIZE = 42
 
 FIRST_SLOTS = 1 << 10
 MAX_SLOTS = 3 << 24
