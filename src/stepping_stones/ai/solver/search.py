@@ -36,7 +36,7 @@ In a trick that does not count (Win Last 6's first six), a position about to be 
 looks for a lead that the table alone proves (``etc_lead``, an *enhanced transposition
 cut-off*): there the target does not move with the trick's winner, so the positions after a
 trick transpose into each other and are often in the table already.  Win Last 6's 30 deals
-2.07M -> 1.51M positions, CPU -16% in eight alternating pairs.  In the tricks that count the
+2.22M -> 1.60M positions, CPU -20% in eight alternating pairs.  In the tricks that count the
 probes cost what they save: at every searched position of the first 3, 4, 6 or 9 tricks of every
 contract 4-35% fewer positions but no CPU gained in alternating pairs (new/base 0.87-0.99, within
 the noise), May Trump slower (docs/lab/2026-12-07-solver-eighth-pass.md).
