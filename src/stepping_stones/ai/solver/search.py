@@ -31,12 +31,21 @@ the 30-deal sets of ``scripts/measure_solver_speed.py`` 20.22M -> 19.09M positio
 Trump -7.6%, Win Last 6 -10%), CPU -7 to -26% in four alternating runs; tried first where the
 table has no lead, Win Last 6 -27% but May Trump +20%
 (docs/lab/2026-12-07-solver-killer-leads.md).
+
+In a trick that does not count (Win Last 6's first six), a position about to be searched first
+looks for a lead that the table alone proves (``etc_lead``, an *enhanced transposition
+cut-off*): there the target does not move with the trick's winner, so the positions after a
+trick transpose into each other and are often in the table already.  Win Last 6's 30 deals
+2.22M -> 1.60M positions, CPU -20% in eight alternating pairs.  In the tricks that count the
+probes cost what they save: at every searched position of the first 3, 4, 6 or 9 tricks of every
+contract 4-35% fewer positions but no CPU gained in alternating pairs (new/base 0.87-0.99, within
+the noise), May Trump slower (docs/lab/2026-12-07-solver-eighth-pass.md).
 """
 
 from __future__ import annotations
 
 from .bounds import estimate, first_bounds
-from .jit import kernel, one_signature, popcount, top
+from .jit import kernel, low, one_signature, popcount, top
 from .layout import P_COUNTED, P_DECLARER, P_HORIZON, P_LEFT, P_MAXER, R_ABOVE, R_TAKERS
 from .ordering import (
     MAX_MOVES,
@@ -97,6 +106,12 @@ def node(
         )
         if verdict >= 0:
             return verdict
+        if not par[P_COUNTED + t] and leads > 1:
+            proven = etc_lead(h, leader, target, t, leads, depth, rep2, rep3, par, rules, spread, info, tt, meta, buf)
+            if proven:
+                result = par[P_MAXER + leader]
+                _remember(tt, meta, k, result, target, lo, hi, hint_of(buf[depth * MAX_MOVES + proven - 1], held))
+                return result
     # The targets after the trick, whoever takes it; a lead answers the trivial ones without
     # counting a position, so they are answered here without the call.
     counted = par[P_COUNTED + t]
@@ -251,6 +266,92 @@ def open_lead(h, leader, target, depth, par, rules, spread, info, tt, meta, buf)
     if count > 2 and meta[M_KILLER + 3 * t + leader]:
         hint_at(buf, depth, count, meta[M_KILLER + 3 * t + leader] - 1, held, cands, 1)
     return -1, t, k, lo, hi, count, rep2, rep3, held
+
+
+@kernel
+def etc_lead(h, leader, target, t, leads, depth, rep2, rep3, par, rules, spread, info, tt, meta, buf):
+    """Enhanced transposition cut-off, in a trick that does not count: the tricks of the leads
+    after the first (row ``depth`` of ``buf``), each played out against the table alone, no
+    search.  Returns ``j0 + 1`` if lead ``j0`` is proven to decide the position for the leader's
+    side (every answer of the other side, some answer of its own, leads to a position whose
+    bounds in the table settle it), else 0.  A lead is given up at the first trick the table does
+    not settle its way; the first lead is left to the search, which meets the same entries."""
+    declarer = par[P_DECLARER]
+    s2 = leader + 1 if leader < 2 else 0
+    s3 = s2 + 1 if s2 < 2 else 0
+    counted = par[P_COUNTED + t]
+    left = par[P_LEFT + t + 1]
+    mx0 = par[P_MAXER + leader]
+    ally1 = par[P_MAXER + s2] == mx0
+    ally2 = par[P_MAXER + s3] == mx0
+    hand0 = h[leader]
+    hand1 = h[s2]
+    hand2 = h[s3]
+    target_takes = target - counted if s3 == declarer else target
+    for j0 in range(1, leads):
+        c1 = buf[depth * MAX_MOVES + j0]
+        h[leader] = hand0 ^ (1 << c1)
+        beat1 = rules[R_ABOVE + c1]
+        m1 = legal_replies(hand1, c1, beat1, par) & rep2
+        over1 = m1 & rules[R_TAKERS + c1]
+        ok1 = not ally1  # an ally needs one reply that decides, an opponent every reply
+        while m1:
+            card = low(m1)
+            m1 &= m1 - 1
+            bit = 1 << card
+            h[s2] = hand1 ^ bit
+            if bit & over1:
+                best_card = card
+                best_seat = s2
+                beat = rules[R_ABOVE + card] if bit & beat1 else beat1
+            else:
+                best_card = c1
+                best_seat = leader
+                beat = beat1
+            target_stays = target - counted if best_seat == declarer else target
+            m2 = legal_replies(hand2, c1, beat, par) & rep3
+            over = m2 & rules[R_TAKERS + best_card]
+            ok2 = not ally2
+            while m2:
+                card2 = low(m2)
+                m2 &= m2 - 1
+                bit2 = 1 << card2
+                after = target_takes if bit2 & over else target_stays
+                if after <= 0:
+                    r = 1
+                elif after > left:
+                    r = 0
+                else:
+                    h[s3] = hand2 ^ bit2
+                    r = _probe(h, s3 if bit2 & over else best_seat, after, t + 1, par, spread, info, tt, meta)
+                    h[s3] = hand2
+                if (r == mx0) == ally2:
+                    ok2 = ally2
+                    break
+            h[s2] = hand1
+            if ok2 == ally1:
+                ok1 = ally1
+                break
+        h[leader] = hand0
+        if ok1:
+            return j0 + 1
+    return 0
+
+
+@kernel
+def _probe(h, leader, target, t, par, spread, info, tt, meta):
+    """What the table says of the position between tricks where ``leader`` leads trick ``t``:
+    1 (the declarer reaches ``target``), 0 (it does not), or -1 (no entry settles it)."""
+    if t >= par[P_HORIZON]:
+        return -1
+    entry = find(tt, meta, position_key(h, leader, spread, info)[0])
+    if entry < 0:
+        return -1
+    if (entry & 15) >= target:
+        return 1
+    if (entry >> 4 & 15) < target:
+        return 0
+    return -1
 
 
 @kernel
