@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
+import selectors
+import signal
 import socket
 import subprocess
 import sys
@@ -345,3 +347,44 @@ def test_silent_sockets_at_a_low_open_files_limit_lock_nobody_out(tmp_path):
     assert "it holds 208 connections at most" in lines[0], lines
     assert 2 <= len(lines) <= 8, lines
     assert all(line.startswith("host: ") and "Traceback" not in line for line in lines)
+
+
+def test_a_burst_of_connections_waits_for_a_busy_host_rather_than_timing_out(tmp_path):
+    """When one process dies, its tables' people all come back to another at once, which is busy
+    taking the tables up: 500 connections to a host that accepts none for now (stopped) are all
+    finished by the kernel and wait in its queue, past the 64 the host accepts at one go.  (Behind
+    nginx, a connection that timed out there made nginx give up on the live process too: every
+    table's people were turned away, 502, for the next 30 s.)  Once it goes on, it serves."""
+    with _host(tmp_path, (4096, 4096)) as (proc, url):
+        port = int(url.rsplit(":", 1)[1])
+        burst: list[socket.socket] = []
+        proc.send_signal(signal.SIGSTOP)
+        try:
+            with selectors.DefaultSelector() as waiting:
+                for _ in range(500):
+                    sock = socket.socket()
+                    burst.append(sock)
+                    sock.setblocking(False)
+                    sock.connect_ex(("127.0.0.1", port))
+                    waiting.register(sock, selectors.EVENT_WRITE)
+                finished = 0
+                while finished < len(burst):
+                    ready = waiting.select(WAIT)
+                    assert ready, f"{len(burst) - finished} of {len(burst)} connections never finished"
+                    for key, _ in ready:
+                        sock = key.fileobj
+                        assert isinstance(sock, socket.socket)
+                        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+                        waiting.unregister(sock)
+                        finished += 1
+        finally:
+            proc.send_signal(signal.SIGCONT)
+            for sock in burst:
+                sock.close()
+
+        async def open_one() -> int:
+            async with _session("127.0.1.2") as person:
+                status, _opened = await _post_table(person, url)
+                return status
+
+        assert asyncio.run(asyncio.wait_for(open_one(), WAIT)) == 200

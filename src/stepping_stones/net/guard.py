@@ -33,6 +33,7 @@ __all__ = [
     "Addresses",
     "FILES_KEPT",
     "Held",
+    "QUEUED",
     "Sockets",
     "Unseated",
     "address_key",
@@ -43,8 +44,12 @@ __all__ = [
 Clock = Callable[[], float]
 
 ACCEPTS = 64
-"""Connections waiting to be accepted (the listening socket's backlog), which is also how many
-the event loop accepts at one go, before any is counted."""
+"""How many connections the event loop accepts at one go, before any is counted."""
+QUEUED = 4096
+"""Connections the kernel holds finished but not yet accepted (the listening socket's backlog,
+cut to ``net.core.somaxconn``).  They cost no open file, and when one process dies its tables'
+people all come back to another at once: past a queue of ``ACCEPTS`` (64) their connections
+timed out at the proxy while the other process took tables up, and nginx gave up on it too."""
 FILES_KEPT = 64 + 2 * ACCEPTS
 """Open files the server keeps beside the connections it holds: its own (journals, the game
 library, the listening socket), and room for two goes of accepts while the connections they

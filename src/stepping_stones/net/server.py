@@ -35,7 +35,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from ..storage.safety import escape
 from .door import Door, DoorError, is_loopback, listening_socket, url_host
-from .guard import ACCEPTS, FILES_KEPT, Addresses, Held, Sockets, Unseated, address_key, more_open_files
+from .guard import ACCEPTS, FILES_KEPT, QUEUED, Addresses, Held, Sockets, Unseated, address_key, more_open_files
 from .journal import FileTableStore, TableStore
 from .lease import Elsewhere, ElsewhereOnTheLobbysPath, Shared
 from .limiter import Bucket
@@ -641,7 +641,7 @@ class TableServer:
     async def start(self) -> str:
         """Bind, resume every stored table, and serve; the address clients use.  Raises ``OSError``
         when the port cannot be had and ``DoorError`` for a public host without a public URL."""
-        sock = listening_socket(self.host, self.port, ACCEPTS)
+        sock = listening_socket(self.host, self.port, QUEUED)
         try:
             port = sock.getsockname()[1]
             public_url = self.public_url
@@ -798,7 +798,10 @@ class _GuardedSite(web.SockSite):
             return handler if self.sockets.admit(handler) else _Refused()
 
         loop = asyncio.get_running_loop()
+        # asyncio accepts ``backlog`` connections at one go and listens with it too: the kernel's
+        # queue is set again after, to hold the many that one process's death sends at once
         self._server = await loop.create_server(factory, sock=self._sock, ssl=self._ssl_context, backlog=self._backlog)
+        self._sock.listen(QUEUED)
 
 
 def _shared_store(url: str, lease_seconds: float, err: TextIO) -> TableStore | None:
