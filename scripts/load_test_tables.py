@@ -438,7 +438,7 @@ def _empty(store: str) -> None:
 
 NGINX_CONF = """master_process off;
 daemon off;
-error_log error.log warn;
+error_log {error_log} warn;
 pid nginx.pid;
 worker_rlimit_nofile 20000;
 events {{ worker_connections 19000; }}
@@ -446,38 +446,23 @@ http {{
  access_log off;
  client_body_temp_path body; proxy_temp_path proxy; fastcgi_temp_path fastcgi; uwsgi_temp_path uwsgi;
  scgi_temp_path scgi;
- map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
- map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
- upstream tables {{
-  hash $table consistent;
-  {servers}
- }}
- server {{
-  listen 127.0.0.1:{front};
-  location / {{
-   proxy_pass http://tables;
-   proxy_http_version 1.1;
-   proxy_set_header Upgrade $http_upgrade;
-   proxy_set_header Connection $connection_upgrade;
-   proxy_set_header Host $http_host;
-   proxy_set_header X-Forwarded-For $remote_addr;
-   proxy_set_header X-Forwarded-Proto $scheme;
-   proxy_read_timeout 1h;
-   proxy_connect_timeout 2s;
-  }}
- }}
-}}
+{site}}}
 """
 
 
-def _nginx(folder: str, front: int, ports: list[int]) -> subprocess.Popen[str]:
-    """nginx on 127.0.0.1:``front`` in front of the servers on ``ports`` (docs/online.md)."""
+def _nginx(folder: str, front: int, ports: list[int], error_log: str) -> subprocess.Popen[str]:
+    """nginx on 127.0.0.1:``front`` in front of the servers on ``ports``, as ``stepping-stones nginx``
+    configures it, its warnings and errors in ``error_log``."""
     import shutil
 
-    servers = " ".join(f"server 127.0.0.1:{port} max_fails=1 fail_timeout=30s;" for port in ports)
+    from stepping_stones.net.nginx import site
+
     conf = os.path.join(folder, "nginx.conf")
     with open(conf, "w") as f:
-        f.write(NGINX_CONF.format(servers=servers, front=front))
+        servers = [f"127.0.0.1:{port}" for port in ports]
+        f.write(
+            NGINX_CONF.format(site=site(servers, listen=f"127.0.0.1:{front}"), error_log=os.path.abspath(error_log))
+        )
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     proc = subprocess.Popen([binary, "-p", folder, "-c", conf], stderr=subprocess.DEVNULL, text=True)
     give_up = time.monotonic() + 30
@@ -506,7 +491,9 @@ def main() -> int:
     )
     parser.add_argument("--store", metavar="URL", help="the servers' PostgreSQL (postgresql://...), emptied first")
     parser.add_argument("--processes", type=int, default=1, help="servers on the --store, behind nginx (default 1)")
-    parser.add_argument("--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log")
+    parser.add_argument(
+        "--logs", metavar="DIR", help="write each server's log to DIR/host-N-PORT.log, and nginx's to DIR/nginx-N.log"
+    )
     parser.add_argument("--kill-midway", action="store_true", help="kill -9 one server halfway through --seconds")
     parser.add_argument(
         "--lease-seconds",
@@ -558,7 +545,8 @@ def main() -> int:
                     line = proc.stdout.readline()
                     url = line.split(" at ", 1)[1].strip()
                 if front is not None:
-                    nginx = _nginx(folder, front, ports)
+                    error_log = f"{args.logs}/nginx-{n}.log" if args.logs else f"{folder}/nginx-error.log"
+                    nginx = _nginx(folder, front, ports, error_log)
                 servers = Servers(procs, args.store)
                 row = asyncio.run(_run(url, servers, n, args.think, seconds=args.seconds, kill=args.kill_midway))
                 print(json.dumps(row), flush=True)

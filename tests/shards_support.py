@@ -20,32 +20,8 @@ import pytest
 
 from net_support import WAIT
 from pg_support import Postgres, why_not
+from stepping_stones.net.nginx import site
 from test_net_proxy import FRONT, NGINX, _nginx
-
-# the configuration of docs/online.md, "Past one process", with the test's ports
-SHARDS_SITE = """
-map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-map $uri $table {{ "~^/t/(?<id>[0-9a-f]{{16}})/ws$" $id; default ""; }}
-upstream tables {{
-    hash $table consistent;
-    server 127.0.0.1:{first} max_fails=1 fail_timeout=30s;
-    server 127.0.0.1:{second} max_fails=1 fail_timeout=30s;
-}}
-server {{
-    listen {front}:{port};
-    location / {{
-        proxy_pass http://tables;
-        proxy_http_version 1.1;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection $connection_upgrade;
-        proxy_set_header Host $http_host;
-        proxy_set_header X-Forwarded-For $remote_addr;
-        proxy_set_header X-Forwarded-Proto $scheme;
-        proxy_read_timeout 1h;
-        proxy_connect_timeout 2s;
-    }}
-}}
-"""
 
 WHY_NOT = "nginx is not installed (Debian: apt-get install nginx-light)" if NGINX is None else why_not()
 """Why two servers behind nginx cannot be had here, or None."""
@@ -112,8 +88,8 @@ class Shards:
     def __enter__(self) -> Shards:
         for port in self.ports:
             self.start(port)
-        site = SHARDS_SITE.format(first=self.ports[0], second=self.ports[1], front=FRONT, port=self.front)
-        self._stack.enter_context(_nginx(self.folder / "nginx", self.front, site))
+        conf = site([f"127.0.0.1:{port}" for port in self.ports], listen=f"{FRONT}:{self.front}")
+        self._stack.enter_context(_nginx(self.folder / "nginx", self.front, conf))
         return self
 
     def __exit__(self, *_exc: object) -> None:

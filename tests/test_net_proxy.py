@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 
 from net_support import WAIT, new_table, running
+from stepping_stones.net.nginx import site
 from stepping_stones.net.proxies import proxy_network
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -65,24 +66,6 @@ def _free_port() -> int:
         return port
 
 
-NGINX_SITE = """
-map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-server {{
-    listen {front}:{port};
-    location / {{
-        proxy_pass http://127.0.0.1:{upstream};
-        proxy_http_version 1.1;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection $connection_upgrade;
-        proxy_set_header Host $http_host;
-        proxy_set_header X-Forwarded-For $remote_addr;
-        proxy_set_header X-Forwarded-Proto $scheme;
-        proxy_read_timeout 1h;
-    }}
-}}
-"""
-
-
 @contextmanager
 def _nginx(folder: Path, port: int, site: str) -> Iterator[None]:
     """nginx on ``FRONT``:``port`` with the ``site`` (an ``http`` block's inside), its files in ``folder``."""
@@ -126,7 +109,7 @@ def test_behind_nginx_each_client_counts_as_its_own_address(tmp_path):
         ):
             assert url == public and server._sock is not None  # the URL it shows is the proxy's
             upstream = server._sock.getsockname()[1]
-            with _nginx(tmp_path / "nginx", front, NGINX_SITE.format(front=FRONT, port=front, upstream=upstream)):
+            with _nginx(tmp_path / "nginx", front, site([f"127.0.0.1:{upstream}"], listen=f"{FRONT}:{front}")):
                 async with _session("127.0.5.1") as ann, _session("127.0.6.1") as bo:
                     status, first = await _open(ann, public, **{"X-Forwarded-For": "198.51.100.7"})
                     assert status == 200, first

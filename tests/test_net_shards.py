@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from net_support import WAIT, new_table
-from shards_support import SHARDS_SITE, WHY_NOT, Shards
+from shards_support import WHY_NOT, Shards
 from stepping_stones.engine import record_cards
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.pgstore import PostgresShelf
@@ -74,20 +74,6 @@ def test_two_servers_behind_nginx_and_one_killed_mid_hand_lose_no_table(tmp_path
         assert not any((tmp_path / str(port) / "games").exists() for port in shards.ports)
         with psycopg.connect(postgres_dsn) as conn:  # filed, and gone from the store
             assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
-
-
-def test_the_documented_nginx_configuration_is_the_one_the_test_runs():
-    """docs/online.md's nginx block for several processes says what ``SHARDS_SITE`` runs (but its
-    ports, its listen line and its server name)."""
-    from pathlib import Path
-
-    text = (Path(__file__).parent.parent / "docs" / "online.md").read_text()
-    section = text.split("## Past one process", 1)[1]
-    block = section.split("```nginx\n", 1)[1].split("```", 1)[0]
-    documented = {line.split("#", 1)[0].strip() for line in block.splitlines()}
-    for line in SHARDS_SITE.replace("{{", "{").replace("}}", "}").splitlines():
-        if line.strip() and not any(port in line for port in ("{first}", "{second}", "{front}")):
-            assert line.strip() in documented, line
 
 
 @pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))

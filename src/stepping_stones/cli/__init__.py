@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "play": ".play",
     "serve": ".serve",
     "host": ".host",
+    "nginx": ".nginx",
     "web": ".web",
     "table": ".table",
     "join": ".join",

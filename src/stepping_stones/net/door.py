@@ -21,7 +21,7 @@ from yarl import URL
 from ..engine import SteppingStonesError
 from .addresses import http_address
 
-__all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "page_headers", "url_host"]
+__all__ = ["Door", "DoorError", "is_loopback", "LOOPBACK_NAMES", "page_headers", "public_address", "url_host"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
@@ -90,7 +90,7 @@ class Door:
         addresses: set[tuple[str, str, int]] = set()
         scheme = "http"
         if public_url is not None:
-            url = _public(public_url)
+            url = public_address(public_url)
             scheme = url.scheme
             assert url.host is not None and url.port is not None  # checked by _public
             addresses.add(_address(url.scheme, url.host, url.port))
@@ -134,7 +134,8 @@ class Door:
         return self.public_url or f"{self.scheme}://{request_host}"
 
 
-def _public(text: str) -> URL:
+def public_address(text: str) -> URL:
+    """``--public-url``: the address clients use, a scheme, a host and a port.  Raises ``DoorError``."""
     url = http_address(text)
     if url == "not a URL":
         raise DoorError(f"--public-url {text!r} is not a URL")
