@@ -28,7 +28,8 @@ database's machine), its commits and its write-ahead log per action.  With ``--p
 (and ``--store``), K servers share it behind nginx, which hashes on the table in the websocket's
 path (the configuration of docs/online.md), the bots connecting to ``/t/<table>/ws``;
 ``--kill-midway`` kills one of them with ``kill -9`` halfway through ``--seconds`` and reports
-how many tables it held and how long its tables' next actions took.  With ``--store``, after the
+how many tables it held, how long after the kill each of them played again (``killed_back_p50_s``,
+``_p95_s``, ``_max_s``, to a tenth of a second; -1 when none did) and how long its tables' next actions took.  With ``--store``, after the
 run every move a bot saw acknowledged (a state past the one it was made on came back) is looked
 up in the store, table by table (the journal of a table in play, the library's record of one
 filed): ``acked_moves``, ``lost_moves`` (each printed to stderr, and the exit status is 1) and
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -286,12 +288,15 @@ async def _run(
         ]
         killed_at = 0
         killed: dict[str, int] = {}  # the killed process's tables: the moves acknowledged at them then
+        back: list[float] = []  # how long after the kill each of them had a move acknowledged
+        back_task = None
         index = {one.table: i for i, one in enumerate(opened)}
         if kill:
             await asyncio.sleep(seconds / 2)  # the load's own pace: halfway through the play
             killed_at = len(latencies)
             for held in servers.kill_one():
                 killed[held] = sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3])
+            back_task = asyncio.ensure_future(_back(killed, index, acked, back, done))
         _done, pending = await asyncio.wait(bots, timeout=(seconds - (seconds / 2 if kill else 0)) or None)
         for bot in pending:
             bot.cancel()
@@ -306,6 +311,8 @@ async def _run(
         load_after = _load()
         done.set()
         await memory
+        if back_task is not None:
+            await back_task
         if watcher is not None:
             await watcher
         for client in clients:
@@ -356,6 +363,10 @@ async def _run(
                 for held, before in killed.items()
                 if sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3]) > before
             ),
+            # the time from the kill to each table's first move acknowledged after it (to 0.1 s)
+            "killed_back_p50_s": round(_percentile(back, 50), 1) if back else -1.0,
+            "killed_back_p95_s": round(_percentile(back, 95), 1) if back else -1.0,
+            "killed_back_max_s": round(max(back), 1) if back else -1.0,
             "after_kill_over_1s": sum(1 for x in after_kill if x > 1.0),
             "after_kill_max_s": round(max(after_kill, default=0.0), 2),
         }
@@ -411,6 +422,22 @@ def kept_moves(store: str, tables: list[str]) -> dict[str, dict[int, str]]:
         ):
             record_moves(parse_record(text), kept[table])
     return kept
+
+
+async def _back(
+    killed: dict[str, int], index: dict[str, int], acked: list[dict[int, str]], back: list[float], done: asyncio.Event
+) -> None:
+    """Until ``done``: each tenth of a second, the killed tables that had a move acknowledged since
+    the kill, each with the time it took (in ``back``)."""
+    start = time.perf_counter()
+    waiting = dict(killed)
+    while waiting and not done.is_set():
+        for held, before in list(waiting.items()):
+            if sum(len(moves) for moves in acked[3 * index[held] : 3 * index[held] + 3]) > before:
+                back.append(time.perf_counter() - start)
+                del waiting[held]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 0.1)
 
 
 def unkept(acked: dict[str, list[dict[int, str]]], kept: dict[str, dict[int, str]]) -> list[str]:
