@@ -26,15 +26,15 @@ before each run: give it a database of its own), and the figures add the databas
 of the server's database connections (their backend processes, from ``/proc``: run it on the
 database's machine), its commits and its write-ahead log per action.  With ``--processes K``
 (and ``--store``), K servers share it behind nginx, which hashes on the table in the websocket's
-path (the configuration of docs/online.md), the bots connecting to ``/t/<table>/ws``;
+path (``stepping-stones nginx``'s configuration), the bots connecting to ``/t/<table>/ws``;
 ``--kill-midway`` kills one of them with ``kill -9`` halfway through ``--seconds`` and reports
-how many tables it held, how long after the kill each of them played again (``killed_back_p50_s``,
-``_p95_s``, ``_max_s``, to a tenth of a second; -1 when none did) and how long its tables' next actions took.  With ``--store``, after the
-run every move a bot saw acknowledged (a state past the one it was made on came back) is looked
-up in the store, table by table (the journal of a table in play, the library's record of one
-filed): ``acked_moves``, ``lost_moves`` (each printed to stderr, and the exit status is 1) and
-``tables_with_loss``.  ``--seconds S`` stops the play after S seconds (at a
-person's pace a game lasts many minutes):
+how many tables it held, how long after the kill each of them played again
+(``killed_back_p50_s``, ``_p95_s``, ``_max_s``, to a tenth of a second; -1 when none did) and
+how long its tables' next actions took.  With ``--store``, after the run every move a bot saw
+acknowledged (a state past the one it was made on came back) is looked up in the store, table
+by table (the journal of a table in play, the library's record of one filed): ``acked_moves``,
+``lost_moves`` (each printed to stderr, and the exit status is 1) and ``tables_with_loss``.
+``--seconds S`` stops the play after S seconds (at a person's pace a game lasts many minutes):
 
     python scripts/load_test_tables.py --tables 1000 --think 2 --seconds 120 --store postgresql:///load
     python scripts/load_test_tables.py --tables 2000 --think 2 --seconds 120 --store postgresql:///load \
@@ -129,6 +129,7 @@ class Servers:
         self.store = store
         self.gone_cpu = 0.0  # the CPU of the processes killed so far, at their kill
         self.gone_disk = 0  # and the bytes they wrote to the disk
+        self.db_cpu: dict[int, float] = {}  # each database connection's CPU when last seen (a killed one's ends)
         self.sharded = len(procs) > 1
 
     def alive(self) -> list[int]:
@@ -158,13 +159,15 @@ class Servers:
             ]
         self.gone_cpu += _cpu_seconds(proc.pid)
         self.gone_disk += _disk_bytes(proc.pid)
+        self.database()  # its database connections' CPU, before they end with it
         proc.kill()
         proc.wait()
         return held
 
     def database(self) -> tuple[float, int, int]:
-        """The CPU seconds of the servers' database connections, the database's commits and the
-        bytes of its write-ahead log so far (zeros without ``--store``)."""
+        """The CPU seconds of the servers' database connections (those gone since, as last seen:
+        a killed server's end with it), the database's commits and the bytes of its write-ahead
+        log so far (zeros without ``--store``)."""
         if self.store is None:
             return 0.0, 0, 0
         import psycopg
@@ -180,14 +183,13 @@ class Servers:
                 "SELECT xact_commit, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint "
                 "FROM pg_stat_database WHERE datname = current_database()"
             ).fetchone()
-        cpu = 0.0
         for pid in pids:
             try:
-                cpu += _cpu_seconds(pid)
+                self.db_cpu[pid] = _cpu_seconds(pid)
             except OSError:  # another machine's, or gone
                 pass
         assert row is not None
-        return cpu, int(row[0]), int(row[1])
+        return sum(self.db_cpu.values()), int(row[0]), int(row[1])
 
 
 async def _settled(servers: Servers, idle: float = 0.05, most: float = 120.0) -> None:
