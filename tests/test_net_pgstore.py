@@ -6,14 +6,16 @@ holds its table is refused, and two servers hand a table over with its people's 
 from __future__ import annotations
 
 import asyncio
+import threading
+from random import Random
 
 import psycopg
 import pytest
 
 from net_support import WAIT, Raw, new_table, next_state, running
-from stepping_stones.net.client import SeatClient, open_table, websocket_url
+from stepping_stones.net.client import SeatClient, open_table, play_randomly, websocket_url
 from stepping_stones.net.journal import read_table
-from stepping_stones.net.pgstore import PostgresTableStore, beat, migrate, migrations
+from stepping_stones.net.pgstore import PostgresLogos, PostgresTableStore, beat, migrate, migrations
 from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
@@ -126,6 +128,45 @@ def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(p
                 assert b.tables.tables[opened.table].seats[ann.seat].connected
 
     asyncio.run(game())
+
+
+def test_a_table_s_logo_is_read_and_removed_off_the_server_s_loop(postgres_dsn, tmp_path, monkeypatch):
+    """A table taken over by a hello at another process, then played to its end: its logo is read
+    from the database when it is taken up, and removed when it is filed, each in a thread, never
+    on the loop that serves every table of the process (a query there held them all up: a dead
+    process's tables are taken up by the hundred)."""
+    asked: list[tuple[str, bool]] = []  # each query, and whether it ran on the loop's thread
+    for name in ("of", "forget"):
+        original = getattr(PostgresLogos, name)
+
+        def spy(self: PostgresLogos, *args: object, _original=original, _name=name) -> object:
+            asked.append((_name, threading.current_thread() is threading.main_thread()))
+            return _original(self, *args)
+
+        monkeypatch.setattr(PostgresLogos, name, spy)
+
+    async def game() -> None:
+        first = PostgresTableStore(postgres_dsn, lease_seconds=2)
+        second = PostgresTableStore(postgres_dsn, lease_seconds=2)
+        async with (
+            running(tmp_path / "a", store=first) as (_a, url_a),
+            running(tmp_path / "b", store=second) as (b, url_b),
+        ):
+            opened = await open_table(url_a, new_table(("open", "open", "random")))
+            async with (
+                SeatClient(url_a, code=opened.code, name="Ann", retry_seconds=WAIT) as ann,
+                SeatClient(url_b, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
+            ):
+                await ann.join()
+                ann.url = websocket_url(url_b)
+                await bo.join()  # the second process takes the table over
+                assert opened.table in b.tables.tables
+                async with asyncio.timeout(WAIT):
+                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
+
+    asyncio.run(game())  # the servers stopped: every task of theirs is done
+    assert ("of", False) in asked and ("forget", False) in asked, asked
+    assert not [query for query in asked if query[1]], asked
 
 
 def test_two_servers_on_one_store_keep_one_player_and_one_rating(postgres_dsn, tmp_path):

@@ -176,7 +176,8 @@ class Logos:
         """The table ``table`` shows the logo ``digest`` (sent before) and the club's name."""
         from ..storage.files import atomic_write, private_folder
 
-        if digest is None and club is None:
+        if digest is None and club is None:  # nothing to look for when its people are shown the felt
+            self.tables[table] = (None, None)
             return
         if self.shared is not None:  # the image is there since it was sent (raises OSError)
             self.shared.keep(table, digest, club)

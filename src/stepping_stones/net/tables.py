@@ -283,7 +283,15 @@ class Tables:
             return False
         if table_id not in self.tables:  # not taken up meanwhile by a hello
             self._add(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
+            await self._read_logos([table_id])
         return True
+
+    async def _read_logos(self, table_ids: list[str]) -> None:
+        """The logos of tables taken up from a shared store, read off the server's loop (in a
+        thread: a query of the database), where the tables' people are shown them from."""
+        logos = self.logos
+        if logos is not None and logos.shared is not None and table_ids:
+            await asyncio.to_thread(lambda: [logos.of(table_id) for table_id in table_ids])
 
     async def _renew(self) -> None:
         """Renew this process's leases; let go of the tables another process took or asked for
@@ -332,6 +340,7 @@ class Tables:
             taken.append(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
             self._add(taken[-1])
         if taken:
+            await self._read_logos([table.id for table in taken])
             self.log(f"took up {len(taken)} {'table' if len(taken) == 1 else 'tables'} no live server process held")
         for table in taken:
             await self._go_on(table)
@@ -1200,13 +1209,18 @@ class Tables:
         shared store unless the table is ``gone``, not just held by another process now)."""
         if self.logos is not None and not gone:
             self.logos.drop(table.id)
-        elif self.logos is not None:
-            try:
-                self.logos.forget(table.id)
-            except OSError as exc:
-                self.log(f"table {table.id}: its logo could not be removed: {exc.strerror or exc}")
+        elif self.logos is not None:  # a file, or a query of the database: off the server's loop
+            task = asyncio.get_running_loop().create_task(self._forget_logo(self.logos, table.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         for seat in range(NUM_SEATS):
             self.pages.pop((table.id, seat), None)
+
+    async def _forget_logo(self, logos: Logos, table_id: str) -> None:
+        try:
+            await asyncio.to_thread(logos.forget, table_id)
+        except OSError as exc:
+            self.log(f"table {table_id}: its logo could not be removed: {exc.strerror or exc}")
 
     def _close_finished(self) -> None:
         """Close the connections of the tables filed ``finished_grace`` ago: each has had its
