@@ -281,14 +281,14 @@ class Tables:
         except (KeyError, RecordError, OSError) as exc:
             self.log(f"table {table_id} cannot be taken up: {exc}")
             return False
+        await self._read_logos([table_id])
         if table_id not in self.tables:  # not taken up meanwhile by a hello
             self._add(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
-            await self._read_logos([table_id])
         return True
 
     async def _read_logos(self, table_ids: list[str]) -> None:
-        """The logos of tables taken up from a shared store, read off the server's loop (in a
-        thread: a query of the database), where the tables' people are shown them from."""
+        """The logos of tables being taken up from a shared store, read off the server's loop (in a
+        thread: a query of the database) before the tables' people can be shown them."""
         logos = self.logos
         if logos is not None and logos.shared is not None and table_ids:
             await asyncio.to_thread(lambda: [logos.of(table_id) for table_id in table_ids])
@@ -328,6 +328,7 @@ class Tables:
         except OSError as exc:
             self.log(f"the tables no process holds could not be taken up: {exc.strerror or exc}")
             return
+        await self._read_logos(list(texts))  # before their people can be shown them
         taken = []
         for table_id, text in texts.items():
             if table_id in self.tables:  # taken up meanwhile by a hello
@@ -340,7 +341,6 @@ class Tables:
             taken.append(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
             self._add(taken[-1])
         if taken:
-            await self._read_logos([table.id for table in taken])
             self.log(f"took up {len(taken)} {'table' if len(taken) == 1 else 'tables'} no live server process held")
         for table in taken:
             await self._go_on(table)
