@@ -8,8 +8,15 @@ import random
 import pytest
 
 from conftest import cards
-from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
-from stepping_stones.ai.features import FEATURE_NAMES, Features, features
+from stepping_stones.ai.bidding import (
+    _pmf,
+    _point_mass,
+    best_declaration,
+    declaration_options,
+    estimate,
+    expected_points,
+)
+from stepping_stones.ai.features import FEATURE_NAMES, Features, features, trump_features
 from stepping_stones.ai.model import expert_model, model, parse_model
 from stepping_stones.engine import CONTRACTS, deal
 from stepping_stones.lab.calibrate import contract_data, fit, fit_rows, least_squares
@@ -108,3 +115,24 @@ def test_features_count_each_suit_from_the_cards_out_against_it():
     # With 1 high the same cards read the other way up.
     g = features(hand, 1, 1)
     assert (g.trump_tops, g.trump_lows, g.trump_strength) == (1, 2, 13)
+
+
+def test_the_features_of_every_trump_at_once_are_those_of_each_alone():
+    """``trump_features`` (the bidding's weighing of a hand for every trump) gives what
+    ``features`` gives for each trump, down to each item's type, and so ``best_declaration`` the
+    best of ``estimate`` over ``declaration_options``, the same floats: on hands of every size."""
+    rng = random.Random("features-by-trump")
+    for i in range(400):
+        hand = sum(1 << c for c in rng.sample(range(36), (12, 9, 5, 1)[i % 4]))
+        for ranking in (1, 9):
+            for trump, found in zip((None, 0, 1, 2, 3), trump_features(hand, ranking), strict=True):
+                alone = features(hand, ranking, trump)
+                assert found == tuple(alone), (hand, ranking, trump)
+                assert [type(x) for x in found] == [type(x) for x in alone], (hand, ranking, trump)
+        for contract in CONTRACTS.values():
+            win = contract.is_win
+            best = max(
+                ((estimate(contract, hand, r, t), -k, r, t) for k, (r, t) in enumerate(declaration_options(contract))),
+                key=lambda x: (x[0] if win else -x[0], x[1]),
+            )
+            assert best_declaration(contract, hand) == (best[0], best[2], best[3]), (contract.id, hand)
