@@ -114,16 +114,14 @@ def best_declaration(contract: Contract, hand: Mask, fitted: Model | None = None
     win = contract.goal is Goal.WIN
     data = (fitted or model())[contract.id]
     top = float(contract.tricks_counted)
-    trumps = trump_options(contract)
     best: tuple[float, float, int, int | None] | None = None
-    for ranking in RANKINGS:  # declaration_options' order; the features of every trump at once
-        by_trump = trump_features(hand, ranking)
-        for trump in trumps:
-            values = by_trump[0 if trump is None else trump + 1]
-            value = min(max(sum(map(mul, data.weights, values)), 0.0), top)  # as ``estimate``
-            key = value if win else -value
-            if best is None or key > best[0]:
-                best = (key, value, ranking, trump)
+    for ranking, trump in declaration_options(contract):
+        # every trump's features at once, the hand's next trumps from trump_features' cache
+        values = trump_features(hand, ranking)[0 if trump is None else trump + 1]
+        value = min(max(sum(map(mul, data.weights, values)), 0.0), top)  # as ``estimate``
+        key = value if win else -value
+        if best is None or key > best[0]:
+            best = (key, value, ranking, trump)
     assert best is not None
     return best[1], best[2], best[3]
 
