@@ -49,55 +49,18 @@ def features(hand: Mask, ranking: int, trump: int | None) -> Features:
     >>> f.trumps, f.trump_tops, f.voids
     (4, 4, 0.0)
     """
-    side_tops = side_lows = side_strength = side_high = side_low = 0.0
-    voids = singletons = side_length = 0.0
-    trumps = trump_tops = trump_lows = trump_strength = 0.0
-    short = 0
-    for s in range(NUM_SUITS):
-        n, tops, lows, strength, high, low = suit_figures(hand >> (SUIT_SIZE * s) & SUIT_BITS, ranking)
-        if s == trump:
-            trumps, trump_tops, trump_lows, trump_strength = n, tops, lows, strength
-            continue
-        side_tops += tops
-        side_lows += lows
-        side_strength += strength
-        side_high += high
-        side_low += low
-        if n == 0:
-            voids += 1
-            short += 1
-        elif n == 1:
-            singletons += 1
-            short += 1
-        side_length += max(0, n - LONG_SUIT)
-    short_with_trumps = short if trump is not None and trumps >= TRUMPS_FOR_RUFFING else 0.0
-    return Features(
-        1.0,
-        side_tops,
-        side_lows,
-        side_strength,
-        side_high,
-        side_low,
-        voids,
-        singletons,
-        side_length,
-        trumps,
-        trump_tops,
-        trump_lows,
-        trump_strength,
-        short_with_trumps,
-    )
+    return Features(*trump_features(hand, ranking)[0 if trump is None else trump + 1])
 
 
 @lru_cache(maxsize=256)
 def trump_features(hand: Mask, ranking: int) -> tuple[tuple[float, ...], ...]:
-    """``features(hand, ranking, trump)`` for every trump, as plain tuples (equal to them down
-    to their items' types; a ``Features`` costs a call to make): no trump first, then trumps 0
-    to 3.  The bidding's weighing of layouts asks it for each hand that passed, once for every
-    contract still open to it, and for a declarer for every trump: the hand's four suits are
-    looked up once for them all, and a hand met again (the next contract) is not worked out
-    again.  The side suits' figures are the four suits' sums less the trump suit's: whole
-    numbers, so the same floats as ``features`` adds."""
+    """The items of ``features(hand, ranking, trump)`` for every trump, as plain tuples (a
+    ``Features`` costs a call to make): no trump first, then trumps 0 to 3.  The bidding's
+    weighing of layouts asks for each hand that passed once for every contract still open to it,
+    and for a declarer's for every trump: the hand's four suits are looked up once for them all,
+    and a hand met again (the next contract) is not worked out again.  The side suits' figures
+    are the four suits' sums less the trump suit's; the trump suit's are its own, as ints, and
+    the short side suits count beside three trumps or more."""
     figures = [suit_figures(hand >> (SUIT_SIZE * s) & SUIT_BITS, ranking) for s in range(NUM_SUITS)]
     tops = lows = strength = high = low = voids = singletons = length = 0
     for n, t, w, st, hi, lo in figures:
