@@ -7,6 +7,15 @@ Each line is a name that something outside this project's code reads or calls:""
 
 # ruff: noqa
 bias  # ai/features.py: a field of Features, read by position in the model's dot product
+(
+    side_tops,
+    side_strength,
+    side_high,
+    side_low,
+    side_length,
+    trump_strength,
+    short_with_trumps,
+)  # ai/features.py: the same
 no_wrap  # cli/*: a rich Column setting
 __call__  # lab/simulate.py: the method of a Protocol
 candidate_declared, baseline_declared  # lab/tournament.py: fields of a result that --json prints

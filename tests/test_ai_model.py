@@ -8,8 +8,15 @@ import random
 import pytest
 
 from conftest import cards
-from stepping_stones.ai.bidding import _pmf, _point_mass, estimate, expected_points
-from stepping_stones.ai.features import FEATURE_NAMES, Features, features
+from stepping_stones.ai.bidding import (
+    _pmf,
+    _point_mass,
+    best_declaration,
+    declaration_options,
+    estimate,
+    expected_points,
+)
+from stepping_stones.ai.features import FEATURE_NAMES, Features, features, suit_figures, trump_features
 from stepping_stones.ai.model import expert_model, model, parse_model
 from stepping_stones.engine import CONTRACTS, deal
 from stepping_stones.lab.calibrate import contract_data, fit, fit_rows, least_squares
@@ -108,3 +115,46 @@ def test_features_count_each_suit_from_the_cards_out_against_it():
     # With 1 high the same cards read the other way up.
     g = features(hand, 1, 1)
     assert (g.trump_tops, g.trump_lows, g.trump_strength) == (1, 2, 13)
+
+
+def _features_suit_by_suit(hand, ranking, trump):
+    """``features`` as it was written before ``trump_features``: one suit at a time, the trump
+    suit apart (the reference the faster code is held to)."""
+    side = [0.0] * 8  # tops, lows, strength, high, low, voids, singletons, length
+    trumps = trump_tops = trump_lows = trump_strength = 0.0
+    short = 0
+    for s in range(4):
+        n, tops, lows, strength, high, low = suit_figures(hand >> (9 * s) & 511, ranking)
+        if s == trump:
+            trumps, trump_tops, trump_lows, trump_strength = n, tops, lows, strength
+            continue
+        for i, x in enumerate((tops, lows, strength, high, low)):
+            side[i] += x
+        side[5] += n == 0
+        side[6] += n == 1
+        short += n <= 1
+        side[7] += max(0, n - 4)
+    ruffs = short if trump is not None and trumps >= 3 else 0.0
+    return Features(1.0, *side, trumps, trump_tops, trump_lows, trump_strength, ruffs)
+
+
+def test_the_features_of_every_trump_at_once_are_those_of_each_alone():
+    """``trump_features`` (the bidding's weighing of a hand for every trump at once) gives, and
+    so ``features`` gives, what the suits give one at a time, down to each item's type; and
+    ``best_declaration`` the best of ``estimate`` over ``declaration_options``, the first of
+    equals: on hands of every size."""
+    rng = random.Random("features-by-trump")
+    for i in range(400):
+        hand = sum(1 << c for c in rng.sample(range(36), (12, 9, 5, 1)[i % 4]))
+        for ranking in (1, 9):
+            for trump, found in zip((None, 0, 1, 2, 3), trump_features(hand, ranking), strict=True):
+                alone = _features_suit_by_suit(hand, ranking, trump)
+                assert found == tuple(alone) == features(hand, ranking, trump), (hand, ranking, trump)
+                assert [type(x) for x in found] == [type(x) for x in alone], (hand, ranking, trump)
+        for contract in CONTRACTS.values():
+            win = contract.is_win
+            best = max(
+                ((estimate(contract, hand, r, t), -k, r, t) for k, (r, t) in enumerate(declaration_options(contract))),
+                key=lambda x: (x[0] if win else -x[0], x[1]),
+            )
+            assert best_declaration(contract, hand) == (best[0], best[2], best[3]), (contract.id, hand)

@@ -77,3 +77,28 @@ def test_the_face_loads_the_game_modules_when_their_names_are_asked_for():
         assert getattr(engine, name) is getattr(sys.modules[f"stepping_stones.engine.{module}"], name)
     assert set(engine.__all__) <= set(dir(engine))
     assert {p.stem for p in ENGINE_DIR.glob("*.py")} == {"__init__", *modules}  # a new module joins the face
+
+
+def test_analyse_without_a_terminal_loads_no_progress_bar_and_no_compile_lock(tmp_path):
+    """``analyse`` with standard error not a terminal prints lines, not a bar: rich's progress
+    module is not imported (10-30 ms of every such run); and a process that loads the solver's
+    saved machine code never compiles it, so it does not import filelock for the compile lock."""
+    record = tmp_path / "game.json"
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from stepping_stones.engine import Game\n"
+        "from stepping_stones.storage.records import record_from_game, write_record\n"
+        f"write_record(Path({str(record)!r}), record_from_game(Game()))\n"
+        "from stepping_stones.cli import main\n"
+        f"assert main(['analyse', {str(record)!r}]) == 0\n"
+        "from stepping_stones.ai.solver.core import compiled_core\n"
+        "loaded = compiled_core()\n"
+        "print(not isinstance(loaded, str) and loaded[0].bind is not None)\n"
+        "print('rich.progress' in sys.modules, 'filelock' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    from_saved_code, (progress, filelock) = out[-3] == "True", out[-2].split()
+    assert progress == "False", out
+    if from_saved_code:  # (a process that compiles the core takes the lock, and needs filelock)
+        assert filelock == "False", out

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import mul
 
 from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, Mask, PlayerView, Seat
-from .features import features
+from .features import features, trump_features
 from .model import Model, model
 
 # How much better than a random hand the contracts' declarers usually do: they
@@ -97,19 +98,27 @@ def kept_on_sheet(now: Sequence[float], earlier: int | None, contract: Contract)
     return kept
 
 
+def trump_options(contract: Contract) -> Sequence[int | None]:
+    """The trumps a declarer of ``contract`` may name (None: no trump)."""
+    return range(NUM_SUITS) if contract.picks_trump else (None,)
+
+
 def declaration_options(contract: Contract) -> list[tuple[int, int | None]]:
     """Every (ranking, trump) a declarer of ``contract`` may name."""
-    trumps: Sequence[int | None] = range(NUM_SUITS) if contract.picks_trump else (None,)
-    return [(r, t) for r in RANKINGS for t in trumps]
+    return [(r, t) for r in RANKINGS for t in trump_options(contract)]
 
 
 def best_declaration(contract: Contract, hand: Mask, fitted: Model | None = None) -> tuple[float, int, int | None]:
     """(estimate, ranking, trump): the best ranking and trump for ``contract`` with ``hand``
     (the first of equals in ``declaration_options``' order), by the model ``fitted``."""
     win = contract.goal is Goal.WIN
+    data = (fitted or model())[contract.id]
+    top = float(contract.tricks_counted)
     best: tuple[float, float, int, int | None] | None = None
     for ranking, trump in declaration_options(contract):
-        value = estimate(contract, hand, ranking, trump, fitted)
+        # every trump's features at once, the hand's next trumps from trump_features' cache
+        values = trump_features(hand, ranking)[0 if trump is None else trump + 1]
+        value = min(max(sum(map(mul, data.weights, values)), 0.0), top)  # as ``estimate``
         key = value if win else -value
         if best is None or key > best[0]:
             best = (key, value, ranking, trump)

@@ -9,7 +9,7 @@ counts as the top card with 1 high.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from ..engine import NUM_SUITS, STRENGTH, SUIT_SIZE, Mask
@@ -49,44 +49,71 @@ def features(hand: Mask, ranking: int, trump: int | None) -> Features:
     >>> f.trumps, f.trump_tops, f.voids
     (4, 4, 0.0)
     """
-    side_tops = side_lows = side_strength = side_high = side_low = 0.0
-    voids = singletons = side_length = 0.0
-    trumps = trump_tops = trump_lows = trump_strength = 0.0
-    short = 0
-    for s in range(NUM_SUITS):
-        n, tops, lows, strength, high, low = suit_figures(hand >> (SUIT_SIZE * s) & SUIT_BITS, ranking)
-        if s == trump:
-            trumps, trump_tops, trump_lows, trump_strength = n, tops, lows, strength
-            continue
-        side_tops += tops
-        side_lows += lows
-        side_strength += strength
-        side_high += high
-        side_low += low
+    return Features(*trump_features(hand, ranking)[0 if trump is None else trump + 1])
+
+
+@lru_cache(maxsize=256)
+def trump_features(hand: Mask, ranking: int) -> tuple[tuple[float, ...], ...]:
+    """The items of ``features(hand, ranking, trump)`` for every trump, as plain tuples (a
+    ``Features`` costs a call to make): no trump first, then trumps 0 to 3.  The bidding's
+    weighing of layouts asks for each hand that passed once for every contract still open to it,
+    and for a declarer's for every trump: the hand's four suits are looked up once for them all,
+    and a hand met again (the next contract) is not worked out again.  The side suits' figures
+    are the four suits' sums less the trump suit's; the trump suit's are its own, as ints, and
+    the short side suits count beside three trumps or more."""
+    figures = [suit_figures(hand >> (SUIT_SIZE * s) & SUIT_BITS, ranking) for s in range(NUM_SUITS)]
+    tops = lows = strength = high = low = voids = singletons = length = 0
+    for n, t, w, st, hi, lo in figures:
+        tops += t
+        lows += w
+        strength += st
+        high += hi
+        low += lo
         if n == 0:
             voids += 1
-            short += 1
         elif n == 1:
             singletons += 1
-            short += 1
-        side_length += max(0, n - LONG_SUIT)
-    short_with_trumps = short if trump is not None and trumps >= TRUMPS_FOR_RUFFING else 0.0
-    return Features(
-        1.0,
-        side_tops,
-        side_lows,
-        side_strength,
-        side_high,
-        side_low,
-        voids,
-        singletons,
-        side_length,
-        trumps,
-        trump_tops,
-        trump_lows,
-        trump_strength,
-        short_with_trumps,
-    )
+        length += max(0, n - LONG_SUIT)
+    out = [
+        (
+            1.0,
+            float(tops),
+            float(lows),
+            float(strength),
+            float(high),
+            float(low),
+            float(voids),
+            float(singletons),
+            float(length),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        )
+    ]
+    for n, t, w, st, hi, lo in figures:
+        v = voids - (n == 0)
+        one = singletons - (n == 1)
+        out.append(
+            (
+                1.0,
+                float(tops - t),
+                float(lows - w),
+                float(strength - st),
+                float(high - hi),
+                float(low - lo),
+                float(v),
+                float(one),
+                float(length - max(0, n - LONG_SUIT)),
+                n,
+                t,
+                w,
+                st,
+                v + one if n >= TRUMPS_FOR_RUFFING else 0.0,
+            )
+        )
+    return tuple(out)
 
 
 @cache

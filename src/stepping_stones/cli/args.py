@@ -361,11 +361,12 @@ def progress_bar(total: int, description: str, command: str) -> tuple[Any, Calla
     from contextlib import nullcontext
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     console = Console(stderr=True)
     if not console.is_terminal:
         return nullcontext(), percent_lines(total, description, command)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn  # a bar's alone
+
     bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),

@@ -205,32 +205,45 @@ class Solver:
         return self._search.search(hands, len(trick), leader, target, t, *self._trick_state(hands, leader, trick))
 
     def _trick_state(
-        self, hands: Sequence[int], leader: int, trick: Sequence[int]
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], reps: tuple[int, int] | None = None
     ) -> tuple[int, int, int, int, int, int]:
         """``(c1, best_card, best_seat, beat, rep2, rep3)`` of the current trick, as ``search``
         takes them: the card led, the card winning after two cards and its seat, the led suit's
-        cards above the best of it, and the repliers' cards that stand for their runs."""
+        cards above the best of it, and the repliers' cards that stand for their runs
+        (``reps``, if the caller has them: ``_reps``)."""
         n = len(trick)
         if n == 0:
             return 0, 0, 0, 0, 0, 0
-        in_play = hands[0] | hands[1] | hands[2]
-        for c in trick:
-            in_play |= BIT[c]
-        s2 = _NEXT[leader]
-        s3 = _NEXT[s2]
-        rep3 = run_representatives(hands[s3], in_play)
+        rep2, rep3 = self._reps(hands, leader, trick) if reps is None else reps
         if n == 1:
-            return trick[0], 0, 0, 0, run_representatives(hands[s2], in_play), rep3
+            return trick[0], 0, 0, 0, rep2, rep3
         c1, c2 = trick
         best = trick_winner(trick, self._takers)
         beat = ABOVE[self.ranking][c1]
         if BIT[c2] & beat:
             beat = ABOVE[self.ranking][c2]
-        return c1, trick[best], (s2 if best else leader), beat, 0, rep3
+        return c1, trick[best], (_NEXT[leader] if best else leader), beat, 0, rep3
+
+    def _reps(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> tuple[int, int]:
+        """``(rep2, rep3)``: the cards that stand for their runs in the hands of the seats still to
+        play to a trick of one card (both) or two (the third seat's; rep2 0)."""
+        in_play = hands[0] | hands[1] | hands[2]
+        for c in trick:
+            in_play |= BIT[c]
+        s2 = _NEXT[leader]
+        rep3 = run_representatives(hands[_NEXT[s2]], in_play)
+        return (run_representatives(hands[s2], in_play) if len(trick) == 1 else 0), rep3
 
     def card_values(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> dict[int, int]:
         """For each legal card of the seat to play: the declarer's counted tricks from here to
-        the end (the current trick included) if it plays that card and all play perfectly."""
+        the end (the current trick included) if it plays that card and all play perfectly.
+
+        The position is checked once (``_trick_index``), and the repliers' runs are worked out
+        once: a card played moves from its hand to the trick, so what is in play, and the other
+        hands, are the same after every card (the same questions as ``value`` asks of each)."""
+        if len(trick) > NUM_SEATS - 1:
+            raise ValueError("a finished trick is not a position: play on from its winner")
+        t = self._trick_index(hands, leader, trick)
         seat = (leader + len(trick)) % NUM_SEATS
         hand = hands[seat]
         legal = self.legal(hand, trick)
@@ -239,19 +252,23 @@ class Solver:
             in_play |= BIT[c]
         values: dict[int, int] = {}
         guess: int | None = None
+        reps: tuple[int, int] | None = None
         for card in _cards(run_representatives(legal, in_play) & legal):
             after = list(hands)
             after[seat] = hand ^ BIT[card]
             played = [*trick, card]
             if len(played) < NUM_SEATS:
-                v = self.value(after, leader, played, guess)
+                if reps is None:
+                    reps = self._reps(after, leader, played)
+                state = self._trick_state(after, leader, played, reps)
+                v = self._search.value(after, len(played), leader, t, *state, NO_GUESS if guess is None else guess)
             else:
                 winner = self.trick_winner(leader, played)
-                t = self._trick_index(hands, leader, trick)
                 won = self._counted[t] if winner == self.declarer else 0
                 rest = 0
                 if t + 1 < TRICKS:
-                    rest = self.value(after, winner, (), None if guess is None else guess - won)
+                    g = NO_GUESS if guess is None else guess - won
+                    rest = self._search.value(after, 0, winner, t + 1, 0, 0, 0, 0, 0, 0, g)
                 v = won + rest
             guess = v
             for c in _cards(run_of(card, hand, in_play) & legal):
