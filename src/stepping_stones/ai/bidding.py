@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from operator import mul
 
 from ..engine import NUM_SEATS, NUM_SUITS, PASS, RANKINGS, Bid, Contract, Declaration, Goal, Mask, PlayerView, Seat
 from .features import features, trump_features
@@ -47,7 +46,11 @@ MIN_SPREAD = 0.3
 def estimate(contract: Contract, hand: Mask, ranking: int, trump: int | None, fitted: Model | None = None) -> float:
     """Expected result (counted tricks) of declaring ``contract`` with ``hand``, by the model
     ``fitted`` (by default the heuristic's, ``model()``)."""
-    value = (fitted or model())[contract.id].estimate(features(hand, ranking, trump))
+    return _within(contract, (fitted or model())[contract.id].estimate(features(hand, ranking, trump)))
+
+
+def _within(contract: Contract, value: float) -> float:
+    """A model's weighted sum as a result: no fewer than none of the tricks counted, nor more."""
     return min(max(value, 0.0), float(contract.tricks_counted))
 
 
@@ -113,12 +116,11 @@ def best_declaration(contract: Contract, hand: Mask, fitted: Model | None = None
     (the first of equals in ``declaration_options``' order), by the model ``fitted``."""
     win = contract.goal is Goal.WIN
     data = (fitted or model())[contract.id]
-    top = float(contract.tricks_counted)
     best: tuple[float, float, int, int | None] | None = None
     for ranking, trump in declaration_options(contract):
         # every trump's features at once, the hand's next trumps from trump_features' cache
         values = trump_features(hand, ranking)[0 if trump is None else trump + 1]
-        value = min(max(sum(map(mul, data.weights, values)), 0.0), top)  # as ``estimate``
+        value = _within(contract, data.estimate(values))  # as ``estimate``
         key = value if win else -value
         if best is None or key > best[0]:
             best = (key, value, ranking, trump)

@@ -12,6 +12,7 @@ against two heuristic seats (``calibrate --declarer expert``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -38,9 +39,10 @@ class ContractModel:
     random_hand_sd: float
     hands: int  # hands the fit was made on
 
-    def estimate(self, values: Features) -> float:
-        """The weighted sum of ``values`` (both are ``Features``, so of one length; ``map`` adds
-        the same products in the same order as a loop would, in half its time)."""
+    def estimate(self, values: Sequence[float]) -> float:
+        """The weighted sum of ``values`` (a ``Features``, or its items as ``trump_features`` gives
+        them: of the weights' length; ``map`` adds the same products in the same order as a loop
+        would, in half its time)."""
         total: float = sum(map(mul, self.weights, values))
         return total
 
