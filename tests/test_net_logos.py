@@ -219,10 +219,10 @@ def test_the_shared_store_keeps_a_logo_while_a_table_shows_it(postgres_dsn):
         logos.put(b, b"B")
         logos.keep("t1", a, "Koi Club")
         logos.keep("t2", a, None)
-        assert logos.of("t1") == (a, "Koi Club") and logos.of("t3") == (None, None)
+        assert logos.of_many(["t1", "t2", "t3"]) == {"t1": (a, "Koi Club"), "t2": (a, None)}
         assert logos.known(a) and logos.image(b) == b"B" and not logos.known("c" * 32)
         logos.forget("t1", 600.0)  # b was sent just now: a table about to be opened may name it
-        assert logos.of("t1") == (None, None) and logos.of("t2") == (a, None)
+        assert logos.of_many(["t1", "t2"]) == {"t2": (a, None)}
         assert logos.image(a) == b"A" and logos.known(b)
         logos.forget("t2", 0.0)
         assert not logos.known(a) and not logos.known(b)

@@ -52,8 +52,8 @@ def test_a_write_of_a_process_that_no_longer_holds_its_table_is_refused(postgres
     assert other.load(table.id).endswith('{"seq":9,"seat":0,"card":"K1"}\n')
     assert other.find_code(table.code) == table.id
     digest = table.seats[0].digest
-    assert digest is not None and other.find_seat(digest) == (table.id, 0)
-    assert other.find_seat("0" * 64) is None and other.find_code("NOCODE") is None
+    assert digest is not None and other.find_seats([digest, "0" * 64]) == {digest: (table.id, 0)}
+    assert other.find_code("NOCODE") is None
     mine.close()
     other.close()
 
@@ -136,7 +136,7 @@ def test_a_table_s_logo_is_read_and_removed_off_the_server_s_loop(postgres_dsn, 
     on the loop that serves every table of the process (a query there held them all up: a dead
     process's tables are taken up by the hundred)."""
     asked: list[tuple[str, bool]] = []  # each query, and whether it ran on the loop's thread
-    for name in ("of", "forget"):
+    for name in ("of_many", "forget"):
         original = getattr(PostgresLogos, name)
 
         def spy(self: PostgresLogos, *args: object, _original=original, _name=name) -> object:
@@ -165,7 +165,7 @@ def test_a_table_s_logo_is_read_and_removed_off_the_server_s_loop(postgres_dsn, 
                     await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
 
     asyncio.run(game())  # the servers stopped: every task of theirs is done
-    assert ("of", False) in asked and ("forget", False) in asked, asked
+    assert ("of_many", False) in asked and ("forget", False) in asked, asked
     assert not [query for query in asked if query[1]], asked
 
 

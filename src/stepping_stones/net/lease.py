@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Final, Protocol, runtime_checkable
 
 from ..storage.library import Shelf
+from .batched import Batched
 from .codes import digest
 from .logos import SharedLogos
 from .players import PlayerStore, TransferCodes
@@ -42,7 +43,7 @@ class Shared(Protocol):
 
     def in_lobby(self, most: int) -> list[tuple[str, str]]: ...
 
-    def find_seat(self, digest: str) -> tuple[str, int] | None: ...
+    def find_seats(self, digests: list[str]) -> dict[str, tuple[str, int]]: ...
 
     def take(self, table_id: str) -> str | None: ...
 
@@ -102,13 +103,14 @@ class Leases:
         self.shared = shared
         self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
         self._waiting: dict[str, asyncio.Future[None]] = {}  # tables held by another that a hello waits for
+        self._seats = Batched(shared.find_seats)  # a dead process's people come back by the thousand
 
     async def locate(self, code: str | None, secret: str | None, watch: str | None = None) -> str | None:
         """The table of an invite code (normalized), of a seat's secret or of a watch code
         (normalized), from the store; None when it has none (or cannot be asked)."""
         try:
             if secret is not None:
-                found = await asyncio.to_thread(self.shared.find_seat, digest(secret))
+                found = await self._seats.get(digest(secret))
                 return found[0] if found is not None else None
             if watch is not None:
                 return await asyncio.to_thread(self.shared.find_watch, watch) if watch else None

@@ -108,7 +108,7 @@ class SharedLogos(Protocol):
 
     def keep(self, table: str, digest: str | None, club: str | None) -> None: ...
 
-    def of(self, table: str) -> tuple[str | None, str | None]: ...
+    def of_many(self, tables: list[str]) -> dict[str, tuple[str | None, str | None]]: ...
 
     def forget(self, table: str, unnamed_seconds: float) -> None: ...
 
@@ -197,7 +197,8 @@ class Logos:
         found = self.tables.get(table)
         if found is None and self.shared is not None:  # once a table is taken up by this process
             try:
-                found = self.tables[table] = self.shared.of(table)
+                self.read([table])
+                found = self.tables[table]
             except OSError:
                 found = (None, None)  # asked again at the next hello
         if found is None:
@@ -212,6 +213,17 @@ class Logos:
             self.tables[table] = found
         default = self.tables.get(DEFAULT, (None, None))
         return found[0] or default[0], found[1] or default[1]
+
+    def read(self, tables: list[str]) -> None:
+        """What the shared store keeps of those ``tables`` this process has not read yet, in one
+        query (``of`` then finds it).  Raises ``OSError``."""
+        if self.shared is None:
+            return
+        unread = [table for table in tables if table not in self.tables]
+        if unread:
+            found = self.shared.of_many(unread)
+            for table in unread:
+                self.tables[table] = found.get(table, (None, None))
 
     def image(self, name: str) -> bytes | None:
         """The PNG of the logo ``name`` (a digest, or ``default``), if this server has it."""

@@ -529,11 +529,14 @@ class PostgresTableStore:
             row = conn.execute("SELECT id FROM tables WHERE code = %s", (code,)).fetchone()
         return str(row[0]) if row is not None else None
 
-    def find_seat(self, digest: str) -> tuple[str, int] | None:
-        """The table and seat whose secret has the sha256 ``digest``, or None."""
+    def find_seats(self, digests: builtins.list[str]) -> dict[str, tuple[str, int]]:
+        """The table and seat of each secret whose sha256 is one of ``digests`` (those the store
+        has), in one statement."""
         with self._db() as conn:
-            row = conn.execute("SELECT table_id, seat FROM seats WHERE digest = %s", (digest,)).fetchone()
-        return (str(row[0]), int(row[1])) if row is not None else None
+            rows = conn.execute(
+                "SELECT digest, table_id, seat FROM seats WHERE digest = ANY(%s)", (digests,)
+            ).fetchall()
+        return {str(r[0]): (str(r[1]), int(r[2])) for r in rows}
 
     def take(self, table_id: str) -> str | None:
         """Take the table's lease: None when this process holds it now, else the live holder (who
@@ -976,10 +979,12 @@ class PostgresLogos(_Connected):
                 (table, digest, club),
             )
 
-    def of(self, table: str) -> tuple[str | None, str | None]:
+    def of_many(self, tables: list[str]) -> dict[str, tuple[str | None, str | None]]:
         with self._db() as conn:
-            row = conn.execute("SELECT digest, club FROM table_logos WHERE table_id = %s", (table,)).fetchone()
-        return (row[0], row[1]) if row is not None else (None, None)
+            rows = conn.execute(
+                "SELECT table_id, digest, club FROM table_logos WHERE table_id = ANY(%s)", (tables,)
+            ).fetchall()
+        return {str(r[0]): (r[1], r[2]) for r in rows}
 
     def forget(self, table: str, unnamed_seconds: float) -> None:
         """The table is gone: its row goes, and every logo that no table shows and that was sent

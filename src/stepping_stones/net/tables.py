@@ -25,6 +25,7 @@ from ..engine import NUM_SEATS, CardSyntaxError, SteppingStonesError, parse_bid,
 from ..game.match import Request
 from ..storage.library import FolderShelf, Shelf
 from ..storage.records import RecordError, record_from_game, record_json
+from .batched import Batched
 from .chat import ChatRefused, Rooms, muting
 from .codes import digest, new_code, new_seed, normal_code
 from .journal import TableStore, read_table
@@ -112,6 +113,7 @@ class Tables:
         self.store = store
         # a store several processes share: this one holds only the tables it has the lease of (``lease``)
         self.leases = Leases(store) if isinstance(store, Shared) else None
+        self._journals: Batched[str, str] | None = None  # the tables hellos take up (``_load``)
         # where finished games are filed: the store's shared library, else the data folder's
         self.shelf: Shelf = store.shelf() if isinstance(store, Shared) else FolderShelf(data_dir)
         self.chat = Rooms(chat_rate, chat_burst, clock)  # each connection's lines said (``chat.py``)
@@ -275,23 +277,31 @@ class Tables:
         await self._go_on(self.tables[table_id])
 
     async def _load(self, table_id: str) -> bool:
-        """Load a table whose lease this process has just taken; whether it is held now."""
+        """Load a table whose lease this process has just taken, with its logo, the hellos that
+        load tables at the same time in one query (``Batched``); whether it is held now."""
+        if self._journals is None:
+            self._journals = Batched(self._journals_of)
         try:
-            snapshot, moves = read_table(await asyncio.to_thread(self.store.load, table_id))
+            text = await self._journals.get(table_id)
+            if text is None:
+                raise KeyError(table_id)
+            snapshot, moves = read_table(text)
         except (KeyError, RecordError, OSError) as exc:
             self.log(f"table {table_id} cannot be taken up: {exc}")
             return False
-        await self._read_logos([table_id])
         if table_id not in self.tables:  # not taken up meanwhile by a hello
             self._add(Table.from_file(snapshot, self.clock, self.timeout, moves, now=self.wall_clock()))
         return True
 
-    async def _read_logos(self, table_ids: list[str]) -> None:
-        """The logos of tables being taken up from a shared store, read off the server's loop (in a
-        thread: a query of the database) before the tables' people can be shown them."""
-        logos = self.logos
-        if logos is not None and logos.shared is not None and table_ids:
-            await asyncio.to_thread(lambda: [logos.of(table_id) for table_id in table_ids])
+    def _journals_of(self, table_ids: list[str]) -> dict[str, str]:
+        """In a thread: the journals of tables being taken up, and their logos read (``Logos.read``:
+        their people are shown them from memory, not from a query on the server's loop)."""
+        assert self.leases is not None
+        texts = self.leases.shared.load_many(table_ids)
+        if self.logos is not None:
+            with contextlib.suppress(OSError):  # read again at the first hello
+                self.logos.read(list(texts))
+        return texts
 
     async def _renew(self) -> None:
         """Renew this process's leases; let go of the tables another process took or asked for
@@ -324,11 +334,10 @@ class Tables:
                 await asyncio.to_thread(shared.release, handed)
             self.log(f"handed {len(handed)} {'table' if len(handed) == 1 else 'tables'} over to other server processes")
         try:  # in one query: a dead process's tables come back at once
-            texts = await asyncio.to_thread(shared.load_many, await self._orphans())
+            texts = await asyncio.to_thread(self._journals_of, await self._orphans())
         except OSError as exc:
             self.log(f"the tables no process holds could not be taken up: {exc.strerror or exc}")
             return
-        await self._read_logos(list(texts))  # before their people can be shown them
         taken = []
         for table_id, text in texts.items():
             if table_id in self.tables:  # taken up meanwhile by a hello
