@@ -40,8 +40,13 @@ def test_a_write_of_a_process_that_no_longer_holds_its_table_is_refused(postgres
     mine = PostgresTableStore(postgres_dsn, lease_seconds=60)
     other = PostgresTableStore(postgres_dsn, lease_seconds=60)
     table = _played(mine, 4)
-    assert other.take(table.id) == mine.owner  # held: the holder is asked for it
+    free = _played(other, 2)
+    other.release([free.id])
+    # held: the holder is asked for it; free: taken (many at once, as hellos that come together)
+    assert other.take_each([table.id, free.id]) == {table.id: mine.owner, free.id: None}
+    assert other.take(table.id) == mine.owner
     assert mine.renew() == {table.id: other.owner}
+    other.release([free.id])
     with pytest.raises(OSError, match="another server process holds"):
         other.save(table.id, table.to_file().model_dump_json() + "\n")
     mine.release([table.id])  # handed to the process that asked

@@ -45,7 +45,7 @@ class Shared(Protocol):
 
     def find_seats(self, digests: list[str]) -> dict[str, tuple[str, int]]: ...
 
-    def take(self, table_id: str) -> str | None: ...
+    def take_each(self, table_ids: list[str]) -> dict[str, str | None]: ...
 
     def take_many(self, table_ids: list[str]) -> list[str]: ...
 
@@ -103,7 +103,9 @@ class Leases:
         self.shared = shared
         self._locks: dict[str, asyncio.Lock] = {}  # tables a hello is taking up now
         self._waiting: dict[str, asyncio.Future[None]] = {}  # tables held by another that a hello waits for
-        self._seats = Batched(shared.find_seats)  # a dead process's people come back by the thousand
+        # a dead process's people come back by the thousand: their hellos' questions go together
+        self._seats = Batched(shared.find_seats)
+        self._takes = Batched(shared.take_each)  # each table asked for gets an answer (None: taken)
 
     async def locate(self, code: str | None, secret: str | None, watch: str | None = None) -> str | None:
         """The table of an invite code (normalized), of a seat's secret or of a watch code
@@ -138,7 +140,7 @@ class Leases:
         handed over or its lease lapses (``settle``, once a second), a little longer than a lease
         lasts, at most ``MOST_WAIT``.  Raises ``Elsewhere``."""
         try:
-            holder = await asyncio.to_thread(self.shared.take, table_id)
+            holder = await self._takes.get(table_id)
         except OSError:
             holder = "the store"
         if holder is None:

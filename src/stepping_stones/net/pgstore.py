@@ -298,20 +298,32 @@ class PostgresTableStore:
     def _take(self, conn: psycopg.Connection[Any], table_id: str) -> str | None:
         """Take the table's lease if it is free, expired or this process's own; else ask its holder
         for it, and return the holder."""
+        return self._take_each(conn, [table_id])[table_id]
+
+    def _take_each(self, conn: psycopg.Connection[Any], table_ids: builtins.list[str]) -> dict[str, str | None]:
+        """``_take`` of each table, in two statements whatever their number."""
+        taken = set(self._take_free(conn, table_ids))
+        rest = sorted(set(table_ids) - taken)
+        held: dict[str, str] = {}
+        if rest:
+            rows = conn.execute(
+                "UPDATE leases SET wanted = %s WHERE table_id = ANY(%s) AND owner <> %s RETURNING table_id, owner",
+                (self.owner, rest, self.owner),
+            ).fetchall()
+            held = {str(r[0]): str(r[1]) for r in rows}
+        return {t: None if t in taken else held.get(t, "another process") for t in table_ids}
+
+    def _take_free(self, conn: psycopg.Connection[Any], table_ids: builtins.list[str]) -> builtins.list[str]:
+        """Take the leases of those tables that are free, lapsed or this process's own, in one
+        statement (in the order of their ids: two processes lock them alike); the tables taken."""
         self._beat()
-        row = conn.execute(
-            "INSERT INTO leases (table_id, owner) VALUES (%s, %s) "
+        rows = conn.execute(
+            "INSERT INTO leases (table_id, owner) SELECT t, %s FROM unnest(%s::text[]) AS t "
             "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
-            "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING owner",
-            (table_id, self.owner),
-        ).fetchone()
-        if row is not None:
-            return None
-        held = conn.execute(
-            "UPDATE leases SET wanted = %s WHERE table_id = %s AND owner <> %s RETURNING owner",
-            (self.owner, table_id, self.owner),
-        ).fetchone()
-        return str(held[0]) if held is not None else "another process"
+            "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING table_id",
+            (self.owner, sorted(set(table_ids))),
+        ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def save(self, table_id: str, text: str) -> None:
         """Replace the table's journal with ``text`` (a snapshot, maybe moves after it), in one
@@ -544,20 +556,19 @@ class PostgresTableStore:
         with self._db() as conn, conn.transaction():
             return self._take(conn, table_id)
 
+    def take_each(self, table_ids: builtins.list[str]) -> dict[str, str | None]:
+        """``take`` of each table (the holder of each that is not free, asked for it, or None), in
+        one transaction of two statements."""
+        with self._db() as conn, conn.transaction():
+            return self._take_each(conn, table_ids)
+
     def take_many(self, table_ids: builtins.list[str]) -> builtins.list[str]:
         """Take the leases of those tables that are free, lapsed or this process's own, in one
         statement (the others are left to their holders); the tables taken."""
         if not table_ids:
             return []
-        self._beat()
         with self._db() as conn:
-            rows = conn.execute(
-                "INSERT INTO leases (table_id, owner) SELECT t, %s FROM unnest(%s::text[]) AS t "
-                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, wanted = NULL "
-                "WHERE leases.owner = excluded.owner OR NOT " + _LIVE.format(lease="leases") + " RETURNING table_id",
-                (self.owner, sorted(set(table_ids))),
-            ).fetchall()
-        return [str(r[0]) for r in rows]
+            return self._take_free(conn, table_ids)
 
     def renew(self) -> dict[str, str | None]:
         """The tables this process holds (held while its row in ``processes`` is renewed by a
