@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from random import Random
 
 import psycopg
@@ -17,6 +20,7 @@ from stepping_stones.net.client import SeatClient, open_table, play_randomly, we
 from stepping_stones.net.journal import read_table
 from stepping_stones.net.pgstore import PostgresLogos, PostgresTableStore, beat, migrate, migrations
 from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
+from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
 
@@ -109,28 +113,38 @@ def test_a_database_that_goes_away_pauses_the_table_and_it_goes_on_when_it_comes
     store.close()
 
 
+@asynccontextmanager
+async def _handed_over(
+    postgres_dsn: str, tmp_path: Path
+) -> AsyncIterator[tuple[TableServer, TableServer, str, SeatClient, SeatClient]]:
+    """Two servers on one store; a table opened on the first, Ann seated there, and Bo's hello at
+    the second, which asks for the table and is handed it: the servers, the table, Ann and Bo."""
+    first = PostgresTableStore(postgres_dsn, lease_seconds=2)
+    second = PostgresTableStore(postgres_dsn, lease_seconds=2)
+    async with (
+        running(tmp_path / "a", store=first) as (a, url_a),
+        running(tmp_path / "b", store=second) as (b, url_b),
+    ):
+        opened = await open_table(url_a, new_table(("open", "open", "random")))
+        async with (
+            SeatClient(url_a, code=opened.code, name="Ann", retry_seconds=WAIT) as ann,
+            SeatClient(url_b, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
+        ):
+            await ann.join()
+            assert opened.table in a.tables.tables
+            ann.url = websocket_url(url_b)  # as a proxy that hashes on the table sends her, from now on
+            await bo.join()  # at the other server: it asks for the table, and the first hands it over
+            yield a, b, opened.table, ann, bo
+
+
 def test_two_servers_on_one_store_hand_a_table_over_and_its_secrets_still_work(postgres_dsn, tmp_path):
     async def game() -> None:
-        first = PostgresTableStore(postgres_dsn, lease_seconds=2)
-        second = PostgresTableStore(postgres_dsn, lease_seconds=2)
-        async with (
-            running(tmp_path / "a", store=first) as (a, url_a),
-            running(tmp_path / "b", store=second) as (b, url_b),
-        ):
-            opened = await open_table(url_a, new_table(("open", "open", "random")))
-            async with (
-                SeatClient(url_a, code=opened.code, name="Ann", retry_seconds=WAIT) as ann,
-                SeatClient(url_b, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
-            ):
-                await ann.join()
-                assert opened.table in a.tables.tables
-                ann.url = websocket_url(url_b)  # as a proxy that hashes on the table sends her, from now on
-                await bo.join()  # at the other server: it asks for the table, and the first hands it over
-                assert opened.table in b.tables.tables and opened.table not in a.tables.tables
-                # Ann's connection was closed by the first server: she is back, with her secret, at the second
-                state = await next_state(ann, lambda s: s.seats[1].name == "Bo")
-                assert ann.connections == 2 and state.view is not None
-                assert b.tables.tables[opened.table].seats[ann.seat].connected
+        async with _handed_over(postgres_dsn, tmp_path) as (a, b, table, ann, _bo):
+            assert table in b.tables.tables and table not in a.tables.tables
+            # Ann's connection was closed by the first server: she is back, with her secret, at the second
+            state = await next_state(ann, lambda s: s.seats[1].name == "Bo")
+            assert ann.connections == 2 and state.view is not None
+            assert b.tables.tables[table].seats[ann.seat].connected
 
     asyncio.run(game())
 
@@ -151,23 +165,10 @@ def test_a_table_s_logo_is_read_and_removed_off_the_server_s_loop(postgres_dsn, 
         monkeypatch.setattr(PostgresLogos, name, spy)
 
     async def game() -> None:
-        first = PostgresTableStore(postgres_dsn, lease_seconds=2)
-        second = PostgresTableStore(postgres_dsn, lease_seconds=2)
-        async with (
-            running(tmp_path / "a", store=first) as (_a, url_a),
-            running(tmp_path / "b", store=second) as (b, url_b),
-        ):
-            opened = await open_table(url_a, new_table(("open", "open", "random")))
-            async with (
-                SeatClient(url_a, code=opened.code, name="Ann", retry_seconds=WAIT) as ann,
-                SeatClient(url_b, code=opened.code, name="Bo", retry_seconds=WAIT) as bo,
-            ):
-                await ann.join()
-                ann.url = websocket_url(url_b)
-                await bo.join()  # the second process takes the table over
-                assert opened.table in b.tables.tables
-                async with asyncio.timeout(WAIT):
-                    await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
+        async with _handed_over(postgres_dsn, tmp_path) as (_a, b, table, ann, bo):
+            assert table in b.tables.tables
+            async with asyncio.timeout(WAIT):
+                await asyncio.gather(play_randomly(ann, Random(1)), play_randomly(bo, Random(2)))
 
     asyncio.run(game())  # the servers stopped: every task of theirs is done
     assert ("of_many", False) in asked and ("forget", False) in asked, asked
