@@ -92,7 +92,7 @@ class Door:
         if public_url is not None:
             url = public_address(public_url)
             scheme = url.scheme
-            assert url.host is not None and url.port is not None  # checked by _public
+            assert url.host is not None and url.port is not None  # checked by public_address
             addresses.add(_address(url.scheme, url.host, url.port))
             public_url = str(url.origin())
         elif not is_loopback(host):
