@@ -19,7 +19,7 @@ from net_support import WAIT, Raw, new_table, next_state, running
 from stepping_stones.net.client import SeatClient, open_table, play_randomly, websocket_url
 from stepping_stones.net.journal import read_table
 from stepping_stones.net.pgstore import PostgresLogos, PostgresTableStore, beat, migrate, migrations
-from stepping_stones.net.protocol import VERSION, ErrorMessage, Welcome
+from stepping_stones.net.protocol import VERSION, ErrorMessage, Pong, Watched, Welcome
 from stepping_stones.net.server import TableServer
 from stepping_stones.net.table import Table
 from test_net_store_contract import _played
@@ -480,6 +480,51 @@ def test_a_table_whose_process_died_is_taken_up_by_a_live_one_though_nobody_come
         store.close()
 
     asyncio.run(live())
+
+
+def test_a_table_taken_up_by_a_hello_while_the_leases_are_renewed_stays_with_its_people(postgres_dsn, tmp_path):
+    """A sweep asks the store which tables this process holds, in a thread; a hello takes a table
+    up while that question is out.  The answer, from before, did not name the table, and the sweep
+    let it go as "taken up by another server process", closing its people's connections (behind
+    the proxy a watcher's websocket closed as a player sat down: CI saw it).  Now the sweep judges
+    only the tables it asked about."""
+
+    async def race() -> None:
+        store = PostgresTableStore(postgres_dsn)
+        asked, answered = threading.Event(), threading.Event()
+        renew = store.renew
+
+        def held_then_wait() -> dict[str, str | None]:
+            held = renew()  # the store's answer, and the hello comes before the sweep reads it
+            asked.set()
+            answered.wait(WAIT)
+            return held
+
+        async with running(tmp_path, store=store) as (server, url):
+            store.renew = held_then_wait  # type: ignore[method-assign]
+            store.orphans = lambda limit=100: []  # type: ignore[method-assign]  # the hello takes it up, no sweep
+            sweep = asyncio.create_task(server.tables.sweep())
+            try:
+                await asyncio.to_thread(asked.wait, WAIT)
+                other = PostgresTableStore(postgres_dsn)
+                table = _played(other, 6)
+                other.release([table.id])  # no process holds it: the hello takes it up
+                other.close()
+                async with Raw.to(f"{url}/t/{table.id}") as watcher:
+                    await watcher.send({"type": "watch", "version": VERSION, "code": table.watch})
+                    assert isinstance(await watcher.reply(), Watched)
+                    assert table.id in server.tables.tables
+                    answered.set()
+                    await sweep
+                    assert table.id in server.tables.tables
+                    await watcher.send({"type": "ping", "nonce": 1})
+                    assert isinstance(await watcher.reply(), Pong)  # still open
+            finally:
+                answered.set()
+                await sweep
+        store.close()
+
+    asyncio.run(race())
 
 
 def test_a_run_of_moves_is_one_statement_and_one_round_trip_and_so_is_a_sync(postgres_dsn, tmp_path):

@@ -309,6 +309,9 @@ class Tables:
         take up the tables no live process holds."""
         assert self.leases is not None
         shared = self.leases.shared
+        # the tables the answer is about: one a hello takes up while the question is out is held,
+        # though the answer, from before, does not name it
+        asked = list(self.tables.values())
         try:
             held = await asyncio.to_thread(shared.renew)
             await self.leases.settle()
@@ -316,7 +319,9 @@ class Tables:
             self.log(f"the tables' leases could not be renewed: {exc.strerror or exc}")
             return
         handed = []
-        for table in list(self.tables.values()):
+        for table in asked:
+            if self.tables.get(table.id) is not table:  # let go, or closed, meanwhile
+                continue
             wanted = table.id in held and held[table.id] is not None
             if table.id in held and not wanted:
                 continue
