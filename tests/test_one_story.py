@@ -295,3 +295,28 @@ def test_while_a_summary_is_open_the_seats_say_the_roles_of_its_hand_not_of_the_
     roles = {line.seat: line.tags for line in closed.seats}
     assert [s for s in roles if "declarer" in roles[s]] == [view.declarer], roles
     assert [s for s in roles if "forehand" in roles[s]] == [view.forehand], roles
+
+
+def test_the_line_over_the_table_says_whether_it_is_a_refusal():
+    """The page drew a hint in the refusals' red: the presenter says which the line is, as the app
+    draws it (a refusal in bold red, a hint or its note in bold)."""
+    from dataclasses import replace
+    from random import Random
+
+    from rich.console import Console
+
+    from stepping_stones.engine import Game, Rules
+    from stepping_stones.flow import TableState
+    from stepping_stones.tui.drawing import Scene, log_text
+    from stepping_stones.tui.render import Look
+
+    game = Game(Rules("standard", short_game=True), first_forehand=0)
+    game.deal_hand(Random(3))
+    state = TableState.of(game.view(game.to_act))
+    refused = replace(state, refusal="That bid is not open to you.")
+    noted = replace(state, hint_note="No hint this turn.")
+    assert present(refused).message == "That bid is not open to you." and present(refused).refused
+    assert present(noted).message == "No hint this turn." and not present(noted).refused
+    for shown, style in ((refused, "bold red"), (noted, "bold")):
+        drawn = log_text(Scene(shown, Look(True)), 60, 6, Console(width=60))
+        assert drawn.spans[0].style == style, drawn.spans

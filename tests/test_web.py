@@ -18,6 +18,7 @@ and no horizontal scrolling at 360 px.  The browser tests need Playwright and a 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import json
@@ -418,6 +419,7 @@ def test_a_reload_in_mid_hand_takes_the_seat_back(tmp_path):
                 page.wait_for_selector("#message:has-text('Hint: Play ')", timeout=MS)
                 hinted = re.search(r"Hint: Play ([CKLB][1-9])", page.locator("#message").inner_text())
                 assert hinted is not None
+                assert not page.locator("#message.refusal").count()  # a hint, not drawn as a refusal
                 page.locator(f"#hand button[data-card={hinted[1]}]").focus()  # the seat plays on, from the keyboard
                 page.keyboard.press("Enter")
                 page.wait_for_selector(f"#hand:has(button.card:nth-child({before}))", state="detached", timeout=MS)
@@ -682,7 +684,7 @@ def test_a_claim_from_the_page_ends_the_hand_or_is_refused_in_public_words(tmp_p
                         page.wait_for_selector("#summary:not([hidden]), #message:has-text('Claim refused')", timeout=MS)
                         if page.locator("#summary:not([hidden])").count():
                             break
-                        refusals.append(page.locator("#message").inner_text())
+                        refusals.append(page.locator("#message.refusal").inner_text())  # drawn as one
                     _step(page)
                 else:
                     raise AssertionError(f"no claim held: {refusals}")
@@ -770,16 +772,35 @@ def test_join_by_code_from_the_home_page_and_the_clocks_count_down_for_everyone(
 def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
     """The person does not answer within the table's timeout (the server's clock is moved on and
     its sweep runs): the page says at once that a computer plays the seat, with a button that
-    takes it back; the button does, and the person plays on."""
+    takes it back; the button does, and the person plays on.  Bo, the other person, has stepped
+    away meanwhile, so the table waits for him (with two computers only, the stand-in played the
+    game out before the button could be pressed: the test failed under load)."""
     sync_playwright = _browser()
     served = _Served(tmp_path / "server", timeout=30)
+    bo: SeatClient | None = None
+    playing: concurrent.futures.Future[StateMessage] | None = None
+
+    def bo_plays() -> None:
+        nonlocal playing
+        assert bo is not None
+        playing = asyncio.run_coroutine_threadsafe(play_randomly(bo, Random(2)), served.loop)
+
+    def bo_stops() -> None:
+        if playing is not None:
+            playing.cancel()  # its task on the server's loop with it
+
     try:
-        opened = served.call(open_table(served.url, new_table(("open", "random", "random"), level="random")))
+        opened = served.call(open_table(served.url, new_table(("open", "open", "random"), level="random")))
         with sync_playwright() as p:
             browser, page, errors = _page(p, 390, 844)
             try:
                 page.goto(f"{served.url}/t/{opened.code}?name=Ann")
+                page.wait_for_selector("#lobby-seats", timeout=MS)
+                bo = SeatClient(served.url, code=opened.code, name="Bo")
+                served.call(bo.join())
+                bo_plays()
                 page.wait_for_selector("#seat-me .clock", timeout=MS)  # the person's turn, on the clock
+                bo_stops()
                 assert page.locator("#stand-in").is_hidden()
                 served.now += 31
                 served.call(served.server.sweep())
@@ -796,11 +817,15 @@ def test_a_computer_stands_in_and_the_person_takes_the_seat_back(tmp_path):
                 back.click()
                 page.wait_for_selector("#stand-in", state="hidden", timeout=MS)
                 assert page.locator("#seat-me .kind").inner_text() == "person"
+                bo_plays()  # Bo is back
                 assert _step(page) in ("bid", "card", "summary")  # and plays on
                 assert not errors, errors
             finally:
                 browser.close()
     finally:
+        bo_stops()
+        if bo is not None:
+            served.call(bo.close())
         served.stop()
 
 

@@ -133,6 +133,7 @@ class Presentation:
     trick: TrickLine | None  # the trick on the table
     tricks: tuple[TrickLine, ...]  # the finished tricks of the hand on show
     message: str | None  # a refusal, a hint, or the note about one
+    refused: bool  # the message is a refusal (drawn as one), not a hint or its note
     stand_in: str | None  # a computer plays the person's seat: how to take it back
     summary_hand: int | None  # the hand whose summary is on show
     summary: tuple[str, ...]
@@ -593,6 +594,7 @@ def present(state: TableState) -> Presentation:
         trick=trick,
         tricks=tricks,
         message=state.message,
+        refused=bool(state.refusal),
         stand_in=None if over else state.stand_in,
         summary_hand=state.summary,
         summary=tuple(summary_lines(view, state.summary, "to")) if state.summary is not None else (),

@@ -18,7 +18,7 @@ import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
- * @typedef {{phase: string, title: string, contract: string, progress: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], said: string[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
+ * @typedef {{phase: string, title: string, contract: string, progress: string, status: string, prompt: string | null, my_turn: boolean, clock: ClockLine | null, seats: SeatLine[], hand: CardLine[], bids: BidLine[], said: string[], claim: ClaimOffer | null, trick: TrickLine | null, tricks: TrickLine[], message: string | null, refused: boolean, stand_in: string | null, summary_hand: number | null, summary: string[], result: string[], sheet: string[], events: [number, string][], hints: boolean, undo: boolean, notes: string[], over: boolean, online: boolean, you: string, watching: string | null}} Presentation
  * @typedef {{seats: string[], start: boolean, note: string}} Lobby
  * @typedef {import("./life.js").Chat} Chat
  * @typedef {{club: string | null, logo: string | null}} Felt
@@ -292,7 +292,7 @@ function tell() {
 function refused(code, text) {
   if (code === "chat-refused") { chatRefused(text); return; } // the chat's own note
   if (!STOPPING.has(code) && !(code === "bad-message" && !S.welcome)) {
-    $("message").textContent = text; // the server's own words
+    showMessage(text, true); // the server's own words
     return;
   }
   S.stopped = true;
@@ -368,7 +368,7 @@ function renderTable(p, page) {
   $("status").classList.toggle("yours", p.my_turn);
   $("watching").textContent = p.watching || "";
   $("prompt").textContent = p.prompt || "";
-  $("message").textContent = p.message || "";
+  showMessage(p.message || "", p.refused);
   renderBids(p);
   renderHand(p);
   $("hint").hidden = !p.hints;
@@ -484,12 +484,19 @@ function mayAct() {
   return true;
 }
 
+/** The line over the table: a refusal is drawn as one, a hint or its note plainly.
+ * @param {string} text @param {boolean} refusal */
+function showMessage(text, refusal) {
+  $("message").textContent = text;
+  $("message").classList.toggle("refusal", refusal);
+}
+
 /** @param {CardLine} line */
 function cardPressed(line) {
   if (line.legal) {
     if (mayAct()) act("play", { card: line.card });
   } else if (line.why_not) {
-    $("message").textContent = line.why_not;
+    showMessage(line.why_not, true);
   }
 }
 
