@@ -320,3 +320,49 @@ def test_the_line_over_the_table_says_whether_it_is_a_refusal():
     for shown, style in ((refused, "bold red"), (noted, "bold")):
         drawn = log_text(Scene(shown, Look(True)), 60, 6, Console(width=60))
         assert drawn.spans[0].style == style, drawn.spans
+
+
+def test_each_bid_comes_whole_and_in_the_parts_the_page_lays_out():
+    """The page lays the bids out under their contracts, a row a ranking and a button a trump;
+    the parts are the presenter's, and together they say the whole bid (redo tokens too)."""
+    from random import Random
+
+    from stepping_stones.engine import Game, Phase, Rules
+    from stepping_stones.flow import TableState
+    from stepping_stones.flow.presenter import BidLine
+
+    REDO = " again, with your redo token"
+
+    def kinds(lines: list[BidLine]) -> set[tuple[bool, bool]]:
+        return {(b.group.endswith(REDO), b.suit is not None) for b in lines if b.contract is not None}
+
+    lines: list[BidLine] = []
+    for seed in range(30):  # random games until a redo of a contract with a trump and of one without were open
+        game = Game(Rules("standard", redo_tokens=True), first_forehand=0)
+        rng = Random(seed)
+        while not game.over and len(kinds(lines)) < 4:
+            if game.phase is Phase.DEAL:
+                game.deal_hand(rng)
+                continue
+            view = game.view(game.to_act)
+            if view.legal_bids:
+                if game.to_act == 0:  # the person's turn (``TableState.of`` is seat 0's)
+                    bids = present(TableState.of(view)).bids
+                    assert [b.bid for b in bids] == [str(b) for b in view.legal_bids]
+                    lines.extend(bids)
+                game.bid(rng.choice(view.legal_bids))
+            else:
+                game.play(rng.choice([c for c in range(36) if view.legal_cards >> c & 1]))
+    assert kinds(lines) == {(False, False), (False, True), (True, False), (True, True)}
+    for line in lines:
+        if line.contract is None:
+            assert (line.text, line.group, line.row, line.short, line.suit) == ("Pass", "Pass", "", "Pass", None)
+            continue
+        redo = line.group.endswith(REDO)
+        words = f"{line.group.removesuffix(REDO)}, {line.row}"
+        if line.suit is not None:
+            assert line.bid.split()[2] == line.suit
+            words += f", {line.short} trump"
+        else:
+            assert line.short == line.row
+        assert line.text == words + (" (redo)" if redo else ""), line

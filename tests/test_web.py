@@ -878,14 +878,32 @@ UNCOVERED = """(selector) => [...document.querySelectorAll(selector)].map((node)
 })"""
 
 
+BIDS_LAID_OUT = """() => [...document.querySelectorAll("#bidding button.bid")].map((b) => {
+    const group = b.closest(".bid-group").querySelector(".bid-contract");
+    const row = b.closest(".bid-row");
+    return [b.getAttribute("aria-label"), b.innerText,
+            group ? group.innerText : null, row ? row.querySelector(".bid-ranking").innerText : null];
+})"""
+
+
 def test_on_a_phone_the_hand_covers_neither_the_bids_nor_the_status_line(tmp_path):
     """At 360x640 the hand stays at the bottom of the screen on the person's turn to play only:
     while they bid, every bid and the status line with its clock can be brought to the bottom of
-    the screen and tapped or read there (the hand kept there covered the last bids and the clock)."""
+    the screen and tapped or read there (the hand kept there covered the last bids and the clock).
+    The bids are laid out under their contracts, a row a ranking and a button a trump (one button
+    a whole declaration made a list some 1,100 px long), each button named with its whole bid."""
     with _sitting(tmp_path, 360, 640, "Ann") as (page, errors, _code):
-        while not page.locator("#bidding:not([hidden]) button.bid").count():
+        while page.locator("#bidding:not([hidden]) button.bid").count() < 2:
             assert _step(page) != "over"
         assert all(page.evaluate(UNCOVERED, "#bidding button.bid")), "a bid under the hand"
+        _no_sideways_scroll(page)
+        for name, shown, contract, ranking in page.evaluate(BIDS_LAID_OUT):
+            if contract is None:
+                assert name == shown == "Pass"
+            elif ranking is None:  # no trump to pick: its ranking is the button
+                assert name == f"{contract}, {shown}", (name, shown)
+            else:
+                assert name == f"{contract}, {ranking}, {shown} trump", (name, shown, contract, ranking)
         assert page.evaluate(UNCOVERED, "#status") == [True], "the status line under the hand"
         while page.locator("#hand button.card.legal").count() == 0:
             assert _step(page) != "over"

@@ -81,9 +81,16 @@ class CardLine:
 
 @dataclass(frozen=True)
 class BidLine:
+    """A bid open to the person, whole and as a front end may lay the bids out: under their
+    contract, by ranking, a button a trump."""
+
     bid: str  # as typed and sent: "pass", "win-pick-trump 9 K"
     text: str  # in words: "Win Tricks (Pick Trump), 9 high, Koi trump"
     contract: str | None  # the contract's id (None for a pass)
+    group: str  # its heading: "Win Tricks (Pick Trump)", "May Trump again, with your redo token"; "Pass"
+    row: str  # its ranking, "9 high" ("" for a pass)
+    short: str  # its own words under the heading and ranking: "Koi"; "9 high" where no trump is picked; "Pass"
+    suit: str | None  # the trump's letter, "K", where one is picked
 
 
 @dataclass(frozen=True)
@@ -333,7 +340,15 @@ def _bids(state: TableState) -> tuple[BidLine, ...]:
     out = []
     for bid in state.view.legal_bids:
         text = bid.describe()
-        out.append(BidLine(str(bid), text[:1].upper() + text[1:], None if bid.is_pass else bid.contract.id))
+        text = text[:1].upper() + text[1:]
+        if bid.is_pass:
+            out.append(BidLine(str(bid), text, None, text, "", text, None))
+            continue
+        group = f"{bid.contract.name} again, with your redo token" if bid.redo else bid.contract.name
+        row = f"{bid.ranking} high"
+        trump = bid.trump
+        short, suit = (row, None) if trump is None else (SUIT_NAMES[trump], SUITS[trump])
+        out.append(BidLine(str(bid), text, bid.contract.id, group, row, short, suit))
     return tuple(out)
 
 

@@ -14,7 +14,7 @@ import { animateTrick, chatRefused, renderChat, setupLife, turnSignal } from "./
  * against the Python dataclasses).
  * @typedef {{seat: number, name: string, label: string, words: string, cards: number, tricks: number, tags: string[], acting: string | null, seconds: number | null, rating: number | null}} SeatLine
  * @typedef {{card: string, words: string, legal: boolean, why_not: string | null}} CardLine
- * @typedef {{bid: string, text: string, contract: string | null}} BidLine
+ * @typedef {{bid: string, text: string, contract: string | null, group: string, row: string, short: string, suit: string | null}} BidLine
  * @typedef {{left: number, prompt: string, text: string}} ClaimOffer
  * @typedef {{number: number, cards: [string, string, string][], winner: string | null, text: string | null}} TrickLine
  * @typedef {{seat: number, name: string, seconds: number, mine: boolean, reading: boolean, text: string}} ClockLine
@@ -437,18 +437,37 @@ function renderBids(p) {
   const key = JSON.stringify(p.bids);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  // under each contract its heading, then a row a ranking with a button a trump (the presenter's
+  // words; a button's name is the whole bid)
+  /** @type {Map<string, Map<string, HTMLElement>>} */
+  const groups = new Map();
   /** @type {HTMLElement[]} */
-  const groups = [];
-  let contract = "";
+  const boxes = [];
   for (const bid of p.bids) {
-    if (!groups.length || bid.contract !== contract) groups.push(el("div", { class: "bid-group" }));
-    contract = bid.contract || "";
-    groups[groups.length - 1].append(el("button", {
-      type: "button", class: "bid" + (bid.contract === null ? " pass" : ""), "data-bid": bid.bid, text: bid.text,
+    let rows = groups.get(bid.group);
+    if (!rows) {
+      rows = new Map();
+      groups.set(bid.group, rows);
+      const group = el("div", { class: "bid-group" });
+      if (bid.contract !== null) group.append(el("p", { class: "bid-contract", text: bid.group }));
+      boxes.push(group);
+    }
+    const each = bid.row !== "" && bid.short !== bid.row; // a button a trump: the ranking heads the row
+    let row = rows.get(each ? bid.row : "");
+    if (!row) {
+      row = el("div", { class: "bid-choices" });
+      rows.set(each ? bid.row : "", row);
+      boxes[boxes.length - 1].append(
+        each ? el("div", { class: "bid-row" }, el("span", { class: "bid-ranking", text: bid.row }), row) : row,
+      );
+    }
+    row.append(el("button", {
+      type: "button", class: "bid" + (bid.contract === null ? " pass" : "") + (bid.suit ? " suit-" + bid.suit : ""),
+      "data-bid": bid.bid, "aria-label": bid.text, title: bid.text, text: bid.short,
       onclick: () => { if (mayAct()) act("bid", { bid: bid.bid }); },
     }));
   }
-  box.replaceChildren(...(groups.length ? [el("h2", { class: "bid-title", text: "Your bid" }), ...groups] : []));
+  box.replaceChildren(...(boxes.length ? [el("h2", { class: "bid-title", text: "Your bid" }), ...boxes] : []));
 }
 
 /** @param {Presentation} p */
