@@ -86,3 +86,50 @@ def test_a_listed_table_from_the_home_page_one_tap_to_sit_and_a_watcher(tmp_path
                 cy_browser.close()
     finally:
         served.stop()
+
+
+def test_a_watcher_sees_the_bids_on_the_felt_while_they_are_said(tmp_path):
+    """While a hand is bid, the felt of the watch page was empty and the bids were a list under the
+    seats: now they are on the felt, as they are said, and go once the hand is played (the
+    contract line says the declaration)."""
+
+    from net_support import new_table, next_state
+    from stepping_stones.engine import Phase
+    from stepping_stones.net.client import SeatClient, open_table
+
+    sync_playwright = _browser()
+    served = _Served(tmp_path / "server")
+    seats: list[SeatClient] = []
+
+    async def first_passes() -> None:
+        """The first bidder passes, once every seat sees the hand dealt; the bid said, in words."""
+        for seat in seats:
+            state = seat.state
+            if state is None or state.view is None or state.view.phase is not Phase.BIDDING:
+                await next_state(seat, lambda s: s.view is not None and s.view.phase is Phase.BIDDING)
+        (bidder,) = [seat for seat in seats if seat.state is not None and seat.state.legal]
+        assert bidder.state is not None
+        await bidder.act("pass", bidder.state.seq)
+
+    try:
+        opened = served.call(open_table(served.url, new_table(("open", "open", "open"))))
+        for name in ("Ann", "Bo", "Cy"):
+            seats.append(SeatClient(served.url, code=opened.code, name=name))
+            served.call(seats[-1].join())
+        served.call(first_passes())
+        with sync_playwright() as p:
+            browser, page, errors = _page(p, 390, 844)
+            try:
+                page.goto(f"{served.url}/w/{opened.watch}")
+                page.wait_for_selector(".felt #watch-bids:not([hidden]) li", timeout=MS)
+                said = page.locator("#watch-bids li").all_inner_texts()
+                assert len(said) == 1 and said[0].endswith(" passes."), said
+                assert page.locator("#watch-bids").is_visible()
+                _shot(page, "watch-bidding-390x844")
+                assert not errors, errors
+            finally:
+                browser.close()
+    finally:
+        for seat in seats:
+            served.call(seat.close())
+        served.stop()

@@ -162,7 +162,8 @@ function renderWatch(p) {
     ...seat.tags.map((tag) => el("span", { class: "tag", text: tag })),
     el("span", { class: "facts", text: " Cards: " + seat.cards + ", tricks: " + seat.tricks + (seat.acting ? ", " + seat.acting : "") }),
     seat.seconds !== null ? el("span", { class: "clock", "data-from": String(seat.seconds), text: seat.seconds + " s" }) : null)));
-  $("watch-bids").replaceChildren(...lines(p.bids, "li"));
+  $("watch-bids").replaceChildren(...lines(p.bids, "li")); // on the felt while they are said; then the contract line says it
+  $("watch-bids").hidden = p.phase !== "bidding" || !p.bids.length;
   const done = p.trick === null && p.tricks.length ? p.tricks[p.tricks.length - 1] : null;
   const trick = p.trick || done;
   $("watch-trick").replaceChildren(...(trick ? trick.cards : []).map(([who, card, words]) => el("div",
