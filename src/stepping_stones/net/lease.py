@@ -27,6 +27,7 @@ from .protocol import Moved
 from .table import TableError
 
 MOST_WAIT: Final = 8.0  # a hello waits for a table at most this long: well within the hello deadline (10 s)
+HANDED_OVER_WITHIN: Final = 2.0  # the holder's next sweep hands a table over, this process's next takes it
 
 
 @runtime_checkable
@@ -137,8 +138,9 @@ class Leases:
 
     async def take(self, table_id: str) -> None:
         """Take the table's lease; when another process holds it, ask for it and wait until it is
-        handed over or its lease lapses (``settle``, once a second), a little longer than a lease
-        lasts, at most ``MOST_WAIT``.  Raises ``Elsewhere``."""
+        handed over or its lease lapses (``settle``, once a second): a little longer than a lease
+        lasts or than two sweeps take (a short lease's live holder still hands it over at its
+        sweep), at most ``MOST_WAIT``.  Raises ``Elsewhere``."""
         try:
             holder = await self._takes.get(table_id)
         except OSError:
@@ -147,7 +149,8 @@ class Leases:
             return
         waited = self._waiting.setdefault(table_id, asyncio.get_running_loop().create_future())
         try:
-            await asyncio.wait_for(asyncio.shield(waited), min(self.shared.lease_seconds + 1.0, MOST_WAIT))
+            wait = max(self.shared.lease_seconds, HANDED_OVER_WITHIN) + 1.0
+            await asyncio.wait_for(asyncio.shield(waited), min(wait, MOST_WAIT))
         except TimeoutError:
             raise Elsewhere() from None
         finally:
