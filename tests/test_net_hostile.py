@@ -96,10 +96,14 @@ def test_hostile_clients_change_nothing(tmp_path, where, request):
                     await refused(raw, "\x00\x01garbage{", "bad-message")
                     await refused(raw, {"type": "ping", "pad": "x" * 5000}, "bad-message")
                     await refused(raw, {"type": "action", "seq": first.seq, "card": "K1"}, "no-seat")
-                # far too large: the websocket is closed with 1009
+                # far too large: the websocket is closed with 1009.  The server closes without
+                # reading the rest, so its kernel resets the connection; through nginx the reset
+                # may come before the close frame is passed on, and the client sees it closed
+                # abnormally (1006): 1 run in 9 under load
+                closed = {1009} if where != "proxied" else {1009, 1006}
                 async with Raw.to(url) as raw:
                     await raw.send({"type": "ping", "pad": "x" * 100_000})
-                    assert await raw.text() is None and raw.ws.close_code == 1009
+                    assert await raw.text() is None and raw.ws.close_code in closed, raw.ws.close_code
                 # another version: one line, then closed
                 async with Raw.to(url) as raw:
                     await raw.send({"type": "hello", "version": 3})
