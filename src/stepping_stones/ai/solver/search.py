@@ -137,7 +137,7 @@ def node(
             beat1 = rules[R_ABOVE + c1]
             cands = legal_replies(hand1, c1, beat1, par) & rep2
             over1 = cands & rules[R_TAKERS + c1]
-            replies = second_moves(buf, depth + 1, cands, over1, leader, s2, par, rules)
+            replies = second_moves(buf, depth + 1, cands, over1, leader, s2, hand2, c1, beat1, par, rules)
         result1 = 1 - mx1
         for j1 in range(replies):
             if level <= 1:
