@@ -210,7 +210,9 @@ def test_the_door_refuses_foreign_hosts_and_origins(tmp_path, where, request):
                     assert (await raw.reply()).nonce == 5
                 async with session.post(url + "/tables", data="{", headers=headers) as r:
                     assert r.status == 400 and json.loads(await r.text())["type"] == "error"
-            assert served.tables() == tables  # no table was opened
+            # no table was opened (behind the proxy the shared set-up's processes may meanwhile
+            # close tables that other tests left: the set may lose some, never gain one)
+            assert served.tables() <= tables
 
     asyncio.run(probe())
 
