@@ -20,8 +20,10 @@ from pg_support import Stores
 from stepping_stones.engine import Phase, card_name, cards_of, parse_card
 from stepping_stones.net.client import SeatClient, open_table, play_randomly
 from stepping_stones.net.codes import digest
+from stepping_stones.net.journal import read_table
 from stepping_stones.net.protocol import ErrorMessage, StateMessage, Welcome
 from stepping_stones.net.server import Limits
+from stepping_stones.net.table import Table
 
 
 @dataclass
@@ -35,6 +37,13 @@ class Served:
     limits: Limits
 
 
+def _as_kept(journal: str) -> str:
+    """The table a journal keeps, as a server in this process keeps it: however it is written (a
+    process that takes a table up may write its journal again as one snapshot)."""
+    snapshot, moves = read_table(journal)
+    return Table.from_file(snapshot, moves=moves).to_file().model_dump_json()
+
+
 @asynccontextmanager
 async def _served(where: str, folder: Path, request: pytest.FixtureRequest, limits: Limits) -> AsyncIterator[Served]:
     """A server in this process with the data folder's store (``file``) or PostgreSQL's
@@ -43,7 +52,7 @@ async def _served(where: str, folder: Path, request: pytest.FixtureRequest, limi
     (``shards_support.ROOMY``), where what a table is, is what the store keeps of it."""
     if where == "proxied":
         shards = request.getfixturevalue("proxied")
-        yield Served(shards.public, shards.journal, shards.tables, Limits())
+        yield Served(shards.public, lambda table: _as_kept(shards.journal(table)), shards.tables, Limits())
         return
     stores = Stores(where, request.getfixturevalue("postgres_server") if where == "postgresql" else None)
     try:
