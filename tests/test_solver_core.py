@@ -175,7 +175,33 @@ def test_an_empty_cache_folder_needs_compiling(tmp_path, monkeypatch):
     assert core.compile_needed()
     (tmp_path / "solver_x").mkdir()
     (tmp_path / "solver_x" / "search.node-43.py311.nbi").write_bytes(b"")
+    assert core.compile_needed()  # a cache of other sources, or of sources unknown: it goes
+    core._mark_sources()
     assert not core.compile_needed()
+
+
+def test_numba_s_cache_of_other_sources_is_not_loaded(tmp_path, monkeypatch):
+    """numba checks a cached function against its own module's file only: ``search.node`` cached
+    before ``ordering`` changed loaded as it was (the compiled core then searched other positions
+    than the Python core, seen by a helper after several edits), and was saved as machine code.
+    numba's cache of the search goes unless it is marked as made from these very sources."""
+    if core.compiled_core_problem() is not None:
+        pytest.skip("numba cannot run here")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    (tmp_path / "solver_x").mkdir()
+    cached = [tmp_path / "solver_x" / name for name in ("search.node-43.py311.nbi", "ordering.fill-9.py311.1.nbc")]
+    other = tmp_path / "elsewhere.f-1.py311.nbi"  # not the search's: left alone
+    for path in (*cached, other):
+        path.write_bytes(b"cached")
+    (tmp_path / "numba-sources-0123456789ab0123456789ab").write_bytes(b"")  # of sources before
+    core._forget_other_sources()
+    assert not any(p.exists() for p in cached) and other.exists()
+    assert not list(tmp_path.glob("numba-sources-*"))
+    core._mark_sources()  # compiled from these sources: kept from now on
+    for path in cached:
+        path.write_bytes(b"cached")
+    core._forget_other_sources()
+    assert all(p.exists() for p in cached)
 
 
 def damage(folder: Path) -> int:

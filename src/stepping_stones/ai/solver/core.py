@@ -109,6 +109,7 @@ def _load_compiled() -> Loaded | str:
     if found is not None:
         return found
     with _compiling(str(_HERE / "search.py"), os.environ.get("NUMBA_CACHE_DIR", "")):
+        _forget_other_sources()
         problem = ""
         for attempt in range(2):
             try:
@@ -118,6 +119,7 @@ def _load_compiled() -> Loaded | str:
                 tables = suit_tables(core.ints, core.fill_suit_tables)
                 _warm_up(core, tables)
                 _save_native(core)
+                _mark_sources()
                 return core, tables
             except ImportError as error:
                 return f"numba is not installed ({error}): the solver runs as Python"
@@ -127,6 +129,37 @@ def _load_compiled() -> Loaded | str:
                     for path in _cache_files():
                         path.unlink(missing_ok=True)
         return problem
+
+
+def _sources_mark() -> Path:
+    """The file beside numba's cache that says it was made from these very sources of the search
+    (``native.stamp``)."""
+    return _cache_root() / f"numba-sources-{native.stamp()}"
+
+
+def _forget_other_sources() -> None:
+    """numba checks each cached function against its own module's file only: ``search.node``,
+    cached before a change of ``ordering`` whose kernels it calls, loaded as it was compiled (a
+    search that disagreed with the Python core), and was saved as this installation's machine
+    code.  Before numba loads or compiles the search, its cache is removed unless it was made
+    from these sources (a git checkout whose pull changed one module; a pip upgrade rewrites
+    every file, and numba sees that itself)."""
+    try:
+        if _sources_mark().is_file():
+            return
+    except ImportError:  # no llvmlite, so no numba: nothing of its is loaded
+        return
+    for path in [*_cache_files(), *_cache_root().glob("numba-sources-*")]:
+        path.unlink(missing_ok=True)
+
+
+def _mark_sources() -> None:
+    """Say that numba's cache is of these sources (where the folder cannot be written, the next
+    process compiles again: the cost of a cache that cannot be kept)."""
+    try:
+        _sources_mark().touch()
+    except OSError:  # pragma: no cover - a cache folder that cannot be written
+        return
 
 
 def _cache_root() -> Path:
@@ -272,6 +305,8 @@ def compile_needed() -> bool:
     _prepare_cache()
     if native.saved_path(_cache_root()).is_file():
         return False
+    if not _sources_mark().is_file():  # numba's cache, if any, is of other sources: it goes
+        return True
     return not any(p.name.startswith("search.node-") and p.suffix == ".nbi" for p in _cache_files())
 
 
