@@ -323,6 +323,7 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 assert len(sheet) == 3 + 1 and sheet[-1].startswith("Totals: "), sheet
                 told = page.locator("#live").inner_text()
                 assert "The game is over." in told
+                assert page.locator("#life").is_hidden()  # no turn comes: no sound or notice for one
                 # the last card of each hand plays itself
                 assert counts["card"] == 9 * 11 and counts["summary"] >= 8, counts
                 assert any(re.fullmatch(r"You must (follow|beat) .*: you hold .*\.", r) for r in reasons), reasons
@@ -333,6 +334,7 @@ def test_a_whole_game_against_two_computers_in_chromium(tmp_path, size):
                 page.click("#again")  # a new table with the same rules and seats
                 page.wait_for_selector("#title:has-text('Hand 1 of 9')", timeout=MS)
                 assert page.url != first and "/t/" in page.url
+                assert page.locator("#life").is_visible()
                 assert not errors, errors
             finally:
                 browser.close()

@@ -373,6 +373,7 @@ function renderTable(p, page) {
   renderHand(p);
   $("hint").hidden = !p.hints;
   $("undo").hidden = !p.undo;
+  $("life").hidden = p.over; // no turn comes any more
   renderClaim(p);
   renderSummary(p, page);
   renderResult(p, page);
