@@ -83,13 +83,13 @@ class Shards:
         self.ports = [free_port("127.0.0.1"), free_port("127.0.0.1")]
         self.servers: dict[int, subprocess.Popen[str]] = {}
         self.said: list[str] = []  # what each process printed when it stopped (or was killed)
-        self._stack = ExitStack()
+        self._stack = ExitStack()  # nginx
+        self._fronts = 0  # how many times nginx started
 
     def __enter__(self) -> Shards:
         for port in self.ports:
             self.start(port)
-        conf = site([f"127.0.0.1:{port}" for port in self.ports], listen=f"{FRONT}:{self.front}")
-        self._stack.enter_context(_nginx(self.folder / "nginx", self.front, conf))
+        self._open_front()
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -98,9 +98,20 @@ class Shards:
         finally:
             self.stop()
 
+    def _open_front(self) -> None:
+        conf = site([f"127.0.0.1:{port}" for port in self.ports], listen=f"{FRONT}:{self.front}")
+        self._fronts += 1
+        self._stack.enter_context(_nginx(self.folder / f"nginx-{self._fronts}", self.front, conf))
+
     def start(self, port: int) -> None:
-        """The process of ``port`` (again, on its folder and port, after a kill)."""
+        """The process of ``port`` (again, on its folder and port, after a kill: nginx then starts
+        again too, for it counts the killed process down for 5 s, ``fail_timeout``, sending its
+        tables to the other meanwhile, and the next test's table would move under its feet)."""
+        again = port in self.servers
         self.servers[port] = start_host(self.folder / str(port), port, self.dsn, self.public, *self.more)
+        if again:
+            self._stack.close()
+            self._open_front()
 
     def holder(self, table: str) -> int:
         """The port of the process that holds ``table`` (its lease names its process)."""
