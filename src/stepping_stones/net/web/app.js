@@ -440,25 +440,21 @@ function renderBids(p) {
   box.dataset.key = key;
   // under each contract its heading, then a row a ranking with a button a trump (the presenter's
   // words; a button's name is the whole bid)
-  /** @type {Map<string, Map<string, HTMLElement>>} */
+  /** @type {Map<string, {box: HTMLElement, rows: Map<string, HTMLElement>}>} */
   const groups = new Map();
-  /** @type {HTMLElement[]} */
-  const boxes = [];
   for (const bid of p.bids) {
-    let rows = groups.get(bid.group);
-    if (!rows) {
-      rows = new Map();
-      groups.set(bid.group, rows);
-      const group = el("div", { class: "bid-group" });
-      if (bid.contract !== null) group.append(el("p", { class: "bid-contract", text: bid.group }));
-      boxes.push(group);
+    let group = groups.get(bid.group);
+    if (!group) {
+      group = { box: el("div", { class: "bid-group" }), rows: new Map() };
+      if (bid.contract !== null) group.box.append(el("p", { class: "bid-contract", text: bid.group }));
+      groups.set(bid.group, group);
     }
     const each = bid.row !== "" && bid.short !== bid.row; // a button a trump: the ranking heads the row
-    let row = rows.get(each ? bid.row : "");
+    let row = group.rows.get(each ? bid.row : "");
     if (!row) {
       row = el("div", { class: "bid-choices" });
-      rows.set(each ? bid.row : "", row);
-      boxes[boxes.length - 1].append(
+      group.rows.set(each ? bid.row : "", row);
+      group.box.append(
         each ? el("div", { class: "bid-row" }, el("span", { class: "bid-ranking", text: bid.row }), row) : row,
       );
     }
@@ -468,6 +464,7 @@ function renderBids(p) {
       onclick: () => { if (mayAct()) act("bid", { bid: bid.bid }); },
     }));
   }
+  const boxes = [...groups.values()].map((group) => group.box);
   box.replaceChildren(...(boxes.length ? [el("h2", { class: "bid-title", text: "Your bid" }), ...boxes] : []));
 }
 
