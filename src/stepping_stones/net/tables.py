@@ -746,8 +746,10 @@ class Tables:
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         if len(self.lobby_followers) >= self.max_lobby_followers:
             raise TableError("server", "the lobby has as many followers as this server lets: try again later")
-        if not self.lobby_followers:  # nobody followed it: the other processes' part is not fresh
-            await self._lobby_elsewhere()
+        # the other processes' part as it is now, for each newcomer: the last reading (the last
+        # sweep's, or the first follower's) may miss a table opened elsewhere since, or show one
+        # started since (one statement, off the loop; the followers are counted and rate-limited)
+        await self._lobby_elsewhere()
         self.lobby_followers.add(conn)
         self.lobby_last = lobby_text(self._in_lobby())
         conn.send(self.lobby_last)
