@@ -12,6 +12,7 @@ from game_support import brute_force, game_at
 from stepping_stones.ai import ExpertAI, make_ai
 from stepping_stones.ai.analysis import analyse_hand, analysis_json, hint_for_game
 from stepping_stones.ai.hints import Hint, hint_for, hint_rng, ordinal, role, sure_winners
+from stepping_stones.ai.solver import position, solver_for, whole_hand_value
 from stepping_stones.cli import main
 from stepping_stones.engine import (
     CARD_NAMES,
@@ -163,6 +164,41 @@ def test_analysis_values_equal_brute_force_near_the_end_and_mistakes_add_up():
     assert checked > 20
     data = analysis_json([a])
     assert set(data["hands"][0]) == {"declarer", "contract", "count", "par", "dd_after", "mistakes"}
+
+
+def test_the_analysis_asked_backwards_is_what_each_position_alone_gives():
+    """``analyse_hand`` asks from the last card back to the deal, one question a position (did its
+    side have a better card?), and carries one table through the hand; each value, par and each
+    mistake's cost and better cards must be what a fresh solver gives of that position alone."""
+    game = game_at("analysis-backwards", Rules("standard"), 10**6)
+    hands = [h for h in game.log if h.declared and analyse_hand(h).mistakes][:2]
+    assert hands
+    for hand in hands:
+        a = analyse_hand(hand)
+        declaration = hand.declaration
+        state = HandState(hand.deal, hand.declarer, declaration.contract, declaration.ranking, declaration.trump)
+        assert a.par == whole_hand_value(state, solver_for(state))
+        before = a.par
+        by_play = {m.play: m for m in a.mistakes}
+        for k, card in enumerate(hand.plays):
+            # every legal card's whole-hand value, from a fresh solver of this position alone
+            taken = state.count()
+            whole = {c: taken + v for c, v in solver_for(state).card_values(*position(state)).items()}
+            best = (
+                max(whole.values())
+                if (state.turn == hand.declarer) == declaration.contract.is_win
+                else min(whole.values())
+            )
+            assert best == before, (hand.number, k)
+            assert a.dd_after[k] == whole[card], (hand.number, k)
+            if whole[card] != best:
+                m = by_play[k + 1]
+                assert m.cost == abs(best - whole[card])
+                assert m.better == tuple(CARD_NAMES[c] for c in sorted(whole) if whole[c] == best)
+            else:
+                assert k + 1 not in by_play
+            state.push(card)
+            before = whole[card]
 
 
 def test_an_unfinished_hand_has_fewer_values():

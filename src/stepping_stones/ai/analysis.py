@@ -15,8 +15,9 @@ double-dummy solver (``ai/solver.py``) answers, with all cards in view:
   as it on the layouts the hint weighed.  Such a card is no mistake of judgement: only the
   hidden cards, once known, show it cost a trick, and it is counted apart and said so.
 
-One solver, and so one table of bounds, serves the whole hand: each position after a card is a
-position the search before it has mostly seen already.
+One solver, and so one table of bounds, serves the whole hand, asked from its last card back to
+the deal: each position before a card asks one question, whether its side had a better card,
+and the searches of the later positions fill the table the earlier ones read.
 
 ``hint_for_game(game)`` gives the expert's hint (``ai/hints.py``) for the player to act in a
 game, as ``stepping-stones hint`` prints it for a record.
@@ -56,7 +57,7 @@ from ..engine import (
 from ..explain import Teller, plural
 from .expert import ExpertAI
 from .hints import Hint, as_good, hint_for, hint_rng
-from .solver import Solver, keeping_cards, keeps, whole_hand_value
+from .solver import Solver, keeping_cards, reaches, whole_hand_value
 
 
 class GameHintJSON(TypedDict):
@@ -122,27 +123,30 @@ def analyse_hand(
     if watch is not None:
         watch(solver)
     win = declaration.contract.is_win
-    # The result actually made is a good first guess for par, and each value for the next one.
-    par = whole_hand_value(state, solver, hand.result if hand.finished else None)
-    before = par
-    dd_after: list[int] = []
-    mistakes: list[Mistake] = []
-    for k, card in enumerate(hand.plays):
-        seat = state.turn
-        wants_more = (seat == hand.declarer) == win
-        snapshot = state.copy()
+    # Backwards, from the last card to the deal: the value after a card is known when the
+    # position before it is asked about, and the card kept it unless its side had a better one,
+    # one zero-window question (``reaches``).  So par, the last of them, is one question at the
+    # deal where walking to it from a guess asks two or more; and the positions late in the hand,
+    # cheap to answer, fill the table before the early ones are asked.
+    for card in hand.plays:
         state.push(card)
-        # Most cards keep the value: one question says so (``keeps``), where the value asks two.
-        if keeps(state, before, wants_more, solver):
-            after = before
+    after = whole_hand_value(state, solver, hand.result if hand.finished else None)
+    dd_after = [0] * len(hand.plays)
+    mistakes: list[Mistake] = []
+    for k in range(len(hand.plays) - 1, -1, -1):
+        card = state.pop()
+        seat = state.turn
+        dd_after[k] = after
+        if (seat == hand.declarer) == win:  # the card's side wants the count high
+            before = whole_hand_value(state, solver, after + 1) if reaches(state, after + 1, solver) else after
         else:
-            after = whole_hand_value(state, solver, before - 1 if wants_more else before + 1)
-        dd_after.append(after)
-        cost = before - after if wants_more else after - before
-        if cost > 0:
-            better = tuple(CARD_NAMES[c] for c in keeping_cards(snapshot, before, solver))
-            mistakes.append(Mistake(k + 1, seat, CARD_NAMES[card], better, cost))
-        before = after
+            before = whole_hand_value(state, solver, after - 1) if not reaches(state, after, solver) else after
+        if before != after:
+            better = tuple(CARD_NAMES[c] for c in keeping_cards(state, before, solver))
+            mistakes.append(Mistake(k + 1, seat, CARD_NAMES[card], better, abs(before - after)))
+        after = before
+    par = after
+    mistakes.reverse()
     return HandAnalysis(
         number=hand.number if number is None else number,
         declarer=hand.declarer,

@@ -336,7 +336,8 @@ def position(state: HandState) -> tuple[tuple[int, int, int], int, tuple[int, ..
 def reaches(state: HandState, total: int, solver: Solver) -> bool:
     """Whether the declarer's whole-hand count reaches ``total`` from ``state`` with perfect play:
     one zero-window question, where the value (``whole_hand_value``) asks two or more.  The
-    claims' perfect line and the analysis ask it of each card that may keep a value known."""
+    claims' perfect line asks it of each card that may keep a value known, and the analysis of
+    each position before a card, whether its side had a better card than the one played."""
     needed = total - state.count()
     if needed <= 0:
         return True
