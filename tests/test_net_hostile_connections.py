@@ -141,6 +141,44 @@ def test_table_openings_are_held_per_address(tmp_path):
     asyncio.run(scenario())
 
 
+def test_a_hello_that_seated_its_connection_meets_the_deadline_while_it_goes_on(tmp_path):
+    """A hello sends its welcome, then saves the table and tells everyone; the hello deadline was
+    met only once all of that was done.  A sweep meanwhile closed the person just seated as "no
+    seat 10 s after it opened" (under load the test below saw it: a ``no-seat`` error, then its
+    ping unanswered).  Now a connection with a seat has met it, whatever its hello still does."""
+    clock = Clock()
+    limits = Limits(hello_seconds=10.0)
+
+    async def scenario() -> None:
+        async with running(tmp_path, clock=clock, limits=limits) as (server, url):
+            opened = await open_table(url, new_table(("open", "random", "random")))
+            tables = server.tables
+            changed, welcomed, go_on = tables._changed, asyncio.Event(), asyncio.Event()
+
+            async def held(table, save=True, actor=None):  # the hello's tail, after the welcome, held
+                welcomed.set()
+                await go_on.wait()
+                return await changed(table, save, actor)
+
+            tables._changed = held
+            async with SeatClient(url, code=opened.code, name="Ann") as ann:
+                joining = asyncio.ensure_future(ann.join())
+                async with asyncio.timeout(WAIT):
+                    await welcomed.wait()
+                clock.now += 11.0  # past the hello deadline while the hello goes on
+                await server.sweep()
+                tables._changed = changed
+                go_on.set()
+                async with asyncio.timeout(WAIT):
+                    await joining
+                    await ann.send({"type": "ping", "nonce": 1})
+                    while (message := await ann.receive()).type != "pong":
+                        assert message.type != "error", message
+            assert "no seat" not in server.log.err.getvalue()
+
+    asyncio.run(scenario())
+
+
 def test_idle_and_half_sent_connections_are_closed_and_counted(tmp_path):
     """Silent TCP connections and ones that send half a request are closed once they began no
     request for ``idle_seconds``; a seated websocket stays.  Past ``max_connections`` the oldest
@@ -154,6 +192,9 @@ def test_idle_and_half_sent_connections_are_closed_and_counted(tmp_path):
             opened = await open_table(url, new_table(("open", "random", "random")))
             async with SeatClient(url, code=opened.code, name="Ann") as ann:
                 await ann.join()
+                async with asyncio.timeout(WAIT):  # the table's opening closed its connection: Ann's alone
+                    while len(server.sockets) > 1:
+                        await asyncio.sleep(0)
                 sockets = [await asyncio.open_connection("127.0.0.1", port) for _ in range(8)]
                 for _reader, writer in sockets[4:]:  # half a request, a byte now and then (slowloris)
                     writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-a: ".encode())

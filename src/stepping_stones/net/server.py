@@ -405,11 +405,18 @@ class TableServer:
     def _spare(self) -> RequestHandler | None:
         """The TCP connection of a websocket without a seat to close for a newcomer (``guard.Sockets``
         at ``--max-connections``), or None."""
-        client = self.unseated.spare()
+        client = self._unseated_spare()
         if client is None:
             return None
         self._no_room(client)
         return client.handler
+
+    def _unseated_spare(self) -> _Client | None:
+        """The websocket without a seat to close for room (``Unseated.spare``), passing over one
+        that a hello or a watch has placed while it goes on: its deadline is met."""
+        while (client := self.unseated.spare()) is not None and self.tables.placed(client):
+            self.unseated.discard(client)
+        return client
 
     def _no_room(self, client: _Client) -> None:
         """Close a websocket without a seat to make room for another."""
@@ -448,7 +455,7 @@ class TableServer:
         await ws.prepare(request)
         client = _Client(ws, self.limits.queue, request.protocol)
         if self.unseated.full():  # room for this one: the address holding the most gives up its oldest
-            spare = self.unseated.spare()
+            spare = self._unseated_spare()
             if spare is not None:
                 self.log("closed a connection without a seat to let another in: the server holds its most")
                 self._no_room(spare)
@@ -696,6 +703,8 @@ class TableServer:
         limits = self.limits
         for client, address in self.unseated.late():
             self.unseated.discard(client)
+            if self.tables.placed(client):  # seated by a hello that goes on (saving, telling): the deadline is met
+                continue
             self.log(f"closed a connection from {address}: no seat {limits.hello_seconds:g} s after it opened")
             client.send(
                 dump(

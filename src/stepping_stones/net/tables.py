@@ -449,6 +449,12 @@ class Tables:
         await self._changed(table)
         self._chat_hello(conn)
 
+    def placed(self, conn: Connection) -> bool:
+        """Whether ``conn`` has a seat, watches a table or follows the lobby: from the moment it
+        does, though the hello or watch that placed it may still be going on (a seat's hello
+        saves the table and tells everyone after the welcome)."""
+        return conn in self.seated or conn in self.watching or conn in self.lobby_followers
+
     def _seat(self, conn: Connection) -> _Seated:
         seated = self.seated.get(conn)
         if seated is None:
@@ -709,7 +715,7 @@ class Tables:
         change, and takes no seat.  With a shared store, a table another process holds is found
         as a hello's is (``_take_up``; ``path``, the table of the websocket's path).  Raises
         ``TableError``, ``lease.Elsewhere``, ``lease.ElsewhereOnTheLobbysPath``."""
-        if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
+        if self.placed(conn):
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         normal = normal_code(code)
         if self.leases is not None and normal:
@@ -742,7 +748,7 @@ class Tables:
 
     async def follow_lobby(self, conn: Connection) -> None:
         """Send ``conn`` the lobby now and at each change.  Raises ``TableError``."""
-        if conn in self.seated or conn in self.watching or conn in self.lobby_followers:
+        if self.placed(conn):
             raise TableError("bad-message", "this connection already has a seat, a table it watches or the lobby")
         if len(self.lobby_followers) >= self.max_lobby_followers:
             raise TableError("server", "the lobby has as many followers as this server lets: try again later")
