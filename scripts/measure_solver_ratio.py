@@ -8,6 +8,13 @@ pruning, no bounds, no equivalent cards.  Both must give the same number for eve
 the script reports the median CPU time (``time.process_time``) of each and the ratio of the
 medians.  The solver's core is loaded (compiled, the first time) before the first position.
 
+Each position's solver is made fresh and timed right after the minimax of the one before, so
+its figure includes making the solver with the processor's caches cold from half a second of
+the minimax (docs/lab/2026-12-08-solver-cold-start.md: most of it).  The script then solves
+the same positions again, a fresh solver each, in a loop of solves alone (as a caller that
+makes many solves does; the setup each contract shares is made by then), and prints that
+median and its ratio too ("own loop").
+
     .venv/bin/python scripts/measure_solver_ratio.py            # 40 positions, 6 tricks left
     .venv/bin/python scripts/measure_solver_ratio.py --tricks 5 --positions 100
 """
@@ -64,6 +71,7 @@ def main() -> None:
     rng = Random(f"solver-ratio:{args.seed}:{args.tricks}")
     solver_times = []
     plain_times = []
+    positions = []
     for _ in range(args.positions):
         state = solver_position(rng, args.tricks)
         hands, leader, trick = position(state)
@@ -75,12 +83,22 @@ def main() -> None:
         plain_times.append(time.process_time() - start)
         if fast != slow:
             raise SystemExit(f"the solver says {fast}, the minimax {slow}: {state.contract.id}, {hands}, {leader}")
+        positions.append((state, hands, leader, trick, fast))
+    alone_times = []
+    for state, hands, leader, trick, fast in positions:
+        start = time.process_time()
+        again = Solver(state.contract, state.ranking, state.trump, state.declarer).value(hands, leader, trick)
+        alone_times.append(time.process_time() - start)
+        if again != fast:
+            raise SystemExit(f"the solver says {fast}, then {again}: {state.contract.id}, {hands}, {leader}")
     fast_ms = statistics.median(solver_times) * 1e3
+    alone_ms = statistics.median(alone_times) * 1e3
     slow_ms = statistics.median(plain_times) * 1e3
     print(f"{args.positions} positions, {args.tricks} tricks left; the same value from both every time")
     print(f"solver p50          : {fast_ms:.3f} ms")
     print(f"plain minimax p50   : {slow_ms:.1f} ms")
     print(f"ratio of the medians: {slow_ms / fast_ms:.0f}x")
+    print(f"solver p50, own loop: {alone_ms:.3f} ms (ratio {slow_ms / alone_ms:.0f}x)")
 
 
 if __name__ == "__main__":

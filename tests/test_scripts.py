@@ -274,7 +274,8 @@ def test_measure_solver_ratio():
     solver = re.search(rf"solver p50\s*: ({NUMBER}) ms", out)
     plain = re.search(rf"plain minimax p50\s*: ({NUMBER}) ms", out)
     ratio = re.search(r"ratio of the medians: ([0-9]+)x", out)
-    assert solver and plain and ratio, out
+    alone = re.search(rf"solver p50, own loop: ({NUMBER}) ms \(ratio ([0-9]+)x\)", out)
+    assert solver and plain and ratio and alone, out
 
 
 def test_measure_analysis_speed():

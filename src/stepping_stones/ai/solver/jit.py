@@ -95,9 +95,10 @@ class Core:
     ints: Callable[[int], Any]  # n zeros, int64
     array: Callable[[list[int]], Any]  # these values, int64 (one conversion: cheaper than value by value)
     compiled: bool
-    bind: Callable[[Any, Sequence[Any]], Callable[..., int]] | None = None
-    """For the saved machine code (``native``): an entry point with its arrays fixed, as a
-    function of its integers alone (one block of words a solver, written once)."""
+    bind: Callable[[Sequence[Any], Sequence[Any]], Any] | None = None
+    """For the saved machine code (``native``): entry points with the same arguments, their
+    arrays fixed, as functions of their integers alone (``calls``; one block of words for them,
+    whose arrays a later solver may replace: ``rebind``)."""
     zero: Callable[[Any, int], None] = lambda array, n: array.__setitem__(slice(0, n), [0] * n)
     """Set the first ``n`` items of one of its arrays to 0."""
 

@@ -13,7 +13,6 @@ memory.
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -21,7 +20,7 @@ from .jit import Core
 from .layout import make_par, make_rules
 from .ordering import MAX_DEPTH, MAX_MOVES
 from .search import ABORT, at_least, value_of
-from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE
+from .tables import FIRST_SLOTS, M_CAPACITY, M_DIRTY, M_LIMIT, M_MASK, M_NODES, MAX_SLOTS, META_SIZE, START_SLOTS
 
 NO_LIMIT = 1 << 62
 
@@ -32,12 +31,14 @@ solver wrote: up to a few tens of MB after a whole hand)."""
 
 class _Arrays(NamedTuple):
     """A solver's own arrays: the table (``tt``), its counters (``meta``), the hands (``h``) and
-    the rows of moves (``buf``)."""
+    the rows of moves (``buf``); with the saved machine code, the entry points bound to them
+    (``bound``: ``Core.bind``'s, handed on with the arrays; None until bound)."""
 
     tt: Any
     meta: Any
     h: Any
     buf: Any
+    bound: Any = None
 
 
 _SPARE: list[tuple[Any, _Arrays]] = []
@@ -62,6 +63,12 @@ def _spare_arrays(core: Core) -> _Arrays | None:
             if _SPARE[i][0] is core.ints:
                 return _SPARE.pop(i)[1]
     return None
+
+
+def _with_arrays(function: Callable[..., int], h: Any, tail: tuple[Any, ...]) -> Callable[..., int]:
+    """``function`` (``search.at_least`` or ``value_of``) with a solver's arrays fixed: a function
+    of the integers of a question alone."""
+    return lambda level, *ints: function(level, h, *ints, *tail)
 
 
 class SearchLimit(Exception):
@@ -118,24 +125,33 @@ class Kernel:
             core.zero(arrays.meta, META_SIZE)
             arrays.meta[M_CAPACITY] = len(arrays.tt) // 2
             arrays.meta[M_DIRTY] = dirty
-            core.zero(arrays.tt, 2 * FIRST_SLOTS)
-        self._tt, self._meta, self._h, self._buf = arrays
-        self._meta[M_MASK] = FIRST_SLOTS - 1
+            core.zero(arrays.tt, 2 * START_SLOTS)
+        self._tt, self._meta, self._h, self._buf = arrays[:4]
+        self._meta[M_MASK] = START_SLOTS - 1
         self._meta[M_LIMIT] = NO_LIMIT
-        if core.compiled:
-            weakref.finalize(self, _hand_on, core.ints, arrays)
-        tail = (par, rules, self._spread, self._info, self._tt, self._meta, self._buf)
-        self._at_least = self._entry(at_least.__name__, tail)
-        self._value_of = self._entry(value_of.__name__, tail)
+        functions = (core.functions[at_least.__name__], core.functions[value_of.__name__])
+        if core.bind is None:
+            h = self._h
+            tail = (par, rules, self._spread, self._info, self._tt, self._meta, self._buf)
+            self._at_least, self._value_of = (_with_arrays(f, h, tail) for f in functions)
+        else:
+            # The entry points bound to these arrays, once per arrays: a solver handed them on
+            # puts its own parameters and rules (and its core's rank tables) in their places.
+            bound = arrays.bound
+            if bound is None or bound.entries != functions:
+                bound = core.bind(functions, (self._h, par, rules, self._spread, self._info, *arrays[:2], self._buf))
+                arrays = arrays._replace(bound=bound)
+            else:
+                bound.rebind(1, (par, rules, self._spread, self._info))
+            self._at_least, self._value_of = bound.calls
+        self._hand_on = (core.ints, arrays) if core.compiled else None
 
-    def _entry(self, name: str, tail: tuple[Any, ...]) -> Callable[..., int]:
-        """The core's entry point ``name`` (``search.at_least`` or ``value_of``) with this
-        solver's arrays fixed: a function of the integers of a question alone."""
-        function = self._core.functions[name]
-        h = self._h
-        if self._core.bind is not None:
-            return self._core.bind(function, (h, *tail))
-        return lambda level, *ints: function(level, h, *ints, *tail)
+    def __del__(self) -> None:
+        """A compiled solver's arrays go to the next solver (``_hand_on``; ``__del__`` rather
+        than ``weakref.finalize``, which cost a fresh solver 2 us, 13 us with cold caches)."""
+        hand_on = getattr(self, "_hand_on", None)  # None too if ``__init__`` failed
+        if hand_on is not None:
+            _hand_on(*hand_on)
 
     def _new_arrays(self) -> _Arrays:
         """New arrays.  The table: compiled, reserved at its largest (``np.zeros`` of this size
@@ -147,7 +163,7 @@ class Kernel:
         buf = core.ints(MAX_DEPTH * MAX_MOVES)
         if not core.compiled:
             meta[M_CAPACITY] = MAX_SLOTS
-            return _Arrays(core.ints(2 * FIRST_SLOTS), meta, h, buf)
+            return _Arrays(core.ints(2 * START_SLOTS), meta, h, buf)
         slots = MAX_SLOTS
         while True:
             try:

@@ -47,25 +47,18 @@ def make_par(
 ) -> Any:
     """``par`` for one solver (``array`` makes the core's array of a list)."""
     par = [0] * PAR_SIZE
-    values = {
-        P_DECLARER: declarer,
-        P_WIN: int(win),
-        P_TRUMP_MASK: 0 if trump is None else 511 << (9 * trump),
-        P_TRUMP_SUIT: -1 if trump is None else trump,
-        P_NINE_HIGH: int(nine_high),
-        P_BEAT_LED: int(beat_led),
-        P_TRUMP_OVER: int(trump_over),
-        P_HORIZON: horizon,
-        P_ALL_COUNT: int(counted_left[0] == len(counted)),
-    }
-    for i, v in values.items():
-        par[i] = v
-    for t, v in enumerate(counted):
-        par[P_COUNTED + t] = v
-    for t, v in enumerate(counted_left):
-        par[P_LEFT + t] = v
-    for s in range(3):
-        par[P_MAXER + s] = int((s == declarer) == win)
+    par[P_DECLARER] = declarer
+    par[P_WIN] = int(win)
+    par[P_TRUMP_MASK] = 0 if trump is None else 511 << (9 * trump)
+    par[P_TRUMP_SUIT] = -1 if trump is None else trump
+    par[P_NINE_HIGH] = int(nine_high)
+    par[P_BEAT_LED] = int(beat_led)
+    par[P_TRUMP_OVER] = int(trump_over)
+    par[P_HORIZON] = horizon
+    par[P_ALL_COUNT] = int(counted_left[0] == len(counted))
+    par[P_COUNTED : P_COUNTED + len(counted)] = counted
+    par[P_LEFT : P_LEFT + len(counted_left)] = counted_left
+    par[P_MAXER : P_MAXER + 3] = [int((s == declarer) == win) for s in range(3)]
     return array(par)
 
 

@@ -23,7 +23,9 @@ pointer.  A *shim* per entry point, a few lines of LLVM compiled with the rest, 
 arguments from one block of words and returns the result (``_FAILED`` for a status that says
 the function raised, which the search never does): one ``ctypes`` call with one argument,
 about a microsecond, where seventy arguments would cost ten.  A solver's arrays are written
-into its block once (``Core.bind``); each call writes only its integers.
+into its block once (``Core.bind``: one block for ``at_least`` and ``value_of``, handed on with
+the arrays to the next solver, which rewrites only its parameters' and rules' words); each call
+writes only its integers.
 
 The object code also holds the two wrappers numba adds to each function, for Python callers and
 for C callers, which name six of numba's helpers (``_HELPERS``).  They are never called here;
@@ -239,19 +241,49 @@ class _Entry:
         """A call with every argument, as numba's function takes them (arrays where ``V``)."""
         ints = [a for a, k in zip(arguments, self.kinds, strict=True) if k == "I"]
         arrays = [a for a, k in zip(arguments, self.kinds, strict=True) if k == "V"]
-        return int(_bind(self, arrays)(*ints))
+        return int(_bind((self,), arrays).calls[0](*ints))
 
 
-def _bind(entry: Any, arrays: Sequence[Any]) -> Callable[..., int]:
-    """``entry`` with its arrays fixed (in the order of its signature): a function of its
-    integer arguments alone, in theirs."""
-    ints = entry.kinds.count("I")
-    words = [0] * ints
-    for array in arrays:
-        n = len(array)
-        words += (0, 0, n, 8, ctypes.addressof(array), n, 8)
-    block = _block_type(len(words)).from_buffer_copy(array_of("q", words))  # 27 us from a list
-    where = ctypes.addressof(block)
+def _record(array: Any) -> tuple[int, ...]:
+    """The seven words numba's function takes for a 1-d ``int64`` array (``ctypes``)."""
+    n = len(array)
+    return (0, 0, n, 8, ctypes.addressof(array), n, 8)
+
+
+class _Bound:
+    """Entry points with the same arguments (as ``at_least`` and ``value_of``) sharing one block
+    of words: their integers first, then each array's seven words.  ``calls`` are the entry
+    points as functions of their integers alone.  The block, and so the calls, outlive the
+    solver that made them: a later solver handed its arrays (``kernel``) writes its own arrays
+    in their places (``rebind``) instead of making a block and calls again."""
+
+    def __init__(self, entries: Sequence[Any], arrays: Sequence[Any]) -> None:
+        kinds = entries[0].kinds
+        if any(entry.kinds != kinds for entry in entries):
+            raise ValueError("entry points bound together must take the same arguments")
+        self.entries = tuple(entries)
+        self.ints = kinds.count("I")
+        words = [0] * self.ints
+        for array in arrays:
+            words += _record(array)
+        self.block = _block_type(len(words)).from_buffer_copy(array_of("q", words))  # 27 us from a list
+        self.arrays = list(arrays)  # kept alive as long as the block names them
+        where = ctypes.addressof(self.block)
+        self.calls = tuple(_call(entry, self.block, where, self.ints) for entry in entries)
+
+    def rebind(self, first: int, arrays: Sequence[Any]) -> None:
+        """Put ``arrays`` in the places of the block's arrays ``first``, ``first + 1``, ..."""
+        words: tuple[int, ...] = ()
+        for array in arrays:
+            words += _record(array)
+        start = self.ints + _ARRAY_WORDS * first
+        self.block[start : start + len(words)] = words
+        self.arrays[first : first + len(arrays)] = arrays
+
+
+def _call(entry: Any, block: Any, where: int, ints: int) -> Callable[..., int]:
+    """``entry`` called on ``block`` (at address ``where``), its first ``ints`` words written
+    from the arguments."""
     shim = entry.shim
     name = entry.name
 
@@ -262,8 +294,13 @@ def _bind(entry: Any, arrays: Sequence[Any]) -> Callable[..., int]:
             raise RuntimeError(f"the compiled search failed in {name}")
         return result
 
-    call.keep = (block, arrays, entry)  # type: ignore[attr-defined]
     return call
+
+
+def _bind(entries: Sequence[Any], arrays: Sequence[Any]) -> _Bound:
+    """``entries`` (with the same arguments) with their arrays fixed (in the order of their
+    signature): see ``_Bound``."""
+    return _Bound(entries, arrays)
 
 
 @functools.cache
@@ -286,5 +323,6 @@ def _zero(array: Any, n: int) -> None:
 
 
 def _array(values: list[int]) -> Any:
-    """These values as ``int64``."""
-    return (ctypes.c_int64 * len(values))(*values)
+    """These values as ``int64`` (copied from an ``array``: 2 us for a solver's parameters, where
+    the ctypes type called with the values took 9 us)."""
+    return _block_type(len(values)).from_buffer_copy(array_of("q", values))

@@ -27,6 +27,13 @@ M_KILLER = 6  # 36 values, per trick and leader: its killer lead (hint + 1, 0: n
 META_SIZE = 42
 
 FIRST_SLOTS = 1 << 10
+"""The least table a system that refuses to reserve memory is left with (``kernel``)."""
+START_SLOTS = 1 << 6
+"""The slots a table starts with (it grows as it fills): a 6-trick position stores some 30
+entries (p50 of ``measure_solver_ratio.py``'s 40, 306 at most), and a fresh solver clears the
+slots it starts with, 1 KB here where 1,024 slots were 16 KB (cold in the caches after other
+work: docs/lab/2026-12-08-solver-cold-start.md).  The table is exact at any size (an entry is
+only ever left out when the table is full, ``MAX_SLOTS``), so it changes no search."""
 MAX_SLOTS = 3 << 24
 """The slots reserved: 48M, 16 bytes each in the compiled core; a table of at most 32M slots in
 use, and past its end the room ``grow`` needs to set its entries aside as it doubles (a table
