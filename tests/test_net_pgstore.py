@@ -325,6 +325,69 @@ def test_a_watcher_on_the_lobby_s_path_is_moved_to_its_table_s_own_and_watches(p
         b.stop()
 
 
+def test_no_seat_hears_of_a_change_before_it_is_written_though_the_ratings_are_looked_up_meanwhile(
+    postgres_dsn, tmp_path
+):
+    """After a change is written the server looks the seats' ratings up (in a thread), then tells
+    every seat.  A later change begun meanwhile (the last seat taken: the game starts) was told
+    with it, before that change was written: a process killed then would have shown people a
+    start its store never had.  The lobby test below saw it: the starting table still in the
+    store's lobby after its last player was told it started."""
+
+    async def scenario() -> None:
+        async with running(tmp_path, store=PostgresTableStore(postgres_dsn, lease_seconds=60)) as (server, url):
+            tables, store = server.tables, server.tables.leases.shared
+            opened = await open_table(url, new_table(("open", "open", "random"), level="random"))
+            rate, write = tables._rate_seats, store.write
+            rating, rate_go, rated = asyncio.Event(), asyncio.Event(), asyncio.Event()
+            starting, start_go, started = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+            async def held_rate(table):  # Bea's change: written, its ratings looked up slowly
+                rating.set()
+                await rate_go.wait()
+                await rate(table)
+                rated.set()
+
+            async def held_write(how, table_id, text):  # Cy's seat, which starts the game: written slowly
+                if how == "save" and '"kind":"open"' not in text.split("\n")[0]:
+                    starting.set()
+                    await start_go.wait()
+                    await write(how, table_id, text)
+                    started.set()
+                    return
+                await write(how, table_id, text)
+
+            tables._rate_seats, store.write = held_rate, held_write
+            told: list[bool] = []  # for each state sent to Cy: whether the start was written by then
+            async with (
+                SeatClient(url, code=opened.code, name="Bea") as bea,
+                SeatClient(url, code=opened.code, name="Cy") as cy,
+                asyncio.timeout(WAIT),
+            ):
+                await bea.join()
+                await rating.wait()
+                tables._rate_seats = rate
+                joining = asyncio.ensure_future(cy.join())
+                await starting.wait()
+                conn = tables.holders[(opened.table, 1)]
+                send = conn.send
+
+                def sent(text: str) -> None:
+                    if '"type":"state"' in text:
+                        told.append(started.is_set())
+                    send(text)
+
+                conn.send = sent  # type: ignore[method-assign]
+                rate_go.set()
+                await rated.wait()
+                start_go.set()
+                await joining
+                await next_state(cy)
+            assert told and all(told), told
+
+    asyncio.run(scenario())
+
+
 def _lobby_rows(dsn: str) -> list[tuple[object, ...]]:
     with psycopg.connect(dsn) as conn:
         return conn.execute("SELECT code, lobby, now() - updated FROM tables ORDER BY code").fetchall()

@@ -675,6 +675,8 @@ class Tables:
         if table.id in self._writing:  # a later change is being written: the seats hear of both once it is
             return True
         await self._rate_seats(table)
+        if table.id in self._writing:  # one came while the ratings were looked up: told once it is written
+            return True
         # the seats held by a connection, those of a page apart (one pass: a change of every table)
         held: list[tuple[int, Connection]] = []
         pages: list[tuple[int, Connection]] = []
