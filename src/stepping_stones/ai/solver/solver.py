@@ -192,6 +192,8 @@ class Solver:
         t = self._trick_index(hands, leader, trick)
         # The questions themselves (walked from the guess, MTD(f)) run in the core, in one call:
         # see ``search.value_of``.
+        if not trick:  # between tricks (most questions): nothing of a trick to work out
+            return self._search.value(hands, 0, leader, t, 0, 0, 0, 0, 0, 0, NO_GUESS if guess is None else guess)
         return self._search.value(
             hands, len(trick), leader, t, *self._trick_state(hands, leader, trick), NO_GUESS if guess is None else guess
         )
@@ -293,16 +295,22 @@ class Solver:
     # --- helpers --------------------------------------------------------------------------
 
     def _trick_index(self, hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:
-        to_play = (leader + len(trick)) % NUM_SEATS
-        held = hands[to_play].bit_count()
+        n = len(trick)
+        h0, h1, h2 = hands[0], hands[1], hands[2]
+        counts = (h0.bit_count(), h1.bit_count(), h2.bit_count())
+        held = counts[(leader + n) % NUM_SEATS]
         if held == 0 or held > TRICKS:
             raise ValueError("the seat to play holds no card: the hand is over")
-        for i in range(NUM_SEATS):
-            seat = (leader + i) % NUM_SEATS
-            expected = held - 1 if i < len(trick) else held
-            if hands[seat].bit_count() != expected:
+        if n == 0:  # between tricks: every seat holds as many (one test, not three)
+            if counts[0] != held or counts[1] != held or counts[2] != held:
                 raise ValueError("the hands do not hold as many cards as the trick says")
-        if hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2]:
+            if h0 & h1 or h0 & h2 or h1 & h2:
+                raise ValueError("a card is in two hands")
+            return TRICKS - held
+        for i in range(NUM_SEATS):
+            if counts[(leader + i) % NUM_SEATS] != (held - 1 if i < n else held):
+                raise ValueError("the hands do not hold as many cards as the trick says")
+        if h0 & h1 or h0 & h2 or h1 & h2:
             raise ValueError("a card is in two hands")
         return TRICKS - held
 
