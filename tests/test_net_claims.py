@@ -210,6 +210,8 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
     import os
     import signal
 
+    import psutil
+
     from test_net_restart import _cli, _free_port, _host
 
     port = _free_port()
@@ -238,8 +240,12 @@ def test_a_claimed_hand_survives_a_kill_9_of_the_server(tmp_path):
                 claimed = await next_state(
                     ann, lambda s: s.view is not None and any(h.number == 1 for h in s.view.history)
                 )
+                workers = psutil.Process(server.pid).children()  # the computers' and the claim's thinking
+                assert workers
                 os.kill(server.pid, signal.SIGKILL)
                 server.wait()
+                _gone, left = psutil.wait_procs(workers, timeout=WAIT)  # ended with it: none left behind
+                assert not left, left
                 server, _again = _host(tmp_path, port)
                 while True:  # the first state after the client is back: the new server's
                     resumed = await next_state(ann)

@@ -26,10 +26,12 @@ kind only.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -60,9 +62,24 @@ class Dropped(SteppingStonesError):
     """The job's asker had gone when its turn came: it was not run."""
 
 
-def _start_worker() -> None:
-    """In each worker: a lower priority than the server's, and Ctrl+C is the server's to handle."""
+PR_SET_PDEATHSIG: Final = 1
+"""Linux's ``prctl`` option: the signal a process gets when the thread that started it ends."""
+
+
+def _start_worker(server: int) -> None:
+    """In each worker: a lower priority than the server's, and Ctrl+C is the server's to handle.
+    A worker ends with the server (process ``server``), a ``kill -9`` of it included: it waits on
+    the pool's queue, whose writing end it holds too, so it would wait for ever otherwise (a
+    killed server left its workers behind).  On Linux the kernel sends it SIGTERM then; the pool
+    is started on the server's loop, whose thread lives as long as the server."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # no prctl to be found: the worker outlives a killed server
+            pass
+    if os.getppid() != server:  # the server ended before the worker could ask
+        os._exit(0)
     try:
         os.nice(NICE)
     except OSError:  # a system that will not lower it: the worker runs as it is
@@ -221,7 +238,10 @@ class Thinkers:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
